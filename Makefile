@@ -1,0 +1,80 @@
+# nx — build, test, study, bench, install.  `make help` lists the targets.
+#
+# Sources are found by globbing, so adding a file under common/, cmd/<tool>/ or
+# test/unit/ needs no edit here.  Objects go to $(BUILD)/obj, binaries to
+# $(BUILD)/bin.  The ASan/UBSan build lives in its own tree (build-asan).
+
+BUILD    ?= build
+PREFIX   ?= /usr/local
+CXX      ?= g++
+OPT      ?= -O2 -g
+SAN      ?=
+CXXFLAGS ?=
+LDFLAGS  ?=
+
+TOOLS    := nx-run nx-capture nx-convert nx-query nx-report
+NX_CXXFLAGS := -std=c++20 -Wall -Wextra -Werror -pthread -I. $(OPT) $(SAN) -MMD -MP $(CXXFLAGS)
+NX_LIBS  := -lsqlite3 -lre2 -lz -lboost_program_options -lopenblas -lpthread
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+COMMIT   := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+COMMON_SRC := $(shell find common -name '*.cpp' | sort)
+COMMON_OBJ := $(COMMON_SRC:%.cpp=$(BUILD)/obj/%.o)
+UNIT_SRC   := $(sort $(wildcard test/unit/*.cpp))
+UNIT_OBJ   := $(UNIT_SRC:%.cpp=$(BUILD)/obj/%.o)
+BIN        := $(TOOLS:%=$(BUILD)/bin/%)
+
+.PHONY: all deps test test-unit test-bats test-asan bench install clean help study \
+        calibrate fuzz
+.DEFAULT_GOAL := all
+
+all: $(BIN) $(BUILD)/bin/nx-unit
+
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(NX_CXXFLAGS) -DNX_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(BUILD)/libnx.a: $(COMMON_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/bin/%: $(BUILD)/obj/cmd/%/main.o $(BUILD)/libnx.a
+	@mkdir -p $(@D)
+	$(CXX) $(NX_CXXFLAGS) $< $(BUILD)/libnx.a $(NX_LIBS) $(LDFLAGS) -o $@
+
+$(BUILD)/bin/nx-unit: $(UNIT_OBJ) $(BUILD)/libnx.a
+	@mkdir -p $(@D)
+	$(CXX) $(NX_CXXFLAGS) $(UNIT_OBJ) $(BUILD)/libnx.a -lgtest -lgtest_main $(NX_LIBS) $(LDFLAGS) -o $@
+
+# The suite: C++ unit tests, then the Bats suites; the last line counts both.
+test: deps all
+	@NX_BIN=$(abspath $(BUILD)/bin) test/run
+
+test-asan:
+	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
+	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined' test
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/nx/queries
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -m 644 queries/*.sql $(DESTDIR)$(PREFIX)/share/nx/queries/
+
+clean:
+	rm -rf build build-asan build-fuzz out/bench
+
+help:
+	@echo "nx make targets"
+	@echo "  all          build the tools ($(TOOLS)) and the unit tests into $(BUILD)/bin"
+	@echo "  deps         install missing Debian packages (needs root or sudo)"
+	@echo "  test         deps + build + unit tests + Bats suites; last line 'N passed, N failed'"
+	@echo "  test-asan    the same suite built with AddressSanitizer and UBSan (build-asan/)"
+	@echo "  bench        benchmarks with same-run baselines; records in out/bench/bench.jsonl"
+	@echo "  install      binaries, man pages and queries under PREFIX=$(PREFIX)"
+	@echo "  clean        remove build trees"
+	@echo "  study        run the studies (see the study variables below)"
+
+-include pipelines/*.mk
+-include $(COMMON_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/cmd/%/main.d)

@@ -1,0 +1,111 @@
+#include "common/atomic_file.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "common/error.h"
+
+namespace nx {
+
+namespace {
+
+// The signal handler may only use async-signal-safe calls, so the registry is a
+// fixed table of C strings rather than a std::set.
+constexpr int kMaxTempPaths = 64;
+constexpr int kMaxPathLen = 4096;
+char g_temp_paths[kMaxTempPaths][kMaxPathLen];
+volatile sig_atomic_t g_temp_used[kMaxTempPaths];
+std::mutex g_registry_mutex;
+
+void cleanup_and_reraise(int sig) {
+    for (int i = 0; i < kMaxTempPaths; ++i)
+        if (g_temp_used[i]) unlink(g_temp_paths[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+}  // namespace
+
+void register_temp_path(const std::string& path) {
+    if (path.size() >= kMaxPathLen) return;
+    std::lock_guard<std::mutex> lock(g_registry_mutex);
+    for (int i = 0; i < kMaxTempPaths; ++i) {
+        if (!g_temp_used[i]) {
+            std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+            g_temp_used[i] = 1;
+            return;
+        }
+    }
+}
+
+void unregister_temp_path(const std::string& path) {
+    std::lock_guard<std::mutex> lock(g_registry_mutex);
+    for (int i = 0; i < kMaxTempPaths; ++i) {
+        if (g_temp_used[i] && path == g_temp_paths[i]) {
+            g_temp_used[i] = 0;
+            return;
+        }
+    }
+}
+
+void install_cleanup_handlers() {
+    static bool installed = false;
+    if (installed) return;
+    installed = true;
+    struct sigaction sa {};
+    sa.sa_handler = cleanup_and_reraise;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+    // Write errors on a closed pipe come back as EPIPE and end the tool quietly.
+    signal(SIGPIPE, SIG_IGN);
+}
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+    std::string templ = path_ + ".tmp.XXXXXX";
+    int fd = mkstemp(templ.data());
+    if (fd < 0) throw Error(std::string("cannot create temporary file: ") + std::strerror(errno), path_);
+    temp_path_ = templ;
+    register_temp_path(temp_path_);
+    fchmod(fd, 0644);
+    stream_ = fdopen(fd, "wb");
+    if (!stream_) {
+        int err = errno;
+        close(fd);
+        unlink(temp_path_.c_str());
+        unregister_temp_path(temp_path_);
+        throw Error(std::string("cannot open: ") + std::strerror(err), path_);
+    }
+    out_ = std::make_unique<Output>(stream_, path_);
+}
+
+AtomicFile::~AtomicFile() {
+    if (committed_) return;
+    out_.reset();
+    if (stream_) std::fclose(stream_);
+    unlink(temp_path_.c_str());
+    unregister_temp_path(temp_path_);
+}
+
+void AtomicFile::commit() {
+    out_->close();
+    if (fsync(fileno(stream_)) != 0 && errno != EINVAL)
+        throw Error(std::string("cannot write: ") + std::strerror(errno), path_);
+    if (std::fclose(stream_) != 0) {
+        stream_ = nullptr;
+        throw Error(std::string("cannot write: ") + std::strerror(errno), path_);
+    }
+    stream_ = nullptr;
+    if (rename(temp_path_.c_str(), path_.c_str()) != 0)
+        throw Error(std::string("cannot rename into place: ") + std::strerror(errno), path_);
+    unregister_temp_path(temp_path_);
+    committed_ = true;
+}
+
+}  // namespace nx

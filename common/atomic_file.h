@@ -1,0 +1,43 @@
+// Output files that appear whole or not at all.
+// AtomicFile writes to "<path>.tmp.XXXXXX" in the same directory and renames it
+// over <path> on commit(); if the process fails, is interrupted (SIGINT/SIGTERM)
+// or the object is destroyed uncommitted, the temporary file is removed.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "common/output.h"
+
+namespace nx {
+
+class AtomicFile {
+public:
+    explicit AtomicFile(std::string path);
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+    ~AtomicFile();
+
+    Output& out() { return *out_; }
+    const std::string& path() const { return path_; }
+    // Flush, fsync and rename into place.  Throws Error on failure (and leaves
+    // nothing behind).
+    void commit();
+
+private:
+    std::string path_;
+    std::string temp_path_;
+    std::FILE* stream_ = nullptr;
+    std::unique_ptr<Output> out_;
+    bool committed_ = false;
+};
+
+// Registers a path to unlink if the process is killed by SIGINT/SIGTERM/SIGHUP.
+// Used by AtomicFile and by anything else that creates temporary files.
+void register_temp_path(const std::string& path);
+void unregister_temp_path(const std::string& path);
+// Installs the signal handlers (idempotent).  Called by run_tool.
+void install_cleanup_handlers();
+
+}  // namespace nx

@@ -1,0 +1,70 @@
+#include "common/event.h"
+
+#include <array>
+#include <cctype>
+
+namespace nx {
+
+namespace {
+constexpr std::array<std::string_view, 6> kTypeNames = {"instruction", "dma", "semaphore",
+                                                        "counter", "runtime", "region"};
+constexpr std::array<std::string_view, kEngineCount> kEngineNames = {
+    "", "tensor", "tensor_matrix", "vector", "scalar", "gpsimd", "sync", "dma", "host"};
+constexpr std::array<std::string_view, 7> kDmaKindNames = {
+    "", "hbm_read", "hbm_write", "spill_save", "spill_reload", "weight_load", "on_chip"};
+
+bool contains_nocase(std::string_view hay, std::string_view needle) {
+    if (needle.size() > hay.size()) return false;
+    for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+        size_t j = 0;
+        while (j < needle.size() &&
+               std::tolower(static_cast<unsigned char>(hay[i + j])) == std::tolower(static_cast<unsigned char>(needle[j])))
+            ++j;
+        if (j == needle.size()) return true;
+    }
+    return false;
+}
+}  // namespace
+
+std::string_view to_string(EventType t) { return kTypeNames[static_cast<size_t>(t)]; }
+std::string_view to_string(Engine e) { return kEngineNames[static_cast<size_t>(e)]; }
+std::string_view to_string(DmaKind k) { return kDmaKindNames[static_cast<size_t>(k)]; }
+
+std::optional<EventType> parse_event_type(std::string_view s) {
+    for (size_t i = 0; i < kTypeNames.size(); ++i)
+        if (kTypeNames[i] == s) return static_cast<EventType>(i);
+    return std::nullopt;
+}
+
+std::optional<Engine> parse_engine(std::string_view s) {
+    for (size_t i = 0; i < kEngineNames.size(); ++i)
+        if (kEngineNames[i] == s) return static_cast<Engine>(i);
+    return std::nullopt;
+}
+
+std::optional<DmaKind> parse_dma_kind(std::string_view s) {
+    for (size_t i = 0; i < kDmaKindNames.size(); ++i)
+        if (kDmaKindNames[i] == s) return static_cast<DmaKind>(i);
+    return std::nullopt;
+}
+
+Engine engine_from_label(std::string_view label) {
+    // Newer profiles say "TensorMatrix"; older UI rows add an "E" ("TensorMatrixE").
+    if (!label.empty() && label.back() == 'E' && label.size() > 1) label.remove_suffix(1);
+    if (label == "TensorMatrix") return Engine::tensor_matrix;
+    if (label == "Tensor") return Engine::tensor;
+    if (label == "Vector") return Engine::vector;
+    if (label == "Scalar" || label == "Act" || label == "Activation") return Engine::scalar;
+    if (label == "GpSimd" || label == "Pool") return Engine::gpsimd;
+    if (label == "Sync" || label == "SP") return Engine::sync;
+    return Engine::none;
+}
+
+DmaKind dma_kind_from_queue(std::string_view queue) {
+    if (contains_nocase(queue, "spillreload") || contains_nocase(queue, "reload")) return DmaKind::spill_reload;
+    if (contains_nocase(queue, "spillsave") || contains_nocase(queue, "spill")) return DmaKind::spill_save;
+    if (contains_nocase(queue, "weight")) return DmaKind::weight_load;
+    return DmaKind::unknown;
+}
+
+}  // namespace nx

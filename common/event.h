@@ -1,0 +1,65 @@
+// The normalised event every importer produces and every sink consumes
+// (DESIGN.md record kind "event").  Strings are views valid only for the
+// duration of the sink call that receives the event; sinks copy what they keep.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nx {
+
+enum class EventType : uint8_t { instruction, dma, semaphore, counter, runtime, region };
+
+// The engine an event ran on.  tensor = TensorE's LoadStationary row ("Tensor"),
+// tensor_matrix = its MultiplyMoving row ("TensorMatrix"); both are the same
+// physical engine and count together as tensor_engine_* metrics.
+enum class Engine : uint8_t { none, tensor, tensor_matrix, vector, scalar, gpsimd, sync, dma, host };
+constexpr int kEngineCount = 9;
+
+// What a DMA transfer moved, where the source says (or the model knows).
+enum class DmaKind : uint8_t { unknown, hbm_read, hbm_write, spill_save, spill_reload, weight_load, on_chip };
+
+struct Event {
+    EventType type = EventType::instruction;
+    Engine engine = Engine::none;
+    std::string_view track;     // the source's row: "TensorMatrix", "qSyncIO0", "nrt-nc-000"
+    int64_t ts_ns = 0;
+    int64_t dur_ns = 0;
+    std::string_view name;
+    std::string_view opcode;    // empty: unknown
+    std::string_view hlo_name;
+    std::string_view layer;
+    int64_t bytes = -1;         // -1: unknown
+    double flops = -1;          // hardware FLOPs of this instruction; -1: unknown
+    double model_flops = -1;    // the useful (model) part of flops; -1: unknown
+    DmaKind dma_kind = DmaKind::unknown;
+    bool transpose = false;     // a TensorE transpose (counts as transpose_flops)
+    std::string_view tensor;    // DMA: the tensor moved, when known (reload detection)
+    double value = 0;           // counter events: the sample value
+    int32_t depth = 0;          // nesting depth on its track (Chrome B/E slices)
+    std::string_view args_json; // the source's other fields as a JSON object, or empty
+    int64_t line = 0;           // source line, for diagnostics
+};
+
+std::string_view to_string(EventType t);
+std::string_view to_string(Engine e);
+std::string_view to_string(DmaKind k);
+std::optional<EventType> parse_event_type(std::string_view s);
+std::optional<Engine> parse_engine(std::string_view s);
+std::optional<DmaKind> parse_dma_kind(std::string_view s);
+
+// Maps a neuron-profile row label ("TensorMatrix", "VectorE", "qSyncIO0"...) to
+// an engine; Engine::none when it is not an engine row.
+Engine engine_from_label(std::string_view label);
+// Guesses a DMA transfer's kind from its queue name (qScalarSpillReload0...).
+DmaKind dma_kind_from_queue(std::string_view queue);
+
+// True for engines whose instructions compute (everything but dma/host/none).
+inline bool is_compute_engine(Engine e) {
+    return e == Engine::tensor || e == Engine::tensor_matrix || e == Engine::vector || e == Engine::scalar ||
+           e == Engine::gpsimd || e == Engine::sync;
+}
+
+}  // namespace nx

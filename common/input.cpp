@@ -1,0 +1,126 @@
+#include "common/input.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "common/error.h"
+
+namespace nx {
+
+std::unique_ptr<InputSource> InputSource::open(const std::string& path) {
+    int fd;
+    std::string name;
+    if (path == "-") {
+        fd = dup(STDIN_FILENO);
+        name = "<stdin>";
+    } else {
+        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        name = path;
+    }
+    if (fd < 0) throw Error(std::string("cannot open: ") + std::strerror(errno), name);
+    gzFile file = gzdopen(fd, "rb");
+    if (!file) {
+        close(fd);
+        throw Error("cannot open: out of memory", name);
+    }
+    gzbuffer(file, 1 << 18);
+    return std::unique_ptr<InputSource>(new InputSource(file, path, name));
+}
+
+InputSource::InputSource(gzFile file, std::string path, std::string name)
+    : file_(file), path_(std::move(path)), name_(std::move(name)) {}
+
+InputSource::~InputSource() { gzclose(file_); }
+
+size_t InputSource::read_raw(char* buf, size_t n) {
+    size_t total = 0;
+    while (total < n) {
+        unsigned chunk = static_cast<unsigned>(std::min<size_t>(n - total, 1u << 30));
+        int got = gzread(file_, buf + total, chunk);
+        if (got < 0) {
+            int errnum = 0;
+            const char* msg = gzerror(file_, &errnum);
+            if (errnum == Z_ERRNO) throw Error(std::string("cannot read: ") + std::strerror(errno), name_);
+            throw Error(std::string("damaged gzip data: ") + (msg ? msg : "unknown error"), name_);
+        }
+        if (got == 0) {
+            int errnum = 0;
+            const char* msg = gzerror(file_, &errnum);
+            // zlib reports a cut-short gzip member as Z_BUF_ERROR at end of input.
+            if (errnum == Z_BUF_ERROR) throw Error("truncated gzip data (unexpected end of file)", name_);
+            if (errnum != Z_OK) throw Error(std::string("damaged gzip data: ") + (msg ? msg : "unknown"), name_);
+            break;
+        }
+        total += static_cast<size_t>(got);
+    }
+    return total;
+}
+
+size_t InputSource::read(char* buf, size_t n) {
+    size_t total = 0;
+    if (lookahead_pos_ < lookahead_.size()) {
+        total = std::min(n, lookahead_.size() - lookahead_pos_);
+        std::memcpy(buf, lookahead_.data() + lookahead_pos_, total);
+        lookahead_pos_ += total;
+        if (lookahead_pos_ == lookahead_.size()) {
+            lookahead_.clear();
+            lookahead_pos_ = 0;
+        }
+    }
+    if (total < n) total += read_raw(buf + total, n - total);
+    return total;
+}
+
+std::string_view InputSource::peek(size_t n) {
+    size_t have = lookahead_.size() - lookahead_pos_;
+    if (have < n) {
+        if (lookahead_pos_ > 0) {
+            lookahead_.erase(0, lookahead_pos_);
+            lookahead_pos_ = 0;
+        }
+        size_t old = lookahead_.size();
+        lookahead_.resize(n);
+        size_t got = read_raw(lookahead_.data() + old, n - old);
+        lookahead_.resize(old + got);
+        have = lookahead_.size();
+    }
+    return std::string_view(lookahead_.data() + lookahead_pos_, std::min(n, have));
+}
+
+JsonInputStream::JsonInputStream(InputSource& source, size_t buffer_size)
+    : source_(source), size_(buffer_size), buffer_(new char[buffer_size + 1]) {
+    current_ = buffer_.get();
+    last_ = buffer_.get();
+    *current_ = '\0';
+    read_count_ = 0;
+    refill();
+}
+
+void JsonInputStream::refill() {
+    if (eof_) return;
+    // Count the newlines of the buffer we are leaving; line() counts the rest.
+    if (read_count_ > 0) {
+        lines_before_ += std::count(buffer_.get(), buffer_.get() + read_count_, '\n');
+        consumed_before_ += read_count_;
+    }
+    read_count_ = source_.read(buffer_.get(), size_);
+    current_ = buffer_.get();
+    last_ = buffer_.get() + read_count_ - 1;
+    if (read_count_ < size_) {
+        // A '\0' after the data tells the reader the input ended.
+        buffer_[read_count_] = '\0';
+        ++last_;
+        eof_ = true;
+    }
+}
+
+int64_t JsonInputStream::line() const {
+    return 1 + lines_before_ + std::count(static_cast<const char*>(buffer_.get()),
+                                          static_cast<const char*>(current_), '\n');
+}
+
+}  // namespace nx

@@ -1,0 +1,91 @@
+// Reading inputs: files or stdin ("-"), gzip-compressed or plain (zlib detects
+// which), with a look-ahead window for format sniffing, and a RapidJSON input
+// stream that knows the current line number without a per-character cost.
+#pragma once
+
+#include <zlib.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace nx {
+
+class InputSource {
+public:
+    // "-" reads stdin.  Throws Error if the file cannot be opened.
+    static std::unique_ptr<InputSource> open(const std::string& path);
+    InputSource(const InputSource&) = delete;
+    InputSource& operator=(const InputSource&) = delete;
+    ~InputSource();
+
+    // Reads up to n bytes; returns 0 at end of input.  Throws Error on a read
+    // error or a damaged/truncated gzip stream.
+    size_t read(char* buf, size_t n);
+    // The first n bytes (fewer at end of input), without consuming them.
+    std::string_view peek(size_t n);
+
+    // Name for diagnostics: the path, or "<stdin>".
+    const std::string& name() const { return name_; }
+    const std::string& path() const { return path_; }
+    bool is_stdin() const { return path_ == "-"; }
+
+private:
+    InputSource(gzFile file, std::string path, std::string name);
+    size_t read_raw(char* buf, size_t n);
+
+    gzFile file_;
+    std::string path_;
+    std::string name_;
+    std::string lookahead_;     // peeked bytes not yet consumed
+    size_t lookahead_pos_ = 0;
+};
+
+// A RapidJSON input stream (the Stream concept: Peek/Take/Tell) over an
+// InputSource.  Newlines are counted per buffer refill with memchr, so line()
+// is cheap to ask for and free when nobody asks.
+class JsonInputStream {
+public:
+    typedef char Ch;
+
+    explicit JsonInputStream(InputSource& source, size_t buffer_size = 1 << 18);
+    JsonInputStream(const JsonInputStream&) = delete;
+    JsonInputStream& operator=(const JsonInputStream&) = delete;
+
+    Ch Peek() const { return *current_; }
+    Ch Take() {
+        Ch c = *current_;
+        advance();
+        return c;
+    }
+    size_t Tell() const { return consumed_before_ + static_cast<size_t>(current_ - buffer_.get()); }
+
+    // 1-based line of the next character to be read.
+    int64_t line() const;
+
+    // Unused by the reader but required by the concept.
+    Ch* PutBegin() { return nullptr; }
+    void Put(Ch) {}
+    void Flush() {}
+    size_t PutEnd(Ch*) { return 0; }
+
+private:
+    void advance() {
+        if (current_ < last_) ++current_;
+        else refill();
+    }
+    void refill();
+
+    InputSource& source_;
+    size_t size_;
+    std::unique_ptr<char[]> buffer_;
+    char* current_;
+    char* last_;             // last valid character (the '\0' sentinel at EOF)
+    size_t consumed_before_ = 0;
+    int64_t lines_before_ = 0;  // newlines in buffers already consumed
+    size_t read_count_ = 0;
+    bool eof_ = false;
+};
+
+}  // namespace nx

@@ -1,0 +1,196 @@
+#include "common/interval_union.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <queue>
+
+#include "common/error.h"
+
+namespace nx {
+
+namespace {
+
+// Sorts by begin and merges overlapping/adjacent intervals in place.
+void sort_and_merge(std::vector<Interval>& v) {
+    if (!std::is_sorted(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; }))
+        std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
+    size_t out = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (out > 0 && v[i].begin <= v[out - 1].end) {
+            v[out - 1].end = std::max(v[out - 1].end, v[i].end);
+        } else {
+            v[out++] = v[i];
+        }
+    }
+    v.resize(out);
+}
+
+// Reads one spilled run sequentially through a small buffer.
+class RunReader {
+public:
+    RunReader(std::FILE* f, long offset, size_t count) : file_(f), offset_(offset), left_(count) {}
+    bool next(Interval& out) {
+        if (pos_ == buf_.size()) {
+            if (left_ == 0) return false;
+            size_t n = std::min<size_t>(left_, 4096);
+            buf_.resize(n);
+            if (std::fseek(file_, offset_, SEEK_SET) != 0 || std::fread(buf_.data(), sizeof(Interval), n, file_) != n)
+                throw Error(std::string("cannot read temporary interval run: ") + std::strerror(errno));
+            offset_ += static_cast<long>(n * sizeof(Interval));
+            left_ -= n;
+            pos_ = 0;
+        }
+        out = buf_[pos_++];
+        return true;
+    }
+
+private:
+    std::FILE* file_;
+    long offset_;
+    size_t left_;
+    std::vector<Interval> buf_;
+    size_t pos_ = 0;
+};
+
+}  // namespace
+
+IntervalUnion::IntervalUnion(size_t chunk_intervals) : chunk_limit_(std::max<size_t>(chunk_intervals, 2)) {}
+
+IntervalUnion::IntervalUnion(IntervalUnion&& o) noexcept
+    : chunk_limit_(o.chunk_limit_), count_(o.count_), ordered_(o.ordered_), cur_begin_(o.cur_begin_),
+      cur_end_(o.cur_end_), have_cur_(o.have_cur_), online_total_(o.online_total_), chunk_(std::move(o.chunk_)),
+      spill_(o.spill_), runs_(std::move(o.runs_)), finished_(o.finished_), total_(o.total_) {
+    o.spill_ = nullptr;
+}
+
+IntervalUnion::~IntervalUnion() {
+    if (spill_) std::fclose(spill_);
+}
+
+void IntervalUnion::add(int64_t begin, int64_t end) {
+    if (end <= begin) return;
+    ++count_;
+    if (ordered_) {
+        if (!have_cur_) {
+            cur_begin_ = begin;
+            cur_end_ = end;
+            have_cur_ = true;
+            return;
+        }
+        if (begin >= cur_begin_) {
+            if (begin <= cur_end_) {
+                cur_end_ = std::max(cur_end_, end);
+            } else {
+                // The current merged interval is final: keep it (as detail for
+                // the day order breaks) and count it.
+                online_total_ += cur_end_ - cur_begin_;
+                chunk_.push_back({cur_begin_, cur_end_});
+                if (chunk_.size() >= chunk_limit_) flush_chunk();
+                cur_begin_ = begin;
+                cur_end_ = end;
+            }
+            return;
+        }
+        // Order broke: from here on keep raw intervals and merge at the end.
+        ordered_ = false;
+        chunk_.push_back({cur_begin_, cur_end_});
+        have_cur_ = false;
+    }
+    chunk_.push_back({begin, end});
+    if (chunk_.size() >= chunk_limit_) flush_chunk();
+}
+
+void IntervalUnion::flush_chunk() {
+    if (chunk_.empty()) return;
+    if (!ordered_) sort_and_merge(chunk_);
+    if (!spill_) {
+        spill_ = std::tmpfile();
+        if (!spill_) throw Error(std::string("cannot create temporary file for interval runs: ") + std::strerror(errno));
+    }
+    if (std::fseek(spill_, 0, SEEK_END) != 0) throw Error("cannot seek temporary interval file");
+    long offset = std::ftell(spill_);
+    if (std::fwrite(chunk_.data(), sizeof(Interval), chunk_.size(), spill_) != chunk_.size())
+        throw Error(std::string("cannot write temporary interval run: ") + std::strerror(errno));
+    runs_.emplace_back(offset, chunk_.size());
+    chunk_.clear();
+}
+
+void IntervalUnion::merge_runs(const std::function<void(const Interval&)>& fn) {
+    // The in-memory tail is one more run.
+    std::vector<Interval> tail = chunk_;
+    if (ordered_ && have_cur_) tail.push_back({cur_begin_, cur_end_});
+    if (!ordered_) sort_and_merge(tail);
+    if (spill_) std::fflush(spill_);
+
+    std::vector<RunReader> readers;
+    readers.reserve(runs_.size());
+    for (auto& r : runs_) readers.emplace_back(spill_, r.first, r.second);
+
+    using Item = std::pair<Interval, size_t>;  // interval, source (readers.size() = tail)
+    auto later = [](const Item& a, const Item& b) { return a.first.begin > b.first.begin; };
+    std::priority_queue<Item, std::vector<Item>, decltype(later)> heap(later);
+    size_t tail_pos = 0;
+    auto pull = [&](size_t src) {
+        Interval iv;
+        if (src < readers.size()) {
+            if (readers[src].next(iv)) heap.push({iv, src});
+        } else if (tail_pos < tail.size()) {
+            heap.push({tail[tail_pos++], src});
+        }
+    };
+    for (size_t i = 0; i <= readers.size(); ++i) pull(i);
+
+    bool have = false;
+    Interval cur{0, 0};
+    while (!heap.empty()) {
+        Item top = heap.top();
+        heap.pop();
+        pull(top.second);
+        const Interval& iv = top.first;
+        if (have && iv.begin <= cur.end) {
+            cur.end = std::max(cur.end, iv.end);
+        } else {
+            if (have) fn(cur);
+            cur = iv;
+            have = true;
+        }
+    }
+    if (have) fn(cur);
+}
+
+int64_t IntervalUnion::total() {
+    if (finished_) return total_;
+    if (ordered_) {
+        total_ = online_total_ + (have_cur_ ? cur_end_ - cur_begin_ : 0);
+    } else {
+        int64_t sum = 0;
+        merge_runs([&](const Interval& iv) { sum += iv.end - iv.begin; });
+        total_ = sum;
+    }
+    finished_ = true;
+    return total_;
+}
+
+void IntervalUnion::for_each(const std::function<void(const Interval&)>& fn) { merge_runs(fn); }
+
+int64_t intersection_length(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    int64_t total = 0;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        int64_t lo = std::max(a[i].begin, b[j].begin);
+        int64_t hi = std::min(a[i].end, b[j].end);
+        if (hi > lo) total += hi - lo;
+        if (a[i].end < b[j].end) ++i;
+        else ++j;
+    }
+    return total;
+}
+
+std::vector<Interval> merge_intervals(std::vector<Interval> v) {
+    v.erase(std::remove_if(v.begin(), v.end(), [](const Interval& iv) { return iv.end <= iv.begin; }), v.end());
+    sort_and_merge(v);
+    return v;
+}
+
+}  // namespace nx

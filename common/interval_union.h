@@ -1,0 +1,74 @@
+// The exact total length of a union of half-open intervals [begin, end), in
+// bounded memory whatever the input size or order.
+//
+// Engine "active time" is this union over the engine's instructions, not the
+// sum of their durations: overlapping or back-to-back instructions must not be
+// counted twice.  Inputs are usually sorted per engine, and then the union is
+// computed online in O(1) memory.  Out-of-order input is buffered in chunks;
+// each chunk is sorted, merged and spilled to an unlinked temporary file as a
+// run, and finish() merges the runs (k-way), so memory stays flat.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+namespace nx {
+
+struct Interval {
+    int64_t begin;
+    int64_t end;
+};
+
+class IntervalUnion {
+public:
+    // `chunk_intervals`: how many out-of-order intervals to hold in memory
+    // before spilling a sorted run (tests pass small values).
+    explicit IntervalUnion(size_t chunk_intervals = 1 << 16);
+    IntervalUnion(const IntervalUnion&) = delete;
+    IntervalUnion& operator=(const IntervalUnion&) = delete;
+    IntervalUnion(IntervalUnion&&) noexcept;
+    ~IntervalUnion();
+
+    // Empty and negative-length intervals are ignored.
+    void add(int64_t begin, int64_t end);
+
+    // Total covered length.  Call once all intervals were added; it may read
+    // back spilled runs.  Later calls return the same value.
+    int64_t total();
+
+    // Streams the disjoint merged intervals in order (reads spilled runs).
+    // Only valid before total() finished a k-way merge or when nothing spilled.
+    void for_each(const std::function<void(const Interval&)>& fn);
+
+    size_t count() const { return count_; }
+    bool spilled() const { return spill_ != nullptr; }
+
+private:
+    void flush_chunk();
+    void merge_runs(const std::function<void(const Interval&)>& fn);
+
+    size_t chunk_limit_;
+    size_t count_ = 0;
+    // Online state, exact while input arrives ordered by begin.
+    bool ordered_ = true;
+    int64_t cur_begin_ = 0, cur_end_ = 0;
+    bool have_cur_ = false;
+    int64_t online_total_ = 0;
+    // Everything is also kept as sorted runs once order breaks.
+    std::vector<Interval> chunk_;
+    std::FILE* spill_ = nullptr;
+    std::vector<std::pair<long, size_t>> runs_;  // offset, interval count
+    bool finished_ = false;
+    int64_t total_ = 0;
+};
+
+// Length of the intersection of two sets of disjoint, sorted intervals.
+int64_t intersection_length(const std::vector<Interval>& a, const std::vector<Interval>& b);
+
+// Merges possibly overlapping, unsorted intervals into disjoint sorted ones
+// (in memory; for small sets such as tests and per-bucket work).
+std::vector<Interval> merge_intervals(std::vector<Interval> v);
+
+}  // namespace nx

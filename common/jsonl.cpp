@@ -1,0 +1,133 @@
+#include "common/jsonl.h"
+
+#include <rapidjson/error/en.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "common/error.h"
+#include "common/utf8.h"
+
+namespace nx {
+
+namespace {
+constexpr size_t kReadChunk = 1 << 16;
+constexpr size_t kMaxLine = 64u << 20;  // a record larger than this is not a record
+}
+
+JsonlReader::JsonlReader(InputSource& source) : source_(source) {}
+
+bool JsonlReader::next_line(std::string& line) {
+    for (;;) {
+        size_t nl = buffer_.find('\n', pos_);
+        while (nl == std::string::npos && !eof_) {
+            if (pos_ > 0) {
+                buffer_.erase(0, pos_);
+                pos_ = 0;
+            }
+            if (buffer_.size() > kMaxLine)
+                throw Error("line longer than 64 MiB", source_.name(), line_ + 1);
+            size_t old = buffer_.size();
+            buffer_.resize(old + kReadChunk);
+            size_t got = source_.read(buffer_.data() + old, kReadChunk);
+            buffer_.resize(old + got);
+            if (got == 0) eof_ = true;
+            nl = buffer_.find('\n', old);
+        }
+        if (pos_ >= buffer_.size() && eof_) return false;
+        size_t end = nl == std::string::npos ? buffer_.size() : nl;
+        ++line_;
+        std::string_view text(buffer_.data() + pos_, end - pos_);
+        pos_ = nl == std::string::npos ? buffer_.size() : nl + 1;
+        if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+        bool blank = text.find_first_not_of(" \t") == std::string_view::npos;
+        if (blank) continue;
+        line.assign(text);
+        return true;
+    }
+}
+
+bool JsonlReader::next(rapidjson::Document& doc) {
+    if (!next_line(text_)) return false;
+    parse_json_object(doc, text_, source_.name(), line_);
+    return true;
+}
+
+void parse_json_object(rapidjson::Document& doc, std::string_view text, const std::string& where, int64_t line) {
+    if (!is_valid_utf8(text)) throw Error("invalid UTF-8", where, line);
+    doc.Parse<rapidjson::kParseNanAndInfFlag>(text.data(), text.size());
+    if (doc.HasParseError()) {
+        throw Error(std::string("not a JSON record: ") + rapidjson::GetParseError_En(doc.GetParseError()) +
+                        " at column " + std::to_string(doc.GetErrorOffset() + 1),
+                    where, line);
+    }
+    if (!doc.IsObject()) throw Error("not a JSON object", where, line);
+}
+
+const rapidjson::Value* find_member(const rapidjson::Value& obj, const char* key) {
+    if (!obj.IsObject()) return nullptr;
+    auto it = obj.FindMember(key);
+    if (it == obj.MemberEnd() || it->value.IsNull()) return nullptr;
+    return &it->value;
+}
+
+std::optional<std::string> get_string(const rapidjson::Value& obj, const char* key) {
+    const rapidjson::Value* v = find_member(obj, key);
+    if (!v) return std::nullopt;
+    if (v->IsString()) return std::string(v->GetString(), v->GetStringLength());
+    if (v->IsNumber()) {
+        // Numbers where text is expected (e.g. "rank": 0) are accepted as text.
+        return to_json(*v);
+    }
+    throw Error(std::string("expected a string for \"") + key + "\"");
+}
+
+std::optional<double> get_number(const rapidjson::Value& obj, const char* key) {
+    const rapidjson::Value* v = find_member(obj, key);
+    if (!v) return std::nullopt;
+    if (v->IsNumber()) return v->GetDouble();
+    if (v->IsString()) {
+        // Some tools write numbers as strings ("size": "4").
+        const char* s = v->GetString();
+        char* end = nullptr;
+        double d = std::strtod(s, &end);
+        if (end != s && *end == '\0') return d;
+    }
+    throw Error(std::string("expected a number for \"") + key + "\"");
+}
+
+std::optional<int64_t> get_int(const rapidjson::Value& obj, const char* key) {
+    const rapidjson::Value* v = find_member(obj, key);
+    if (!v) return std::nullopt;
+    if (v->IsInt64()) return v->GetInt64();
+    std::optional<double> d = get_number(obj, key);
+    if (!d || !std::isfinite(*d) || *d != std::floor(*d) || std::fabs(*d) > 9.2e18)
+        throw Error(std::string("expected an integer for \"") + key + "\"");
+    return static_cast<int64_t>(*d);
+}
+
+std::string to_json(const rapidjson::Value& v) {
+    rapidjson::StringBuffer sb;
+    JsonWriter w(sb);
+    v.Accept(w);
+    return std::string(sb.GetString(), sb.GetSize());
+}
+
+std::string json_quote(std::string_view text) {
+    rapidjson::StringBuffer sb;
+    JsonWriter w(sb);
+    w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    return std::string(sb.GetString(), sb.GetSize());
+}
+
+void write_number(JsonWriter& w, double v) {
+    if (!std::isfinite(v)) {
+        w.Null();
+    } else if (v == std::floor(v) && std::fabs(v) < 9e15) {
+        w.Int64(static_cast<int64_t>(v));
+    } else {
+        w.Double(v);
+    }
+}
+
+}  // namespace nx

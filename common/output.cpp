@@ -1,0 +1,74 @@
+#include "common/output.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "common/error.h"
+
+namespace nx {
+
+namespace {
+constexpr size_t kFlushThreshold = 1 << 16;
+}
+
+Output::Output() : Output(stdout, "<stdout>") {}
+
+Output::Output(std::FILE* stream, std::string name) : stream_(stream), name_(std::move(name)) {
+    buffer_.reserve(kFlushThreshold * 2);
+}
+
+Output::~Output() {
+    // Errors were reported by close(); a destructor must not throw.
+    if (!closed_) {
+        try {
+            drain();
+            std::fflush(stream_);
+        } catch (...) {
+        }
+    }
+}
+
+Output& Output::standard() {
+    static Output out;
+    return out;
+}
+
+void Output::write(std::string_view text) {
+    buffer_.append(text);
+    if (buffer_.size() >= kFlushThreshold) drain();
+}
+
+void Output::end_record() {
+    if (unbuffered_) flush();
+}
+
+void Output::drain() {
+    if (buffer_.empty()) return;
+    size_t n = std::fwrite(buffer_.data(), 1, buffer_.size(), stream_);
+    if (n != buffer_.size()) check();
+    buffer_.clear();
+}
+
+void Output::flush() {
+    drain();
+    if (std::fflush(stream_) != 0) check();
+}
+
+void Output::check() {
+    int err = errno;
+    if (err == EPIPE) throw BrokenPipe();
+    throw Error(std::string("cannot write: ") + std::strerror(err), name_);
+}
+
+void Output::close() {
+    if (closed_) return;
+    flush();
+    if (std::ferror(stream_)) check();
+    closed_ = true;
+}
+
+bool Output::is_terminal() const { return isatty(fileno(stream_)) == 1; }
+
+}  // namespace nx

@@ -1,0 +1,68 @@
+// A profile as nx describes it (DESIGN.md record kind "profile"): where it came
+// from, which backend made it, and its summary (metrics, engines, top opcodes
+// and layers).  ProfileInfo is known when a profile starts; ProfileSummary when
+// its events are all seen.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/event.h"
+
+namespace nx {
+
+struct ProfileInfo {
+    std::string id;       // stable: "p_" + 16 hex digits of a hash of the source identity
+    std::string name;     // for people: file stem, capture workload name, or graph id
+    std::string source;   // the file it came from ("-" for stdin)
+    std::string format;   // neuron-json, summary-json, system-json, chrome-json, nx-jsonl, sim
+    std::string backend;  // neuron, sim, cpu; empty when unknown
+    std::string target;   // trn1, inf2, trn2, trn3, cpu; empty when unknown
+    std::string dtype;    // the workload's dtype when known (selects the peak FLOP/s)
+    int rank = -1;        // worker rank for multi-worker captures
+    // Fields carried over from the capture/run/workload record (a JSON object
+    // text, or empty), so tags users add with jq reach the report.
+    std::string carried_json;
+};
+
+// Stable profile id for a source identity (path + rank + graph ...).
+std::string make_profile_id(std::string_view identity);
+
+struct MetricValue {
+    std::string name;
+    double value;
+    bool measured;  // true: the source reported it; false: nx derived it from events
+};
+
+struct EngineStat {
+    Engine engine;
+    int64_t instructions = 0;
+    int64_t active_ns = 0;   // union of busy intervals
+    int64_t busy_sum_ns = 0; // plain sum of durations (for the mean)
+    double active_percent = 0;
+};
+
+struct KeyStat {
+    std::string key;
+    int64_t count = 0;
+    int64_t time_ns = 0;
+};
+
+struct ProfileSummary {
+    std::vector<MetricValue> metrics;
+    std::vector<EngineStat> engines;
+    std::vector<KeyStat> top_opcodes;
+    std::vector<KeyStat> top_layers;
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    int64_t events = 0;
+    std::vector<std::string> notes;  // what could not be derived and why
+
+    const MetricValue* find(std::string_view name) const;
+    // Value or the fallback when absent.
+    double value_or(std::string_view name, double fallback) const;
+};
+
+}  // namespace nx

@@ -1,0 +1,41 @@
+#include "common/profile_builder.h"
+
+#include "common/error.h"
+
+namespace nx {
+
+void ProfileBuilder::begin_profile(const ProfileInfo& info) {
+    if (metrics_) end_profile();
+    info_ = info;
+    metrics_ = std::make_unique<ProfileMetrics>();
+    for (ProfileSink* s : sinks_) s->begin_profile(info_);
+}
+
+void ProfileBuilder::source_metric(std::string_view name, double value) {
+    if (!metrics_) throw Error("internal: metric outside a profile");
+    metrics_->add_source_metric(name, value);
+}
+
+void ProfileBuilder::event(const Event& e) {
+    if (!metrics_) throw Error("internal: event outside a profile");
+    metrics_->add(e);
+    for (ProfileSink* s : sinks_) s->event(e);
+}
+
+void ProfileBuilder::update_info(const ProfileInfo& info) { info_ = info; }
+
+void ProfileBuilder::end_profile() {
+    if (!metrics_) return;
+    ProfileSummary summary = metrics_->finish(info_);
+    metrics_.reset();
+    for (ProfileSink* s : sinks_) s->end_profile(info_, summary);
+    ++done_;
+}
+
+void ProfileBuilder::abort_profile() {
+    if (!metrics_) return;
+    metrics_.reset();
+    for (ProfileSink* s : sinks_) s->abort_profile();
+}
+
+}  // namespace nx

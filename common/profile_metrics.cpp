@@ -1,0 +1,375 @@
+#include "common/profile_metrics.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "common/metric_defs.h"
+
+namespace nx {
+
+namespace {
+
+constexpr size_t kTopKeys = 20;
+
+bool icontains(std::string_view hay, std::string_view needle) {
+    if (needle.size() > hay.size()) return false;
+    auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    });
+    return it != hay.end();
+}
+
+std::vector<KeyStat> top_keys(const std::unordered_map<std::string, ProfileMetrics::KeyAcc>& table);
+
+}  // namespace
+
+std::string make_profile_id(std::string_view identity) {
+    // FNV-1a, 64 bit: stable across runs and machines (std::hash is not).
+    uint64_t h = 14695981039346656037ull;
+    for (unsigned char c : identity) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    static const char* hex = "0123456789abcdef";
+    std::string id = "p_";
+    for (int i = 15; i >= 0; --i) id += hex[(h >> (i * 4)) & 0xF];
+    return id;
+}
+
+const MetricValue* ProfileSummary::find(std::string_view name) const {
+    for (const MetricValue& m : metrics)
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+double ProfileSummary::value_or(std::string_view name, double fallback) const {
+    const MetricValue* m = find(name);
+    return m ? m->value : fallback;
+}
+
+OpClass classify_opcode(std::string_view op) {
+    // The pattern study counted load/store/dma/copy as memory operations and
+    // matmul/add/mul/conv as compute; activations, reductions and the vector
+    // ALU ops are compute too.  LoadStationary is a load, as in the study.
+    static constexpr std::string_view kMemory[] = {"load", "store", "dma", "copy", "move", "gather",
+                                                   "scatter", "spill", "reload", "memset"};
+    static constexpr std::string_view kCompute[] = {"matmul", "matmult", "multiply", "add", "mul", "sub",
+                                                    "conv", "activ", "exp", "tensor_tensor", "tensor_scalar",
+                                                    "reduce", "max", "min", "div", "recip", "sqrt", "gelu",
+                                                    "relu", "sigmoid", "tanh", "select", "iota"};
+    for (std::string_view m : kMemory)
+        if (icontains(op, m)) return OpClass::memory;
+    for (std::string_view c : kCompute)
+        if (icontains(op, c)) return OpClass::compute;
+    return OpClass::other;
+}
+
+ProfileMetrics::ProfileMetrics() = default;
+
+void ProfileMetrics::bump(std::unordered_map<std::string, KeyAcc>& table, std::string_view key, int64_t dur) {
+    auto it = table.find(std::string(key));
+    if (it == table.end()) {
+        if (table.size() >= kMaxKeys) it = table.try_emplace("(other)").first;
+        else it = table.try_emplace(std::string(key)).first;
+    }
+    it->second.count += 1;
+    it->second.time_ns += dur;
+}
+
+void ProfileMetrics::add(const Event& e) {
+    ++events_;
+    int64_t end = e.ts_ns + e.dur_ns;
+    if (e.type != EventType::counter) {
+        start_ns_ = std::min(start_ns_, e.ts_ns);
+        end_ns_ = std::max(end_ns_, end);
+    }
+    size_t ei = static_cast<size_t>(e.engine);
+    if (e.type == EventType::instruction || e.type == EventType::dma) {
+        engine_count_[ei] += 1;
+        engine_dur_sum_[ei] += e.dur_ns;
+        engine_union_[ei].add(e.ts_ns, end);
+        all_union_.add(e.ts_ns, end);
+    }
+    if (e.type == EventType::instruction && is_compute_engine(e.engine)) {
+        compute_union_.add(e.ts_ns, end);
+        if (e.engine == Engine::tensor || e.engine == Engine::tensor_matrix) {
+            tensor_union_.add(e.ts_ns, end);
+            if (e.flops >= 0) {
+                flops_known_ = true;
+                hardware_flops_ += e.flops;
+                if (e.transpose) transpose_flops_ += e.flops;
+            }
+            if (e.model_flops >= 0) {
+                model_flops_known_ = true;
+                model_flops_ += e.model_flops;
+            }
+        }
+        if (e.engine == Engine::tensor_matrix) ++matmul_count_;
+        std::string_view op = !e.opcode.empty() ? e.opcode : e.name;
+        if (!op.empty()) bump(opcodes_, op, e.dur_ns);
+        std::string_view layer = !e.layer.empty() ? e.layer : e.hlo_name;
+        if (!layer.empty()) bump(layers_, layer, e.dur_ns);
+        ++classified_total_;
+        switch (classify_opcode(op)) {
+            case OpClass::memory: ++memory_ops_; break;
+            case OpClass::compute: ++compute_ops_; break;
+            case OpClass::other: break;
+        }
+    }
+    if (e.type == EventType::dma) {
+        ++dma_count_;
+        ++classified_total_;
+        ++memory_ops_;
+        if (e.bytes >= 0) {
+            dma_bytes_known_ = true;
+            dma_bytes_ += e.bytes;
+        }
+        int64_t b = std::max<int64_t>(e.bytes, 0);
+        if (e.dma_kind != DmaKind::unknown) dma_kind_known_ = true;
+        switch (e.dma_kind) {
+            case DmaKind::hbm_read: hbm_read_ += b; break;
+            case DmaKind::weight_load: hbm_read_ += b; weight_queue_ += b; break;
+            case DmaKind::spill_reload: hbm_read_ += b; spill_reload_ += b; break;
+            case DmaKind::hbm_write: hbm_write_ += b; break;
+            case DmaKind::spill_save: hbm_write_ += b; spill_save_ += b; break;
+            case DmaKind::on_chip:
+            case DmaKind::unknown: break;
+        }
+        bool is_load = e.dma_kind == DmaKind::hbm_read || e.dma_kind == DmaKind::weight_load;
+        if (is_load && !e.tensor.empty()) {
+            tensors_known_ = true;
+            auto it = tensor_loads_.find(std::string(e.tensor));
+            if (it == tensor_loads_.end()) {
+                if (tensor_loads_.size() < kMaxKeys) tensor_loads_.emplace(std::string(e.tensor), 1);
+            } else {
+                // A tensor's first load is useful; each later one is a reload.
+                it->second += 1;
+                hbm_reload_ += b;
+            }
+        }
+    }
+}
+
+void ProfileMetrics::add_source_metric(std::string_view name, double value) {
+    auto it = source_.find(name);
+    if (it == source_.end()) source_.emplace(std::string(name), value);
+    else it->second = value;
+}
+
+namespace {
+
+std::vector<KeyStat> top_keys(const std::unordered_map<std::string, ProfileMetrics::KeyAcc>& table) {
+    std::vector<KeyStat> v;
+    v.reserve(table.size());
+    for (const auto& [k, acc] : table) v.push_back({k, acc.count, acc.time_ns});
+    std::sort(v.begin(), v.end(), [](const KeyStat& a, const KeyStat& b) {
+        if (a.time_ns != b.time_ns) return a.time_ns > b.time_ns;
+        if (a.count != b.count) return a.count > b.count;
+        return a.key < b.key;
+    });
+    if (v.size() > kTopKeys) v.resize(kTopKeys);
+    return v;
+}
+
+// Builds the final metric list: source values win, derived fill the gaps.
+class MetricList {
+public:
+    explicit MetricList(const std::map<std::string, double, std::less<>>& source) : source_(source) {}
+    // Adds a derived value unless the source reported the metric.
+    void derive(std::string_view name, double value) {
+        if (!std::isfinite(value)) return;
+        if (source_.count(name)) return;
+        derived_.emplace(std::string(name), value);
+    }
+    bool has(std::string_view name) const { return source_.count(name) || derived_.count(name); }
+    double get(std::string_view name, double fallback = NAN) const {
+        auto s = source_.find(name);
+        if (s != source_.end()) return s->second;
+        auto d = derived_.find(name);
+        return d != derived_.end() ? d->second : fallback;
+    }
+    std::vector<MetricValue> build() const {
+        std::vector<MetricValue> out;
+        // Known metrics in table order, then the source's others by name.
+        for (const MetricDef& def : metric_defs()) {
+            auto s = source_.find(def.name);
+            if (s != source_.end()) out.push_back({s->first, s->second, true});
+            else if (auto d = derived_.find(def.name); d != derived_.end()) out.push_back({d->first, d->second, false});
+        }
+        for (const auto& [k, v] : source_)
+            if (!find_metric_def(k)) out.push_back({k, v, true});
+        return out;
+    }
+
+private:
+    const std::map<std::string, double, std::less<>>& source_;
+    std::map<std::string, double, std::less<>> derived_;
+};
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
+    ProfileSummary out;
+    out.events = events_;
+    out.start_ns = events_ > 0 && start_ns_ != INT64_MAX ? start_ns_ : 0;
+    out.end_ns = events_ > 0 && end_ns_ != INT64_MIN ? end_ns_ : 0;
+
+    // Some profiler versions report *_percent metrics as fractions 0..1.  Decide
+    // per summary, not per value: if no percent value exceeds 1, scale them all.
+    {
+        bool any_percent = false, any_above_one = false, any_positive = false;
+        for (const auto& [k, v] : source_) {
+            if (!ends_with(k, "_percent")) continue;
+            any_percent = true;
+            if (v > 1.0) any_above_one = true;
+            if (v > 0) any_positive = true;
+        }
+        if (any_percent && any_positive && !any_above_one) {
+            for (auto& [k, v] : source_)
+                if (ends_with(k, "_percent")) v *= 100.0;
+            out.notes.push_back("the source reported percentages as fractions; scaled to 0..100");
+        }
+    }
+
+    MetricList m(source_);
+    double span_s = (out.end_ns - out.start_ns) / 1e9;
+    if (events_ > 0) m.derive("total_time", span_s);
+    m.derive("event_count", static_cast<double>(events_));
+    double total = m.get("total_time", 0);
+
+    auto percent_of_total = [&](double seconds) { return total > 0 ? 100.0 * seconds / total : NAN; };
+
+    // Engines.
+    struct EngineMetric { std::string_view prefix; Engine engine; };
+    static constexpr EngineMetric kEngines[] = {{"vector", Engine::vector}, {"scalar", Engine::scalar},
+                                                {"gpsimd", Engine::gpsimd}, {"sync", Engine::sync}};
+    int64_t tensor_instr = engine_count_[static_cast<size_t>(Engine::tensor)] +
+                           engine_count_[static_cast<size_t>(Engine::tensor_matrix)];
+    double tensor_active_s = tensor_union_.total() / 1e9;
+    double engine_time_sum = tensor_active_s;
+    if (tensor_instr > 0) {
+        m.derive("tensor_engine_active_time", tensor_active_s);
+        m.derive("tensor_engine_active_time_percent", percent_of_total(tensor_active_s));
+        m.derive("tensor_engine_instruction_count", static_cast<double>(tensor_instr));
+        m.derive("matmul_instruction_count", static_cast<double>(matmul_count_));
+    }
+    for (const EngineMetric& em : kEngines) {
+        size_t i = static_cast<size_t>(em.engine);
+        if (engine_count_[i] == 0) continue;
+        double active_s = engine_union_[i].total() / 1e9;
+        engine_time_sum += active_s;
+        std::string p(em.prefix);
+        m.derive(p + "_engine_active_time", active_s);
+        m.derive(p + "_engine_active_time_percent", percent_of_total(active_s));
+        m.derive(p + "_engine_instruction_count", static_cast<double>(engine_count_[i]));
+    }
+    double compute_s = compute_union_.total() / 1e9;
+    if (compute_union_.count() > 0) {
+        m.derive("compute_active_time", compute_s);
+        if (engine_time_sum > 0) m.derive("tensor_engine_time_share_percent", 100.0 * tensor_active_s / engine_time_sum);
+    }
+
+    // DMA.
+    size_t di = static_cast<size_t>(Engine::dma);
+    double dma_s = engine_union_[di].total() / 1e9;
+    if (dma_count_ > 0) {
+        m.derive("dma_transfer_count", static_cast<double>(dma_count_));
+        m.derive("dma_active_time", dma_s);
+        m.derive("dma_active_time_percent", percent_of_total(dma_s));
+        if (dma_bytes_known_) {
+            m.derive("dma_transfer_total_bytes", static_cast<double>(dma_bytes_));
+            m.derive("dma_transfer_average_bytes", static_cast<double>(dma_bytes_) / dma_count_);
+        }
+        // |DMA \ compute| = |DMA| + |compute| - |DMA u compute|.
+        double all_s = all_union_.total() / 1e9;
+        double wait_s = std::max(0.0, dma_s + compute_s - all_s);
+        m.derive("dma_wait_time", wait_s);
+        m.derive("dma_wait_percent", percent_of_total(wait_s));
+    }
+    if (dma_kind_known_) {
+        m.derive("hbm_read_bytes", static_cast<double>(hbm_read_));
+        m.derive("hbm_write_bytes", static_cast<double>(hbm_write_));
+        m.derive("spill_save_bytes", static_cast<double>(spill_save_));
+        m.derive("spill_reload_bytes", static_cast<double>(spill_reload_));
+        m.derive("weight_queue_bytes", static_cast<double>(weight_queue_));
+    }
+    if (tensors_known_) {
+        int64_t max_loads = 0;
+        for (const auto& [k, n] : tensor_loads_) max_loads = std::max(max_loads, n);
+        m.derive("max_tensor_load_count", static_cast<double>(max_loads));
+        m.derive("hbm_reload_bytes", static_cast<double>(hbm_reload_));
+    }
+    if (m.has("hbm_read_bytes") && m.has("hbm_reload_bytes") && m.get("hbm_read_bytes") > 0)
+        m.derive("useful_read_percent",
+                 100.0 * (m.get("hbm_read_bytes") - m.get("hbm_reload_bytes")) / m.get("hbm_read_bytes"));
+
+    // FLOPs and roofline.
+    if (flops_known_) {
+        m.derive("hardware_flops", hardware_flops_);
+        m.derive("transpose_flops", transpose_flops_);
+    }
+    if (model_flops_known_) m.derive("model_flops", model_flops_);
+    if (m.has("hardware_flops") && total > 0) m.derive("achieved_tflops", m.get("hardware_flops") / total / 1e12);
+
+    double hbm_bytes = m.get("hbm_read_bytes", 0) + m.get("hbm_write_bytes", 0);
+    if (m.has("hardware_flops") && hbm_bytes > 0)
+        m.derive("mm_arithmetic_intensity", (m.get("hardware_flops") - m.get("transpose_flops", 0)) / hbm_bytes);
+
+    const Target* target = find_target(info.target);
+    if (target) {
+        DType dtype = parse_dtype(info.dtype).value_or(DType::bf16);
+        if (!parse_dtype(info.dtype)) out.notes.push_back("no dtype known: peak FLOP/s assumes bf16");
+        double peak = target->peak_flops(dtype);
+        double peak_bw = target->hbm_bytes_per_s_core();
+        m.derive("peak_flops", peak);
+        m.derive("peak_flops_bandwidth_ratio", peak / peak_bw);
+        if (total > 0) {
+            if (m.has("model_flops")) m.derive("mfu_estimated_percent", 100.0 * m.get("model_flops") / (peak * total));
+            if (m.has("hardware_flops"))
+                m.derive("hfu_estimated_percent", 100.0 * m.get("hardware_flops") / (peak * total));
+            if (m.has("hbm_read_bytes"))
+                m.derive("mbu_estimated_percent", 100.0 * hbm_bytes / total / peak_bw);
+        }
+    } else if (info.target.empty()) {
+        out.notes.push_back("no target known: MFU, HFU, MBU and the ridge point need one (--target)");
+    } else {
+        out.notes.push_back("unknown target '" + info.target + "': no peak figures (known: " + target_names() + ")");
+    }
+    if (m.has("mm_arithmetic_intensity") && m.has("peak_flops_bandwidth_ratio") && m.get("peak_flops_bandwidth_ratio") > 0)
+        m.derive("mfu_max_achievable_estimated_percent",
+                 std::min(100.0, 100.0 * m.get("mm_arithmetic_intensity") / m.get("peak_flops_bandwidth_ratio")));
+
+    if (classified_total_ > 0) {
+        m.derive("memory_instruction_percent", 100.0 * memory_ops_ / classified_total_);
+        m.derive("compute_instruction_percent", 100.0 * compute_ops_ / classified_total_);
+    }
+    if (!m.has("hbm_read_bytes") && dma_count_ > 0)
+        out.notes.push_back("DMA transfers do not say which memory they read or wrote: HBM metrics need the source summary");
+
+    out.metrics = m.build();
+
+    // Per-engine table for reports (rows as the profiler shows them).
+    static constexpr Engine kRows[] = {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+                                       Engine::gpsimd, Engine::sync, Engine::dma};
+    for (Engine e : kRows) {
+        size_t i = static_cast<size_t>(e);
+        if (engine_count_[i] == 0) continue;
+        EngineStat st;
+        st.engine = e;
+        st.instructions = engine_count_[i];
+        st.active_ns = engine_union_[i].total();
+        st.busy_sum_ns = engine_dur_sum_[i];
+        st.active_percent = total > 0 ? 100.0 * (st.active_ns / 1e9) / total : 0;
+        out.engines.push_back(st);
+    }
+    out.top_opcodes = top_keys(opcodes_);
+    out.top_layers = top_keys(layers_);
+    return out;
+}
+
+}  // namespace nx

@@ -1,0 +1,85 @@
+// Summary metrics of one profile, computed incrementally from its events with
+// the formulas of neuron-facts.md section 3, merged with the metrics the source
+// itself reported.  nx-convert (real profiles) and the sim backend (predicted
+// ones) both use this, so every query and rule means the same on both.
+//
+// Memory stays bounded: per-engine active time uses IntervalUnion (which spills
+// to disk for unordered input); opcode/layer/tensor tables are capped.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "common/event.h"
+#include "common/interval_union.h"
+#include "common/profile.h"
+#include "common/targets.h"
+
+namespace nx {
+
+class ProfileMetrics {
+public:
+    ProfileMetrics();
+    ProfileMetrics(const ProfileMetrics&) = delete;
+    ProfileMetrics& operator=(const ProfileMetrics&) = delete;
+
+    void add(const Event& e);
+    // A metric the source reported (e.g. the neuron-profile summary).  Later
+    // values for the same name replace earlier ones.
+    void add_source_metric(std::string_view name, double value);
+    // Computes everything.  `info` supplies the target and dtype for MFU, MBU
+    // and the ridge point.  Call once.
+    ProfileSummary finish(const ProfileInfo& info);
+
+    // How many distinct opcodes/layers/tensors are tracked at most; the rest
+    // are counted under "(other)".
+    static constexpr size_t kMaxKeys = 50000;
+
+    struct KeyAcc {
+        int64_t count = 0;
+        int64_t time_ns = 0;
+    };
+
+private:
+    void bump(std::unordered_map<std::string, KeyAcc>& table, std::string_view key, int64_t dur);
+
+    std::array<IntervalUnion, kEngineCount> engine_union_;
+    std::array<int64_t, kEngineCount> engine_count_{};
+    std::array<int64_t, kEngineCount> engine_dur_sum_{};
+    IntervalUnion tensor_union_;   // Tensor and TensorMatrix rows together
+    IntervalUnion compute_union_;  // any compute engine
+    IntervalUnion all_union_;      // compute or DMA
+
+    int64_t events_ = 0;
+    int64_t start_ns_ = INT64_MAX;
+    int64_t end_ns_ = INT64_MIN;
+
+    int64_t dma_count_ = 0;
+    int64_t dma_bytes_ = 0;
+    bool dma_bytes_known_ = false;
+    bool dma_kind_known_ = false;
+    int64_t hbm_read_ = 0, hbm_write_ = 0, spill_save_ = 0, spill_reload_ = 0, weight_queue_ = 0;
+
+    double hardware_flops_ = 0, model_flops_ = 0, transpose_flops_ = 0;
+    bool flops_known_ = false, model_flops_known_ = false;
+    int64_t matmul_count_ = 0;
+    int64_t memory_ops_ = 0, compute_ops_ = 0, classified_total_ = 0;
+
+    std::unordered_map<std::string, KeyAcc> opcodes_;
+    std::unordered_map<std::string, KeyAcc> layers_;
+    std::unordered_map<std::string, int64_t> tensor_loads_;  // loads per tensor
+    int64_t hbm_reload_ = 0;
+    bool tensors_known_ = false;
+
+    std::map<std::string, double, std::less<>> source_;
+};
+
+// Instruction-mix class of an opcode: the pattern study's heuristic.
+enum class OpClass { memory, compute, other };
+OpClass classify_opcode(std::string_view opcode);
+
+}  // namespace nx

@@ -1,0 +1,42 @@
+// The two interfaces of the import pipeline.
+//
+//   importer / sim model --(ImportHandler)--> ProfileBuilder --(ProfileSink)--> sinks
+//
+// Importers and the performance model drive an ImportHandler: they announce a
+// profile, report the source's own metrics, stream events, and end it.
+// ProfileBuilder computes the summary (ProfileMetrics) and fans every event out
+// to the sinks: the study database, event JSONL, trace writers, ...
+#pragma once
+
+#include <string_view>
+
+#include "common/event.h"
+#include "common/profile.h"
+
+namespace nx {
+
+class ImportHandler {
+public:
+    virtual ~ImportHandler() = default;
+    virtual void begin_profile(const ProfileInfo& info) = 0;
+    virtual void source_metric(std::string_view name, double value) = 0;
+    virtual void event(const Event& e) = 0;
+    // Updates header fields learnt late (e.g. a profile record after its events).
+    virtual void update_info(const ProfileInfo& info) = 0;
+    virtual void end_profile() = 0;
+    // The current profile is bad: drop it (sinks undo what they wrote).
+    virtual void abort_profile() = 0;
+};
+
+class ProfileSink {
+public:
+    virtual ~ProfileSink() = default;
+    virtual void begin_profile(const ProfileInfo& info) = 0;
+    virtual void event(const Event& e) = 0;
+    virtual void end_profile(const ProfileInfo& info, const ProfileSummary& summary) = 0;
+    virtual void abort_profile() {}
+    // All profiles are done: commit, close files.  Not called after a failure.
+    virtual void finish() {}
+};
+
+}  // namespace nx

@@ -1,0 +1,54 @@
+// Neuron hardware targets as data: one row per target, every number with the
+// document it comes from (see targets.cpp).  Used for MFU/MBU/roofline
+// metrics, the findings' ridge point, and by the performance model.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nx {
+
+enum class DType { bf16, fp16, fp32, fp8 };
+std::optional<DType> parse_dtype(std::string_view s);
+std::string_view to_string(DType d);
+int dtype_bytes(DType d);
+
+struct Target {
+    const char* name;             // "trn1"
+    const char* core;             // "NC-v2"
+    int cores_per_chip;
+    // TensorE: a 128 x 128 systolic array; one moving column per cycle.
+    int pe_rows, pe_cols;
+    double tensor_clock_ghz;
+    double vector_clock_ghz, scalar_clock_ghz, gpsimd_clock_ghz;
+    double profiler_clock_ghz;    // base clock of neuroncore_cycle_count
+    // On-chip memories, per core.
+    int sbuf_partitions;
+    double sbuf_bytes;            // total SBUF per core
+    double psum_bytes;            // total PSUM per core
+    int psum_banks;               // banks per partition (each 512 fp32 = 2 KiB)
+    // HBM.
+    double hbm_bytes_per_chip;
+    double hbm_bytes_per_s_chip;  // peak HBM bandwidth per chip
+    // DMA.
+    int dma_engines_per_core;
+    double dma_bytes_per_ns_engine;
+    double dma_fixed_overhead_ns; // fixed cost of one transfer
+    // Dense peak FLOP/s per core by input dtype.
+    double peak_flops_bf16, peak_flops_fp16, peak_flops_fp32, peak_flops_fp8;
+
+    double hbm_bytes_per_s_core() const { return hbm_bytes_per_s_chip / cores_per_chip; }
+    double peak_flops(DType d) const;
+    // Ridge point (FLOP per HBM byte) for a dtype: peak FLOP/s over HBM B/s.
+    double ridge_point(DType d) const { return peak_flops(d) / hbm_bytes_per_s_core(); }
+};
+
+// nullptr when the name is unknown.
+const Target* find_target(std::string_view name);
+const std::vector<Target>& all_targets();
+// "trn1, inf2, trn2, trn3" for messages.
+std::string target_names();
+
+}  // namespace nx

@@ -1,0 +1,32 @@
+// A workload: what to run or simulate (DESIGN.md record kind "workload").
+// nx-run generates these or reads them from records; the sim model, the cpu
+// backend and the neuron driver all take this struct.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace nx {
+
+struct Workload {
+    std::string study;         // "matmul", "patterns", "mlp", or a user's own
+    std::string name;          // unique within a study, e.g. "matmul_4096x8192x8192_bf16"
+    std::string op;            // matmul | mlp | pattern | elementwise
+    // matmul: C[M,N] = A[M,K] @ B[K,N]
+    int64_t M = 0, K = 0, N = 0;
+    // mlp: x[batch*seq, hidden] -> gate/up [hidden, intermediate] -> act*mul -> down [intermediate, hidden]
+    int64_t batch = 0, seq = 0, hidden = 0, intermediate = 0;
+    // pattern study: pattern = vmap | scan | for_loop | for_loop_launch;
+    // size = small | medium | large (for-loop unrolling); iterations, batch, features
+    std::string pattern;
+    std::string size;
+    int64_t iterations = 0, features = 0;
+    // elementwise: opname (add, mul, exp, relu, gelu, copy, reduce_sum ...) over [rows, cols]
+    std::string opname;
+    int64_t rows = 0, cols = 0;
+    std::string dtype = "bf16";  // bf16 | fp16 | fp32 | fp8
+    std::string variant;         // matmul kernel variant (sim): auto | naive | hoisted | blocked_free | blocked_mnk
+    std::string target;          // trn1 | inf2 | trn2 | trn3 | cpu
+};
+
+}  // namespace nx
