@@ -22,6 +22,8 @@ COMMON_SRC := $(shell find common -name '*.cpp' | sort)
 COMMON_OBJ := $(COMMON_SRC:%.cpp=$(BUILD)/obj/%.o)
 UNIT_SRC   := $(sort $(wildcard test/unit/*.cpp))
 UNIT_OBJ   := $(UNIT_SRC:%.cpp=$(BUILD)/obj/%.o)
+BENCH_SRC  := $(sort $(wildcard test/bench/*.cpp))
+BENCH_BIN  := $(BENCH_SRC:test/bench/%.cpp=$(BUILD)/bin/bench-%)
 BIN        := $(TOOLS:%=$(BUILD)/bin/%)
 
 .PHONY: all deps test test-unit test-bats test-asan bench install clean help study \
@@ -45,6 +47,11 @@ $(BUILD)/bin/%: $(BUILD)/obj/cmd/%/main.o $(BUILD)/libnx.a
 $(BUILD)/bin/nx-unit: $(UNIT_OBJ) $(BUILD)/libnx.a
 	@mkdir -p $(@D)
 	$(CXX) $(NX_CXXFLAGS) $(UNIT_OBJ) $(BUILD)/libnx.a -lgtest -lgtest_main $(NX_LIBS) $(LDFLAGS) -o $@
+
+# Benchmark programs: test/bench/NAME.cpp -> $(BUILD)/bin/bench-NAME.
+$(BUILD)/bin/bench-%: $(BUILD)/obj/test/bench/%.o $(BUILD)/libnx.a
+	@mkdir -p $(@D)
+	$(CXX) $(NX_CXXFLAGS) $< $(BUILD)/libnx.a $(NX_LIBS) $(LDFLAGS) -o $@
 
 # The suite: C++ unit tests, then the Bats suites; the last line counts both.
 test: deps all
@@ -77,4 +84,4 @@ help:
 	@echo "  study        run the studies (see the study variables below)"
 
 -include pipelines/*.mk
--include $(COMMON_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/cmd/%/main.d)
+-include $(COMMON_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.d) $(TOOLS:%=$(BUILD)/obj/cmd/%/main.d)
