@@ -29,6 +29,7 @@ BIN        := $(TOOLS:%=$(BUILD)/bin/%)
 .PHONY: all deps test test-unit test-bats test-asan bench install clean help study \
         calibrate fuzz
 .DEFAULT_GOAL := all
+.SECONDARY:
 
 all: $(BIN) $(BUILD)/bin/nx-unit
 

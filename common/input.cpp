@@ -102,13 +102,18 @@ JsonInputStream::JsonInputStream(InputSource& source, size_t buffer_size)
 
 void JsonInputStream::refill() {
     if (eof_) return;
-    // Count the newlines of the buffer we are leaving; line() counts the rest.
+    // Count the newlines of the buffer we are leaving (line() has usually
+    // counted most of it already); line() counts the rest of the new one.
     if (read_count_ > 0) {
-        lines_before_ += std::count(buffer_.get(), buffer_.get() + read_count_, '\n');
+        current_ = buffer_.get() + read_count_;
+        line();
+        lines_before_ += counted_lines_;
         consumed_before_ += read_count_;
     }
     read_count_ = source_.read(buffer_.get(), size_);
     current_ = buffer_.get();
+    counted_to_ = buffer_.get();
+    counted_lines_ = 0;
     last_ = buffer_.get() + read_count_ - 1;
     if (read_count_ < size_) {
         // A '\0' after the data tells the reader the input ended.
@@ -119,8 +124,19 @@ void JsonInputStream::refill() {
 }
 
 int64_t JsonInputStream::line() const {
-    return 1 + lines_before_ + std::count(static_cast<const char*>(buffer_.get()),
-                                          static_cast<const char*>(current_), '\n');
+    const char* p = counted_to_ ? counted_to_ : buffer_.get();
+    if (p > current_) p = buffer_.get(), counted_lines_ = 0;
+    while (p < current_) {
+        const void* nl = std::memchr(p, '\n', static_cast<size_t>(current_ - p));
+        if (!nl) {
+            p = current_;
+            break;
+        }
+        ++counted_lines_;
+        p = static_cast<const char*>(nl) + 1;
+    }
+    counted_to_ = p;
+    return 1 + lines_before_ + counted_lines_;
 }
 
 }  // namespace nx

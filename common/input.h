@@ -61,7 +61,8 @@ public:
     }
     size_t Tell() const { return consumed_before_ + static_cast<size_t>(current_ - buffer_.get()); }
 
-    // 1-based line of the next character to be read.
+    // 1-based line of the next character to be read.  Counting resumes where
+    // the previous call stopped, so asking once per record costs O(input).
     int64_t line() const;
 
     // Unused by the reader but required by the concept.
@@ -84,6 +85,8 @@ private:
     char* last_;             // last valid character (the '\0' sentinel at EOF)
     size_t consumed_before_ = 0;
     int64_t lines_before_ = 0;  // newlines in buffers already consumed
+    mutable const char* counted_to_ = nullptr;  // line() has counted up to here
+    mutable int64_t counted_lines_ = 0;         // newlines in [buffer, counted_to_)
     size_t read_count_ = 0;
     bool eof_ = false;
 };

@@ -20,7 +20,7 @@ bool icontains(std::string_view hay, std::string_view needle) {
     return it != hay.end();
 }
 
-std::vector<KeyStat> top_keys(const std::unordered_map<std::string, ProfileMetrics::KeyAcc>& table);
+std::vector<KeyStat> top_keys(const ProfileMetrics::KeyTable& table);
 
 }  // namespace
 
@@ -67,14 +67,16 @@ OpClass classify_opcode(std::string_view op) {
 
 ProfileMetrics::ProfileMetrics() = default;
 
-void ProfileMetrics::bump(std::unordered_map<std::string, KeyAcc>& table, std::string_view key, int64_t dur) {
-    auto it = table.find(std::string(key));
+ProfileMetrics::KeyAcc& ProfileMetrics::bump(KeyTable& table, std::string_view key, int64_t dur, bool classify) {
+    auto it = table.find(key);
     if (it == table.end()) {
-        if (table.size() >= kMaxKeys) it = table.try_emplace("(other)").first;
-        else it = table.try_emplace(std::string(key)).first;
+        if (table.size() >= kMaxKeys) key = "(other)";
+        it = table.try_emplace(std::string(key)).first;
+        if (classify) it->second.op_class = static_cast<int>(classify_opcode(key));
     }
     it->second.count += 1;
     it->second.time_ns += dur;
+    return it->second;
 }
 
 void ProfileMetrics::add(const Event& e) {
@@ -107,11 +109,11 @@ void ProfileMetrics::add(const Event& e) {
         }
         if (e.engine == Engine::tensor_matrix) ++matmul_count_;
         std::string_view op = !e.opcode.empty() ? e.opcode : e.name;
-        if (!op.empty()) bump(opcodes_, op, e.dur_ns);
+        OpClass cls = op.empty() ? OpClass::other : static_cast<OpClass>(bump(opcodes_, op, e.dur_ns, true).op_class);
         std::string_view layer = !e.layer.empty() ? e.layer : e.hlo_name;
-        if (!layer.empty()) bump(layers_, layer, e.dur_ns);
+        if (!layer.empty()) bump(layers_, layer, e.dur_ns, false);
         ++classified_total_;
-        switch (classify_opcode(op)) {
+        switch (cls) {
             case OpClass::memory: ++memory_ops_; break;
             case OpClass::compute: ++compute_ops_; break;
             case OpClass::other: break;
@@ -139,14 +141,8 @@ void ProfileMetrics::add(const Event& e) {
         bool is_load = e.dma_kind == DmaKind::hbm_read || e.dma_kind == DmaKind::weight_load;
         if (is_load && !e.tensor.empty()) {
             tensors_known_ = true;
-            auto it = tensor_loads_.find(std::string(e.tensor));
-            if (it == tensor_loads_.end()) {
-                if (tensor_loads_.size() < kMaxKeys) tensor_loads_.emplace(std::string(e.tensor), 1);
-            } else {
-                // A tensor's first load is useful; each later one is a reload.
-                it->second += 1;
-                hbm_reload_ += b;
-            }
+            // A tensor's first load is useful; each later one is a reload.
+            if (bump(tensor_loads_, e.tensor, 0, false).count > 1) hbm_reload_ += b;
         }
     }
 }
@@ -159,7 +155,7 @@ void ProfileMetrics::add_source_metric(std::string_view name, double value) {
 
 namespace {
 
-std::vector<KeyStat> top_keys(const std::unordered_map<std::string, ProfileMetrics::KeyAcc>& table) {
+std::vector<KeyStat> top_keys(const ProfileMetrics::KeyTable& table) {
     std::vector<KeyStat> v;
     v.reserve(table.size());
     for (const auto& [k, acc] : table) v.push_back({k, acc.count, acc.time_ns});
@@ -300,7 +296,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     }
     if (tensors_known_) {
         int64_t max_loads = 0;
-        for (const auto& [k, n] : tensor_loads_) max_loads = std::max(max_loads, n);
+        for (const auto& [k, acc] : tensor_loads_) max_loads = std::max(max_loads, acc.count);
         m.derive("max_tensor_load_count", static_cast<double>(max_loads));
         m.derive("hbm_reload_bytes", static_cast<double>(hbm_reload_));
     }

@@ -21,6 +21,10 @@
 
 namespace nx {
 
+// Instruction-mix class of an opcode: the pattern study's heuristic.
+enum class OpClass { memory, compute, other };
+OpClass classify_opcode(std::string_view opcode);
+
 class ProfileMetrics {
 public:
     ProfileMetrics();
@@ -42,10 +46,17 @@ public:
     struct KeyAcc {
         int64_t count = 0;
         int64_t time_ns = 0;
+        int op_class = 0;  // OpClass of an opcode, computed once per distinct opcode
     };
+    // Heterogeneous lookup: no std::string is built to find a key.
+    struct KeyHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+    };
+    using KeyTable = std::unordered_map<std::string, KeyAcc, KeyHash, std::equal_to<>>;
 
 private:
-    void bump(std::unordered_map<std::string, KeyAcc>& table, std::string_view key, int64_t dur);
+    KeyAcc& bump(KeyTable& table, std::string_view key, int64_t dur, bool classify);
 
     std::array<IntervalUnion, kEngineCount> engine_union_;
     std::array<int64_t, kEngineCount> engine_count_{};
@@ -69,17 +80,14 @@ private:
     int64_t matmul_count_ = 0;
     int64_t memory_ops_ = 0, compute_ops_ = 0, classified_total_ = 0;
 
-    std::unordered_map<std::string, KeyAcc> opcodes_;
-    std::unordered_map<std::string, KeyAcc> layers_;
-    std::unordered_map<std::string, int64_t> tensor_loads_;  // loads per tensor
+    KeyTable opcodes_;
+    KeyTable layers_;
+    KeyTable tensor_loads_;  // count = loads per tensor
     int64_t hbm_reload_ = 0;
     bool tensors_known_ = false;
 
     std::map<std::string, double, std::less<>> source_;
 };
 
-// Instruction-mix class of an opcode: the pattern study's heuristic.
-enum class OpClass { memory, compute, other };
-OpClass classify_opcode(std::string_view opcode);
 
 }  // namespace nx

@@ -41,6 +41,10 @@ bool is_valid_utf8(std::string_view s) {
         p += 8;
     }
     while (p < end) {
+        if (*p < 0x80) {
+            ++p;
+            continue;
+        }
         size_t n = sequence_length(p, end);
         if (n == 0) return false;
         p += n;

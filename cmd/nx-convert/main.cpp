@@ -1,0 +1,134 @@
+// nx-convert: profiles from Neuron tools (and Chrome traces, nx event
+// streams) into normalised events, summary metrics and a SQLite study
+// database.  See nx-convert(1).
+#include <memory>
+#include <optional>
+
+#include "common/async_sink.h"
+#include "common/atomic_file.h"
+#include "common/cli.h"
+#include "common/convert.h"
+#include "common/diag.h"
+#include "common/error.h"
+#include "common/import/importer.h"
+#include "common/output.h"
+#include "common/record_sinks.h"
+#include "common/store.h"
+#include "common/targets.h"
+
+namespace {
+
+const nx::ToolSpec kSpec = {
+    "nx-convert",
+    "nx-convert [--db FILE] [--to events] [-o FILE] [--format FMT] [--neff FILE] [OPTIONS] [FILE|DIR|-]...",
+    "Reads profiles (neuron-profile/neuron-explorer JSON, summary-json, Neuron Explorer system\n"
+    "profiles, Chrome trace JSON, nx event JSONL; .gz too; NTFF with --neff; a directory of\n"
+    "profile_rank_<i> files; capture records on stdin), computes summary metrics, and writes\n"
+    "profile records on stdout, events with --to events, and loads a study database with --db.",
+    "  nx-convert profile.json                         # one profile record on stdout\n"
+    "  nx-convert --db study.db profile.json.gz        # load (re-importing replaces)\n"
+    "  nx-convert --neff file.neff profile.ntff        # runs neuron-profile view first\n"
+    "  nx-convert --db study.db output/                # profile_rank_<i> files, one per rank\n"
+    "  nx-run --study matmul | nx-capture | nx-convert --db study.db\n"
+    "  nx-convert --to events trace.json | jq -c 'select(.engine==\"dma\")'",
+};
+
+struct Options {
+    std::vector<std::string> inputs;
+    std::string db;
+    std::string to;
+    std::string output;
+    bool keep_going = false;
+    bool unbuffered = false;
+    bool list_formats = false;
+    nx::ConvertOptions convert;
+};
+
+std::optional<Options> parse(int argc, char** argv) {
+    Options o;
+    nx::po::options_description desc("Options");
+    desc.add_options()
+        ("db", nx::po::value(&o.db), "load the profiles into this SQLite study database (created if missing)")
+        ("to", nx::po::value(&o.to), "also write the events: 'events' (nx event JSONL)")
+        ("output,o", nx::po::value(&o.output), "write --to output to FILE (atomically) instead of stdout")
+        ("format", nx::po::value(&o.convert.format), "input format instead of sniffing (see --list-formats)")
+        ("neff", nx::po::value(&o.convert.neff), "the NEFF that NTFF inputs were captured from")
+        ("name", nx::po::value(&o.convert.base.name), "profile name (default: the file name)")
+        ("target", nx::po::value(&o.convert.base.target), "hardware target for MFU/MBU: trn1, inf2, trn2, trn3")
+        ("backend", nx::po::value(&o.convert.base.backend), "what made the profile: neuron, sim, cpu")
+        ("dtype", nx::po::value(&o.convert.base.dtype), "matmul dtype for peak FLOP/s: bf16, fp16, fp32, fp8")
+        ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on")
+        ("unbuffered", nx::po::bool_switch(&o.unbuffered), "flush stdout after every record")
+        ("list-formats", nx::po::bool_switch(&o.list_formats), "list the input formats and exit");
+    nx::po::variables_map vm;
+    if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
+    if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
+    if (o.inputs.empty()) o.inputs.push_back("-");
+    if (!o.to.empty() && o.to != "events")
+        throw nx::UsageError("--to takes 'events' (got '" + o.to + "')");
+    if (!o.output.empty() && o.to.empty()) throw nx::UsageError("--output needs --to");
+    if (!o.convert.format.empty() && o.convert.format != "ntff" && !nx::find_input_format(o.convert.format))
+        throw nx::UsageError("unknown --format '" + o.convert.format + "' (known: " + nx::input_format_names() + ")");
+    if (!o.convert.base.target.empty() && !nx::find_target(o.convert.base.target))
+        throw nx::UsageError("unknown --target '" + o.convert.base.target + "' (known: " + nx::target_names() + ")");
+    if (!o.convert.base.dtype.empty() && !nx::parse_dtype(o.convert.base.dtype))
+        throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: bf16, fp16, fp32, fp8)");
+    o.convert.keep_going = o.keep_going;
+    return o;
+}
+
+int run(const Options& o) {
+    nx::Output& stdout_ = nx::Output::standard();
+    stdout_.set_unbuffered(o.unbuffered);
+    if (o.list_formats) {
+        for (const nx::FormatDef& f : nx::input_formats())
+            stdout_.write(std::string(f.name) + "\t" + std::string(f.description) + "\n");
+        stdout_.write("ntff\tNTFF + NEFF, read through `neuron-profile view --output-format json`\n");
+        return nx::kExitOk;
+    }
+
+    nx::ProfileBuilder builder;
+    std::unique_ptr<nx::AtomicFile> events_file;
+    std::unique_ptr<nx::EventRecordSink> events;
+    std::unique_ptr<nx::ProfileRecordSink> records;
+    if (o.to == "events") {
+        if (!o.output.empty()) events_file = std::make_unique<nx::AtomicFile>(o.output);
+        events = std::make_unique<nx::EventRecordSink>(events_file ? events_file->out() : stdout_);
+        builder.add_sink(events.get());
+    }
+    if (o.to != "events" || events_file) {
+        records = std::make_unique<nx::ProfileRecordSink>(stdout_);
+        builder.add_sink(records.get());
+    }
+    std::unique_ptr<nx::Store> store;
+    std::unique_ptr<nx::DbSink> db;
+    std::unique_ptr<nx::AsyncSink> db_async;
+    if (!o.db.empty()) {
+        store = std::make_unique<nx::Store>(o.db, nx::Store::Access::read_write);
+        db = std::make_unique<nx::DbSink>(*store);
+        db_async = std::make_unique<nx::AsyncSink>(*db);
+        builder.add_sink(db_async.get());
+    }
+
+    nx::Converter converter(builder, o.convert);
+    for (const std::string& input : o.inputs) converter.convert_argument(input);
+
+    if (db_async) db_async->finish();
+    if (events_file) events_file->commit();
+    const nx::ConvertStats& st = converter.stats();
+    if (st.bad_records > 0)
+        nx::print_note("skipped " + std::to_string(st.bad_records) + " bad record" + (st.bad_records == 1 ? "" : "s"));
+    if (st.inputs_failed > 0)
+        nx::print_note("skipped " + std::to_string(st.inputs_failed) + " of " + std::to_string(st.inputs) + " input" +
+                       (st.inputs == 1 ? "" : "s"));
+    return st.bad_records > 0 || st.inputs_failed > 0 ? nx::kExitFailure : nx::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return nx::run_tool(kSpec, [&] {
+        std::optional<Options> o = parse(argc, argv);
+        return o ? run(*o) : nx::kExitOk;
+    });
+}

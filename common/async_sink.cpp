@@ -1,0 +1,164 @@
+#include "common/async_sink.h"
+
+#include <string>
+#include <vector>
+
+namespace nx {
+
+namespace {
+// The string fields of an Event, packed as offsets into the batch arena.
+constexpr int kStringFields = 7;
+std::string_view Event::* const kFields[kStringFields] = {&Event::track, &Event::name, &Event::opcode,
+                                                          &Event::hlo_name, &Event::layer, &Event::tensor,
+                                                          &Event::args_json};
+}  // namespace
+
+struct AsyncSink::Batch {
+    struct Packed {
+        Event e;
+        uint32_t off[kStringFields];
+        uint32_t len[kStringFields];
+    };
+    std::vector<Packed> events;
+    std::string arena;
+};
+
+struct AsyncSink::Message {
+    enum Kind { begin, batch, end, abort, finish } kind;
+    ProfileInfo info;
+    ProfileSummary summary;
+    std::unique_ptr<Batch> events;
+};
+
+AsyncSink::AsyncSink(ProfileSink& inner) : inner_(inner), worker_([this] { run(); }) {}
+
+AsyncSink::~AsyncSink() {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        stopping_ = true;
+    }
+    can_pop_.notify_all();
+    can_push_.notify_all();
+    worker_.join();
+}
+
+void AsyncSink::rethrow_if_failed() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (error_) std::rethrow_exception(error_);
+}
+
+void AsyncSink::push(std::unique_ptr<Message> m) {
+    std::unique_lock<std::mutex> lock(mu_);
+    can_push_.wait(lock, [&] { return queue_.size() < kMaxQueued || error_ || stopping_; });
+    if (error_) std::rethrow_exception(error_);
+    queue_.push_back(std::move(m));
+    lock.unlock();
+    can_pop_.notify_one();
+}
+
+void AsyncSink::flush_batch() {
+    if (!batch_ || batch_->events.empty()) return;
+    auto m = std::make_unique<Message>();
+    m->kind = Message::batch;
+    m->events = std::move(batch_);
+    push(std::move(m));
+}
+
+void AsyncSink::begin_profile(const ProfileInfo& info) {
+    auto m = std::make_unique<Message>();
+    m->kind = Message::begin;
+    m->info = info;
+    push(std::move(m));
+}
+
+void AsyncSink::event(const Event& e) {
+    if (!batch_) {
+        batch_ = std::make_unique<Batch>();
+        batch_->events.reserve(kBatchEvents);
+        batch_->arena.reserve(kBatchEvents * 128);
+    }
+    Batch::Packed& p = batch_->events.emplace_back();
+    p.e = e;
+    for (int i = 0; i < kStringFields; ++i) {
+        std::string_view v = e.*kFields[i];
+        p.off[i] = static_cast<uint32_t>(batch_->arena.size());
+        p.len[i] = static_cast<uint32_t>(v.size());
+        batch_->arena.append(v);
+        p.e.*kFields[i] = {};
+    }
+    if (batch_->events.size() >= kBatchEvents || batch_->arena.size() >= (64u << 20)) flush_batch();
+}
+
+void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
+    flush_batch();
+    auto m = std::make_unique<Message>();
+    m->kind = Message::end;
+    m->info = info;
+    m->summary = summary;
+    push(std::move(m));
+}
+
+void AsyncSink::abort_profile() {
+    batch_.reset();
+    auto m = std::make_unique<Message>();
+    m->kind = Message::abort;
+    push(std::move(m));
+}
+
+void AsyncSink::finish() {
+    flush_batch();
+    auto m = std::make_unique<Message>();
+    m->kind = Message::finish;
+    push(std::move(m));
+    std::unique_lock<std::mutex> lock(mu_);
+    can_push_.wait(lock, [&] { return done_ || error_; });
+    if (error_) std::rethrow_exception(error_);
+}
+
+void AsyncSink::run() {
+    for (;;) {
+        std::unique_ptr<Message> m;
+        {
+            std::unique_lock<std::mutex> lock(mu_);
+            can_pop_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+            // Stopping without finish(): what is queued is dropped (the
+            // inner sink rolls back).
+            if (stopping_ || queue_.empty()) return;
+            m = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        can_push_.notify_one();
+        try {
+            switch (m->kind) {
+                case Message::begin: inner_.begin_profile(m->info); break;
+                case Message::batch:
+                    for (Batch::Packed& p : m->events->events) {
+                        for (int i = 0; i < kStringFields; ++i)
+                            p.e.*kFields[i] = std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
+                        inner_.event(p.e);
+                    }
+                    break;
+                case Message::end: inner_.end_profile(m->info, m->summary); break;
+                case Message::abort: inner_.abort_profile(); break;
+                case Message::finish:
+                    inner_.finish();
+                    {
+                        std::lock_guard<std::mutex> lock(mu_);
+                        done_ = true;
+                    }
+                    can_push_.notify_all();
+                    break;
+            }
+        } catch (...) {
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                error_ = std::current_exception();
+                queue_.clear();
+            }
+            can_push_.notify_all();
+            return;
+        }
+    }
+}
+
+}  // namespace nx

@@ -1,0 +1,53 @@
+// Runs a ProfileSink on its own thread.  nx-convert parses on one core while
+// SQLite writes on the other: events are copied into batches (strings packed
+// into one arena per batch) and handed over through a bounded queue, so memory
+// stays bounded and the slower side sets the pace.  An exception in the worker
+// stops the producer at its next call and is rethrown there.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "common/profile_sink.h"
+
+namespace nx {
+
+class AsyncSink : public ProfileSink {
+public:
+    explicit AsyncSink(ProfileSink& inner);
+    ~AsyncSink() override;
+
+    void begin_profile(const ProfileInfo& info) override;
+    void event(const Event& e) override;
+    void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
+    void abort_profile() override;
+    // Waits until the worker has applied everything (and inner.finish()).
+    void finish() override;
+
+    static constexpr size_t kBatchEvents = 8192;
+    static constexpr size_t kMaxQueued = 6;
+
+private:
+    struct Batch;
+    struct Message;
+    void push(std::unique_ptr<Message> m);
+    void flush_batch();
+    void run();
+    void rethrow_if_failed();
+
+    ProfileSink& inner_;
+    std::unique_ptr<Batch> batch_;
+    std::mutex mu_;
+    std::condition_variable can_push_, can_pop_;
+    std::deque<std::unique_ptr<Message>> queue_;
+    bool stopping_ = false;
+    bool done_ = false;
+    std::exception_ptr error_;
+    std::thread worker_;
+};
+
+}  // namespace nx

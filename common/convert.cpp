@@ -1,0 +1,260 @@
+#include "common/convert.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <regex>
+
+#include "common/atomic_file.h"
+#include "common/diag.h"
+#include "common/error.h"
+#include "common/import/importer.h"
+#include "common/jsonl.h"
+#include "common/neuron_tools.h"
+
+namespace nx {
+
+namespace {
+
+constexpr size_t kSniffBytes = 64 * 1024;
+
+std::string resolved_path(const std::string& path) {
+    char buf[PATH_MAX];
+    if (::realpath(path.c_str(), buf)) return buf;
+    return path;
+}
+
+bool is_directory(const std::string& path) {
+    struct stat st {};
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string first_line_kind(std::string_view prefix) {
+    size_t nl = prefix.find('\n');
+    if (nl == std::string_view::npos) return {};
+    rapidjson::Document doc;
+    doc.Parse(prefix.data(), nl);
+    if (doc.HasParseError() || !doc.IsObject()) return {};
+    auto it = doc.FindMember("kind");
+    if (it == doc.MemberEnd() || !it->value.IsString()) return {};
+    return it->value.GetString();
+}
+
+// A temporary file removed when this goes out of scope (or on a signal).
+class TempPath {
+public:
+    explicit TempPath(const char* suffix) {
+        const char* dir = std::getenv("TMPDIR");
+        std::string templ = std::string(dir && *dir ? dir : "/tmp") + "/nx-XXXXXX" + suffix;
+        int fd = mkstemps(templ.data(), static_cast<int>(std::string_view(suffix).size()));
+        if (fd < 0) throw Error("cannot create a temporary file in " + std::string(dir ? dir : "/tmp"));
+        close(fd);
+        path_ = templ;
+        register_temp_path(path_);
+    }
+    ~TempPath() {
+        unlink(path_.c_str());
+        unregister_temp_path(path_);
+    }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+}  // namespace
+
+Converter::Converter(ProfileBuilder& builder, ConvertOptions options)
+    : builder_(builder), options_(std::move(options)) {}
+
+void Converter::failed(const Error& e) {
+    builder_.abort_profile();
+    ++stats_.inputs_failed;
+    print_error(e.what(), e.where(), e.line());
+}
+
+void Converter::convert_argument(const std::string& arg) {
+    ++stats_.inputs;
+    try {
+        if (arg == "-") {
+            auto in = InputSource::open("-");
+            std::string format = options_.format;
+            if (format.empty()) {
+                std::string_view prefix = in->peek(kSniffBytes);
+                format = std::string(sniff_format(prefix, ""));
+                if (format == "nx-jsonl" && first_line_kind(prefix) == "capture") {
+                    convert_captures(*in);
+                    return;
+                }
+            }
+            import_stream(*in, format, options_.base, "stdin:" + options_.base.name);
+        } else if (is_directory(arg)) {
+            convert_directory(arg, options_.base);
+        } else {
+            convert_one(arg, options_.format, options_.base, options_.neff);
+        }
+    } catch (const Error& e) {
+        if (!options_.keep_going) {
+            builder_.abort_profile();
+            throw;
+        }
+        failed(e);
+    }
+}
+
+void Converter::convert_one(const std::string& path, const std::string& format, const ProfileInfo& base,
+                            const std::string& neff) {
+    std::string fmt = format;
+    std::unique_ptr<InputSource> in;
+    if (fmt.empty()) {
+        std::string_view kind = sniff_format({}, path);
+        if (kind == "ntff") {
+            fmt = "ntff";
+        } else {
+            in = InputSource::open(path);
+            fmt = std::string(sniff_format(in->peek(kSniffBytes), path));
+            if (fmt == "nx-jsonl" && first_line_kind(in->peek(kSniffBytes)) == "capture") {
+                convert_captures(*in);
+                return;
+            }
+        }
+    }
+    if (fmt == "ntff") {
+        convert_ntff(path, neff, base);
+        return;
+    }
+    if (!in) in = InputSource::open(path);
+    import_stream(*in, fmt, base, resolved_path(path));
+}
+
+void Converter::import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
+                              const std::string& identity) {
+    if (format.empty()) {
+        std::string_view prefix = in.peek(kSniffBytes);
+        if (prefix.find_first_not_of(" \t\r\n") == std::string_view::npos)
+            throw Error("empty input: no profile to convert", in.name());
+        throw Error("cannot tell the format (use --format: " + input_format_names() + ")", in.name());
+    }
+    const FormatDef* def = find_input_format(format);
+    if (!def) throw Error("unknown format '" + format + "' (known: " + input_format_names() + ")", in.name());
+    ImportContext ctx;
+    ctx.where = in.name();
+    ctx.keep_going = options_.keep_going;
+    ctx.base = base;
+    if (ctx.base.source.empty()) ctx.base.source = in.is_stdin() ? "-" : in.path();
+    ctx.identity = identity;
+    try {
+        def->import(in, builder_, ctx);
+    } catch (...) {
+        stats_.bad_records += ctx.bad_records;
+        throw;
+    }
+    stats_.bad_records += ctx.bad_records;
+    if (builder_.in_profile()) builder_.end_profile();
+}
+
+void Converter::convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base) {
+    if (neff.empty()) throw Error("an NTFF needs its NEFF to be read (--neff FILE)", ntff);
+    TempPath json(".json");
+    neuron_view_json(neff, ntff, json.path());
+    auto in = InputSource::open(json.path());
+    ProfileInfo b = base;
+    if (b.source.empty()) b.source = ntff;
+    if (b.name.empty()) {
+        std::string stem = ntff.substr(ntff.find_last_of('/') == std::string::npos ? 0 : ntff.find_last_of('/') + 1);
+        if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".ntff") == 0) stem.resize(stem.size() - 5);
+        b.name = stem;
+    }
+    try {
+        import_stream(*in, "neuron-json", b, resolved_path(ntff));
+    } catch (Error& e) {
+        // Name the NTFF the user gave, not our temporary file.
+        if (e.where() == json.path()) e.set_where(ntff + " (as JSON from neuron-profile view)");
+        throw;
+    }
+}
+
+void Converter::convert_directory(const std::string& dir, const ProfileInfo& base) {
+    static const std::regex kRankFile(R"(profile_rank_(\d+)\.(ntff|json|json\.gz)$)");
+    std::vector<std::pair<int, std::string>> files;
+    std::vector<std::string> neffs;
+    DIR* d = opendir(dir.c_str());
+    if (!d) throw Error("cannot open directory", dir);
+    while (dirent* ent = readdir(d)) {
+        std::string name = ent->d_name;
+        std::smatch m;
+        if (std::regex_match(name, m, kRankFile)) files.emplace_back(std::stoi(m[1].str()), name);
+        else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".neff") == 0) neffs.push_back(dir + "/" + name);
+    }
+    closedir(d);
+    if (files.empty()) throw Error("no profile_rank_<i> files (.ntff, .json, .json.gz) in the directory", dir);
+    std::sort(files.begin(), files.end());
+    std::string neff = options_.neff;
+    if (neff.empty() && neffs.size() == 1) neff = neffs.front();
+    std::string stem = dir;
+    while (stem.size() > 1 && stem.back() == '/') stem.pop_back();
+    stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
+    for (auto& [rank, name] : files) {
+        ProfileInfo b = base;
+        b.rank = rank;
+        b.name = (base.name.empty() ? stem : base.name) + "/rank" + std::to_string(rank);
+        std::string path = dir + "/" + name;
+        try {
+            convert_one(path, name.find(".ntff") != std::string::npos ? "ntff" : options_.format, b, neff);
+        } catch (const Error& e) {
+            if (!options_.keep_going) throw;
+            failed(e);
+        }
+    }
+}
+
+void Converter::convert_captures(InputSource& in) {
+    JsonlReader reader(in);
+    rapidjson::Document rec;
+    while (reader.next(rec)) {
+        int64_t line = reader.line();
+        try {
+            std::string kind = get_string(rec, "kind").value_or("");
+            if (kind != "capture")
+                throw Error("expected capture records, got \"" + kind + "\"", in.name(), line);
+            const rapidjson::Value* p = find_member(rec, "profile");
+            if (!p || !p->IsObject()) throw Error("capture record without a \"profile\" object", in.name(), line);
+            ProfileInfo b = options_.base;
+            if (auto v = get_string(rec, "name")) b.name = *v;
+            if (auto v = get_string(rec, "backend")) b.backend = *v;
+            if (auto v = get_string(rec, "target")) b.target = *v;
+            if (auto v = get_string(rec, "dtype")) b.dtype = *v;
+            if (auto r = get_int(*p, "rank")) b.rank = static_cast<int>(*r);
+            // Everything the capture says (workload, run statistics, tags) is
+            // carried into the profile record.
+            rapidjson::Document carried;
+            carried.CopyFrom(rec, carried.GetAllocator());
+            carried.RemoveMember("kind");
+            carried.RemoveMember("profile");
+            b.carried_json = to_json(carried);
+            std::string format = get_string(*p, "format").value_or("");
+            std::string path = get_string(*p, "path").value_or("");
+            std::string ntff = get_string(*p, "ntff").value_or("");
+            std::string neff = get_string(*p, "neff").value_or(options_.neff);
+            if (path.empty() && ntff.empty())
+                throw Error("capture record names no profile file (profile.path)", in.name(), line);
+            if (path.empty() || format == "ntff") {
+                convert_ntff(ntff.empty() ? path : ntff, neff, b);
+            } else {
+                convert_one(path, format == "auto" ? std::string() : format, b, neff);
+            }
+        } catch (const Error& e) {
+            if (!options_.keep_going) {
+                builder_.abort_profile();
+                throw;
+            }
+            failed(e);
+        }
+    }
+}
+
+}  // namespace nx

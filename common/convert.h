@@ -1,0 +1,52 @@
+// nx-convert's work, as a library: resolve each input (file, "-", directory of
+// profile_rank_<i> files, NTFF+NEFF, a stream of capture records), pick its
+// format, and run the importer into a ProfileBuilder.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/error.h"
+#include "common/input.h"
+#include "common/profile_builder.h"
+
+namespace nx {
+
+struct ConvertOptions {
+    std::string format;     // forced input format; empty: sniff
+    std::string neff;       // NEFF for NTFF inputs
+    bool keep_going = false;
+    ProfileInfo base;       // --name, --target, --backend, --dtype
+};
+
+struct ConvertStats {
+    int inputs = 0;
+    int inputs_failed = 0;  // skipped under --keep-going
+    int64_t bad_records = 0;
+};
+
+class Converter {
+public:
+    Converter(ProfileBuilder& builder, ConvertOptions options);
+
+    // Converts one command-line argument.  Throws Error unless keep_going
+    // (then failures are reported, counted and skipped).
+    void convert_argument(const std::string& arg);
+    const ConvertStats& stats() const { return stats_; }
+
+private:
+    void convert_one(const std::string& path, const std::string& format, const ProfileInfo& base,
+                     const std::string& neff);
+    void convert_directory(const std::string& dir, const ProfileInfo& base);
+    void convert_captures(InputSource& in);
+    void convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base);
+    void import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
+                       const std::string& identity);
+    void failed(const Error& e);
+
+    ProfileBuilder& builder_;
+    ConvertOptions options_;
+    ConvertStats stats_;
+};
+
+}  // namespace nx

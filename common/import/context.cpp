@@ -1,0 +1,43 @@
+#include "common/import/importer.h"
+
+#include "common/diag.h"
+#include "common/error.h"
+
+namespace nx {
+
+namespace {
+constexpr int64_t kWarnFirst = 5;  // bad records named one by one; the rest counted
+
+std::string file_stem(const std::string& path) {
+    std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+    for (const char* ext : {".gz", ".json", ".jsonl", ".ntff"}) {
+        std::string e(ext);
+        if (base.size() > e.size() && base.compare(base.size() - e.size(), e.size(), e) == 0)
+            base.erase(base.size() - e.size());
+    }
+    return base;
+}
+}  // namespace
+
+void ImportContext::bad_record(const std::string& message, int64_t line) {
+    if (!keep_going) throw Error(message, where, line);
+    ++bad_records;
+    if (bad_records <= kWarnFirst) print_warning("skipped record: " + message, where, line);
+}
+
+ProfileInfo ImportContext::profile_info(std::string_view format, std::string_view part) const {
+    ProfileInfo info = base;
+    std::string ident = identity.empty() ? where : identity;
+    if (!part.empty()) {
+        ident += "#";
+        ident += part;
+    }
+    if (info.id.empty() || !part.empty()) info.id = make_profile_id(ident);
+    if (info.name.empty()) info.name = where == "<stdin>" ? std::string("stdin") : file_stem(where);
+    if (!part.empty() && info.name.find(std::string(part)) == std::string::npos) info.name += "/" + std::string(part);
+    if (info.source.empty()) info.source = where;
+    info.format = std::string(format);
+    return info;
+}
+
+}  // namespace nx

@@ -1,0 +1,63 @@
+// Importers: the source formats nx-convert reads, as one table (formats.cpp),
+// and the context an importer reports through.
+//
+// Two error channels, as in Perfetto's importers: an Error thrown for "this
+// input is unusable" (bad JSON, truncated gzip), and ImportContext::bad_record
+// for "this record is bad" — which throws too unless --keep-going, when it is
+// counted and skipped.  Nothing is dropped silently.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/input.h"
+#include "common/profile.h"
+#include "common/profile_sink.h"
+
+namespace nx {
+
+struct ImportContext {
+    std::string where;          // input name for diagnostics
+    bool keep_going = false;
+    int64_t bad_records = 0;    // skipped records (keep_going)
+    // Defaults for every profile of this input: name, target, backend, dtype,
+    // fields carried from a capture record.  Importers fill id, format, source.
+    ProfileInfo base;
+    // Identity for stable ids: the resolved source path (plus rank/graph).
+    std::string identity;
+
+    // A record is bad: throws Error(where:line) unless keep_going.
+    void bad_record(const std::string& message, int64_t line);
+    // ProfileInfo for one profile of this input; `part` (graph id, rank) makes
+    // the id unique when one input holds several profiles.
+    ProfileInfo profile_info(std::string_view format, std::string_view part = {}) const;
+};
+
+using ImportFunction = std::function<void(InputSource&, ImportHandler&, ImportContext&)>;
+
+struct FormatDef {
+    std::string_view name;
+    std::string_view description;
+    ImportFunction import;
+};
+
+const std::vector<FormatDef>& input_formats();
+const FormatDef* find_input_format(std::string_view name);
+// Names joined for messages: "neuron-json, summary-json, ...".
+std::string input_format_names();
+
+// Decides the format from the first bytes of the input; returns an empty
+// view when it cannot tell.  `path` helps for binary inputs (.ntff).
+std::string_view sniff_format(std::string_view prefix, std::string_view path);
+
+// The importers (one file each).
+void import_neuron_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
+void import_summary_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
+void import_system_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
+void import_chrome_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
+void import_nx_jsonl(InputSource& in, ImportHandler& out, ImportContext& ctx);
+
+}  // namespace nx

@@ -1,0 +1,229 @@
+// neuron-profile / neuron-explorer `view --output-format json`:
+//   {"summary": [{metrics of graph 0}, ...], "instruction": [...], "dma": [...],
+//    and any other arrays (kept as generic events), ...}
+// Field sets vary by tool version: known fields become event columns, all
+// others are kept in the event's args; missing optional fields are tolerated.
+#include <rapidjson/document.h>
+
+#include <cmath>
+#include <map>
+
+#include "common/error.h"
+#include "common/import/importer.h"
+#include "common/import/record_reader.h"
+#include "common/import/slots.h"
+#include "common/jsonl.h"
+
+namespace nx {
+
+namespace {
+
+enum Field : int {
+    kTimestamp, kDuration, kLabel, kOpcode, kHloName, kLayer, kSubgroup, kTransferSize, kInstructionType,
+    kName, kFlops, kFieldCount
+};
+
+struct FieldName {
+    std::string_view name;
+    Field field;
+};
+// Field names seen in neuron-profile JSON (neuron-facts.md section 2).
+constexpr FieldName kFields[] = {
+    {"timestamp", kTimestamp}, {"duration", kDuration}, {"label", kLabel}, {"opcode", kOpcode},
+    {"hlo_name", kHloName}, {"layer", kLayer}, {"subgroup", kSubgroup}, {"transfer_size", kTransferSize},
+    {"instruction_type", kInstructionType}, {"name", kName}, {"flops", kFlops},
+};
+
+// Limits on what is carried from non-event sections into the profile record.
+constexpr size_t kMaxCarriedRecords = 1000;
+
+class NeuronJson : public RecordFormat {
+public:
+    NeuronJson(ImportHandler& out, ImportContext& ctx) : out_(out), ctx_(ctx) {}
+
+    SectionMode section_mode(std::string_view) override { return SectionMode::records; }
+
+    int field_id(std::string_view section, std::string_view key) override {
+        if (section.size() == 7 && section == "summary") return -1;  // all to args, parsed as metrics
+        // Called for every field of every record: compare only names of the
+        // same length and first letter.
+        for (const FieldName& f : kFields)
+            if (f.name.size() == key.size() && f.name[0] == key[0] && f.name == key) return f.field;
+        return -1;
+    }
+
+    void top_level(bool is_object) override {
+        if (!is_object) throw Error("expected a JSON object with \"instruction\" and \"summary\" arrays", ctx_.where, 1);
+        info_ = ctx_.profile_info("neuron-json");
+        if (info_.backend.empty()) info_.backend = "neuron";
+        out_.begin_profile(info_);
+    }
+
+    void carried(std::string_view section, std::string_view json) override { add_carried(section, json); }
+
+    void record(std::string_view section, const std::vector<Slot>& s, std::string_view args, int64_t line,
+                const std::string& error) override {
+        if (!error.empty()) {
+            ctx_.bad_record(error + " in \"" + std::string(section) + "\"", line);
+            return;
+        }
+        if (section == "summary") {
+            summary_record(args, line);
+            return;
+        }
+        bool is_dma = section == "dma";
+        bool is_instruction = section == "instruction";
+        if (!s[kTimestamp].present() && !is_dma && !is_instruction) {
+            // Not an event (e.g. "warnings"): keep it with the profile.
+            if (carried_records_++ < kMaxCarriedRecords) add_carried(section, args.empty() ? "{}" : args, true);
+            return;
+        }
+        Event e;
+        std::string err = slot_to_int(s[kTimestamp], "timestamp", e.ts_ns);
+        if (err.empty()) {
+            if (s[kDuration].present()) err = slot_to_int(s[kDuration], "duration", e.dur_ns);
+            else if (is_instruction || is_dma) err = "missing \"duration\"";
+        }
+        if (!err.empty()) {
+            ctx_.bad_record(err + " in \"" + std::string(section) + "\"", line);
+            return;
+        }
+        std::string_view label = slot_text(s[kLabel], scratch_[0]);
+        std::string_view subgroup = slot_text(s[kSubgroup], scratch_[1]);
+        e.opcode = slot_text(s[kOpcode], scratch_[2]);
+        e.hlo_name = slot_text(s[kHloName], scratch_[3]);
+        e.layer = slot_text(s[kLayer], scratch_[4]);
+        std::string_view name = slot_text(s[kName], scratch_[5]);
+        e.args_json = args;
+        e.line = line;
+        if (is_dma) {
+            e.type = EventType::dma;
+            e.engine = Engine::dma;
+            e.track = !subgroup.empty() ? subgroup : (!label.empty() ? label : std::string_view("dma"));
+            e.dma_kind = queue_kind(e.track);
+            if (s[kTransferSize].present()) {
+                err = slot_to_int(s[kTransferSize], "transfer_size", e.bytes);
+                if (!err.empty()) {
+                    ctx_.bad_record(err + " in \"dma\"", line);
+                    return;
+                }
+            }
+            e.name = !name.empty() ? name : (!e.opcode.empty() ? e.opcode : std::string_view("dma"));
+        } else if (is_instruction) {
+            e.type = EventType::instruction;
+            // "label" names the timeline row; older files only have "subgroup".
+            e.track = !label.empty() ? label : (!subgroup.empty() ? subgroup : std::string_view("unknown"));
+            e.engine = engine_from_label(e.track);
+            e.name = !e.opcode.empty() ? e.opcode : (!name.empty() ? name : e.track);
+            std::string_view itype = slot_text(s[kInstructionType], scratch_[6]);
+            e.transpose = itype == "TRANSPOSE";
+            if (s[kFlops].present()) {
+                err = slot_to_double(s[kFlops], "flops", e.flops);
+                if (!err.empty() || e.flops < 0) {
+                    ctx_.bad_record(err.empty() ? "negative \"flops\"" : err, line);
+                    return;
+                }
+            }
+        } else {
+            e.type = EventType::region;
+            e.track = section;
+            e.name = !name.empty() ? name : (!label.empty() ? label : (!e.opcode.empty() ? e.opcode : section));
+        }
+        out_.event(e);
+    }
+
+    void finish() {
+        // Only the first graph's summary describes these instructions; say
+        // how many others the file had.
+        if (extra_summaries_ > 0) add_carried("summary_graphs_ignored", std::to_string(extra_summaries_));
+        if (!carried_.empty()) {
+            // Merge into whatever the capture record carried.
+            rapidjson::Document doc;
+            if (!info_.carried_json.empty()) doc.Parse(info_.carried_json.c_str());
+            if (!doc.IsObject()) doc.SetObject();
+            auto& alloc = doc.GetAllocator();
+            for (auto& [k, v] : carried_) {
+                rapidjson::Document part(&alloc);
+                part.Parse(v.c_str());
+                if (part.HasParseError()) continue;
+                rapidjson::Value key(k.c_str(), alloc);
+                doc.RemoveMember(k.c_str());
+                doc.AddMember(key, rapidjson::Value(part, alloc), alloc);
+            }
+            info_.carried_json = to_json(doc);
+            out_.update_info(info_);
+        }
+        out_.end_profile();
+    }
+
+private:
+    // Queue names repeat: classify each once.
+    DmaKind queue_kind(std::string_view queue) {
+        if (queue == last_queue_) return last_kind_;
+        last_queue_.assign(queue);
+        last_kind_ = dma_kind_from_queue(queue);
+        return last_kind_;
+    }
+
+    void summary_record(std::string_view args, int64_t line) {
+        if (summaries_++ > 0) {
+            ++extra_summaries_;
+            return;
+        }
+        if (args.empty()) return;
+        rapidjson::Document doc;
+        doc.Parse(args.data(), args.size());
+        if (doc.HasParseError() || !doc.IsObject()) {
+            ctx_.bad_record("unreadable summary object", line);
+            return;
+        }
+        std::string ids = "{";
+        for (auto& m : doc.GetObject()) {
+            std::string_view k(m.name.GetString(), m.name.GetStringLength());
+            bool identifier = k.size() > 4 && (k.substr(k.size() - 4) == "_idx" || k.substr(k.size() - 3) == "_id");
+            if (m.value.IsNumber() && !identifier) {
+                double v = m.value.GetDouble();
+                if (std::isfinite(v)) out_.source_metric(k, v);
+            } else if (!m.value.IsNull()) {
+                if (ids.size() > 1) ids += ",";
+                ids += json_quote(k) + ":" + to_json(m.value);
+            }
+        }
+        ids += "}";
+        if (ids.size() > 2) add_carried("summary_fields", ids);
+    }
+
+    void add_carried(std::string_view section, std::string_view json, bool as_list = false) {
+        std::string key(section);
+        auto it = carried_.find(key);
+        if (!as_list) {
+            carried_[key] = std::string(json);
+        } else if (it == carried_.end()) {
+            carried_[key] = "[" + std::string(json) + "]";
+        } else {
+            it->second.pop_back();
+            it->second += "," + std::string(json) + "]";
+        }
+    }
+
+    ImportHandler& out_;
+    ImportContext& ctx_;
+    ProfileInfo info_;
+    std::string scratch_[7];
+    std::map<std::string, std::string> carried_;
+    size_t carried_records_ = 0;
+    int summaries_ = 0;
+    std::string last_queue_;
+    DmaKind last_kind_ = DmaKind::unknown;
+    int extra_summaries_ = 0;
+};
+
+}  // namespace
+
+void import_neuron_json(InputSource& in, ImportHandler& out, ImportContext& ctx) {
+    NeuronJson format(out, ctx);
+    read_records(in, format, kFieldCount);
+    format.finish();
+}
+
+}  // namespace nx

@@ -1,0 +1,131 @@
+// nx's own event stream (`nx-convert --to events`): event records grouped by
+// profile, each group followed by its profile record.  Reading it back gives
+// the same profile (metrics from the source stay "source"; the rest are
+// derived again from the events).
+#include <rapidjson/document.h>
+
+#include "common/error.h"
+#include "common/import/importer.h"
+#include "common/jsonl.h"
+#include "common/profile_record.h"
+
+namespace nx {
+
+namespace {
+
+class NxJsonl {
+public:
+    NxJsonl(ImportHandler& out, ImportContext& ctx) : out_(out), ctx_(ctx) {}
+
+    void run(InputSource& in) {
+        JsonlReader reader(in);
+        rapidjson::Document doc;
+        std::string text;
+        while (reader.next_line(text)) {
+            int64_t line = reader.line();
+            try {
+                parse_json_object(doc, text, ctx_.where, line);
+                std::string kind = get_string(doc, "kind").value_or("");
+                if (kind == "event") event(doc, line);
+                else if (kind == "profile") profile(doc);
+                else if (kind.empty()) throw Error("record has no \"kind\"");
+                else throw Error("unexpected \"" + kind + "\" record in an event stream");
+            } catch (const Error& e) {
+                // One line is unusable; with --keep-going later lines may be fine.
+                ctx_.bad_record(e.what(), line);
+            }
+        }
+        if (open_) out_.end_profile();
+    }
+
+private:
+    void start(const std::string& id) {
+        if (open_) out_.end_profile();
+        ProfileInfo info = ctx_.profile_info("nx-jsonl");
+        info.id = id;
+        out_.begin_profile(info);
+        open_ = true;
+        current_ = id;
+    }
+
+    void event(const rapidjson::Value& r, int64_t line) {
+        std::string id = get_string(r, "profile").value_or("");
+        if (id.empty()) throw Error("event without \"profile\"");
+        Event e;
+        auto type = parse_event_type(get_string(r, "type").value_or("instruction"));
+        if (!type) throw Error("unknown event \"type\"");
+        e.type = *type;
+        std::optional<int64_t> ts = get_int(r, "ts_ns");
+        if (!ts) throw Error("missing \"ts_ns\"");
+        e.ts_ns = *ts;
+        e.dur_ns = get_int(r, "dur_ns").value_or(0);
+        if (e.ts_ns < 0 || e.dur_ns < 0) throw Error("negative \"ts_ns\" or \"dur_ns\"");
+        if (e.ts_ns > 4600000000000000000 || e.dur_ns > 4600000000000000000) throw Error("timestamp out of range");
+        track_ = get_string(r, "track").value_or("");
+        name_ = get_string(r, "name").value_or("");
+        opcode_ = get_string(r, "opcode").value_or("");
+        hlo_ = get_string(r, "hlo_name").value_or("");
+        layer_ = get_string(r, "layer").value_or("");
+        tensor_ = get_string(r, "tensor").value_or("");
+        std::string engine = get_string(r, "engine").value_or("");
+        auto eng = parse_engine(engine);
+        if (!eng) throw Error("unknown \"engine\" \"" + engine + "\"");
+        e.engine = *eng;
+        e.track = track_;
+        e.name = name_;
+        e.opcode = opcode_;
+        e.hlo_name = hlo_;
+        e.layer = layer_;
+        e.tensor = tensor_;
+        e.bytes = get_int(r, "bytes").value_or(-1);
+        e.flops = get_number(r, "flops").value_or(-1);
+        e.model_flops = get_number(r, "model_flops").value_or(-1);
+        if (e.bytes < -1 || e.flops < -1 || e.model_flops < -1) throw Error("negative \"bytes\" or \"flops\"");
+        auto kind = parse_dma_kind(get_string(r, "dma_kind").value_or(""));
+        if (!kind) throw Error("unknown \"dma_kind\"");
+        e.dma_kind = *kind;
+        if (const rapidjson::Value* t = find_member(r, "transpose")) e.transpose = t->IsBool() && t->GetBool();
+        e.value = get_number(r, "value").value_or(0);
+        e.depth = static_cast<int32_t>(get_int(r, "depth").value_or(0));
+        args_.clear();
+        if (const rapidjson::Value* a = find_member(r, "args")) {
+            if (!a->IsObject()) throw Error("expected an object for \"args\"");
+            args_ = to_json(*a);
+        }
+        e.args_json = args_;
+        e.line = line;
+        if (!open_ || id != current_) start(id);
+        out_.event(e);
+    }
+
+    void profile(const rapidjson::Value& r) {
+        ProfileInfo info;
+        ProfileSummary summary;
+        read_profile_record(r, info, summary);
+        if (info.id.empty()) throw Error("profile record without \"id\"");
+        if (!open_ || info.id != current_) start(info.id);
+        // Keep the record's description; where it came from originally stays.
+        ProfileInfo merged = info;
+        if (merged.format.empty()) merged.format = "nx-jsonl";
+        out_.update_info(merged);
+        for (const MetricValue& m : summary.metrics)
+            if (m.measured) out_.source_metric(m.name, m.value);
+        out_.end_profile();
+        open_ = false;
+    }
+
+    ImportHandler& out_;
+    ImportContext& ctx_;
+    bool open_ = false;
+    std::string current_;
+    std::string track_, name_, opcode_, hlo_, layer_, tensor_, args_;
+};
+
+}  // namespace
+
+void import_nx_jsonl(InputSource& in, ImportHandler& out, ImportContext& ctx) {
+    NxJsonl reader(out, ctx);
+    reader.run(in);
+}
+
+}  // namespace nx

@@ -1,0 +1,305 @@
+#include "common/import/record_reader.h"
+
+#include <rapidjson/error/en.h>
+
+#include <cmath>
+
+#include "common/error.h"
+#include "common/json_text.h"
+#include "common/utf8.h"
+
+namespace nx {
+
+namespace {
+
+using Writer = JsonText;
+constexpr size_t kMaxCarriedBytes = 1 << 20;  // carried top-level values beyond this are dropped
+
+class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> {
+    // Where the tokens of a nested value go while it is being passed through.
+    enum class PassTarget { slot, args, carry, skip, bad_element };
+
+public:
+    Handler(RecordFormat& fmt, JsonInputStream& in, size_t slot_count)
+        : fmt_(fmt), in_(in), slots_(slot_count) {}
+
+    const std::string& stream_error() const { return stream_error_; }
+
+    bool Null() { return scalar([&](Writer& w) { w.null(); }, [&](Slot& s) { s.kind = Slot::null; }); }
+    bool Bool(bool b) {
+        return scalar([&](Writer& w) { w.boolean(b); }, [&](Slot& s) { s.kind = Slot::boolean; s.b = b; });
+    }
+    bool Int(int i) { return Int64(i); }
+    bool Uint(unsigned u) { return Int64(u); }
+    bool Int64(int64_t i) {
+        return scalar([&](Writer& w) { w.int64(i); },
+                      [&](Slot& s) { s.kind = Slot::integer; s.i = i; s.d = static_cast<double>(i); });
+    }
+    bool Uint64(uint64_t u) {
+        if (u <= static_cast<uint64_t>(INT64_MAX)) return Int64(static_cast<int64_t>(u));
+        return scalar([&](Writer& w) { w.uint64(u); },
+                      [&](Slot& s) { s.kind = Slot::unsigned_big; s.u = u; s.d = static_cast<double>(u); });
+    }
+    bool Double(double d) {
+        return scalar([&](Writer& w) { w.real(d); },
+                      [&](Slot& s) { s.kind = Slot::real; s.d = d; });
+    }
+    bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; }
+    bool String(const char* str, rapidjson::SizeType len, bool) {
+        std::string_view v(str, len);
+        if (!is_valid_utf8(v)) {
+            if (!in_record()) return fail_stream("invalid UTF-8 in a string");
+            note_record_error("invalid UTF-8 in a string");
+            v = {};
+        }
+        return scalar([&](Writer& w) { w.string(v); },
+                      [&](Slot& s) { s.kind = Slot::string; s.s.assign(v); });
+    }
+    bool Key(const char* str, rapidjson::SizeType len, bool) {
+        std::string_view k(str, len);
+        if (!is_valid_utf8(k)) {
+            if (!in_record()) return fail_stream("invalid UTF-8 in a key");
+            note_record_error("invalid UTF-8 in a key");
+            k = "\xEF\xBF\xBD";
+        }
+        if (pass_depth_ > 0) {
+            if (pass_writer_) pass_writer_->key(k);
+            return true;
+        }
+        if (depth_ == 1 && top_is_object_) {
+            section_.assign(k);
+            return true;
+        }
+        if (record_depth_ > 0 && depth_ == record_depth_) {
+            field_ = fmt_.field_id(section_, k);
+            if (field_ < 0) {
+                if (!args_started_) {
+                    args_w_.start_object();
+                    args_started_ = true;
+                }
+                args_w_.key(k);
+            }
+        }
+        return true;
+    }
+    bool StartObject() { return start(true); }
+    bool StartArray() { return start(false); }
+    bool EndObject(rapidjson::SizeType) { return end(true); }
+    bool EndArray(rapidjson::SizeType) { return end(false); }
+
+private:
+    bool in_record() const { return record_depth_ > 0; }
+
+    bool fail_stream(const std::string& msg) {
+        stream_error_ = msg;
+        return false;
+    }
+    void note_record_error(const std::string& msg) {
+        if (record_error_.empty()) record_error_ = msg;
+    }
+
+    template <typename WriteFn, typename SlotFn>
+    bool scalar(WriteFn&& write, SlotFn&& set_slot) {
+        if (pass_depth_ > 0) {
+            if (pass_writer_) write(*pass_writer_);
+            return true;
+        }
+        if (record_depth_ > 0 && depth_ == record_depth_) {
+            if (field_ >= 0) set_slot(slots_[static_cast<size_t>(field_)]);
+            else write(args_w_);
+            return true;
+        }
+        if (array_depth_ > 0 && depth_ == array_depth_) {
+            // A scalar where a record should be.
+            report_bad_element("expected an object, got a scalar");
+            return true;
+        }
+        if (depth_ == 1 && top_is_object_) {
+            if (fmt_.section_mode(section_) == RecordFormat::SectionMode::carry) {
+                tmp_w_.clear();
+                write(tmp_w_);
+                fmt_.carried(section_, tmp_w_.view());
+            }
+            return true;
+        }
+        if (depth_ == 0) return fail_stream("expected a JSON object or array at the top level");
+        return true;
+    }
+
+    void report_bad_element(const std::string& msg) {
+        for (Slot& s : slots_) s.kind = Slot::none;
+        fmt_.record(section_, slots_, {}, in_.line(), msg);
+    }
+
+    void begin_record() {
+        record_depth_ = depth_ + 1;
+        record_line_ = in_.line();
+        for (Slot& s : slots_) s.kind = Slot::none;
+        args_w_.clear();
+        args_started_ = false;
+        record_error_.clear();
+        field_ = -1;
+    }
+
+    void begin_pass(Writer* w, PassTarget target) {
+        pass_writer_ = w;
+        pass_target_ = target;
+        pass_depth_ = depth_ + 1;
+        if (w == &tmp_w_) tmp_w_.clear();
+    }
+
+    bool start(bool object) {
+        if (pass_depth_ > 0) {
+            if (pass_writer_) object ? pass_writer_->start_object() : pass_writer_->start_array();
+            ++depth_;
+            return true;
+        }
+        if (depth_ == 0) {
+            top_is_object_ = object;
+            fmt_.top_level(object);
+            if (!object) {
+                section_.clear();
+                if (fmt_.section_mode(section_) != RecordFormat::SectionMode::records)
+                    return fail_stream("expected a JSON object at the top level, got an array");
+                array_depth_ = 1;
+            }
+            depth_ = 1;
+            return true;
+        }
+        if (record_depth_ > 0 && depth_ == record_depth_) {
+            // A field's value is a nested object/array.
+            if (field_ >= 0) begin_pass(&tmp_w_, PassTarget::slot);
+            else begin_pass(&args_w_, PassTarget::args);
+            object ? pass_writer_->start_object() : pass_writer_->start_array();
+            ++depth_;
+            return true;
+        }
+        if (array_depth_ > 0 && depth_ == array_depth_) {
+            if (object) {
+                begin_record();
+            } else {
+                begin_pass(nullptr, PassTarget::bad_element);
+                bad_element_line_ = in_.line();
+            }
+            ++depth_;
+            return true;
+        }
+        if (depth_ == 1 && top_is_object_) {
+            RecordFormat::SectionMode mode = fmt_.section_mode(section_);
+            if (mode == RecordFormat::SectionMode::records) {
+                if (object) begin_record();
+                else array_depth_ = 2;
+            } else if (mode == RecordFormat::SectionMode::carry) {
+                begin_pass(&tmp_w_, PassTarget::carry);
+                object ? tmp_w_.start_object() : tmp_w_.start_array();
+            } else {
+                begin_pass(nullptr, PassTarget::skip);
+            }
+            ++depth_;
+            return true;
+        }
+        // Deeper structure outside records (e.g. an object inside a records
+        // array element that is itself an array) is skipped.
+        begin_pass(nullptr, PassTarget::skip);
+        ++depth_;
+        return true;
+    }
+
+    bool end(bool object) {
+        if (pass_depth_ > 0) {
+            if (pass_writer_) object ? pass_writer_->end_object() : pass_writer_->end_array();
+            if (depth_ == pass_depth_) {
+                pass_depth_ = 0;
+                switch (pass_target_) {
+                    case PassTarget::slot: {
+                        Slot& s = slots_[static_cast<size_t>(field_)];
+                        s.kind = Slot::json;
+                        s.s.assign(tmp_w_.view());
+                        break;
+                    }
+                    case PassTarget::carry:
+                        if (tmp_w_.view().size() <= kMaxCarriedBytes) fmt_.carried(section_, tmp_w_.view());
+                        break;
+                    case PassTarget::bad_element:
+                        for (Slot& s : slots_) s.kind = Slot::none;
+                        fmt_.record(section_, slots_, {}, bad_element_line_, "expected an object, got an array");
+                        break;
+                    case PassTarget::args:
+                    case PassTarget::skip:
+                        break;
+                }
+                pass_writer_ = nullptr;
+            }
+            --depth_;
+            return true;
+        }
+        if (record_depth_ > 0 && depth_ == record_depth_) {
+            std::string_view args;
+            if (args_started_) {
+                args_w_.end_object();
+                args = args_w_.view();
+            }
+            record_depth_ = 0;
+            fmt_.record(section_, slots_, args, record_line_, record_error_);
+        } else if (array_depth_ > 0 && depth_ == array_depth_) {
+            array_depth_ = 0;
+        }
+        --depth_;
+        return true;
+    }
+
+    RecordFormat& fmt_;
+    JsonInputStream& in_;
+    std::vector<Slot> slots_;
+    Writer args_w_;
+    Writer tmp_w_;
+
+    int depth_ = 0;
+    bool top_is_object_ = false;
+    std::string section_;
+    int array_depth_ = 0;
+    int record_depth_ = 0;
+    int64_t record_line_ = 0;
+    int field_ = -1;
+    bool args_started_ = false;
+    std::string record_error_;
+
+    int pass_depth_ = 0;
+    Writer* pass_writer_ = nullptr;
+    PassTarget pass_target_ = PassTarget::skip;
+    int64_t bad_element_line_ = 0;
+    std::string stream_error_;
+};
+
+}  // namespace
+
+void read_records(InputSource& in, RecordFormat& format, size_t slot_count) {
+    if (slot_count > kMaxSlots) throw Error("internal: too many record slots");
+    JsonInputStream stream(in);
+    Handler handler(format, stream, slot_count);
+    rapidjson::Reader reader;
+    constexpr unsigned kFlags = rapidjson::kParseNanAndInfFlag;
+    rapidjson::ParseResult ok = reader.Parse<kFlags>(stream, handler);
+    if (ok) return;
+    int64_t line = stream.line();
+    if (!handler.stream_error().empty()) throw Error(handler.stream_error(), in.name(), line);
+    switch (ok.Code()) {
+        case rapidjson::kParseErrorDocumentEmpty:
+            throw Error("empty input: expected JSON", in.name(), line);
+        case rapidjson::kParseErrorTermination:
+            // A handler stopped the parse; stream_error() was set above.
+            throw Error("stopped parsing", in.name(), line);
+        default:
+            break;
+    }
+    std::string msg = std::string("invalid JSON: ") + rapidjson::GetParseError_En(ok.Code());
+    if (ok.Code() == rapidjson::kParseErrorObjectMissCommaOrCurlyBracket ||
+        ok.Code() == rapidjson::kParseErrorArrayMissCommaOrSquareBracket ||
+        ok.Code() == rapidjson::kParseErrorObjectMissName ||
+        ok.Code() == rapidjson::kParseErrorValueInvalid) {
+        if (stream.Peek() == '\0') msg = "invalid JSON: input ends early (truncated?)";
+    }
+    throw Error(msg, in.name(), line);
+}
+
+}  // namespace nx

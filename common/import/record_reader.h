@@ -1,0 +1,67 @@
+// A streaming (SAX) reader for the JSON shapes profile tools write:
+//
+//   {"section": [ {record}, {record}, ... ], "other": {record}, "key": scalar}
+//   [ {record}, {record}, ... ]                       (bare array: section "")
+//
+// For each record it fills typed slots for the fields the format knows (by a
+// field id the format chooses) and writes every other field, nested values
+// included, into an "args" JSON object, so unknown fields are kept without
+// being parsed twice.  Memory is bounded by the largest single record.
+#pragma once
+
+#include <rapidjson/reader.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/input.h"
+
+namespace nx {
+
+struct Slot {
+    enum Kind : uint8_t { none, integer, unsigned_big, real, string, boolean, null, json };
+    Kind kind = none;
+    int64_t i = 0;      // integer (also set for unsigned values that fit)
+    uint64_t u = 0;     // unsigned_big: above INT64_MAX
+    double d = 0;       // real (and integer/unsigned as double)
+    bool b = false;
+    std::string s;      // string text, or JSON text of a nested value (json)
+
+    bool present() const { return kind != none && kind != null; }
+    bool is_number() const { return kind == integer || kind == unsigned_big || kind == real; }
+};
+
+// What a format tells the reader.
+class RecordFormat {
+public:
+    virtual ~RecordFormat() = default;
+    enum class SectionMode { records, carry, skip };
+    // How to treat the value of top-level key `section` ("" for a bare array).
+    virtual SectionMode section_mode(std::string_view section) = 0;
+    // Slot index (0..kMaxSlots-1) for a known field of a record of `section`,
+    // or -1 to put the field into args.
+    virtual int field_id(std::string_view section, std::string_view key) = 0;
+    // A complete record.  `args_json` is "{...}" or empty when there were no
+    // other fields.  `line` is where the record starts.  `error` is set when
+    // the record was malformed structurally (invalid UTF-8...).
+    virtual void record(std::string_view section, const std::vector<Slot>& slots, std::string_view args_json,
+                        int64_t line, const std::string& error) = 0;
+    // A carried top-level value (SectionMode::carry) as JSON text.
+    virtual void carried(std::string_view /*section*/, std::string_view /*json*/) {}
+    // The top-level container started ('{' or '[').
+    virtual void top_level(bool /*is_object*/) {}
+};
+
+// Runs the reader over the whole input.  Throws Error(where, line) on a JSON
+// syntax error, an empty input, or a top-level value that is neither an object
+// nor an array.
+void read_records(InputSource& in, RecordFormat& format, size_t slot_count);
+
+// Largest field id a format may use.
+constexpr size_t kMaxSlots = 32;
+
+}  // namespace nx

@@ -1,0 +1,70 @@
+// `view --output-format summary-json`: an object keyed by graph id
+// ("n_<hash>"), each value the metrics object of that graph.  One profile per
+// graph, metrics only (no events).
+#include <rapidjson/document.h>
+
+#include <cmath>
+
+#include "common/error.h"
+#include "common/import/importer.h"
+#include "common/import/record_reader.h"
+#include "common/jsonl.h"
+
+namespace nx {
+
+namespace {
+
+class SummaryJson : public RecordFormat {
+public:
+    SummaryJson(ImportHandler& out, ImportContext& ctx) : out_(out), ctx_(ctx) {}
+
+    SectionMode section_mode(std::string_view) override { return SectionMode::records; }
+    int field_id(std::string_view, std::string_view) override { return -1; }
+    void top_level(bool is_object) override {
+        if (!is_object) throw Error("expected a JSON object keyed by graph id", ctx_.where, 1);
+    }
+
+    void record(std::string_view graph, const std::vector<Slot>&, std::string_view args, int64_t line,
+                const std::string& error) override {
+        if (!error.empty()) {
+            ctx_.bad_record(error + " in graph \"" + std::string(graph) + "\"", line);
+            return;
+        }
+        if (graph == last_graph_) return;  // a list per graph: the first object describes it
+        last_graph_.assign(graph);
+        rapidjson::Document doc;
+        if (!args.empty()) doc.Parse(args.data(), args.size());
+        if (args.empty() || doc.HasParseError() || !doc.IsObject()) {
+            ctx_.bad_record("graph \"" + std::string(graph) + "\" has no metrics", line);
+            return;
+        }
+        ProfileInfo info = ctx_.profile_info("summary-json", graph);
+        if (info.backend.empty()) info.backend = "neuron";
+        out_.begin_profile(info);
+        for (auto& m : doc.GetObject()) {
+            if (!m.value.IsNumber()) continue;
+            double v = m.value.GetDouble();
+            if (std::isfinite(v)) out_.source_metric(std::string_view(m.name.GetString(), m.name.GetStringLength()), v);
+        }
+        out_.end_profile();
+        ++profiles_;
+    }
+
+    int profiles() const { return profiles_; }
+
+private:
+    ImportHandler& out_;
+    ImportContext& ctx_;
+    std::string last_graph_;
+    int profiles_ = 0;
+};
+
+}  // namespace
+
+void import_summary_json(InputSource& in, ImportHandler& out, ImportContext& ctx) {
+    SummaryJson format(out, ctx);
+    read_records(in, format, 1);
+    if (format.profiles() == 0 && ctx.bad_records == 0) throw Error("no graph summaries found", ctx.where);
+}
+
+}  // namespace nx

@@ -1,0 +1,78 @@
+// A small, fast JSON text builder for the hot import path: the args object of
+// every event.  RapidJSON's Writer escapes character by character; this copies
+// runs of plain characters at once, which matters at millions of events.
+// Output is always valid JSON (strings are escaped, non-finite numbers become
+// null); the caller supplies a well-formed sequence of calls.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace nx {
+
+class JsonText {
+public:
+    void clear() {
+        out_.clear();
+        depth_ = 0;
+        first_ = true;
+    }
+    bool empty() const { return out_.empty(); }
+    std::string_view view() const { return out_; }
+
+    void start_object() { open('{'); }
+    void end_object() { close('}'); }
+    void start_array() { open('['); }
+    void end_array() { close(']'); }
+    void key(std::string_view k) {
+        separator();
+        append_string(k);
+        out_ += ':';
+        after_key_ = true;
+    }
+    void string(std::string_view s) {
+        separator();
+        append_string(s);
+    }
+    void int64(int64_t v);
+    void uint64(uint64_t v);
+    void real(double v);
+    void boolean(bool b) {
+        separator();
+        out_ += b ? "true" : "false";
+    }
+    void null() {
+        separator();
+        out_ += "null";
+    }
+
+private:
+    void separator() {
+        if (after_key_) {
+            after_key_ = false;
+            return;
+        }
+        if (!first_) out_ += ',';
+        first_ = false;
+    }
+    void open(char c) {
+        separator();
+        out_ += c;
+        ++depth_;
+        first_ = true;
+    }
+    void close(char c) {
+        out_ += c;
+        --depth_;
+        first_ = false;
+    }
+    void append_string(std::string_view s);
+
+    std::string out_;
+    int depth_ = 0;
+    bool first_ = true;
+    bool after_key_ = false;
+};
+
+}  // namespace nx

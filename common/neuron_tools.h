@@ -1,0 +1,23 @@
+// The Neuron SDK's profiler CLI as nx uses it.  neuron-explorer superseded
+// neuron-profile with the same sub-commands and flags, so whichever is on
+// PATH is used (neuron-explorer first; NX_NEURON_PROFILER overrides).
+//   view    -n NEFF -s NTFF --output-format json --output-file F
+//   capture -n NEFF -s NTFF [--num-exec N] [--profile-nth-exec K] ...
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace nx {
+
+// Path of the profiler tool; throws Error naming both tools when neither is found.
+std::string neuron_profiler_tool();
+
+// Turns NTFF + NEFF into the JSON nx-convert reads.  Throws Error with the
+// tool's last output lines on failure.
+void neuron_view_json(const std::string& neff, const std::string& ntff, const std::string& out_json);
+
+// Runs a capture; `extra` are passed through (multi-worker options, inputs).
+void neuron_capture(const std::string& neff, const std::string& ntff, const std::vector<std::string>& extra);
+
+}  // namespace nx

@@ -1,0 +1,388 @@
+#include "common/store.h"
+
+#include <re2/re2.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "common/error.h"
+#include "common/metric_defs.h"
+#include "common/profile_record.h"
+#include "common/store_schema.h"
+
+namespace nx {
+
+namespace {
+
+// A writer waits this long for another writer (cron jobs sharing a history
+// database) before giving up with "database is locked".
+constexpr int kBusyTimeoutMs = 120000;
+constexpr int kPageSize = 65536;
+constexpr int kCacheKiB = 16384;
+
+void regexp_function(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+    if (argc != 2 || sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    // The compiled pattern is cached on the statement while the pattern
+    // argument stays the same (sqlite3_set_auxdata).
+    auto* re = static_cast<RE2*>(sqlite3_get_auxdata(ctx, 0));
+    if (!re) {
+        const char* pattern = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+        int len = sqlite3_value_bytes(argv[0]);
+        RE2::Options opts;
+        opts.set_log_errors(false);
+        re = new RE2(re2::StringPiece(pattern, static_cast<size_t>(len)), opts);
+        if (!re->ok()) {
+            std::string msg = "invalid regular expression: " + re->error();
+            delete re;
+            sqlite3_result_error(ctx, msg.c_str(), -1);
+            return;
+        }
+        sqlite3_set_auxdata(ctx, 0, re, [](void* p) { delete static_cast<RE2*>(p); });
+        re = static_cast<RE2*>(sqlite3_get_auxdata(ctx, 0));
+        if (!re) {
+            sqlite3_result_error_nomem(ctx);
+            return;
+        }
+    }
+    const char* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+    int len = sqlite3_value_bytes(argv[1]);
+    sqlite3_result_int(ctx, RE2::PartialMatch(re2::StringPiece(text, static_cast<size_t>(len)), *re) ? 1 : 0);
+}
+
+// Read-only connections refuse anything that could change a file: the
+// authorizer is the second lock behind PRAGMA query_only.
+int read_only_authorizer(void*, int action, const char* a, const char*, const char*, const char*) {
+    switch (action) {
+        case SQLITE_READ:
+        case SQLITE_SELECT:
+        case SQLITE_FUNCTION:
+        case SQLITE_RECURSIVE:
+            return SQLITE_OK;
+        case SQLITE_PRAGMA: {
+            // Reading pragmas (table_info, ...) is fine; query_only may not be lifted.
+            std::string_view p = a ? a : "";
+            if (p == "query_only" || p == "journal_mode" || p == "writable_schema" || p == "wal_checkpoint" ||
+                p == "user_version" || p == "application_id" || p == "schema_version" || p == "locking_mode" ||
+                p == "incremental_vacuum" || p == "optimize")
+                return SQLITE_DENY;
+            return SQLITE_OK;
+        }
+        case SQLITE_TRANSACTION:
+        case SQLITE_SAVEPOINT:
+            return SQLITE_OK;
+        default:
+            return SQLITE_DENY;
+    }
+}
+
+std::string now_iso8601() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+bool file_exists(const std::string& path) {
+    struct stat st {};
+    return stat(path.c_str(), &st) == 0;
+}
+
+}  // namespace
+
+void register_sql_functions(sqlite3* db) {
+    sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr, regexp_function,
+                               nullptr, nullptr, nullptr);
+}
+
+Store::Store(const std::string& path, Access access)
+    : db_(path, access == Access::read_only ? SqliteDb::Mode::read_only
+                                            : (file_exists(path) ? SqliteDb::Mode::read_write : SqliteDb::Mode::create)),
+      access_(access) {
+    sqlite3_busy_timeout(db_.handle(), kBusyTimeoutMs);
+    register_sql_functions(db_.handle());
+    if (access == Access::read_write) {
+        init_schema();
+        return;
+    }
+    // Read-only: it must be an nx database.
+    SqliteStmt check(db_, "SELECT value FROM meta WHERE key = 'schema_version'");
+    int version = 0;
+    try {
+        if (check.step()) version = static_cast<int>(check.column_int(0));
+    } catch (const Error&) {
+        throw Error("not an nx study database (no meta table)", path);
+    }
+    if (version == 0) throw Error("not an nx study database (no schema version)", path);
+    if (version > kSchemaVersion)
+        throw Error("database schema version " + std::to_string(version) + " is newer than this nx (" +
+                        std::to_string(kSchemaVersion) + ")",
+                    path);
+    db_.exec("PRAGMA query_only = 1");
+    sqlite3_set_authorizer(db_.handle(), read_only_authorizer, nullptr);
+}
+
+void Store::init_schema() {
+    // Page size only takes effect before the first table exists.
+    db_.exec("PRAGMA page_size = " + std::to_string(kPageSize));
+    try {
+        db_.exec("PRAGMA journal_mode = WAL");
+    } catch (const Error& e) {
+        throw Error(std::string("cannot use the database: ") + e.what(), path());
+    }
+    db_.exec("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -" + std::to_string(kCacheKiB) +
+             "; PRAGMA temp_store = FILE;");
+    db_.exec("BEGIN IMMEDIATE");
+    try {
+        int version = 0;
+        {
+            SqliteStmt has(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+            has.step();
+            if (has.column_int(0) > 0) {
+                SqliteStmt v(db_, "SELECT value FROM meta WHERE key = 'schema_version'");
+                if (v.step()) version = static_cast<int>(v.column_int(0));
+            } else {
+                SqliteStmt any(db_, "SELECT count(*) FROM sqlite_master");
+                any.step();
+                if (any.column_int(0) > 0) throw Error("not an nx study database (it has other tables)", path());
+            }
+        }
+        if (version > kSchemaVersion)
+            throw Error("database schema version " + std::to_string(version) + " is newer than this nx (" +
+                            std::to_string(kSchemaVersion) + ")",
+                        path());
+        if (version < kSchemaVersion) {
+            db_.exec(std::string(kSchemaTables));
+            db_.exec(std::string(kSchemaViews));
+            db_.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '" +
+                     std::to_string(kSchemaVersion) + "'), ('created_by', 'nx')");
+        }
+        db_.exec("COMMIT");
+    } catch (...) {
+        sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+struct DbSink::Statements {
+    explicit Statements(SqliteDb& db)
+        : insert_event(db,
+                       "INSERT INTO event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
+                       " flops, model_flops, dma_kind, tensor, depth, args)"
+                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+          insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
+          insert_track(db, "INSERT INTO track(profile_id, name, engine, kind) VALUES (?,?,?,?)"),
+          find_string(db, "SELECT id FROM string WHERE value = ?"),
+          insert_string(db, "INSERT INTO string(value) VALUES (?)"),
+          insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)") {}
+    SqliteStmt insert_event, insert_counter, insert_track, find_string, insert_string, insert_metric;
+};
+
+DbSink::DbSink(Store& store) : store_(store), st_(std::make_unique<Statements>(store.db())) {}
+
+DbSink::~DbSink() {
+    st_.reset();
+    if (in_transaction_) sqlite3_exec(store_.db().handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void DbSink::delete_profile(const std::string& uid) {
+    SqliteDb& db = store_.db();
+    SqliteStmt find(db, "SELECT id, first_event_id, last_event_id FROM profile WHERE uid = ?");
+    find.bind(1, std::string_view(uid));
+    if (!find.step()) return;
+    int64_t id = find.column_int(0);
+    if (!find.column_is_null(1) && !find.column_is_null(2)) {
+        // A profile's events have contiguous ids: delete by rowid range.
+        SqliteStmt del(db, "DELETE FROM event WHERE id BETWEEN ? AND ? AND profile_id = ?");
+        del.bind(1, find.column_int(1)).bind(2, find.column_int(2)).bind(3, id).run();
+    } else {
+        SqliteStmt del(db, "DELETE FROM event WHERE profile_id = ?");
+        del.bind(1, id).run();
+    }
+    for (const char* sql : {"DELETE FROM counter WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
+                            "DELETE FROM track WHERE profile_id = ?1", "DELETE FROM metric WHERE profile_id = ?1",
+                            "DELETE FROM profile WHERE id = ?1"}) {
+        SqliteStmt del(db, sql);
+        del.bind(1, id).run();
+    }
+}
+
+void DbSink::begin_profile(const ProfileInfo& info) {
+    SqliteDb& db = store_.db();
+    if (!in_transaction_) {
+        db.exec("BEGIN IMMEDIATE");
+        in_transaction_ = true;
+    }
+    db.exec("SAVEPOINT nx_profile");
+    in_profile_ = true;
+    delete_profile(info.id);
+    SqliteStmt ins(db, "INSERT INTO profile(uid, name, source, format, backend, target, dtype, rank, imported_at)"
+                       " VALUES (?,?,?,?,?,?,?,?,?)");
+    ins.bind(1, std::string_view(info.id))
+        .bind(2, std::string_view(info.name))
+        .bind(3, std::string_view(info.source))
+        .bind(4, std::string_view(info.format))
+        .bind_text_or_null(5, info.backend)
+        .bind_text_or_null(6, info.target)
+        .bind_text_or_null(7, info.dtype);
+    if (info.rank >= 0) ins.bind(8, info.rank); else ins.bind_null(8);
+    std::string now = now_iso8601();
+    ins.bind(9, std::string_view(now));
+    ins.run();
+    profile_rowid_ = db.last_insert_rowid();
+    first_event_ = last_event_ = 0;
+    tracks_.clear();
+    last_track_name_.clear();
+    last_track_id_ = 0;
+}
+
+int64_t DbSink::track_id(const Event& e) {
+    // Consecutive events usually share a track: skip the hash lookup then.
+    if (last_track_id_ != 0 && e.track == last_track_name_) return last_track_id_;
+    auto it = tracks_.find(std::string(e.track));
+    int64_t id;
+    if (it != tracks_.end()) {
+        id = it->second;
+    } else {
+        SqliteStmt& ins = st_->insert_track;
+        ins.bind(1, profile_rowid_).bind(2, e.track);
+        ins.bind_text_or_null(3, to_string(e.engine));
+        ins.bind(4, to_string(e.type));
+        ins.run();
+        id = store_.db().last_insert_rowid();
+        tracks_.emplace(std::string(e.track), id);
+    }
+    last_track_name_.assign(e.track);
+    last_track_id_ = id;
+    return id;
+}
+
+int64_t DbSink::string_id(std::string_view s) {
+    auto it = strings_.find(s);
+    if (it != strings_.end()) return it->second;
+    SqliteStmt& find = st_->find_string;
+    find.bind(1, s);
+    int64_t id;
+    if (find.step()) {
+        id = find.column_int(0);
+        find.reset();
+    } else {
+        find.reset();
+        st_->insert_string.bind(1, s).run();
+        id = store_.db().last_insert_rowid();
+    }
+    // Bounded: a pathological input with millions of distinct names still
+    // loads, it just looks them up in the database.
+    if (strings_.size() < 1000000) strings_.emplace(std::string(s), id);
+    return id;
+}
+
+void DbSink::event(const Event& e) {
+    sqlite3* db = store_.db().handle();
+    int64_t track = track_id(e);
+    if (e.type == EventType::counter) {
+        sqlite3_stmt* c = st_->insert_counter.handle();
+        sqlite3_bind_int64(c, 1, e.ts_ns);
+        sqlite3_bind_int64(c, 2, track);
+        sqlite3_bind_double(c, 3, e.value);
+        if (sqlite3_step(c) != SQLITE_DONE) store_.db().fail("cannot insert counter");
+        sqlite3_reset(c);
+        return;
+    }
+    sqlite3_stmt* s = st_->insert_event.handle();
+    auto text = [&](int i, std::string_view v) {
+        if (v.empty()) sqlite3_bind_null(s, i);
+        else sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+    };
+    std::string_view type = to_string(e.type);
+    sqlite3_bind_int64(s, 1, profile_rowid_);
+    sqlite3_bind_int64(s, 2, track);
+    sqlite3_bind_text(s, 3, type.data(), static_cast<int>(type.size()), SQLITE_STATIC);
+    sqlite3_bind_int64(s, 4, e.ts_ns);
+    sqlite3_bind_int64(s, 5, e.dur_ns);
+    // The name usually repeats the opcode: stored once (slice.name restores it).
+    text(6, e.name == e.opcode ? std::string_view() : e.name);
+    text(7, e.opcode);
+    auto interned = [&](int i, std::string_view v, std::string& last, int64_t& last_id) {
+        if (v.empty()) {
+            sqlite3_bind_null(s, i);
+            return;
+        }
+        if (last_id == 0 || v != last) {
+            last_id = string_id(v);
+            last.assign(v);
+        }
+        sqlite3_bind_int64(s, i, last_id);
+    };
+    interned(8, e.hlo_name, last_hlo_, last_hlo_id_);
+    interned(9, e.layer, last_layer_, last_layer_id_);
+    if (e.bytes >= 0) sqlite3_bind_int64(s, 10, e.bytes); else sqlite3_bind_null(s, 10);
+    if (e.flops >= 0) sqlite3_bind_double(s, 11, e.flops); else sqlite3_bind_null(s, 11);
+    if (e.model_flops >= 0) sqlite3_bind_double(s, 12, e.model_flops); else sqlite3_bind_null(s, 12);
+    text(13, to_string(e.dma_kind));
+    text(14, e.tensor);
+    if (e.depth > 0) sqlite3_bind_int(s, 15, e.depth); else sqlite3_bind_null(s, 15);
+    text(16, e.args_json);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+        sqlite3_reset(s);
+        store_.db().fail("cannot insert event");
+    }
+    sqlite3_reset(s);
+    int64_t id = sqlite3_last_insert_rowid(db);
+    if (first_event_ == 0) first_event_ = id;
+    last_event_ = id;
+}
+
+void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
+    SqliteDb& db = store_.db();
+    std::string record = profile_record_json(info, summary);
+    SqliteStmt upd(db, "UPDATE profile SET name = ?, source = ?, format = ?, backend = ?, target = ?, dtype = ?,"
+                       " rank = ?, start_ns = ?, end_ns = ?, event_count = ?, first_event_id = ?, last_event_id = ?,"
+                       " record = ? WHERE id = ?");
+    upd.bind(1, std::string_view(info.name))
+        .bind(2, std::string_view(info.source))
+        .bind(3, std::string_view(info.format))
+        .bind_text_or_null(4, info.backend)
+        .bind_text_or_null(5, info.target)
+        .bind_text_or_null(6, info.dtype);
+    if (info.rank >= 0) upd.bind(7, info.rank); else upd.bind_null(7);
+    upd.bind(8, summary.start_ns).bind(9, summary.end_ns).bind(10, summary.events);
+    if (first_event_ > 0) upd.bind(11, first_event_).bind(12, last_event_);
+    else upd.bind_null(11).bind_null(12);
+    upd.bind(13, std::string_view(record)).bind(14, profile_rowid_);
+    upd.run();
+    SqliteStmt& m = st_->insert_metric;
+    for (const MetricValue& mv : summary.metrics) {
+        const MetricDef* def = find_metric_def(mv.name);
+        m.bind(1, profile_rowid_).bind(2, std::string_view(mv.name)).bind(3, mv.value);
+        m.bind_text_or_null(4, def ? def->unit : std::string_view());
+        m.bind(5, std::string_view(mv.measured ? "source" : "derived"));
+        m.run();
+    }
+    db.exec("RELEASE nx_profile");
+    in_profile_ = false;
+}
+
+void DbSink::abort_profile() {
+    if (!in_profile_) return;
+    SqliteDb& db = store_.db();
+    db.exec("ROLLBACK TO nx_profile");
+    db.exec("RELEASE nx_profile");
+    in_profile_ = false;
+    // Ids cached for this profile's strings may have been rolled back.
+    strings_.clear();
+    last_hlo_id_ = last_layer_id_ = 0;
+}
+
+void DbSink::finish() {
+    if (!in_transaction_) return;
+    store_.db().exec("COMMIT");
+    in_transaction_ = false;
+}
+
+}  // namespace nx

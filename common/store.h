@@ -1,0 +1,79 @@
+// The study database (DESIGN.md): opening it in the right mode, creating and
+// checking the schema, the SQL functions nx adds (REGEXP on RE2), and DbSink,
+// the ProfileSink that loads profiles transactionally.
+//
+// Write access uses WAL with a busy timeout so several cron jobs can append to
+// one history database; an import is one transaction, and each profile a
+// savepoint, so a failed or interrupted load leaves the database as it was.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "common/profile_sink.h"
+#include "common/sqlite_db.h"
+
+namespace nx {
+
+class Store {
+public:
+    enum class Access { read_only, read_write };
+    // read_write creates the file and the schema when missing.  read_only
+    // refuses to write whatever SQL it is given (query_only + authorizer).
+    Store(const std::string& path, Access access);
+
+    SqliteDb& db() { return db_; }
+    const std::string& path() const { return db_.path(); }
+    Access access() const { return access_; }
+
+private:
+    void init_schema();
+    SqliteDb db_;
+    Access access_;
+};
+
+// Registers REGEXP (and regexp_extract) on a connection.
+void register_sql_functions(sqlite3* db);
+
+// Loads profiles into a Store.  All profiles of one DbSink go into one
+// transaction, committed by finish(); each profile is a savepoint that
+// abort_profile() rolls back (nx-convert --keep-going).  Destroyed without
+// finish(), it rolls everything back.
+class DbSink : public ProfileSink {
+public:
+    explicit DbSink(Store& store);
+    ~DbSink() override;
+
+    void begin_profile(const ProfileInfo& info) override;
+    void event(const Event& e) override;
+    void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
+    void abort_profile() override;
+    void finish() override;
+
+private:
+    struct Statements;
+    int64_t track_id(const Event& e);
+    int64_t string_id(std::string_view s);
+    void delete_profile(const std::string& uid);
+
+    Store& store_;
+    std::unique_ptr<Statements> st_;
+    bool in_transaction_ = false;
+    bool in_profile_ = false;
+    int64_t profile_rowid_ = 0;
+    int64_t first_event_ = 0, last_event_ = 0;
+    std::unordered_map<std::string, int64_t> tracks_;
+    std::string last_track_name_;
+    int64_t last_track_id_ = 0;
+    struct StringHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+    };
+    std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
+    // Consecutive events usually repeat their HLO name and layer.
+    std::string last_hlo_, last_layer_;
+    int64_t last_hlo_id_ = 0, last_layer_id_ = 0;
+};
+
+}  // namespace nx

@@ -1,0 +1,18 @@
+// The study database schema, declared apart from the code that fills it
+// (store.cpp).  Tables hold the data; views give it the names SQL written for
+// Perfetto's trace processor expects (slice, track, counter, args).  nx(7)
+// documents every table and column listed here.
+#pragma once
+
+#include <string_view>
+
+namespace nx {
+
+constexpr int kSchemaVersion = 1;
+
+// Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open).
+extern const std::string_view kSchemaTables;
+// Views (recreated when the schema version changes).
+extern const std::string_view kSchemaViews;
+
+}  // namespace nx
