@@ -12,7 +12,8 @@ SAN      ?=
 CXXFLAGS ?=
 LDFLAGS  ?=
 
-TOOLS    := nx-run nx-capture nx-convert nx-query nx-report
+# Every cmd/<tool>/main.cpp is a tool.
+TOOLS    := $(patsubst cmd/%/main.cpp,%,$(sort $(wildcard cmd/nx-*/main.cpp)))
 NX_CXXFLAGS := -std=c++20 -Wall -Wextra -Werror -pthread -I. $(OPT) $(SAN) -MMD -MP $(CXXFLAGS)
 NX_LIBS  := -lsqlite3 -lre2 -lz -lboost_program_options -lopenblas -lpthread
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
@@ -31,7 +32,7 @@ BIN        := $(TOOLS:%=$(BUILD)/bin/%)
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: $(BIN) $(BUILD)/bin/nx-unit
+all: $(BIN) $(if $(UNIT_SRC),$(BUILD)/bin/nx-unit)
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)

@@ -116,47 +116,72 @@ void IntervalUnion::flush_chunk() {
     chunk_.clear();
 }
 
-void IntervalUnion::merge_runs(const std::function<void(const Interval&)>& fn) {
-    // The in-memory tail is one more run.
-    std::vector<Interval> tail = chunk_;
-    if (ordered_ && have_cur_) tail.push_back({cur_begin_, cur_end_});
-    if (!ordered_) sort_and_merge(tail);
-    if (spill_) std::fflush(spill_);
-
-    std::vector<RunReader> readers;
-    readers.reserve(runs_.size());
-    for (auto& r : runs_) readers.emplace_back(spill_, r.first, r.second);
-
-    using Item = std::pair<Interval, size_t>;  // interval, source (readers.size() = tail)
-    auto later = [](const Item& a, const Item& b) { return a.first.begin > b.first.begin; };
-    std::priority_queue<Item, std::vector<Item>, decltype(later)> heap(later);
+struct IntervalUnion::Reader::State {
+    std::vector<Interval> tail;  // the in-memory part, as one more run
     size_t tail_pos = 0;
-    auto pull = [&](size_t src) {
+    std::vector<RunReader> readers;
+    using Item = std::pair<Interval, size_t>;  // interval, source (readers.size() = tail)
+    struct Later {
+        bool operator()(const Item& a, const Item& b) const { return a.first.begin > b.first.begin; }
+    };
+    std::priority_queue<Item, std::vector<Item>, Later> heap;
+    bool have = false;
+    Interval cur{0, 0};
+
+    void pull(size_t src) {
         Interval iv;
         if (src < readers.size()) {
             if (readers[src].next(iv)) heap.push({iv, src});
         } else if (tail_pos < tail.size()) {
             heap.push({tail[tail_pos++], src});
         }
-    };
-    for (size_t i = 0; i <= readers.size(); ++i) pull(i);
-
-    bool have = false;
-    Interval cur{0, 0};
-    while (!heap.empty()) {
-        Item top = heap.top();
-        heap.pop();
-        pull(top.second);
-        const Interval& iv = top.first;
-        if (have && iv.begin <= cur.end) {
-            cur.end = std::max(cur.end, iv.end);
-        } else {
-            if (have) fn(cur);
-            cur = iv;
-            have = true;
-        }
     }
-    if (have) fn(cur);
+};
+
+IntervalUnion::Reader::Reader(IntervalUnion& u) : state_(std::make_unique<State>()) {
+    State& s = *state_;
+    s.tail = u.chunk_;
+    if (u.ordered_ && u.have_cur_) s.tail.push_back({u.cur_begin_, u.cur_end_});
+    if (!u.ordered_) sort_and_merge(s.tail);
+    if (u.spill_) std::fflush(u.spill_);
+    s.readers.reserve(u.runs_.size());
+    for (auto& r : u.runs_) s.readers.emplace_back(u.spill_, r.first, r.second);
+    for (size_t i = 0; i <= s.readers.size(); ++i) s.pull(i);
+}
+
+IntervalUnion::Reader::~Reader() = default;
+
+bool IntervalUnion::Reader::next(Interval& out) {
+    State& s = *state_;
+    while (!s.heap.empty()) {
+        State::Item top = s.heap.top();
+        s.heap.pop();
+        s.pull(top.second);
+        const Interval& iv = top.first;
+        if (s.have && iv.begin <= s.cur.end) {
+            s.cur.end = std::max(s.cur.end, iv.end);
+            continue;
+        }
+        if (s.have) {
+            out = s.cur;
+            s.cur = iv;
+            return true;
+        }
+        s.cur = iv;
+        s.have = true;
+    }
+    if (s.have) {
+        out = s.cur;
+        s.have = false;
+        return true;
+    }
+    return false;
+}
+
+void IntervalUnion::merge_runs(const std::function<void(const Interval&)>& fn) {
+    Reader reader(*this);
+    Interval iv;
+    while (reader.next(iv)) fn(iv);
 }
 
 int64_t IntervalUnion::total() {

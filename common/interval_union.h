@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace nx {
@@ -39,8 +40,22 @@ public:
     int64_t total();
 
     // Streams the disjoint merged intervals in order (reads spilled runs).
-    // Only valid before total() finished a k-way merge or when nothing spilled.
     void for_each(const std::function<void(const Interval&)>& fn);
+
+    // The merged intervals one at a time, in order, in bounded memory (a k-way
+    // merge over the spilled runs).  Add nothing while a Reader is in use.
+    class Reader {
+    public:
+        explicit Reader(IntervalUnion& u);
+        ~Reader();
+        Reader(const Reader&) = delete;
+        Reader& operator=(const Reader&) = delete;
+        bool next(Interval& out);
+
+    private:
+        struct State;
+        std::unique_ptr<State> state_;
+    };
 
     size_t count() const { return count_; }
     bool spilled() const { return spill_ != nullptr; }

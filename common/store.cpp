@@ -3,9 +3,11 @@
 #include <re2/re2.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
+#include "common/engine_intervals.h"
 #include "common/error.h"
 #include "common/metric_defs.h"
 #include "common/profile_record.h"
@@ -74,6 +76,13 @@ int read_only_authorizer(void*, int action, const char* a, const char*, const ch
         case SQLITE_TRANSACTION:
         case SQLITE_SAVEPOINT:
             return SQLITE_OK;
+        case SQLITE_UPDATE: {
+            // SQLite itself asks this while connecting a table-valued function
+            // (engine_summary ...).  Real schema changes stay impossible:
+            // writable_schema is denied and query_only blocks every write.
+            std::string_view t = a ? a : "";
+            return t == "sqlite_master" || t == "sqlite_temp_master" ? SQLITE_OK : SQLITE_DENY;
+        }
         default:
             return SQLITE_DENY;
     }
@@ -98,22 +107,28 @@ bool file_exists(const std::string& path) {
 void register_sql_functions(sqlite3* db) {
     sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr, regexp_function,
                                nullptr, nullptr, nullptr);
+    register_engine_functions(db);
 }
 
-Store::Store(const std::string& path, Access access)
+Store::Store(const std::string& path, Access access, const std::vector<std::string>& also)
     : db_(path, access == Access::read_only ? SqliteDb::Mode::read_only
                                             : (file_exists(path) ? SqliteDb::Mode::read_write : SqliteDb::Mode::create)),
       access_(access) {
     sqlite3_busy_timeout(db_.handle(), kBusyTimeoutMs);
     register_sql_functions(db_.handle());
-    if (access == Access::read_write) {
-        init_schema();
-        return;
+    if (access == Access::read_write) init_schema();
+    else check_schema_version("main", path);
+    if (!also.empty()) merge_databases(also);
+    if (access == Access::read_only) {
+        db_.exec("PRAGMA query_only = 1");
+        sqlite3_set_authorizer(db_.handle(), read_only_authorizer, nullptr);
     }
-    // Read-only: it must be an nx database.
-    SqliteStmt check(db_, "SELECT value FROM meta WHERE key = 'schema_version'");
+}
+
+void Store::check_schema_version(const std::string& schema, const std::string& path) {
     int version = 0;
     try {
+        SqliteStmt check(db_, "SELECT value FROM " + schema + ".meta WHERE key = 'schema_version'");
         if (check.step()) version = static_cast<int>(check.column_int(0));
     } catch (const Error&) {
         throw Error("not an nx study database (no meta table)", path);
@@ -123,8 +138,46 @@ Store::Store(const std::string& path, Access access)
         throw Error("database schema version " + std::to_string(version) + " is newer than this nx (" +
                         std::to_string(kSchemaVersion) + ")",
                     path);
-    db_.exec("PRAGMA query_only = 1");
-    sqlite3_set_authorizer(db_.handle(), read_only_authorizer, nullptr);
+}
+
+void Store::merge_databases(const std::vector<std::string>& also) {
+    std::vector<std::string> schemas = {"main"};
+    for (size_t i = 0; i < also.size(); ++i) {
+        if (!file_exists(also[i])) throw Error("cannot open database: no such file", also[i]);
+        std::string name = "db" + std::to_string(i + 1);
+        SqliteStmt attach(db_, "ATTACH DATABASE ? AS " + name);
+        attach.bind(1, std::string_view(also[i])).run();
+        check_schema_version(name, also[i]);
+        schemas.push_back(name);
+    }
+    // One temp view per table: every database's rows, ids kept apart.
+    for (const IdColumns& t : kIdColumns) {
+        std::vector<std::string> cols;
+        SqliteStmt info(db_, "SELECT name FROM pragma_table_info(?)");
+        info.bind(1, t.table);
+        while (info.step()) cols.push_back(info.column_text(0));
+        std::string sql = "CREATE TEMP VIEW " + std::string(t.table) + " AS ";
+        for (size_t k = 0; k < schemas.size(); ++k) {
+            if (k) sql += " UNION ALL ";
+            sql += "SELECT ";
+            for (size_t c = 0; c < cols.size(); ++c) {
+                bool is_id = std::find(t.columns.begin(), t.columns.end(), cols[c]) != t.columns.end();
+                if (c) sql += ", ";
+                if (is_id && k > 0)
+                    sql += cols[c] + " + " + std::to_string(kIdStride * static_cast<int64_t>(k)) + " AS " + cols[c];
+                else
+                    sql += cols[c];
+            }
+            sql += " FROM " + schemas[k] + "." + std::string(t.table);
+        }
+        db_.exec(sql);
+    }
+    // The Perfetto-style views again, in temp, so they read the merged tables
+    // (views in main resolve names in main only).
+    std::string views(kSchemaViews);
+    for (size_t pos = 0; (pos = views.find("CREATE VIEW ", pos)) != std::string::npos; pos += 17)
+        views.replace(pos, 12, "CREATE TEMP VIEW ");
+    db_.exec(views);
 }
 
 void Store::init_schema() {
@@ -158,6 +211,7 @@ void Store::init_schema() {
                         path());
         if (version < kSchemaVersion) {
             db_.exec(std::string(kSchemaTables));
+            db_.exec(std::string(kSchemaViewDrops));
             db_.exec(std::string(kSchemaViews));
             db_.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '" +
                      std::to_string(kSchemaVersion) + "'), ('created_by', 'nx')");

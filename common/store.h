@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "common/profile_sink.h"
 #include "common/sqlite_db.h"
@@ -21,14 +22,21 @@ public:
     enum class Access { read_only, read_write };
     // read_write creates the file and the schema when missing.  read_only
     // refuses to write whatever SQL it is given (query_only + authorizer).
-    Store(const std::string& path, Access access);
+    // `also` are further databases queried together with the first: their
+    // tables appear merged (temp views), ids offset by 2^40 per database.
+    Store(const std::string& path, Access access, const std::vector<std::string>& also = {});
 
     SqliteDb& db() { return db_; }
     const std::string& path() const { return db_.path(); }
     Access access() const { return access_; }
 
+    // Id offset between merged databases (see `also`).
+    static constexpr int64_t kIdStride = int64_t{1} << 40;
+
 private:
     void init_schema();
+    void check_schema_version(const std::string& schema, const std::string& path);
+    void merge_databases(const std::vector<std::string>& also);
     SqliteDb db_;
     Access access_;
 };

@@ -106,12 +106,15 @@ CREATE TABLE IF NOT EXISTS run(
 CREATE INDEX IF NOT EXISTS run_by_name ON run(study, name, started_at);
 )SQL";
 
-const std::string_view kSchemaViews = R"SQL(
+const std::string_view kSchemaViewDrops = R"SQL(
 DROP VIEW IF EXISTS slice;
 DROP VIEW IF EXISTS args;
 DROP VIEW IF EXISTS instruction;
 DROP VIEW IF EXISTS dma;
+DROP VIEW IF EXISTS busy;
+)SQL";
 
+const std::string_view kSchemaViews = R"SQL(
 -- Perfetto trace processor's slice table (all times in ns) plus nx columns.
 CREATE VIEW slice AS
 SELECT e.id AS id, e.ts AS ts, e.dur AS dur, e.track_id AS track_id,
@@ -143,6 +146,17 @@ SELECT * FROM slice WHERE category = 'instruction';
 
 CREATE VIEW dma AS
 SELECT s.*, s.track_name AS queue FROM slice s WHERE category = 'dma';
+
 )SQL";
+
+const std::vector<IdColumns> kIdColumns = {
+    {"profile", {"id", "first_event_id", "last_event_id"}},
+    {"metric", {"profile_id"}},
+    {"track", {"id", "profile_id"}},
+    {"string", {"id"}},
+    {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id"}},
+    {"counter", {"id", "track_id"}},
+    {"run", {"id"}},
+};
 
 }  // namespace nx

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 namespace nx {
 
@@ -12,7 +13,16 @@ constexpr int kSchemaVersion = 1;
 
 // Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open).
 extern const std::string_view kSchemaTables;
-// Views (recreated when the schema version changes).
+// Views (recreated when the schema version changes): drops, then creates.
+extern const std::string_view kSchemaViewDrops;
 extern const std::string_view kSchemaViews;
+
+// The tables whose integer ids must be kept apart when several databases are
+// queried together (nx-query --db A --db B), and which columns hold ids.
+struct IdColumns {
+    std::string_view table;
+    std::vector<std::string_view> columns;
+};
+extern const std::vector<IdColumns> kIdColumns;
 
 }  // namespace nx

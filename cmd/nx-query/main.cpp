@@ -1,0 +1,120 @@
+// nx-query: SQL over study databases, with named queries and Perfetto-style
+// views.  See nx-query(1).
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "common/cli.h"
+#include "common/error.h"
+#include "common/output.h"
+#include "common/query.h"
+#include "common/store.h"
+
+namespace {
+
+const nx::ToolSpec kSpec = {
+    "nx-query",
+    "nx-query --db FILE [--db FILE]... (NAME | --sql TEXT | --file F.sql) [--param K=V]... [--format F] [--write]\n"
+    "       nx-query --list",
+    "Runs SQL over nx study databases, read-only unless --write.  NAME is a named query from\n"
+    "queries/ (--list shows them).  Tables: profile, metric, track, event, counter, run;\n"
+    "Perfetto-style views slice, track, counter, args; REGEXP uses RE2.",
+    "  nx-query --db study.db engine_utilization\n"
+    "  nx-query --db study.db --format table top_opcodes --param profile=vmap --param limit=5\n"
+    "  nx-query --db study.db --sql \"SELECT name, COUNT(*), AVG(dur) FROM slice WHERE name REGEXP 'MATMUL|TENSOR' GROUP BY name\"\n"
+    "  nx-query --db old.db --db new.db compare_profiles --param a=old_run --param b=new_run\n"
+    "  nx-query --db study.db timeline --param buckets=20 | nx-report",
+};
+
+struct Options {
+    std::vector<std::string> dbs;
+    std::string name, sql, file, format;
+    std::vector<std::string> params;
+    bool write = false, list = false, unbuffered = false;
+};
+
+std::optional<Options> parse(int argc, char** argv) {
+    Options o;
+    nx::po::options_description desc("Options");
+    desc.add_options()
+        ("db", nx::po::value(&o.dbs)->composing(), "study database (repeat to query several together)")
+        ("sql", nx::po::value(&o.sql), "SQL text to run")
+        ("file", nx::po::value(&o.file), "SQL file to run")
+        ("param,p", nx::po::value(&o.params)->composing(), "bind :K to V (repeatable)")
+        ("format,f", nx::po::value(&o.format), "jsonl, table, csv, tsv, markdown (default: table on a terminal, else jsonl)")
+        ("write", nx::po::bool_switch(&o.write), "allow the SQL to change the database")
+        ("list", nx::po::bool_switch(&o.list), "list the named queries and exit")
+        ("unbuffered", nx::po::bool_switch(&o.unbuffered), "flush after every row");
+    nx::po::variables_map vm;
+    if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "query")) return std::nullopt;
+    std::vector<std::string> names;
+    if (vm.count("query")) names = vm["query"].as<std::vector<std::string>>();
+    if (names.size() > 1) throw nx::UsageError("one query name at a time (got '" + names[0] + "' and '" + names[1] + "')");
+    if (!names.empty()) o.name = names[0];
+    int sources = !o.name.empty() + !o.sql.empty() + !o.file.empty();
+    if (!o.list) {
+        if (sources == 0) throw nx::UsageError("give a query NAME, --sql TEXT or --file F.sql (--list shows the names)");
+        if (sources > 1) throw nx::UsageError("give only one of a query NAME, --sql and --file");
+        if (o.dbs.empty()) throw nx::UsageError("--db FILE is required");
+        if (o.write && o.dbs.size() > 1) throw nx::UsageError("--write works on one database at a time");
+    }
+    return o;
+}
+
+int run(const Options& o) {
+    nx::Output& out = nx::Output::standard();
+    out.set_unbuffered(o.unbuffered);
+    nx::RowFormat format = o.format.empty() ? nx::default_row_format(out) : nx::parse_row_format(o.format);
+    std::string dir = nx::named_query_dir();
+    if (o.list) {
+        std::vector<nx::NamedQuery> queries = nx::load_named_queries(dir);
+        nx::RowWriter w(format, out);
+        w.columns({"name", "description", "params", "columns"});
+        for (const nx::NamedQuery& q : queries)
+            w.row({nx::Cell::of_text(q.name), nx::Cell::of_text(q.description), nx::Cell::of_text(q.params),
+                   nx::Cell::of_text(q.columns)});
+        w.finish();
+        return nx::kExitOk;
+    }
+    nx::QueryParams params;
+    for (const std::string& p : o.params) {
+        auto [k, v] = nx::split_key_value(p, "param");
+        params[k] = v;
+    }
+    std::string sql, where;
+    if (!o.name.empty()) {
+        std::vector<nx::NamedQuery> queries = nx::load_named_queries(dir);
+        auto it = std::find_if(queries.begin(), queries.end(), [&](const nx::NamedQuery& q) { return q.name == o.name; });
+        if (it == queries.end()) {
+            std::string known;
+            for (const nx::NamedQuery& q : queries) known += (known.empty() ? "" : ", ") + q.name;
+            throw nx::UsageError("no named query '" + o.name + "'" +
+                                 (dir.empty() ? " (query directory not found; set NX_DATA_DIR)" : " (known: " + known + ")"));
+        }
+        sql = it->sql;
+        where = it->path;
+    } else if (!o.file.empty()) {
+        std::ifstream in(o.file);
+        if (!in) throw nx::Error("cannot read the SQL file", o.file);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        sql = ss.str();
+        where = o.file;
+    } else {
+        sql = o.sql;
+        where = "--sql";
+    }
+    std::vector<std::string> also(o.dbs.begin() + 1, o.dbs.end());
+    nx::Store store(o.dbs.front(), o.write ? nx::Store::Access::read_write : nx::Store::Access::read_only, also);
+    nx::run_sql(store, sql, params, format, out, where);
+    return nx::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return nx::run_tool(kSpec, [&] {
+        std::optional<Options> o = parse(argc, argv);
+        return o ? run(*o) : nx::kExitOk;
+    });
+}
