@@ -27,6 +27,7 @@ const std::vector<MetricDef> kDefs = {
     {"sync_engine_instruction_count", "count", Better::neither, "SyncE instructions"},
     {"matmul_instruction_count", "count", Better::neither, "MultiplyMoving (MATMUL) instructions"},
     {"compute_active_time", "s", Better::neither, "time any compute engine is busy (nx)"},
+    {"busiest_engine_active_time_percent", "%", Better::neither, "active time percent of the busiest compute engine (nx)"},
     {"tensor_engine_time_share_percent", "%", Better::higher,
      "TensorE busy time over the summed busy time of all compute engines (nx; the pattern study's TensorMatrix share)"},
     // FLOPs and roofline.

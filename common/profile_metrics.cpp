@@ -248,6 +248,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
                            engine_count_[static_cast<size_t>(Engine::tensor_matrix)];
     double tensor_active_s = tensor_union_.total() / 1e9;
     double engine_time_sum = tensor_active_s;
+    double busiest_s = tensor_instr > 0 ? tensor_active_s : 0;
     if (tensor_instr > 0) {
         m.derive("tensor_engine_active_time", tensor_active_s);
         m.derive("tensor_engine_active_time_percent", percent_of_total(tensor_active_s));
@@ -259,6 +260,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         if (engine_count_[i] == 0) continue;
         double active_s = engine_union_[i].total() / 1e9;
         engine_time_sum += active_s;
+        busiest_s = std::max(busiest_s, active_s);
         std::string p(em.prefix);
         m.derive(p + "_engine_active_time", active_s);
         m.derive(p + "_engine_active_time_percent", percent_of_total(active_s));
@@ -267,6 +269,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     double compute_s = compute_union_.total() / 1e9;
     if (compute_union_.count() > 0) {
         m.derive("compute_active_time", compute_s);
+        m.derive("busiest_engine_active_time_percent", percent_of_total(busiest_s));
         if (engine_time_sum > 0) m.derive("tensor_engine_time_share_percent", 100.0 * tensor_active_s / engine_time_sum);
     }
 

@@ -1,0 +1,296 @@
+// nx-report: metrics, findings with actions, comparisons and regression gates
+// from profile, run, bench or query records.  See nx-report(1).
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "common/atomic_file.h"
+#include "common/cli.h"
+#include "common/diag.h"
+#include "common/error.h"
+#include "common/jsonl.h"
+#include "common/output.h"
+#include "common/report/compare_report.h"
+#include "common/report/document.h"
+#include "common/report/gates.h"
+#include "common/report/profile_report.h"
+#include "common/report/report_input.h"
+#include "common/report/units.h"
+#include "common/report/study_report.h"
+#include "common/row_format.h"
+#include "common/rules.h"
+
+namespace {
+
+const nx::ToolSpec kSpec = {
+    "nx-report",
+    "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare] [--baseline FILE|DB [--fail-on EXPR]...]\n"
+    "          [--all] [--top N] [--format text|markdown|csv|jsonl] [-o FILE]",
+    "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
+    "DMA, top opcodes and layers), compares profiles side by side, checks records against a baseline\n"
+    "with --fail-on gates (exit 3 when one trips), and shows any other rows (nx-query output) as a table.",
+    "  nx-convert profile.json --target trn1 | nx-report\n"
+    "  nx-report --db study.db --profile vmap --all\n"
+    "  nx-report --db study.db --compare --profile vmap --profile scan\n"
+    "  nx-report --db today.db --baseline yesterday.db --fail-on 'total_time>5%'\n"
+    "  nx-query --db study.db engine_utilization | nx-report --format markdown\n"
+    "  nx-report --rules",
+};
+
+enum class OutFormat { text, markdown, csv, tsv, jsonl };
+
+struct Options {
+    std::vector<std::string> inputs, dbs, profiles, fail_on;
+    std::string baseline, format, output;
+    bool compare = false, all = false, rules = false, keep_going = false;
+    size_t top = 3;
+};
+
+std::optional<Options> parse(int argc, char** argv) {
+    Options o;
+    nx::po::options_description desc("Options");
+    desc.add_options()
+        ("db", nx::po::value(&o.dbs)->composing(), "read profiles from a study database (repeatable)")
+        ("profile", nx::po::value(&o.profiles)->composing(), "only this profile (name or id; repeatable)")
+        ("compare", nx::po::bool_switch(&o.compare), "show the profiles side by side with ratios and engine deltas")
+        ("baseline", nx::po::value(&o.baseline), "compare with these records (JSONL file or study database)")
+        ("fail-on", nx::po::value(&o.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")
+        ("all", nx::po::bool_switch(&o.all), "every finding, metric and note")
+        ("top", nx::po::value(&o.top), "findings in the short list (default 3)")
+        ("format,f", nx::po::value(&o.format), "text, markdown, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
+        ("output,o", nx::po::value(&o.output), "write the report to FILE (atomically)")
+        ("rules", nx::po::bool_switch(&o.rules), "list the finding rules and exit")
+        ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records, count them, go on");
+    nx::po::variables_map vm;
+    if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
+    if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
+    if (!o.fail_on.empty() && o.baseline.empty()) throw nx::UsageError("--fail-on needs --baseline");
+    if (o.compare && !o.baseline.empty()) throw nx::UsageError("use either --compare or --baseline");
+    if (o.top == 0) throw nx::UsageError("--top must be at least 1");
+    return o;
+}
+
+OutFormat pick_format(const Options& o, const nx::Output& out) {
+    std::string f = o.format;
+    if (f.empty() && !o.output.empty()) {
+        auto ends = [&](const char* ext) {
+            std::string e(ext);
+            return o.output.size() >= e.size() && o.output.compare(o.output.size() - e.size(), e.size(), e) == 0;
+        };
+        if (ends(".md")) f = "markdown";
+        else if (ends(".csv")) f = "csv";
+        else if (ends(".tsv")) f = "tsv";
+        else if (ends(".jsonl") || ends(".json")) f = "jsonl";
+        else f = "text";
+    }
+    if (f.empty()) return out.is_terminal() ? OutFormat::text : OutFormat::jsonl;
+    if (f == "text") return OutFormat::text;
+    if (f == "markdown" || f == "md") return OutFormat::markdown;
+    if (f == "csv") return OutFormat::csv;
+    if (f == "tsv") return OutFormat::tsv;
+    if (f == "jsonl") return OutFormat::jsonl;
+    throw nx::UsageError("unknown --format '" + f + "' (known: text, markdown, csv, tsv, jsonl)");
+}
+
+nx::RowFormat row_format(OutFormat f) {
+    switch (f) {
+        case OutFormat::csv: return nx::RowFormat::csv;
+        case OutFormat::tsv: return nx::RowFormat::tsv;
+        case OutFormat::markdown: return nx::RowFormat::markdown;
+        case OutFormat::text: return nx::RowFormat::table;
+        case OutFormat::jsonl: return nx::RowFormat::jsonl;
+    }
+    return nx::RowFormat::jsonl;
+}
+
+void load_source(const std::string& path, nx::ReportInput& into, const Options& o, bool runs_too) {
+    if (path != "-" && nx::is_sqlite_file(path)) {
+        nx::Store store(path, nx::Store::Access::read_only);
+        nx::read_db_profiles(store, o.profiles, into);
+        if (runs_too) nx::read_db_runs(store, into);
+        return;
+    }
+    auto in = nx::InputSource::open(path);
+    nx::read_report_records(*in, into, o.keep_going);
+}
+
+// Other rows (nx-query output, findings, workloads ...): one table, columns
+// in the order first seen.
+void add_rows(nx::Document& doc, const std::vector<rapidjson::Document>& rows) {
+    nx::TableBlock t;
+    for (const auto& r : rows)
+        for (auto& m : r.GetObject()) {
+            std::string k = m.name.GetString();
+            if (std::find(t.columns.begin(), t.columns.end(), k) == t.columns.end()) {
+                t.columns.push_back(k);
+                t.numeric.push_back(true);
+            }
+        }
+    for (const auto& r : rows) {
+        std::vector<std::string> row;
+        for (size_t i = 0; i < t.columns.size(); ++i) {
+            auto it = r.FindMember(t.columns[i].c_str());
+            if (it == r.MemberEnd() || it->value.IsNull()) {
+                row.emplace_back();
+            } else if (it->value.IsNumber()) {
+                row.push_back(nx::human_number(it->value.GetDouble()));
+            } else {
+                t.numeric[i] = false;
+                row.push_back(it->value.IsString() ? it->value.GetString() : nx::to_json(it->value));
+            }
+        }
+        t.rows.push_back(row);
+    }
+    doc.table(t);
+}
+
+void write_rows(const std::vector<rapidjson::Document>& rows, nx::RowFormat format, nx::Output& out) {
+    if (format == nx::RowFormat::jsonl) {
+        for (const auto& r : rows) {
+            out.write(nx::to_json(r));
+            out.put('\n');
+        }
+        return;
+    }
+    std::vector<std::string> cols;
+    for (const auto& r : rows)
+        for (auto& m : r.GetObject())
+            if (std::find(cols.begin(), cols.end(), m.name.GetString()) == cols.end()) cols.emplace_back(m.name.GetString());
+    nx::RowWriter w(format, out);
+    w.columns(cols);
+    for (const auto& r : rows) {
+        std::vector<nx::Cell> cells;
+        for (const std::string& c : cols) {
+            auto it = r.FindMember(c.c_str());
+            if (it == r.MemberEnd() || it->value.IsNull()) cells.emplace_back();
+            else if (it->value.IsInt64()) cells.push_back(nx::Cell::of_int(it->value.GetInt64()));
+            else if (it->value.IsNumber()) cells.push_back(nx::Cell::of_real(it->value.GetDouble()));
+            else if (it->value.IsString()) cells.push_back(nx::Cell::of_text(it->value.GetString()));
+            else cells.push_back(nx::Cell::of_text(nx::to_json(it->value)));
+        }
+        w.row(cells);
+    }
+    w.finish();
+}
+
+int run(const Options& o) {
+    std::unique_ptr<nx::AtomicFile> file;
+    if (!o.output.empty()) file = std::make_unique<nx::AtomicFile>(o.output);
+    nx::Output& out = file ? file->out() : nx::Output::standard();
+    OutFormat format = pick_format(o, out);
+    bool terminal = !file && out.is_terminal();
+
+    if (o.rules) {
+        nx::RowWriter w(format == OutFormat::text ? nx::RowFormat::table : row_format(format), out);
+        w.columns({"rule", "severity", "condition", "action"});
+        for (const nx::RuleInfo& r : nx::rule_table())
+            w.row({nx::Cell::of_text(r.id), nx::Cell::of_text(r.severity), nx::Cell::of_text(r.condition),
+                   nx::Cell::of_text(r.action)});
+        w.finish();
+        if (file) file->commit();
+        return nx::kExitOk;
+    }
+
+    nx::ReportInput input;
+    for (const std::string& db : o.dbs) {
+        nx::Store store(db, nx::Store::Access::read_only);
+        nx::read_db_profiles(store, o.profiles, input);
+    }
+    std::vector<std::string> inputs = o.inputs;
+    if (inputs.empty() && o.dbs.empty()) inputs.push_back("-");
+    for (const std::string& path : inputs) load_source(path, input, o, !o.baseline.empty());
+    if (!o.profiles.empty() && o.dbs.empty()) {
+        // Filter profile records read from files by name/id too.
+        std::vector<nx::ProfileEntry> kept;
+        for (auto& p : input.profiles)
+            if (std::find(o.profiles.begin(), o.profiles.end(), p.info.name) != o.profiles.end() ||
+                std::find(o.profiles.begin(), o.profiles.end(), p.info.id) != o.profiles.end())
+                kept.push_back(std::move(p));
+        input.profiles = std::move(kept);
+    }
+
+    nx::Document doc;
+    int status = nx::kExitOk;
+    bool records = format == OutFormat::jsonl || format == OutFormat::csv || format == OutFormat::tsv;
+
+    if (!o.baseline.empty()) {
+        nx::ReportInput base;
+        load_source(o.baseline, base, o, true);
+        std::vector<nx::Gate> gates;
+        for (const std::string& spec : o.fail_on) {
+            std::stringstream ss(spec);
+            std::string one;
+            while (std::getline(ss, one, ','))
+                if (!one.empty()) gates.push_back(nx::parse_gate(one));
+        }
+        std::vector<std::string> unmatched;
+        std::vector<nx::GateCheck> checks = nx::check_baseline(input, base, gates, unmatched);
+        for (const nx::GateCheck& c : checks) {
+            if (!c.tripped) continue;
+            status = nx::kExitGate;
+            nx::print_error("gate tripped: " + c.gate + " for " + c.record + " (" + nx::format_value(c.baseline) +
+                            " -> " + nx::format_value(c.current) + ")");
+        }
+        if (checks.empty() && !gates.empty()) {
+            // A gate that checked nothing must not pass silently in cron.
+            nx::print_error("no record matched the baseline: nothing was checked");
+            status = nx::kExitFailure;
+        }
+        if (records) {
+            nx::RowWriter w(row_format(format), out);
+            nx::write_baseline_checks(checks, w);
+        } else {
+            nx::add_baseline_report(doc, checks, unmatched);
+        }
+    } else if (o.compare) {
+        if (input.profiles.size() < 2)
+            throw nx::Error("--compare needs at least two profiles (got " + std::to_string(input.profiles.size()) + ")");
+        std::vector<const nx::ProfileEntry*> ps;
+        for (const nx::ProfileEntry& p : input.profiles) ps.push_back(&p);
+        if (records) {
+            nx::RowWriter w(row_format(format), out);
+            nx::write_comparison(ps, o.all, w);
+        } else {
+            nx::add_comparison(doc, ps, o.all);
+        }
+    } else {
+        nx::ReportOptions ro;
+        ro.all = o.all;
+        ro.top = o.top;
+        if (records) {
+            if (!input.profiles.empty()) {
+                nx::RowWriter w(row_format(format), out);
+                nx::write_findings(input.profiles, w);
+            }
+            if (!input.runs.empty()) write_rows(input.runs, row_format(format), out);
+            if (!input.benches.empty()) write_rows(input.benches, row_format(format), out);
+            if (!input.rows.empty()) write_rows(input.rows, row_format(format), out);
+        } else {
+            for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
+            if (!input.runs.empty()) nx::add_study_report(doc, input.runs, ro.all);
+            if (!input.benches.empty()) {
+                doc.heading("Benchmarks");
+                add_rows(doc, input.benches);
+            }
+            if (!input.rows.empty()) add_rows(doc, input.rows);
+            if (doc.blocks.empty()) doc.paragraph("no records to report");
+        }
+    }
+    if (format == OutFormat::text) nx::render_text(doc, out, terminal);
+    else if (format == OutFormat::markdown) nx::render_markdown(doc, out);
+    if (file) file->commit();
+    if (input.bad_records > 0) {
+        nx::print_note("skipped " + std::to_string(input.bad_records) + " bad records");
+        if (status == nx::kExitOk) status = nx::kExitFailure;
+    }
+    return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return nx::run_tool(kSpec, [&] {
+        std::optional<Options> o = parse(argc, argv);
+        return o ? run(*o) : nx::kExitOk;
+    });
+}

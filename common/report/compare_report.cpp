@@ -1,0 +1,166 @@
+#include "common/report/compare_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "common/metric_defs.h"
+#include "common/report/units.h"
+
+namespace nx {
+
+namespace {
+
+// Metrics shown without --all: time, utilisation, engines, DMA.
+const char* const kKeyMetrics[] = {
+    "total_time", "mfu_estimated_percent", "hfu_estimated_percent", "mbu_estimated_percent", "achieved_tflops",
+    "mm_arithmetic_intensity", "tensor_engine_active_time_percent", "vector_engine_active_time_percent",
+    "scalar_engine_active_time_percent", "gpsimd_engine_active_time_percent", "dma_active_time_percent",
+    "dma_wait_percent", "tensor_engine_time_share_percent", "event_count", "tensor_engine_instruction_count",
+    "matmul_instruction_count", "vector_engine_instruction_count", "dma_transfer_count", "dma_transfer_average_bytes",
+    "hbm_read_bytes", "hbm_write_bytes",
+};
+
+std::vector<std::string> metric_names(const std::vector<const ProfileEntry*>& ps, bool all) {
+    std::vector<std::string> names;
+    if (!all) {
+        for (const char* n : kKeyMetrics)
+            for (const ProfileEntry* p : ps)
+                if (p->summary.find(n)) {
+                    names.emplace_back(n);
+                    break;
+                }
+        return names;
+    }
+    std::set<std::string> seen;
+    for (const MetricDef& d : metric_defs())
+        for (const ProfileEntry* p : ps)
+            if (p->summary.find(d.name) && seen.insert(std::string(d.name)).second) names.emplace_back(d.name);
+    for (const ProfileEntry* p : ps)
+        for (const MetricValue& m : p->summary.metrics)
+            if (seen.insert(m.name).second) names.push_back(m.name);
+    return names;
+}
+
+int64_t engine_ns(const ProfileEntry* p, Engine e) {
+    for (const EngineStat& s : p->summary.engines)
+        if (s.engine == e) return s.active_ns;
+    return 0;
+}
+
+double total_ns(const ProfileEntry* p) {
+    const MetricValue* t = p->summary.find("total_time");
+    return t ? t->value * 1e9 : static_cast<double>(p->summary.end_ns - p->summary.start_ns);
+}
+
+}  // namespace
+
+void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, bool all) {
+    if (ps.empty()) return;
+    std::string title = "Comparison: ";
+    for (size_t i = 0; i < ps.size(); ++i) title += (i ? " vs " : "") + ps[i]->info.name;
+    doc.heading(title);
+    std::set<std::string> backends, targets;
+    for (const ProfileEntry* p : ps) {
+        backends.insert(p->info.backend);
+        targets.insert(p->info.target);
+    }
+    if (backends.size() > 1)
+        doc.paragraph("warning: these profiles come from different backends (sim predictions, cpu and neuron "
+                      "measurements are not comparable as equals)");
+    if (targets.size() > 1) doc.paragraph("warning: these profiles are for different targets");
+
+    TableBlock t;
+    t.columns = {"metric"};
+    t.numeric = {false};
+    for (size_t i = 0; i < ps.size(); ++i) {
+        t.columns.push_back(ps[i]->info.name);
+        t.numeric.push_back(true);
+        if (i > 0) {
+            t.columns.push_back("vs " + ps[0]->info.name);
+            t.numeric.push_back(true);
+        }
+    }
+    for (const std::string& name : metric_names(ps, all)) {
+        const MetricDef* d = find_metric_def(name);
+        std::string unit = d ? std::string(d->unit) : "";
+        std::vector<std::string> row = {name};
+        const MetricValue* base = ps[0]->summary.find(name);
+        for (size_t i = 0; i < ps.size(); ++i) {
+            const MetricValue* m = ps[i]->summary.find(name);
+            row.push_back(m ? format_metric(m->value, unit) : "");
+            if (i > 0)
+                row.push_back(m && base && base->value != 0 ? format_ratio(m->value / base->value) : "");
+        }
+        t.rows.push_back(row);
+    }
+    doc.table(t);
+
+    // Engine-time deltas against the first profile.
+    for (size_t i = 1; i < ps.size(); ++i) {
+        const ProfileEntry* a = ps[0];
+        const ProfileEntry* b = ps[i];
+        double dt = total_ns(b) - total_ns(a);
+        doc.heading("Where the time went: " + b->info.name + " vs " + a->info.name, 2);
+        std::string verdict = b->info.name + " takes " + format_ns(total_ns(b)) + ", " +
+                              (total_ns(a) > 0 ? format_ratio(total_ns(b) / total_ns(a)) : std::string("n/a")) +
+                              " the time of " + a->info.name + " (" + (dt >= 0 ? "+" : "") + format_ns(dt) + ").";
+        TableBlock e;
+        e.columns = {"engine", a->info.name, b->info.name, "change", "share of the time change"};
+        e.numeric = {false, true, true, true, true};
+        struct Delta {
+            Engine engine;
+            int64_t da, db;
+        };
+        std::vector<Delta> deltas;
+        for (Engine eng : {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar, Engine::gpsimd,
+                           Engine::sync, Engine::dma}) {
+            int64_t x = engine_ns(a, eng), y = engine_ns(b, eng);
+            if (x == 0 && y == 0) continue;
+            deltas.push_back({eng, x, y});
+        }
+        std::sort(deltas.begin(), deltas.end(), [](const Delta& p, const Delta& q) {
+            return std::llabs(p.db - p.da) > std::llabs(q.db - q.da);
+        });
+        for (const Delta& d : deltas) {
+            double change = static_cast<double>(d.db - d.da);
+            e.rows.push_back({std::string(to_string(d.engine)), format_ns(static_cast<double>(d.da)),
+                              format_ns(static_cast<double>(d.db)), (change >= 0 ? "+" : "") + format_ns(change),
+                              dt != 0 ? format_percent(100.0 * change / dt) : ""});
+        }
+        if (!deltas.empty()) {
+            const Delta& top = deltas.front();
+            double change = static_cast<double>(top.db - top.da);
+            verdict += " The largest engine change is " + std::string(to_string(top.engine)) + " busy time (" +
+                       (change >= 0 ? "+" : "") + format_ns(change) + ")";
+            if (dt != 0) verdict += ", " + format_percent(100.0 * change / dt) + " of the difference";
+            verdict += ". Engines overlap, so shares need not add up to 100%.";
+        }
+        doc.paragraph(verdict);
+        if (!e.rows.empty()) doc.table(e);
+    }
+}
+
+void write_comparison(const std::vector<const ProfileEntry*>& ps, bool all, RowWriter& out) {
+    std::vector<std::string> cols = {"kind", "metric", "unit"};
+    for (size_t i = 0; i < ps.size(); ++i) {
+        cols.push_back(ps[i]->info.name);
+        if (i > 0) cols.push_back(ps[i]->info.name + "/" + ps[0]->info.name);
+    }
+    out.columns(cols);
+    for (const std::string& name : metric_names(ps, all)) {
+        const MetricDef* d = find_metric_def(name);
+        std::vector<Cell> row = {Cell::of_text("comparison"), Cell::of_text(name),
+                                 Cell::of_text(d ? std::string(d->unit) : "")};
+        const MetricValue* base = ps.empty() ? nullptr : ps[0]->summary.find(name);
+        for (size_t i = 0; i < ps.size(); ++i) {
+            const MetricValue* m = ps[i]->summary.find(name);
+            row.push_back(m ? Cell::of_real(m->value) : Cell{});
+            if (i > 0) row.push_back(m && base && base->value != 0 ? Cell::of_real(m->value / base->value) : Cell{});
+        }
+        out.row(row);
+    }
+    out.finish();
+}
+
+}  // namespace nx

@@ -1,0 +1,272 @@
+#include "common/report/document.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nx {
+
+namespace {
+
+constexpr int kBarWidth = 24;
+
+size_t width_of(const std::string& s) {
+    size_t n = 0;
+    for (unsigned char c : s)
+        if ((c & 0xC0) != 0x80) ++n;
+    return n;
+}
+
+std::string pad(const std::string& s, size_t w, bool right) {
+    size_t n = width_of(s);
+    std::string fill(w > n ? w - n : 0, ' ');
+    return right ? fill + s : s + fill;
+}
+
+std::string bar_text(double fraction, bool terminal) {
+    fraction = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
+    if (!terminal) {
+        int n = static_cast<int>(std::lround(fraction * kBarWidth));
+        return "[" + std::string(static_cast<size_t>(n), '#') + std::string(static_cast<size_t>(kBarWidth - n), ' ') + "]";
+    }
+    // Eighths of a cell with the Unicode block elements.
+    static const char* kEighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    int eighths = static_cast<int>(std::lround(fraction * kBarWidth * 8));
+    std::string s;
+    for (int i = 0; i < eighths / 8; ++i) s += "█";
+    s += kEighths[eighths % 8];
+    int used = eighths / 8 + (eighths % 8 ? 1 : 0);
+    s += std::string(static_cast<size_t>(kBarWidth - used), ' ');
+    return s;
+}
+
+std::string sparkline_text(const std::vector<double>& v, bool terminal) {
+    if (v.empty()) return "";
+    double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
+    static const char* kTicks[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    static const char kAscii[] = "_.-~=^*#";
+    std::string s;
+    for (double x : v) {
+        int level = hi > lo ? static_cast<int>(std::lround((x - lo) / (hi - lo) * 7)) : 3;
+        level = std::clamp(level, 0, 7);
+        if (terminal) s += kTicks[level];
+        else s += kAscii[level];
+    }
+    return s;
+}
+
+std::string table_text(const TableBlock& t, const std::string& indent) {
+    std::vector<size_t> w(t.columns.size());
+    for (size_t i = 0; i < t.columns.size(); ++i) w[i] = width_of(t.columns[i]);
+    for (const auto& r : t.rows)
+        for (size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], width_of(r[i]));
+    auto right = [&](size_t i) { return i < t.numeric.size() && t.numeric[i]; };
+    std::string s = indent;
+    for (size_t i = 0; i < t.columns.size(); ++i) s += (i ? "  " : "") + pad(t.columns[i], w[i], right(i));
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    s += "\n";
+    for (const auto& r : t.rows) {
+        std::string line = indent;
+        for (size_t i = 0; i < r.size() && i < w.size(); ++i) line += (i ? "  " : "") + pad(r[i], w[i], right(i));
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        s += line + "\n";
+    }
+    return s;
+}
+
+std::string md_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += "\\|";
+        else if (c == '\n') out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
+std::string md_table(const TableBlock& t) {
+    std::string s = "|";
+    for (const std::string& c : t.columns) s += " " + md_escape(c) + " |";
+    s += "\n|";
+    for (size_t i = 0; i < t.columns.size(); ++i) s += i < t.numeric.size() && t.numeric[i] ? "---:|" : "---|";
+    s += "\n";
+    for (const auto& r : t.rows) {
+        s += "|";
+        for (const std::string& c : r) s += " " + md_escape(c) + " |";
+        s += "\n";
+    }
+    return s;
+}
+
+// A chart shown as its data where no graphics can be drawn.
+TableBlock chart_as_table(const ChartBlock& c) {
+    TableBlock t;
+    t.columns = {c.x_label.empty() ? "x" : c.x_label};
+    t.numeric = {true};
+    for (const ChartSeries& s : c.series) {
+        t.columns.push_back(s.name.empty() ? (c.y_label.empty() ? "y" : c.y_label) : s.name);
+        t.numeric.push_back(true);
+    }
+    // Rows by the x values of the first series (series share x in nx charts).
+    if (c.series.empty()) return t;
+    for (size_t i = 0; i < c.series[0].x.size(); ++i) {
+        std::vector<std::string> row;
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.4g", c.series[0].x[i]);
+        row.push_back(i < c.categories.size() ? c.categories[i] : buf);
+        for (const ChartSeries& s : c.series) {
+            if (i < s.y.size() && std::isfinite(s.y[i])) {
+                std::snprintf(buf, sizeof buf, "%.4g", s.y[i]);
+                row.push_back(buf);
+            } else {
+                row.push_back("");
+            }
+        }
+        t.rows.push_back(row);
+    }
+    return t;
+}
+
+const char* severity_mark(const std::string& s, bool terminal) {
+    if (s == "critical") return terminal ? "✖" : "!!";
+    if (s == "warn") return terminal ? "▲" : "! ";
+    return terminal ? "•" : "- ";
+}
+
+}  // namespace
+
+void Document::heading(std::string text, int level) {
+    Block b(Block::heading);
+    b.text = std::move(text);
+    b.level = level;
+    blocks.push_back(std::move(b));
+}
+void Document::paragraph(std::string text) {
+    Block b(Block::paragraph);
+    b.text = std::move(text);
+    blocks.push_back(std::move(b));
+}
+void Document::facts(std::vector<Fact> f) {
+    Block b(Block::facts);
+    b.fact_list = std::move(f);
+    blocks.push_back(std::move(b));
+}
+void Document::table(TableBlock t) {
+    Block b(Block::table);
+    b.table_data = std::move(t);
+    blocks.push_back(std::move(b));
+}
+void Document::bars(std::vector<Bar> bars) {
+    Block b(Block::bars);
+    b.bar_list = std::move(bars);
+    blocks.push_back(std::move(b));
+}
+void Document::findings(std::vector<FindingItem> f) {
+    Block b(Block::findings);
+    b.finding_list = std::move(f);
+    blocks.push_back(std::move(b));
+}
+void Document::items(std::vector<std::string> items) {
+    Block b(Block::items);
+    b.item_list = std::move(items);
+    blocks.push_back(std::move(b));
+}
+void Document::sparkline(std::string label, std::vector<double> values) {
+    Block b(Block::sparkline);
+    b.text = std::move(label);
+    b.series = std::move(values);
+    blocks.push_back(std::move(b));
+}
+void Document::chart(ChartBlock c) {
+    Block b(Block::chart);
+    b.chart_data = std::move(c);
+    blocks.push_back(std::move(b));
+}
+
+void render_text(const Document& doc, Output& out, bool terminal) {
+    std::string s;
+    bool first = true;
+    for (const Block& b : doc.blocks) {
+        switch (b.kind) {
+            case Block::heading:
+                if (!first) s += "\n";
+                if (b.level == 1) {
+                    s += b.text + "\n" + std::string(width_of(b.text), '=') + "\n";
+                } else {
+                    s += b.text + "\n";
+                }
+                break;
+            case Block::paragraph: s += "  " + b.text + "\n"; break;
+            case Block::facts: {
+                size_t w = 0;
+                for (const Fact& f : b.fact_list) w = std::max(w, width_of(f.key));
+                for (const Fact& f : b.fact_list) s += "  " + pad(f.key, w, false) + "  " + f.value + "\n";
+                break;
+            }
+            case Block::table: s += table_text(b.table_data, "  "); break;
+            case Block::bars: {
+                size_t w = 0;
+                for (const Bar& bar : b.bar_list) w = std::max(w, width_of(bar.label));
+                for (const Bar& bar : b.bar_list)
+                    s += "  " + pad(bar.label, w, false) + "  " + bar_text(bar.fraction, terminal) + "  " + bar.value + "\n";
+                break;
+            }
+            case Block::findings:
+                for (const FindingItem& f : b.finding_list) {
+                    s += std::string("  ") + severity_mark(f.severity, terminal) + " " + f.severity + "  " + f.rule +
+                         ": " + f.message + "\n";
+                    if (!f.action.empty()) s += std::string("      ") + (terminal ? "→ " : "-> ") + f.action + "\n";
+                }
+                break;
+            case Block::items:
+                for (const std::string& i : b.item_list) s += "  - " + i + "\n";
+                break;
+            case Block::sparkline: s += "  " + b.text + "  " + sparkline_text(b.series, terminal) + "\n"; break;
+            case Block::chart:
+                s += "  " + b.chart_data.title + "\n" + table_text(chart_as_table(b.chart_data), "  ");
+                break;
+        }
+        first = false;
+    }
+    out.write(s);
+}
+
+void render_markdown(const Document& doc, Output& out) {
+    std::string s;
+    for (const Block& b : doc.blocks) {
+        switch (b.kind) {
+            case Block::heading: s += std::string(static_cast<size_t>(b.level), '#') + " " + b.text + "\n\n"; break;
+            case Block::paragraph: s += b.text + "\n\n"; break;
+            case Block::facts:
+                for (const Fact& f : b.fact_list) s += "- **" + md_escape(f.key) + "**: " + md_escape(f.value) + "\n";
+                s += "\n";
+                break;
+            case Block::table: s += md_table(b.table_data) + "\n"; break;
+            case Block::bars: {
+                TableBlock t;
+                t.columns = {"", "", ""};
+                t.numeric = {false, false, true};
+                for (const Bar& bar : b.bar_list)
+                    t.rows.push_back({bar.label, "`" + bar_text(bar.fraction, false) + "`", bar.value});
+                s += md_table(t) + "\n";
+                break;
+            }
+            case Block::findings:
+                for (const FindingItem& f : b.finding_list)
+                    s += "- **" + f.severity + "** `" + f.rule + "`: " + md_escape(f.message) +
+                         (f.action.empty() ? "" : " — *" + md_escape(f.action) + "*") + "\n";
+                s += "\n";
+                break;
+            case Block::items:
+                for (const std::string& i : b.item_list) s += "- " + md_escape(i) + "\n";
+                s += "\n";
+                break;
+            case Block::sparkline: s += "- " + b.text + ": `" + sparkline_text(b.series, false) + "`\n\n"; break;
+            case Block::chart:
+                s += "**" + md_escape(b.chart_data.title) + "**\n\n" + md_table(chart_as_table(b.chart_data)) + "\n";
+                break;
+        }
+    }
+    out.write(s);
+}
+
+}  // namespace nx

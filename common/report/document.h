@@ -1,0 +1,88 @@
+// A report as data: headings, facts, tables, bars and findings, rendered as
+// plain text (terminals; bars drawn with block characters), markdown, or
+// HTML (html_report.cpp).  Report builders fill a Document once; every output
+// format reads the same blocks.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/output.h"
+
+namespace nx {
+
+struct Fact {
+    std::string key;
+    std::string value;
+};
+
+struct Bar {
+    std::string label;
+    double fraction = 0;  // 0..1 of the bar's full width
+    std::string value;    // text shown after the bar
+};
+
+struct TableBlock {
+    std::vector<std::string> columns;
+    std::vector<bool> numeric;  // right-aligned columns
+    std::vector<std::vector<std::string>> rows;
+};
+
+struct FindingItem {
+    std::string severity;  // info | warn | critical
+    std::string rule;
+    std::string message;
+    std::string action;
+};
+
+// A chart for the HTML report (text and markdown show its table instead).
+struct ChartSeries {
+    std::string name;
+    std::vector<double> x, y;
+};
+struct ChartBlock {
+    std::string kind;      // "line", "scatter", "bars", "roofline", "timeline"
+    std::string title, x_label, y_label;
+    bool log_x = false, log_y = false;
+    std::vector<ChartSeries> series;
+    std::vector<double> x_marks;             // vertical markers (tile boundaries ...)
+    std::vector<std::string> categories;     // bars / timeline rows
+    double ridge = 0;                        // roofline: ridge point (FLOP/B)
+    double peak = 0;                         // roofline: peak (TFLOP/s)
+};
+
+struct Block {
+    enum Kind { heading, paragraph, facts, table, bars, findings, items, sparkline, chart } kind;
+    explicit Block(Kind k) : kind(k) {}
+    int level = 1;                     // heading level 1..3
+    std::string text;                  // heading text, paragraph
+    std::vector<Fact> fact_list;
+    TableBlock table_data;
+    std::vector<Bar> bar_list;
+    std::vector<FindingItem> finding_list;
+    std::vector<std::string> item_list;
+    std::vector<double> series;        // sparkline values
+    ChartBlock chart_data;
+};
+
+class Document {
+public:
+    std::string title;
+    std::vector<Block> blocks;
+
+    void heading(std::string text, int level = 1);
+    void paragraph(std::string text);
+    void facts(std::vector<Fact> facts);
+    void table(TableBlock t);
+    void bars(std::vector<Bar> bars);
+    void findings(std::vector<FindingItem> f);
+    void items(std::vector<std::string> items);
+    void sparkline(std::string label, std::vector<double> values);
+    void chart(ChartBlock c);
+};
+
+// Plain text.  `terminal`: block-character bars and sparklines (else ASCII).
+void render_text(const Document& doc, Output& out, bool terminal);
+void render_markdown(const Document& doc, Output& out);
+
+}  // namespace nx

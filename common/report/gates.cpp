@@ -1,0 +1,176 @@
+#include "common/report/gates.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <optional>
+
+#include "common/error.h"
+#include "common/jsonl.h"
+#include "common/metric_defs.h"
+#include "common/report/units.h"
+
+namespace nx {
+
+namespace {
+
+// A record reduced to what gates need: an identity and numeric values by
+// (dotted) name.
+struct Flat {
+    std::string key;
+    std::string name;
+    std::string headline;  // metric shown when no gate is given
+    std::map<std::string, double> values;
+};
+
+void flatten(const rapidjson::Value& v, const std::string& prefix, std::map<std::string, double>& out) {
+    if (v.IsNumber()) {
+        if (std::isfinite(v.GetDouble())) out[prefix] = v.GetDouble();
+    } else if (v.IsObject()) {
+        for (auto& m : v.GetObject()) {
+            std::string k = prefix.empty() ? m.name.GetString() : prefix + "." + m.name.GetString();
+            flatten(m.value, k, out);
+        }
+    }
+}
+
+std::string field(const rapidjson::Value& r, const char* k) {
+    try {
+        return get_string(r, k).value_or("");
+    } catch (const Error&) {
+        return "";
+    }
+}
+
+std::vector<Flat> flatten_all(const ReportInput& in) {
+    std::vector<Flat> out;
+    for (const ProfileEntry& p : in.profiles) {
+        Flat f;
+        f.name = p.info.name;
+        f.key = "profile|" + p.info.name + "|" + p.info.backend + "|" + p.info.target;
+        f.headline = "total_time";
+        for (const MetricValue& m : p.summary.metrics) f.values[m.name] = m.value;
+        out.push_back(std::move(f));
+    }
+    for (const rapidjson::Document& r : in.runs) {
+        Flat f;
+        f.name = field(r, "name");
+        f.key = "run|" + field(r, "study") + "|" + f.name + "|" + field(r, "backend") + "|" + field(r, "target");
+        f.headline = "latency_us.median";
+        flatten(r, "", f.values);
+        out.push_back(std::move(f));
+    }
+    for (const rapidjson::Document& r : in.benches) {
+        Flat f;
+        f.name = field(r, "name");
+        f.key = "bench|" + f.name;
+        f.headline = "value";
+        flatten(r, "", f.values);
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+std::optional<double> lookup(const Flat& f, const std::string& metric) {
+    auto it = f.values.find(metric);
+    if (it != f.values.end()) return it->second;
+    it = f.values.find("metrics." + metric);  // run records may nest metrics
+    if (it != f.values.end()) return it->second;
+    return std::nullopt;
+}
+
+}  // namespace
+
+Gate parse_gate(const std::string& text) {
+    Gate g;
+    g.text = text;
+    size_t op = text.find_first_of("<>");
+    if (op == std::string::npos || op == 0)
+        throw UsageError("bad --fail-on '" + text + "': expected METRIC>N% or METRIC<-N% (e.g. 'total_time>5%')");
+    g.metric = text.substr(0, op);
+    while (!g.metric.empty() && g.metric.back() == ' ') g.metric.pop_back();
+    g.greater = text[op] == '>';
+    std::string num = text.substr(op + 1);
+    if (!num.empty() && num[0] == '=') num.erase(0, 1);
+    g.relative = !num.empty() && num.back() == '%';
+    if (g.relative) num.pop_back();
+    char* end = nullptr;
+    g.limit = std::strtod(num.c_str(), &end);
+    if (num.empty() || *end != '\0' || !std::isfinite(g.limit))
+        throw UsageError("bad --fail-on '" + text + "': '" + num + "' is not a number");
+    if (g.relative) g.limit /= 100.0;
+    return g;
+}
+
+std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportInput& baseline,
+                                      const std::vector<Gate>& gates, std::vector<std::string>& unmatched) {
+    std::map<std::string, Flat> base;
+    for (Flat& f : flatten_all(baseline)) base[f.key] = std::move(f);  // the latest baseline record wins
+    std::vector<GateCheck> out;
+    for (const Flat& cur : flatten_all(current)) {
+        auto it = base.find(cur.key);
+        if (it == base.end()) {
+            unmatched.push_back(cur.name);
+            continue;
+        }
+        auto check = [&](const std::string& metric, const Gate* g) {
+            std::optional<double> b = lookup(it->second, metric), c = lookup(cur, metric);
+            if (!b || !c) {
+                if (g) unmatched.push_back(cur.name + " (no " + metric + ")");
+                return;
+            }
+            GateCheck k;
+            k.record = cur.name;
+            k.metric = metric;
+            k.baseline = *b;
+            k.current = *c;
+            k.relative = !g || g->relative;
+            k.change = k.relative ? (*b != 0 ? (*c - *b) / std::fabs(*b) : (*c == *b ? 0 : INFINITY)) : *c - *b;
+            if (g) {
+                k.gate = g->text;
+                k.tripped = g->greater ? k.change > g->limit : k.change < g->limit;
+            }
+            out.push_back(k);
+        };
+        if (gates.empty()) check(cur.headline, nullptr);
+        for (const Gate& g : gates) check(g.metric, &g);
+    }
+    return out;
+}
+
+void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, const std::vector<std::string>& unmatched) {
+    int tripped = 0;
+    for (const GateCheck& c : checks) tripped += c.tripped;
+    doc.heading("Baseline check");
+    doc.paragraph(std::to_string(checks.size()) + " check" + (checks.size() == 1 ? "" : "s") + ", " +
+                  std::to_string(tripped) + " tripped");
+    TableBlock t;
+    t.columns = {"record", "metric", "baseline", "current", "change", "gate", "status"};
+    t.numeric = {false, false, true, true, true, false, false};
+    for (const GateCheck& c : checks) {
+        std::string change = c.relative ? (std::isfinite(c.change) ? (c.change >= 0 ? "+" : "") + format_percent(100 * c.change) : "n/a")
+                                        : (c.change >= 0 ? "+" : "") + format_value(c.change);
+        const MetricDef* def = find_metric_def(c.metric);
+        std::string unit = def ? std::string(def->unit) : "";
+        t.rows.push_back({c.record, c.metric, format_metric(c.baseline, unit), format_metric(c.current, unit), change, c.gate,
+                          c.gate.empty() ? "" : (c.tripped ? "TRIPPED" : "ok")});
+    }
+    doc.table(t);
+    if (!unmatched.empty()) {
+        std::vector<std::string> items;
+        for (const std::string& u : unmatched) items.push_back("no baseline for " + u);
+        doc.items(items);
+    }
+}
+
+void write_baseline_checks(const std::vector<GateCheck>& checks, RowWriter& out) {
+    out.columns({"kind", "record", "metric", "baseline", "current", "change", "relative", "gate", "tripped"});
+    for (const GateCheck& c : checks)
+        out.row({Cell::of_text("gate_check"), Cell::of_text(c.record), Cell::of_text(c.metric),
+                 Cell::of_real(c.baseline), Cell::of_real(c.current),
+                 std::isfinite(c.change) ? Cell::of_real(c.change) : Cell{}, Cell::of_int(c.relative ? 1 : 0),
+                 c.gate.empty() ? Cell{} : Cell::of_text(c.gate), Cell::of_int(c.tripped ? 1 : 0)});
+    out.finish();
+}
+
+}  // namespace nx

@@ -1,0 +1,47 @@
+// Regression gates: compare records with a baseline (a JSONL file or a study
+// database) and trip on changes like 'total_time>5%' (exit 3), for cron jobs
+// and CI.  Works on profile records (metrics), run records (latency_us.median,
+// tflops, ...) and bench records (value).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/report/document.h"
+#include "common/report/report_input.h"
+#include "common/row_format.h"
+
+namespace nx {
+
+// "METRIC>N%" trips when the metric rose more than N% over the baseline,
+// "METRIC<-N%" when it fell more than N%; without '%', N is an absolute change.
+struct Gate {
+    std::string text;
+    std::string metric;
+    bool greater;   // '>' (rise) or '<' (fall)
+    double limit;
+    bool relative;
+};
+// Throws UsageError on a malformed expression.
+Gate parse_gate(const std::string& text);
+
+struct GateCheck {
+    std::string record;      // the matched record's name
+    std::string metric;
+    double baseline = 0, current = 0;
+    double change = 0;       // relative (fraction) or absolute
+    bool relative = true;
+    std::string gate;        // the expression, or empty for an informative row
+    bool tripped = false;
+};
+
+// Matches records by kind, name, backend and target (runs: study too) and
+// applies the gates; without gates, reports each record's headline metric.
+// Unmatched current records are listed in `unmatched`.
+std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportInput& baseline,
+                                      const std::vector<Gate>& gates, std::vector<std::string>& unmatched);
+
+void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, const std::vector<std::string>& unmatched);
+void write_baseline_checks(const std::vector<GateCheck>& checks, RowWriter& out);
+
+}  // namespace nx

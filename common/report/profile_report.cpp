@@ -1,0 +1,175 @@
+#include "common/report/profile_report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/metric_defs.h"
+#include "common/report/units.h"
+
+namespace nx {
+
+namespace {
+
+std::string engine_label(Engine e) {
+    switch (e) {
+        case Engine::tensor_matrix: return "TensorMatrix";
+        case Engine::tensor: return "Tensor (LoadStationary)";
+        case Engine::vector: return "Vector";
+        case Engine::scalar: return "Scalar";
+        case Engine::gpsimd: return "GpSimd";
+        case Engine::sync: return "Sync";
+        case Engine::dma: return "DMA (all queues)";
+        case Engine::host: return "Host";
+        case Engine::none: break;
+    }
+    return "other";
+}
+
+std::string metric_text(const ProfileSummary& s, const char* name) {
+    const MetricValue* m = s.find(name);
+    if (!m) return "n/a";
+    const MetricDef* d = find_metric_def(name);
+    return format_metric(m->value, d ? std::string(d->unit) : std::string());
+}
+
+}  // namespace
+
+void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOptions& o) {
+    const ProfileSummary& s = p.summary;
+    const ProfileInfo& i = p.info;
+    doc.heading("Profile " + i.name);
+
+    std::string made_by = i.backend.empty() ? "unknown backend" : i.backend;
+    if (i.backend == "sim") made_by += " (predicted by the nx performance model, not measured)";
+    else if (i.backend == "cpu") made_by += " (measured on the host CPU, not a Neuron device)";
+    std::vector<Fact> facts = {
+        {"source", i.source + " (" + i.format + ")"},
+        {"backend", made_by},
+        {"target", i.target.empty() ? "unknown (give --target for MFU, MBU, ridge point)" : i.target},
+    };
+    if (!i.dtype.empty()) facts.push_back({"dtype", i.dtype});
+    if (i.rank >= 0) facts.push_back({"rank", std::to_string(i.rank)});
+    facts.push_back({"total time", metric_text(s, "total_time")});
+    facts.push_back({"events", format_count(static_cast<double>(s.events))});
+    doc.facts(facts);
+
+    doc.heading("Utilisation", 2);
+    BoundVerdict bound = classify_bound(s);
+    doc.facts({
+        {"MFU", metric_text(s, "mfu_estimated_percent")},
+        {"HFU", metric_text(s, "hfu_estimated_percent")},
+        {"MBU", metric_text(s, "mbu_estimated_percent")},
+        {"achieved", s.find("achieved_tflops") ? format_value(s.find("achieved_tflops")->value) + " TFLOP/s" : "n/a"},
+        {"arithmetic intensity",
+         s.find("mm_arithmetic_intensity") ? format_value(s.find("mm_arithmetic_intensity")->value) + " FLOP/B" : "n/a"},
+        {"ridge point",
+         s.find("peak_flops_bandwidth_ratio") ? format_value(s.find("peak_flops_bandwidth_ratio")->value) + " FLOP/B"
+                                              : "n/a"},
+        {"bound", bound.verdict + " (" + bound.evidence + ")"},
+    });
+
+    std::vector<std::string> missing;
+    std::vector<Finding> findings = evaluate_rules(s, &missing);
+    std::vector<const Finding*> shown;
+    if (o.all) for (const Finding& f : findings) shown.push_back(&f);
+    else shown = top_findings(findings, o.top);
+    std::string title = "Findings";
+    if (!o.all && shown.size() < findings.size())
+        title += " (top " + std::to_string(shown.size()) + " of " + std::to_string(findings.size()) + "; --all for every one)";
+    doc.heading(title, 2);
+    if (shown.empty()) {
+        doc.paragraph("no rule fired");
+    } else {
+        std::vector<FindingItem> items;
+        for (const Finding* f : shown) items.push_back({std::string(to_string(f->severity)), f->rule, f->message, f->action});
+        doc.findings(items);
+    }
+
+    if (!s.engines.empty()) {
+        doc.heading("Engines (active time = union of busy intervals)", 2);
+        std::vector<Bar> bars;
+        for (const EngineStat& e : s.engines) {
+            double mean = e.instructions > 0 ? static_cast<double>(e.busy_sum_ns) / e.instructions : 0;
+            bars.push_back({engine_label(e.engine), e.active_percent / 100.0,
+                            format_percent(e.active_percent) + "  " + format_ns(static_cast<double>(e.active_ns)) +
+                                "  " + format_count(static_cast<double>(e.instructions)) +
+                                (e.engine == Engine::dma ? " transfers" : " instr") + ", mean " + format_ns(mean)});
+        }
+        doc.bars(bars);
+    }
+
+    if (s.find("dma_transfer_count")) {
+        doc.heading("DMA", 2);
+        doc.facts({
+            {"transfers", metric_text(s, "dma_transfer_count")},
+            {"bytes", metric_text(s, "dma_transfer_total_bytes")},
+            {"average transfer", metric_text(s, "dma_transfer_average_bytes")},
+            {"active", metric_text(s, "dma_active_time_percent") + " of the time"},
+            {"not hidden by compute", metric_text(s, "dma_wait_percent") + " of the time"},
+        });
+    }
+
+    double instr_time = 0;
+    for (const KeyStat& k : s.top_opcodes) instr_time += static_cast<double>(k.time_ns);
+    auto key_table = [&](const std::vector<KeyStat>& stats, const char* name) {
+        TableBlock t;
+        t.columns = {name, "count", "time", "share"};
+        t.numeric = {false, true, true, true};
+        size_t n = o.all ? stats.size() : std::min<size_t>(stats.size(), 10);
+        double total = 0;
+        for (const KeyStat& k : stats) total += static_cast<double>(k.time_ns);
+        for (size_t j = 0; j < n; ++j)
+            t.rows.push_back({stats[j].key, format_count(static_cast<double>(stats[j].count)),
+                              format_ns(static_cast<double>(stats[j].time_ns)),
+                              total > 0 ? format_percent(100.0 * stats[j].time_ns / total) : ""});
+        return t;
+    };
+    if (!s.top_opcodes.empty()) {
+        doc.heading("Top opcodes (summed instruction time)", 2);
+        doc.table(key_table(s.top_opcodes, "opcode"));
+    }
+    if (!s.top_layers.empty()) {
+        doc.heading("Top layers", 2);
+        doc.table(key_table(s.top_layers, "layer / HLO op"));
+    }
+
+    if (o.all) {
+        doc.heading("All metrics", 2);
+        TableBlock t;
+        t.columns = {"metric", "value", "unit", "origin"};
+        t.numeric = {false, true, false, false};
+        for (const MetricValue& m : s.metrics) {
+            const MetricDef* d = find_metric_def(m.name);
+            t.rows.push_back({m.name, format_value(m.value), d ? std::string(d->unit) : "",
+                              m.measured ? "source" : "derived"});
+        }
+        doc.table(t);
+    }
+    std::vector<std::string> notes = s.notes;
+    if (o.all)
+        for (const std::string& m : missing) notes.push_back("rule not evaluated: " + m);
+    if (!notes.empty()) {
+        doc.heading("Notes", 2);
+        doc.items(notes);
+    }
+}
+
+std::vector<std::string> finding_columns() {
+    return {"kind", "profile", "name", "rule", "severity", "metric", "value", "threshold", "message", "action",
+            "start_ns", "end_ns"};
+}
+
+void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out) {
+    out.columns(finding_columns());
+    for (const ProfileEntry& p : profiles) {
+        for (const Finding& f : evaluate_rules(p.summary)) {
+            out.row({Cell::of_text("finding"), Cell::of_text(p.info.id), Cell::of_text(p.info.name), Cell::of_text(f.rule),
+                     Cell::of_text(std::string(to_string(f.severity))), Cell::of_text(f.metric), Cell::of_real(f.value),
+                     Cell::of_real(f.threshold), Cell::of_text(f.message), Cell::of_text(f.action),
+                     Cell::of_int(p.summary.start_ns), Cell::of_int(p.summary.end_ns)});
+        }
+    }
+    out.finish();
+}
+
+}  // namespace nx

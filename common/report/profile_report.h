@@ -1,0 +1,27 @@
+// The report for one profile: headline metrics, memory/compute-bound verdict,
+// findings with actions, engine activity, DMA statistics, top opcodes and
+// layers, and what could not be derived.
+#pragma once
+
+#include <vector>
+
+#include "common/jsonl.h"
+#include "common/report/document.h"
+#include "common/report/report_input.h"
+#include "common/row_format.h"
+#include "common/rules.h"
+
+namespace nx {
+
+struct ReportOptions {
+    bool all = false;   // every finding, metric and note
+    size_t top = 3;     // findings in the short list (2-4 like Neuron Explorer)
+};
+
+void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOptions& options);
+
+// Findings as records (kind "finding") through a RowWriter (jsonl, csv ...).
+void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out);
+std::vector<std::string> finding_columns();
+
+}  // namespace nx

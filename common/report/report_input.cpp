@@ -1,0 +1,81 @@
+#include "common/report/report_input.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "common/diag.h"
+#include "common/error.h"
+#include "common/jsonl.h"
+#include "common/profile_record.h"
+
+namespace nx {
+
+void read_report_records(InputSource& in, ReportInput& into, bool keep_going) {
+    JsonlReader reader(in);
+    std::string line;
+    while (reader.next_line(line)) {
+        rapidjson::Document doc;
+        try {
+            parse_json_object(doc, line, in.name(), reader.line());
+            std::string kind = get_string(doc, "kind").value_or("");
+            if (kind == "profile") {
+                ProfileEntry e;
+                read_profile_record(doc, e.info, e.summary);
+                into.profiles.push_back(std::move(e));
+            } else if (kind == "run") {
+                into.runs.push_back(std::move(doc));
+            } else if (kind == "bench") {
+                into.benches.push_back(std::move(doc));
+            } else {
+                into.rows.push_back(std::move(doc));
+            }
+        } catch (const Error& e) {
+            if (!keep_going) throw Error(e.what(), in.name(), reader.line());
+            ++into.bad_records;
+            print_warning(std::string("skipped record: ") + e.what(), in.name(), reader.line());
+        }
+    }
+}
+
+bool is_sqlite_file(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    char magic[16] = {};
+    size_t n = std::fread(magic, 1, sizeof magic, f);
+    std::fclose(f);
+    return n == sizeof magic && std::memcmp(magic, "SQLite format 3", 16) == 0;
+}
+
+void read_db_profiles(Store& store, const std::vector<std::string>& names, ReportInput& into) {
+    SqliteStmt q(store.db(), "SELECT record, name, uid FROM profile WHERE record IS NOT NULL ORDER BY id");
+    std::vector<bool> found(names.size(), false);
+    while (q.step()) {
+        std::string name = q.column_text(1), uid = q.column_text(2);
+        if (!names.empty()) {
+            bool wanted = false;
+            for (size_t i = 0; i < names.size(); ++i)
+                if (names[i] == name || names[i] == uid) wanted = found[i] = true;
+            if (!wanted) continue;
+        }
+        rapidjson::Document doc;
+        std::string text = q.column_text(0);
+        parse_json_object(doc, text, store.path(), 0);
+        ProfileEntry e;
+        read_profile_record(doc, e.info, e.summary);
+        into.profiles.push_back(std::move(e));
+    }
+    for (size_t i = 0; i < names.size(); ++i)
+        if (!found[i]) throw Error("no profile named '" + names[i] + "'", store.path());
+}
+
+void read_db_runs(Store& store, ReportInput& into) {
+    SqliteStmt q(store.db(), "SELECT record FROM run WHERE record IS NOT NULL ORDER BY id");
+    while (q.step()) {
+        rapidjson::Document doc;
+        std::string text = q.column_text(0);
+        parse_json_object(doc, text, store.path(), 0);
+        into.runs.push_back(std::move(doc));
+    }
+}
+
+}  // namespace nx

@@ -1,0 +1,39 @@
+// What nx-report reads: records from files or stdin (profile, run, bench,
+// finding, or any other rows, e.g. nx-query output) and profiles or runs from
+// study databases, sorted by kind.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <string>
+#include <vector>
+
+#include "common/input.h"
+#include "common/profile.h"
+#include "common/store.h"
+
+namespace nx {
+
+struct ProfileEntry {
+    ProfileInfo info;
+    ProfileSummary summary;
+};
+
+struct ReportInput {
+    std::vector<ProfileEntry> profiles;
+    std::vector<rapidjson::Document> runs;     // kind "run"
+    std::vector<rapidjson::Document> benches;  // kind "bench"
+    std::vector<rapidjson::Document> rows;     // anything else, shown as a table
+    int64_t bad_records = 0;
+};
+
+// Reads JSONL records; a bad line throws Error(file:line) unless keep_going.
+void read_report_records(InputSource& in, ReportInput& into, bool keep_going);
+// A file that is a study database (SQLite magic) rather than JSONL?
+bool is_sqlite_file(const std::string& path);
+// Profiles stored in a database (their profile records), optionally by name
+// or id; and the run history.
+void read_db_profiles(Store& store, const std::vector<std::string>& names, ReportInput& into);
+void read_db_runs(Store& store, ReportInput& into);
+
+}  // namespace nx
