@@ -136,8 +136,9 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
     if (format.empty()) {
         std::string_view prefix = in.peek(kSniffBytes);
         if (prefix.find_first_not_of(" \t\r\n") == std::string_view::npos)
-            throw Error("empty input: no profile to convert", in.name());
-        throw Error("cannot tell the format (use --format: " + input_format_names() + ")", in.name());
+            throw Error("empty input: no profile to convert", in.name(), 1);
+        throw Error("not a profile nx can read: cannot tell its format (use --format: " + input_format_names() + ")",
+                    in.name(), 1);
     }
     const FormatDef* def = find_input_format(format);
     if (!def) throw Error("unknown format '" + format + "' (known: " + input_format_names() + ")", in.name());

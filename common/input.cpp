@@ -82,10 +82,24 @@ std::string_view InputSource::peek(size_t n) {
             lookahead_.erase(0, lookahead_pos_);
             lookahead_pos_ = 0;
         }
-        size_t old = lookahead_.size();
-        lookahead_.resize(n);
-        size_t got = read_raw(lookahead_.data() + old, n - old);
-        lookahead_.resize(old + got);
+        // Read in chunks so that a stream failing part way (a gzip cut
+        // short) still tells which line it reached.
+        constexpr size_t kChunk = 1 << 14;
+        while (lookahead_.size() < n) {
+            size_t old = lookahead_.size();
+            size_t want = std::min(kChunk, n - old);
+            lookahead_.resize(old + want);
+            size_t got;
+            try {
+                got = read_raw(lookahead_.data() + old, want);
+            } catch (Error& e) {
+                lookahead_.resize(old);
+                if (e.line() == 0) e.set_line(1 + std::count(lookahead_.begin(), lookahead_.end(), '\n'));
+                throw;
+            }
+            lookahead_.resize(old + got);
+            if (got < want) break;
+        }
         have = lookahead_.size();
     }
     return std::string_view(lookahead_.data() + lookahead_pos_, std::min(n, have));

@@ -29,7 +29,13 @@ bool JsonlReader::next_line(std::string& line) {
                 throw Error("line longer than 64 MiB", source_.name(), line_ + 1);
             size_t old = buffer_.size();
             buffer_.resize(old + kReadChunk);
-            size_t got = source_.read(buffer_.data() + old, kReadChunk);
+            size_t got;
+            try {
+                got = source_.read(buffer_.data() + old, kReadChunk);
+            } catch (Error& e) {
+                if (e.line() == 0) e.set_line(line_ + 1);
+                throw;
+            }
             buffer_.resize(old + got);
             if (got == 0) eof_ = true;
             nl = buffer_.find('\n', old);

@@ -5,9 +5,14 @@
 namespace nx {
 
 void ProfileRecordSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
-    out_.write(profile_record_json(info, summary));
-    out_.put('\n');
+    pending_ += profile_record_json(info, summary);
+    pending_ += '\n';
+}
+
+void ProfileRecordSink::finish() {
+    out_.write(pending_);
     out_.end_record();
+    pending_.clear();
 }
 
 void EventRecordSink::event(const Event& e) {

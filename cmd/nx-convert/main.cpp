@@ -115,6 +115,7 @@ int run(const Options& o) {
 
     if (db_async) db_async->finish();
     if (events_file) events_file->commit();
+    if (records) records->finish();
     const nx::ConvertStats& st = converter.stats();
     if (st.bad_records > 0)
         nx::print_note("skipped " + std::to_string(st.bad_records) + " bad record" + (st.bad_records == 1 ? "" : "s"));

@@ -19,6 +19,13 @@ std::string file_stem(const std::string& path) {
 }
 }  // namespace
 
+bool is_identifier_field(std::string_view k) {
+    auto ends = [&](std::string_view suffix) {
+        return k.size() > suffix.size() && k.substr(k.size() - suffix.size()) == suffix;
+    };
+    return ends("_idx") || ends("_id");
+}
+
 void ImportContext::bad_record(const std::string& message, int64_t line) {
     if (!keep_going) throw Error(message, where, line);
     ++bad_records;

@@ -36,6 +36,10 @@ struct ImportContext {
     ProfileInfo profile_info(std::string_view format, std::string_view part = {}) const;
 };
 
+// Summary fields that identify rather than measure (nc_idx, nd_idx, graph_id):
+// kept with the profile, never treated as metrics.
+bool is_identifier_field(std::string_view name);
+
 using ImportFunction = std::function<void(InputSource&, ImportHandler&, ImportContext&)>;
 
 struct FormatDef {

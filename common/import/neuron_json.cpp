@@ -180,8 +180,7 @@ private:
         std::string ids = "{";
         for (auto& m : doc.GetObject()) {
             std::string_view k(m.name.GetString(), m.name.GetStringLength());
-            bool identifier = k.size() > 4 && (k.substr(k.size() - 4) == "_idx" || k.substr(k.size() - 3) == "_id");
-            if (m.value.IsNumber() && !identifier) {
+            if (m.value.IsNumber() && !is_identifier_field(k)) {
                 double v = m.value.GetDouble();
                 if (std::isfinite(v)) out_.source_metric(k, v);
             } else if (!m.value.IsNull()) {

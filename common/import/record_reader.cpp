@@ -279,7 +279,14 @@ void read_records(InputSource& in, RecordFormat& format, size_t slot_count) {
     Handler handler(format, stream, slot_count);
     rapidjson::Reader reader;
     constexpr unsigned kFlags = rapidjson::kParseNanAndInfFlag;
-    rapidjson::ParseResult ok = reader.Parse<kFlags>(stream, handler);
+    rapidjson::ParseResult ok;
+    try {
+        ok = reader.Parse<kFlags>(stream, handler);
+    } catch (Error& e) {
+        // The input failed under the parser (a gzip cut short): say where.
+        if (e.line() == 0 && e.where() == in.name()) e.set_line(stream.line());
+        throw;
+    }
     if (ok) return;
     int64_t line = stream.line();
     if (!handler.stream_error().empty()) throw Error(handler.stream_error(), in.name(), line);

@@ -42,9 +42,10 @@ public:
         if (info.backend.empty()) info.backend = "neuron";
         out_.begin_profile(info);
         for (auto& m : doc.GetObject()) {
-            if (!m.value.IsNumber()) continue;
+            std::string_view k(m.name.GetString(), m.name.GetStringLength());
+            if (!m.value.IsNumber() || is_identifier_field(k)) continue;
             double v = m.value.GetDouble();
-            if (std::isfinite(v)) out_.source_metric(std::string_view(m.name.GetString(), m.name.GetStringLength()), v);
+            if (std::isfinite(v)) out_.source_metric(k, v);
         }
         out_.end_profile();
         ++profiles_;

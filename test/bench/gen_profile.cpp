@@ -4,6 +4,7 @@
 // about 280 bytes per event.  Deterministic: the same N gives the same bytes.
 //
 //   bench-gen_profile N [--unsorted] > profile.json
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -47,33 +48,39 @@ int main(int argc, char** argv) {
     std::setvbuf(stdout, buf, _IOFBF, sizeof buf);
     long dma = n / 5;           // one event in five is a DMA transfer
     long instr = n - dma;
-    std::printf("{\n\"summary\": [{\"total_time\": %.9f, \"event_count\": %ld, \"nc_idx\": 0, \"nd_idx\": 0}],\n",
-                static_cast<double>(instr) * 60e-9, n);
-    std::printf("\"instruction\": [\n");
-    uint64_t ts = 10261883214ull;
+    std::printf("{\n\"instruction\": [\n");
+    const uint64_t start = 10261883214ull;
+    uint64_t ts = start, end = start;
     for (long i = 0; i < instr; ++i) {
         const Row& r = kRows[i % 6 == 0 || i % 6 == 1 ? i % 6 : 2 + rng.below(4)];
         ts += 20 + rng.below(60);
         uint64_t t = unsorted && i % 1000 == 999 ? ts - 5000 : ts;
         int layer = static_cast<int>((i / 2000) % 32);
+        unsigned dur = 40 + rng.below(200);
+        end = std::max<uint64_t>(end, t + dur);
         std::printf("{\"timestamp\": %llu, \"duration\": %u, \"label\": \"%s\", \"hlo_name\": \"%%dot.%d = dot(%%p%d, %%w%d)\", "
                     "\"opcode\": \"%s\", \"operands\": \"S[%u] (%s)++@complete src=fp16@0x%x[1,0,0][3,1,1] 3*128\", "
                     "\"pc\": %ld, \"id\": %ld, \"subgroup\": \"%s\", \"layer\": \"model/layers.%d/mlp\", "
                     "\"inst_dep_ids\": [%ld]}%s\n",
-                    static_cast<unsigned long long>(t), 40 + rng.below(200), r.label, layer * 7 + 1, layer, layer,
+                    static_cast<unsigned long long>(t), dur, r.label, layer * 7 + 1, layer, layer,
                     r.opcode, rng.below(8), r.subgroup, 0x5600 + rng.below(4096) * 16, i * 4, i, r.subgroup, layer,
                     i > 0 ? i - 1 : 0, i + 1 < instr ? "," : "");
     }
     std::printf("],\n\"dma\": [\n");
-    ts = 10261883214ull;
+    ts = start;
     for (long i = 0; i < dma; ++i) {
         ts += 100 + rng.below(300);
         unsigned q = rng.below(16);
+        unsigned dur = 300 + rng.below(2000);
+        end = std::max<uint64_t>(end, ts + dur);
         std::printf("{\"timestamp\": %llu, \"duration\": %u, \"subgroup\": \"qSyncIO%u\", \"transfer_size\": %u, "
                     "\"id\": %ld, \"src\": \"0x%x\", \"dst\": \"0x%x\", \"queue_idx\": %u}%s\n",
-                    static_cast<unsigned long long>(ts), 300 + rng.below(2000), q, 512u << rng.below(8), i,
+                    static_cast<unsigned long long>(ts), dur, q, 512u << rng.below(8), i,
                     rng.below(1 << 24), rng.below(1 << 24), q, i + 1 < dma ? "," : "");
     }
-    std::printf("]\n}\n");
+    // The summary comes last here (key order does not matter to readers):
+    // its total_time needs the end of the timeline.
+    std::printf("],\n\"summary\": [{\"total_time\": %.9f, \"event_count\": %ld, \"nc_idx\": 0, \"nd_idx\": 0}]\n}\n",
+                static_cast<double>(end - start) * 1e-9, n);
     return std::fflush(stdout) == 0 ? 0 : 1;
 }

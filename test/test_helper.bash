@@ -1,0 +1,46 @@
+bats_require_minimum_version 1.5.0
+# Shared setup for the Bats suites.
+
+#   NX_BIN  directory of the binaries under test (set by test/run; default build/bin)
+NX_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+NX_BIN=${NX_BIN:-$NX_ROOT/build/bin}
+FIXTURES=$BATS_TEST_DIRNAME/fixtures
+FAKES=$BATS_TEST_DIRNAME/fakes
+export PATH="$NX_BIN:$PATH"
+# Tests must not see a real profiler or driver from the machine.
+export NX_NEURON_PROFILER=
+unset NX_DATA_DIR
+
+setup() {
+    cd "$BATS_TEST_TMPDIR" || return 1
+}
+
+# jget FILE-or-- EXPR: evaluates a Python expression over the JSON records of
+# a JSONL file (list `r`), prints the result.  Example:
+#   jget out.jsonl 'r[0]["metrics"]["total_time"]'
+jget() {
+    local file=$1 expr=$2
+    python3 -c '
+import json, sys
+src = sys.stdin if sys.argv[1] == "-" else open(sys.argv[1])
+r = [json.loads(l) for l in src if l.strip()]
+v = eval(sys.argv[2])
+print(json.dumps(v) if not isinstance(v, str) else v)
+' "$file" "$expr"
+}
+
+# Every line of a file is a JSON object (valid UTF-8)?
+assert_jsonl() {
+    python3 -c '
+import json, sys
+for n, l in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
+    if l.strip():
+        assert isinstance(json.loads(l), dict), "line %d is not an object" % n
+' "$1"
+}
+
+# A stable digest of a study database's contents (for "left as it was").
+db_digest() {
+    sqlite3 "$1" "SELECT uid, name, event_count FROM profile ORDER BY uid;
+                  SELECT count(*) FROM event; SELECT count(*) FROM metric; SELECT count(*) FROM track;" | md5sum
+}
