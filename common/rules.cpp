@@ -158,6 +158,10 @@ bool evaluate(const Condition& c, const ProfileSummary& s, double& value, double
 std::string number(double v) {
     char buf[32];
     double a = std::fabs(v);
+    if (v == std::floor(v) && a < 1e12) {
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return buf;
+    }
     if (a != 0 && (a < 0.01 || a >= 1e6)) std::snprintf(buf, sizeof buf, "%.3g", v);
     else std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
