@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Turns the bench measurements into records and a table (part of `make bench`).
+
+    report.py results.tsv extra.jsonl bench.jsonl FIRST "N1 N2 ..."
+
+Each record: kind "bench", name, value, unit, and where a baseline applies
+(measured in the same run) baseline, baseline_value and ratio; machine, commit.
+"""
+import json
+import os
+import platform
+import subprocess
+import sys
+
+
+def div(a, b):
+    return a / b if b else float("nan")
+
+
+def main():
+    results, extra, out, first, sizes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split()
+    rows = {}
+    for line in open(results):
+        name, value, unit, rss = line.rstrip("\n").split("\t")
+        rows[name] = (float(value), unit, int(rss))
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = ""
+    machine = "%s %s, %d cores" % (platform.node(), platform.machine(), os.cpu_count() or 0)
+    records = []
+
+    def add(name, value, unit, baseline=None, baseline_value=None, ratio=None, note=None):
+        r = {"kind": "bench", "name": name, "value": round(value, 6), "unit": unit}
+        if baseline and baseline_value:
+            r.update(baseline=baseline, baseline_value=round(baseline_value, 6), ratio=round(ratio, 3))
+        if note:
+            r["note"] = note
+        r.update(machine=machine, commit=commit)
+        records.append(r)
+
+    for n in sizes:
+        conv, parse = rows.get("convert_db_%s" % n), rows.get("sax_parse_%s" % n)
+        only = rows.get("convert_parse_only_%s" % n)
+        if conv:
+            add("ingest_%s_events_seconds" % n, conv[0], "s", "sax_parse_%s" % n, parse[0], div(conv[0], parse[0]),
+                "nx-convert --db vs RapidJSON SAX parse alone (goal: ratio <= 1.5)")
+            add("ingest_%s_events_peak_rss" % n, conv[2] / 1024.0, "MiB", note="goal: < 64 MiB, flat in N")
+            add("ingest_%s_events_per_second" % n, int(n) / conv[0], "events/s")
+        if only:
+            add("parse_and_metrics_%s_events_seconds" % n, only[0], "s", "sax_parse_%s" % n, parse[0],
+                div(only[0], parse[0]), "nx-convert without a database (parse, validate, metrics)")
+    py = rows.get("python_ingest_%s" % first)
+    conv = rows.get("convert_db_%s" % first)
+    if py and conv:
+        add("python_baseline_speedup_%s" % first, div(py[0], conv[0]), "x", "python_ingest_%s" % first, py[0],
+            div(py[0], conv[0]), "json.load + executemany time over nx-convert time (goal: >= 8)")
+        add("python_ingest_%s_peak_rss" % first, py[2] / 1024.0, "MiB")
+    lim = rows.get("sqlite_insert_limit_%s" % first)
+    if lim and conv:
+        add("sqlite_insert_limit_%s_seconds" % first, lim[0], "s", note="SQLite inserting the rows alone")
+        add("ingest_vs_insert_limit_%s" % first, conv[0], "s", "sqlite_insert_limit_%s" % first, lim[0],
+            div(conv[0], lim[0]), "nx-convert --db vs raw SQLite inserts")
+    util = rows.get("query_engine_utilization_%s" % first)
+    for q in ("engine_overlap", "dma_vs_compute", "timeline", "top_opcodes", "engine_utilization"):
+        r = rows.get("query_%s_%s" % (q, first))
+        if not r:
+            continue
+        if util and q != "engine_utilization":
+            add("query_%s_%s_seconds" % (q, first), r[0], "s", "query_engine_utilization_%s" % first, util[0],
+                div(r[0], util[0]), "goal for engine_overlap: ratio <= 2" if q == "engine_overlap" else None)
+        else:
+            add("query_%s_%s_seconds" % (q, first), r[0], "s")
+    for line in open(extra):
+        if line.strip():
+            r = json.loads(line)
+            r.setdefault("kind", "bench")
+            r.setdefault("machine", machine)
+            r.setdefault("commit", commit)
+            records.append(r)
+    with open(out, "w") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    w = max(len(r["name"]) for r in records)
+    print("%-*s  %14s  %-9s %10s  %s" % (w, "figure", "value", "unit", "ratio", "baseline"))
+    for r in records:
+        ratio = "%.3g" % r["ratio"] if "ratio" in r else ""
+        print("%-*s  %14.6g  %-9s %10s  %s" % (w, r["name"], r["value"], r["unit"], ratio, r.get("baseline", "")))
+    print("records: %s" % out)
+
+
+if __name__ == "__main__":
+    main()
