@@ -59,9 +59,13 @@ $(BUILD)/bin/bench-%: $(BUILD)/obj/test/bench/%.o $(BUILD)/libnx.a
 test: deps all
 	@NX_BIN=$(abspath $(BUILD)/bin) test/run
 
+# Built with clang: its ignore list keeps a known UB in RapidJSON 1.1's
+# header out of the report (test/sanitizer-ignore.txt) while our code stays
+# fully checked; GCC has no ignore lists.
 test-asan:
-	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
-	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined' test
+	$(MAKE) BUILD=build-asan CXX=clang++ OPT='-O1 -g -fno-omit-frame-pointer' \
+	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	         -fsanitize-ignorelist=test/sanitizer-ignore.txt -Wno-ambiguous-reversed-operator' test
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -31,12 +31,26 @@ std::unique_ptr<InputSource> InputSource::open(const std::string& path) {
     return std::unique_ptr<InputSource>(new InputSource(file, path, name));
 }
 
+std::unique_ptr<InputSource> InputSource::from_memory(std::string data, std::string name) {
+    auto in = std::unique_ptr<InputSource>(new InputSource(nullptr, name, name));
+    in->memory_ = std::move(data);
+    return in;
+}
+
 InputSource::InputSource(gzFile file, std::string path, std::string name)
     : file_(file), path_(std::move(path)), name_(std::move(name)) {}
 
-InputSource::~InputSource() { gzclose(file_); }
+InputSource::~InputSource() {
+    if (file_) gzclose(file_);
+}
 
 size_t InputSource::read_raw(char* buf, size_t n) {
+    if (!file_) {
+        size_t got = std::min(n, memory_.size() - memory_pos_);
+        std::memcpy(buf, memory_.data() + memory_pos_, got);
+        memory_pos_ += got;
+        return got;
+    }
     size_t total = 0;
     while (total < n) {
         unsigned chunk = static_cast<unsigned>(std::min<size_t>(n - total, 1u << 30));

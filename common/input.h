@@ -16,6 +16,8 @@ class InputSource {
 public:
     // "-" reads stdin.  Throws Error if the file cannot be opened.
     static std::unique_ptr<InputSource> open(const std::string& path);
+    // Bytes already in memory (fuzzing, tests); read as they are (no gzip).
+    static std::unique_ptr<InputSource> from_memory(std::string data, std::string name);
     InputSource(const InputSource&) = delete;
     InputSource& operator=(const InputSource&) = delete;
     ~InputSource();
@@ -35,7 +37,9 @@ private:
     InputSource(gzFile file, std::string path, std::string name);
     size_t read_raw(char* buf, size_t n);
 
-    gzFile file_;
+    gzFile file_;           // null for an in-memory source
+    std::string memory_;
+    size_t memory_pos_ = 0;
     std::string path_;
     std::string name_;
     std::string lookahead_;     // peeked bytes not yet consumed

@@ -109,8 +109,6 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         });
     }
 
-    double instr_time = 0;
-    for (const KeyStat& k : s.top_opcodes) instr_time += static_cast<double>(k.time_ns);
     auto key_table = [&](const std::vector<KeyStat>& stats, const char* name) {
         TableBlock t;
         t.columns = {name, "count", "time", "share"};
