@@ -27,6 +27,8 @@ struct ProfileInfo {
     std::string carried_json;
 };
 
+constexpr int kTimelineBuckets = 50;
+
 // Stable profile id for a source identity (path + rank + graph ...).
 std::string make_profile_id(std::string_view identity);
 
@@ -50,11 +52,19 @@ struct KeyStat {
     int64_t time_ns = 0;
 };
 
+// Active percent of each engine row in equal time buckets across the profile
+// (the report's timeline strip).
+struct EngineTimeline {
+    Engine engine;
+    std::vector<double> active_percent;
+};
+
 struct ProfileSummary {
     std::vector<MetricValue> metrics;
     std::vector<EngineStat> engines;
     std::vector<KeyStat> top_opcodes;
     std::vector<KeyStat> top_layers;
+    std::vector<EngineTimeline> timeline;  // kTimelineBuckets buckets from start_ns to end_ns
     int64_t start_ns = 0;
     int64_t end_ns = 0;
     int64_t events = 0;

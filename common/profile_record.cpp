@@ -1,5 +1,6 @@
 #include "common/profile_record.h"
 
+#include <cmath>
 #include <set>
 
 #include "common/error.h"
@@ -12,7 +13,7 @@ namespace {
 // are replaced, never duplicated.
 const std::set<std::string, std::less<>> kOwnFields = {
     "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
-    "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile"};
+    "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
 void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
@@ -112,6 +113,22 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
     w.EndArray();
     write_key_stats(w, "top_opcodes", "opcode", summary.top_opcodes);
     write_key_stats(w, "top_layers", "layer", summary.top_layers);
+    if (!summary.timeline.empty()) {
+        key(w, "timeline");
+        w.StartObject();
+        key(w, "buckets");
+        w.Int(kTimelineBuckets);
+        key(w, "active_percent");
+        w.StartObject();
+        for (const EngineTimeline& t : summary.timeline) {
+            key(w, to_string(t.engine));
+            w.StartArray();
+            for (double v : t.active_percent) w.Double(std::round(v * 100) / 100);
+            w.EndArray();
+        }
+        w.EndObject();
+        w.EndObject();
+    }
     key(w, "notes");
     w.StartArray();
     for (const std::string& n : summary.notes) str(w, n);
@@ -175,6 +192,17 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
     };
     read_stats("top_opcodes", "opcode", summary.top_opcodes);
     read_stats("top_layers", "layer", summary.top_layers);
+    if (const rapidjson::Value* tl = find_member(rec, "timeline"); tl && tl->IsObject()) {
+        if (const rapidjson::Value* ap = find_member(*tl, "active_percent"); ap && ap->IsObject()) {
+            for (auto& m : ap->GetObject()) {
+                auto eng = parse_engine(m.name.GetString());
+                if (!eng || !m.value.IsArray()) continue;
+                EngineTimeline t{*eng, {}};
+                for (auto& v : m.value.GetArray()) t.active_percent.push_back(v.IsNumber() ? v.GetDouble() : 0);
+                summary.timeline.push_back(std::move(t));
+            }
+        }
+    }
     if (const rapidjson::Value* notes = find_member(rec, "notes"); notes && notes->IsArray())
         for (auto& n : notes->GetArray())
             if (n.IsString()) summary.notes.emplace_back(n.GetString(), n.GetStringLength());
