@@ -61,6 +61,10 @@ MatmulGeometry::MatmulGeometry(const MatmulProblem& p, const CostModel& cost)
       mt(ceil_div(p.M, kStationaryMax)), kt(ceil_div(p.K, cost.k_tile(p.dtype))), nt(ceil_div(p.N, kMovingMax)) {}
 
 MatmulPlan plan_matmul(const MatmulProblem& p, MatmulVariant v, const CostModel& cost) {
+    return matmul_plans(p, v, cost).front();
+}
+
+std::vector<MatmulPlan> matmul_plans(const MatmulProblem& p, MatmulVariant v, const CostModel& cost) {
     MatmulGeometry g(p, cost);
     MatmulPlan plan;
     plan.variant = v;
@@ -132,13 +136,34 @@ MatmulPlan plan_matmul(const MatmulProblem& p, MatmulVariant v, const CostModel&
     if (!plan.fits) {
         plan.why_not = sbuf.shortfall();
         plan.sbuf_bytes = sbuf.required();
-        return plan;
+        return {plan};
     }
-    plan.sbuf_bytes = sbuf.used();
-    if (lhs_id >= 0) plan.gen_lhs = sbuf.generations(lhs_id);
-    if (rhs_id >= 0) plan.gen_rhs = sbuf.generations(rhs_id);
-    if (out_id >= 0) plan.gen_out = sbuf.generations(out_id);
-    return plan;
+    std::vector<MatmulPlan> plans;
+    for (const std::vector<int>& gens : sbuf.maximal_assignments()) {
+        MatmulPlan alt = plan;
+        alt.sbuf_bytes = sbuf.bytes(gens);
+        if (lhs_id >= 0) alt.gen_lhs = gens[static_cast<size_t>(lhs_id)];
+        if (rhs_id >= 0) alt.gen_rhs = gens[static_cast<size_t>(rhs_id)];
+        if (out_id >= 0) alt.gen_out = gens[static_cast<size_t>(out_id)];
+        plans.push_back(alt);
+    }
+    return plans;
+}
+
+MatmulPlan best_matmul_plan(const MatmulProblem& p, MatmulVariant v, const CostModel& cost) {
+    std::vector<MatmulPlan> plans = matmul_plans(p, v, cost);
+    if (plans.size() == 1) return plans.front();
+    size_t best = 0;
+    Time best_time = INFINITY;
+    for (size_t i = 0; i < plans.size(); ++i) {
+        Scheduler sched(cost, nullptr);
+        Time t = lower_matmul(sched, p, plans[i]);
+        if (t < best_time) {
+            best_time = t;
+            best = i;
+        }
+    }
+    return plans[best];
 }
 
 Time lower_matmul(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
@@ -161,6 +186,7 @@ MatmulVariant choose_matmul_variant(const MatmulProblem& p, const CostModel& cos
         if (!plan.fits) continue;
         // HBM traffic at the sustained rate is a lower bound on the latency.
         if (plan.hbm_bytes / cost.hbm_bytes_per_ns() >= best_time) continue;
+        plan = best_matmul_plan(p, v, cost);
         Scheduler sched(cost, nullptr);
         Time t = lower_matmul(sched, p, plan);
         if (t < best_time) {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/event.h"
 #include "common/model/cost_model.h"
@@ -88,7 +89,15 @@ struct MatmulPlan {
     int gen_lhs = 1, gen_rhs = 1, gen_out = 1;
 };
 
+// The variant's plan with SBUF generations assigned greedily (double
+// buffering the groups in a fixed order while they fit): enough to know
+// whether it fits and what it moves.
 MatmulPlan plan_matmul(const MatmulProblem& p, MatmulVariant v, const CostModel& cost);
+// Every maximal assignment of buffer generations that fits, the greedy one first.
+std::vector<MatmulPlan> matmul_plans(const MatmulProblem& p, MatmulVariant v, const CostModel& cost);
+// The fastest of matmul_plans() (simulated without events when there is a
+// choice), as a compiler allocating SBUF to minimise stalls would pick.
+MatmulPlan best_matmul_plan(const MatmulProblem& p, MatmulVariant v, const CostModel& cost);
 
 // Lowers the problem into the scheduler; returns its completion time.
 Time lower_matmul(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);

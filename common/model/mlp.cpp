@@ -62,7 +62,7 @@ MlpOutcome lower_mlp(Scheduler& s, const MlpSpec& spec) {
         if (i == 1) p.epilogue_ready = gate_end;
         if (i == 2) p.lhs_ready = prev_end;
         MatmulVariant v = spec.variant ? *spec.variant : choose_matmul_variant(p, s.cost());
-        MatmulPlan plan = plan_matmul(p, v, s.cost());
+        MatmulPlan plan = best_matmul_plan(p, v, s.cost());
         if (!plan.fits) throw std::logic_error("model: mlp phase plan does not fit (validated before)");
         Time end = lower_matmul(s, p, plan);
         if (i == 0) gate_end = end;

@@ -34,6 +34,41 @@ bool SbufPlan::settle() {
     return true;
 }
 
+int64_t SbufPlan::bytes(const std::vector<int>& gens) const {
+    int64_t total = 0;
+    for (size_t i = 0; i < groups_.size(); ++i) total += groups_[i].bytes * gens[i];
+    return total;
+}
+
+std::vector<std::vector<int>> SbufPlan::maximal_assignments() const {
+    std::vector<std::vector<int>> out;
+    if (!fits()) return out;
+    std::vector<int> settled;
+    for (const Group& g : groups_) settled.push_back(g.gen);
+    out.push_back(settled);
+    // Odometer over min_gen..max_gen per group (a few groups of 1-2 generations).
+    std::vector<int> gens;
+    for (const Group& g : groups_) gens.push_back(g.min_gen);
+    for (;;) {
+        const int64_t used_bytes = bytes(gens);
+        if (static_cast<double>(used_bytes) <= capacity_) {
+            bool maximal = true;
+            for (size_t i = 0; i < groups_.size() && maximal; ++i)
+                if (gens[i] < groups_[i].max_gen && static_cast<double>(used_bytes + groups_[i].bytes) <= capacity_)
+                    maximal = false;
+            if (maximal && gens != settled) out.push_back(gens);
+        }
+        size_t i = 0;
+        while (i < groups_.size() && gens[i] == groups_[i].max_gen) {
+            gens[i] = groups_[i].min_gen;
+            ++i;
+        }
+        if (i == groups_.size()) break;
+        ++gens[i];
+    }
+    return out;
+}
+
 std::string format_kib(double bytes) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);

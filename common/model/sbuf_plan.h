@@ -25,6 +25,12 @@ public:
 
     bool fits() const { return required() <= capacity_; }
     int generations(int id) const { return groups_[id].gen; }
+    // Every maximal assignment of generations that fits (no group could get
+    // one more), the settled (greedy) one first; generations per group in
+    // the order the groups were added.
+    std::vector<std::vector<int>> maximal_assignments() const;
+    // Bytes per partition of an assignment.
+    int64_t bytes(const std::vector<int>& gens) const;
     // Bytes per partition at the minimum generations / as settled.
     int64_t required() const;
     int64_t used() const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace nx::model {
 
@@ -171,11 +172,7 @@ Time Scheduler::dma(const Transfer& t) {
     Time hbm_end = 0;
     if (hbm) {
         const Time dur = total / cost_.hbm_bytes_per_ns();
-        Time h_start = std::max(issue, hbm_free_[qk]);
-        hbm_end = h_start + dur;
-        hbm_free_[qk] = hbm_end;
-        for (int q = 0; q < kDmaQueueKinds; ++q)
-            if (q != qk && hbm_free_[q] > h_start) hbm_free_[q] += std::min(dur, hbm_free_[q] - h_start);
+        hbm_end = queue_kind(unit) == queue_kind(kTrackSync) ? hbm_prefetch(issue, dur) : hbm_priority(qk, issue, dur);
         if (reads_hbm(t.kind)) stats_.hbm_read_bytes += total;
         else stats_.hbm_write_bytes += total;
     }
@@ -209,6 +206,55 @@ Time Scheduler::dma(const Transfer& t) {
         p = group_end;
     }
     return done;
+}
+
+Time Scheduler::hbm_priority(int qk, Time issue, Time dur) {
+    // In order within its queue kind, never behind the prefetch backlog: it
+    // shares HBM half and half with the prefetches already in flight (each
+    // moves at half the rate while both are busy), then runs alone.
+    const Time a = std::max(issue, hbm_free_[qk]);
+    const Time shared = std::min(std::max(hbm_prefetch_end_ - a, 0.0), dur);
+    const Time end = a + dur + shared;
+    hbm_prefetch_end_ += shared;
+    hbm_free_[qk] = end;
+    // Prefetches issued later that meet its solo part share it too.
+    const Time solo = a + 2 * shared;
+    if (end > solo) {
+        SharedSpan span{solo, end, qk};
+        auto it = std::upper_bound(hbm_shared_.begin(), hbm_shared_.end(), span,
+                                   [](const SharedSpan& x, const SharedSpan& y) { return x.begin < y.begin; });
+        hbm_shared_.insert(it, span);
+    }
+    return end;
+}
+
+Time Scheduler::hbm_prefetch(Time issue, Time dur) {
+    // After every prefetch issued before it.  While a store runs alone, the
+    // two share HBM half and half: both progress at half the rate, so the
+    // store really finishes later by what the prefetch took (its own event
+    // keeps the time computed when it was issued; its span and its queue
+    // carry the difference, so bytes over time stay at the sustained rate).
+    Time t = std::max(issue, hbm_prefetch_end_);
+    Time remaining = dur;
+    for (SharedSpan& span : hbm_shared_) {
+        if (span.end <= t) continue;
+        if (span.begin >= t + remaining) break;
+        if (span.begin > t) {
+            remaining -= span.begin - t;
+            t = span.begin;
+        }
+        const Time store_left = span.end - t;
+        const Time both = std::min(remaining, store_left);
+        t += 2 * both;
+        remaining -= both;
+        span.begin = t;
+        span.end = t + (store_left - both);
+        hbm_free_[span.queue] = std::max(hbm_free_[span.queue], span.end);
+        if (remaining <= 0) break;
+    }
+    hbm_prefetch_end_ = t + remaining;
+    while (!hbm_shared_.empty() && hbm_shared_.front().end <= hbm_prefetch_end_) hbm_shared_.pop_front();
+    return hbm_prefetch_end_;
 }
 
 void Scheduler::finish() { stream_.finish(); }

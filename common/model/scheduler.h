@@ -14,11 +14,13 @@
 // semaphore wait), reaches its queue after the fixed cross-engine latency, and
 // is split over the DMA engines of the partitions it touches (8 partitions
 // per engine).  Each queue moves its rows at the engine's rated bandwidth plus
-// a per-descriptor cost.  HBM traffic is limited to the sustained tile-DMA
-// rate: each queue kind has an HBM backlog served in issue order, and a
-// transfer on one queue kind pushes back the backlog of the others by its own
-// duration (queues are served round-robin, so a small store does not wait for
-// a deep backlog of loads, but the bandwidth it uses is not available to them).
+// a per-descriptor cost.  HBM traffic moves at the sustained tile-DMA rate:
+// the Sync engine's prefetches are served in issue order; a store (triggered
+// by a compute engine) does not queue behind that prefetch backlog but shares
+// HBM with it half and half while both are busy (round-robin queues), so the
+// store takes up to twice its own time and the backlog finishes later by as
+// much as the store took.  Every quantity is continuous in the inputs, so a
+// slightly larger shape never comes out faster by a scheduling accident.
 //
 // The floor: a lowering periodically tells the scheduler the earliest time any
 // instruction it has yet to submit can start (set_floor): the least, over the
@@ -33,6 +35,8 @@
 #pragma once
 
 #include <array>
+#include <deque>
+#include <utility>
 #include <cmath>
 #include <cstdint>
 
@@ -140,6 +144,9 @@ public:
 private:
     Time start_on(int unit, Time ready);
     Time trigger_ns(int unit) const;
+    // HBM completion of a transfer of `dur` ns issued at `issue`.
+    Time hbm_priority(int queue_kind, Time issue, Time dur);
+    Time hbm_prefetch(Time issue, Time dur);
     void push(int track, Time start, Time end, PendingEvent& e);
 
     const CostModel& cost_;
@@ -148,8 +155,16 @@ private:
     std::array<Time, kUnitCount> unit_free_{};
     // Each DMA queue (trigger kind x engine) serves its transfers in order.
     std::array<std::array<Time, kMaxDmaEngines>, kDmaQueueKinds> dma_free_{};
-    // HBM backlog per queue kind (see dma()).
+    // HBM (see dma()): each store queue kind's backlog; the end of the
+    // prefetch backlog; intervals beyond it where a store runs and a later
+    // prefetch would share HBM with it, by start time.
     std::array<Time, kDmaQueueKinds> hbm_free_{};
+    Time hbm_prefetch_end_ = 0;
+    struct SharedSpan {
+        Time begin, end;
+        int queue;
+    };
+    std::deque<SharedSpan> hbm_shared_;
     Time shared_port_free_ = 0;  // VectorE/GpSimdE SBUF port on NC-v2
     Time last_mm_start_ = 0;
     Time floor_ = 0;

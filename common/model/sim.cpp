@@ -22,7 +22,7 @@ Lowered lower(Scheduler& s, const WorkloadSpec& spec, SimResult& r) {
     switch (spec.kind) {
         case WorkloadKind::matmul: {
             MatmulVariant v = spec.variant ? *spec.variant : choose_matmul_variant(spec.matmul, s.cost());
-            MatmulPlan plan = plan_matmul(spec.matmul, v, s.cost());
+            MatmulPlan plan = best_matmul_plan(spec.matmul, v, s.cost());
             lower_matmul(s, spec.matmul, plan);
             r.variant = std::string(to_string(v));
             r.tiles = matmul_tiles(spec.matmul.M, spec.matmul.K, spec.matmul.N);
