@@ -22,9 +22,6 @@ namespace nx::model {
 
 namespace {
 
-// PSUM has 8 banks; matmul groups rotate over them.
-constexpr int kPsumBanks = 8;
-
 // A ring of buffer slots, each remembering when its last reader finished.
 class SlotRing {
 public:
@@ -47,7 +44,7 @@ private:
 // the names its events carry.
 struct Kernel {
     Kernel(Scheduler& sched, const MatmulProblem& prob, const MatmulPlan& pl)
-        : s(sched), p(prob), plan(pl), g(prob, sched.cost()), cost(sched.cost()), psum(kPsumBanks) {
+        : s(sched), p(prob), plan(pl), g(prob, sched.cost()), cost(sched.cost()) {
         EventStream& es = s.stream();
         lhs = es.name(p.lhs);
         rhs = es.name(p.rhs);
@@ -144,11 +141,11 @@ struct Kernel {
     // The unit that evacuates PSUM (and triggers the store).
     int evac_unit() const { return p.epilogue == Epilogue::activation ? kTrackScalar : kTrackVector; }
 
-    // Dependencies every kernel holds across iterations: PSUM banks, the
-    // output staging slots and the problem's input readiness.
+    // Dependencies every kernel holds across iterations: the output staging
+    // slots and the problem's input readiness (the scheduler holds PSUM's).
     Floor floor(const SlotRing& stage) const {
         Floor f(s);
-        f.hold_all(psum.tokens(), kTrackTensorMatrix).hold_all(stage.tokens(), evac_unit());
+        f.hold_all(stage.tokens(), evac_unit());
         f.hold(p.lhs_ready, kTrackSync).hold(p.rhs_ready, kTrackSync).hold(p.epilogue_ready, kTrackSync);
         return f;
     }
@@ -175,7 +172,7 @@ struct Kernel {
                 evac = vector(Op::tensor_copy, nc, 1, std::max(mm_end, slot_ready), lay, mc);
                 break;
         }
-        psum.release(bank, evac);
+        s.psum_release(bank, evac);
         Time st = store(unit, mc, nc, evac, m, n, lay);
         stage.release(slot, st);
         return st;
@@ -186,7 +183,6 @@ struct Kernel {
     const MatmulPlan& plan;
     MatmulGeometry g;
     const CostModel& cost;
-    SlotRing psum;
     uint16_t lhs = 0, rhs = 0, out = 0, epi = 0, hlo = 0;
 };
 
@@ -202,13 +198,13 @@ Time lower_matmul_naive(Scheduler& s, const MatmulProblem& p, const MatmulPlan& 
             s.set_floor(c.floor(stage).hold_all(tiles.tokens(), kTrackSync).value());
             const int64_t mc = c.g.m_cols(m), nc = c.g.n_cols(n);
             uint32_t lay = c.layer("block_m", m, "_n", n);
-            int64_t bank = c.psum.take();
+            int64_t bank = s.psum_take();
             Time mm_end = 0;
             for (int64_t k = 0; k < c.g.kt; ++k) {
                 int64_t slot = tiles.take();
                 Time lhs = c.load(p.lhs_kind, c.lhs, k, m, mc, std::max(tiles.ready(slot), p.lhs_ready), lay);
                 Time rhs = c.load(p.rhs_kind, c.rhs, k, n, nc, std::max(tiles.ready(slot), p.rhs_ready), lay);
-                mm_end = c.mm(lhs, rhs, k == 0 ? c.psum.ready(bank) : 0, k, mc, nc, lay);
+                mm_end = c.mm(lhs, rhs, k == 0 ? s.psum_ready(bank) : 0, k, mc, nc, lay);
                 tiles.release(slot, mm_end);
             }
             end = std::max(end, c.finish_tile(m, n, mc, nc, mm_end, bank, stage, lay));
@@ -249,11 +245,11 @@ Time lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan
                 size_t i = static_cast<size_t>(k);
                 rhs_done[i] = c.load(p.rhs_kind, c.rhs, k, n, nc, std::max(rhs_free[gr + i], p.rhs_ready), lay);
             }
-            int64_t bank = c.psum.take();
+            int64_t bank = s.psum_take();
             Time mm_end = 0;
             for (int64_t k = 0; k < kt; ++k) {
                 size_t i = static_cast<size_t>(k);
-                mm_end = c.mm(lhs_done[i], rhs_done[i], k == 0 ? c.psum.ready(bank) : 0, k, mc, nc, lay);
+                mm_end = c.mm(lhs_done[i], rhs_done[i], k == 0 ? s.psum_ready(bank) : 0, k, mc, nc, lay);
                 rhs_free[gr + i] = mm_end;
                 lhs_last[i] = mm_end;
             }
@@ -311,11 +307,11 @@ Time lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const Matmu
                 for (int64_t bn = 0; bn < tn; ++bn) {
                     const int64_t m = mb * TM + bm, n = nb * TN + bn;
                     const int64_t mc = c.g.m_cols(m), nc = c.g.n_cols(n);
-                    int64_t bank = c.psum.take();
+                    int64_t bank = s.psum_take();
                     Time mm_end = 0;
                     for (int64_t k = 0; k < kt; ++k) {
                         mm_end = c.mm(lhs_done[idx(0, TM, bm, k)], rhs_done[idx(0, TN, bn, k)],
-                                      k == 0 ? c.psum.ready(bank) : 0, k, mc, nc, lay);
+                                      k == 0 ? s.psum_ready(bank) : 0, k, mc, nc, lay);
                         rhs_free[idx(gr, TN, bn, k)] = mm_end;
                         lhs_last[idx(0, TM, bm, k)] = mm_end;
                     }
@@ -387,11 +383,11 @@ Time lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Matmul
                         for (int64_t bm = 0; bm < tm; ++bm) {
                             const int64_t m = m0 + bm, mc = g.m_cols(m);
                             const size_t ri = static_cast<size_t>((m - gm) * TN + bn);
-                            int64_t bank = c.psum.take();
+                            int64_t bank = s.psum_take();
                             Time mm_end = 0;
                             for (int64_t t = 0; t < tk; ++t) {
                                 mm_end = c.mm(lhs_done[static_cast<size_t>(t)], rhs_done[static_cast<size_t>(t)],
-                                              t == 0 ? c.psum.ready(bank) : 0, kb * TK + t, mc, nc, lay);
+                                              t == 0 ? s.psum_ready(bank) : 0, kb * TK + t, mc, nc, lay);
                                 lhs_last[static_cast<size_t>(t)] = mm_end;
                                 rhs_last[static_cast<size_t>(t)] = mm_end;
                             }
@@ -402,7 +398,7 @@ Time lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Matmul
                             }
                             // Accumulate the PSUM partial sum into the SBUF result tile.
                             Time add = c.vector(Op::tensor_tensor, nc, 2, std::max(mm_end, res_ready[ri]), lay, mc);
-                            c.psum.release(bank, add);
+                            s.psum_release(bank, add);
                             res_ready[ri] = add;
                         }
                     }

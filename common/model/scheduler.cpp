@@ -52,7 +52,14 @@ void Scheduler::push(int track, Time start, Time end, PendingEvent& e) {
     stream_.push(track, e);
 }
 
+int Scheduler::psum_take() {
+    int bank = psum_next_;
+    psum_next_ = (psum_next_ + 1) % kPsumBanks;
+    return bank;
+}
+
 void Scheduler::set_floor(Time floor) {
+    for (Time t : psum_free_) floor = std::min(floor, effective(t, kTrackTensorMatrix));
     if (!(floor > floor_) || std::isinf(floor)) return;
     floor_ = floor;
     stream_.advance(to_ns(floor_));

@@ -49,6 +49,8 @@ namespace nx::model {
 
 // Compute units are the first kTrackDma0 tracks (TensorMatrix ... host).
 inline constexpr int kUnitCount = kTrackDma0;
+// PSUM: 8 banks of 2 KiB per partition [nki-arch].
+inline constexpr int kPsumBanks = 8;
 
 // An instruction on one compute unit.
 struct Instr {
@@ -130,7 +132,15 @@ public:
     Time matmul(const MatmulInstr& mm);
     Time dma(const Transfer& t);
 
-    // Raises the floor (see above) and emits the events before it.
+    // PSUM accumulation banks, rotated by every matmul group the core runs:
+    // a group's first pass waits until the bank's previous contents were
+    // evacuated (psum_release).
+    int psum_take();
+    Time psum_ready(int bank) const { return psum_free_[static_cast<size_t>(bank)]; }
+    void psum_release(int bank, Time t) { psum_free_[static_cast<size_t>(bank)] = t; }
+
+    // Raises the floor (see above; the PSUM banks are held here) and emits
+    // the events before it.
     void set_floor(Time floor);
     // A held completion time as a bound on its consumer's next start.
     Time effective(Time token, int consumer) const { return token > unit_free_[consumer] ? token : unit_free_[consumer]; }
@@ -167,6 +177,8 @@ private:
     std::deque<SharedSpan> hbm_shared_;
     Time shared_port_free_ = 0;  // VectorE/GpSimdE SBUF port on NC-v2
     Time last_mm_start_ = 0;
+    std::array<Time, kPsumBanks> psum_free_{};
+    int psum_next_ = 0;
     Time floor_ = 0;
     int dma_engines_;
 };
