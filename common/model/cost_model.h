@@ -9,6 +9,7 @@
 //   [dma-intro] NKI "Introduction to DMA with NKI" (16 engines, 8 partitions
 //               each, a 32 KiB single-engine transfer lasting 1416 ns)
 //   [nki-mm]    NKI matrix multiplication tutorial (trn1 measurements)
+//   [arch-v4]   Trainium3 / NeuronCore-v4 architecture page (mxfp8 peak)
 #pragma once
 
 #include <cstdint>
@@ -25,9 +26,7 @@ using Time = double;
 // --- Tile limits [nki-arch] -------------------------------------------------
 inline constexpr int64_t kPartitions = 128;      // SBUF/PSUM partitions; matmul contraction (K) per pass
 inline constexpr int64_t kStationaryMax = 128;   // stationary free size (M per LoadStationary)
-inline constexpr int64_t kMovingMax = 512;       // moving free size (N per MultiplyMoving): one PSUM bank
-inline constexpr int64_t kPsumBankBytes = 2048;  // one bank per partition: 512 fp32
-inline constexpr int kPsumAccumBytes = 4;        // PSUM accumulates in fp32
+inline constexpr int64_t kMovingMax = 512;       // moving free size (N per MultiplyMoving): one 2 KiB PSUM bank of fp32
 
 // --- TensorE [nki-perf] -----------------------------------------------------
 // MultiplyMoving streams one moving column per cycle; its initiation interval

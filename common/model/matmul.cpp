@@ -150,7 +150,19 @@ std::vector<MatmulPlan> matmul_plans(const MatmulProblem& p, MatmulVariant v, co
     return plans;
 }
 
-MatmulPlan best_matmul_plan(const MatmulProblem& p, MatmulVariant v, const CostModel& cost) {
+namespace {
+
+// The problem on its own, starting at time 0: what a choice is judged on.
+MatmulProblem standalone(const MatmulProblem& p) {
+    MatmulProblem q = p;
+    q.lhs_ready = q.rhs_ready = q.epilogue_ready = 0;
+    return q;
+}
+
+}  // namespace
+
+MatmulPlan best_matmul_plan(const MatmulProblem& problem, MatmulVariant v, const CostModel& cost) {
+    const MatmulProblem p = standalone(problem);
     std::vector<MatmulPlan> plans = matmul_plans(p, v, cost);
     if (plans.size() == 1) return plans.front();
     size_t best = 0;
@@ -176,7 +188,8 @@ Time lower_matmul(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) 
     return 0;
 }
 
-MatmulVariant choose_matmul_variant(const MatmulProblem& p, const CostModel& cost) {
+MatmulVariant choose_matmul_variant(const MatmulProblem& problem, const CostModel& cost) {
+    const MatmulProblem p = standalone(problem);
     static constexpr MatmulVariant kPreference[] = {MatmulVariant::blocked_mnk, MatmulVariant::blocked_free,
                                                     MatmulVariant::hoisted, MatmulVariant::naive};
     MatmulVariant best = MatmulVariant::naive;

@@ -20,6 +20,9 @@ constexpr SizeFactor kSizes[] = {{"small", 1}, {"medium", 3}, {"large", 9}};
 constexpr int64_t kScalarElems = 1;
 // Two partial sums (sum(x), sum(x @ x.T)) reduced across partitions at once.
 constexpr int64_t kScanPartials = 2;
+// Tiles a pattern graph keeps per partition row: the input, its transpose and
+// the squares (or x @ x.T) -- what must fit in SBUF.
+constexpr int64_t kResidentRowTiles = 3;
 
 struct Graph {
     Graph(Scheduler& sched, const PatternSpec& sp) : s(sched), spec(sp), cost(sched.cost()), b(dtype_bytes(sp.dtype)) {}
@@ -197,6 +200,10 @@ Time lower_for_loop_launch(Graph& g, Time& device_ns) {
 
 }  // namespace
 
+int64_t pattern_sbuf_bytes(const PatternSpec& spec) {
+    return kResidentRowTiles * spec.features * dtype_bytes(spec.dtype);
+}
+
 int64_t for_loop_size_factor(std::string_view size) {
     for (const SizeFactor& s : kSizes)
         if (s.size == size) return s.factor;
@@ -227,8 +234,7 @@ PatternOutcome lower_pattern(Scheduler& s, const PatternSpec& spec) {
         case PatternKind::for_loop_launch: o.end = lower_for_loop_launch(g, o.device_ns); break;
     }
     if (spec.kind != PatternKind::for_loop_launch) o.device_ns = o.end;
-    // Resident data: the largest tile the graph keeps (input, its transpose and squares).
-    o.sbuf_bytes = static_cast<double>(3 * spec.features * dtype_bytes(spec.dtype));
+    o.sbuf_bytes = static_cast<double>(pattern_sbuf_bytes(spec));
     return o;
 }
 

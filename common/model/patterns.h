@@ -54,6 +54,8 @@ inline constexpr int64_t kPatternDefaultFeatures = 128;
 bool parse_pattern_kind(std::string_view s, PatternKind& kind);
 // Trip-count factor of a for-loop size; 0 when unknown.
 int64_t for_loop_size_factor(std::string_view size);
+// SBUF bytes per partition the graph keeps resident.
+int64_t pattern_sbuf_bytes(const PatternSpec& spec);
 
 struct PatternOutcome {
     Time end = 0;        // latency (with host dispatch for for_loop_launch)

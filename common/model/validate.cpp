@@ -127,7 +127,7 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
         spec.io_bytes = (rows * static_cast<double>(p.features) + rows) * b;
         fits_device(label, spec.io_bytes, cost);
         // A row of features (and its transposes) must fit in a partition.
-        if (3.0 * static_cast<double>(p.features) * b > cost.target().sbuf_bytes_per_partition())
+        if (static_cast<double>(pattern_sbuf_bytes(p)) > cost.target().sbuf_bytes_per_partition())
             fail(label, "features " + std::to_string(p.features) + " do not fit in an SBUF partition");
     } else if (w.op == "elementwise") {
         spec.kind = WorkloadKind::elementwise;
