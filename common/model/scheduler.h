@@ -19,8 +19,9 @@
 // by a compute engine) does not queue behind that prefetch backlog but shares
 // HBM with it half and half while both are busy (round-robin queues), so the
 // store takes up to twice its own time and the backlog finishes later by as
-// much as the store took.  Every quantity is continuous in the inputs, so a
-// slightly larger shape never comes out faster by a scheduling accident.
+// much as the store took.  Every time is a continuous function of the inputs
+// (no priority cliffs where a nanosecond's difference costs a whole transfer);
+// what remains are small alignment effects, as on hardware.
 //
 // The floor: a lowering periodically tells the scheduler the earliest time any
 // instruction it has yet to submit can start (set_floor): the least, over the
@@ -35,10 +36,10 @@
 #pragma once
 
 #include <array>
-#include <deque>
-#include <utility>
 #include <cmath>
 #include <cstdint>
+#include <deque>
+#include <utility>
 
 #include "common/event.h"
 #include "common/model/cost_model.h"
