@@ -25,6 +25,7 @@ const std::vector<Target> kTargets = {
         16, /*B/ns per engine*/ 17.0, /*fixed ns*/ 1300.0,           // [dma] 17 B/ns (arch guide: 27 GiB/s; DMA guide used)
         /*bf16*/ 128.0 * 128 * 2 * 2.8e9, /*fp16*/ 128.0 * 128 * 2 * 2.8e9,  // 91.75 TFLOPS [nki-arch]
         /*fp32*/ 23e12, /*fp8*/ 128.0 * 128 * 2 * 2.8e9,             // fp32 ~1/4 rate [arch-v2]; no fp8 speed-up on NC-v2
+        /*vector+gpsimd share SBUF*/ true,                           // [nki-perf] "NC-v2: VectorE and GpSimdE cannot access SBUF at the same time"
     },
     {
         "inf2", "NC-v2", 2,                                          // [arch-v2] Inferentia2 uses NeuronCore-v2
@@ -36,6 +37,7 @@ const std::vector<Target> kTargets = {
         16, 17.0, 1300.0,
         128.0 * 128 * 2 * 2.8e9, 128.0 * 128 * 2 * 2.8e9,
         23e12, 128.0 * 128 * 2 * 2.8e9,
+        true,                                                        // [nki-perf] NC-v2, as trn1
     },
     {
         "trn2", "NC-v3", 8,                                          // [arch-v3]
@@ -47,6 +49,7 @@ const std::vector<Target> kTargets = {
         16, 23.0, 1300.0,                                            // [dma] 23 B/ns; fixed cost as NC-v2 (no v3 figure)
         79e12, 79e12,                                                // [arch-v3] 79 dense bf16/fp16 TFLOPS per core
         20e12, 158e12,                                               // [arch-v3] fp32 20, fp8 158
+        false,                                                       // [nki-perf] the restriction is stated for NC-v2 only
     },
     {
         "trn3", "NC-v4", 8,                                          // [arch-v4]
@@ -58,6 +61,7 @@ const std::vector<Target> kTargets = {
         16, 33.0, 1300.0,                                            // [dma] 33 B/ns
         79e12, 79e12,                                                // [arch-v4] 79 dense bf16 TFLOPS per core
         20e12, 315e12,                                               // fp32 assumed as v3; mxfp8 315 [arch-v4]
+        false,                                                       // [nki-perf] the restriction is stated for NC-v2 only
     },
 };
 

@@ -38,8 +38,12 @@ struct Target {
     double dma_fixed_overhead_ns; // fixed cost of one transfer
     // Dense peak FLOP/s per core by input dtype.
     double peak_flops_bf16, peak_flops_fp16, peak_flops_fp32, peak_flops_fp8;
+    // VectorE and GpSimdE share one SBUF port and cannot access SBUF at the
+    // same time (true on NC-v2; the performance model serialises them).
+    bool vector_gpsimd_share_sbuf;
 
     double hbm_bytes_per_s_core() const { return hbm_bytes_per_s_chip / cores_per_chip; }
+    double sbuf_bytes_per_partition() const { return sbuf_bytes / sbuf_partitions; }
     double peak_flops(DType d) const;
     // Ridge point (FLOP per HBM byte) for a dtype: peak FLOP/s over HBM B/s.
     double ridge_point(DType d) const { return peak_flops(d) / hbm_bytes_per_s_core(); }

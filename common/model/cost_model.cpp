@@ -1,0 +1,52 @@
+#include "common/model/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nx::model {
+
+CostModel::CostModel(const Target& target)
+    : target_(target), hbm_bytes_per_ns_(target.hbm_bytes_per_s_core() * kHbmTileDmaEfficiency / 1e9) {}
+
+int CostModel::k_pack(DType d) const {
+    if (d != DType::fp8) return 1;
+    double ratio = target_.peak_flops_fp8 / target_.peak_flops_bf16;
+    return std::max(1, static_cast<int>(std::lround(ratio)));
+}
+
+Time CostModel::multiply_moving_ns(int64_t moving_cols, DType d) const {
+    double cycles = static_cast<double>(std::max(moving_cols, kMatmulMinCycles));
+    if (d == DType::fp32) cycles *= kFp32PassFactor;
+    return cycles / target_.tensor_clock_ghz;
+}
+
+Time CostModel::load_stationary_ns(int64_t stationary_cols, DType d) const {
+    int64_t cols = (stationary_cols + kLoadStationarySpeedup - 1) / kLoadStationarySpeedup;
+    double cycles = static_cast<double>(std::max(cols, kLoadStationaryMinCycles));
+    if (d == DType::fp32) cycles *= kFp32PassFactor;
+    return cycles / target_.tensor_clock_ghz;
+}
+
+Time CostModel::vector_ns(int64_t free_elems, int inputs) const {
+    double passes = std::max(inputs, 1);
+    return (passes * static_cast<double>(free_elems) + kVectorStaticCycles) / target_.vector_clock_ghz;
+}
+
+Time CostModel::scalar_ns(int64_t free_elems) const {
+    double ns = static_cast<double>(free_elems + kAccessStaticCycles) / target_.scalar_clock_ghz;
+    return std::max(ns, kScalarMinIssueNs);
+}
+
+Time CostModel::gpsimd_ns(int64_t free_elems, int inputs) const {
+    double passes = std::max(inputs, 1);
+    return (passes * static_cast<double>(free_elems) + kGpSimdStaticCycles) / target_.gpsimd_clock_ghz;
+}
+
+Time CostModel::sync_ns() const { return static_cast<double>(kSyncInstructionCycles) / target_.profiler_clock_ghz; }
+
+Time CostModel::dma_engine_ns(int64_t rows, int64_t row_bytes) const {
+    double bytes = static_cast<double>(rows) * (static_cast<double>(row_bytes) + kDmaDescriptorOverheadBytes);
+    return bytes / target_.dma_bytes_per_ns_engine;
+}
+
+}  // namespace nx::model

@@ -1,0 +1,267 @@
+#include "common/model/elementwise.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "common/model/sbuf_plan.h"
+#include "common/model/scheduler.h"
+
+namespace nx::model {
+
+namespace {
+
+// Free-axis chunk: 2048 elements is >= 4 KiB per partition for 2-byte types,
+// the DMA size that saturates a queue [nki-perf].
+constexpr int64_t kChunkElems = 2048;
+// Triple buffering: load chunk t+1 while computing t and storing t-1.
+constexpr int kBuffers = 3;
+// bn_stats processes at most 512 elements per instruction
+// (nl.tile_size.bn_stats_fmax, NKI LayerNorm tutorial) and emits 6 statistics.
+constexpr int64_t kBnStatsFmax = 512;
+constexpr int64_t kBnStatsOutputs = 6;
+// Per-row scalars (mean, variance, 1/sqrt) are one element per partition.
+constexpr int64_t kPerRowScalar = 1;
+
+struct OpEntry {
+    std::string_view name;
+    ElementwiseKind kind;
+};
+constexpr OpEntry kOps[] = {
+    {"add", ElementwiseKind::binary},        {"sub", ElementwiseKind::binary},
+    {"mul", ElementwiseKind::binary},        {"max", ElementwiseKind::binary},
+    {"min", ElementwiseKind::binary},        {"exp", ElementwiseKind::activation},
+    {"relu", ElementwiseKind::activation},   {"gelu", ElementwiseKind::activation},
+    {"silu", ElementwiseKind::activation},   {"tanh", ElementwiseKind::activation},
+    {"sigmoid", ElementwiseKind::activation}, {"copy", ElementwiseKind::copy},
+    {"reduce_sum", ElementwiseKind::reduce}, {"reduce_max", ElementwiseKind::reduce},
+    {"layernorm", ElementwiseKind::layernorm},
+};
+
+class Slots {
+public:
+    explicit Slots(int n) : free_(static_cast<size_t>(std::max(n, 1)), 0.0) {}
+    size_t take() {
+        size_t s = next_;
+        next_ = (next_ + 1) % free_.size();
+        return s;
+    }
+    Time ready(size_t s) const { return free_[s]; }
+    void release(size_t s, Time t) { free_[s] = t; }
+    const std::vector<Time>& tokens() const { return free_; }
+
+private:
+    std::vector<Time> free_;
+    size_t next_ = 0;
+};
+
+// Emits instructions for one kernel with its names and layer.
+struct Emitter {
+    Emitter(Scheduler& sched, const ElementwiseSpec& sp) : s(sched), spec(sp), cost(sched.cost()), b(dtype_bytes(sp.dtype)) {
+        hlo = s.stream().name("%" + spec.opname);
+    }
+    Time on(int unit, Op op, Time dur, Time ready, int64_t rows, int64_t elems) {
+        Instr in;
+        in.unit = unit;
+        in.op = op;
+        in.dur = dur;
+        in.ready = ready;
+        in.layer = layer;
+        in.hlo = hlo;
+        in.sbuf_read = rows * elems * b;
+        in.sbuf_write = rows * elems * b;
+        return s.run(in);
+    }
+    Time vec(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
+        return on(kTrackVector, op, cost.vector_ns(elems, inputs), ready, rows, elems);
+    }
+    Time act(Op op, int64_t rows, int64_t elems, Time ready) {
+        return on(kTrackScalar, op, cost.scalar_ns(elems), ready, rows, elems);
+    }
+    Time pool(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
+        return on(kTrackGpSimd, op, cost.gpsimd_ns(elems, inputs), ready, rows, elems);
+    }
+    Time dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r, int64_t c,
+             int trigger = kTrackSync) {
+        Transfer t;
+        t.trigger = trigger;
+        t.partitions = rows;
+        t.row_bytes = cols * b;
+        t.kind = kind;
+        t.ready = ready;
+        t.layer = layer;
+        t.tensor = TensorRef{tensor, 0, static_cast<int32_t>(r), static_cast<int32_t>(c)};
+        return s.dma(t);
+    }
+    void set_layer(int64_t row_tile) {
+        if (s.tracing()) layer = s.stream().layer("elementwise/" + spec.opname + "_r" + std::to_string(row_tile));
+    }
+
+    Scheduler& s;
+    const ElementwiseSpec& spec;
+    const CostModel& cost;
+    int b;
+    uint16_t hlo = 0;
+    uint32_t layer = kNoLayer;
+};
+
+struct LayernormPlan {
+    SbufPlan sbuf;
+    int x = -1, out = -1;
+    explicit LayernormPlan(const ElementwiseSpec& spec, const CostModel& cost) : sbuf(cost.target().sbuf_bytes_per_partition()) {
+        const int64_t row = spec.cols * dtype_bytes(spec.dtype);
+        x = sbuf.add("input row", row, 1, 2);
+        out = sbuf.add("output row", row, 1, 2);
+        sbuf.add("gamma", row, 1, 1);
+        sbuf.add("beta", row, 1, 1);
+        // v1 keeps the squared input and the shifted input as separate tiles.
+        if (spec.layernorm_version == 1) sbuf.add("temporaries", 2 * row, 1, 1);
+        else sbuf.add("temporary", row, 1, 1);
+        sbuf.settle();
+    }
+};
+
+ElementwiseOutcome lower_layernorm(Scheduler& s, const ElementwiseSpec& spec) {
+    Emitter e(s, spec);
+    LayernormPlan plan(spec, s.cost());
+    const int64_t N = spec.cols;
+    uint16_t x_name = s.stream().name("x"), out_name = s.stream().name("y");
+    uint16_t gamma_name = s.stream().name("gamma"), beta_name = s.stream().name("beta");
+    e.set_layer(0);
+    // gamma and beta are broadcast to every partition once and reused.
+    Time gamma = e.dma(DmaKind::weight_load, gamma_name, kPartitions, N, 0, 0, 0);
+    Time beta = e.dma(DmaKind::weight_load, beta_name, kPartitions, N, 0, 0, 0);
+    Slots xs(plan.sbuf.generations(plan.x)), outs(plan.sbuf.generations(plan.out));
+    Time end = 0;
+    for (int64_t rt = 0; rt * kPartitions < spec.rows; ++rt) {
+        s.set_floor(Floor(s)
+                        .hold_all(xs.tokens(), kTrackSync)
+                        .hold_all(outs.tokens(), kTrackVector)
+                        .hold(gamma, kTrackVector)
+                        .hold(beta, kTrackVector)
+                        .value());
+        const int64_t r = std::min(kPartitions, spec.rows - rt * kPartitions);
+        e.set_layer(rt);
+        size_t xslot = xs.take();
+        Time x = e.dma(DmaKind::hbm_read, x_name, r, N, xs.ready(xslot), rt, 0);
+        Time normalized, x_last_read;
+        if (spec.layernorm_version == 1) {
+            // nl.mean, nl.square on ScalarE, mean of squares, var = E[x^2] - E[x]^2.
+            Time mean = e.vec(Op::tensor_reduce, r, N, 1, x);
+            Time sq = e.act(Op::activation, r, N, x);
+            Time msq = e.vec(Op::tensor_reduce, r, N, 1, sq);
+            Time m2 = e.vec(Op::tensor_tensor, r, kPerRowScalar, 2, mean);
+            Time var = e.vec(Op::tensor_tensor, r, kPerRowScalar, 2, std::max(msq, m2));
+            Time eps = e.vec(Op::tensor_scalar, r, kPerRowScalar, 1, var);
+            Time rstd = e.act(Op::activation, r, kPerRowScalar, eps);
+            Time shifted = e.vec(Op::tensor_scalar, r, N, 1, std::max(x, mean));
+            normalized = e.vec(Op::tensor_scalar, r, N, 1, std::max(shifted, rstd));
+            x_last_read = shifted;
+        } else {
+            // bn_stats per 512 columns, bn_aggr, rsqrt, one tensor_scalar
+            // doing (x - mean) * rstd.
+            Time stats = x;
+            int64_t chunks = 0;
+            for (int64_t c = 0; c < N; c += kBnStatsFmax, ++chunks)
+                stats = e.vec(Op::bn_stats, r, std::min(kBnStatsFmax, N - c), 1, std::max(stats, x));
+            Time aggr = e.vec(Op::bn_aggr, r, kBnStatsOutputs * chunks, 1, stats);
+            Time rstd = e.act(Op::activation, r, kPerRowScalar, aggr);
+            normalized = e.vec(Op::tensor_scalar, r, N, 1, std::max({x, aggr, rstd}));
+            x_last_read = normalized;
+        }
+        xs.release(xslot, x_last_read);
+        size_t oslot = outs.take();
+        Time scaled = e.vec(Op::tensor_tensor, r, N, 2, std::max({normalized, gamma, outs.ready(oslot)}));
+        Time shifted = e.vec(Op::tensor_tensor, r, N, 2, std::max(scaled, beta));
+        Time st = e.dma(DmaKind::hbm_write, out_name, r, N, shifted, rt, 0, kTrackVector);
+        outs.release(oslot, st);
+        end = std::max(end, st);
+    }
+    ElementwiseOutcome o;
+    o.end = end;
+    o.sbuf_bytes = static_cast<double>(plan.sbuf.used());
+    o.variant = spec.layernorm_version == 1 ? "v1" : "v2";
+    return o;
+}
+
+}  // namespace
+
+bool elementwise_kind(std::string_view opname, ElementwiseKind& kind) {
+    for (const OpEntry& e : kOps)
+        if (e.name == opname) {
+            kind = e.kind;
+            return true;
+        }
+    return false;
+}
+
+std::string_view elementwise_op_names() {
+    return "add, sub, mul, max, min, exp, relu, gelu, silu, tanh, sigmoid, copy, reduce_sum, reduce_max, layernorm";
+}
+
+double elementwise_sbuf_required(const ElementwiseSpec& spec, const CostModel& cost, std::string& why) {
+    why.clear();
+    if (spec.kind == ElementwiseKind::layernorm) {
+        LayernormPlan plan(spec, cost);
+        if (!plan.sbuf.fits()) why = plan.sbuf.shortfall();
+        return static_cast<double>(plan.sbuf.required());
+    }
+    // Chunks keep every op within SBUF whatever the shape.
+    const int inputs = spec.kind == ElementwiseKind::binary ? 2 : 1;
+    const int64_t chunk = std::min(spec.cols, kChunkElems);
+    const int64_t out = spec.kind == ElementwiseKind::reduce ? 1 : chunk;
+    return static_cast<double>(kBuffers * (inputs * chunk + out) * dtype_bytes(spec.dtype));
+}
+
+ElementwiseOutcome lower_elementwise(Scheduler& s, const ElementwiseSpec& spec) {
+    if (spec.kind == ElementwiseKind::layernorm) return lower_layernorm(s, spec);
+    Emitter e(s, spec);
+    const bool binary = spec.kind == ElementwiseKind::binary;
+    const bool reduce = spec.kind == ElementwiseKind::reduce;
+    uint16_t x_name = s.stream().name("x"), y_name = s.stream().name("y"), out_name = s.stream().name("out");
+    Slots in(kBuffers), outs(kBuffers);
+    Time end = 0;
+    const int unit = spec.kind == ElementwiseKind::activation ? kTrackScalar
+                     : spec.kind == ElementwiseKind::copy     ? kTrackGpSimd
+                                                              : kTrackVector;
+    for (int64_t rt = 0; rt * kPartitions < spec.rows; ++rt) {
+        s.set_floor(Floor(s).hold_all(in.tokens(), kTrackSync).hold_all(outs.tokens(), unit).value());
+        const int64_t r = std::min(kPartitions, spec.rows - rt * kPartitions);
+        e.set_layer(rt);
+        Time partial = 0;
+        for (int64_t ct = 0; ct * kChunkElems < spec.cols; ++ct) {
+            const int64_t c = std::min(kChunkElems, spec.cols - ct * kChunkElems);
+            size_t slot = in.take();
+            Time a = e.dma(DmaKind::hbm_read, x_name, r, c, in.ready(slot), rt, ct);
+            Time bb = binary ? e.dma(DmaKind::hbm_read, y_name, r, c, in.ready(slot), rt, ct) : a;
+            size_t oslot = outs.take();
+            Time ready = std::max({a, bb, reduce ? 0.0 : outs.ready(oslot)});
+            Time done = 0;
+            switch (spec.kind) {
+                case ElementwiseKind::binary: done = e.vec(Op::tensor_tensor, r, c, 2, ready); break;
+                case ElementwiseKind::activation: done = e.act(Op::activation, r, c, ready); break;
+                case ElementwiseKind::copy: done = e.pool(Op::tensor_copy, r, c, 1, ready); break;
+                case ElementwiseKind::reduce: {
+                    Time red = e.vec(Op::tensor_reduce, r, c, 1, ready);
+                    done = red;
+                    partial = ct == 0 ? red : e.vec(Op::tensor_tensor, r, kPerRowScalar, 2, std::max(red, partial));
+                    break;
+                }
+                case ElementwiseKind::layernorm: break;
+            }
+            in.release(slot, done);
+            if (!reduce) {
+                Time st = e.dma(DmaKind::hbm_write, out_name, r, c, done, rt, ct, unit);
+                outs.release(oslot, st);
+                end = std::max(end, st);
+            }
+        }
+        if (reduce) end = std::max(end, e.dma(DmaKind::hbm_write, out_name, r, 1, partial, rt, 0, kTrackVector));
+    }
+    ElementwiseOutcome o;
+    o.end = end;
+    std::string why;
+    o.sbuf_bytes = elementwise_sbuf_required(spec, s.cost(), why);
+    return o;
+}
+
+}  // namespace nx::model

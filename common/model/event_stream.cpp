@@ -1,0 +1,229 @@
+#include "common/model/event_stream.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+
+namespace nx::model {
+
+namespace {
+
+struct OpText {
+    std::string_view name;
+    std::string_view opcode;
+};
+
+// Names as the profiler shows them; opcodes chosen so that the pattern
+// study's memory/compute classification (classify_opcode) reads them right.
+constexpr OpText kOps[] = {
+    {"MultiplyMoving", "MATMUL"},
+    {"LoadStationary", "LoadStationary"},
+    {"Transpose", "TRANSPOSE"},
+    {"TensorCopy", "TENSOR_COPY"},
+    {"TensorTensor", "TENSOR_TENSOR"},
+    {"TensorScalar", "TENSOR_SCALAR"},
+    {"TensorReduce", "TENSOR_REDUCE"},
+    {"Activation", "ACTIVATE"},
+    {"Memset", "MEMSET"},
+    {"BnStats", "BN_STATS_REDUCE"},
+    {"BnAggr", "BN_AGGR_REDUCE"},
+    {"PartitionSelect", "MATMUL_SELECT"},
+    {"DmaTrigger", "DMA_TRIGGER"},
+    {"LoopBranch", "BRANCH"},
+    {"SemaphoreWait", "WAIT"},
+    {"dma_hbm_to_sbuf", "DMA"},
+    {"dma_sbuf_to_hbm", "DMA"},
+    {"dma_sbuf_to_sbuf", "DMA"},
+    {"nrt_execute", "nrt_execute"},
+};
+
+constexpr std::string_view kDmaTracks[kDmaQueueKinds][kMaxDmaEngines] = {
+    {"qSyncIO0", "qSyncIO1", "qSyncIO2", "qSyncIO3", "qSyncIO4", "qSyncIO5", "qSyncIO6", "qSyncIO7", "qSyncIO8",
+     "qSyncIO9", "qSyncIO10", "qSyncIO11", "qSyncIO12", "qSyncIO13", "qSyncIO14", "qSyncIO15"},
+    {"qScalarIO0", "qScalarIO1", "qScalarIO2", "qScalarIO3", "qScalarIO4", "qScalarIO5", "qScalarIO6", "qScalarIO7",
+     "qScalarIO8", "qScalarIO9", "qScalarIO10", "qScalarIO11", "qScalarIO12", "qScalarIO13", "qScalarIO14", "qScalarIO15"},
+    {"qVectorIO0", "qVectorIO1", "qVectorIO2", "qVectorIO3", "qVectorIO4", "qVectorIO5", "qVectorIO6", "qVectorIO7",
+     "qVectorIO8", "qVectorIO9", "qVectorIO10", "qVectorIO11", "qVectorIO12", "qVectorIO13", "qVectorIO14", "qVectorIO15"},
+    {"qGpSimdIO0", "qGpSimdIO1", "qGpSimdIO2", "qGpSimdIO3", "qGpSimdIO4", "qGpSimdIO5", "qGpSimdIO6", "qGpSimdIO7",
+     "qGpSimdIO8", "qGpSimdIO9", "qGpSimdIO10", "qGpSimdIO11", "qGpSimdIO12", "qGpSimdIO13", "qGpSimdIO14", "qGpSimdIO15"},
+};
+
+
+
+// Appends v at out (room for 11 characters is guaranteed by the caller).
+char* put_int(char* out, char* end, int64_t v) { return std::to_chars(out, end, v).ptr; }
+
+}  // namespace
+
+std::string_view track_name(int track) {
+    switch (track) {
+        case kTrackTensorMatrix: return "TensorMatrix";
+        case kTrackTensor: return "Tensor";
+        case kTrackVector: return "Vector";
+        case kTrackScalar: return "Scalar";
+        case kTrackGpSimd: return "GpSimd";
+        case kTrackSync: return "Sync";
+        case kTrackHost: return "nrt-nc-000";
+        default: {
+            int i = track - kTrackDma0;
+            return kDmaTracks[i / kMaxDmaEngines][i % kMaxDmaEngines];
+        }
+    }
+}
+
+int queue_kind(int trigger) {
+    switch (trigger) {
+        case kTrackScalar: return 1;
+        case kTrackVector: return 2;
+        case kTrackGpSimd: return 3;
+        default: return 0;
+    }
+}
+
+int dma_track(int trigger, int engine) { return kTrackDma0 + queue_kind(trigger) * kMaxDmaEngines + engine; }
+
+Engine track_engine(int track) {
+    switch (track) {
+        case kTrackTensorMatrix: return Engine::tensor_matrix;
+        case kTrackTensor: return Engine::tensor;
+        case kTrackVector: return Engine::vector;
+        case kTrackScalar: return Engine::scalar;
+        case kTrackGpSimd: return Engine::gpsimd;
+        case kTrackSync: return Engine::sync;
+        case kTrackHost: return Engine::host;
+        default: return Engine::dma;
+    }
+}
+
+std::string_view op_name(Op op) { return kOps[static_cast<size_t>(op)].name; }
+std::string_view op_opcode(Op op) { return kOps[static_cast<size_t>(op)].opcode; }
+
+void EventStream::Ring::push(const PendingEvent& e) {
+    if (size == slots.size()) {
+        // Grow, unrolling the ring so head is 0.
+        std::vector<PendingEvent> bigger(slots.empty() ? 64 : slots.size() * 2);
+        for (size_t i = 0; i < size; ++i) bigger[i] = slots[(head + i) % slots.size()];
+        slots.swap(bigger);
+        head = 0;
+    }
+    slots[(head + size) % slots.size()] = e;
+    ++size;
+}
+
+void EventStream::Ring::pop() {
+    head = (head + 1) % slots.size();
+    --size;
+}
+
+static_assert(kTrackCount <= (1 << 7), "the tournament tree has 128 leaves");
+
+EventStream::EventStream(ImportHandler* handler) : handler_(handler), tree_(2 * kLeaves, kEmpty) {
+    names_.emplace_back();  // id 0: none
+}
+
+void EventStream::update_head(int track) {
+    const Ring& r = tracks_[track];
+    size_t i = static_cast<size_t>(kLeaves + track);
+    tree_[i] = r.empty() ? kEmpty : (static_cast<uint64_t>(r.front().ts) << kTrackBits) | static_cast<uint64_t>(track);
+    for (i /= 2; i >= 1; i /= 2) tree_[i] = std::min(tree_[2 * i], tree_[2 * i + 1]);
+}
+
+uint32_t EventStream::layer(std::string_view name) {
+    if (!handler_) return kNoLayer;
+    if (!layers_.empty() && layers_.back() == name) return layer_base_ + static_cast<uint32_t>(layers_.size() - 1);
+    layers_.emplace_back(name);
+    return layer_base_ + static_cast<uint32_t>(layers_.size() - 1);
+}
+
+uint16_t EventStream::name(std::string_view text) {
+    if (!handler_) return 0;
+    for (size_t i = 1; i < names_.size(); ++i)
+        if (names_[i] == text) return static_cast<uint16_t>(i);
+    if (names_.size() >= UINT16_MAX) throw std::logic_error("model: too many tensor/HLO names");
+    if (text.size() > sizeof tensor_text_ - 40) throw std::logic_error("model: tensor name too long");
+    names_.emplace_back(text);
+    return static_cast<uint16_t>(names_.size() - 1);
+}
+
+void EventStream::push(int track, const PendingEvent& e) {
+    if (!handler_) return;
+    if (e.ts < emitted_until_) throw std::logic_error("model: event before the emitted watermark");
+    if (e.ts < 0 || e.ts >= (INT64_C(1) << (63 - kTrackBits))) throw std::logic_error("model: timestamp out of range");
+    Ring& r = tracks_[track];
+    if (!r.empty() && e.ts < r.slots[(r.head + r.size - 1) % r.slots.size()].ts)
+        throw std::logic_error("model: events of one track out of order");
+    r.push(e);
+    if (r.size == 1) update_head(track);
+    ++pending_;
+    if (pending_ > peak_pending_) peak_pending_ = pending_;
+}
+
+void EventStream::advance(int64_t watermark) {
+    if (!handler_ || watermark <= emitted_until_) return;
+    while (tree_[1] != kEmpty && static_cast<int64_t>(tree_[1] >> kTrackBits) < watermark) {
+        int track = static_cast<int>(tree_[1] & (kLeaves - 1));
+        Ring& r = tracks_[track];
+        emit(track, r.front());
+        r.pop();
+        --pending_;
+        update_head(track);
+    }
+    emitted_until_ = watermark;
+    release_layers();
+}
+
+void EventStream::finish() {
+    if (!handler_) return;
+    advance(INT64_MAX);
+}
+
+void EventStream::release_layers() {
+    // Per track, layer ids never decrease (program order), so the smallest id
+    // still pending is among the track heads.  The newest layer is kept: the
+    // lowering may still be using it.
+    uint32_t keep = layers_.empty() ? layer_base_ : layer_base_ + static_cast<uint32_t>(layers_.size() - 1);
+    for (const Ring& r : tracks_)
+        if (!r.empty() && r.front().layer != kNoLayer && r.front().layer < keep) keep = r.front().layer;
+    while (layer_base_ < keep && !layers_.empty()) {
+        layers_.pop_front();
+        ++layer_base_;
+    }
+}
+
+void EventStream::emit(int track, const PendingEvent& p) {
+    Event e;
+    e.type = p.type;
+    e.engine = track_engine(track);
+    e.track = track_name(track);
+    e.ts_ns = p.ts;
+    e.dur_ns = p.dur;
+    e.name = op_name(p.op);
+    e.opcode = op_opcode(p.op);
+    if (p.hlo != 0) e.hlo_name = names_[p.hlo];
+    if (p.layer != kNoLayer && p.layer >= layer_base_) e.layer = layers_[p.layer - layer_base_];
+    e.bytes = p.bytes;
+    e.flops = p.flops;
+    e.model_flops = p.model_flops;
+    e.dma_kind = p.dma_kind;
+    e.transpose = p.transpose;
+    if (p.tensor.name != 0) {
+        const std::string& base = names_[p.tensor.name];
+        char* out = tensor_text_;
+        char* end = tensor_text_ + sizeof tensor_text_;
+        std::memcpy(out, base.data(), base.size());
+        out += base.size();
+        *out++ = '[';
+        out = put_int(out, end, p.tensor.row);
+        *out++ = ',';
+        out = put_int(out, end, p.tensor.col);
+        *out++ = ']';
+        *out++ = 'p';
+        out = put_int(out, end, p.tensor.partition);
+        e.tensor = std::string_view(tensor_text_, static_cast<size_t>(out - tensor_text_));
+    }
+    handler_->event(e);
+    ++emitted_;
+}
+
+}  // namespace nx::model

@@ -1,0 +1,269 @@
+#include "common/model/scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+namespace nx::model {
+
+namespace {
+
+int64_t to_ns(Time t) { return static_cast<int64_t>(std::llround(t)); }
+
+bool reads_hbm(DmaKind k) {
+    return k == DmaKind::hbm_read || k == DmaKind::weight_load || k == DmaKind::spill_reload;
+}
+bool writes_hbm(DmaKind k) { return k == DmaKind::hbm_write || k == DmaKind::spill_save; }
+
+}  // namespace
+
+Scheduler::Scheduler(const CostModel& cost, ImportHandler* events)
+    : cost_(cost), stream_(events), dma_engines_(std::clamp(cost.target().dma_engines_per_core, 1, kMaxDmaEngines)) {}
+
+Time Scheduler::trigger_ns(int unit) const {
+    // A DMA trigger is one queue write: one static access overhead at the
+    // issuing engine's clock.
+    const Target& t = cost_.target();
+    double ghz = t.profiler_clock_ghz;
+    switch (unit) {
+        case kTrackVector: ghz = t.vector_clock_ghz; break;
+        case kTrackScalar: ghz = t.scalar_clock_ghz; break;
+        case kTrackGpSimd: ghz = t.gpsimd_clock_ghz; break;
+        default: break;
+    }
+    return static_cast<double>(kAccessStaticCycles) / ghz;
+}
+
+Time Scheduler::start_on(int unit, Time ready) {
+    Time s = std::max(unit_free_[unit], ready);
+    if (s < floor_) {
+        s = floor_;
+        ++stats_.floor_clamps;
+    }
+    return s;
+}
+
+void Scheduler::push(int track, Time start, Time end, PendingEvent& e) {
+    if (end > stats_.end) stats_.end = end;
+    if (!stream_.enabled()) return;
+    e.ts = to_ns(start);
+    e.dur = to_ns(end) - e.ts;
+    stream_.push(track, e);
+}
+
+int Scheduler::psum_take() {
+    int bank = psum_next_;
+    psum_next_ = (psum_next_ + 1) % kPsumBanks;
+    return bank;
+}
+
+void Scheduler::set_floor(Time floor) {
+    for (Time t : psum_free_) floor = std::min(floor, effective(t, kTrackTensorMatrix));
+    if (!(floor > floor_) || std::isinf(floor)) return;
+    floor_ = floor;
+    stream_.advance(to_ns(floor_));
+}
+
+Time Scheduler::run(const Instr& in) {
+    Time s = start_on(in.unit, in.ready);
+    bool shared = cost_.target().vector_gpsimd_share_sbuf && (in.unit == kTrackVector || in.unit == kTrackGpSimd);
+    if (shared) s = std::max(s, shared_port_free_);
+    Time end = s + in.dur;
+    unit_free_[in.unit] = end;
+    if (shared) shared_port_free_ = end;
+
+    ++stats_.instructions;
+    ++stats_.unit_instructions[in.unit];
+    stats_.unit_busy_ns[in.unit] += in.dur;
+    stats_.sbuf_read_bytes += static_cast<double>(in.sbuf_read);
+    stats_.sbuf_write_bytes += static_cast<double>(in.sbuf_write);
+
+    PendingEvent e;
+    e.op = in.op;
+    e.type = in.type;
+    e.layer = in.layer;
+    e.hlo = in.hlo;
+    push(in.unit, s, end, e);
+    return end;
+}
+
+Time Scheduler::matmul(const MatmulInstr& mm) {
+    const int bytes = dtype_bytes(mm.dtype);
+    const int64_t partitions = (mm.k_rows + cost_.k_pack(mm.dtype) - 1) / cost_.k_pack(mm.dtype);
+    Time ls_end = 0;
+    if (mm.load_stationary) {
+        // The next stationary loads in the background of the running
+        // MultiplyMoving, but not before it started.
+        Time s = start_on(kTrackTensor, std::max(mm.stationary_ready, last_mm_start_));
+        Time d = cost_.load_stationary_ns(mm.m_cols, mm.dtype);
+        ls_end = s + d;
+        unit_free_[kTrackTensor] = ls_end;
+        ++stats_.instructions;
+        ++stats_.unit_instructions[kTrackTensor];
+        stats_.unit_busy_ns[kTrackTensor] += d;
+        stats_.sbuf_read_bytes += static_cast<double>(partitions * mm.m_cols * bytes * cost_.k_pack(mm.dtype));
+        PendingEvent e;
+        e.op = Op::load_stationary;
+        e.flops = 0;
+        e.model_flops = 0;
+        e.layer = mm.layer;
+        e.hlo = mm.hlo;
+        push(kTrackTensor, s, ls_end, e);
+    } else {
+        ls_end = mm.stationary_ready;
+    }
+    Time s = start_on(kTrackTensorMatrix, std::max({ls_end, mm.moving_ready, mm.psum_ready}));
+    Time d = cost_.multiply_moving_ns(mm.n_cols, mm.dtype);
+    Time end = s + d;
+    unit_free_[kTrackTensorMatrix] = end;
+    last_mm_start_ = s;
+    double flops = 2.0 * static_cast<double>(mm.k_rows) * static_cast<double>(mm.m_cols) * static_cast<double>(mm.n_cols);
+    ++stats_.instructions;
+    ++stats_.unit_instructions[kTrackTensorMatrix];
+    stats_.unit_busy_ns[kTrackTensorMatrix] += d;
+    stats_.sbuf_read_bytes += static_cast<double>(partitions * mm.n_cols * bytes * cost_.k_pack(mm.dtype));
+    const bool moves_data = mm.op != Op::multiply_moving;
+    stats_.hardware_flops += flops;
+    if (moves_data) stats_.transpose_flops += flops;
+    else stats_.model_flops += flops;
+    PendingEvent e;
+    e.op = mm.op;
+    e.flops = flops;
+    e.model_flops = moves_data ? 0 : flops;
+    e.transpose = moves_data;
+    e.layer = mm.layer;
+    e.hlo = mm.hlo;
+    push(kTrackTensorMatrix, s, end, e);
+    return end;
+}
+
+Time Scheduler::dma(const Transfer& t) {
+    if (t.partitions <= 0 || t.row_bytes <= 0) return t.ready;
+    if (t.partition0 < 0 || t.partition0 + t.partitions > kPartitions)
+        throw std::logic_error("model: DMA transfer outside the 128 partitions");
+
+    // The trigger unit issues the transfer in its program order; on the Sync
+    // engine, time spent blocked on the transfer's dependencies is shown as a
+    // semaphore wait.
+    const int unit = t.trigger;
+    Time trig = start_on(unit, t.ready);
+    if (unit == kTrackSync && stream_.enabled() && trig > unit_free_[unit]) {
+        Time wait_from = std::max(unit_free_[unit], static_cast<Time>(stream_.emitted_until()));
+        if (trig > wait_from) {
+            PendingEvent w;
+            w.op = Op::semaphore_wait;
+            w.type = EventType::semaphore;
+            w.layer = t.layer;
+            push(unit, wait_from, trig, w);
+        }
+    }
+    const Time trig_ns = trigger_ns(unit);
+    Time trig_end = trig + trig_ns;
+    unit_free_[unit] = trig_end;
+    ++stats_.instructions;
+    ++stats_.unit_instructions[unit];
+    stats_.unit_busy_ns[unit] += trig_ns;
+    ++stats_.dma_issued;
+    {
+        PendingEvent e;
+        e.op = Op::dma_trigger;
+        e.layer = t.layer;
+        push(unit, trig, trig_end, e);
+    }
+
+    const Time issue = trig_end + cost_.dma_fixed_latency_ns();
+    const int qk = queue_kind(unit);
+    const double total = static_cast<double>(t.partitions * t.row_bytes);
+    const bool hbm = reads_hbm(t.kind) || writes_hbm(t.kind);
+    Time hbm_end = 0;
+    if (hbm) {
+        const Time dur = total / cost_.hbm_bytes_per_ns();
+        hbm_end = queue_kind(unit) == queue_kind(kTrackSync) ? hbm_prefetch(issue, dur) : hbm_priority(qk, issue, dur);
+        if (reads_hbm(t.kind)) stats_.hbm_read_bytes += total;
+        else stats_.hbm_write_bytes += total;
+    }
+    if (reads_hbm(t.kind) || t.kind == DmaKind::on_chip) stats_.sbuf_write_bytes += total;
+    if (writes_hbm(t.kind) || t.kind == DmaKind::on_chip) stats_.sbuf_read_bytes += total;
+
+    Op op = reads_hbm(t.kind) ? Op::dma_hbm_to_sbuf : writes_hbm(t.kind) ? Op::dma_sbuf_to_hbm : Op::dma_sbuf_to_sbuf;
+    Time done = issue;
+    const int64_t last = t.partition0 + t.partitions;
+    for (int64_t p = t.partition0; p < last;) {
+        int engine = static_cast<int>(std::min<int64_t>(p / kPartitionsPerDmaEngine, dma_engines_ - 1));
+        int64_t group_end = std::min<int64_t>(last, (p / kPartitionsPerDmaEngine + 1) * kPartitionsPerDmaEngine);
+        if (engine == dma_engines_ - 1) group_end = last;
+        int64_t rows = group_end - p;
+        Time s = std::max(issue, dma_free_[qk][engine]);
+        Time end = s + cost_.dma_engine_ns(rows, t.row_bytes);
+        if (hbm) end = std::max(end, hbm_end);
+        dma_free_[qk][engine] = end;
+        done = std::max(done, end);
+        ++stats_.instructions;
+        ++stats_.dma_transfers;
+        PendingEvent e;
+        e.op = op;
+        e.type = EventType::dma;
+        e.bytes = rows * t.row_bytes;
+        e.dma_kind = t.kind;
+        e.layer = t.layer;
+        e.tensor = t.tensor;
+        e.tensor.partition = static_cast<uint16_t>(p);
+        push(dma_track(unit, engine), s, end, e);
+        p = group_end;
+    }
+    return done;
+}
+
+Time Scheduler::hbm_priority(int qk, Time issue, Time dur) {
+    // In order within its queue kind, never behind the prefetch backlog: it
+    // shares HBM half and half with the prefetches already in flight (each
+    // moves at half the rate while both are busy), then runs alone.
+    const Time a = std::max(issue, hbm_free_[qk]);
+    const Time shared = std::min(std::max(hbm_prefetch_end_ - a, 0.0), dur);
+    const Time end = a + dur + shared;
+    hbm_prefetch_end_ += shared;
+    hbm_free_[qk] = end;
+    // Prefetches issued later that meet its solo part share it too.
+    const Time solo = a + 2 * shared;
+    if (end > solo) {
+        SharedSpan span{solo, end, qk};
+        auto it = std::upper_bound(hbm_shared_.begin(), hbm_shared_.end(), span,
+                                   [](const SharedSpan& x, const SharedSpan& y) { return x.begin < y.begin; });
+        hbm_shared_.insert(it, span);
+    }
+    return end;
+}
+
+Time Scheduler::hbm_prefetch(Time issue, Time dur) {
+    // After every prefetch issued before it.  While a store runs alone, the
+    // two share HBM half and half: both progress at half the rate, so the
+    // store really finishes later by what the prefetch took (its own event
+    // keeps the time computed when it was issued; its span and its queue
+    // carry the difference, so bytes over time stay at the sustained rate).
+    Time t = std::max(issue, hbm_prefetch_end_);
+    Time remaining = dur;
+    for (SharedSpan& span : hbm_shared_) {
+        if (span.end <= t) continue;
+        if (span.begin >= t + remaining) break;
+        if (span.begin > t) {
+            remaining -= span.begin - t;
+            t = span.begin;
+        }
+        const Time store_left = span.end - t;
+        const Time both = std::min(remaining, store_left);
+        t += 2 * both;
+        remaining -= both;
+        span.begin = t;
+        span.end = t + (store_left - both);
+        hbm_free_[span.queue] = std::max(hbm_free_[span.queue], span.end);
+        if (remaining <= 0) break;
+    }
+    hbm_prefetch_end_ = t + remaining;
+    while (!hbm_shared_.empty() && hbm_shared_.front().end <= hbm_prefetch_end_) hbm_shared_.pop_front();
+    return hbm_prefetch_end_;
+}
+
+void Scheduler::finish() { stream_.finish(); }
+
+}  // namespace nx::model

@@ -1,0 +1,208 @@
+// The timeline: places each instruction and DMA transfer of a lowered program
+// on the NeuronCore's engines and DMA queues, and streams the resulting events.
+//
+// Instructions are submitted in program order.  Every engine (TensorE's
+// LoadStationary and MultiplyMoving rows, VectorE, ScalarE, GpSimdE, the Sync
+// engine that triggers DMAs) executes its own stream in order, so an
+// instruction starts at the latest of: its engine becoming free, its
+// dependencies (the semaphores it waits on: completion times the lowering
+// passes as `ready`), and the scheduling floor.  That is a list schedule in
+// one pass, O(1) per instruction, with no graph kept in memory.
+//
+// DMA: a transfer is triggered by an engine (loads by the Sync engine, stores
+// by the engine that produced the data; waiting on the Sync engine is a
+// semaphore wait), reaches its queue after the fixed cross-engine latency, and
+// is split over the DMA engines of the partitions it touches (8 partitions
+// per engine).  Each queue moves its rows at the engine's rated bandwidth plus
+// a per-descriptor cost.  HBM traffic moves at the sustained tile-DMA rate:
+// the Sync engine's prefetches are served in issue order; a store (triggered
+// by a compute engine) does not queue behind that prefetch backlog but shares
+// HBM with it half and half while both are busy (round-robin queues), so the
+// store takes up to twice its own time and the backlog finishes later by as
+// much as the store took.  Every time is a continuous function of the inputs
+// (no priority cliffs where a nanosecond's difference costs a whole transfer);
+// what remains are small alignment effects, as on hardware.
+//
+// The floor: a lowering periodically tells the scheduler the earliest time any
+// instruction it has yet to submit can start (set_floor): the least, over the
+// completion times it still holds as future dependencies, of that time and
+// the consuming engine becoming free (Floor helps compute it).  Every later
+// instruction depends on one of those, or on an instruction not yet placed,
+// so events before the floor are final and are emitted: memory stays bounded
+// by the work in flight, not by the length of the program.  An instruction is
+// never placed before the floor; if one would have been (a dependency the
+// lowering forgot to hold), its start is raised and counted in
+// SimStats::floor_clamps, which tests keep at zero.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <utility>
+
+#include "common/event.h"
+#include "common/model/cost_model.h"
+#include "common/model/event_stream.h"
+#include "common/profile_sink.h"
+
+namespace nx::model {
+
+// Compute units are the first kTrackDma0 tracks (TensorMatrix ... host).
+inline constexpr int kUnitCount = kTrackDma0;
+// PSUM: 8 banks of 2 KiB per partition [nki-arch].
+inline constexpr int kPsumBanks = 8;
+
+// An instruction on one compute unit.
+struct Instr {
+    int unit = kTrackVector;
+    Op op = Op::tensor_copy;
+    Time dur = 0;
+    Time ready = 0;  // latest completion among the instruction's dependencies
+    uint32_t layer = kNoLayer;
+    uint16_t hlo = 0;
+    EventType type = EventType::instruction;
+    int64_t sbuf_read = 0;   // bytes read from SBUF
+    int64_t sbuf_write = 0;  // bytes written to SBUF
+};
+
+// A LoadStationary (unless the stationary is already in the array) followed by
+// a MultiplyMoving into a PSUM bank.
+struct MatmulInstr {
+    Time stationary_ready = 0;
+    Time moving_ready = 0;
+    Time psum_ready = 0;  // the accumulation bank is free (first pass of a group)
+    int64_t k_rows = 0;   // contraction rows in this pass
+    int64_t m_cols = 0;   // stationary columns (output partitions)
+    int64_t n_cols = 0;   // moving columns
+    DType dtype = DType::bf16;
+    bool load_stationary = true;
+    // multiply_moving, or a matmul that only moves data (transpose: against
+    // an identity; partition_select: against a one-hot column): those count
+    // as hardware and transpose FLOPs, not model FLOPs.
+    Op op = Op::multiply_moving;
+    uint32_t layer = kNoLayer;
+    uint16_t hlo = 0;
+};
+
+// One DMA transfer of `partitions` rows of `row_bytes` each.
+struct Transfer {
+    int64_t partition0 = 0;
+    int64_t partitions = 0;
+    int64_t row_bytes = 0;
+    DmaKind kind = DmaKind::hbm_read;  // hbm_read/weight_load/spill_reload: HBM -> SBUF; hbm_write/spill_save: SBUF -> HBM; on_chip
+    Time ready = 0;
+    // The unit whose instruction stream triggers the transfer: loads come
+    // from the Sync engine (the prefetcher), stores from the unit that
+    // produced the data, so a store waiting for compute never holds up the
+    // next loads.
+    int trigger = kTrackSync;
+    uint32_t layer = kNoLayer;
+    TensorRef tensor;
+};
+
+struct SimStats {
+    Time end = 0;                 // last completion
+    int64_t instructions = 0;     // compute instructions + per-engine DMA transfers
+    int64_t dma_transfers = 0;    // per-engine pieces
+    int64_t dma_issued = 0;       // transfers triggered
+    std::array<int64_t, kUnitCount> unit_instructions{};
+    std::array<double, kUnitCount> unit_busy_ns{};
+    double hbm_read_bytes = 0;
+    double hbm_write_bytes = 0;
+    double sbuf_read_bytes = 0;
+    double sbuf_write_bytes = 0;
+    double hardware_flops = 0;
+    double model_flops = 0;
+    double transpose_flops = 0;
+    int64_t floor_clamps = 0;
+};
+
+class Scheduler {
+public:
+    Scheduler(const CostModel& cost, ImportHandler* events);
+    Scheduler(const Scheduler&) = delete;
+    Scheduler& operator=(const Scheduler&) = delete;
+
+    const CostModel& cost() const { return cost_; }
+    EventStream& stream() { return stream_; }
+    bool tracing() const { return stream_.enabled(); }
+
+    // Each returns the completion time.
+    Time run(const Instr& in);
+    Time matmul(const MatmulInstr& mm);
+    Time dma(const Transfer& t);
+
+    // PSUM accumulation banks, rotated by every matmul group the core runs:
+    // a group's first pass waits until the bank's previous contents were
+    // evacuated (psum_release).
+    int psum_take();
+    Time psum_ready(int bank) const { return psum_free_[static_cast<size_t>(bank)]; }
+    void psum_release(int bank, Time t) { psum_free_[static_cast<size_t>(bank)] = t; }
+
+    // Raises the floor (see above; the PSUM banks are held here) and emits
+    // the events before it.
+    void set_floor(Time floor);
+    // A held completion time as a bound on its consumer's next start.
+    Time effective(Time token, int consumer) const { return token > unit_free_[consumer] ? token : unit_free_[consumer]; }
+    // Emits every remaining event.
+    void finish();
+
+    Time unit_free(int unit) const { return unit_free_[unit]; }
+    const SimStats& stats() const { return stats_; }
+    size_t peak_buffered_events() const { return stream_.peak_pending(); }
+
+private:
+    Time start_on(int unit, Time ready);
+    Time trigger_ns(int unit) const;
+    // HBM completion of a transfer of `dur` ns issued at `issue`.
+    Time hbm_priority(int queue_kind, Time issue, Time dur);
+    Time hbm_prefetch(Time issue, Time dur);
+    void push(int track, Time start, Time end, PendingEvent& e);
+
+    const CostModel& cost_;
+    EventStream stream_;
+    SimStats stats_;
+    std::array<Time, kUnitCount> unit_free_{};
+    // Each DMA queue (trigger kind x engine) serves its transfers in order.
+    std::array<std::array<Time, kMaxDmaEngines>, kDmaQueueKinds> dma_free_{};
+    // HBM (see dma()): each store queue kind's backlog; the end of the
+    // prefetch backlog; intervals beyond it where a store runs and a later
+    // prefetch would share HBM with it, by start time.
+    std::array<Time, kDmaQueueKinds> hbm_free_{};
+    Time hbm_prefetch_end_ = 0;
+    struct SharedSpan {
+        Time begin, end;
+        int queue;
+    };
+    std::deque<SharedSpan> hbm_shared_;
+    Time shared_port_free_ = 0;  // VectorE/GpSimdE SBUF port on NC-v2
+    Time last_mm_start_ = 0;
+    std::array<Time, kPsumBanks> psum_free_{};
+    int psum_next_ = 0;
+    Time floor_ = 0;
+    int dma_engines_;
+};
+
+// The least effective time over the dependencies a lowering still holds.
+class Floor {
+public:
+    explicit Floor(const Scheduler& s) : s_(s) {}
+    Floor& hold(Time token, int consumer) {
+        Time t = s_.effective(token, consumer);
+        if (t < value_) value_ = t;
+        return *this;
+    }
+    template <typename Range>
+    Floor& hold_all(const Range& tokens, int consumer) {
+        for (Time t : tokens) hold(t, consumer);
+        return *this;
+    }
+    Time value() const { return value_; }
+
+private:
+    const Scheduler& s_;
+    Time value_ = INFINITY;
+};
+
+}  // namespace nx::model

@@ -1,0 +1,91 @@
+// The `sim` backend: a calibrated NeuronCore performance model.
+//
+// simulate() lowers a workload (matmul, mlp, pattern, elementwise) to the
+// instruction stream a Neuron kernel issues, schedules it on the engines and
+// DMA queues of one NeuronCore of the target, and returns the predicted
+// latency with counts; with an ImportHandler it also streams the timeline's
+// events (the same rows a real profile has) so ProfileBuilder computes the
+// summary metrics exactly as nx-convert does for measured profiles.
+// run_calibration() compares predictions with the public measurements listed
+// in common/model/calibration.jsonl.  The model, its sources, assumptions and
+// blind spots are described in nx-sim(7).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/model/matmul.h"
+#include "common/output.h"
+#include "common/profile_sink.h"
+#include "common/targets.h"
+#include "common/workload.h"
+
+namespace nx::model {
+
+struct SimResult {
+    // Device time of one execution (for the per-iteration-launch pattern:
+    // including the host dispatch of every launch).
+    double latency_ns = 0;
+    double device_ns = 0;        // the part spent executing on the device
+    int64_t instructions = 0;    // compute instructions + per-engine DMA transfers
+    int64_t dma_transfers = 0;   // per-engine DMA transfers
+    TileCounts tiles;            // matmul (and mlp: the first projection); zeros otherwise
+    std::string variant;         // variant actually used ("auto" resolved; mlp: one per projection)
+    double model_flops = 0;
+    double hardware_flops = 0;
+    double hbm_bytes = 0;        // read + written
+    double hbm_read_bytes = 0;
+    double hbm_write_bytes = 0;
+    double sbuf_peak_bytes = 0;  // planned SBUF occupancy (all partitions)
+    double sbuf_read_bytes = 0;
+    double sbuf_write_bytes = 0;
+    // Busy time (sum of instruction durations) per timeline row.
+    double tensor_busy_ns = 0;   // MultiplyMoving (TensorMatrix row)
+    double vector_busy_ns = 0;
+    double scalar_busy_ns = 0;
+    double gpsimd_busy_ns = 0;
+    int64_t floor_clamps = 0;          // see scheduler.h; 0 for a faithful schedule
+    size_t peak_buffered_events = 0;   // reorder-buffer high water mark (streaming only)
+};
+
+// The target a workload names (its `target`, trn1 when empty).  Throws
+// nx::Error("<workload>: unknown target ...") for other names.
+const Target& workload_target(const Workload& w);
+
+// Validates the workload (throws nx::Error("<workload name>: <what is wrong>"))
+// and simulates one execution on `target`.  When `events` is non-null, every
+// event of the timeline is streamed to it in timestamp order (the caller has
+// called begin_profile and will call end_profile), and the metrics events
+// cannot carry are reported through events->source_metric(): SBUF fullness
+// and traffic, weight and input/output sizes, the cycle count.
+SimResult simulate(const Workload& w, const Target& target, ImportHandler* events = nullptr);
+
+// Calibration: every public measurement in the data file against the model.
+struct CalibrationRow {
+    std::string name;      // the calibration point
+    std::string metric;    // latency_ms, hfu_percent, tflops ...
+    std::string source;    // the document the published figure comes from
+    double published = 0;
+    double predicted = 0;
+    double error_percent = 0;      // (predicted - published) / published * 100
+    double tolerance_percent = 0;
+    bool within = false;
+    bool goal = false;     // counts toward the calibration goals
+    std::string note;
+};
+struct CalibrationReport {
+    std::vector<CalibrationRow> rows;
+    double mean_abs_error_percent = 0;  // over the goal latency rows
+    bool order_ok = false;              // goal latencies rank as published
+    bool goals_met = false;             // each goal row within tolerance, mean within kCalibrationMeanGoal, order ok
+};
+// The mean-error goal over the NKI tutorial variants (issue 3).
+inline constexpr double kCalibrationMeanGoalPercent = 15;
+
+// Throws nx::Error naming the file and line for a bad data file.
+CalibrationReport run_calibration(const std::string& data_file);
+void print_calibration(const CalibrationReport& report, Output& out);
+
+}  // namespace nx::model

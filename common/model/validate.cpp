@@ -1,0 +1,168 @@
+#include "common/model/validate.h"
+
+#include <cstdio>
+
+#include "common/error.h"
+
+namespace nx::model {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// Bad-input errors all start with the workload's name.
+[[noreturn]] void fail(const std::string& label, const std::string& what) { throw Error(label + ": " + what); }
+
+void positive(const std::string& label, const char* field, int64_t v) {
+    if (v <= 0) fail(label, std::string(field) + " must be positive, got " + std::to_string(v));
+}
+
+// 0 means "use the study's default"; negative is an error.
+int64_t or_default(const std::string& label, const char* field, int64_t v, int64_t fallback) {
+    if (v < 0) fail(label, std::string(field) + " must be positive, got " + std::to_string(v));
+    return v == 0 ? fallback : v;
+}
+
+bool is_auto(const std::string& v) { return v.empty() || v == "auto"; }
+
+std::optional<MatmulVariant> matmul_variant(const std::string& label, const std::string& v) {
+    if (is_auto(v)) return std::nullopt;
+    auto parsed = parse_matmul_variant(v);
+    if (!parsed)
+        fail(label, "unknown variant '" + v + "' (known: " + std::string(matmul_variant_names()) + ")");
+    return parsed;
+}
+
+void fits_device(const std::string& label, double bytes, const CostModel& cost) {
+    const Target& t = cost.target();
+    if (bytes > t.hbm_bytes_per_chip) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "needs %.1f GiB of device memory (inputs, weights and outputs), %s has %.1f GiB",
+                      bytes / kGiB, t.name, t.hbm_bytes_per_chip / kGiB);
+        fail(label, buf);
+    }
+}
+
+void variant_fits(const std::string& label, const MatmulProblem& p, MatmulVariant v, const CostModel& cost,
+                  const char* what) {
+    MatmulPlan plan = plan_matmul(p, v, cost);
+    if (!plan.fits)
+        fail(label, std::string("variant ") + std::string(to_string(v)) + " does not fit" + what + ": " + plan.why_not);
+}
+
+}  // namespace
+
+std::string workload_label(const Workload& w) {
+    if (!w.name.empty()) return w.name;
+    if (!w.op.empty()) return w.op + " workload";
+    return "workload";
+}
+
+WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
+    WorkloadSpec spec;
+    spec.label = workload_label(w);
+    const std::string& label = spec.label;
+    auto dtype = parse_dtype(w.dtype);
+    if (!dtype) fail(label, "unknown dtype '" + w.dtype + "' (known: bf16, fp16, fp32, fp8)");
+    const double b = dtype_bytes(*dtype);
+
+    if (w.op == "matmul") {
+        spec.kind = WorkloadKind::matmul;
+        positive(label, "M", w.M);
+        positive(label, "K", w.K);
+        positive(label, "N", w.N);
+        spec.matmul.M = w.M;
+        spec.matmul.K = w.K;
+        spec.matmul.N = w.N;
+        spec.matmul.dtype = *dtype;
+        spec.variant = matmul_variant(label, w.variant);
+        const double M = static_cast<double>(w.M), K = static_cast<double>(w.K), N = static_cast<double>(w.N);
+        spec.weight_bytes = K * N * b;
+        spec.io_bytes = (M * K + K * N + M * N) * b;
+        fits_device(label, spec.io_bytes, cost);
+        if (spec.variant) variant_fits(label, spec.matmul, *spec.variant, cost, "");
+    } else if (w.op == "mlp") {
+        spec.kind = WorkloadKind::mlp;
+        positive(label, "batch", w.batch);
+        positive(label, "seq", w.seq);
+        positive(label, "hidden", w.hidden);
+        positive(label, "intermediate", w.intermediate);
+        spec.mlp.tokens = w.batch * w.seq;
+        spec.mlp.hidden = w.hidden;
+        spec.mlp.intermediate = w.intermediate;
+        spec.mlp.dtype = *dtype;
+        spec.mlp.variant = matmul_variant(label, w.variant);
+        spec.variant = spec.mlp.variant;
+        const double T = static_cast<double>(spec.mlp.tokens), H = static_cast<double>(w.hidden),
+                     I = static_cast<double>(w.intermediate);
+        spec.weight_bytes = 3 * H * I * b;
+        // x, the two intermediates (act, gated product) and y.
+        spec.io_bytes = spec.weight_bytes + (2 * T * H + 2 * T * I) * b;
+        fits_device(label, spec.io_bytes, cost);
+        if (spec.variant) {
+            variant_fits(label, mlp_gate_problem(spec.mlp), *spec.variant, cost, " the gate/up projections");
+            variant_fits(label, mlp_down_problem(spec.mlp), *spec.variant, cost, " the down projection");
+        }
+    } else if (w.op == "pattern") {
+        spec.kind = WorkloadKind::pattern;
+        PatternSpec& p = spec.pattern;
+        if (w.pattern.empty()) fail(label, "missing pattern (known: vmap, scan, for_loop, for_loop_launch)");
+        if (!parse_pattern_kind(w.pattern, p.kind))
+            fail(label, "unknown pattern '" + w.pattern + "' (known: vmap, scan, for_loop, for_loop_launch)");
+        p.name = w.pattern;
+        p.iterations = or_default(label, "iterations", w.iterations, kPatternDefaultIterations);
+        p.batch = or_default(label, "batch", w.batch, kPatternDefaultBatch);
+        p.features = or_default(label, "features", w.features, kPatternDefaultFeatures);
+        p.dtype = *dtype;
+        if (p.batch > kPartitions)
+            fail(label, "batch must be at most " + std::to_string(kPartitions) + " (one row per SBUF partition), got " +
+                            std::to_string(p.batch));
+        if (p.kind == PatternKind::for_loop || p.kind == PatternKind::for_loop_launch) {
+            p.size = w.size.empty() ? "small" : w.size;
+            if (for_loop_size_factor(p.size) == 0)
+                fail(label, "unknown size '" + w.size + "' (known: small, medium, large)");
+        }
+        if (!is_auto(w.variant)) fail(label, "variant '" + w.variant + "' does not apply to pattern workloads");
+        const double rows = static_cast<double>(p.iterations * p.batch);
+        spec.io_bytes = (rows * static_cast<double>(p.features) + rows) * b;
+        fits_device(label, spec.io_bytes, cost);
+        // A row of features (and its transposes) must fit in a partition.
+        if (static_cast<double>(pattern_sbuf_bytes(p)) > cost.target().sbuf_bytes_per_partition())
+            fail(label, "features " + std::to_string(p.features) + " do not fit in an SBUF partition");
+    } else if (w.op == "elementwise") {
+        spec.kind = WorkloadKind::elementwise;
+        ElementwiseSpec& e = spec.elementwise;
+        if (w.opname.empty()) fail(label, "missing opname (known: " + std::string(elementwise_op_names()) + ")");
+        if (!elementwise_kind(w.opname, e.kind))
+            fail(label, "unknown opname '" + w.opname + "' (known: " + std::string(elementwise_op_names()) + ")");
+        positive(label, "rows", w.rows);
+        positive(label, "cols", w.cols);
+        e.opname = w.opname;
+        e.rows = w.rows;
+        e.cols = w.cols;
+        e.dtype = *dtype;
+        if (e.kind == ElementwiseKind::layernorm) {
+            if (w.variant == "v1") e.layernorm_version = 1;
+            else if (w.variant == "v2" || is_auto(w.variant)) e.layernorm_version = 2;
+            else fail(label, "unknown variant '" + w.variant + "' for layernorm (known: auto, v1, v2)");
+        } else if (!is_auto(w.variant)) {
+            fail(label, "variant '" + w.variant + "' does not apply to " + w.opname);
+        }
+        const double R = static_cast<double>(w.rows), C = static_cast<double>(w.cols);
+        const int inputs = e.kind == ElementwiseKind::binary ? 2 : 1;
+        const double out = e.kind == ElementwiseKind::reduce ? R : R * C;
+        spec.weight_bytes = e.kind == ElementwiseKind::layernorm ? 2 * C * b : 0;
+        spec.io_bytes = (inputs * R * C + out) * b + spec.weight_bytes;
+        fits_device(label, spec.io_bytes, cost);
+        std::string why;
+        elementwise_sbuf_required(e, cost, why);
+        if (!why.empty()) fail(label, w.opname + " does not fit: " + why);
+    } else if (w.op.empty()) {
+        fail(label, "missing op (known: matmul, mlp, pattern, elementwise)");
+    } else {
+        fail(label, "unknown op '" + w.op + "' (known: matmul, mlp, pattern, elementwise)");
+    }
+    return spec;
+}
+
+}  // namespace nx::model

@@ -1,0 +1,40 @@
+// Turns a Workload record into the lowering's input, or refuses it with a
+// message naming the workload: zero or negative dimensions, unknown ops,
+// dtypes, patterns or variants, a variant that cannot apply, shapes that do
+// not fit device memory (HBM) or SBUF.  Defaults of the pattern study are
+// filled in here.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "common/model/cost_model.h"
+#include "common/model/elementwise.h"
+#include "common/model/matmul.h"
+#include "common/model/mlp.h"
+#include "common/model/patterns.h"
+#include "common/workload.h"
+
+namespace nx::model {
+
+enum class WorkloadKind { matmul, mlp, pattern, elementwise };
+
+struct WorkloadSpec {
+    WorkloadKind kind = WorkloadKind::matmul;
+    std::string label;  // the workload's name for messages
+    MatmulProblem matmul;
+    std::optional<MatmulVariant> variant;  // matmul and mlp; nullopt = auto
+    MlpSpec mlp;
+    PatternSpec pattern;
+    ElementwiseSpec elementwise;
+    double weight_bytes = 0;  // weights in HBM
+    double io_bytes = 0;      // inputs, outputs and weights in HBM
+};
+
+// Throws nx::Error("<label>: <what is wrong>").
+WorkloadSpec validate_workload(const Workload& w, const CostModel& cost);
+
+// The name messages use for a workload: its name, else its op.
+std::string workload_label(const Workload& w);
+
+}  // namespace nx::model

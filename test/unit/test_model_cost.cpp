@@ -1,0 +1,125 @@
+// The cost model's hand-computed expectations: tile counts, one matmul pass,
+// one DMA transfer, SBUF planning.
+#include <gtest/gtest.h>
+
+#include "common/model/cost_model.h"
+#include "common/model/matmul.h"
+#include "common/model/sbuf_plan.h"
+#include "common/model/scheduler.h"
+#include "test/unit/test_model_support.h"
+
+namespace nx::model {
+namespace {
+
+using testing::Recorder;
+
+const Target& trn1() { return *find_target("trn1"); }
+const Target& trn2() { return *find_target("trn2"); }
+
+TEST(ModelCost, TileCountsAreTheCeilingOfEachDimensionOverItsTileSize) {
+    TileCounts t = matmul_tiles(129, 257, 513);
+    EXPECT_EQ(t.M, 2);
+    EXPECT_EQ(t.K, 3);
+    EXPECT_EQ(t.N, 2);
+    EXPECT_EQ(t.total, 12);
+    TileCounts tutorial = matmul_tiles(4096, 8192, 8192);
+    EXPECT_EQ(tutorial.M, 32);
+    EXPECT_EQ(tutorial.K, 64);
+    EXPECT_EQ(tutorial.N, 16);
+    EXPECT_EQ(tutorial.total, 32768);
+}
+
+TEST(ModelCost, SingleTileMatmulTakesOneMovingColumnPerTensorCycle) {
+    CostModel cost(trn1());
+    // 512 moving columns at 2.8 GHz; short moving sides pay the 64-cycle minimum.
+    EXPECT_DOUBLE_EQ(cost.multiply_moving_ns(512, DType::bf16), 512 / 2.8);
+    EXPECT_DOUBLE_EQ(cost.multiply_moving_ns(10, DType::bf16), 64 / 2.8);
+    EXPECT_DOUBLE_EQ(cost.multiply_moving_ns(512, DType::fp32), 4 * 512 / 2.8);
+    // 2 x 128 x 128 x 512 FLOPs in 512 cycles is the documented 91.75 TFLOPS peak.
+    EXPECT_NEAR(2.0 * 128 * 128 * 512 / (cost.multiply_moving_ns(512, DType::bf16) * 1e-9), trn1().peak_flops_bf16, 1e6);
+}
+
+TEST(ModelCost, LoadStationaryOf128ColumnsTakes32Cycles) {
+    CostModel cost(trn1());
+    EXPECT_DOUBLE_EQ(cost.load_stationary_ns(128, DType::bf16), 32 / 2.8);
+}
+
+TEST(ModelCost, VectorInstructionCostsOneCyclePerElementPerInputPlusStaticOverhead) {
+    CostModel cost(trn1());
+    EXPECT_DOUBLE_EQ(cost.vector_ns(512, 1), (512 + 100) / 1.12);
+    EXPECT_DOUBLE_EQ(cost.vector_ns(512, 2), (1024 + 100) / 1.12);
+}
+
+TEST(ModelCost, SmallScalarInstructionsTakeTheMeasuredIssueInterval) {
+    CostModel cost(trn1());
+    EXPECT_DOUBLE_EQ(cost.scalar_ns(1), 189);
+    EXPECT_DOUBLE_EQ(cost.scalar_ns(2048), (2048 + 60) / 1.4);
+}
+
+TEST(ModelCost, Fp8PacksTwoKRowsPerPartitionOnTrn2AndNoneOnTrn1) {
+    EXPECT_EQ(CostModel(trn1()).k_pack(DType::fp8), 1);
+    EXPECT_EQ(CostModel(trn2()).k_pack(DType::fp8), 2);
+    EXPECT_EQ(CostModel(trn2()).k_pack(DType::bf16), 1);
+    EXPECT_EQ(CostModel(trn2()).k_tile(DType::fp8), 256);
+}
+
+TEST(ModelCost, DmaOfOneTransferIsTriggerPlusFixedLatencyPlusBytesOverSustainedBandwidth) {
+    CostModel cost(trn1());
+    Recorder rec;
+    Scheduler s(cost, &rec);
+    Transfer t;
+    t.partitions = 128;
+    t.row_bytes = 2048;  // 256 KiB over all 16 engines
+    Time done = s.dma(t);
+    s.finish();
+    const double trigger = 60 / 1.4;                        // one static access at the Sync clock
+    const double hbm_bytes_per_ns = 820e9 / 2 * 0.2535 / 1e9;  // per-core HBM peak x fitted efficiency
+    EXPECT_NEAR(done, trigger + 1300 + 262144 / hbm_bytes_per_ns, 1e-6);
+    int pieces = 0;
+    for (const auto& e : rec.events)
+        if (e.type == EventType::dma) {
+            ++pieces;
+            EXPECT_EQ(e.bytes, 8 * 2048);
+            EXPECT_EQ(e.kind, DmaKind::hbm_read);
+            EXPECT_EQ(e.track.rfind("qSyncIO", 0), 0u);
+        }
+    EXPECT_EQ(pieces, 16);
+}
+
+TEST(ModelCost, SmallTransferUsesOnlyTheEnginesOfItsPartitionsAndIsEngineBound) {
+    CostModel cost(trn1());
+    Recorder rec;
+    Scheduler s(cost, &rec);
+    Transfer t;
+    t.partitions = 4;
+    t.row_bytes = 4096;
+    Time done = s.dma(t);
+    s.finish();
+    // One engine moves 4 rows at 17 B/ns, each with a 256-byte descriptor cost.
+    EXPECT_NEAR(done, 60 / 1.4 + 1300 + 4 * (4096 + 256) / 17.0, 1e-6);
+    int pieces = 0;
+    for (const auto& e : rec.events)
+        if (e.type == EventType::dma) {
+            ++pieces;
+            EXPECT_EQ(e.track, "qSyncIO0");
+        }
+    EXPECT_EQ(pieces, 1);
+}
+
+TEST(ModelCost, SbufPlanDoubleBuffersWhatFitsAndRefusesWhatDoesNot) {
+    SbufPlan plan(192.0 * 1024);
+    int a = plan.add("a", 64 * 1024, 1, 2);
+    int b = plan.add("b", 64 * 1024, 1, 2);
+    ASSERT_TRUE(plan.settle());
+    EXPECT_EQ(plan.generations(a), 2);
+    EXPECT_EQ(plan.generations(b), 1);
+    EXPECT_EQ(plan.maximal_assignments().size(), 2u);  // a doubled, or b doubled
+
+    SbufPlan tight(192.0 * 1024);
+    tight.add("huge", 200 * 1024, 1, 1);
+    EXPECT_FALSE(tight.settle());
+    EXPECT_NE(tight.shortfall().find("needs 200.0 KiB"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nx::model

@@ -1,0 +1,251 @@
+// MLP, the pattern study's graphs, element-wise ops, bad input and the
+// metrics the model reports beside its events.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "common/error.h"
+#include "common/model/cost_model.h"
+#include "test/unit/test_model_support.h"
+
+namespace nx::model {
+namespace {
+
+using testing::Recorder;
+using testing::run;
+
+Workload mlp(int64_t batch, int64_t seq, int64_t hidden, int64_t intermediate) {
+    Workload w;
+    w.name = "mlp";
+    w.op = "mlp";
+    w.batch = batch;
+    w.seq = seq;
+    w.hidden = hidden;
+    w.intermediate = intermediate;
+    return w;
+}
+
+Workload pattern(const std::string& p, const std::string& size = "") {
+    Workload w;
+    w.name = p + (size.empty() ? "" : "_" + size);
+    w.op = "pattern";
+    w.pattern = p;
+    w.size = size;
+    w.dtype = "fp32";
+    return w;
+}
+
+Workload elementwise(const std::string& op, int64_t rows, int64_t cols, const std::string& dtype = "bf16") {
+    Workload w;
+    w.name = op;
+    w.op = "elementwise";
+    w.opname = op;
+    w.rows = rows;
+    w.cols = cols;
+    w.dtype = dtype;
+    return w;
+}
+
+Recorder record(const Workload& w, SimResult* result = nullptr) {
+    Recorder rec;
+    SimResult r = simulate(w, workload_target(w), &rec);
+    if (result) *result = r;
+    return rec;
+}
+
+TEST(SimWorkloads, MlpRunsItsThreeProjectionsWithFusedEpilogues) {
+    SimResult r;
+    Recorder rec = record(mlp(1, 512, 1024, 2816), &r);
+    bool gate = false, up = false, down = false, activation = false, gating = false;
+    for (const auto& e : rec.events) {
+        if (e.layer.rfind("mlp/gate_proj", 0) == 0) gate = true;
+        if (e.layer.rfind("mlp/up_proj", 0) == 0) up = true;
+        if (e.layer.rfind("mlp/down_proj", 0) == 0) down = true;
+        if (e.track == "Scalar" && e.name == "Activation" && e.layer.rfind("mlp/gate_proj", 0) == 0) activation = true;
+        if (e.type == EventType::dma && e.tensor.rfind("actT[", 0) == 0 && e.kind == DmaKind::hbm_read) gating = true;
+    }
+    EXPECT_TRUE(gate && up && down && activation && gating);
+    EXPECT_DOUBLE_EQ(r.model_flops, 6.0 * 512 * 1024 * 2816);
+    EXPECT_EQ(std::count(r.variant.begin(), r.variant.end(), '='), 3);
+    EXPECT_EQ(r.floor_clamps, 0);
+}
+
+TEST(SimWorkloads, DecodeMlpIsBoundByStreamingItsWeights) {
+    SimResult r = run(mlp(8, 1, 4096, 14336));
+    CostModel cost(*find_target("trn1"));
+    const double weights = 3.0 * 4096 * 14336 * 2;
+    EXPECT_GE(r.latency_ns, weights / cost.hbm_bytes_per_ns());
+    EXPECT_LT(r.latency_ns, 1.2 * weights / cost.hbm_bytes_per_ns());
+}
+
+TEST(SimWorkloads, ForLoopGrowsWithItsUnrolledSize) {
+    SimResult small = run(pattern("for_loop", "small"));
+    SimResult medium = run(pattern("for_loop", "medium"));
+    SimResult large = run(pattern("for_loop", "large"));
+    EXPECT_LT(small.latency_ns, medium.latency_ns);
+    EXPECT_LT(medium.latency_ns, large.latency_ns);
+    EXPECT_LT(small.instructions, medium.instructions);
+    EXPECT_LT(medium.instructions, large.instructions);
+}
+
+TEST(SimWorkloads, PerIterationLaunchPaysHostDispatchEveryIteration) {
+    SimResult r;
+    Recorder rec = record(pattern("for_loop_launch"), &r);
+    int launches = 0;
+    for (const auto& e : rec.events)
+        if (e.type == EventType::runtime) {
+            ++launches;
+            EXPECT_EQ(e.engine, Engine::host);
+            EXPECT_EQ(e.name, "nrt_execute");
+        }
+    EXPECT_EQ(launches, 3);  // iterations default to the study's 3
+    EXPECT_GE(r.latency_ns, 3 * kHostDispatchNs);
+    EXPECT_LT(r.device_ns, r.latency_ns - 3 * kHostDispatchNs + 1);
+    EXPECT_NEAR(rec.metrics.at("total_time"), r.device_ns / 1e9, 1e-12);
+    EXPECT_GT(r.latency_ns, run(pattern("for_loop", "small")).latency_ns);
+}
+
+TEST(SimWorkloads, ScanIterationsRunOneAfterAnother) {
+    Recorder rec = record(pattern("scan"));
+    int64_t last_branch_end = -1;
+    int loads = 0;
+    for (const auto& e : rec.events) {
+        if (e.name == "LoopBranch") last_branch_end = e.ts + e.dur;
+        if (e.type == EventType::dma && e.tensor.rfind("xs[", 0) == 0 && e.tensor.find("]p0") != std::string::npos) {
+            if (loads > 0) {
+                EXPECT_GE(e.ts, last_branch_end);  // carried state: no overlap between iterations
+            }
+            ++loads;
+        }
+    }
+    EXPECT_EQ(loads, 3);
+}
+
+TEST(SimWorkloads, VmapIsOneBatchedGraphFasterThanScan) {
+    SimResult vmap = run(pattern("vmap"));
+    SimResult scan = run(pattern("scan"));
+    EXPECT_LT(vmap.latency_ns, scan.latency_ns);
+    EXPECT_LT(vmap.instructions, scan.instructions);
+    EXPECT_GT(vmap.hardware_flops, 0);  // the sum runs on TensorE
+}
+
+TEST(SimWorkloads, ElementwiseOpsRunOnTheirEngines) {
+    struct Case {
+        const char* op;
+        const char* track;
+        const char* name;
+    };
+    const Case cases[] = {{"add", "Vector", "TensorTensor"},
+                          {"gelu", "Scalar", "Activation"},
+                          {"copy", "GpSimd", "TensorCopy"},
+                          {"reduce_sum", "Vector", "TensorReduce"}};
+    for (const Case& c : cases) {
+        Recorder rec = record(elementwise(c.op, 256, 4096));
+        int found = 0;
+        for (const auto& e : rec.events)
+            if (e.track == c.track && e.name == c.name) ++found;
+        EXPECT_GT(found, 0) << c.op;
+    }
+}
+
+TEST(SimWorkloads, MemoryBoundElementwiseRunsAtTheSustainedDmaRate) {
+    SimResult r = run(elementwise("add", 4096, 4096));
+    CostModel cost(*find_target("trn1"));
+    EXPECT_NEAR(r.latency_ns, r.hbm_bytes / cost.hbm_bytes_per_ns(), 0.05 * r.latency_ns);
+}
+
+TEST(SimWorkloads, LayernormV2IsNotSlowerThanV1) {
+    Workload v1 = elementwise("layernorm", 1024, 4096, "fp32");
+    v1.variant = "v1";
+    Workload v2 = v1;
+    v2.variant = "v2";
+    SimResult a = run(v1), b = run(v2);
+    EXPECT_LE(b.latency_ns, a.latency_ns);
+    EXPECT_LT(b.vector_busy_ns, a.vector_busy_ns);
+    EXPECT_EQ(b.variant, "v2");
+}
+
+TEST(SimWorkloads, BadInputIsRefusedWithTheWorkloadsName) {
+    struct Case {
+        std::function<void(Workload&)> edit;
+        const char* message;
+    };
+    const Case cases[] = {
+        {[](Workload& w) { w.M = 0; }, "bad: M must be positive, got 0"},
+        {[](Workload& w) { w.K = -5; }, "bad: K must be positive, got -5"},
+        {[](Workload& w) { w.dtype = "fp64"; }, "bad: unknown dtype 'fp64' (known: bf16, fp16, fp32, fp8)"},
+        {[](Workload& w) { w.variant = "tiled"; }, "bad: unknown variant 'tiled' (known: auto, naive, hoisted, blocked_free, blocked_mnk)"},
+        {[](Workload& w) { w.op = "conv"; }, "bad: unknown op 'conv' (known: matmul, mlp, pattern, elementwise)"},
+        {[](Workload& w) { w.M = w.K = w.N = 100000; }, "bad: needs 55.9 GiB of device memory (inputs, weights and outputs), trn1 has 32.0 GiB"},
+        {[](Workload& w) { w.op = "mlp"; w.batch = 1; w.seq = 0; w.hidden = 8; w.intermediate = 8; }, "bad: seq must be positive, got 0"},
+        {[](Workload& w) { w.op = "pattern"; w.pattern = "while"; }, "bad: unknown pattern 'while' (known: vmap, scan, for_loop, for_loop_launch)"},
+        {[](Workload& w) { w.op = "pattern"; w.pattern = "for_loop"; w.size = "huge"; }, "bad: unknown size 'huge' (known: small, medium, large)"},
+        {[](Workload& w) { w.op = "pattern"; w.pattern = "vmap"; w.batch = 300; }, "bad: batch must be at most 128"},
+        {[](Workload& w) { w.op = "pattern"; w.pattern = "scan"; w.variant = "naive"; }, "bad: variant 'naive' does not apply to pattern workloads"},
+        {[](Workload& w) { w.op = "elementwise"; w.opname = "erf"; w.rows = w.cols = 4; }, "bad: unknown opname 'erf'"},
+        {[](Workload& w) { w.op = "elementwise"; w.opname = "add"; w.rows = 4; w.cols = 4; w.variant = "v2"; }, "bad: variant 'v2' does not apply to add"},
+        {[](Workload& w) { w.op = "elementwise"; w.opname = "layernorm"; w.rows = 4; w.cols = 100000; w.dtype = "fp32"; }, "bad: layernorm does not fit"},
+    };
+    for (const Case& c : cases) {
+        Workload w = testing::matmul_workload(64, 64, 64);
+        w.name = "bad";
+        c.edit(w);
+        try {
+            run(w);
+            ADD_FAILURE() << "accepted: " << c.message;
+        } catch (const Error& e) {
+            EXPECT_EQ(std::string(e.what()).rfind(c.message, 0), 0u) << e.what();
+        }
+    }
+}
+
+TEST(SimWorkloads, AnUnknownTargetIsRefusedWithTheKnownOnes) {
+    Workload w = testing::matmul_workload(64, 64, 64);
+    w.name = "t";
+    w.target = "trn9";
+    try {
+        workload_target(w);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "t: unknown target 'trn9' (known: trn1, inf2, trn2, trn3)");
+    }
+    w.target.clear();
+    EXPECT_STREQ(workload_target(w).name, "trn1");
+}
+
+TEST(SimWorkloads, TheModelReportsWhatEventsCannotCarry) {
+    Recorder rec = record(testing::matmul_workload(1024, 2048, 4096));
+    for (const char* m : {"sbuf_fullness_percent", "sbuf_read_bytes", "sbuf_write_bytes", "weight_size_bytes",
+                          "inputs_outputs_weights_size_bytes", "neuroncore_cycle_count"})
+        EXPECT_TRUE(rec.metrics.count(m)) << m;
+    EXPECT_DOUBLE_EQ(rec.metrics.at("weight_size_bytes"), 2048.0 * 4096 * 2);
+    EXPECT_DOUBLE_EQ(rec.metrics.at("inputs_outputs_weights_size_bytes"), (1024.0 * 2048 + 2048.0 * 4096 + 1024.0 * 4096) * 2);
+    EXPECT_GT(rec.metrics.at("sbuf_fullness_percent"), 0);
+    EXPECT_LE(rec.metrics.at("sbuf_fullness_percent"), 100);
+    EXPECT_EQ(rec.metrics.count("total_time"), 0u);  // device time is the events' span
+}
+
+TEST(SimWorkloads, EveryWorkloadKindStreamsOrderedEventsWithoutFloorClamps) {
+    const Workload workloads[] = {mlp(2, 128, 512, 1024), pattern("vmap"), pattern("scan"), pattern("for_loop", "large"),
+                                  pattern("for_loop_launch", "medium"), elementwise("gelu", 300, 5000),
+                                  elementwise("reduce_max", 1000, 3000, "fp32"), elementwise("layernorm", 300, 1000, "fp32")};
+    for (const Workload& w : workloads) {
+        SimResult r;
+        Recorder rec = record(w, &r);
+        EXPECT_EQ(r.floor_clamps, 0) << w.name;
+        ASSERT_FALSE(rec.events.empty()) << w.name;
+        int64_t last_end = 0;
+        for (size_t i = 0; i < rec.events.size(); ++i) {
+            if (i > 0) {
+                ASSERT_LE(rec.events[i - 1].ts, rec.events[i].ts) << w.name;
+            }
+            last_end = std::max(last_end, rec.events[i].ts + rec.events[i].dur);
+        }
+        EXPECT_EQ(last_end, std::llround(r.latency_ns)) << w.name;  // the timeline ends with the run
+    }
+}
+
+}  // namespace
+}  // namespace nx::model
