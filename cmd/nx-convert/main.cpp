@@ -13,6 +13,7 @@
 #include "common/import/importer.h"
 #include "common/output.h"
 #include "common/record_sinks.h"
+#include "common/sink_formats.h"
 #include "common/store.h"
 #include "common/targets.h"
 
@@ -20,17 +21,19 @@ namespace {
 
 const nx::ToolSpec kSpec = {
     "nx-convert",
-    "nx-convert [--db FILE] [--to events] [-o FILE] [--format FMT] [--neff FILE] [OPTIONS] [FILE|DIR|-]...",
+    "nx-convert [--db FILE] [--to events|pftrace|chrome-json] [-o FILE] [--format FMT] [--neff FILE] [OPTIONS] [FILE|DIR|-]...",
     "Reads profiles (neuron-profile/neuron-explorer JSON, summary-json, Neuron Explorer system\n"
     "profiles, Chrome trace JSON, nx event JSONL; .gz too; NTFF with --neff; a directory of\n"
     "profile_rank_<i> files; capture records on stdin), computes summary metrics, and writes\n"
-    "profile records on stdout, events with --to events, and loads a study database with --db.",
+    "profile records on stdout, events with --to events, a trace for Perfetto UI with --to pftrace\n"
+    "(or chrome://tracing with --to chrome-json), and loads a study database with --db.",
     "  nx-convert profile.json                         # one profile record on stdout\n"
     "  nx-convert --db study.db profile.json.gz        # load (re-importing replaces)\n"
     "  nx-convert --neff file.neff profile.ntff        # runs neuron-profile view first\n"
     "  nx-convert --db study.db output/                # profile_rank_<i> files, one per rank\n"
     "  nx-run --study matmul | nx-capture | nx-convert --db study.db\n"
-    "  nx-convert --to events trace.json | jq -c 'select(.engine==\"dma\")'",
+    "  nx-convert --to events trace.json | jq -c 'select(.engine==\"dma\")'\n"
+    "  nx-convert --to pftrace -o profile.pftrace profile.json   # open in ui.perfetto.dev",
 };
 
 struct Options {
@@ -49,7 +52,7 @@ std::optional<Options> parse(int argc, char** argv) {
     nx::po::options_description desc("Options");
     desc.add_options()
         ("db", nx::po::value(&o.db), "load the profiles into this SQLite study database (created if missing)")
-        ("to", nx::po::value(&o.to), "also write the events: 'events' (nx event JSONL)")
+        ("to", nx::po::value(&o.to), "also write the events: 'events' (nx event JSONL), 'pftrace' (Perfetto), 'chrome-json'")
         ("output,o", nx::po::value(&o.output), "write --to output to FILE (atomically) instead of stdout")
         ("format", nx::po::value(&o.convert.format), "input format instead of sniffing (see --list-formats)")
         ("neff", nx::po::value(&o.convert.neff), "the NEFF that NTFF inputs were captured from")
@@ -64,9 +67,11 @@ std::optional<Options> parse(int argc, char** argv) {
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
     if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
     if (o.inputs.empty()) o.inputs.push_back("-");
-    if (!o.to.empty() && o.to != "events")
-        throw nx::UsageError("--to takes 'events' (got '" + o.to + "')");
+    if (!o.to.empty() && !nx::find_sink_format(o.to))
+        throw nx::UsageError("--to takes " + nx::sink_format_names() + " (got '" + o.to + "')");
     if (!o.output.empty() && o.to.empty()) throw nx::UsageError("--output needs --to");
+    if (!o.to.empty() && nx::find_sink_format(o.to)->binary && o.output.empty() && nx::stdout_is_terminal())
+        throw nx::UsageError("--to " + o.to + " writes binary data: give -o FILE or redirect standard output");
     if (!o.convert.format.empty() && o.convert.format != "ntff" && !nx::find_input_format(o.convert.format))
         throw nx::UsageError("unknown --format '" + o.convert.format + "' (known: " + nx::input_format_names() + ")");
     if (!o.convert.base.target.empty() && !nx::find_target(o.convert.base.target))
@@ -88,15 +93,16 @@ int run(const Options& o) {
     }
 
     nx::ProfileBuilder builder;
-    std::unique_ptr<nx::AtomicFile> events_file;
-    std::unique_ptr<nx::EventRecordSink> events;
+    std::unique_ptr<nx::AtomicFile> to_file;
+    std::unique_ptr<nx::ProfileSink> to_sink;
     std::unique_ptr<nx::ProfileRecordSink> records;
-    if (o.to == "events") {
-        if (!o.output.empty()) events_file = std::make_unique<nx::AtomicFile>(o.output);
-        events = std::make_unique<nx::EventRecordSink>(events_file ? events_file->out() : stdout_);
-        builder.add_sink(events.get());
+    if (!o.to.empty()) {
+        if (!o.output.empty()) to_file = std::make_unique<nx::AtomicFile>(o.output);
+        to_sink = nx::find_sink_format(o.to)->make(to_file ? to_file->out() : stdout_);
+        builder.add_sink(to_sink.get());
     }
-    if (o.to != "events" || events_file) {
+    // Profile records go to stdout unless the --to output does.
+    if (o.to.empty() || to_file) {
         records = std::make_unique<nx::ProfileRecordSink>(stdout_);
         builder.add_sink(records.get());
     }
@@ -114,7 +120,8 @@ int run(const Options& o) {
     for (const std::string& input : o.inputs) converter.convert_argument(input);
 
     if (db_async) db_async->finish();
-    if (events_file) events_file->commit();
+    if (to_sink) to_sink->finish();
+    if (to_file) to_file->commit();
     if (records) records->finish();
     const nx::ConvertStats& st = converter.stats();
     if (st.bad_records > 0)

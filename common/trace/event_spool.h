@@ -1,0 +1,121 @@
+// EventSpool: a profile's events, read back in time order in bounded memory.
+//
+// Trace writers need every track's slices in start order (Perfetto's
+// begin/end pairs must nest), but importers deliver events in source order:
+// neuron-profile JSON lists all instructions before all DMA transfers, Chrome
+// traces and simulator output are only roughly sorted.  The spool copies each
+// event into a compact record in a bounded in-memory chunk; a full chunk is
+// sorted and spilled to an unlinked temporary file as one run, and the Reader
+// k-way merges the runs (plus the last chunk, still in memory).  Memory is
+// the chunk plus one read buffer per run, whatever the number of events; a
+// small profile never touches the disk.
+//
+// Order: start time, then longer events first (so a parent precedes the
+// children that start with it), then arrival order (deterministic output).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/event.h"
+
+namespace nx {
+
+// One event as read back.  Strings are views valid until the Reader's next
+// call to next().
+struct SpooledEvent {
+    int64_t ts = 0;
+    int64_t end = 0;      // ts + duration (negative durations read as 0)
+    uint64_t seq = 0;     // arrival order within the profile
+    EventType type = EventType::instruction;
+    Engine engine = Engine::none;
+    DmaKind dma_kind = DmaKind::unknown;
+    bool transpose = false;
+    uint32_t track = 0;   // index into EventSpool::tracks()
+    int64_t bytes = -1;
+    double flops = -1;
+    double model_flops = -1;
+    double value = 0;
+    std::string_view name, opcode, hlo_name, layer, tensor, args_json;
+
+    int64_t dur() const { return end - ts; }
+};
+
+class EventSpool {
+public:
+    static constexpr size_t kDefaultChunkBytes = size_t{16} << 20;
+
+    // A row of the source ("TensorMatrix", "qSyncIO0", "mem_usage"); counter
+    // samples and slices with the same name are different tracks.
+    struct Track {
+        std::string name;
+        Engine engine = Engine::none;  // of its first event
+        bool counter = false;
+        int64_t events = 0;
+    };
+
+    // `chunk_bytes`: how much to hold in memory before spilling a sorted run
+    // (tests pass small values to exercise the merge).
+    explicit EventSpool(size_t chunk_bytes = kDefaultChunkBytes);
+    EventSpool(const EventSpool&) = delete;
+    EventSpool& operator=(const EventSpool&) = delete;
+    ~EventSpool();
+
+    void add(const Event& e);
+    // Forgets everything (the next profile, or an aborted one).
+    void clear();
+
+    const std::vector<Track>& tracks() const { return tracks_; }
+    int64_t count() const { return count_; }
+    // Time span of all events (0, 0 when empty).
+    int64_t start_ns() const { return count_ ? min_ts_ : 0; }
+    int64_t end_ns() const { return count_ ? max_end_ : 0; }
+    size_t runs() const { return runs_.size(); }
+
+    // Reads every event back in order.  Add nothing while a Reader is alive.
+    class Reader {
+    public:
+        explicit Reader(EventSpool& spool);
+        ~Reader();
+        Reader(const Reader&) = delete;
+        Reader& operator=(const Reader&) = delete;
+        bool next(SpooledEvent& out);
+
+    private:
+        struct State;
+        std::unique_ptr<State> state_;
+    };
+
+private:
+    struct Key {
+        int64_t ts;
+        int64_t end;
+        uint64_t seq;
+        size_t offset;  // of the record in chunk_
+    };
+    struct Run {
+        long offset;  // in the spill file
+        long bytes;
+    };
+    uint32_t track_index(const Event& e);
+    void sort_chunk();
+    void spill_chunk();
+
+    size_t chunk_limit_;
+    std::string chunk_;
+    std::vector<Key> keys_;
+    bool keys_sorted_ = true;
+    std::FILE* spill_ = nullptr;
+    std::vector<Run> runs_;
+    std::vector<Track> tracks_;
+    std::unordered_map<std::string, uint32_t> track_ids_;
+    int64_t count_ = 0;
+    int64_t min_ts_ = 0, max_end_ = 0;
+};
+
+}  // namespace nx

@@ -1,0 +1,28 @@
+// `nx-convert --to pftrace`: Perfetto's native protobuf trace (a Trace of
+// TracePackets; field numbers in perfetto_fields.h), written as it goes.
+//
+// Each profile is a process (pid 1, 2 ...) on its own packet sequence; its
+// rows are child tracks ordered as the profiler shows them; slices are
+// TYPE_SLICE_BEGIN/TYPE_SLICE_END pairs with the event's fields as debug
+// annotations; counters are TYPE_COUNTER events with double values.  Event
+// names, categories, annotation names and repeated values (opcode, HLO name,
+// layer) are interned; the intern tables are reset (SEQ_INCREMENTAL_STATE_
+// CLEARED) when they grow past kMaxInternedEntries, so memory stays flat on
+// profiles with many distinct names.
+#pragma once
+
+#include <memory>
+
+#include "common/output.h"
+#include "common/profile_sink.h"
+#include "common/trace/trace_writer.h"
+
+namespace nx {
+
+constexpr size_t kMaxInternedEntries = size_t{1} << 16;
+
+std::unique_ptr<TraceWriter> make_pftrace_writer(Output& out);
+// A TraceSink writing Perfetto protobuf to `out`.
+std::unique_ptr<ProfileSink> make_pftrace_sink(Output& out);
+
+}  // namespace nx

@@ -1,0 +1,289 @@
+#include "common/trace/trace_layout.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <queue>
+
+#include "common/trace/trace_counters.h"
+
+namespace nx {
+
+namespace {
+
+// Display groups, in the order of the profiler's own timeline: engine rows,
+// DMA queues, other rows (host, runtime), then counters.
+enum Group : int {
+    kGroupTensorMatrix, kGroupTensor, kGroupVector, kGroupScalar, kGroupGpSimd, kGroupSync,
+    kGroupDma, kGroupOther, kGroupDmaCounters, kGroupUtilisation, kGroupSourceCounters,
+};
+// Ranks leave room for each row's overflow lanes right after it.
+constexpr int32_t kRankStride = kMaxLanes + 1;
+
+int group_of(Engine e) {
+    switch (e) {
+        case Engine::tensor_matrix: return kGroupTensorMatrix;
+        case Engine::tensor: return kGroupTensor;
+        case Engine::vector: return kGroupVector;
+        case Engine::scalar: return kGroupScalar;
+        case Engine::gpsimd: return kGroupGpSimd;
+        case Engine::sync: return kGroupSync;
+        case Engine::dma: return kGroupDma;
+        default: return kGroupOther;
+    }
+}
+
+// The engine rows' names as the profiler shows them.
+const char* engine_row_name(Engine e) {
+    switch (e) {
+        case Engine::tensor_matrix: return "TensorMatrix";
+        case Engine::tensor: return "Tensor";
+        case Engine::vector: return "Vector";
+        case Engine::scalar: return "Scalar";
+        case Engine::gpsimd: return "GpSimd";
+        case Engine::sync: return "Sync";
+        default: return "";
+    }
+}
+
+// "qSyncIO2" before "qSyncIO10": digit runs compare as numbers.
+bool natural_less(const std::string& a, const std::string& b) {
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+            size_t i2 = i, j2 = j;
+            while (i2 < a.size() && a[i2] == '0') ++i2;
+            while (j2 < b.size() && b[j2] == '0') ++j2;
+            size_t ie = i2, je = j2;
+            while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+            while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+            if (ie - i2 != je - j2) return ie - i2 < je - j2;
+            int c = a.compare(i2, ie - i2, b, j2, je - j2);
+            if (c != 0) return c < 0;
+            i = ie;
+            j = je;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i;
+            ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
+struct Lane {
+    TraceTrack track;
+    std::vector<int64_t> open;  // ends of the open slices, innermost last
+};
+
+struct SliceTrack {
+    std::string name;
+    int32_t position = 0;
+    std::vector<size_t> lanes;  // indices into Layout::lanes
+};
+
+class Layout {
+public:
+    Layout(EventSpool& spool, const TraceProcess& p, TraceWriter& w) : spool_(spool), process_(p), w_(w) {}
+
+    LayoutStats run();
+
+private:
+    TraceTrack make_track(std::string name, TrackKind kind, int32_t position, int lane = 0);
+    void plan_tracks();
+    size_t new_lane(SliceTrack& t);
+    void end_slices_until(int64_t ts);
+    void slice(const SpooledEvent& e);
+
+    EventSpool& spool_;
+    TraceProcess process_;
+    TraceWriter& w_;
+    LayoutStats stats_;
+    uint64_t next_uuid_ = 1;
+    int32_t next_tid_ = 1;
+
+    std::vector<std::optional<SliceTrack>> slice_tracks_;  // by spool track index
+    std::vector<std::optional<TraceTrack>> counter_tracks_;
+    std::vector<Lane> lanes_;
+    struct OpenEnd {
+        int64_t end;
+        size_t lane;
+        bool operator>(const OpenEnd& o) const { return end > o.end; }
+    };
+    std::priority_queue<OpenEnd, std::vector<OpenEnd>, std::greater<>> open_ends_;
+
+    std::unique_ptr<DmaCounters> dma_;
+    std::unique_ptr<UtilisationBins> utilisation_;
+    int32_t dma_position_ = 0, utilisation_position_ = 0;
+};
+
+TraceTrack Layout::make_track(std::string name, TrackKind kind, int32_t position, int lane) {
+    TraceTrack t;
+    t.uuid = process_.uuid + next_uuid_++;
+    t.parent = process_.uuid;
+    t.pid = process_.pid;
+    t.tid = next_tid_++;
+    t.name = std::move(name);
+    t.kind = kind;
+    t.rank = position * kRankStride + lane;
+    return t;
+}
+
+void Layout::plan_tracks() {
+    const auto& tracks = spool_.tracks();
+    // Order every row by (group, natural name); positions follow that order.
+    struct Row {
+        int group;
+        std::string name;
+        size_t index;  // spool track, or npos for nx's counters
+    };
+    constexpr size_t kDerived = std::numeric_limits<size_t>::max();
+    std::vector<Row> rows;
+    bool any_dma = false, any_compute = false;
+    for (size_t i = 0; i < tracks.size(); ++i) {
+        const EventSpool::Track& t = tracks[i];
+        rows.push_back({t.counter ? kGroupSourceCounters : group_of(t.engine), t.name, i});
+        if (!t.counter && t.engine == Engine::dma) any_dma = true;
+        if (!t.counter && is_compute_engine(t.engine)) any_compute = true;
+    }
+    if (any_dma) rows.push_back({kGroupDmaCounters, "", kDerived});
+    if (any_compute && spool_.end_ns() > spool_.start_ns()) rows.push_back({kGroupUtilisation, "", kDerived});
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+        if (a.group != b.group) return a.group < b.group;
+        return natural_less(a.name, b.name);
+    });
+
+    slice_tracks_.assign(tracks.size(), std::nullopt);
+    counter_tracks_.assign(tracks.size(), std::nullopt);
+    int32_t position = 0;
+    for (const Row& r : rows) {
+        int32_t pos = position++;
+        if (r.index == kDerived) {
+            if (r.group == kGroupDmaCounters) dma_position_ = pos;
+            else utilisation_position_ = pos;
+            continue;
+        }
+        if (tracks[r.index].counter) {
+            counter_tracks_[r.index] = make_track(r.name, TrackKind::counter, pos);
+            w_.track(*counter_tracks_[r.index]);
+        } else {
+            SliceTrack st;
+            st.name = r.name;
+            st.position = pos;
+            slice_tracks_[r.index] = std::move(st);
+            new_lane(*slice_tracks_[r.index]);
+        }
+    }
+    if (any_dma) {
+        TraceTrack tp = make_track("DMA throughput (B/s)", TrackKind::counter, dma_position_, 0);
+        tp.unit_name = "B/s";
+        TraceTrack pending = make_track("DMA pending transfers", TrackKind::counter, dma_position_, 1);
+        pending.unit = ValueUnit::count;
+        pending.unit_name = "transfers";
+        w_.track(tp);
+        w_.track(pending);
+        dma_ = std::make_unique<DmaCounters>(w_, tp, pending);
+    }
+    if (any_compute && spool_.end_ns() > spool_.start_ns())
+        utilisation_ = std::make_unique<UtilisationBins>(spool_.start_ns(), spool_.end_ns());
+}
+
+size_t Layout::new_lane(SliceTrack& t) {
+    int lane = static_cast<int>(t.lanes.size());
+    lanes_.push_back({make_track(lane_name(t.name, lane), TrackKind::slices, t.position, lane), {}});
+    t.lanes.push_back(lanes_.size() - 1);
+    if (lane > 0) ++stats_.overflow_tracks;
+    w_.track(lanes_.back().track);
+    return lanes_.size() - 1;
+}
+
+void Layout::end_slices_until(int64_t ts) {
+    while (!open_ends_.empty() && open_ends_.top().end <= ts) {
+        OpenEnd o = open_ends_.top();
+        open_ends_.pop();
+        Lane& lane = lanes_[o.lane];
+        lane.open.pop_back();
+        w_.slice_end(lane.track, o.end);
+    }
+}
+
+void Layout::slice(const SpooledEvent& e) {
+    SliceTrack& t = *slice_tracks_[e.track];
+    int64_t end = e.end;
+    int64_t clipped_from = -1;
+    size_t chosen = SIZE_MAX;
+    for (size_t li : t.lanes) {
+        const Lane& lane = lanes_[li];
+        if (lane.open.empty() || e.end <= lane.open.back()) {
+            chosen = li;
+            break;
+        }
+    }
+    if (chosen == SIZE_MAX) {
+        if (t.lanes.size() < static_cast<size_t>(kMaxLanes)) {
+            chosen = new_lane(t);
+        } else {
+            // Every lane is taken by a slice this one crosses: clip it to the
+            // lane whose innermost slice ends last (the least cut).
+            for (size_t li : t.lanes)
+                if (chosen == SIZE_MAX || lanes_[li].open.back() > lanes_[chosen].open.back()) chosen = li;
+            end = lanes_[chosen].open.back();
+            clipped_from = e.dur();
+            ++stats_.clipped;
+        }
+    }
+    Lane& lane = lanes_[chosen];
+    w_.slice_begin(lane.track, e, end, clipped_from);
+    lane.open.push_back(end);
+    open_ends_.push({end, chosen});
+    ++stats_.slices;
+}
+
+LayoutStats Layout::run() {
+    w_.begin_process(process_);
+    plan_tracks();
+    EventSpool::Reader reader(spool_);
+    SpooledEvent e;
+    while (reader.next(e)) {
+        end_slices_until(e.ts);
+        if (counter_tracks_[e.track]) {
+            w_.counter(*counter_tracks_[e.track], e.ts, e.value);
+            ++stats_.counter_samples;
+            continue;
+        }
+        if (dma_ && e.engine == Engine::dma) dma_->transfer(e.ts, e.end, e.bytes);
+        if (utilisation_ && is_compute_engine(e.engine)) utilisation_->add(e.engine, e.ts, e.end);
+        slice(e);
+    }
+    end_slices_until(std::numeric_limits<int64_t>::max());
+    if (dma_) dma_->finish();
+    if (utilisation_) {
+        int lane = 0;
+        for (Engine eng : {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar, Engine::gpsimd,
+                           Engine::sync}) {
+            if (!utilisation_->busy(eng)) continue;
+            TraceTrack t = make_track(std::string(engine_row_name(eng)) + " utilisation (%)", TrackKind::counter,
+                                      utilisation_position_, lane++);
+            t.unit_name = "%";
+            w_.track(t);
+            utilisation_->write(eng, w_, t);
+        }
+    }
+    w_.end_process();
+    return stats_;
+}
+
+}  // namespace
+
+std::string lane_name(const std::string& track, int lane) {
+    return lane == 0 ? track : track + " (" + std::to_string(lane + 1) + ")";
+}
+
+LayoutStats lay_out_profile(EventSpool& spool, const TraceProcess& p, TraceWriter& w) {
+    Layout layout(spool, p, w);
+    return layout.run();
+}
+
+}  // namespace nx

@@ -1,0 +1,39 @@
+#include "common/trace/trace_sink.h"
+
+#include "common/diag.h"
+
+namespace nx {
+
+namespace {
+// Track uuids are the process's uuid plus a small index: processes are this
+// far apart.
+constexpr int kProcessUuidShift = 32;
+}  // namespace
+
+TraceSink::TraceSink(std::unique_ptr<TraceWriter> writer, size_t chunk_bytes)
+    : writer_(std::move(writer)), spool_(chunk_bytes) {}
+
+void TraceSink::begin_profile(const ProfileInfo&) { spool_.clear(); }
+
+void TraceSink::end_profile(const ProfileInfo& info, const ProfileSummary&) {
+    TraceProcess p;
+    p.pid = ++profiles_;
+    p.uuid = static_cast<uint64_t>(p.pid) << kProcessUuidShift;
+    p.name = !info.name.empty() ? info.name : info.id;
+    LayoutStats s = lay_out_profile(spool_, p, *writer_);
+    totals_.slices += s.slices;
+    totals_.counter_samples += s.counter_samples;
+    totals_.overflow_tracks += s.overflow_tracks;
+    totals_.clipped += s.clipped;
+    spool_.clear();
+}
+
+void TraceSink::finish() {
+    writer_->finish();
+    if (totals_.clipped > 0)
+        print_note("trace: " + std::to_string(totals_.clipped) + " slice" + (totals_.clipped == 1 ? "" : "s") +
+                   " overlapped more than " + std::to_string(kMaxLanes) +
+                   " open slices of their row and were clipped to nest (see clipped_dur_ns)");
+}
+
+}  // namespace nx

@@ -1,0 +1,53 @@
+// The interface between the trace layout (which decides tracks, nesting and
+// counters, trace_layout.h) and the file formats that write it: Perfetto's
+// protobuf (pftrace_sink.h) and Chrome's trace-event JSON
+// (chrome_json_sink.h).  Calls arrive in time order per track: a track is
+// declared before its first slice or sample, and slice_begin/slice_end pairs
+// are properly nested on every track.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/trace/event_spool.h"
+
+namespace nx {
+
+struct TraceProcess {
+    uint64_t uuid = 0;
+    int32_t pid = 0;   // 1, 2, ... one per profile in the file
+    std::string name;  // the profile's name
+};
+
+enum class TrackKind : uint8_t { slices, counter };
+// What a counter's values count (Perfetto has built-in units for some).
+enum class ValueUnit : uint8_t { none, count, bytes };
+
+struct TraceTrack {
+    uint64_t uuid = 0;
+    uint64_t parent = 0;     // the process's uuid
+    int32_t pid = 0;
+    int32_t tid = 0;         // 1, 2, ... within the process (Chrome JSON threads)
+    std::string name;
+    TrackKind kind = TrackKind::slices;
+    int32_t rank = 0;        // display order within the process (lower first)
+    ValueUnit unit = ValueUnit::none;
+    std::string unit_name;   // counters: "B/s", "%", "transfers"
+};
+
+class TraceWriter {
+public:
+    virtual ~TraceWriter() = default;
+    virtual void begin_process(const TraceProcess& p) = 0;
+    virtual void track(const TraceTrack& t) = 0;
+    // A slice from e.ts to `end` (e.end, or earlier when the layout clipped it;
+    // then `clipped_from_ns` is the original duration, else -1).
+    virtual void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t end, int64_t clipped_from_ns) = 0;
+    virtual void slice_end(const TraceTrack& t, int64_t ts) = 0;
+    virtual void counter(const TraceTrack& t, int64_t ts, double value) = 0;
+    virtual void end_process() = 0;
+    // Everything is written (closing brackets and the like).
+    virtual void finish() = 0;
+};
+
+}  // namespace nx
