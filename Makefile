@@ -25,6 +25,9 @@ UNIT_SRC   := $(sort $(wildcard test/unit/*.cpp))
 UNIT_OBJ   := $(UNIT_SRC:%.cpp=$(BUILD)/obj/%.o)
 BENCH_SRC  := $(sort $(wildcard test/bench/*.cpp))
 BENCH_BIN  := $(BENCH_SRC:test/bench/%.cpp=$(BUILD)/bin/bench-%)
+# Helper programs of the Bats suites: test/tools/NAME.cpp -> $(BUILD)/bin/test-NAME.
+TOOL_SRC   := $(sort $(wildcard test/tools/*.cpp))
+TOOL_BIN   := $(TOOL_SRC:test/tools/%.cpp=$(BUILD)/bin/test-%)
 BIN        := $(TOOLS:%=$(BUILD)/bin/%)
 
 .PHONY: all deps test test-unit test-bats test-asan bench install clean help study \
@@ -32,7 +35,7 @@ BIN        := $(TOOLS:%=$(BUILD)/bin/%)
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: $(BIN) $(if $(UNIT_SRC),$(BUILD)/bin/nx-unit)
+all: $(BIN) $(if $(UNIT_SRC),$(BUILD)/bin/nx-unit) $(TOOL_BIN)
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
@@ -52,6 +55,10 @@ $(BUILD)/bin/nx-unit: $(UNIT_OBJ) $(BUILD)/libnx.a
 
 # Benchmark programs: test/bench/NAME.cpp -> $(BUILD)/bin/bench-NAME.
 $(BUILD)/bin/bench-%: $(BUILD)/obj/test/bench/%.o $(BUILD)/libnx.a
+	@mkdir -p $(@D)
+	$(CXX) $(NX_CXXFLAGS) $< $(BUILD)/libnx.a $(NX_LIBS) $(LDFLAGS) -o $@
+
+$(BUILD)/bin/test-%: $(BUILD)/obj/test/tools/%.o $(BUILD)/libnx.a
 	@mkdir -p $(@D)
 	$(CXX) $(NX_CXXFLAGS) $< $(BUILD)/libnx.a $(NX_LIBS) $(LDFLAGS) -o $@
 
@@ -90,4 +97,4 @@ help:
 	@echo "  study        run the studies (see the study variables below)"
 
 -include pipelines/*.mk
--include $(COMMON_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.d) $(TOOLS:%=$(BUILD)/obj/cmd/%/main.d)
+-include $(COMMON_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.d) $(TOOL_SRC:%.cpp=$(BUILD)/obj/%.d) $(TOOLS:%=$(BUILD)/obj/cmd/%/main.d)

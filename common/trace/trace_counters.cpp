@@ -100,12 +100,15 @@ void UtilisationBins::write(Engine e, TraceWriter& w, const TraceTrack& t) {
     Engine_& s = engines_[static_cast<size_t>(e)];
     commit(s);
     if (s.busy_ns.empty()) return;
+    // Runs of equal bins (idle stretches) become one sample.
+    StepCounter c(w, t);
     for (int i = 0; i < bins_; ++i) {
         int64_t lo = start_ + i * width_, hi = std::min(end_, lo + width_);
         double pct = hi > lo ? kPercent * s.busy_ns[static_cast<size_t>(i)] / static_cast<double>(hi - lo) : 0;
-        w.counter(t, lo, std::clamp(pct, 0.0, kPercent));
+        c.set(lo, std::clamp(pct, 0.0, kPercent));
     }
-    w.counter(t, end_, 0);
+    c.set(end_, 0);
+    c.finish();
 }
 
 }  // namespace nx

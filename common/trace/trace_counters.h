@@ -68,7 +68,7 @@ public:
     void add(Engine e, int64_t begin, int64_t end);
     // Engines that had any busy time.
     bool busy(Engine e);
-    // Writes the engine's samples (one per bin, then 0 at the end).
+    // Writes the engine's samples (a bin equal to the one before adds none; 0 at the end).
     void write(Engine e, TraceWriter& w, const TraceTrack& t);
 
 private:

@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# nx-convert --to pftrace|chrome-json: traces for Perfetto UI and
+# chrome://tracing.  Every trace is decoded twice, by protoc --decode_raw and
+# by nx's own decoder (test-pftrace_dump), and compared with the source
+# profile's events (nx-convert --to events).
+
+load test_helper
+
+CHECK="$BATS_TEST_DIRNAME/trace_check.py"
+
+# A profile whose events arrive unsorted and overlap on one row: "b" starts
+# inside "a" and ends after it (pipelined matmuls), "c" nests in "a", and a
+# zero-duration instruction sits at the very end.
+overlapping_profile() {
+    cat >overlap.json <<'JSON'
+{"instruction": [
+ {"timestamp": 1300, "duration": 0,   "label": "Vector", "opcode": "NOP"},
+ {"timestamp": 1050, "duration": 200, "label": "TensorMatrix", "opcode": "MATMUL", "hlo_name": "%dot.2"},
+ {"timestamp": 1000, "duration": 100, "label": "TensorMatrix", "opcode": "MATMUL", "hlo_name": "%dot.1"},
+ {"timestamp": 1010, "duration": 20,  "label": "TensorMatrix", "opcode": "MATMUL", "hlo_name": "%dot.3"},
+ {"timestamp": 1100, "duration": 50,  "label": "Vector", "opcode": "TENSOR_TENSOR"}],
+ "dma": [
+ {"timestamp": 1000, "duration": 100, "subgroup": "qSyncIO0", "transfer_size": 4096},
+ {"timestamp": 1050, "duration": 100, "subgroup": "qSyncIO0", "transfer_size": 4096}]}
+JSON
+}
+
+@test "nx-convert --to pftrace: one process named after the profile, a track per engine row and DMA queue, counters" {
+    run nx-convert --to pftrace -o small.pftrace "$FIXTURES/small.json"
+    [ "$status" -eq 0 ]
+    # Profile records still go to stdout.
+    [ "$(echo "$output" | jget - 'r[0]["name"]')" = small ]
+    test-pftrace_dump small.pftrace >dump.jsonl
+    [ "$(jget dump.jsonl '[x["name"] for x in r if x["kind"] == "track" and x["is_process"]]')" = '["small"]' ]
+    [ "$(jget dump.jsonl '[x["pid"] for x in r if x["kind"] == "track" and x["is_process"]]')" = '[1]' ]
+    # Rows in the profiler's order, DMA queues after the engines, then counters.
+    [ "$(jget dump.jsonl '[x["name"] for x in sorted((x for x in r if x["kind"] == "track" and not x["is_process"]), key=lambda x: x["rank"])]')" = \
+      '["TensorMatrix", "Tensor", "Vector", "Scalar", "GpSimd", "Sync", "qScalarSpillReload0", "qSyncIO0", "qSyncIO1", "semaphore", "DMA throughput (B/s)", "DMA pending transfers", "TensorMatrix utilisation (%)", "Tensor utilisation (%)", "Vector utilisation (%)", "Scalar utilisation (%)", "GpSimd utilisation (%)", "Sync utilisation (%)"]' ]
+    [ "$(jget dump.jsonl 'all(x["process"] == "small" for x in r if x["kind"] != "error")')" = true ]
+}
+
+@test "nx-convert --to pftrace: slices match the source events one for one (ts, dur, name) on their rows" {
+    nx-convert --to pftrace -o small.pftrace "$FIXTURES/small.json" >/dev/null
+    nx-convert --to events "$FIXTURES/small.json" >events.jsonl
+    test-pftrace_dump small.pftrace >dump.jsonl
+    run python3 "$CHECK" compare events.jsonl dump.jsonl
+    [ "$output" = "OK 61" ]
+    # Annotations: opcode, HLO name, layer, operands from the instruction; bytes from the DMA.
+    [ "$(jget dump.jsonl '[x for x in r if x["kind"] == "slice" and x["name"] == "MATMUL"][0]["args"]')" = \
+      '{"opcode": "MATMUL", "hlo_name": "%dot.0 = dot(%x, %w0)", "layer": "model/layers.0/mlp", "operands": "S[5] (Tensor)++@complete acc_flags=3 src=fp16@0x5600 3*128", "inst_dep_ids": "[0]", "pc": "4", "id": "1"}' ]
+    [ "$(jget dump.jsonl '[x for x in r if x["kind"] == "slice" and x["track"] == "qSyncIO1"][0]["args"]["bytes"]')" = 4096 ]
+    [ "$(jget dump.jsonl '[x["category"] for x in r if x["kind"] == "slice" and x["name"] == "MATMUL"][0]')" = instruction ]
+}
+
+@test "the slice comparison fails when the trace is of another profile" {
+    nx-convert --to pftrace -o slow.pftrace "$FIXTURES/small_slow.json" >/dev/null
+    nx-convert --to events "$FIXTURES/small.json" >events.jsonl
+    test-pftrace_dump slow.pftrace >dump.jsonl
+    run python3 "$CHECK" compare events.jsonl dump.jsonl
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"only in source:"* ]]
+}
+
+@test "protoc --decode_raw reads the trace: begin/end pairs balance on every track and time never goes back" {
+    nx-convert --to pftrace -o small.pftrace "$FIXTURES/small.json" >/dev/null
+    run python3 "$CHECK" raw small.pftrace
+    [ "$status" -eq 0 ]
+    # 61 events: 61 begins, 61 ends, 19 tracks (process, 10 rows, 8 counters).
+    [ "$output" = "61 61 19" ]
+}
+
+@test "unsorted, partially overlapping events nest: the crossing slice goes to an overflow track" {
+    overlapping_profile
+    nx-convert --to pftrace -o o.pftrace overlap.json >/dev/null
+    test-pftrace_dump o.pftrace >dump.jsonl
+    nx-convert --to events overlap.json >events.jsonl
+    run python3 "$CHECK" compare events.jsonl dump.jsonl
+    [ "$output" = "OK 7" ]
+    run python3 "$CHECK" raw o.pftrace
+    [ "$status" -eq 0 ]
+    # %dot.1 [1000,1100) holds %dot.3; %dot.2 [1050,1250) crosses its end.
+    [ "$(jget dump.jsonl '[(x["args"]["hlo_name"], x["depth"]) for x in r if x["kind"] == "slice" and x["track"] == "TensorMatrix"]')" = '[["%dot.1", 0], ["%dot.3", 1]]' ]
+    [ "$(jget dump.jsonl '[(x["args"]["hlo_name"], x["ts"], x["dur"]) for x in r if x["kind"] == "slice" and x["track"] == "TensorMatrix (2)"]')" = '[["%dot.2", 1050, 200]]' ]
+    [ "$(jget dump.jsonl '[x["name"] for x in r if x["kind"] == "slice" and x["track"] == "qSyncIO0 (2)"]')" = '["dma"]' ]
+    # Two transfers in flight between 1050 and 1100.
+    [ "$(jget dump.jsonl '[(x["ts"], x["value"]) for x in r if x["kind"] == "counter" and x["track"] == "DMA pending transfers"]')" = '[[1000, 1], [1050, 2], [1100, 1], [1150, 0]]' ]
+    # 4096 B over 100 ns = 40.96 GB/s each.
+    [ "$(jget dump.jsonl '[x["value"] for x in r if x["kind"] == "counter" and x["track"] == "DMA throughput (B/s)"]')" = '[40960000000, 81920000000, 40960000000, 0]' ]
+}
+
+@test "nx-convert --to pftrace: several profiles are several processes" {
+    nx-convert --to pftrace -o two.pftrace "$FIXTURES/small.json" "$FIXTURES/small_slow.json" >/dev/null
+    test-pftrace_dump two.pftrace >dump.jsonl
+    [ "$(jget dump.jsonl '[(x["pid"], x["name"]) for x in r if x["kind"] == "track" and x["is_process"]]')" = '[[1, "small"], [2, "small_slow"]]' ]
+    [ "$(jget dump.jsonl 'len([x for x in r if x["kind"] == "slice" and x["process"] == "small_slow"])')" = 61 ]
+}
+
+@test "nx-convert --to pftrace writes to a pipe, and refuses a terminal without -o" {
+    nx-convert --to pftrace "$FIXTURES/small.json" >piped.pftrace
+    run python3 "$CHECK" raw piped.pftrace
+    [ "$output" = "61 61 19" ]
+    run script -qec "nx-convert --to pftrace '$FIXTURES/small.json'" /dev/null
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"nx-convert: --to pftrace writes binary data: give -o FILE or redirect standard output"* ]]
+    run nx-convert --to svg "$FIXTURES/small.json"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--to takes events, pftrace, chrome-json (got 'svg')"* ]]
+}
+
+@test "nx-convert --to pftrace: a failed import leaves no trace file behind" {
+    printf '{"instruction": [\n {"timestamp": "soon"}\n]}\n' >bad.json
+    run nx-convert --to pftrace -o t.pftrace "$FIXTURES/small.json" bad.json
+    [ "$status" -eq 1 ]
+    [ ! -e t.pftrace ]
+    ls -A | grep -q 't.pftrace' && return 1
+    # --keep-going keeps the good profile; a truncated one is dropped whole.
+    head -c 600 "$FIXTURES/small.json" >trunc.json
+    run nx-convert --keep-going --to pftrace -o t.pftrace "$FIXTURES/small.json" trunc.json
+    [ "$status" -eq 1 ]
+    test-pftrace_dump t.pftrace >dump.jsonl
+    [ "$(jget dump.jsonl '[x["name"] for x in r if x["kind"] == "track" and x["is_process"]]')" = '["small"]' ]
+}
+
+@test "nx-convert --to pftrace: no events, one event and zero durations still give valid traces" {
+    nx-convert --to pftrace -o summary.pftrace "$FIXTURES/summary.json" >/dev/null
+    test-pftrace_dump summary.pftrace >dump.jsonl
+    [ "$(jget dump.jsonl 'sorted(x["kind"] for x in r)')" = '["track", "track"]' ]
+    printf '{"instruction": [{"timestamp": 5, "duration": 0, "label": "Vector", "opcode": "NOP"}]}\n' >one.json
+    nx-convert --to pftrace -o one.pftrace one.json >/dev/null
+    test-pftrace_dump one.pftrace >dump.jsonl
+    [ "$(jget dump.jsonl '[(x["ts"], x["dur"]) for x in r if x["kind"] == "slice"]')" = '[[5, 0]]' ]
+    # A zero-length profile has no utilisation to show.
+    [ "$(jget dump.jsonl '[x["name"] for x in r if x["kind"] == "track" and x["counter"]]')" = '[]' ]
+}
+
+@test "nx-convert --to chrome-json: X events in exact microseconds that nx reads back to the same slices" {
+    overlapping_profile
+    nx-convert --to chrome-json overlap.json >trace.json
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' trace.json
+    [ "$(python3 -c 'import json; t=json.load(open("trace.json")); print([(e["ts"], e["dur"]) for e in t["traceEvents"] if e["ph"] == "X" and e["args"].get("hlo_name") == "%dot.2"])')" = "[(1.05, 0.2)]" ]
+    [ "$(python3 -c 'import json; t=json.load(open("trace.json")); print(sorted(e["args"]["name"] for e in t["traceEvents"] if e.get("name") == "thread_name"))')" = \
+      "['TensorMatrix', 'TensorMatrix (2)', 'Vector', 'qSyncIO0', 'qSyncIO0 (2)']" ]
+    # Round trip through nx's Chrome importer: same slices on the same rows.
+    nx-convert --to events overlap.json >events.jsonl
+    nx-convert --to events trace.json >back.jsonl
+    python3 - <<'PY'
+import json, re, collections
+def key(path, fold):
+    c = collections.Counter()
+    for l in open(path):
+        r = json.loads(l)
+        if r.get("kind") == "event" and r["type"] != "counter":
+            c[(re.sub(r" \(\d+\)$", "", r["track"]) if fold else r["track"], r["ts_ns"], r["dur_ns"], r["name"])] += 1
+    return c
+assert key("events.jsonl", False) == key("back.jsonl", True), (key("events.jsonl", False), key("back.jsonl", True))
+PY
+}

@@ -1,0 +1,308 @@
+// Unit tests for the trace writers: protobuf encoding and decoding, the
+// event spool's order across spilled runs, the nesting layout (overflow
+// lanes, clipping), interning resets, DMA counters, Chrome JSON times.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "common/output.h"
+#include "common/trace/chrome_json_sink.h"
+#include "common/trace/event_spool.h"
+#include "common/trace/pftrace_reader.h"
+#include "common/trace/pftrace_sink.h"
+#include "common/trace/protobuf_reader.h"
+#include "common/trace/protobuf_writer.h"
+#include "common/trace/trace_sink.h"
+
+namespace {
+
+using nx::Engine;
+using nx::Event;
+using nx::EventType;
+
+// Collects what an Output writes (open_memstream).
+class MemoryOutput {
+public:
+    MemoryOutput() : file_(open_memstream(&data_, &size_)), out_(std::make_unique<nx::Output>(file_, "memory")) {}
+    ~MemoryOutput() {
+        out_.reset();
+        std::fclose(file_);
+        std::free(data_);
+    }
+    nx::Output& out() { return *out_; }
+    std::string text() {
+        out_->flush();
+        return std::string(data_, size_);
+    }
+
+private:
+    char* data_ = nullptr;
+    size_t size_ = 0;
+    std::FILE* file_;
+    std::unique_ptr<nx::Output> out_;
+};
+
+Event instr(std::string_view track, Engine engine, int64_t ts, int64_t dur, std::string_view name = "MATMUL") {
+    Event e;
+    e.type = EventType::instruction;
+    e.engine = engine;
+    e.track = track;
+    e.ts_ns = ts;
+    e.dur_ns = dur;
+    e.name = name;
+    e.opcode = name;
+    return e;
+}
+
+Event dma(std::string_view queue, int64_t ts, int64_t dur, int64_t bytes) {
+    Event e;
+    e.type = EventType::dma;
+    e.engine = Engine::dma;
+    e.track = queue;
+    e.ts_ns = ts;
+    e.dur_ns = dur;
+    e.name = "dma";
+    e.bytes = bytes;
+    return e;
+}
+
+// Runs events through a pftrace sink as one profile and decodes the bytes.
+nx::DecodedTrace trace_of(const std::vector<Event>& events, size_t chunk_bytes = nx::EventSpool::kDefaultChunkBytes) {
+    MemoryOutput mem;
+    nx::TraceSink sink(nx::make_pftrace_writer(mem.out()), chunk_bytes);
+    nx::ProfileInfo info;
+    info.name = "p";
+    sink.begin_profile(info);
+    for (const Event& e : events) sink.event(e);
+    sink.end_profile(info, {});
+    sink.finish();
+    return nx::decode_pftrace(mem.text());
+}
+
+std::vector<const nx::DecodedSlice*> slices_on(const nx::DecodedTrace& t, std::string_view track) {
+    std::vector<const nx::DecodedSlice*> out;
+    const nx::DecodedTrack* tr = t.track_named(track);
+    for (const auto& s : t.slices)
+        if (tr && s.track == tr->uuid) out.push_back(&s);
+    return out;
+}
+
+TEST(ProtobufWriter, VarintsAreBase128LittleEndian) {
+    std::string s;
+    nx::proto::append_varint(s, 300);
+    EXPECT_EQ(s, std::string("\xAC\x02", 2));
+    nx::proto::ProtoWriter w;
+    w.add_int(1, -1);  // int64 -1: ten bytes after the tag
+    EXPECT_EQ(w.data().size(), 11u);
+}
+
+TEST(ProtobufWriter, NestedMessagesGetTheirLengthAndReadBack) {
+    nx::proto::ProtoWriter w;
+    w.begin(3);
+    w.add_string(2, "abc");
+    w.add_double(5, 2.5);
+    w.end();
+    w.add_varint(4, 7);
+    nx::proto::ProtoReader r(w.data());
+    nx::proto::Field f;
+    ASSERT_TRUE(r.next(f));
+    EXPECT_EQ(f.number, 3u);
+    ASSERT_EQ(f.type, nx::proto::WireType::length_delimited);
+    nx::proto::ProtoReader inner(f.bytes);
+    nx::proto::Field g;
+    ASSERT_TRUE(inner.next(g));
+    EXPECT_EQ(g.bytes, "abc");
+    ASSERT_TRUE(inner.next(g));
+    EXPECT_EQ(g.as_double(), 2.5);
+    EXPECT_FALSE(inner.next(g));
+    ASSERT_TRUE(r.next(f));
+    EXPECT_EQ(f.number, 4u);
+    EXPECT_EQ(f.value, 7u);
+    EXPECT_FALSE(r.next(f));
+}
+
+TEST(ProtobufReader, TruncatedInputThrowsInsteadOfReadingPastTheEnd) {
+    nx::proto::ProtoWriter w;
+    w.add_string(2, "abcdef");
+    std::string cut = w.data().substr(0, 4);
+    nx::proto::ProtoReader r(cut);
+    nx::proto::Field f;
+    EXPECT_THROW(r.next(f), nx::Error);
+    std::string bad_varint("\x08\xFF\xFF", 3);
+    nx::proto::ProtoReader r2(bad_varint);
+    EXPECT_THROW(r2.next(f), nx::Error);
+}
+
+TEST(EventSpool, ReadsBackInStartOrderAcrossSpilledRuns) {
+    nx::EventSpool spool(4096);  // a few dozen records per run
+    std::vector<std::string> names;
+    for (int i = 0; i < 2000; ++i) names.push_back("op" + std::to_string(i));
+    // Reverse order, so every run is reversed and runs interleave.
+    for (int i = 1999; i >= 0; --i) spool.add(instr("Vector", Engine::vector, i * 10, 5, names[static_cast<size_t>(i)]));
+    EXPECT_GT(spool.runs(), 10u);
+    nx::EventSpool::Reader r(spool);
+    nx::SpooledEvent e;
+    int n = 0;
+    while (r.next(e)) {
+        ASSERT_EQ(e.ts, n * 10);
+        ASSERT_EQ(e.name, names[static_cast<size_t>(n)]);
+        ++n;
+    }
+    EXPECT_EQ(n, 2000);
+    EXPECT_EQ(spool.start_ns(), 0);
+    EXPECT_EQ(spool.end_ns(), 19995);
+}
+
+TEST(EventSpool, TiesPutTheLongerEventFirstThenArrivalOrder) {
+    nx::EventSpool spool;
+    spool.add(instr("Vector", Engine::vector, 100, 5, "short"));
+    spool.add(instr("Vector", Engine::vector, 100, 50, "long"));
+    spool.add(instr("Vector", Engine::vector, 100, 5, "short2"));
+    spool.add(instr("Vector", Engine::vector, 50, -3, "negative"));
+    nx::EventSpool::Reader r(spool);
+    nx::SpooledEvent e;
+    std::vector<std::string> order;
+    while (r.next(e)) order.emplace_back(e.name);
+    EXPECT_EQ(order, (std::vector<std::string>{"negative", "long", "short", "short2"}));
+}
+
+TEST(TraceLayout, NestedSlicesStayOnOneTrackAndPartialOverlapsOpenAnOverflowTrack) {
+    nx::DecodedTrace t = trace_of({
+        instr("TensorMatrix", Engine::tensor_matrix, 0, 100, "outer"),
+        instr("TensorMatrix", Engine::tensor_matrix, 10, 20, "inner"),
+        instr("TensorMatrix", Engine::tensor_matrix, 50, 100, "crosses"),  // 50..150 crosses outer's end
+        instr("TensorMatrix", Engine::tensor_matrix, 200, 10, "after"),
+    });
+    EXPECT_TRUE(t.errors.empty()) << t.errors.front();
+    auto main = slices_on(t, "TensorMatrix");
+    auto overflow = slices_on(t, "TensorMatrix (2)");
+    ASSERT_EQ(main.size(), 3u);
+    ASSERT_EQ(overflow.size(), 1u);
+    EXPECT_EQ(main[0]->name, "outer");
+    EXPECT_EQ(main[0]->dur, 100);
+    EXPECT_EQ(main[1]->name, "inner");
+    EXPECT_EQ(main[1]->depth, 1);
+    EXPECT_EQ(main[2]->name, "after");
+    EXPECT_EQ(main[2]->depth, 0);
+    EXPECT_EQ(overflow[0]->name, "crosses");
+    EXPECT_EQ(overflow[0]->ts, 50);
+    EXPECT_EQ(overflow[0]->dur, 100);
+    // The overflow lane sits right after its row.
+    EXPECT_EQ(t.track_named("TensorMatrix (2)")->rank, t.track_named("TensorMatrix")->rank + 1);
+}
+
+TEST(TraceLayout, ZeroDurationsAndIdenticalSlicesNestWithoutErrors) {
+    nx::DecodedTrace t = trace_of({
+        instr("Vector", Engine::vector, 10, 0, "a"),
+        instr("Vector", Engine::vector, 10, 0, "b"),
+        instr("Vector", Engine::vector, 10, 30, "c"),
+        instr("Vector", Engine::vector, 10, 30, "d"),
+        instr("Vector", Engine::vector, 40, 0, "e"),
+    });
+    EXPECT_TRUE(t.errors.empty()) << t.errors.front();
+    auto v = slices_on(t, "Vector");
+    ASSERT_EQ(v.size(), 5u);
+    EXPECT_EQ(t.track_named("Vector (2)"), nullptr);
+    for (const auto* s : v) EXPECT_GE(s->dur, 0);
+}
+
+TEST(TraceLayout, PastTheLaneLimitSlicesAreClippedAndSaySo) {
+    std::vector<Event> events;
+    // Staircase: each starts 1 ns after and ends 1 ns after the previous one,
+    // so no two nest.
+    for (int i = 0; i < nx::kMaxLanes + 3; ++i) events.push_back(instr("Scalar", Engine::scalar, i, 1000, "s"));
+    nx::DecodedTrace t = trace_of(events);
+    EXPECT_TRUE(t.errors.empty());
+    EXPECT_NE(t.track_named(nx::lane_name("Scalar", nx::kMaxLanes - 1)), nullptr);
+    EXPECT_EQ(t.track_named(nx::lane_name("Scalar", nx::kMaxLanes)), nullptr);
+    int clipped = 0;
+    for (const auto& s : t.slices)
+        if (!s.arg("clipped_dur_ns").empty()) {
+            ++clipped;
+            EXPECT_EQ(s.arg("clipped_dur_ns"), "1000");
+            EXPECT_LT(s.dur, 1000);
+        }
+    EXPECT_EQ(clipped, 3);
+}
+
+TEST(TraceLayout, DmaCountersStepAtEveryStartAndEnd) {
+    nx::DecodedTrace t = trace_of({dma("q0", 0, 100, 1000), dma("q1", 50, 100, 2000)});
+    EXPECT_TRUE(t.errors.empty());
+    std::map<int64_t, double> pending, tput;
+    for (const auto& c : t.counters) {
+        std::string name = t.track(c.track)->name;
+        if (name == "DMA pending transfers") pending[c.ts] = c.value;
+        if (name == "DMA throughput (B/s)") tput[c.ts] = c.value;
+    }
+    EXPECT_EQ(pending, (std::map<int64_t, double>{{0, 1}, {50, 2}, {100, 1}, {150, 0}}));
+    // 1000 B over 100 ns = 1e10 B/s; plus 2000 B over 100 ns.
+    EXPECT_DOUBLE_EQ(tput[0], 1e10);
+    EXPECT_DOUBLE_EQ(tput[50], 3e10);
+    EXPECT_DOUBLE_EQ(tput[100], 2e10);
+    EXPECT_EQ(tput[150], 0);
+    EXPECT_EQ(t.track_named("DMA pending transfers")->unit, 2u);
+}
+
+TEST(TraceLayout, UtilisationIsTheBusyShareOfEachBin) {
+    // Busy [0,100) of [0,200): the first half 100%, the second 0%.
+    nx::DecodedTrace t = trace_of({instr("Vector", Engine::vector, 0, 100), instr("Vector", Engine::vector, 50, 50),
+                                   instr("Vector", Engine::vector, 199, 1)});
+    const nx::DecodedTrack* u = t.track_named("Vector utilisation (%)");
+    ASSERT_NE(u, nullptr);
+    std::vector<std::pair<int64_t, double>> samples;
+    for (const auto& c : t.counters)
+        if (c.track == u->uuid) samples.emplace_back(c.ts, c.value);
+    ASSERT_GE(samples.size(), 3u);
+    EXPECT_EQ(samples.front(), (std::pair<int64_t, double>{0, 100}));
+    EXPECT_EQ(samples[1], (std::pair<int64_t, double>{100, 0}));
+    EXPECT_EQ(samples.back(), (std::pair<int64_t, double>{200, 0}));
+}
+
+TEST(PftraceWriter, InternTablesResetPastTheLimitAndEveryNameStillResolves) {
+    std::vector<std::string> names;
+    const size_t n = nx::kMaxInternedEntries + 100;
+    for (size_t i = 0; i < n; ++i) names.push_back("op" + std::to_string(i));
+    std::vector<Event> events;
+    for (size_t i = 0; i < n; ++i) events.push_back(instr("Vector", Engine::vector, static_cast<int64_t>(i) * 2, 1, names[i]));
+    nx::DecodedTrace t = trace_of(events);
+    EXPECT_TRUE(t.errors.empty()) << t.errors.front();
+    ASSERT_EQ(t.slices.size(), n);
+    EXPECT_EQ(t.slices.back().name, names.back());
+    EXPECT_EQ(t.slices[12345].name, names[12345]);
+}
+
+TEST(PftraceWriter, AnEmptyProfileIsAProcessWithoutTracks) {
+    nx::DecodedTrace t = trace_of({});
+    EXPECT_TRUE(t.errors.empty());
+    ASSERT_EQ(t.tracks.size(), 1u);
+    EXPECT_TRUE(t.tracks[0].is_process);
+    EXPECT_EQ(t.tracks[0].name, "p");
+}
+
+TEST(PftraceReader, CatchesAnEndWithoutABeginAndEventsOnUnknownTracks) {
+    nx::proto::ProtoWriter w;
+    w.begin(1);  // a packet with an end on track 5, never declared
+    w.add_varint(8, 10);
+    w.begin(11);
+    w.add_varint(9, 2);
+    w.add_varint(11, 5);
+    w.end();
+    w.end();
+    nx::DecodedTrace t = nx::decode_pftrace(w.data());
+    ASSERT_EQ(t.errors.size(), 1u);
+    EXPECT_NE(t.errors[0].find("undeclared track 5"), std::string::npos);
+}
+
+TEST(ChromeJson, TimesAreExactMicrosecondsWithNanosecondDecimals) {
+    EXPECT_EQ(nx::ns_as_us(1234567), "1234.567");
+    EXPECT_EQ(nx::ns_as_us(5), "0.005");
+    EXPECT_EQ(nx::ns_as_us(-1500), "-1.500");
+    EXPECT_EQ(nx::ns_as_us(0), "0.000");
+}
+
+}  // namespace
