@@ -13,6 +13,7 @@
 #include "common/report/compare_report.h"
 #include "common/report/document.h"
 #include "common/report/gates.h"
+#include "common/report/html_report.h"
 #include "common/report/profile_report.h"
 #include "common/report/report_input.h"
 #include "common/report/units.h"
@@ -25,7 +26,7 @@ namespace {
 const nx::ToolSpec kSpec = {
     "nx-report",
     "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare] [--baseline FILE|DB [--fail-on EXPR]...]\n"
-    "          [--all] [--top N] [--format text|markdown|csv|jsonl] [-o FILE]",
+    "          [--all] [--top N] [--format text|markdown|html|csv|jsonl] [-o FILE]",
     "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
     "DMA, top opcodes and layers), compares profiles side by side, checks records against a baseline\n"
     "with --fail-on gates (exit 3 when one trips), and shows any other rows (nx-query output) as a table.",
@@ -34,10 +35,11 @@ const nx::ToolSpec kSpec = {
     "  nx-report --db study.db --compare --profile vmap --profile scan\n"
     "  nx-report --db today.db --baseline yesterday.db --fail-on 'total_time>5%'\n"
     "  nx-query --db study.db engine_utilization | nx-report --format markdown\n"
+    "  nx-report --db study.db --compare -o compare.html         # charts; opens offline\n"
     "  nx-report --rules",
 };
 
-enum class OutFormat { text, markdown, csv, tsv, jsonl };
+enum class OutFormat { text, markdown, html, csv, tsv, jsonl };
 
 struct Options {
     std::vector<std::string> inputs, dbs, profiles, fail_on;
@@ -57,7 +59,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("fail-on", nx::po::value(&o.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")
         ("all", nx::po::bool_switch(&o.all), "every finding, metric and note")
         ("top", nx::po::value(&o.top), "findings in the short list (default 3)")
-        ("format,f", nx::po::value(&o.format), "text, markdown, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
+        ("format,f", nx::po::value(&o.format), "text, markdown, html, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
         ("output,o", nx::po::value(&o.output), "write the report to FILE (atomically)")
         ("rules", nx::po::bool_switch(&o.rules), "list the finding rules and exit")
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records, count them, go on");
@@ -78,6 +80,7 @@ OutFormat pick_format(const Options& o, const nx::Output& out) {
             return o.output.size() >= e.size() && o.output.compare(o.output.size() - e.size(), e.size(), e) == 0;
         };
         if (ends(".md")) f = "markdown";
+        else if (ends(".html") || ends(".htm")) f = "html";
         else if (ends(".csv")) f = "csv";
         else if (ends(".tsv")) f = "tsv";
         else if (ends(".jsonl") || ends(".json")) f = "jsonl";
@@ -86,17 +89,19 @@ OutFormat pick_format(const Options& o, const nx::Output& out) {
     if (f.empty()) return out.is_terminal() ? OutFormat::text : OutFormat::jsonl;
     if (f == "text") return OutFormat::text;
     if (f == "markdown" || f == "md") return OutFormat::markdown;
+    if (f == "html") return OutFormat::html;
     if (f == "csv") return OutFormat::csv;
     if (f == "tsv") return OutFormat::tsv;
     if (f == "jsonl") return OutFormat::jsonl;
-    throw nx::UsageError("unknown --format '" + f + "' (known: text, markdown, csv, tsv, jsonl)");
+    throw nx::UsageError("unknown --format '" + f + "' (known: text, markdown, html, csv, tsv, jsonl)");
 }
 
 nx::RowFormat row_format(OutFormat f) {
     switch (f) {
         case OutFormat::csv: return nx::RowFormat::csv;
         case OutFormat::tsv: return nx::RowFormat::tsv;
-        case OutFormat::markdown: return nx::RowFormat::markdown;
+        case OutFormat::markdown:
+        case OutFormat::html: return nx::RowFormat::markdown;
         case OutFormat::text: return nx::RowFormat::table;
         case OutFormat::jsonl: return nx::RowFormat::jsonl;
     }
@@ -278,6 +283,7 @@ int run(const Options& o) {
     }
     if (format == OutFormat::text) nx::render_text(doc, out, terminal);
     else if (format == OutFormat::markdown) nx::render_markdown(doc, out);
+    else if (format == OutFormat::html) nx::render_html(doc, out);
     if (file) file->commit();
     if (input.bad_records > 0) {
         nx::print_note("skipped " + std::to_string(input.bad_records) + " bad records");

@@ -53,6 +53,44 @@ double total_ns(const ProfileEntry* p) {
     return t ? t->value * 1e9 : static_cast<double>(p->summary.end_ns - p->summary.start_ns);
 }
 
+// Total time and each engine's active time side by side, bars labelled
+// with the ratio to the first profile (HTML; the tables say the same in text).
+void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps) {
+    constexpr double kNsPerUs = 1e3;
+    const Engine kEngines[] = {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+                               Engine::gpsimd, Engine::sync, Engine::dma};
+    ChartBlock c;
+    c.kind = "bars";
+    c.title = "Time side by side (labels: ratio to " + ps[0]->info.name + ")";
+    c.x_label = "";
+    c.y_label = "time (us)";
+    c.categories.push_back("total time");
+    std::vector<Engine> shown;
+    for (Engine e : kEngines)
+        for (const ProfileEntry* p : ps)
+            if (engine_ns(p, e) > 0) {
+                shown.push_back(e);
+                c.categories.push_back(std::string(to_string(e)) + " active");
+                break;
+            }
+    for (const ProfileEntry* p : ps) {
+        ChartSeries ser;
+        ser.name = p->info.name;
+        std::vector<double> base = {total_ns(ps[0])}, mine = {total_ns(p)};
+        for (Engine e : shown) {
+            base.push_back(static_cast<double>(engine_ns(ps[0], e)));
+            mine.push_back(static_cast<double>(engine_ns(p, e)));
+        }
+        for (size_t i = 0; i < mine.size(); ++i) {
+            ser.y.push_back(mine[i] / kNsPerUs);
+            ser.labels.push_back(base[i] > 0 ? format_ratio(mine[i] / base[i]) : "n/a");
+        }
+        c.series.push_back(std::move(ser));
+    }
+    doc.chart(c);
+    doc.html_only();
+}
+
 }  // namespace
 
 void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, bool all) {
@@ -95,6 +133,7 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
         t.rows.push_back(row);
     }
     doc.table(t);
+    add_time_bars(doc, ps);
 
     // Engine-time deltas against the first profile.
     for (size_t i = 1; i < ps.size(); ++i) {

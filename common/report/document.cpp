@@ -8,6 +8,7 @@ namespace nx {
 namespace {
 
 constexpr int kBarWidth = 24;
+constexpr double kPercentScale = 100.0;
 
 size_t width_of(const std::string& s) {
     size_t n = 0;
@@ -39,19 +40,42 @@ std::string bar_text(double fraction, bool terminal) {
     return s;
 }
 
-std::string sparkline_text(const std::vector<double>& v, bool terminal) {
+// Scaled to the values' own range, or to [lo, hi] when given (lo < hi).
+std::string sparkline_text(const std::vector<double>& v, bool terminal, double lo = 0, double hi = 0) {
     if (v.empty()) return "";
-    double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
+    if (!(lo < hi)) {
+        lo = INFINITY;
+        hi = -INFINITY;
+        for (double x : v)
+            if (std::isfinite(x)) {
+                lo = std::min(lo, x);
+                hi = std::max(hi, x);
+            }
+    }
     static const char* kTicks[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
     static const char kAscii[] = "_.-~=^*#";
     std::string s;
     for (double x : v) {
+        if (!std::isfinite(x)) {
+            s += ' ';  // a gap where there is no value
+            continue;
+        }
         int level = hi > lo ? static_cast<int>(std::lround((x - lo) / (hi - lo) * 7)) : 3;
         level = std::clamp(level, 0, 7);
         if (terminal) s += kTicks[level];
         else s += kAscii[level];
     }
     return s;
+}
+
+// A timeline chart as one 0..100% sparkline per row.
+std::string timeline_text(const ChartBlock& c, bool terminal, const std::string& indent) {
+    size_t w = 0;
+    for (const ChartSeries& s : c.series) w = std::max(w, width_of(s.name));
+    std::string out;
+    for (const ChartSeries& s : c.series)
+        out += indent + pad(s.name, w, false) + "  " + sparkline_text(s.y, terminal, 0, kPercentScale) + "\n";
+    return out;
 }
 
 std::string table_text(const TableBlock& t, const std::string& indent) {
@@ -150,6 +174,14 @@ void Document::facts(std::vector<Fact> f) {
     b.fact_list = std::move(f);
     blocks.push_back(std::move(b));
 }
+void Document::cards(std::vector<Fact> f) {
+    Block b(Block::cards);
+    b.fact_list = std::move(f);
+    blocks.push_back(std::move(b));
+}
+void Document::html_only() {
+    if (!blocks.empty()) blocks.back().html_only = true;
+}
 void Document::table(TableBlock t) {
     Block b(Block::table);
     b.table_data = std::move(t);
@@ -186,6 +218,7 @@ void render_text(const Document& doc, Output& out, bool terminal) {
     std::string s;
     bool first = true;
     for (const Block& b : doc.blocks) {
+        if (b.html_only) continue;
         switch (b.kind) {
             case Block::heading:
                 if (!first) s += "\n";
@@ -196,7 +229,8 @@ void render_text(const Document& doc, Output& out, bool terminal) {
                 }
                 break;
             case Block::paragraph: s += "  " + b.text + "\n"; break;
-            case Block::facts: {
+            case Block::facts:
+            case Block::cards: {
                 size_t w = 0;
                 for (const Fact& f : b.fact_list) w = std::max(w, width_of(f.key));
                 for (const Fact& f : b.fact_list) s += "  " + pad(f.key, w, false) + "  " + f.value + "\n";
@@ -222,7 +256,9 @@ void render_text(const Document& doc, Output& out, bool terminal) {
                 break;
             case Block::sparkline: s += "  " + b.text + "  " + sparkline_text(b.series, terminal) + "\n"; break;
             case Block::chart:
-                s += "  " + b.chart_data.title + "\n" + table_text(chart_as_table(b.chart_data), "  ");
+                s += "  " + b.chart_data.title + "\n";
+                if (b.chart_data.kind == "timeline") s += timeline_text(b.chart_data, terminal, "  ");
+                else s += table_text(chart_as_table(b.chart_data), "  ");
                 break;
         }
         first = false;
@@ -233,10 +269,12 @@ void render_text(const Document& doc, Output& out, bool terminal) {
 void render_markdown(const Document& doc, Output& out) {
     std::string s;
     for (const Block& b : doc.blocks) {
+        if (b.html_only) continue;
         switch (b.kind) {
             case Block::heading: s += std::string(static_cast<size_t>(b.level), '#') + " " + b.text + "\n\n"; break;
             case Block::paragraph: s += b.text + "\n\n"; break;
             case Block::facts:
+            case Block::cards:
                 for (const Fact& f : b.fact_list) s += "- **" + md_escape(f.key) + "**: " + md_escape(f.value) + "\n";
                 s += "\n";
                 break;
@@ -262,7 +300,9 @@ void render_markdown(const Document& doc, Output& out) {
                 break;
             case Block::sparkline: s += "- " + b.text + ": `" + sparkline_text(b.series, false) + "`\n\n"; break;
             case Block::chart:
-                s += "**" + md_escape(b.chart_data.title) + "**\n\n" + md_table(chart_as_table(b.chart_data)) + "\n";
+                s += "**" + md_escape(b.chart_data.title) + "**\n\n";
+                if (b.chart_data.kind == "timeline") s += "```\n" + timeline_text(b.chart_data, false, "") + "```\n\n";
+                else s += md_table(chart_as_table(b.chart_data)) + "\n";
                 break;
         }
     }

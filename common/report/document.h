@@ -1,6 +1,7 @@
-// A report as data: headings, facts, tables, bars and findings, rendered as
-// plain text (terminals; bars drawn with block characters), markdown, or
-// HTML (html_report.cpp).  Report builders fill a Document once; every output
+// A report as data: headings, facts, cards, tables, bars, findings,
+// sparklines and charts, rendered as plain text (terminals: bars and
+// sparklines drawn with block characters), markdown, or HTML
+// (html_report.h).  Report builders fill a Document once; every output
 // format reads the same blocks.
 #pragma once
 
@@ -35,10 +36,22 @@ struct FindingItem {
     std::string action;
 };
 
-// A chart for the HTML report (text and markdown show its table instead).
+// A chart for the HTML report (svg_chart.h draws it).  Text and markdown
+// show its data as a table, except "timeline", which they draw as one
+// sparkline per row (0..100%).
+//   line, scatter  series of (x, y); log_x/log_y; x_marks as dashed verticals
+//   bars           grouped bars: categories along x, one bar per series
+//                  (series[i].y[j] for categories[j]; x unused); labels[j]
+//                  is printed on the bar (ratios ...), else the value
+//   roofline       points (arithmetic intensity FLOP/B, achieved TFLOP/s) under
+//                  the roof min(peak, x * peak / ridge); log-log
+//   timeline       one row per series (name = row), y = percent busy per
+//                  time bucket, x = bucket start (ns since the profile start)
+// Axis labels carry the unit ("latency (us)").
 struct ChartSeries {
     std::string name;
     std::vector<double> x, y;
+    std::vector<std::string> labels;         // optional per-point text
 };
 struct ChartBlock {
     std::string kind;      // "line", "scatter", "bars", "roofline", "timeline"
@@ -46,14 +59,18 @@ struct ChartBlock {
     bool log_x = false, log_y = false;
     std::vector<ChartSeries> series;
     std::vector<double> x_marks;             // vertical markers (tile boundaries ...)
+    std::string x_marks_label;               // what the markers are ("tile boundary")
     std::vector<std::string> categories;     // bars / timeline rows
     double ridge = 0;                        // roofline: ridge point (FLOP/B)
     double peak = 0;                         // roofline: peak (TFLOP/s)
 };
 
 struct Block {
-    enum Kind { heading, paragraph, facts, table, bars, findings, items, sparkline, chart } kind;
+    enum Kind { heading, paragraph, facts, cards, table, bars, findings, items, sparkline, chart } kind;
     explicit Block(Kind k) : kind(k) {}
+    // Only the HTML report shows it (text and markdown already say the same
+    // in another block, or cannot draw it).
+    bool html_only = false;
     int level = 1;                     // heading level 1..3
     std::string text;                  // heading text, paragraph
     std::vector<Fact> fact_list;
@@ -73,12 +90,16 @@ public:
     void heading(std::string text, int level = 1);
     void paragraph(std::string text);
     void facts(std::vector<Fact> facts);
+    // Headline figures as cards (HTML); text and markdown show them as facts.
+    void cards(std::vector<Fact> cards);
     void table(TableBlock t);
     void bars(std::vector<Bar> bars);
     void findings(std::vector<FindingItem> f);
     void items(std::vector<std::string> items);
     void sparkline(std::string label, std::vector<double> values);
     void chart(ChartBlock c);
+    // Marks the last block as HTML-only.
+    void html_only();
 };
 
 // Plain text.  `terminal`: block-character bars and sparklines (else ASCII).

@@ -25,11 +25,70 @@ std::string engine_label(Engine e) {
     return "other";
 }
 
+// Peak figures are stored in FLOP/s; charts speak TFLOP/s.
+constexpr double kFlopsPerTflops = 1e12;
+
 std::string metric_text(const ProfileSummary& s, const char* name) {
     const MetricValue* m = s.find(name);
     if (!m) return "n/a";
     const MetricDef* d = find_metric_def(name);
     return format_metric(m->value, d ? std::string(d->unit) : std::string());
+}
+
+// Arithmetic intensity against achieved TFLOP/s under the target's roof.
+void add_roofline(Document& doc, const ProfileEntry& p) {
+    const ProfileSummary& s = p.summary;
+    const MetricValue* ai = s.find("mm_arithmetic_intensity");
+    const MetricValue* achieved = s.find("achieved_tflops");
+    const MetricValue* ridge = s.find("peak_flops_bandwidth_ratio");
+    const MetricValue* peak = s.find("peak_flops");
+    ChartBlock c;
+    c.kind = "roofline";
+    c.title = "Roofline: achieved TFLOP/s against arithmetic intensity";
+    c.x_label = "arithmetic intensity (FLOP/B)";
+    c.y_label = "achieved (TFLOP/s)";
+    c.log_x = c.log_y = true;
+    if (ridge && peak) {
+        c.ridge = ridge->value;
+        c.peak = peak->value / kFlopsPerTflops;
+    }
+    if (ai && achieved) c.series.push_back({p.info.name, {ai->value}, {achieved->value}, {p.info.name}});
+    doc.chart(c);
+    doc.html_only();
+    std::vector<std::string> missing;
+    if (!ai) missing.push_back("arithmetic intensity (hardware FLOPs and HBM bytes)");
+    if (!achieved) missing.push_back("achieved TFLOP/s (FLOPs and total time)");
+    if (!ridge || !peak) missing.push_back("the target's peak and ridge point (--target)");
+    if (!missing.empty()) {
+        std::string text = "The roofline lacks ";
+        for (size_t i = 0; i < missing.size(); ++i) text += (i ? (i + 1 == missing.size() ? " and " : ", ") : "") + missing[i];
+        doc.paragraph(text + ".");
+        doc.html_only();
+    }
+}
+
+// Each engine row's busy share per time bucket: a heat strip in HTML,
+// sparklines in text.
+void add_timeline(Document& doc, const ProfileSummary& s) {
+    if (s.timeline.empty() || s.end_ns <= s.start_ns) return;
+    double span = static_cast<double>(s.end_ns - s.start_ns);
+    ChartBlock c;
+    c.kind = "timeline";
+    c.title = "Engine activity over time (" + std::to_string(kTimelineBuckets) + " buckets of " +
+              format_ns(span / kTimelineBuckets) + "; darker = busier)";
+    c.x_label = "time since the profile start";
+    c.y_label = "busy (%)";
+    for (const EngineTimeline& t : s.timeline) {
+        ChartSeries ser;
+        ser.name = engine_label(t.engine);
+        for (size_t b = 0; b < t.active_percent.size(); ++b) {
+            ser.x.push_back(span * static_cast<double>(b) / static_cast<double>(t.active_percent.size()));
+            ser.y.push_back(t.active_percent[b]);
+        }
+        c.categories.push_back(ser.name);
+        c.series.push_back(std::move(ser));
+    }
+    doc.chart(c);
 }
 
 }  // namespace
@@ -53,8 +112,15 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     facts.push_back({"events", format_count(static_cast<double>(s.events))});
     doc.facts(facts);
 
-    doc.heading("Utilisation", 2);
     BoundVerdict bound = classify_bound(s);
+    // The headline as cards (the HTML report); text shows these as facts below.
+    doc.cards({{"total time", metric_text(s, "total_time")},
+               {"MFU", metric_text(s, "mfu_estimated_percent")},
+               {"MBU", metric_text(s, "mbu_estimated_percent")},
+               {"bound", bound.verdict}});
+    doc.html_only();
+
+    doc.heading("Utilisation", 2);
     doc.facts({
         {"MFU", metric_text(s, "mfu_estimated_percent")},
         {"HFU", metric_text(s, "hfu_estimated_percent")},
@@ -67,6 +133,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
                                               : "n/a"},
         {"bound", bound.verdict + " (" + bound.evidence + ")"},
     });
+    add_roofline(doc, p);
 
     std::vector<std::string> missing;
     std::vector<Finding> findings = evaluate_rules(s, &missing);
@@ -96,6 +163,11 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
                                 (e.engine == Engine::dma ? " transfers" : " instr") + ", mean " + format_ns(mean)});
         }
         doc.bars(bars);
+        add_timeline(doc, s);
+    } else {
+        doc.heading("Engines", 2);
+        doc.paragraph("no engine events in this profile: engine activity, the timeline and the top lists need its "
+                      "instructions (a metrics-only source such as summary-json has none)");
     }
 
     if (s.find("dma_transfer_count")) {

@@ -1,0 +1,14 @@
+// The report as one self-contained HTML page (nx-report --format html): inline
+// CSS and SVG charts (svg_chart.h), no scripts, no fonts or images from the
+// network (a Content-Security-Policy forbids any), so it opens offline and
+// can be mailed or archived as a single file.
+#pragma once
+
+#include "common/output.h"
+#include "common/report/document.h"
+
+namespace nx {
+
+void render_html(const Document& doc, Output& out);
+
+}  // namespace nx
