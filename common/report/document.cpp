@@ -121,29 +121,40 @@ std::string md_table(const TableBlock& t) {
     return s;
 }
 
-// A chart shown as its data where no graphics can be drawn.
+// A chart shown as its data where no graphics can be drawn: a row per x
+// value (or per category for bars), a column per series; a bar's label
+// (a ratio ...) follows its value.
 TableBlock chart_as_table(const ChartBlock& c) {
     TableBlock t;
-    t.columns = {c.x_label.empty() ? "x" : c.x_label};
-    t.numeric = {true};
+    t.columns = {c.kind == "bars" ? "" : c.x_label.empty() ? "x" : c.x_label};
+    t.numeric = {c.kind != "bars"};
     for (const ChartSeries& s : c.series) {
         t.columns.push_back(s.name.empty() ? (c.y_label.empty() ? "y" : c.y_label) : s.name);
         t.numeric.push_back(true);
     }
-    // Rows by the x values of the first series (series share x in nx charts).
     if (c.series.empty()) return t;
-    for (size_t i = 0; i < c.series[0].x.size(); ++i) {
+    // Rows by the first series (series share x in nx charts).
+    const ChartSeries& first = c.series[0];
+    size_t rows = std::max({first.x.size(), first.y.size(), c.categories.size()});
+    char buf[32];
+    for (size_t i = 0; i < rows; ++i) {
         std::vector<std::string> row;
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.4g", c.series[0].x[i]);
-        row.push_back(i < c.categories.size() ? c.categories[i] : buf);
+        if (i < c.categories.size()) {
+            row.push_back(c.categories[i]);
+        } else if (i < first.x.size() && std::isfinite(first.x[i])) {
+            std::snprintf(buf, sizeof buf, "%.4g", first.x[i]);
+            row.push_back(buf);
+        } else {
+            row.emplace_back();  // no usable x
+        }
         for (const ChartSeries& s : c.series) {
+            std::string cell;
             if (i < s.y.size() && std::isfinite(s.y[i])) {
                 std::snprintf(buf, sizeof buf, "%.4g", s.y[i]);
-                row.push_back(buf);
-            } else {
-                row.push_back("");
+                cell = buf;
             }
+            if (i < s.labels.size() && !s.labels[i].empty()) cell += (cell.empty() ? "" : " ") + ("(" + s.labels[i] + ")");
+            row.push_back(cell);
         }
         t.rows.push_back(row);
     }
