@@ -47,6 +47,11 @@ def main():
                 "nx-convert --db vs RapidJSON SAX parse alone (goal: ratio <= 1.5)")
             add("ingest_%s_events_peak_rss" % n, conv[2] / 1024.0, "MiB", note="goal: < 64 MiB, flat in N")
             add("ingest_%s_events_per_second" % n, int(n) / conv[0], "events/s")
+        trace = rows.get("convert_pftrace_%s" % n)
+        if trace and only:
+            add("pftrace_%s_events_seconds" % n, trace[0], "s", "convert_parse_only_%s" % n, only[0],
+                div(trace[0], only[0]), "nx-convert --to pftrace vs nx-convert without output")
+            add("pftrace_%s_events_peak_rss" % n, trace[2] / 1024.0, "MiB", note="goal: flat in N (spooled runs)")
         if only:
             add("parse_and_metrics_%s_events_seconds" % n, only[0], "s", "sax_parse_%s" % n, parse[0],
                 div(only[0], parse[0]), "nx-convert without a database (parse, validate, metrics)")
