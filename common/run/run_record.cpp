@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdio>
 #include <ctime>
 
 #include "common/jsonl.h"
@@ -12,11 +13,15 @@
 namespace nx {
 
 std::string utc_now_iso8601() {
-    std::time_t t = std::time(nullptr);
+    // Milliseconds: two runs of one workload in the same second stay apart
+    // in the run history (its rows are unique by start time).
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
     std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    gmtime_r(&ts.tv_sec, &tm);
+    char buf[40];
+    size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+    std::snprintf(buf + n, sizeof buf - n, ".%03ldZ", ts.tv_nsec / 1000000);
     return buf;
 }
 
