@@ -24,8 +24,9 @@ struct AsyncSink::Batch {
 };
 
 struct AsyncSink::Message {
-    enum Kind { begin, batch, end, abort, finish } kind;
+    enum Kind { begin, batch, end, abort, finish, task } kind;
     ProfileInfo info;
+    std::function<void()> work;
     ProfileSummary summary;
     std::unique_ptr<Batch> events;
 };
@@ -105,6 +106,14 @@ void AsyncSink::abort_profile() {
     push(std::move(m));
 }
 
+void AsyncSink::post(std::function<void()> task) {
+    flush_batch();
+    auto m = std::make_unique<Message>();
+    m->kind = Message::task;
+    m->work = std::move(task);
+    push(std::move(m));
+}
+
 void AsyncSink::finish() {
     flush_batch();
     auto m = std::make_unique<Message>();
@@ -140,6 +149,7 @@ void AsyncSink::run() {
                     break;
                 case Message::end: inner_.end_profile(m->info, m->summary); break;
                 case Message::abort: inner_.abort_profile(); break;
+                case Message::task: m->work(); break;
                 case Message::finish:
                     inner_.finish();
                     {

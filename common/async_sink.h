@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -27,6 +28,9 @@ public:
     void abort_profile() override;
     // Waits until the worker has applied everything (and inner.finish()).
     void finish() override;
+    // Runs `task` on the worker thread, in order with the profiles (for work
+    // that must use the inner sink's connection, e.g. appending run records).
+    void post(std::function<void()> task);
 
     static constexpr size_t kBatchEvents = 8192;
     static constexpr size_t kMaxQueued = 6;

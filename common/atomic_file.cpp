@@ -67,13 +67,27 @@ void install_cleanup_handlers() {
     signal(SIGPIPE, SIG_IGN);
 }
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
     std::string templ = path_ + ".tmp.XXXXXX";
     int fd = mkstemp(templ.data());
     if (fd < 0) throw Error(std::string("cannot create temporary file: ") + std::strerror(errno), path_);
     temp_path_ = templ;
     register_temp_path(temp_path_);
     fchmod(fd, 0644);
+    if (gzip) {
+        sync_fd_ = dup(fd);
+        gz_ = gzdopen(fd, "wb6");
+        if (!gz_ || sync_fd_ < 0) {
+            if (!gz_) close(fd);
+            if (gz_) gzclose(gz_);
+            if (sync_fd_ >= 0) close(sync_fd_);
+            unlink(temp_path_.c_str());
+            unregister_temp_path(temp_path_);
+            throw Error("cannot open a gzip stream", path_);
+        }
+        out_ = std::make_unique<Output>(gz_, path_);
+        return;
+    }
     stream_ = fdopen(fd, "wb");
     if (!stream_) {
         int err = errno;
@@ -89,12 +103,27 @@ AtomicFile::~AtomicFile() {
     if (committed_) return;
     out_.reset();
     if (stream_) std::fclose(stream_);
+    if (gz_) gzclose(gz_);
+    if (sync_fd_ >= 0) close(sync_fd_);
     unlink(temp_path_.c_str());
     unregister_temp_path(temp_path_);
 }
 
 void AtomicFile::commit() {
     out_->close();
+    if (gz_) {
+        int rc = gzclose(gz_);
+        gz_ = nullptr;
+        bool synced = fsync(sync_fd_) == 0;
+        close(sync_fd_);
+        sync_fd_ = -1;
+        if (rc != Z_OK || !synced) throw Error("cannot write the gzip file", path_);
+        if (rename(temp_path_.c_str(), path_.c_str()) != 0)
+            throw Error(std::string("cannot rename into place: ") + std::strerror(errno), path_);
+        unregister_temp_path(temp_path_);
+        committed_ = true;
+        return;
+    }
     if (fsync(fileno(stream_)) != 0 && errno != EINVAL)
         throw Error(std::string("cannot write: ") + std::strerror(errno), path_);
     if (std::fclose(stream_) != 0) {

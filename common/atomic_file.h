@@ -4,6 +4,8 @@
 // or the object is destroyed uncommitted, the temporary file is removed.
 #pragma once
 
+#include <zlib.h>
+
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -14,7 +16,8 @@ namespace nx {
 
 class AtomicFile {
 public:
-    explicit AtomicFile(std::string path);
+    // gzip: write the file gzip-compressed (its name should end in .gz).
+    explicit AtomicFile(std::string path, bool gzip = false);
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
     ~AtomicFile();
@@ -29,6 +32,8 @@ private:
     std::string path_;
     std::string temp_path_;
     std::FILE* stream_ = nullptr;
+    gzFile gz_ = nullptr;
+    int sync_fd_ = -1;  // a duplicate of the file's descriptor, to fsync after gzclose
     std::unique_ptr<Output> out_;
     bool committed_ = false;
 };

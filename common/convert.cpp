@@ -90,6 +90,10 @@ void Converter::convert_argument(const std::string& arg) {
                     convert_captures(*in);
                     return;
                 }
+                if (format == "nx-jsonl" && first_line_kind(prefix) == "run") {
+                    convert_runs(*in);
+                    return;
+                }
             }
             import_stream(*in, format, options_.base, "stdin:" + options_.base.name);
         } else if (is_directory(arg)) {
@@ -117,8 +121,13 @@ void Converter::convert_one(const std::string& path, const std::string& format, 
         } else {
             in = InputSource::open(path);
             fmt = std::string(sniff_format(in->peek(kSniffBytes), path));
-            if (fmt == "nx-jsonl" && first_line_kind(in->peek(kSniffBytes)) == "capture") {
+            std::string kind = fmt == "nx-jsonl" ? first_line_kind(in->peek(kSniffBytes)) : std::string();
+            if (kind == "capture") {
                 convert_captures(*in);
+                return;
+            }
+            if (kind == "run") {
+                convert_runs(*in);
                 return;
             }
         }
@@ -209,6 +218,27 @@ void Converter::convert_directory(const std::string& dir, const ProfileInfo& bas
         } catch (const Error& e) {
             if (!options_.keep_going) throw;
             failed(e);
+        }
+    }
+}
+
+void Converter::convert_runs(InputSource& in) {
+    if (!options_.on_run) throw Error("run records go into a study database's run history: give --db FILE", in.name(), 1);
+    JsonlReader reader(in);
+    rapidjson::Document rec;
+    std::string line;
+    while (reader.next_line(line)) {
+        try {
+            parse_json_object(rec, line, in.name(), reader.line());
+            std::string kind = get_string(rec, "kind").value_or("");
+            if (kind != "run") throw Error("expected run records, got \"" + kind + "\"");
+            if (get_string(rec, "name").value_or("").empty()) throw Error("run record without a \"name\"");
+            options_.on_run(line);
+            ++stats_.runs;
+        } catch (const Error& e) {
+            if (!options_.keep_going) throw Error(e.what(), in.name(), reader.line());
+            ++stats_.bad_records;
+            print_warning(std::string("skipped record: ") + e.what(), in.name(), reader.line());
         }
     }
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "common/error.h"
@@ -14,6 +15,9 @@ namespace nx {
 
 struct ConvertOptions {
     std::string format;     // forced input format; empty: sniff
+    // Where run records (nx-run output) go: the study database's history.
+    // Unset: run records are an error (they need --db).
+    std::function<void(const std::string& record_json)> on_run;
     std::string neff;       // NEFF for NTFF inputs
     bool keep_going = false;
     ProfileInfo base;       // --name, --target, --backend, --dtype
@@ -21,6 +25,7 @@ struct ConvertOptions {
 
 struct ConvertStats {
     int inputs = 0;
+    int runs = 0;           // run records passed to on_run
     int inputs_failed = 0;  // skipped under --keep-going
     int64_t bad_records = 0;
 };
@@ -39,6 +44,7 @@ private:
                      const std::string& neff);
     void convert_directory(const std::string& dir, const ProfileInfo& base);
     void convert_captures(InputSource& in);
+    void convert_runs(InputSource& in);
     void convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base);
     void import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
                        const std::string& identity);

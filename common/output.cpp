@@ -19,12 +19,14 @@ Output::Output(std::FILE* stream, std::string name) : stream_(stream), name_(std
     buffer_.reserve(kFlushThreshold * 2);
 }
 
+Output::Output(gzFile gz, std::string name) : gz_(gz), name_(std::move(name)) { buffer_.reserve(kFlushThreshold * 2); }
+
 Output::~Output() {
     // Errors were reported by close(); a destructor must not throw.
     if (!closed_) {
         try {
             drain();
-            std::fflush(stream_);
+            if (stream_) std::fflush(stream_);
         } catch (...) {
         }
     }
@@ -46,14 +48,23 @@ void Output::end_record() {
 
 void Output::drain() {
     if (buffer_.empty()) return;
-    size_t n = std::fwrite(buffer_.data(), 1, buffer_.size(), stream_);
-    if (n != buffer_.size()) check();
+    if (gz_) {
+        if (gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) != static_cast<int>(buffer_.size())) {
+            int errnum = 0;
+            const char* msg = gzerror(gz_, &errnum);
+            if (errnum == Z_ERRNO) check();
+            throw Error(std::string("cannot write: ") + (msg ? msg : "gzip error"), name_);
+        }
+    } else {
+        size_t n = std::fwrite(buffer_.data(), 1, buffer_.size(), stream_);
+        if (n != buffer_.size()) check();
+    }
     buffer_.clear();
 }
 
 void Output::flush() {
     drain();
-    if (std::fflush(stream_) != 0) check();
+    if (stream_ && std::fflush(stream_) != 0) check();
 }
 
 void Output::check() {
@@ -65,10 +76,10 @@ void Output::check() {
 void Output::close() {
     if (closed_) return;
     flush();
-    if (std::ferror(stream_)) check();
+    if (stream_ && std::ferror(stream_)) check();
     closed_ = true;
 }
 
-bool Output::is_terminal() const { return isatty(fileno(stream_)) == 1; }
+bool Output::is_terminal() const { return stream_ && isatty(fileno(stream_)) == 1; }
 
 }  // namespace nx

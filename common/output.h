@@ -3,6 +3,8 @@
 // tool ends quietly; any other write error is an Error naming the output.
 #pragma once
 
+#include <zlib.h>
+
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -15,6 +17,8 @@ public:
     Output();
     // Writes to an already open stream; `name` is used in diagnostics.
     Output(std::FILE* stream, std::string name);
+    // Writes gzip-compressed through zlib (the owner closes the gzFile).
+    Output(gzFile gz, std::string name);
     Output(const Output&) = delete;
     Output& operator=(const Output&) = delete;
     ~Output();
@@ -38,7 +42,8 @@ private:
     void check();
     void drain();
 
-    std::FILE* stream_;
+    std::FILE* stream_ = nullptr;
+    gzFile gz_ = nullptr;
     std::string name_;
     std::string buffer_;
     bool unbuffered_ = false;

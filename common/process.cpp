@@ -18,8 +18,56 @@ extern char** environ;
 namespace nx {
 
 namespace {
+
 constexpr size_t kKeepOutput = 64 * 1024;
+
+// Starts argv[0] (found on PATH) with the given fds as its stdin/stdout/
+// stderr (-1: inherit) and our environment plus `env`.  The child gets the
+// default SIGPIPE disposition back (nx ignores it).
+pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, int in_fd, int out_fd,
+            int err_fd, bool stdin_null) {
+    if (argv.empty()) throw Error("internal: empty command");
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    std::vector<std::string> store;
+    for (char** e = environ; *e; ++e) store.emplace_back(*e);
+    for (const std::string& kv : env) store.push_back(kv);
+    std::vector<char*> envp;
+    for (std::string& kv : store) envp.push_back(kv.data());
+    envp.push_back(nullptr);
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (in_fd >= 0) posix_spawn_file_actions_adddup2(&fa, in_fd, STDIN_FILENO);
+    else if (stdin_null) posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (out_fd >= 0) posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+    if (err_fd >= 0) posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t def;
+    sigemptyset(&def);
+    sigaddset(&def, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &def);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0].c_str(), &fa, &attr, args.data(), envp.data());
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) throw Error("cannot run " + argv[0] + ": " + std::strerror(rc));
+    return pid;
 }
+
+int wait_status(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return -1;
+}
+
+}  // namespace
 
 std::string find_on_path(const std::string& name) {
     if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : std::string();
@@ -42,42 +90,17 @@ std::string find_on_path(const std::string& name) {
 }
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
-    if (argv.empty()) throw Error("internal: empty command");
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0) throw Error(std::string("cannot create pipe: ") + std::strerror(errno));
-
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    std::vector<std::string> env_store;
-    for (char** e = environ; *e; ++e) env_store.emplace_back(*e);
-    for (const std::string& kv : env) env_store.push_back(kv);
-    std::vector<char*> envp;
-    for (std::string& kv : env_store) envp.push_back(kv.data());
-    envp.push_back(nullptr);
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDERR_FILENO);
-    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    // The child must not inherit nx's ignored SIGPIPE.
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t def;
-    sigemptyset(&def);
-    sigaddset(&def, SIGPIPE);
-    posix_spawnattr_setsigdefault(&attr, &def);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
     pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0].c_str(), &fa, &attr, args.data(), envp.data());
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    close(pipefd[1]);
-    if (rc != 0) {
+    try {
+        pid = spawn(argv, env, -1, pipefd[1], pipefd[1], true);
+    } catch (...) {
         close(pipefd[0]);
-        throw Error("cannot run " + argv[0] + ": " + std::strerror(rc));
+        close(pipefd[1]);
+        throw;
     }
+    close(pipefd[1]);
     ProcessResult result;
     char buf[8192];
     for (;;) {
@@ -88,12 +111,82 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::vecto
         if (result.output.size() > 2 * kKeepOutput) result.output.erase(0, result.output.size() - kKeepOutput);
     }
     close(pipefd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (WIFEXITED(status)) result.status = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) result.status = 128 + WTERMSIG(status);
+    result.status = wait_status(pid);
     return result;
+}
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+    int to_child[2], from_child[2];
+    if (pipe2(to_child, O_CLOEXEC) != 0) throw Error(std::string("cannot create pipe: ") + std::strerror(errno));
+    if (pipe2(from_child, O_CLOEXEC) != 0) {
+        close(to_child[0]);
+        close(to_child[1]);
+        throw Error(std::string("cannot create pipe: ") + std::strerror(errno));
+    }
+    try {
+        pid_ = spawn(argv, env, to_child[0], from_child[1], -1, false);
+    } catch (...) {
+        for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) close(fd);
+        throw;
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    in_ = to_child[1];
+    out_ = from_child[0];
+}
+
+ChildProcess::~ChildProcess() {
+    if (in_ >= 0) close(in_);
+    if (out_ >= 0) close(out_);
+    if (pid_ > 0 && !waited_) {
+        kill(pid_, SIGTERM);
+        wait_status(pid_);
+    }
+}
+
+void ChildProcess::write_stdin(const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+        ssize_t n = ::write(in_, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw Error(std::string("the child process stopped reading: ") + std::strerror(errno));
+        done += static_cast<size_t>(n);
+    }
+}
+
+void ChildProcess::close_stdin() {
+    if (in_ >= 0) close(in_);
+    in_ = -1;
+}
+
+bool ChildProcess::read_line(std::string& line) {
+    for (;;) {
+        size_t nl = buffer_.find('\n');
+        if (nl != std::string::npos) {
+            line = buffer_.substr(0, nl);
+            buffer_.erase(0, nl + 1);
+            return true;
+        }
+        if (eof_) {
+            if (buffer_.empty()) return false;
+            line.swap(buffer_);
+            buffer_.clear();
+            return true;
+        }
+        char buf[8192];
+        ssize_t n = ::read(out_, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) eof_ = true;
+        else buffer_.append(buf, static_cast<size_t>(n));
+    }
+}
+
+int ChildProcess::wait() {
+    if (waited_) return status_;
+    close_stdin();
+    status_ = wait_status(pid_);
+    waited_ = true;
+    return status_;
 }
 
 std::string output_tail(const std::string& output, int lines) {

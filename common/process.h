@@ -16,6 +16,30 @@ struct ProcessResult {
 // Throws Error when the program cannot be started.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
 
+// A child whose stdin we write and whose stdout we read line by line (its
+// stderr is ours, so its diagnostics reach the user).  The destructor kills
+// a child still running.
+class ChildProcess {
+public:
+    ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+    ChildProcess(const ChildProcess&) = delete;
+    ChildProcess& operator=(const ChildProcess&) = delete;
+    ~ChildProcess();
+
+    void write_stdin(const std::string& text);  // throws Error if the child is gone
+    void close_stdin();
+    bool read_line(std::string& line);           // false at end of output
+    int wait();                                  // exit status, or 128+signal
+
+private:
+    int pid_ = -1;
+    int in_ = -1, out_ = -1;
+    std::string buffer_;
+    bool eof_ = false;
+    bool waited_ = false;
+    int status_ = -1;
+};
+
 // Absolute path of an executable on PATH, or empty.
 std::string find_on_path(const std::string& name);
 

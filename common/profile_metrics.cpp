@@ -54,7 +54,8 @@ OpClass classify_opcode(std::string_view op) {
     // ALU ops are compute too.  LoadStationary is a load, as in the study.
     static constexpr std::string_view kMemory[] = {"load", "store", "dma", "copy", "move", "gather",
                                                    "scatter", "spill", "reload", "memset"};
-    static constexpr std::string_view kCompute[] = {"matmul", "matmult", "multiply", "add", "mul", "sub",
+    static constexpr std::string_view kCompute[] = {"matmul", "matmult", "gemm", "multiply", "add", "mul", "sub",
+                                                    "silu", "mean", "sum", "square", "softmax", "norm",
                                                     "conv", "activ", "exp", "tensor_tensor", "tensor_scalar",
                                                     "reduce", "max", "min", "div", "recip", "sqrt", "gelu",
                                                     "relu", "sigmoid", "tanh", "select", "iota"};
@@ -108,6 +109,10 @@ void ProfileMetrics::add(const Event& e) {
             }
         }
         if (e.engine == Engine::tensor_matrix) ++matmul_count_;
+    }
+    // Opcode and layer tables and the instruction mix cover every instruction,
+    // host ones too (cpu traces), not only the NeuronCore engines'.
+    if (e.type == EventType::instruction) {
         std::string_view op = !e.opcode.empty() ? e.opcode : e.name;
         OpClass cls = op.empty() ? OpClass::other : static_cast<OpClass>(bump(opcodes_, op, e.dur_ns, true).op_class);
         std::string_view layer = !e.layer.empty() ? e.layer : e.hlo_name;

@@ -9,6 +9,7 @@
 
 #include "common/engine_intervals.h"
 #include "common/error.h"
+#include "common/jsonl.h"
 #include "common/metric_defs.h"
 #include "common/profile_record.h"
 #include "common/store_schema.h"
@@ -266,12 +267,48 @@ void DbSink::delete_profile(const std::string& uid) {
     }
 }
 
+void DbSink::ensure_transaction() {
+    if (in_transaction_) return;
+    store_.db().exec("BEGIN IMMEDIATE");
+    in_transaction_ = true;
+}
+
+bool DbSink::append_run(const std::string& record_json) {
+    ensure_transaction();
+    rapidjson::Document r;
+    parse_json_object(r, record_json, store_.path(), 0);
+    auto text = [&](const char* k) { return get_string(r, k).value_or(""); };
+    auto stat = [&](const char* k) -> std::optional<double> {
+        const rapidjson::Value* l = find_member(r, "latency_us");
+        if (!l || !l->IsObject()) return std::nullopt;
+        return get_number(*l, k);
+    };
+    SqliteStmt ins(store_.db(),
+                   "INSERT OR IGNORE INTO run(study, name, op, backend, target, dtype, started_at, host,"
+                   " latency_median_us, latency_mean_us, latency_min_us, latency_max_us, latency_p95_us,"
+                   " latency_stdev_us, iterations, compile_ms, tflops, record) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    std::string fields[] = {text("study"), text("name"), text("op"), text("backend"), text("target"),
+                            text("dtype"), text("started_at"), text("host")};
+    for (int i = 0; i < 8; ++i) ins.bind_text_or_null(i + 1, fields[i]);
+    int col = 9;
+    for (const char* k : {"median", "mean", "min", "max", "p95", "stdev"}) {
+        if (auto v = stat(k)) ins.bind(col, *v);
+        else ins.bind_null(col);
+        ++col;
+    }
+    if (auto n = stat("n")) ins.bind(15, static_cast<int64_t>(*n)); else ins.bind_null(15);
+    if (auto c = get_number(r, "compile_ms")) ins.bind(16, *c); else ins.bind_null(16);
+    if (auto t = get_number(r, "tflops")) ins.bind(17, *t); else ins.bind_null(17);
+    ins.bind(18, std::string_view(record_json));
+    ins.step();
+    bool added = sqlite3_changes(store_.db().handle()) > 0;
+    ins.reset();
+    return added;
+}
+
 void DbSink::begin_profile(const ProfileInfo& info) {
     SqliteDb& db = store_.db();
-    if (!in_transaction_) {
-        db.exec("BEGIN IMMEDIATE");
-        in_transaction_ = true;
-    }
+    ensure_transaction();
     db.exec("SAVEPOINT nx_profile");
     in_profile_ = true;
     delete_profile(info.id);

@@ -58,9 +58,14 @@ public:
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
     void finish() override;
+    // Appends a run record (kind "run") to the run history, in this sink's
+    // transaction.  The same run (study, name, backend, target, start, host)
+    // is kept once.  Returns false when it was already there.
+    bool append_run(const std::string& record_json);
 
 private:
     struct Statements;
+    void ensure_transaction();
     int64_t track_id(const Event& e);
     int64_t string_id(std::string_view s);
     void delete_profile(const std::string& uid);

@@ -104,6 +104,8 @@ CREATE TABLE IF NOT EXISTS run(
     record             TEXT
 );
 CREATE INDEX IF NOT EXISTS run_by_name ON run(study, name, started_at);
+-- One row per run: re-importing the same runs into the history adds nothing.
+CREATE UNIQUE INDEX IF NOT EXISTS run_identity ON run(study, name, backend, target, started_at, host);
 )SQL";
 
 const std::string_view kSchemaViewDrops = R"SQL(

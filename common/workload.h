@@ -27,6 +27,9 @@ struct Workload {
     std::string dtype = "bf16";  // bf16 | fp16 | fp32 | fp8
     std::string variant;         // matmul kernel variant (sim): auto | naive | hoisted | blocked_free | blocked_mnk
     std::string target;          // trn1 | inf2 | trn2 | trn3 | cpu
+    // The record's other fields (llm phase, model, tags users added with jq):
+    // a JSON object text, passed through to run and capture records.
+    std::string carried_json;
 };
 
 }  // namespace nx

@@ -116,7 +116,14 @@ int run(const Options& o) {
         builder.add_sink(db_async.get());
     }
 
-    nx::Converter converter(builder, o.convert);
+    nx::ConvertOptions convert = o.convert;
+    if (db_async) {
+        nx::DbSink* sink = db.get();
+        convert.on_run = [&, sink](const std::string& record) {
+            db_async->post([sink, record] { sink->append_run(record); });
+        };
+    }
+    nx::Converter converter(builder, convert);
     for (const std::string& input : o.inputs) converter.convert_argument(input);
 
     if (db_async) db_async->finish();
@@ -124,6 +131,8 @@ int run(const Options& o) {
     if (to_file) to_file->commit();
     if (records) records->finish();
     const nx::ConvertStats& st = converter.stats();
+    if (st.runs > 0)
+        nx::print_note("read " + std::to_string(st.runs) + " run record" + (st.runs == 1 ? "" : "s") + " into the run history of " + o.db + " (a run already there is kept once)");
     if (st.bad_records > 0)
         nx::print_note("skipped " + std::to_string(st.bad_records) + " bad record" + (st.bad_records == 1 ? "" : "s"));
     if (st.inputs_failed > 0)

@@ -1,0 +1,217 @@
+// nx-run: generates or reads workloads and runs them on a backend (sim, cpu,
+// neuron) with warm-up and timed executions; writes run records.  See nx-run(1).
+#include <optional>
+
+#include "common/cli.h"
+#include "common/data_dir.h"
+#include "common/diag.h"
+#include "common/error.h"
+#include "common/jsonl.h"
+#include "common/model/sim.h"
+#include "common/output.h"
+#include "common/progress.h"
+#include "common/run/backend.h"
+#include "common/run/run_record.h"
+#include "common/study_plan.h"
+#include "common/targets.h"
+#include "common/workload_record.h"
+
+namespace {
+
+const nx::ToolSpec kSpec = {
+    "nx-run",
+    "nx-run --study matmul|patterns|mlp [STUDY OPTIONS] [--backend sim|cpu|neuron] [--target T] [--plan]\n"
+    "       nx-run [OPTIONS] < workloads.jsonl\n"
+    "       nx-run --calibrate [FILE]",
+    "Generates a study's workloads (or reads workload records), runs each on a backend with warm-up\n"
+    "and timed executions, and writes run records: latency statistics, compile time, tiles, TFLOP/s.\n"
+    "sim predicts with the nx NeuronCore model; cpu runs on the host; neuron runs on a Neuron device.",
+    "  nx-run --study matmul --M 128:4096:x2 --K 4096 --N 4096 --target trn1\n"
+    "  nx-run --study matmul --mode tiling --plan | jq -c 'select(.M > 256)' | nx-run --backend sim\n"
+    "  nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --batch 1,4 --target trn2\n"
+    "  nx-run --study patterns --backend cpu\n"
+    "  nx-run --study mlp --seq 128,512 --backend neuron --target trn1\n"
+    "  nx-run --study patterns | nx-capture | nx-convert --db study.db",
+};
+
+struct Options {
+    nx::PlanOptions plan;
+    bool study_given = false;
+    std::string backend = "sim";
+    nx::BackendOptions backend_options;
+    std::vector<std::string> inputs;
+    bool plan_only = false, keep_going = false, unbuffered = false, no_cache = false;
+    int progress = 0;
+    std::optional<std::string> calibrate;
+};
+
+std::optional<Options> parse(int argc, char** argv) {
+    Options o;
+    bool quiet = false, progress = false;
+    std::string calibrate;
+    nx::po::options_description study("Study options");
+    study.add_options()
+        ("study", nx::po::value(&o.plan.study), "matmul, patterns or mlp")
+        ("mode", nx::po::value(&o.plan.mode), "matmul: sweep (default), tiling or llm")
+        ("M", nx::po::value(&o.plan.M), "matmul M values: 128:8192:x2, 128:1024:+128 or a list")
+        ("K", nx::po::value(&o.plan.K), "matmul K values")
+        ("N", nx::po::value(&o.plan.N), "matmul N values")
+        ("dtype", nx::po::value(&o.plan.dtypes), "dtypes: bf16, fp16, fp32, fp8 (list; default bf16, patterns fp32)")
+        ("variant", nx::po::value(&o.plan.variant), "sim matmul kernel: auto, naive, hoisted, blocked_free, blocked_mnk")
+        ("model", nx::po::value(&o.plan.model), "llm mode: llama-2-7b, llama-3-8b (default), llama-3-70b")
+        ("tp", nx::po::value(&o.plan.tp), "llm mode: tensor parallel degree (default 1)")
+        ("batch", nx::po::value(&o.plan.batch), "batch sizes (llm, mlp, patterns)")
+        ("seq", nx::po::value(&o.plan.seq), "sequence lengths (llm prefill buckets, mlp)")
+        ("phases", nx::po::value(&o.plan.phases), "llm mode: prefill,decode (default both)")
+        ("patterns", nx::po::value(&o.plan.patterns), "patterns: vmap,scan,for_loop,for_loop_launch (default all)")
+        ("sizes", nx::po::value(&o.plan.sizes), "for-loop sizes: small,medium,large (default all)")
+        ("iterations", nx::po::value(&o.plan.iterations), "pattern iterations (default 3)")
+        ("features", nx::po::value(&o.plan.features), "pattern features (default 128)")
+        ("hidden", nx::po::value(&o.plan.hidden), "mlp hidden sizes (default 4096)")
+        ("intermediate", nx::po::value(&o.plan.intermediate), "mlp intermediate sizes (default 14336)");
+    nx::po::options_description run("Run options");
+    run.add_options()
+        ("backend", nx::po::value(&o.backend), "sim (default), cpu or neuron")
+        ("target", nx::po::value(&o.backend_options.target), "trn1, inf2, trn2 (default), trn3; cpu for the cpu backend")
+        ("warmup", nx::po::value(&o.backend_options.warmup), "untimed executions first (default 5)")
+        ("timed", nx::po::value(&o.backend_options.timed), "timed executions (default 20)")
+        ("no-cache", nx::po::bool_switch(&o.no_cache), "recompile even when a compiled artefact is cached")
+        ("cache-dir", nx::po::value(&o.backend_options.cache_dir), "compiled-artefact cache (default ~/.cache/nx)")
+        ("plan", nx::po::bool_switch(&o.plan_only), "print the workload records, run nothing")
+        ("keep-going,k", nx::po::bool_switch(&o.keep_going), "report a failing workload and go on")
+        ("progress", nx::po::bool_switch(&progress), "progress on stderr even when it is not a terminal")
+        ("quiet,q", nx::po::bool_switch(&quiet), "no progress")
+        ("unbuffered", nx::po::bool_switch(&o.unbuffered), "flush stdout after every record")
+        ("calibrate", nx::po::value(&calibrate)->implicit_value(""), "print the sim model's calibration table and exit");
+    study.add(run);
+    nx::po::variables_map vm;
+    if (!nx::parse_command_line(argc, argv, kSpec, study, vm, "input")) return std::nullopt;
+    if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
+    o.study_given = vm.count("study") > 0;
+    if (vm.count("calibrate")) o.calibrate = calibrate;
+    if (quiet && progress) throw nx::UsageError("--quiet and --progress contradict each other");
+    o.progress = progress ? 1 : quiet ? -1 : 0;
+    o.backend_options.use_cache = !o.no_cache;
+    if (o.backend_options.warmup < 0 || o.backend_options.timed < 1)
+        throw nx::UsageError("--warmup must be 0 or more and --timed at least 1");
+    if (o.backend_options.target.empty()) o.backend_options.target = o.backend == "cpu" ? "cpu" : "trn2";
+    if (o.study_given && !o.inputs.empty()) throw nx::UsageError("give --study or workload files, not both");
+    if (!o.study_given) {
+        for (const char* opt : {"mode", "M", "K", "N", "model", "tp", "phases", "patterns", "sizes", "iterations",
+                                "features", "hidden", "intermediate", "batch", "seq", "dtype"})
+            if (vm.count(opt)) throw nx::UsageError(std::string("--") + opt + " needs --study");
+    }
+    o.plan.target = o.backend_options.target;
+    return o;
+}
+
+std::vector<nx::Workload> read_workloads(const Options& o) {
+    std::vector<nx::Workload> out;
+    std::vector<std::string> inputs = o.inputs;
+    if (inputs.empty()) {
+        if (nx::stdout_is_terminal() && isatty(0))
+            throw nx::UsageError("give --study, or workload records on stdin or as files");
+        inputs.push_back("-");
+    }
+    int64_t bad = 0;
+    for (const std::string& path : inputs) {
+        auto in = nx::InputSource::open(path);
+        nx::JsonlReader reader(*in);
+        rapidjson::Document doc;
+        std::string line;
+        while (reader.next_line(line)) {
+            try {
+                nx::parse_json_object(doc, line, in->name(), reader.line());
+                std::string kind = nx::get_string(doc, "kind").value_or("workload");
+                if (kind != "workload" && kind != "run" && kind != "capture")
+                    throw nx::Error("expected workload records, got \"" + kind + "\"");
+                nx::Workload w = nx::workload_from_record(doc);
+                w.target = o.backend_options.target;
+                out.push_back(std::move(w));
+            } catch (const nx::Error& e) {
+                if (!o.keep_going) throw nx::Error(e.what(), in->name(), reader.line());
+                ++bad;
+                nx::print_warning(std::string("skipped record: ") + e.what(), in->name(), reader.line());
+            }
+        }
+    }
+    if (bad > 0) nx::print_note("skipped " + std::to_string(bad) + " bad workload record" + (bad == 1 ? "" : "s"));
+    return out;
+}
+
+int calibrate(const std::string& file) {
+    std::string path = file.empty() ? nx::find_data_path("calibration.jsonl") : file;
+    if (path.empty()) path = nx::find_data_path("common/model/calibration.jsonl");
+    if (path.empty()) throw nx::Error("cannot find calibration.jsonl (give its path)");
+    nx::model::CalibrationReport r = nx::model::run_calibration(path);
+    nx::model::print_calibration(r, nx::Output::standard());
+    return r.goals_met ? nx::kExitOk : nx::kExitGate;
+}
+
+int run(Options& o) {
+    if (o.calibrate) return calibrate(*o.calibrate);
+    nx::Output& out = nx::Output::standard();
+    out.set_unbuffered(o.unbuffered);
+    std::vector<nx::Workload> workloads = o.study_given ? nx::plan_workloads(o.plan) : read_workloads(o);
+    if (o.plan_only) {
+        for (const nx::Workload& w : workloads) {
+            out.write(nx::workload_record_json(w));
+            out.put('\n');
+            out.end_record();
+        }
+        return nx::kExitOk;
+    }
+    std::unique_ptr<nx::Backend> backend = nx::make_backend(o.backend, o.backend_options);
+
+    // Workloads nx cannot run are reported before anything runs.
+    std::vector<nx::Workload> runnable;
+    int failed = 0;
+    for (nx::Workload& w : workloads) {
+        try {
+            nx::validate_workload(w);
+            runnable.push_back(std::move(w));
+        } catch (const nx::Error& e) {
+            if (!o.keep_going) throw;
+            nx::print_error(e.what());
+            ++failed;
+        }
+    }
+    std::string host = nx::host_name();
+    nx::Progress progress(runnable.size(), o.progress);
+    if (!runnable.empty()) progress.step(runnable.front().name);
+    std::optional<nx::Error> first_error;
+    backend->run_all(runnable, [&](size_t i, const nx::Execution* e, const nx::Error* err) {
+        if (i + 1 < runnable.size()) progress.step(runnable[i + 1].name);
+        if (err) {
+            ++failed;
+            if (!o.keep_going) {
+                if (!first_error) first_error = *err;
+                return;
+            }
+            progress.done();
+            nx::print_error(err->what());
+            return;
+        }
+        if (first_error) return;  // failing: write nothing after the first error
+        out.write(nx::run_record_json(runnable[i], backend->name(), backend->target(), *e,
+                                      o.backend_options.warmup, nx::utc_now_iso8601(), host));
+        out.put('\n');
+        out.end_record();
+    });
+    progress.done();
+    if (first_error) throw *first_error;
+    if (failed > 0) {
+        nx::print_note(std::to_string(failed) + " of " + std::to_string(workloads.size()) + " workloads failed");
+        return nx::kExitFailure;
+    }
+    return nx::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return nx::run_tool(kSpec, [&] {
+        std::optional<Options> o = parse(argc, argv);
+        return o ? run(*o) : nx::kExitOk;
+    });
+}

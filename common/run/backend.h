@@ -1,0 +1,61 @@
+// Backends run workloads: sim (the NeuronCore model: predictions), cpu (real
+// execution on the host) and neuron (a Neuron device through the Neuron SDK).
+// nx-run times executions through them; nx-capture asks them for a profile.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "common/profile_sink.h"
+#include "common/workload.h"
+
+namespace nx {
+
+// What one workload's run produced.
+struct Execution {
+    std::vector<double> latencies_us;  // the timed executions
+    std::optional<double> compile_ms;  // none: the backend has no compile step
+    bool cached = false;               // a compiled artefact was reused
+    std::string neff;                  // compiled artefact (neuron)
+    std::string toolchain;             // what compiled/ran it, with version
+    std::string note;                  // caveats ("bf16 runs as fp32 on the host")
+    std::string predicted_json;        // sim: what the model predicts besides latency (JSON object)
+};
+
+struct BackendOptions {
+    std::string target;       // trn1 | inf2 | trn2 | trn3 (sim, neuron); cpu: "cpu"
+    int warmup = 5;
+    int timed = 20;
+    bool use_cache = true;
+    std::string cache_dir;    // compiled-artefact cache (neuron)
+    std::string work_dir;     // where the neuron driver keeps NEFFs
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    virtual std::string target() const = 0;
+
+    // Runs each workload (warm-up, then timed executions) and reports each
+    // result or error as it is known.  The default runs one at a time;
+    // backends with a costly start (the neuron driver) batch.
+    using Done = std::function<void(size_t index, const Execution* result, const Error* error)>;
+    virtual void run_all(const std::vector<Workload>& workloads, const Done& done);
+    virtual Execution run(const Workload& w) = 0;
+
+    // Streams a profile of one execution as events into `out` (begin/end are
+    // the caller's).  Not every backend can (neuron captures through
+    // neuron-profile instead).
+    virtual bool can_trace() const { return false; }
+    virtual void trace(const Workload& w, ImportHandler& out);
+};
+
+// Throws UsageError for an unknown backend or a target it cannot run.
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& options);
+
+}  // namespace nx

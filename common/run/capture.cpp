@@ -1,0 +1,164 @@
+#include "common/run/capture.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <regex>
+
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "common/jsonl.h"
+#include "common/neuron_tools.h"
+#include "common/profile_builder.h"
+#include "common/record_sinks.h"
+#include "common/run/backend.h"
+#include "common/workload_record.h"
+
+namespace nx {
+
+namespace {
+
+// Workload names may hold characters file systems dislike.
+std::string file_stem(const std::string& name) {
+    std::string s;
+    for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
+    return s.empty() ? "workload" : s;
+}
+
+void make_dirs(const std::string& path) {
+    std::string cur;
+    for (size_t i = 0; i <= path.size(); ++i) {
+        if (i == path.size() || path[i] == '/') {
+            if (!cur.empty() && mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST)
+                throw Error(std::string("cannot create directory: ") + std::strerror(errno), cur);
+        }
+        if (i < path.size()) cur += path[i];
+    }
+}
+
+std::string absolute(const std::string& path) {
+    char buf[PATH_MAX];
+    return ::realpath(path.c_str(), buf) ? std::string(buf) : path;
+}
+
+// The capture record: the run's fields plus "profile".
+std::string capture_record(const rapidjson::Value& run, const std::string& profile_json) {
+    rapidjson::StringBuffer sb;
+    JsonWriter w(sb);
+    w.StartObject();
+    w.Key("kind");
+    w.String("capture");
+    for (auto& m : run.GetObject()) {
+        std::string_view k(m.name.GetString(), m.name.GetStringLength());
+        if (k == "kind" || k == "profile") continue;
+        w.Key(m.name.GetString(), m.name.GetStringLength());
+        m.value.Accept(w);
+    }
+    w.Key("profile");
+    w.RawValue(profile_json.data(), profile_json.size(), rapidjson::kObjectType);
+    w.EndObject();
+    return std::string(sb.GetString(), sb.GetSize());
+}
+
+std::string run_without_kind(const rapidjson::Value& run) {
+    rapidjson::Document d;
+    d.CopyFrom(run, d.GetAllocator());
+    d.RemoveMember("kind");
+    return to_json(d);
+}
+
+std::vector<std::string> capture_in_process(const rapidjson::Value& run, const Workload& w, const std::string& backend,
+                                            const std::string& target, const CaptureOptions& o) {
+    BackendOptions bo;
+    bo.target = target;
+    std::unique_ptr<Backend> b = make_backend(backend, bo);
+    make_dirs(o.dir);
+    std::string path = o.dir + "/" + file_stem(w.name) + "." + backend + ".jsonl.gz";
+    AtomicFile file(path, true);
+    EventRecordSink sink(file.out());
+    ProfileBuilder builder;
+    builder.add_sink(&sink);
+    ProfileInfo info;
+    info.id = make_profile_id("capture:" + absolute(o.dir) + "/" + file_stem(w.name) + "." + backend);
+    info.name = w.name;
+    info.source = path;
+    info.format = backend + "-trace";
+    info.backend = backend;
+    info.target = target;
+    info.dtype = w.dtype;
+    info.carried_json = run_without_kind(run);
+    builder.begin_profile(info);
+    b->trace(w, builder);
+    builder.end_profile();
+    file.commit();
+    return {capture_record(run, "{\"format\":\"nx-jsonl\",\"path\":" + json_quote(path) + "}")};
+}
+
+std::vector<std::string> capture_neuron(const rapidjson::Value& run, const Workload& w, const CaptureOptions& o) {
+    std::string neff;
+    if (const rapidjson::Value* a = find_member(run, "artifacts"); a && a->IsObject())
+        neff = get_string(*a, "neff").value_or("");
+    if (neff.empty()) throw Error(w.name + ": the run record names no NEFF (artifacts.neff) to capture");
+    struct stat st {};
+    if (stat(neff.c_str(), &st) != 0) throw Error(w.name + ": the NEFF is gone: " + neff);
+    std::vector<std::string> args = {"--num-exec", std::to_string(o.num_exec), "--profile-nth-exec",
+                                     std::to_string(o.profile_nth_exec)};
+    args.insert(args.end(), o.profiler_args.begin(), o.profiler_args.end());
+    std::string stem = file_stem(w.name);
+    if (!o.multi_worker) {
+        make_dirs(o.dir);
+        std::string ntff = o.dir + "/" + stem + ".ntff";
+        try {
+            neuron_capture(neff, ntff, args);
+        } catch (const Error& e) {
+            throw Error(w.name + ": " + e.what());
+        }
+        return {capture_record(run, "{\"format\":\"ntff\",\"ntff\":" + json_quote(ntff) + ",\"neff\":" + json_quote(neff) + "}")};
+    }
+    // Multi-worker: neuron-profile writes profile_rank_<i>.ntff next to -s.
+    std::string dir = o.dir + "/" + stem;
+    make_dirs(dir);
+    try {
+        neuron_capture(neff, dir + "/profile.ntff", args);
+    } catch (const Error& e) {
+        throw Error(w.name + ": " + e.what());
+    }
+    static const std::regex kRank(R"(profile_rank_(\d+)\.ntff)");
+    std::vector<std::pair<int, std::string>> ranks;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* ent = readdir(d)) {
+            std::smatch m;
+            std::string name = ent->d_name;
+            if (std::regex_match(name, m, kRank)) ranks.emplace_back(std::stoi(m[1].str()), dir + "/" + name);
+        }
+        closedir(d);
+    }
+    if (ranks.empty()) throw Error(w.name + ": neuron-profile wrote no profile_rank_<i>.ntff in " + dir);
+    std::sort(ranks.begin(), ranks.end());
+    std::vector<std::string> out;
+    for (auto& [rank, ntff] : ranks)
+        out.push_back(capture_record(run, "{\"format\":\"ntff\",\"ntff\":" + json_quote(ntff) + ",\"neff\":" +
+                                              json_quote(neff) + ",\"rank\":" + std::to_string(rank) + "}"));
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> capture_run(const rapidjson::Value& run, const CaptureOptions& o) {
+    std::string kind = get_string(run, "kind").value_or("");
+    if (kind != "run") throw Error("expected run records, got \"" + kind + "\"");
+    Workload w = workload_from_record(run);
+    std::string backend = get_string(run, "backend").value_or("");
+    std::string target = get_string(run, "target").value_or("");
+    if (backend == "sim" || backend == "cpu") {
+        w.target = target;
+        return capture_in_process(run, w, backend, target, o);
+    }
+    if (backend == "neuron") return capture_neuron(run, w, o);
+    throw Error(w.name + ": unknown backend '" + backend + "' (known: sim, cpu, neuron)");
+}
+
+}  // namespace nx

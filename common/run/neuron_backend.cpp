@@ -1,0 +1,126 @@
+#include "common/run/neuron_backend.h"
+
+#include <cstdlib>
+
+#include "common/data_dir.h"
+#include "common/jsonl.h"
+#include "common/process.h"
+#include "common/workload_record.h"
+
+namespace nx {
+
+namespace {
+
+std::string driver_path() {
+    if (const char* env = std::getenv("NX_NEURON_DRIVER"); env && *env) return env;
+    for (const char* rel : {"neuron_driver.py", "cmd/nx-run/neuron_driver.py"}) {
+        std::string p = find_data_path(rel);
+        if (!p.empty()) return p;
+    }
+    throw Error("cannot find neuron_driver.py (set NX_NEURON_DRIVER or NX_DATA_DIR)");
+}
+
+std::string python() {
+    const char* env = std::getenv("NX_PYTHON");
+    std::string p = env && *env ? env : "python3";
+    if (find_on_path(p).empty()) throw Error("the neuron backend needs " + p + " (set NX_PYTHON to the Python with torch-neuronx)");
+    return p;
+}
+
+}  // namespace
+
+NeuronBackend::NeuronBackend(BackendOptions o) : o_(std::move(o)) {
+    if (o_.cache_dir.empty()) o_.cache_dir = default_cache_dir() + "/neuron";
+    if (o_.work_dir.empty()) o_.work_dir = o_.cache_dir + "/work";
+}
+
+std::string NeuronBackend::default_cache_dir() {
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/nx";
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : "/tmp") + "/.cache/nx";
+}
+
+void NeuronBackend::run_all(const std::vector<Workload>& workloads, const Done& done) {
+    if (workloads.empty()) return;
+    rapidjson::StringBuffer sb;
+    JsonWriter j(sb);
+    j.StartObject();
+    j.Key("warmup");
+    j.Int(o_.warmup);
+    j.Key("timed");
+    j.Int(o_.timed);
+    j.Key("target");
+    j.String(o_.target.c_str());
+    j.Key("cache_dir");
+    j.String(o_.cache_dir.c_str());
+    j.Key("work_dir");
+    j.String(o_.work_dir.c_str());
+    j.Key("use_cache");
+    j.Bool(o_.use_cache);
+    j.Key("workloads");
+    j.StartArray();
+    for (const Workload& w : workloads) {
+        j.StartObject();
+        write_workload_fields(j, w);
+        j.EndObject();
+    }
+    j.EndArray();
+    j.EndObject();
+
+    ChildProcess child({python(), driver_path()});
+    child.write_stdin(std::string(sb.GetString(), sb.GetSize()));
+    child.close_stdin();
+    std::vector<bool> answered(workloads.size(), false);
+    std::string line, fatal;
+    rapidjson::Document doc;
+    while (child.read_line(line)) {
+        if (line.empty()) continue;
+        doc.Parse(line.c_str());
+        if (doc.HasParseError() || !doc.IsObject()) {
+            fatal = "the neuron driver wrote something that is not a result: " + line.substr(0, 200);
+            break;
+        }
+        if (auto f = get_string(doc, "fatal")) {
+            fatal = *f;
+            break;
+        }
+        std::optional<int64_t> index = get_int(doc, "index");
+        if (!index || *index < 0 || static_cast<size_t>(*index) >= workloads.size()) continue;
+        size_t i = static_cast<size_t>(*index);
+        answered[i] = true;
+        if (auto err = get_string(doc, "error")) {
+            Error e(workloads[i].name + ": " + *err);
+            done(i, nullptr, &e);
+            continue;
+        }
+        Execution e;
+        if (const rapidjson::Value* lat = find_member(doc, "latencies_us"); lat && lat->IsArray())
+            for (auto& v : lat->GetArray())
+                if (v.IsNumber()) e.latencies_us.push_back(v.GetDouble());
+        e.compile_ms = get_number(doc, "compile_ms");
+        if (const rapidjson::Value* c = find_member(doc, "cached")) e.cached = c->IsBool() && c->GetBool();
+        e.neff = get_string(doc, "neff").value_or("");
+        e.toolchain = get_string(doc, "toolchain").value_or("");
+        done(i, &e, nullptr);
+    }
+    int status = child.wait();
+    if (fatal.empty() && status != 0) fatal = "the neuron driver exited with status " + std::to_string(status);
+    for (size_t i = 0; i < workloads.size(); ++i) {
+        if (answered[i]) continue;
+        Error e(workloads[i].name + ": " + (fatal.empty() ? "the neuron driver gave no result" : fatal));
+        done(i, nullptr, &e);
+    }
+}
+
+Execution NeuronBackend::run(const Workload& w) {
+    Execution result;
+    std::optional<Error> error;
+    run_all({w}, [&](size_t, const Execution* e, const Error* err) {
+        if (e) result = *e;
+        if (err) error = *err;
+    });
+    if (error) throw *error;
+    return result;
+}
+
+}  // namespace nx

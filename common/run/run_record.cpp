@@ -1,0 +1,115 @@
+#include "common/run/run_record.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <ctime>
+
+#include "common/jsonl.h"
+#include "common/run/latency_stats.h"
+#include "common/workload_record.h"
+
+namespace nx {
+
+std::string utc_now_iso8601() {
+    // Milliseconds: two runs of one workload in the same second stay apart
+    // in the run history (its rows are unique by start time).
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    std::tm tm{};
+    gmtime_r(&ts.tv_sec, &tm);
+    char buf[40];
+    size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+    std::snprintf(buf + n, sizeof buf - n, ".%03ldZ", ts.tv_nsec / 1000000);
+    return buf;
+}
+
+std::string host_name() {
+    char buf[HOST_NAME_MAX + 1] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+    return buf;
+}
+
+std::string run_record_json(const Workload& w, const std::string& backend, const std::string& target,
+                            const Execution& e, int warmup, const std::string& started_at, const std::string& host) {
+    rapidjson::StringBuffer sb;
+    JsonWriter j(sb);
+    j.StartObject();
+    j.Key("kind");
+    j.String("run");
+    Workload fields = w;
+    fields.target.clear();  // written below, as what actually ran
+    write_workload_fields(j, fields);
+    j.Key("backend");
+    j.String(backend.c_str());
+    j.Key("target");
+    j.String(target.c_str());
+    LatencyStats s = latency_stats(e.latencies_us, warmup);
+    j.Key("latency_us");
+    j.StartObject();
+    j.Key("median");
+    write_number(j, s.median);
+    j.Key("mean");
+    write_number(j, s.mean);
+    j.Key("min");
+    write_number(j, s.min);
+    j.Key("max");
+    write_number(j, s.max);
+    j.Key("p95");
+    write_number(j, s.p95);
+    j.Key("stdev");
+    write_number(j, s.stdev);
+    j.Key("n");
+    j.Int(s.n);
+    j.Key("warmup");
+    j.Int(s.warmup);
+    j.EndObject();
+    j.Key("compile_ms");
+    if (e.compile_ms) write_number(j, *e.compile_ms);
+    else j.Null();
+    j.Key("cached");
+    j.Bool(e.cached);
+    if (auto t = workload_tiles(w)) {
+        j.Key("tiles");
+        j.StartObject();
+        j.Key("M");
+        j.Int64(t->M);
+        j.Key("K");
+        j.Int64(t->K);
+        j.Key("N");
+        j.Int64(t->N);
+        j.Key("total");
+        j.Int64(t->total);
+        j.EndObject();
+    }
+    double flops = workload_flops(w);
+    j.Key("tflops");
+    if (flops > 0 && s.median > 0) write_number(j, flops / (s.median * 1e-6) / 1e12);
+    else j.Null();
+    j.Key("artifacts");
+    j.StartObject();
+    if (!e.neff.empty()) {
+        j.Key("neff");
+        j.String(e.neff.c_str());
+    }
+    j.EndObject();
+    if (!e.predicted_json.empty()) {
+        j.Key("predicted");
+        j.RawValue(e.predicted_json.data(), e.predicted_json.size(), rapidjson::kObjectType);
+    }
+    j.Key("toolchain");
+    j.String(e.toolchain.c_str());
+    if (!e.note.empty()) {
+        j.Key("note");
+        j.String(e.note.c_str());
+    }
+    j.Key("started_at");
+    j.String(started_at.c_str());
+    j.Key("host");
+    j.String(host.c_str());
+    j.EndObject();
+    return std::string(sb.GetString(), sb.GetSize());
+}
+
+}  // namespace nx

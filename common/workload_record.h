@@ -1,0 +1,41 @@
+// Workload records (DESIGN.md kind "workload") to and from the Workload
+// struct, and what follows from a workload's shape: FLOPs and tile counts.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <optional>
+#include <string>
+
+#include "common/jsonl.h"
+#include "common/workload.h"
+
+namespace nx {
+
+// Reads a workload from a record (kind "workload", or a run/capture record,
+// whose workload fields are read the same way).  Fields nx does not know are
+// kept in carried_json.  Throws Error (no file/line; the caller adds them)
+// for wrong types or a missing name/op.
+Workload workload_from_record(const rapidjson::Value& rec);
+
+// Writes the workload's fields (kind excluded) into an open JSON object.
+void write_workload_fields(JsonWriter& w, const Workload& wl);
+// A whole workload record: {"kind":"workload", ...}.
+std::string workload_record_json(const Workload& wl);
+
+// Tile counts the matmul study reports: ceil(M/128), ceil(K/128), ceil(N/512)
+// and their product (the seed profiler's num_tiles_* columns).
+struct Tiles {
+    int64_t M = 0, K = 0, N = 0, total = 0;
+};
+std::optional<Tiles> workload_tiles(const Workload& wl);
+
+// Useful FLOPs of one execution (2*M*N*K for a matmul; the MLP's three
+// projections; 0 when not meaningful), for achieved TFLOP/s.
+double workload_flops(const Workload& wl);
+
+// Checks what every backend needs: a name, a known op, positive shapes, a
+// known dtype.  Throws Error("<name>: <what is wrong>").
+void validate_workload(const Workload& wl);
+
+}  // namespace nx
