@@ -75,7 +75,7 @@ void add_timeline(Document& doc, const ProfileSummary& s) {
     ChartBlock c;
     c.kind = "timeline";
     c.title = "Engine activity over time (" + std::to_string(kTimelineBuckets) + " buckets of " +
-              format_ns(span / kTimelineBuckets) + "; darker = busier)";
+              format_ns(span / kTimelineBuckets) + ")";
     c.x_label = "time since the profile start";
     c.y_label = "busy (%)";
     for (const EngineTimeline& t : s.timeline) {
