@@ -35,6 +35,11 @@ std::string metric_text(const ProfileSummary& s, const char* name) {
     return format_metric(m->value, d ? std::string(d->unit) : std::string());
 }
 
+// "45.0% of the time", or "n/a" when the metric is missing.
+std::string of_the_time(const ProfileSummary& s, const char* name) {
+    return s.find(name) ? metric_text(s, name) + " of the time" : "n/a";
+}
+
 // Arithmetic intensity against achieved TFLOP/s under the target's roof.
 void add_roofline(Document& doc, const ProfileEntry& p) {
     const ProfileSummary& s = p.summary;
@@ -176,8 +181,8 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
             {"transfers", metric_text(s, "dma_transfer_count")},
             {"bytes", metric_text(s, "dma_transfer_total_bytes")},
             {"average transfer", metric_text(s, "dma_transfer_average_bytes")},
-            {"active", metric_text(s, "dma_active_time_percent") + " of the time"},
-            {"not hidden by compute", metric_text(s, "dma_wait_percent") + " of the time"},
+            {"active", of_the_time(s, "dma_active_time_percent")},
+            {"not hidden by compute", of_the_time(s, "dma_wait_percent")},
         });
     }
 
