@@ -32,7 +32,7 @@ BIN        := $(TOOLS:%=$(BUILD)/bin/%)
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: $(BIN) $(if $(UNIT_SRC),$(BUILD)/bin/nx-unit)
+all: $(BIN) $(BENCH_BIN) $(if $(UNIT_SRC),$(BUILD)/bin/nx-unit)
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
