@@ -35,7 +35,7 @@ BIN        := $(TOOLS:%=$(BUILD)/bin/%)
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: $(BIN) $(if $(UNIT_SRC),$(BUILD)/bin/nx-unit) $(TOOL_BIN)
+all: $(BIN) $(BENCH_BIN) $(if $(UNIT_SRC),$(BUILD)/bin/nx-unit) $(TOOL_BIN)
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
@@ -94,7 +94,13 @@ help:
 	@echo "  bench        benchmarks with same-run baselines; records in out/bench/bench.jsonl"
 	@echo "  install      binaries, man pages and queries under PREFIX=$(PREFIX)"
 	@echo "  clean        remove build trees"
-	@echo "  study        run the studies (see the study variables below)"
+	@echo "  study        both studies (matmul, patterns) on BACKEND/TARGET: out/<study>/report.md"
+	@echo "  study-matmul, study-patterns   one study"
+	@echo "  calibrate    the sim model against public measurements"
+	@echo "  fuzz         libFuzzer targets for FUZZ_SECONDS each"
+	@$(MAKE) --no-print-directory study-help
 
--include pipelines/*.mk
+# study.mk defines the stage macros the study fragments use: it comes first.
+include pipelines/deps.mk pipelines/study.mk
+include $(filter-out pipelines/deps.mk pipelines/study.mk,$(sort $(wildcard pipelines/*.mk)))
 -include $(COMMON_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.d) $(TOOL_SRC:%.cpp=$(BUILD)/obj/%.d) $(TOOLS:%=$(BUILD)/obj/cmd/%/main.d)

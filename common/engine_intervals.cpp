@@ -52,7 +52,7 @@ struct EngineIntervals {
             engine_of[sqlite3_column_int64(tracks.s, 0)] = parse_engine(e ? e : "").value_or(Engine::none);
         }
         std::string sql = "SELECT ts, dur, track_id FROM " + schema +
-                          ".event WHERE profile_id = ?1 AND type IN ('instruction', 'dma') AND dur > 0";
+                          ".event WHERE profile_id = ?1 AND type IN ('instruction', 'dma')";
         if (ranged) sql += " AND id BETWEEN ?2 AND ?3";
         Stmt ev(db, sql);
         sqlite3_bind_int64(ev.s, 1, local);
@@ -74,7 +74,7 @@ struct EngineIntervals {
             if (engine == Engine::none) continue;
             size_t i = static_cast<size_t>(engine);
             if (!unions[i]) unions[i] = std::make_unique<IntervalUnion>();
-            unions[i]->add(ts, ts + dur);
+            unions[i]->add(ts, ts + dur);  // zero-length ones count as instructions, add no time
             ++count[i];
             dur_sum[i] += dur;
         }
@@ -168,15 +168,15 @@ public:
             streams[e].reader = std::make_unique<IntervalUnion::Reader>(*d->unions[e]);
             if (streams[e].reader->next(streams[e].cur)) heap.push({streams[e].cur.begin, e});
         }
+        // Mask 0 is idle time: from the profile's start to its end, between
+        // and around the busy intervals.
         int64_t mask = 0;
-        int64_t t_prev = 0;
-        bool started = false;
+        int64_t t_prev = d->start_ns;
         while (!heap.empty()) {
             auto [t, e] = heap.top();
             heap.pop();
-            if (started && t > t_prev) totals_[mask] += t - t_prev;
-            started = true;
-            t_prev = t;
+            if (t > t_prev) totals_[mask] += t - t_prev;
+            t_prev = std::max(t_prev, t);
             Stream& s = streams[e];
             if (!s.inside) {
                 mask |= int64_t{1} << e;
@@ -188,6 +188,7 @@ public:
                 if (s.reader->next(s.cur)) heap.push({s.cur.begin, e});
             }
         }
+        if (d->end_ns > t_prev) totals_[0] += d->end_ns - t_prev;
         it_ = totals_.begin();
     }
     bool next(Row& r) override {
@@ -330,13 +331,14 @@ int x_best_index(sqlite3_vtab* v, sqlite3_index_info* info) {
         info->aConstraintUsage[i].omit = 1;
         found |= 1 << arg;
     }
-    if (!(found & 1)) {
-        // The profile id is required.
-        sqlite3_free(v->zErrMsg);
-        v->zErrMsg = sqlite3_mprintf("%s() needs a profile id, e.g. %s(p.id)", def->name, def->name);
-        return SQLITE_CONSTRAINT;
-    }
     info->idxNum = found;
+    if (!(found & 1)) {
+        // No profile id: a plan SQLite avoids when it has another, and that
+        // xFilter refuses with a message (SQLite drops messages set here).
+        info->estimatedCost = 1e300;
+        info->estimatedRows = 1;
+        return SQLITE_OK;
+    }
     info->estimatedCost = 1000;
     info->estimatedRows = 1000;
     return SQLITE_OK;
@@ -371,6 +373,10 @@ int x_filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlit
     c->producer.reset();
     c->rowid = 0;
     c->eof = true;
+    if (!(idx_num & 1)) {
+        cur->pVtab->zErrMsg = sqlite3_mprintf("%s() needs a profile id, e.g. %s(p.id)", t->def->name, t->def->name);
+        return SQLITE_ERROR;
+    }
     if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
     int64_t profile = sqlite3_value_int64(argv[0]);
     int64_t buckets = 50;

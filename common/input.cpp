@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "common/error.h"
 
@@ -45,6 +46,11 @@ InputSource::~InputSource() {
 }
 
 size_t InputSource::read_raw(char* buf, size_t n) {
+    if (pending_) {
+        Error e = *pending_;
+        pending_.reset();
+        throw e;
+    }
     if (!file_) {
         size_t got = std::min(n, memory_.size() - memory_pos_);
         std::memcpy(buf, memory_.data() + memory_pos_, got);
@@ -55,18 +61,23 @@ size_t InputSource::read_raw(char* buf, size_t n) {
     while (total < n) {
         unsigned chunk = static_cast<unsigned>(std::min<size_t>(n - total, 1u << 30));
         int got = gzread(file_, buf + total, chunk);
+        std::optional<Error> failure;
         if (got < 0) {
             int errnum = 0;
             const char* msg = gzerror(file_, &errnum);
-            if (errnum == Z_ERRNO) throw Error(std::string("cannot read: ") + std::strerror(errno), name_);
-            throw Error(std::string("damaged gzip data: ") + (msg ? msg : "unknown error"), name_);
-        }
-        if (got == 0) {
+            if (errnum == Z_ERRNO) failure = Error(std::string("cannot read: ") + std::strerror(errno), name_);
+            else failure = Error(std::string("damaged gzip data: ") + (msg ? msg : "unknown error"), name_);
+        } else if (got == 0) {
             int errnum = 0;
             const char* msg = gzerror(file_, &errnum);
             // zlib reports a cut-short gzip member as Z_BUF_ERROR at end of input.
-            if (errnum == Z_BUF_ERROR) throw Error("truncated gzip data (unexpected end of file)", name_);
-            if (errnum != Z_OK) throw Error(std::string("damaged gzip data: ") + (msg ? msg : "unknown"), name_);
+            if (errnum == Z_BUF_ERROR) failure = Error("truncated gzip data (unexpected end of file)", name_);
+            else if (errnum != Z_OK) failure = Error(std::string("damaged gzip data: ") + (msg ? msg : "unknown"), name_);
+            else break;
+        }
+        if (failure) {
+            if (total == 0) throw *failure;
+            pending_ = std::make_unique<Error>(*failure);
             break;
         }
         total += static_cast<size_t>(got);
@@ -126,6 +137,8 @@ JsonInputStream::JsonInputStream(InputSource& source, size_t buffer_size)
     *current_ = '\0';
     read_count_ = 0;
     refill();
+    // A UTF-8 byte-order mark is not JSON: step over it.
+    if (read_count_ >= 3 && std::memcmp(buffer_.get(), "\xEF\xBB\xBF", 3) == 0) current_ += 3;
 }
 
 void JsonInputStream::refill() {
@@ -138,12 +151,20 @@ void JsonInputStream::refill() {
         lines_before_ += counted_lines_;
         consumed_before_ += read_count_;
     }
-    read_count_ = source_.read(buffer_.get(), size_);
+    try {
+        read_count_ = source_.read(buffer_.get(), size_);
+    } catch (Error& e) {
+        // The input failed under us (a gzip cut short): say which line it reached.
+        if (e.line() == 0) e.set_line(1 + lines_before_);
+        throw;
+    }
     current_ = buffer_.get();
     counted_to_ = buffer_.get();
     counted_lines_ = 0;
     last_ = buffer_.get() + read_count_ - 1;
-    if (read_count_ < size_) {
+    // A short read with an error behind it is not the end: the next refill
+    // raises the error, at the line the parser reached.
+    if (read_count_ < size_ && !source_.has_pending_error()) {
         // A '\0' after the data tells the reader the input ended.
         buffer_[read_count_] = '\0';
         ++last_;

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/error.h"
+
 namespace nx {
 
 class InputSource {
@@ -28,6 +30,9 @@ public:
     // The first n bytes (fewer at end of input), without consuming them.
     std::string_view peek(size_t n);
 
+    // An error is waiting behind the bytes last returned (see read()).
+    bool has_pending_error() const { return pending_ != nullptr; }
+
     // Name for diagnostics: the path, or "<stdin>".
     const std::string& name() const { return name_; }
     const std::string& path() const { return path_; }
@@ -38,6 +43,9 @@ private:
     size_t read_raw(char* buf, size_t n);
 
     gzFile file_;           // null for an in-memory source
+    // An error met after some bytes were read: those bytes are returned first
+    // (so readers know how far the input got), the error on the next read.
+    std::unique_ptr<class Error> pending_;
     std::string memory_;
     size_t memory_pos_ = 0;
     std::string path_;

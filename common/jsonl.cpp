@@ -44,6 +44,7 @@ bool JsonlReader::next_line(std::string& line) {
         size_t end = nl == std::string::npos ? buffer_.size() : nl;
         ++line_;
         std::string_view text(buffer_.data() + pos_, end - pos_);
+        if (line_ == 1 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // byte-order mark
         pos_ = nl == std::string::npos ? buffer_.size() : nl + 1;
         if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
         bool blank = text.find_first_not_of(" \t") == std::string_view::npos;

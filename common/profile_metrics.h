@@ -63,13 +63,14 @@ private:
     std::array<int64_t, kEngineCount> engine_dur_sum_{};
     IntervalUnion tensor_union_;   // Tensor and TensorMatrix rows together
     IntervalUnion compute_union_;  // any compute engine
-    IntervalUnion all_union_;      // compute or DMA
+    IntervalUnion all_union_;      // a compute engine or DMA busy
 
     int64_t events_ = 0;
     int64_t start_ns_ = INT64_MAX;
     int64_t end_ns_ = INT64_MIN;
 
     int64_t dma_count_ = 0;
+    int64_t dma_sized_count_ = 0;  // transfers whose size is known
     int64_t dma_bytes_ = 0;
     bool dma_bytes_known_ = false;
     bool dma_kind_known_ = false;
@@ -85,6 +86,7 @@ private:
     KeyTable tensor_loads_;  // count = loads per tensor
     int64_t hbm_reload_ = 0;
     bool tensors_known_ = false;
+    bool tensors_untracked_ = false;
 
     std::map<std::string, double, std::less<>> source_;
 };

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <ctime>
 
@@ -58,7 +59,7 @@ void regexp_function(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
 
 // Read-only connections refuse anything that could change a file: the
 // authorizer is the second lock behind PRAGMA query_only.
-int read_only_authorizer(void*, int action, const char* a, const char*, const char*, const char*) {
+int read_only_authorizer(void*, int action, const char* a, const char* b, const char*, const char*) {
     switch (action) {
         case SQLITE_READ:
         case SQLITE_SELECT:
@@ -66,8 +67,14 @@ int read_only_authorizer(void*, int action, const char* a, const char*, const ch
         case SQLITE_RECURSIVE:
             return SQLITE_OK;
         case SQLITE_PRAGMA: {
-            // Reading pragmas (table_info, ...) is fine; query_only may not be lifted.
-            std::string_view p = a ? a : "";
+            // Reading pragmas (table_info, ...) is fine; query_only may not be
+            // lifted.  Pragma names are case-insensitive.
+            std::string p = a ? a : "";
+            for (char& c : p) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            bool setting = b != nullptr;  // PRAGMA x = value (reading has no value)
+            if (!setting && (p == "query_only" || p == "journal_mode" || p == "user_version" ||
+                             p == "application_id" || p == "schema_version" || p == "locking_mode"))
+                return SQLITE_OK;
             if (p == "query_only" || p == "journal_mode" || p == "writable_schema" || p == "wal_checkpoint" ||
                 p == "user_version" || p == "application_id" || p == "schema_version" || p == "locking_mode" ||
                 p == "incremental_vacuum" || p == "optimize")
@@ -81,7 +88,8 @@ int read_only_authorizer(void*, int action, const char* a, const char*, const ch
             // SQLite itself asks this while connecting a table-valued function
             // (engine_summary ...).  Real schema changes stay impossible:
             // writable_schema is denied and query_only blocks every write.
-            std::string_view t = a ? a : "";
+            std::string t = a ? a : "";
+            for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             return t == "sqlite_master" || t == "sqlite_temp_master" ? SQLITE_OK : SQLITE_DENY;
         }
         default:

@@ -1,9 +1,83 @@
-# make study: the studies (matmul latency, vmap/scan/for-loop patterns).
-# Until nx-run and nx-capture exist this target says so and succeeds, so
-# that a fresh clone's `make study` never fails.
+# make study: the two studies our users run (matmul latency, vmap/scan/for-loop),
+# as real Make stages: re-running does nothing when up to date, -j runs the
+# studies side by side, and changing a variable re-runs what it affects.
+#
+#   out/<study>/config          the variables this study ran with
+#   out/<study>/workloads.jsonl nx-run --plan
+#   out/<study>/runs.jsonl      nx-run on BACKEND/TARGET
+#   out/<study>/captures.jsonl  nx-capture (profiles in out/<study>/profiles/)
+#   out/<study>/study.db        nx-convert --db
+#   out/<study>/report.md       nx-report (the study's answers, then its profiles)
+#   out/<study>/report.html     the same report with charts, one offline page
+#   out/<study>/history.stamp   runs appended to HISTORY (after the GATE check)
+# plus out/matmul/matmul.csv (the seed profiler's columns).
+
+OUT      ?= out
+BACKEND  ?= sim
+TARGET   ?= $(if $(filter cpu,$(BACKEND)),cpu,trn2)
+WARMUP   ?= 5
+TIMED    ?= 20
+HISTORY  ?= $(OUT)/history.db
+GATE     ?=
+NX       := $(BUILD)/bin
+
+.PHONY: study study-all study-matmul study-patterns study-help FORCE
+
 study: deps all
-	@if [ -x $(BUILD)/bin/nx-run ] && [ -x $(BUILD)/bin/nx-capture ]; then \
-	    $(MAKE) --no-print-directory study-all; \
-	else \
-	    echo "no study yet: nx-run and nx-capture are not built (see README)"; \
+	@$(MAKE) --no-print-directory study-all
+FORCE:
+
+study-all: study-matmul study-patterns
+	@echo "studies written under $(OUT)/: matmul/report.md (and .html), matmul/matmul.csv, patterns/report.md (and .html)"
+
+# $(call study_config,STUDY,SETTINGS): the config file changes only when the
+# settings do, so the stages after it re-run only then.
+define study_config
+$(OUT)/$(1)/config: FORCE
+	@mkdir -p $$(@D)
+	@printf '%s\n' $(2) >$$@.new
+	@if cmp -s $$@.new $$@; then rm -f $$@.new; else mv $$@.new $$@; fi
+endef
+
+# $(call study_stages,STUDY,NX-RUN STUDY OPTIONS,NX-REPORT OPTIONS)
+define study_stages
+$(OUT)/$(1)/workloads.jsonl: $(OUT)/$(1)/config $(NX)/nx-run
+	$(NX)/nx-run --study $(1) $(2) --target $(TARGET) --plan >$$@.tmp && mv $$@.tmp $$@
+
+$(OUT)/$(1)/runs.jsonl: $(OUT)/$(1)/workloads.jsonl
+	$(NX)/nx-run --backend $(BACKEND) --target $(TARGET) --warmup $(WARMUP) --timed $(TIMED) <$$< >$$@.tmp && mv $$@.tmp $$@
+
+$(OUT)/$(1)/captures.jsonl: $(OUT)/$(1)/runs.jsonl $(NX)/nx-capture
+	$(NX)/nx-capture --dir $(OUT)/$(1)/profiles <$$< >$$@.tmp && mv $$@.tmp $$@
+
+$(OUT)/$(1)/study.db: $(OUT)/$(1)/captures.jsonl $(NX)/nx-convert
+	@rm -f $$@.tmp $$@.tmp-wal $$@.tmp-shm
+	$(NX)/nx-convert --db $$@.tmp <$$< >/dev/null && mv $$@.tmp $$@
+
+$(OUT)/$(1)/report.md: $(OUT)/$(1)/runs.jsonl $(OUT)/$(1)/study.db $(NX)/nx-report
+	$(NX)/nx-report $(OUT)/$(1)/runs.jsonl --db $(OUT)/$(1)/study.db $(3) --format markdown -o $$@
+
+$(OUT)/$(1)/report.html: $(OUT)/$(1)/runs.jsonl $(OUT)/$(1)/study.db $(NX)/nx-report
+	$(NX)/nx-report $(OUT)/$(1)/runs.jsonl --db $(OUT)/$(1)/study.db $(3) --format html -o $$@
+
+# Gate against the history first (yesterday's runs), then append today's.
+$(OUT)/$(1)/history.stamp: $(OUT)/$(1)/runs.jsonl
+	@if [ -n "$(GATE)" ] && [ -f $(HISTORY) ]; then \
+	    $(NX)/nx-report $(OUT)/$(1)/runs.jsonl --baseline $(HISTORY) --fail-on '$(GATE)' --format text; \
 	fi
+	$(NX)/nx-convert --db $(HISTORY) <$$< >/dev/null
+	@touch $$@
+
+study-$(1): $(OUT)/$(1)/report.md $(OUT)/$(1)/report.html $(OUT)/$(1)/history.stamp
+endef
+
+study-help:
+	@echo "Study variables (make study VAR=value ...):"
+	@echo "  BACKEND=sim|cpu|neuron   where the workloads run (default sim: predictions)"
+	@echo "  TARGET=trn1|inf2|trn2|trn3 (default trn2; cpu for BACKEND=cpu)"
+	@echo "  WARMUP=5 TIMED=20        untimed and timed executions per workload"
+	@echo "  OUT=out                  where the studies write"
+	@echo "  HISTORY=out/history.db   run history the studies append to"
+	@echo "  GATE='latency_us.median>5%'  fail (exit 3) when runs regressed against HISTORY"
+	@echo "  matmul: MODE=sweep|tiling|llm MODEL=llama-3-8b TP=1 BATCH= SEQ= M= K= N= DTYPE= SEQ_DIST=file BUCKETS=4"
+	@echo "  patterns: PATTERNS=vmap,scan,for_loop,for_loop_launch SIZES=small,medium,large ITERATIONS=3 PBATCH=32 FEATURES=128"

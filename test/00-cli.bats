@@ -4,7 +4,7 @@
 
 load test_helper
 
-TOOLS="nx-convert nx-query nx-report"
+TOOLS="nx-run nx-capture nx-convert nx-query nx-report"
 
 @test "every tool: --help prints usage and examples on stdout, exit 0" {
     for t in $TOOLS; do

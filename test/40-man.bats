@@ -6,7 +6,7 @@ load test_helper
 
 # A directory with the files the examples name.
 prepare_examples() {
-    export PATH="$FAKES:$PATH"
+    export PATH="$FAKES:$PATH" PYTHONPATH="$FAKES/python" FAKE_NEURON_PROFILE_JSON="$FIXTURES/small.json"
     cp "$FIXTURES/small.json" profile.json
     gzip -c profile.json >profile.json.gz
     cp "$FIXTURES/trace.json" "$FIXTURES/system_profile.json" .
@@ -33,7 +33,7 @@ prepare_examples() {
             ran=$((ran + 1))
         done < <(awk '/^\.EX/{ex=1; next} /^\.EE/{ex=0} ex && /^\$ /{sub(/^\$ /, ""); print}' "$page")
     done
-    [ "$ran" -ge 18 ]
+    [ "$ran" -ge 28 ]
 }
 
 @test "nx(7) documents every metric nx defines, and nx-report(1) every rule" {

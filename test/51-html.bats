@@ -139,3 +139,15 @@ setup() {
     run test-html_demo terminal
     [[ "$output" == *"latency as N grows  ▁▁▁▂▃▄█"* ]]
 }
+
+@test "make study-patterns writes report.html next to report.md, and it renders in chromium" {
+    make -C "$NX_ROOT" --no-print-directory -s BUILD="$(dirname "$NX_BIN")" OUT="$PWD/out" \
+        study-patterns TIMED=2 WARMUP=0 >log 2>&1 || { cat log; false; }
+    [ -s out/patterns/report.md ]
+    [ -s out/patterns/report.html ]
+    render_page out/patterns/report.html study-patterns
+    grep -q '<h1>Pattern study: vmap, scan and for-loop' study-patterns.dom
+    # The study's answers come with their charts (and say what they are).
+    [ "$(count_in study-patterns.dom '<svg class="chart chart-')" -ge 1 ]
+    [ "$(count_in study-patterns.dom '<figcaption>')" -ge 1 ]
+}

@@ -17,6 +17,7 @@
 #include "common/report/profile_report.h"
 #include "common/report/report_input.h"
 #include "common/report/units.h"
+#include "common/report/run_view.h"
 #include "common/report/study_report.h"
 #include "common/row_format.h"
 #include "common/rules.h"
@@ -44,6 +45,7 @@ enum class OutFormat { text, markdown, html, csv, tsv, jsonl };
 struct Options {
     std::vector<std::string> inputs, dbs, profiles, fail_on;
     std::string baseline, format, output;
+    nx::MatmulStudyOptions study;
     bool compare = false, all = false, rules = false, keep_going = false;
     size_t top = 3;
 };
@@ -62,6 +64,8 @@ std::optional<Options> parse(int argc, char** argv) {
         ("format,f", nx::po::value(&o.format), "text, markdown, html, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
         ("output,o", nx::po::value(&o.output), "write the report to FILE (atomically)")
         ("rules", nx::po::bool_switch(&o.rules), "list the finding rules and exit")
+        ("seq-dist", nx::po::value(&o.study.seq_dist), "sequence-length distribution (lines 'SEQ [COUNT]'): recommend buckets from an llm sweep")
+        ("buckets", nx::po::value(&o.study.buckets), "how many sequence buckets to recommend (default 4)")
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records, count them, go on");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
@@ -69,6 +73,8 @@ std::optional<Options> parse(int argc, char** argv) {
     if (!o.fail_on.empty() && o.baseline.empty()) throw nx::UsageError("--fail-on needs --baseline");
     if (o.compare && !o.baseline.empty()) throw nx::UsageError("use either --compare or --baseline");
     if (o.top == 0) throw nx::UsageError("--top must be at least 1");
+    if (o.study.buckets < 1 || o.study.buckets > 32) throw nx::UsageError("--buckets must be between 1 and 32");
+    o.study.all = o.all;
     return o;
 }
 
@@ -267,12 +273,28 @@ int run(const Options& o) {
                 nx::RowWriter w(row_format(format), out);
                 nx::write_findings(input.profiles, w);
             }
-            if (!input.runs.empty()) write_rows(input.runs, row_format(format), out);
+            if (!input.runs.empty()) {
+                std::vector<nx::RunView> runs = nx::view_runs(input.runs);
+                bool matmul = std::all_of(runs.begin(), runs.end(), [](const nx::RunView& r) { return r.op == "matmul"; });
+                if (matmul && format != OutFormat::jsonl) {
+                    // The matmul study's CSV: the seed profiler's columns first.
+                    nx::RowWriter w(row_format(format), out);
+                    nx::write_matmul_csv(runs, w);
+                } else {
+                    write_rows(input.runs, row_format(format), out);
+                }
+            }
             if (!input.benches.empty()) write_rows(input.benches, row_format(format), out);
             if (!input.rows.empty()) write_rows(input.rows, row_format(format), out);
         } else {
-            for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
-            if (!input.runs.empty()) nx::add_study_report(doc, input.runs, ro.all);
+            if (!input.runs.empty()) {
+                // A study: its answers first, the profiles behind it after.
+                nx::add_study_report(doc, input.runs, input.profiles, o.study);
+                if (o.all)
+                    for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
+            } else {
+                for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
+            }
             if (!input.benches.empty()) {
                 doc.heading("Benchmarks");
                 add_rows(doc, input.benches);

@@ -1,6 +1,5 @@
-// Reports on run records (nx-run): the runs as a table with latency
-// statistics and throughput; the matmul and pattern studies add their own
-// sections (study answers) on top.
+// Reports on run records (nx-run): the matmul and pattern studies' own
+// sections, and a plain table of runs for anything else.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -8,9 +7,12 @@
 #include <vector>
 
 #include "common/report/document.h"
+#include "common/report/matmul_study.h"
+#include "common/report/report_input.h"
 
 namespace nx {
 
-void add_study_report(Document& doc, const std::vector<rapidjson::Document>& runs, bool all);
+void add_study_report(Document& doc, const std::vector<rapidjson::Document>& runs,
+                      const std::vector<ProfileEntry>& profiles, const MatmulStudyOptions& options);
 
 }  // namespace nx

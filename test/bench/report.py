@@ -76,6 +76,9 @@ def main():
                 div(r[0], util[0]), "goal for engine_overlap: ratio <= 2" if q == "engine_overlap" else None)
         else:
             add("query_%s_%s_seconds" % (q, first), r[0], "s")
+    study = rows.get("study_wall_time")
+    if study:
+        add("study_wall_time_seconds", study[0], "s", note="make study-all (matmul tiling + patterns) on sim, from scratch")
     for line in open(extra):
         if line.strip():
             r = json.loads(line)

@@ -1,0 +1,330 @@
+#include "common/report/matmul_study.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "common/diag.h"
+#include "common/llm_models.h"
+#include "common/report/buckets.h"
+#include "common/report/units.h"
+
+namespace nx {
+
+namespace {
+
+// A cliff is a latency jump this much beyond the size change.
+constexpr double kCliffMargin = 1.05;
+// Tile sizes (neuron-facts.md section 6): partition K and stationary M 128,
+// moving N 512.
+constexpr int64_t kTileMK = 128, kTileN = 512;
+constexpr size_t kTableRows = 40;
+constexpr size_t kMaxFamilyCharts = 6;
+// A plan with fewer buckets is recommended when its cost is within this factor
+// of the best plan of any size.
+constexpr double kBucketTolerance = 1.05;
+
+int64_t tiles(int64_t v, int64_t tile) { return (v + tile - 1) / tile; }
+
+struct Family {
+    std::string dim;
+    std::vector<const RunView*> runs;  // sorted by the varying dimension
+};
+
+int64_t dim_of(const RunView& r, const std::string& d) { return d == "M" ? r.M : d == "K" ? r.K : r.N; }
+
+// Runs that differ in one dimension only, each family sorted along it.
+std::vector<Family> families(const std::vector<RunView>& runs) {
+    std::vector<Family> out;
+    for (const char* d : {"M", "K", "N"}) {
+        std::map<std::tuple<int64_t, int64_t, std::string, std::string>, std::vector<const RunView*>> groups;
+        for (const RunView& r : runs) {
+            if (r.op != "matmul" || !std::isfinite(r.median_us)) continue;
+            std::string dim = d;
+            auto key = dim == "M" ? std::make_tuple(r.K, r.N, r.dtype, r.backend + r.target)
+                     : dim == "K" ? std::make_tuple(r.M, r.N, r.dtype, r.backend + r.target)
+                                  : std::make_tuple(r.M, r.K, r.dtype, r.backend + r.target);
+            groups[key].push_back(&r);
+        }
+        for (auto& [key, g] : groups) {
+            std::sort(g.begin(), g.end(), [&](const RunView* a, const RunView* b) { return dim_of(*a, d) < dim_of(*b, d); });
+            g.erase(std::unique(g.begin(), g.end(), [&](const RunView* a, const RunView* b) { return dim_of(*a, d) == dim_of(*b, d); }), g.end());
+            if (g.size() >= 3) out.push_back({d, g});
+        }
+    }
+    return out;
+}
+
+// Does the family straddle tile boundaries (the tiling mode's design)?
+bool straddles(const Family& f) {
+    int64_t tile = f.dim == "N" ? kTileN : kTileMK;
+    for (const RunView* r : f.runs) {
+        int64_t v = dim_of(*r, f.dim);
+        if (v % tile == 1 || v % tile == tile - 1) return true;
+    }
+    return false;
+}
+
+void llm_section(Document& doc, const std::vector<RunView>& runs, const MatmulStudyOptions& o) {
+    // Prefill layer cost per sequence length: sum of the layer's GEMMs times
+    // the model's layer count (the LM head is left out: serving computes
+    // logits for the last token only).
+    std::map<std::pair<int64_t, int64_t>, double> layer_us;  // (batch, seq) -> one layer
+    std::map<std::pair<int64_t, int64_t>, int> gemms;
+    std::string model;
+    int64_t tp = 0;
+    for (const RunView& r : runs) {
+        if (r.phase != "prefill" || r.gemm == "lm_head" || !std::isfinite(r.median_us)) continue;
+        layer_us[{r.batch, r.seq}] += r.median_us;
+        gemms[{r.batch, r.seq}] += 1;
+        model = r.model;
+        tp = r.tp;
+    }
+    if (layer_us.empty()) return;
+    const LlmModel* m = find_llm_model(model);
+    int64_t layers = m ? m->layers : 1;
+    doc.heading("LLM prefill cost per sequence length (" + model + ", tp " + std::to_string(tp) + ")", 2);
+    TableBlock t;
+    t.columns = {"batch", "seq", "layer", "all " + std::to_string(layers) + " layers", "per token"};
+    t.numeric = {true, true, true, true, true};
+    ChartBlock c;
+    c.kind = "line";
+    c.title = "Prefill latency of all layers vs sequence length";
+    c.x_label = "sequence length (tokens)";
+    c.y_label = "latency (us)";
+    c.log_x = true;
+    c.log_y = true;
+    std::map<int64_t, ChartSeries> by_batch;
+    for (auto& [key, us] : layer_us) {
+        if (gemms[key] < 5) continue;  // a layer needs qkv, o, gate, up, down
+        double total = us * static_cast<double>(layers);
+        t.rows.push_back({std::to_string(key.first), std::to_string(key.second), format_ns(us * 1e3),
+                          format_ns(total * 1e3), format_ns(total * 1e3 / static_cast<double>(key.first * key.second))});
+        ChartSeries& s = by_batch[key.first];
+        s.name = "batch " + std::to_string(key.first);
+        s.x.push_back(static_cast<double>(key.second));
+        s.y.push_back(total);
+    }
+    doc.table(t);
+    for (auto& [b, s] : by_batch) c.series.push_back(s);
+    doc.chart(c);
+
+    if (o.seq_dist.empty()) {
+        doc.paragraph("give a sequence-length distribution (--seq-dist FILE) for bucket recommendations");
+        return;
+    }
+    // Buckets for the smallest batch swept.
+    int64_t batch = layer_us.begin()->first.first;
+    std::vector<std::pair<int64_t, double>> cost;
+    for (auto& [key, us] : layer_us)
+        if (key.first == batch && gemms[key] >= 5) cost.push_back({key.second, us * static_cast<double>(layers)});
+    std::vector<SeqCount> dist = read_seq_distribution(o.seq_dist);
+    auto list = [](const std::vector<int64_t>& v) {
+        std::string s;
+        for (int64_t b : v) s += (s.empty() ? "" : ", ") + std::to_string(b);
+        return s;
+    };
+    // Each bucket is one more compiled graph (compile time, device memory):
+    // the best plan for every bucket count, then the fewest buckets within
+    // kBucketTolerance of the best any count reaches.
+    std::vector<BucketPlan> plans;
+    for (int k = 1; k <= std::min<int>(o.buckets, static_cast<int>(cost.size())); ++k)
+        plans.push_back(best_buckets(dist, cost, k));
+    double best_cost = plans.back().expected_cost;
+    for (const BucketPlan& p : plans) best_cost = std::min(best_cost, p.expected_cost);
+    const BucketPlan* pick = &plans.back();
+    for (const BucketPlan& p : plans)
+        if (p.expected_cost <= best_cost * kBucketTolerance) {
+            pick = &p;
+            break;
+        }
+    std::vector<int64_t> neuron_default, vllm = {128, 256, 512, 1024, 2048};
+    // Neuron's default buckets: powers of two from 128 up to the longest
+    // length (neuron-facts.md section 9); those the sweep measured.
+    for (auto& [len, c2] : cost)
+        if (len >= 128 && (len & (len - 1)) == 0) neuron_default.push_back(len);
+    vllm.erase(std::remove_if(vllm.begin(), vllm.end(), [&](int64_t b) {
+                   return std::none_of(cost.begin(), cost.end(), [&](auto& p) { return p.first == b; });
+               }), vllm.end());
+    doc.heading("Sequence buckets (batch " + std::to_string(batch) + ")", 2);
+    TableBlock bt;
+    bt.columns = {"plan", "buckets", "mean prefill latency", "padding", "unserved"};
+    bt.numeric = {false, false, true, true, true};
+    auto row = [&](const std::string& label, const BucketPlan& p) {
+        bt.rows.push_back({label, list(p.buckets), format_ns(p.expected_cost * 1e3), format_percent(p.padding_percent),
+                           format_count(p.unserved)});
+    };
+    for (const BucketPlan& p : plans)
+        row("best " + std::to_string(p.buckets.size()) + (p.buckets.size() == 1 ? " bucket" : " buckets") +
+                (&p == pick ? " (recommended)" : ""),
+            p);
+    row("Neuron default (powers of two from 128)", evaluate_buckets(dist, cost, neuron_default));
+    row("vLLM defaults in the sweep", evaluate_buckets(dist, cost, vllm));
+    doc.table(bt);
+    std::string verdict = "Recommended: " + list(pick->buckets) + " (" + std::to_string(pick->buckets.size()) +
+                          " compiled graphs): mean prefill latency " + format_ns(pick->expected_cost * 1e3) + ", " +
+                          format_percent(pick->padding_percent) + " of the padded tokens are padding; within " +
+                          format_percent((kBucketTolerance - 1) * 100) + " of the best any count of buckets reaches. " +
+                          "Buckets are chosen among the swept lengths: sweep finer (--seq 128:2048:+128) for finer buckets.";
+    if (pick->unserved > 0)
+        verdict += " " + format_count(pick->unserved) + " requests are longer than the longest swept length: sweep further.";
+    doc.paragraph(verdict);
+}
+
+}  // namespace
+
+std::vector<TilingCliff> find_tiling_cliffs(const std::vector<RunView>& runs) {
+    std::vector<TilingCliff> out;
+    for (const Family& f : families(runs)) {
+        int64_t tile = f.dim == "N" ? kTileN : kTileMK;
+        for (size_t i = 1; i < f.runs.size(); ++i) {
+            const RunView& a = *f.runs[i - 1];
+            const RunView& b = *f.runs[i];
+            int64_t va = dim_of(a, f.dim), vb = dim_of(b, f.dim);
+            if (tiles(vb, tile) <= tiles(va, tile) || a.median_us <= 0) continue;
+            double size_ratio = static_cast<double>(vb) / static_cast<double>(va);
+            double latency_ratio = b.median_us / a.median_us;
+            if (latency_ratio <= size_ratio * kCliffMargin) continue;
+            out.push_back({f.dim, va, vb, tiles(va, tile), tiles(vb, tile), size_ratio, latency_ratio, a.name, b.name});
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const TilingCliff& x, const TilingCliff& y) {
+        return x.latency_ratio / x.size_ratio > y.latency_ratio / y.size_ratio;
+    });
+    return out;
+}
+
+void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const MatmulStudyOptions& o) {
+    std::vector<RunView> mm;
+    std::set<std::string> backends;
+    for (const RunView& r : runs)
+        if (r.op == "matmul") {
+            mm.push_back(r);
+            backends.insert(r.backend + " on " + r.target);
+        }
+    if (mm.empty()) return;
+    doc.heading("Matmul study");
+    std::string who;
+    for (const std::string& b : backends) who += (who.empty() ? "" : "; ") + b;
+    doc.paragraph(std::to_string(mm.size()) + " shapes, run by " + who + ". " + backend_phrase(mm.front().backend) + ".");
+
+    std::sort(mm.begin(), mm.end(), [](const RunView& a, const RunView& b) {
+        return std::tie(a.dtype, a.M, a.K, a.N) < std::tie(b.dtype, b.M, b.K, b.N);
+    });
+    // Latency and throughput against shape: all runs by FLOPs.
+    ChartBlock lat;
+    lat.kind = "scatter";
+    lat.title = "Latency vs matmul size";
+    lat.x_label = "FLOPs (2MNK)";
+    lat.y_label = "latency (us)";
+    lat.log_x = lat.log_y = true;
+    ChartBlock thr = lat;
+    thr.title = "Throughput vs matmul size";
+    thr.y_label = "TFLOP/s";
+    thr.log_y = false;
+    std::map<std::string, std::pair<ChartSeries, ChartSeries>> by_dtype;
+    for (const RunView& r : mm) {
+        auto& [l, t] = by_dtype[r.dtype];
+        l.name = t.name = r.dtype;
+        double flops = 2.0 * static_cast<double>(r.M) * static_cast<double>(r.K) * static_cast<double>(r.N);
+        l.x.push_back(flops);
+        l.y.push_back(r.median_us);
+        t.x.push_back(flops);
+        t.y.push_back(r.tflops);
+    }
+    for (auto& [d, s] : by_dtype) {
+        lat.series.push_back(s.first);
+        thr.series.push_back(s.second);
+    }
+    doc.chart(lat);
+    doc.chart(thr);
+
+    // Along one dimension, with the tile boundaries marked.
+    size_t charts = 0;
+    for (const Family& f : families(mm)) {
+        if (!straddles(f) || charts >= kMaxFamilyCharts) continue;
+        ++charts;
+        const RunView& first = *f.runs.front();
+        std::string fixed = f.dim == "M" ? "K=" + std::to_string(first.K) + ", N=" + std::to_string(first.N)
+                          : f.dim == "K" ? "M=" + std::to_string(first.M) + ", N=" + std::to_string(first.N)
+                                         : "M=" + std::to_string(first.M) + ", K=" + std::to_string(first.K);
+        ChartBlock c;
+        c.kind = "line";
+        c.title = "Latency vs " + f.dim + " (" + fixed + ", " + first.dtype + ")";
+        c.x_label = f.dim;
+        c.y_label = "latency (us)";
+        ChartSeries s;
+        s.name = "latency";
+        std::vector<double> series;
+        int64_t tile = f.dim == "N" ? kTileN : kTileMK;
+        int64_t lo = dim_of(first, f.dim), hi = dim_of(*f.runs.back(), f.dim);
+        for (const RunView* r : f.runs) {
+            s.x.push_back(static_cast<double>(dim_of(*r, f.dim)));
+            s.y.push_back(r->median_us);
+            series.push_back(r->median_us);
+        }
+        for (int64_t m = (lo / tile + 1) * tile; m <= hi; m += tile) c.x_marks.push_back(static_cast<double>(m));
+        c.series.push_back(s);
+        doc.chart(c);
+        doc.sparkline("latency along " + f.dim + " (" + fixed + "): " + format_ns(series.front() * 1e3) + " .. " +
+                          format_ns(series.back() * 1e3),
+                      series);
+    }
+
+    std::vector<TilingCliff> cliffs = find_tiling_cliffs(mm);
+    doc.heading("Tiling cliffs", 2);
+    if (cliffs.empty()) {
+        doc.paragraph("no tiling cliff: crossing a tile boundary never cost more than " +
+                      format_percent((kCliffMargin - 1) * 100) + " beyond the size change");
+    } else {
+        TableBlock t;
+        t.columns = {"dim", "from", "to", "tiles", "size", "latency"};
+        t.numeric = {false, true, true, false, true, true};
+        for (const TilingCliff& c : cliffs)
+            t.rows.push_back({c.dim, std::to_string(c.from), std::to_string(c.to),
+                              std::to_string(c.tiles_from) + " -> " + std::to_string(c.tiles_to),
+                              "+" + format_percent((c.size_ratio - 1) * 100), "+" + format_percent((c.latency_ratio - 1) * 100)});
+        doc.table(t);
+        const TilingCliff& worst = cliffs.front();
+        int64_t tile = worst.dim == "N" ? kTileN : kTileMK;
+        doc.paragraph("Worst: " + worst.dim + " " + std::to_string(worst.from) + " -> " + std::to_string(worst.to) +
+                      " costs +" + format_percent((worst.latency_ratio - 1) * 100) + " latency for +" +
+                      format_percent((worst.size_ratio - 1) * 100) + " size. Keep " + worst.dim +
+                      " at a multiple of " + std::to_string(tile) + " (pad or split the work to the boundary).");
+    }
+
+    doc.heading("Runs", 2);
+    TableBlock t;
+    t.columns = {"name", "M", "K", "N", "dtype", "median", "p95", "TFLOP/s", "tiles M x K x N = total"};
+    t.numeric = {false, true, true, true, false, true, true, true, false};
+    size_t n = o.all ? mm.size() : std::min(mm.size(), kTableRows);
+    for (size_t i = 0; i < n; ++i) {
+        const RunView& r = mm[i];
+        t.rows.push_back({r.name, std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype,
+                          format_ns(r.median_us * 1e3), format_ns(r.p95_us * 1e3), format_value(r.tflops),
+                          std::to_string(r.tiles_M) + " x " + std::to_string(r.tiles_K) + " x " + std::to_string(r.tiles_N) +
+                              " = " + std::to_string(r.tiles_total)});
+    }
+    doc.table(t);
+    if (n < mm.size()) doc.paragraph(std::to_string(mm.size() - n) + " more runs (--all, or --format csv)");
+
+    llm_section(doc, mm, o);
+}
+
+void write_matmul_csv(const std::vector<RunView>& runs, RowWriter& out) {
+    out.columns({"M", "K", "N", "latency_ms", "num_tiles_M", "num_tiles_K", "num_tiles_N", "total_tiles", "name", "dtype",
+                 "backend", "target", "latency_p95_ms", "tflops", "compile_ms", "cached"});
+    for (const RunView& r : runs) {
+        if (r.op != "matmul") continue;
+        auto real = [](double v) { return std::isfinite(v) ? Cell::of_real(v) : Cell{}; };
+        out.row({Cell::of_int(r.M), Cell::of_int(r.K), Cell::of_int(r.N), real(r.median_us / 1e3), Cell::of_int(r.tiles_M),
+                 Cell::of_int(r.tiles_K), Cell::of_int(r.tiles_N), Cell::of_int(r.tiles_total), Cell::of_text(r.name),
+                 Cell::of_text(r.dtype), Cell::of_text(r.backend), Cell::of_text(r.target), real(r.p95_us / 1e3),
+                 real(r.tflops), real(r.compile_ms), Cell::of_int(r.cached ? 1 : 0)});
+    }
+    out.finish();
+}
+
+}  // namespace nx

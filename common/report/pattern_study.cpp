@@ -1,0 +1,133 @@
+#include "common/report/pattern_study.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "common/report/units.h"
+#include "common/rules.h"
+
+namespace nx {
+
+namespace {
+
+// for_loop trip counts relative to small (nx-run: iterations x 1, 3, 9).
+const std::map<std::string, double> kLoopScale = {{"small", 1}, {"medium", 3}, {"large", 9}};
+
+const ProfileEntry* profile_for(const std::vector<ProfileEntry>& ps, const RunView& r) {
+    // Latest profile of the same workload and backend (captures carry the run's fields).
+    const ProfileEntry* found = nullptr;
+    for (const ProfileEntry& p : ps)
+        if (p.info.name == r.name && (p.info.backend.empty() || p.info.backend == r.backend)) found = &p;
+    return found;
+}
+
+double engine_ns(const ProfileEntry* p, bool tensor_matrix) {
+    if (!p) return NAN;
+    double ns = 0;
+    for (const EngineStat& e : p->summary.engines) {
+        if (e.engine == Engine::dma) continue;
+        if ((e.engine == Engine::tensor_matrix) == tensor_matrix) ns += static_cast<double>(e.active_ns);
+    }
+    return ns;
+}
+
+}  // namespace
+
+void add_pattern_study(Document& doc, const std::vector<RunView>& all, const std::vector<ProfileEntry>& profiles) {
+    std::vector<const RunView*> runs;
+    for (const RunView& r : all)
+        if (r.op == "pattern" && std::isfinite(r.median_us)) runs.push_back(&r);
+    if (runs.empty()) return;
+    doc.heading("Pattern study: vmap, scan and for-loop");
+    const RunView& any = *runs.front();
+    doc.paragraph("iterations " + std::to_string(any.iterations) + ", batch " + std::to_string(any.batch) + ", dtype " +
+                  any.dtype + "; " + backend_phrase(any.backend) + " on " + any.target + ".");
+    std::sort(runs.begin(), runs.end(), [](const RunView* a, const RunView* b) { return a->median_us < b->median_us; });
+    double fastest = runs.front()->median_us;
+
+    TableBlock t;
+    t.columns = {"rank", "pattern", "latency", "vs fastest", "instructions", "TensorMatrix busy", "other engines busy",
+                 "TensorMatrix share", "bound"};
+    t.numeric = {true, false, true, true, true, true, true, true, false};
+    ChartBlock lat;
+    lat.kind = "bars";
+    lat.title = "Latency per pattern";
+    lat.y_label = "latency (us)";
+    ChartSeries ls;
+    ls.name = "latency (us)";
+    ChartBlock share = lat;
+    share.title = "TensorMatrix share of engine time";
+    share.y_label = "percent";
+    ChartSeries ss;
+    ss.name = "TensorMatrix share (%)";
+    int rank = 0;
+    const RunView* best_share = nullptr;
+    double best_share_value = -1;
+    for (const RunView* r : runs) {
+        const ProfileEntry* p = profile_for(profiles, *r);
+        double tm = engine_ns(p, true), other = engine_ns(p, false);
+        double sh = p ? p->summary.value_or("tensor_engine_time_share_percent", NAN) : NAN;
+        int64_t instr = p ? p->summary.events : r->predicted_instructions;
+        std::string bound = p ? classify_bound(p->summary).verdict : "";
+        if (std::isfinite(sh) && sh > best_share_value) {
+            best_share_value = sh;
+            best_share = r;
+        }
+        t.rows.push_back({std::to_string(++rank), r->name, format_ns(r->median_us * 1e3),
+                          format_ratio(r->median_us / fastest), instr >= 0 ? format_count(static_cast<double>(instr)) : "",
+                          std::isfinite(tm) ? format_ns(tm) : "", std::isfinite(other) ? format_ns(other) : "",
+                          std::isfinite(sh) ? format_percent(sh) : "", bound});
+        lat.categories.push_back(r->name);
+        ls.x.push_back(rank);
+        ls.y.push_back(r->median_us);
+        share.categories.push_back(r->name);
+        ss.x.push_back(rank);
+        ss.y.push_back(std::isfinite(sh) ? sh : 0);
+    }
+    lat.series.push_back(ls);
+    share.series.push_back(ss);
+    doc.table(t);
+    doc.chart(lat);
+    if (best_share) doc.chart(share);
+
+    // The study's answers.
+    const RunView* slowest = runs.back();
+    std::vector<std::string> answers;
+    answers.push_back("fastest: " + runs.front()->name + " (" + format_ns(fastest * 1e3) + "); slowest: " + slowest->name +
+                      " at " + format_ratio(slowest->median_us / fastest) + " the time");
+    if (best_share)
+        answers.push_back("the systolic array is used best by " + best_share->name + ": TensorMatrix " +
+                          format_percent(best_share_value) + " of engine time");
+    std::map<std::string, const RunView*> loop;
+    for (const RunView* r : runs)
+        if (r->pattern == "for_loop") loop[r->size] = r;
+    if (loop.count("small") && loop.size() > 1) {
+        std::string scaling = "for-loop from small to";
+        const RunView* small = loop["small"];
+        for (const char* size : {"medium", "large"}) {
+            if (!loop.count(size)) continue;
+            const RunView* r = loop[size];
+            double ratio = r->median_us / small->median_us;
+            scaling += std::string(" ") + size + ": " + format_ratio(ratio) + " the time for " +
+                       format_ratio(kLoopScale.at(size)) + " the iterations" +
+                       (ratio < kLoopScale.at(size) * 0.8 ? " (fixed costs dominate)"
+                        : ratio > kLoopScale.at(size) * 1.2 ? " (worse than linear)"
+                                                            : " (about linear)") +
+                       ";";
+        }
+        if (scaling.back() == ';') scaling.pop_back();
+        answers.push_back(scaling);
+    }
+    for (const RunView* r : runs)
+        if (r->pattern == "for_loop_launch") {
+            auto it = loop.find(r->size);
+            if (it != loop.end())
+                answers.push_back("launching every iteration (" + r->name + ") costs " +
+                                  format_ratio(r->median_us / it->second->median_us) + " the unrolled loop: host dispatch per launch");
+        }
+    doc.heading("Answers", 2);
+    doc.items(answers);
+}
+
+}  // namespace nx

@@ -1,0 +1,197 @@
+#!/usr/bin/env bats
+# nx-run: workload generation per study and mode, each backend, statistics,
+# the compile cache, bad input.
+
+load test_helper
+
+count() { grep -c . "$1"; }
+
+@test "nx-run --plan: matmul sweep is the product of the ranges, with dtypes" {
+    nx-run --study matmul --M 128:512:x2 --K 256,512 --N 1024 --dtype bf16,fp32 --plan >w.jsonl
+    # 3 M x 2 K x 1 N x 2 dtypes.
+    [ "$(count w.jsonl)" = 12 ]
+    [ "$(jget w.jsonl '[x["kind"] for x in r][0]')" = workload ]
+    [ "$(jget w.jsonl 'sorted(set(x["M"] for x in r))')" = "[128, 256, 512]" ]
+    [ "$(jget w.jsonl 'r[0]["name"]')" = mm_128x256x1024_bf16 ]
+    [ "$(jget w.jsonl 'r[0]["target"]')" = trn2 ]
+    nx-run --study matmul --M 128:512:+128 --K 1 --N 1 --plan >a.jsonl
+    [ "$(jget a.jsonl '[x["M"] for x in r]')" = "[128, 256, 384, 512]" ]
+}
+
+@test "nx-run --plan: tiling mode straddles multiples of 128 (M, K) and 512 (N)" {
+    nx-run --study matmul --mode tiling --plan >w.jsonl
+    [ "$(jget w.jsonl 'sorted(x["M"] for x in r if x["K"] == 512 and x["N"] == 512)')" = "[127, 128, 129, 255, 256, 257, 383, 384, 385, 511, 512, 513]" ]
+    [ "$(jget w.jsonl 'sorted(x["N"] for x in r if x["M"] == 512 and x["K"] == 512)')" = "[511, 512, 513, 1023, 1024, 1025, 1535, 1536, 1537, 2047, 2048, 2049]" ]
+    [ "$(count w.jsonl)" = 34 ]
+}
+
+@test "nx-run --plan: llm mode gives the layer GEMMs per phase, with tensor parallelism" {
+    nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --batch 1,4 --seq 128,512 --plan >w.jsonl
+    # prefill: 2 batches x 2 seqs x 6 GEMMs; decode: 2 batches x 6 GEMMs.
+    [ "$(count w.jsonl)" = 36 ]
+    # QKV: (32 + 2*8) heads x 128 = 6144 columns / 8 = 768; T = batch*seq.
+    [ "$(jget w.jsonl '[(x["M"], x["K"], x["N"]) for x in r if x["name"] == "llama-3-8b_tp8_b4_prefill_s512_qkv"][0]')" = "[2048, 4096, 768]" ]
+    # Row-parallel down projection divides K; decode uses T = batch.
+    [ "$(jget w.jsonl '[(x["M"], x["K"], x["N"]) for x in r if x["name"] == "llama-3-8b_tp8_b4_decode_down"][0]')" = "[4, 1792, 4096]" ]
+    [ "$(jget w.jsonl '[x["phase"] for x in r if x["gemm"] == "lm_head"][0]')" = prefill ]
+    run nx-run --study matmul --mode llm --model llama-3-70b --tp 3 --plan
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"not divisible by tp 3"* ]]
+    run nx-run --study matmul --mode llm --model gpt-5 --plan
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown model 'gpt-5' (known: llama-2-7b, llama-3-8b, llama-3-70b)"* ]]
+}
+
+@test "nx-run --plan: patterns under the study's unified conditions, and mlp" {
+    nx-run --study patterns --plan >p.jsonl
+    [ "$(jget p.jsonl '[x["name"] for x in r]')" = '["vmap", "scan", "for_loop_small", "for_loop_medium", "for_loop_large", "for_loop_launch_small"]' ]
+    [ "$(jget p.jsonl 'sorted(set((x["iterations"], x["batch"], x["features"], x["dtype"]) for x in r))')" = '[[3, 32, 128, "fp32"]]' ]
+    nx-run --study mlp --seq 128,512 --plan >m.jsonl
+    [ "$(jget m.jsonl '[(x["hidden"], x["intermediate"], x["seq"]) for x in r]')" = "[[4096, 14336, 128], [4096, 14336, 512]]" ]
+}
+
+@test "nx-run on sim: run records with statistics, tiles, TFLOP/s and the prediction, labelled sim" {
+    nx-run --study matmul --M 128,129 --K 1024 --N 1024 --target trn1 >r.jsonl
+    assert_jsonl r.jsonl
+    [ "$(jget r.jsonl 'r[0]["kind"]')" = run ]
+    [ "$(jget r.jsonl 'r[0]["backend"]')" = sim ]
+    [ "$(jget r.jsonl 'r[0]["target"]')" = trn1 ]
+    [ "$(jget r.jsonl 'sorted(r[0]["latency_us"].keys())')" = '["max", "mean", "median", "min", "n", "p95", "stdev", "warmup"]' ]
+    [ "$(jget r.jsonl 'r[0]["latency_us"]["n"]')" = 20 ]
+    [ "$(jget r.jsonl 'r[0]["latency_us"]["warmup"]')" = 5 ]
+    # Predictions do not vary: no spread, no compile step.
+    [ "$(jget r.jsonl 'r[0]["latency_us"]["stdev"]')" = 0 ]
+    [ "$(jget r.jsonl 'r[0]["compile_ms"]')" = null ]
+    [ "$(jget r.jsonl 'r[1]["tiles"]')" = '{"M": 2, "K": 8, "N": 2, "total": 32}' ]
+    # TFLOP/s = 2 M K N / median.
+    [ "$(jget r.jsonl 'round(r[0]["tflops"] - 2*128*1024*1024/r[0]["latency_us"]["median"]/1e6, 9)')" = 0.0 ]
+    # A 129-row matmul pays for two row tiles.
+    [ "$(jget r.jsonl 'r[1]["latency_us"]["median"] > r[0]["latency_us"]["median"]')" = true ]
+    [ "$(jget r.jsonl '"instructions" in r[0]["predicted"]')" = true ]
+    # Same inputs, same predictions.
+    nx-run --study matmul --M 128,129 --K 1024 --N 1024 --target trn1 >again.jsonl
+    [ "$(jget r.jsonl '[x["latency_us"] for x in r]')" = "$(jget again.jsonl '[x["latency_us"] for x in r]')" ]
+}
+
+@test "nx-run reads workload records from stdin, edited with the tools users have" {
+    nx-run --study matmul --mode tiling --plan | python3 -c '
+import json, sys
+for l in sys.stdin:
+    w = json.loads(l)
+    if w["M"] > 500:
+        w["team"] = "perf"
+        print(json.dumps(w))' >edited.jsonl
+    nx-run --timed 3 --warmup 0 <edited.jsonl >r.jsonl
+    [ "$(count r.jsonl)" = "$(count edited.jsonl)" ]
+    [ "$(jget r.jsonl 'sorted(set(x["team"] for x in r))')" = '["perf"]' ]
+    [ "$(jget r.jsonl 'r[0]["latency_us"]["n"]')" = 3 ]
+}
+
+@test "nx-run on cpu: real host timings of matmul, patterns and mlp" {
+    nx-run --study matmul --M 64 --K 64 --N 64 --backend cpu --timed 5 >r.jsonl
+    [ "$(jget r.jsonl 'r[0]["backend"]')" = cpu ]
+    [ "$(jget r.jsonl 'r[0]["target"]')" = cpu ]
+    [ "$(jget r.jsonl 'r[0]["latency_us"]["min"] > 0')" = true ]
+    [ "$(jget r.jsonl 'r[0]["compile_ms"] >= 0')" = true ]
+    [[ "$(jget r.jsonl 'r[0]["toolchain"]')" == OpenBLAS* ]]
+    [ "$(jget r.jsonl 'r[0]["note"]')" = "bf16 runs as fp32 on the host" ]
+    nx-run --study patterns --backend cpu --timed 3 --quiet >p.jsonl
+    [ "$(count p.jsonl)" = 6 ]
+    nx-run --study mlp --seq 8 --hidden 64 --intermediate 128 --backend cpu --timed 2 >m.jsonl
+    [ "$(jget m.jsonl 'r[0]["tflops"] > 0')" = true ]
+    run nx-run --backend cpu --target trn1 --study patterns
+    [ "$status" -eq 2 ]
+}
+
+setup_neuron() {
+    export PATH="$FAKES:$PATH" PYTHONPATH="$FAKES/python" FAKE_NEURON_LOG=$PWD/calls \
+        FAKE_NEURON_PROFILE_JSON="$FIXTURES/small.json"
+}
+
+@test "nx-run on neuron: the driver compiles, keeps and maps NEFFs, times with mark_step (fake torch-neuronx)" {
+    setup_neuron
+    nx-run --backend neuron --target trn1 --study matmul --M 128,256 --K 128 --N 128 --cache-dir cache >r.jsonl
+    [ "$(jget r.jsonl '[x["backend"] for x in r]')" = '["neuron", "neuron"]' ]
+    [ "$(jget r.jsonl '[x["cached"] for x in r]')" = "[false, false]" ]
+    [ "$(jget r.jsonl 'all(x["compile_ms"] >= 0 for x in r)')" = true ]
+    [[ "$(jget r.jsonl 'r[0]["toolchain"]')" == "torch-neuronx 2.9.0.2.11+fake, torch 2.9.1+fake, neuronx-cc 2.21.0+fake" ]]
+    neff=$(jget r.jsonl 'r[0]["artifacts"]["neff"]')
+    [ -f "$neff" ]
+    grep -q "^profile=$FIXTURES/small.json" "$neff"
+    [ "$(jget r.jsonl 'r[0]["artifacts"]["neff"] != r[1]["artifacts"]["neff"]')" = true ]
+    [ "$(grep -c 'neuronx-cc compile' calls)" = 2 ]
+}
+
+@test "nx-run on neuron: a repeated study does not recompile; --no-cache forces it" {
+    setup_neuron
+    nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache >/dev/null
+    nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache >again.jsonl
+    [ "$(jget again.jsonl 'r[0]["cached"]')" = true ]
+    [ "$(grep -c 'neuronx-cc compile' calls)" = 1 ]
+    nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache --no-cache >forced.jsonl
+    [ "$(jget forced.jsonl 'r[0]["cached"]')" = false ]
+    [ "$(grep -c 'neuronx-cc compile' calls)" = 2 ]
+}
+
+@test "nx-run on neuron: no torch-neuronx, or no device, is a clear error for every workload" {
+    export PATH="$FAKES:$PATH"
+    run --separate-stderr nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"mm_128x128x128_bf16: torch-neuronx is not installed"* ]]
+    setup_neuron
+    FAKE_NEURON_NO_DEVICE=1 run --separate-stderr nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"no Neuron device: No Neuron device found"* ]]
+    NX_PYTHON=no-such-python run nx-run --backend neuron --target trn1 --study patterns --cache-dir cache
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"the neuron backend needs no-such-python"* ]]
+}
+
+@test "nx-run: bad workloads are named, exit 1; --keep-going runs the others" {
+    printf '%s\n' '{"kind":"workload","name":"ok","op":"matmul","M":128,"K":128,"N":128}' \
+        '{"kind":"workload","name":"zero","op":"matmul","M":0,"K":128,"N":128}' \
+        '{"kind":"workload","name":"huge","op":"matmul","M":1000000,"K":1000000,"N":1000000}' \
+        '{"kind":"workload","name":"int4","op":"matmul","M":128,"K":128,"N":128,"dtype":"int4"}' >w.jsonl
+    run --separate-stderr nx-run <w.jsonl
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == "nx-run: zero: M must be positive, got 0" ]]
+    [ -z "$output" ]
+    run --separate-stderr nx-run --keep-going <w.jsonl
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"zero: M must be positive, got 0"* ]]
+    [[ "$stderr" == *"int4: unknown dtype 'int4'"* ]]
+    [[ "$stderr" == *"huge: "*"memory"* ]]
+    [[ "$stderr" == *"3 of 4 workloads failed"* ]]
+    [ "$(jget - '[x["name"] for x in r]' <<<"$output")" = '["ok"]' ]
+}
+
+@test "nx-run: malformed records name file and line; usage errors exit 2" {
+    printf '%s\n' '{"kind":"workload","name":"a","op":"matmul","M":128,"K":128,"N":128}' 'not json' >w.jsonl
+    run nx-run w.jsonl
+    [ "$status" -eq 1 ]
+    [[ "$output" == "nx-run: w.jsonl:2: not a JSON record"* ]]
+    printf '{"kind":"profile","name":"a"}\n' >p.jsonl
+    run nx-run p.jsonl
+    [ "$status" -eq 1 ]
+    [[ "$output" == *'expected workload records, got "profile"'* ]]
+    run nx-run --study matmul --M 128:64
+    [ "$status" -eq 2 ]
+    run nx-run --study matmul --M 1:1e9:+1
+    [ "$status" -eq 2 ]
+    run nx-run --study nope
+    [ "$status" -eq 2 ]
+    run nx-run --backend tpu --study patterns
+    [ "$status" -eq 2 ]
+    run nx-run --target trn9 --study patterns
+    [ "$status" -eq 2 ]
+    run nx-run --M 128
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--M needs --study"* ]]
+}
+
+@test "nx-run --calibrate prints the model against the public measurements" {
+    run nx-run --calibrate
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"nki_matmul_blocked_mnk"* ]]
+    [[ "$output" == *"goals met"* ]]
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# make study: the staged pipelines on small configurations, end to end.
+
+load test_helper
+
+# Runs the study Make targets of the checkout under test into this test's OUT.
+study() {
+    make -C "$NX_ROOT" --no-print-directory -s BUILD="$(dirname "$NX_BIN")" OUT="$PWD/out" "$@"
+}
+
+@test "make study-matmul writes every stage, the report, the seed CSV and the history" {
+    study study-matmul MODE=tiling TIMED=2 WARMUP=0 >log 2>&1 || { cat log; false; }
+    for f in config workloads.jsonl runs.jsonl captures.jsonl study.db report.md matmul.csv history.stamp; do
+        [ -s "out/matmul/$f" ] || [ "$f" = history.stamp ]
+    done
+    [ "$(head -n 1 out/matmul/matmul.csv)" = "M,K,N,latency_ms,num_tiles_M,num_tiles_K,num_tiles_N,total_tiles,name,dtype,backend,target,latency_p95_ms,tflops,compile_ms,cached" ]
+    [ "$(tail -n +2 out/matmul/matmul.csv | wc -l)" = 34 ]
+    grep -q '^# Matmul study' out/matmul/report.md
+    grep -q '^## Tiling cliffs' out/matmul/report.md
+    grep -q 'predicted by the nx NeuronCore model' out/matmul/report.md
+    [ "$(sqlite3 out/history.db 'SELECT count(*) FROM run')" = 34 ]
+    [ "$(sqlite3 out/matmul/study.db 'SELECT count(*) FROM profile')" = 34 ]
+}
+
+@test "make study stages are real targets: re-running does nothing, a changed variable re-runs what it affects" {
+    study study-patterns TIMED=2 WARMUP=0 >/dev/null 2>&1
+    before=$(stat -c %Y out/patterns/runs.jsonl)
+    sleep 1
+    study study-patterns TIMED=2 WARMUP=0 >log 2>&1
+    [ "$(stat -c %Y out/patterns/runs.jsonl)" = "$before" ]
+    ! grep -q nx-run log
+    study study-patterns TIMED=3 WARMUP=0 >log 2>&1
+    [ "$(stat -c %Y out/patterns/runs.jsonl)" != "$before" ]
+    [ "$(jget out/patterns/runs.jsonl 'r[0]["latency_us"]["n"]')" = 3 ]
+}
+
+@test "make study-patterns answers the study's question" {
+    study study-patterns TIMED=2 WARMUP=0 >/dev/null 2>&1
+    grep -q '^# Pattern study: vmap, scan and for-loop' out/patterns/report.md
+    grep -q 'TensorMatrix share' out/patterns/report.md
+    grep -q '^- fastest: ' out/patterns/report.md
+    grep -q 'for-loop from small to medium' out/patterns/report.md
+}
+
+@test "make study-matmul MODE=llm with a sequence distribution recommends buckets" {
+    printf '200 50\n300 100\n700 30\n1000 20\n1800 5\n' >dist.txt
+    study study-matmul MODE=llm MODEL=llama-3-8b TP=8 SEQ=128:2048:x2 TARGET=trn1 SEQ_DIST="$PWD/dist.txt" TIMED=1 WARMUP=0 >log 2>&1 || { cat log; false; }
+    grep -q '^## Sequence buckets (batch 1)' out/matmul/report.md
+    grep -q '(recommended)' out/matmul/report.md
+    grep -q 'Neuron default (powers of two from 128)' out/matmul/report.md
+}
+
+@test "make study with a GATE fails (exit 3 from nx-report) when runs regressed against the history" {
+    study study-matmul MODE=sweep M=128 K=512 N=512 TIMED=1 WARMUP=0 >/dev/null 2>&1
+    # Yesterday was faster: halve the history's latencies.
+    sqlite3 out/history.db "UPDATE run SET record = json_set(record, '$.latency_us.median', json_extract(record, '$.latency_us.median') / 2)"
+    run study study-matmul MODE=sweep M=128 K=512 N=512 TIMED=2 WARMUP=0 GATE='latency_us.median>5%'
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"gate tripped: latency_us.median>5% for mm_128x512x512_bf16"* ]]
+}
+
+@test "make help lists the study variables" {
+    run make -C "$NX_ROOT" --no-print-directory help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"BACKEND=sim|cpu|neuron"* && "$output" == *"MODE=sweep|tiling|llm"* && "$output" == *"GATE="* ]]
+}

@@ -1,0 +1,241 @@
+// Reading inputs (common/input.h): plain and gzip files, peek, truncated
+// gzip, and the line-counting RapidJSON stream.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "common/error.h"
+#include "common/input.h"
+
+namespace {
+
+class TempDir {
+public:
+    TempDir() {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "nx-unit-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = tmpl;
+    }
+    ~TempDir() { std::filesystem::remove_all(path_); }
+    std::string path(const std::string& name) const { return path_ + "/" + name; }
+    std::string write(const std::string& name, const std::string& content) const {
+        std::string p = path(name);
+        std::ofstream(p, std::ios::binary) << content;
+        return p;
+    }
+    // Writes content gzip-compressed with zlib's own writer.
+    std::string write_gzip(const std::string& name, const std::string& content) const {
+        std::string p = path(name);
+        gzFile f = gzopen(p.c_str(), "wb");
+        if (!f) throw std::runtime_error("gzopen failed");
+        if (!content.empty() && gzwrite(f, content.data(), static_cast<unsigned>(content.size())) == 0)
+            throw std::runtime_error("gzwrite failed");
+        gzclose(f);
+        return p;
+    }
+
+private:
+    std::string path_;
+};
+
+// Text that does not compress to nothing: so that cutting the compressed file
+// in half really cuts the deflate stream.
+std::string noisy_text(size_t n) {
+    std::mt19937 rng(42);
+    std::string s;
+    s.reserve(n);
+    for (size_t i = 0; i < n; ++i) s += static_cast<char>('a' + rng() % 26);
+    return s;
+}
+
+// Everything the source yields, read in chunks of `chunk` bytes.
+std::string read_all(nx::InputSource& in, size_t chunk = 4096) {
+    std::string out, buf(chunk, '\0');
+    for (;;) {
+        size_t n = in.read(buf.data(), buf.size());
+        if (n == 0) break;
+        out.append(buf.data(), n);
+    }
+    return out;
+}
+
+void cut_file(const std::string& path, uintmax_t keep) { std::filesystem::resize_file(path, keep); }
+
+// Line of each position: 1 + the number of '\n' before it.
+int64_t expected_line(const std::string& text, size_t pos) {
+    int64_t n = 1;
+    for (size_t i = 0; i < pos; ++i) n += text[i] == '\n';
+    return n;
+}
+
+}  // namespace
+
+TEST(InputSource, ReadsAPlainFile) {
+    TempDir dir;
+    std::string p = dir.write("plain.txt", "hello world\nsecond line\n");
+    auto in = nx::InputSource::open(p);
+    EXPECT_EQ(in->name(), p);
+    EXPECT_FALSE(in->is_stdin());
+    EXPECT_EQ(read_all(*in), "hello world\nsecond line\n");
+}
+
+TEST(InputSource, ReadsAGzipFileTransparently) {
+    TempDir dir;
+    std::string text = noisy_text(300000);  // several zlib buffers
+    std::string p = dir.write_gzip("data.gz", text);
+    ASSERT_LT(std::filesystem::file_size(p), text.size());  // it is compressed
+    auto in = nx::InputSource::open(p);
+    EXPECT_EQ(read_all(*in, 1000), text);
+}
+
+TEST(InputSource, ReadsAnEmptyFile) {
+    TempDir dir;
+    auto in = nx::InputSource::open(dir.write("empty", ""));
+    char c;
+    EXPECT_EQ(in->read(&c, 1), 0u);
+    EXPECT_EQ(in->peek(10), "");
+}
+
+TEST(InputSource, MissingFileThrowsNamingIt) {
+    TempDir dir;
+    std::string p = dir.path("nope.json");
+    try {
+        nx::InputSource::open(p);
+        FAIL() << "no error";
+    } catch (const nx::Error& e) {
+        EXPECT_EQ(e.where(), p);
+        EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
+    }
+}
+
+TEST(InputSource, PeekThenReadReturnsTheSameBytes) {
+    TempDir dir;
+    auto in = nx::InputSource::open(dir.write("p.txt", "0123456789abcdef"));
+    EXPECT_EQ(in->peek(5), "01234");
+    EXPECT_EQ(in->peek(3), "012");     // a shorter peek sees the same start
+    EXPECT_EQ(in->peek(8), "01234567");  // a longer one extends the window
+    EXPECT_EQ(read_all(*in, 3), "0123456789abcdef");
+}
+
+TEST(InputSource, PeekOnGzipSeesDecompressedBytes) {
+    TempDir dir;
+    auto in = nx::InputSource::open(dir.write_gzip("p.gz", "{\"traceEvents\": []}"));
+    EXPECT_EQ(in->peek(4), "{\"tr");
+    EXPECT_EQ(read_all(*in), "{\"traceEvents\": []}");
+}
+
+TEST(InputSource, PeekPastTheEndReturnsWhatThereIs) {
+    TempDir dir;
+    auto in = nx::InputSource::open(dir.write("short.txt", "abc"));
+    EXPECT_EQ(in->peek(100), "abc");
+    EXPECT_EQ(read_all(*in), "abc");
+}
+
+TEST(InputSource, PeekAfterAPartialReadStartsWhereReadingStopped) {
+    TempDir dir;
+    auto in = nx::InputSource::open(dir.write("p.txt", "0123456789"));
+    char buf[3];
+    ASSERT_EQ(in->read(buf, 3), 3u);
+    EXPECT_EQ(std::string(buf, 3), "012");
+    EXPECT_EQ(in->peek(4), "3456");
+    EXPECT_EQ(read_all(*in), "3456789");
+}
+
+TEST(InputSource, TruncatedGzipThrowsSayingTruncated) {
+    TempDir dir;
+    std::string p = dir.write_gzip("cut.gz", noisy_text(200000));
+    cut_file(p, std::filesystem::file_size(p) / 2);
+    auto in = nx::InputSource::open(p);
+    try {
+        read_all(*in);
+        FAIL() << "a gzip file cut in half read without error";
+    } catch (const nx::Error& e) {
+        EXPECT_EQ(e.where(), p);
+        EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+    }
+}
+
+TEST(InputSource, GzipWithoutItsTrailerIsTruncated) {
+    // The last 8 bytes of a gzip member are the CRC-32 and length; without
+    // them the data cannot be checked.
+    TempDir dir;
+    std::string p = dir.write_gzip("notrailer.gz", "just a little text\n");
+    cut_file(p, std::filesystem::file_size(p) - 8);
+    auto in = nx::InputSource::open(p);
+    EXPECT_THROW(read_all(*in), nx::Error);
+}
+
+TEST(InputSource, CorruptGzipDataThrows) {
+    TempDir dir;
+    std::string p = dir.write_gzip("bad.gz", noisy_text(10000));
+    {
+        // Flip bytes in the middle of the deflate stream.
+        std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(100);
+        f.write("\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF", 8);
+    }
+    auto in = nx::InputSource::open(p);
+    EXPECT_THROW(read_all(*in), nx::Error);
+}
+
+// ---- JsonInputStream
+
+TEST(JsonInputStream, TakeReturnsEveryByteThenNul) {
+    TempDir dir;
+    std::string text = "{\"a\":\n[1,2]}\n";
+    auto in = nx::InputSource::open(dir.write("s.json", text));
+    nx::JsonInputStream s(*in, 4);
+    std::string got;
+    while (s.Peek() != '\0') got += s.Take();
+    EXPECT_EQ(got, text);
+    EXPECT_EQ(s.Tell(), text.size());
+    EXPECT_EQ(s.Peek(), '\0');
+}
+
+TEST(JsonInputStream, LineCountsAcrossBufferRefills) {
+    // Ask for the line before every character, with buffers of 1 to 7 bytes
+    // (and a big one): refills land on, before and after newlines.
+    std::string text = "ab\ncd\n\n\nefg\nh\n\nijklmnop\nq";
+    TempDir dir;
+    std::string p = dir.write("lines.txt", text);
+    for (size_t size : {1, 2, 3, 4, 5, 7, 1 << 10}) {
+        auto in = nx::InputSource::open(p);
+        nx::JsonInputStream s(*in, size);
+        for (size_t i = 0; i < text.size(); ++i) {
+            ASSERT_EQ(s.line(), expected_line(text, i)) << "buffer " << size << ", position " << i;
+            ASSERT_EQ(s.Take(), text[i]);
+        }
+        EXPECT_EQ(s.line(), expected_line(text, text.size())) << "buffer " << size;
+    }
+}
+
+TEST(JsonInputStream, LineIsRightWhenAskedRarely) {
+    // Nobody asks while several buffers go by; the first question still
+    // counts every newline before the current character.
+    std::string text;
+    for (int i = 0; i < 100; ++i) text += "line " + std::to_string(i) + "\n";
+    TempDir dir;
+    auto in = nx::InputSource::open(dir.write("rare.txt", text));
+    nx::JsonInputStream s(*in, 16);
+    size_t stop = text.size() / 2;
+    for (size_t i = 0; i < stop; ++i) s.Take();
+    EXPECT_EQ(s.line(), expected_line(text, stop));
+    for (size_t i = stop; i < text.size(); ++i) s.Take();
+    EXPECT_EQ(s.line(), 101);  // 100 newlines, then line 101 (empty)
+}
+
+TEST(JsonInputStream, LineCountsInGzipInput) {
+    std::string text = "{\n\"a\": 1,\n\"b\": [\n2\n]\n}\n";
+    TempDir dir;
+    auto in = nx::InputSource::open(dir.write_gzip("lines.gz", text));
+    nx::JsonInputStream s(*in, 3);
+    for (size_t i = 0; i < text.size(); ++i) {
+        ASSERT_EQ(s.line(), expected_line(text, i)) << "position " << i;
+        s.Take();
+    }
+}

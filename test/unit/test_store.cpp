@@ -1,0 +1,668 @@
+// The study database (common/store.h): schema, transactional loads through
+// DbSink, the read-only lock, REGEXP, the engine interval functions
+// (common/engine_intervals.h) and merged databases.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "common/event.h"
+#include "common/profile.h"
+#include "common/profile_builder.h"
+#include "common/sqlite_db.h"
+#include "common/store.h"
+#include "common/store_schema.h"
+
+namespace {
+
+using nx::Engine;
+using nx::Event;
+using nx::EventType;
+
+class TempDir {
+public:
+    TempDir() {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "nx-unit-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = tmpl;
+    }
+    ~TempDir() { std::filesystem::remove_all(path_); }
+    std::string path(const std::string& name) const { return path_ + "/" + name; }
+
+private:
+    std::string path_;
+};
+
+Event instr(std::string_view track, Engine engine, int64_t ts, int64_t dur, std::string_view opcode,
+            std::string_view name = {}) {
+    Event e;
+    e.type = EventType::instruction;
+    e.engine = engine;
+    e.track = track;
+    e.ts_ns = ts;
+    e.dur_ns = dur;
+    e.opcode = opcode;
+    e.name = name.empty() ? opcode : name;
+    return e;
+}
+
+Event dma(int64_t ts, int64_t dur, int64_t bytes) {
+    Event e;
+    e.type = EventType::dma;
+    e.engine = Engine::dma;
+    e.track = "qSyncIO0";
+    e.ts_ns = ts;
+    e.dur_ns = dur;
+    e.bytes = bytes;
+    e.name = "dma";
+    return e;
+}
+
+nx::ProfileInfo info(std::string uid, std::string name) {
+    nx::ProfileInfo i;
+    i.id = std::move(uid);
+    i.name = std::move(name);
+    i.source = "/data/" + i.name + ".json";
+    i.format = "neuron-json";
+    i.backend = "neuron";
+    i.target = "trn1";
+    return i;
+}
+
+// Loads one profile in its own DbSink transaction, as nx-convert does.
+void load(nx::Store& store, const nx::ProfileInfo& pi, const std::vector<Event>& events,
+          std::vector<std::pair<std::string, double>> source_metrics = {}) {
+    nx::DbSink sink(store);
+    nx::ProfileBuilder b;
+    b.add_sink(&sink);
+    b.begin_profile(pi);
+    for (auto& [k, v] : source_metrics) b.source_metric(k, v);
+    for (const Event& e : events) b.event(e);
+    b.end_profile();
+    sink.finish();
+}
+
+// The first column of the first row as integer / text ("NULL" for null).
+int64_t query_int(nx::Store& s, const std::string& sql) {
+    nx::SqliteStmt q(s.db(), sql);
+    if (!q.step()) {
+        ADD_FAILURE() << "no row: " << sql;
+        return -1;
+    }
+    return q.column_int(0);
+}
+
+std::string query_text(nx::Store& s, const std::string& sql) {
+    nx::SqliteStmt q(s.db(), sql);
+    if (!q.step()) {
+        ADD_FAILURE() << "no row: " << sql;
+        return {};
+    }
+    return q.column_is_null(0) ? "NULL" : q.column_text(0);
+}
+
+// Every row, columns joined by '|' (NULL as "NULL").
+std::vector<std::string> query_rows(nx::Store& s, const std::string& sql) {
+    nx::SqliteStmt q(s.db(), sql);
+    std::vector<std::string> rows;
+    int n = sqlite3_column_count(q.handle());
+    while (q.step()) {
+        std::string r;
+        for (int i = 0; i < n; ++i) {
+            if (i) r += '|';
+            r += q.column_is_null(i) ? "NULL" : q.column_text(i);
+        }
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+// sqlite3_exec's result and message, for statements that should be refused.
+struct ExecResult {
+    int rc;
+    std::string message;
+};
+ExecResult exec(nx::Store& s, const std::string& sql) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(s.db().handle(), sql.c_str(), nullptr, nullptr, &err);
+    ExecResult r{rc, err ? err : ""};
+    sqlite3_free(err);
+    return r;
+}
+
+int64_t profile_rowid(nx::Store& s, const std::string& uid) {
+    return query_int(s, "SELECT id FROM profile WHERE uid = '" + uid + "'");
+}
+
+// The hand-made profile of the engine-function tests (times in ns):
+//   TensorMatrix [0,100) [50,150)      union [0,150)           = 150, sum 200
+//   Vector       [100,200) [300,400)   union [100,200)+[300,400) = 200, sum 200
+//   DMA          [120,320)                                      = 200
+std::vector<Event> overlap_events() {
+    return {instr("TensorMatrix", Engine::tensor_matrix, 0, 100, "MATMUL"),
+            instr("TensorMatrix", Engine::tensor_matrix, 50, 100, "MATMUL"),
+            instr("Vector", Engine::vector, 100, 100, "Add"),
+            dma(120, 200, 4096),
+            instr("Vector", Engine::vector, 300, 100, "Add")};
+}
+
+}  // namespace
+
+// ---- schema
+
+TEST(Store, NewDatabaseGetsTheSchemaAndItsVersion) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    EXPECT_EQ(query_text(store, "SELECT value FROM meta WHERE key = 'schema_version'"), std::to_string(nx::kSchemaVersion));
+    for (const char* table : {"profile", "metric", "track", "string", "event", "counter", "run"})
+        EXPECT_EQ(query_int(store, std::string("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '") +
+                                       table + "'"),
+                  1)
+            << table;
+    for (const char* view : {"slice", "args", "instruction", "dma"})
+        EXPECT_EQ(query_int(store, std::string("SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = '") +
+                                       view + "'"),
+                  1)
+            << view;
+}
+
+TEST(Store, ReopeningKeepsTheData) {
+    TempDir dir;
+    std::string p = dir.path("study.db");
+    {
+        nx::Store store(p, nx::Store::Access::read_write);
+        load(store, info("p_a", "a"), {instr("Vector", Engine::vector, 0, 10, "Add")});
+    }
+    nx::Store again(p, nx::Store::Access::read_write);
+    EXPECT_EQ(query_int(again, "SELECT count(*) FROM profile"), 1);
+}
+
+TEST(Store, ReadOnlyOpenOfAForeignDatabaseIsRefused) {
+    TempDir dir;
+    std::string p = dir.path("other.db");
+    {
+        nx::SqliteDb db(p, nx::SqliteDb::Mode::create);
+        db.exec("CREATE TABLE t(x)");
+    }
+    try {
+        nx::Store store(p, nx::Store::Access::read_only);
+        FAIL() << "opened a database without an nx schema";
+    } catch (const nx::Error& e) {
+        EXPECT_EQ(e.where(), p);
+        EXPECT_NE(std::string(e.what()).find("not an nx study database"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Store, ReadWriteOpenOfAForeignDatabaseIsRefused) {
+    TempDir dir;
+    std::string p = dir.path("other.db");
+    {
+        nx::SqliteDb db(p, nx::SqliteDb::Mode::create);
+        db.exec("CREATE TABLE t(x)");
+    }
+    EXPECT_THROW(nx::Store(p, nx::Store::Access::read_write), nx::Error);
+}
+
+// ---- loading
+
+TEST(DbSink, LoadsEventsTracksAndMetrics) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"),
+         {instr("TensorMatrix", Engine::tensor_matrix, 0, 100, "MATMUL"), instr("Vector", Engine::vector, 50, 25, "Add"),
+          dma(10, 40, 4096), instr("Vector", Engine::vector, 80, 20, "Add")},
+         {{"total_time", 0.5}});
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM profile"), 1);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 4);
+    EXPECT_EQ(query_rows(store, "SELECT name, engine, kind FROM track ORDER BY id"),
+              (std::vector<std::string>{"TensorMatrix|tensor_matrix|instruction", "Vector|vector|instruction",
+                                        "qSyncIO0|dma|dma"}));
+    EXPECT_EQ(query_rows(store, "SELECT uid, name, format, backend, target, start_ns, end_ns, event_count FROM profile"),
+              (std::vector<std::string>{"p_a|a|neuron-json|neuron|trn1|0|100|4"}));
+    // The source's total_time is kept as 'source'; nx's own are 'derived'.
+    EXPECT_EQ(query_text(store, "SELECT origin FROM metric WHERE name = 'total_time'"), "source");
+    EXPECT_EQ(query_text(store, "SELECT value FROM metric WHERE name = 'total_time'"), "0.5");
+    EXPECT_EQ(query_text(store, "SELECT origin FROM metric WHERE name = 'dma_transfer_count'"), "derived");
+    EXPECT_EQ(query_int(store, "SELECT value FROM metric WHERE name = 'dma_transfer_count'"), 1);
+    EXPECT_NE(query_text(store, "SELECT record FROM profile"), "NULL");
+}
+
+TEST(DbSink, EventIdsOfAProfileAreContiguous) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"), overlap_events());
+    EXPECT_EQ(query_rows(store, "SELECT first_event_id, last_event_id FROM profile"),
+              (std::vector<std::string>{query_text(store, "SELECT min(id) FROM event") + "|" +
+                                        query_text(store, "SELECT max(id) FROM event")}));
+    EXPECT_EQ(query_int(store, "SELECT last_event_id - first_event_id + 1 FROM profile"), 5);
+}
+
+TEST(DbSink, NameEqualToOpcodeIsStoredOnceAndRestoredBySlice) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"),
+         {instr("Vector", Engine::vector, 0, 10, "Add"), instr("Vector", Engine::vector, 20, 10, "Add", "add.fused")});
+    EXPECT_EQ(query_rows(store, "SELECT name, opcode FROM event ORDER BY ts"),
+              (std::vector<std::string>{"NULL|Add", "add.fused|Add"}));
+    EXPECT_EQ(query_rows(store, "SELECT name, opcode FROM slice ORDER BY ts"),
+              (std::vector<std::string>{"Add|Add", "add.fused|Add"}));
+}
+
+TEST(DbSink, HloNamesAndLayersAreInterned) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    std::vector<Event> ev = {instr("Vector", Engine::vector, 0, 10, "Add"), instr("Vector", Engine::vector, 10, 10, "Add"),
+                             instr("Vector", Engine::vector, 20, 10, "Mul"), instr("Vector", Engine::vector, 30, 10, "Add")};
+    ev[0].hlo_name = ev[1].hlo_name = ev[3].hlo_name = "%add.1 = add(%x, %y)";  // 0, 1, 3 share it
+    ev[2].hlo_name = "%mul.2";
+    ev[0].layer = ev[2].layer = "enc.0";
+    load(store, info("p_a", "a"), ev);
+    // Three distinct strings: the two HLO names and the layer.
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM string"), 3);
+    EXPECT_EQ(query_int(store, "SELECT count(DISTINCT hlo_id) FROM event"), 2);
+    EXPECT_EQ(query_rows(store, "SELECT hlo_name, layer FROM slice ORDER BY ts"),
+              (std::vector<std::string>{"%add.1 = add(%x, %y)|enc.0", "%add.1 = add(%x, %y)|NULL", "%mul.2|enc.0",
+                                        "%add.1 = add(%x, %y)|NULL"}));
+}
+
+TEST(DbSink, CountersGoToTheCounterTable) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    Event c;
+    c.type = EventType::counter;
+    c.track = "mem_usage.host_bytes";
+    c.name = c.track;
+    c.ts_ns = 5;
+    c.value = 1024;
+    load(store, info("p_a", "a"), {instr("Vector", Engine::vector, 0, 10, "Add"), c});
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 1);
+    EXPECT_EQ(query_rows(store, "SELECT c.ts, c.value, t.name, t.kind FROM counter c JOIN track t ON t.id = c.track_id"),
+              (std::vector<std::string>{"5|1024.0|mem_usage.host_bytes|counter"}));
+}
+
+TEST(DbSink, ArgsAreReadableThroughTheArgsView) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    Event e = instr("Vector", Engine::vector, 0, 10, "Add");
+    e.args_json = R"({"pc":12,"deps":[1,2],"op":"x"})";
+    load(store, info("p_a", "a"), {e});
+    EXPECT_EQ(query_rows(store, "SELECT key, int_value, string_value, value_type FROM args ORDER BY key"),
+              (std::vector<std::string>{"deps|NULL|[1,2]|string", "op|NULL|x|string", "pc|12|NULL|int"}));
+}
+
+TEST(DbSink, ReimportingTheSameIdReplacesTheProfile) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "first"), overlap_events());
+    load(store, info("p_a", "second"), {instr("Scalar", Engine::scalar, 0, 10, "Exp")});
+    EXPECT_EQ(query_rows(store, "SELECT uid, name FROM profile"), (std::vector<std::string>{"p_a|second"}));
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 1);
+    EXPECT_EQ(query_rows(store, "SELECT name FROM track"), (std::vector<std::string>{"Scalar"}));
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM metric WHERE profile_id NOT IN (SELECT id FROM profile)"), 0);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM metric WHERE name = 'tensor_engine_active_time'"), 0);
+}
+
+TEST(DbSink, OtherProfilesSurviveAReimport) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"), overlap_events());
+    load(store, info("p_b", "b"), {instr("Vector", Engine::vector, 0, 10, "Add")});
+    load(store, info("p_a", "a"), overlap_events());
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM profile"), 2);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 6);
+}
+
+TEST(DbSink, AbortProfileLeavesNothing) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    nx::DbSink sink(store);
+    nx::ProfileBuilder b;
+    b.add_sink(&sink);
+    Event e = instr("Vector", Engine::vector, 0, 10, "Add");
+    e.hlo_name = "%only.in.the.aborted.profile";
+    b.begin_profile(info("p_bad", "bad"));
+    b.event(e);
+    b.abort_profile();
+    sink.finish();
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM profile"), 0);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 0);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM track"), 0);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM metric"), 0);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM string"), 0);
+}
+
+TEST(DbSink, ProfileAfterAnAbortedOneStillResolvesItsStrings) {
+    // The aborted profile interned an HLO name; the rollback removed that
+    // string row, so the next profile using the name must insert it again.
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    nx::DbSink sink(store);
+    nx::ProfileBuilder b;
+    b.add_sink(&sink);
+    Event e = instr("Vector", Engine::vector, 0, 10, "Add");
+    e.hlo_name = "%shared";
+    b.begin_profile(info("p_bad", "bad"));
+    b.event(e);
+    b.abort_profile();
+    b.begin_profile(info("p_good", "good"));
+    b.event(e);
+    b.end_profile();
+    sink.finish();
+    EXPECT_EQ(query_rows(store, "SELECT p.uid, s.hlo_name FROM slice s JOIN profile p ON p.id = s.profile_id"),
+              (std::vector<std::string>{"p_good|%shared"}));
+}
+
+TEST(DbSink, DestroyedWithoutFinishRollsBack) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    {
+        nx::DbSink sink(store);
+        nx::ProfileBuilder b;
+        b.add_sink(&sink);
+        b.begin_profile(info("p_a", "a"));
+        b.event(instr("Vector", Engine::vector, 0, 10, "Add"));
+        b.end_profile();  // the profile is complete, but the sink never finishes
+    }
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM profile"), 0);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 0);
+    // No transaction is left open: the next load works.
+    load(store, info("p_b", "b"), {instr("Vector", Engine::vector, 0, 10, "Add")});
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM profile"), 1);
+}
+
+// ---- read-only access
+
+class ReadOnlyStore : public ::testing::Test {
+protected:
+    void SetUp() override {
+        path = dir.path("study.db");
+        {
+            nx::Store rw(path, nx::Store::Access::read_write);
+            load(rw, info("p_a", "a"), overlap_events());
+        }
+        store = std::make_unique<nx::Store>(path, nx::Store::Access::read_only);
+    }
+    // The statement fails and the data is untouched.
+    void expect_refused(const std::string& sql) {
+        ExecResult r = exec(*store, sql);
+        EXPECT_NE(r.rc, SQLITE_OK) << sql;
+        EXPECT_EQ(query_int(*store, "SELECT count(*) FROM profile"), 1) << sql;
+        EXPECT_EQ(query_int(*store, "SELECT count(*) FROM event"), 5) << sql;
+    }
+    TempDir dir;
+    std::string path;
+    std::unique_ptr<nx::Store> store;
+};
+
+TEST_F(ReadOnlyStore, SelectWorks) {
+    EXPECT_EQ(exec(*store, "SELECT count(*) FROM slice").rc, SQLITE_OK);
+    EXPECT_EQ(query_int(*store, "SELECT count(*) FROM slice"), 5);
+}
+
+TEST_F(ReadOnlyStore, RefusesInsert) { expect_refused("INSERT INTO meta(key, value) VALUES ('x', 'y')"); }
+
+TEST_F(ReadOnlyStore, RefusesDelete) { expect_refused("DELETE FROM event"); }
+
+TEST_F(ReadOnlyStore, RefusesUpdate) { expect_refused("UPDATE profile SET name = 'x'"); }
+
+TEST_F(ReadOnlyStore, RefusesCreate) {
+    expect_refused("CREATE TABLE t(x)");
+    expect_refused("CREATE TEMP TABLE t(x)");
+    expect_refused("CREATE TEMP VIEW v AS SELECT 1");
+}
+
+TEST_F(ReadOnlyStore, RefusesDrop) { expect_refused("DROP TABLE event"); }
+
+TEST_F(ReadOnlyStore, RefusesAttachAndCreatesNoFile) {
+    std::string other = dir.path("attached.db");
+    expect_refused("ATTACH DATABASE '" + other + "' AS o");
+    EXPECT_FALSE(std::filesystem::exists(other));
+}
+
+TEST_F(ReadOnlyStore, RefusesVacuumIntoAndCreatesNoFile) {
+    std::string copy = dir.path("copy.db");
+    expect_refused("VACUUM INTO '" + copy + "'");
+    EXPECT_FALSE(std::filesystem::exists(copy));
+}
+
+TEST_F(ReadOnlyStore, RefusesLiftingQueryOnly) {
+    expect_refused("PRAGMA query_only = 0");
+    // Still locked afterwards.
+    expect_refused("DELETE FROM event");
+}
+
+// BUG (store.cpp, read_only_authorizer): pragma names reach the authorizer as
+// the user typed them, and it compares them case-sensitively ("query_only",
+// "writable_schema", "journal_mode" ...), while SQLite treats pragma names
+// case-insensitively.  Input: "PRAGMA QUERY_ONLY = 0" on a read-only Store.
+// Expected: refused, query_only stays 1; actual: rc SQLITE_OK and query_only
+// reads 0 ("PRAGMA WRITABLE_SCHEMA = 1" is accepted the same way).  Writes are
+// still stopped by the authorizer's INSERT/DELETE denial and the read-only
+// open, but the second lock the comment promises ("query_only may not be
+// lifted") is gone.
+TEST_F(ReadOnlyStore, RefusesLiftingQueryOnlySpelledInCapitals) {
+    expect_refused("PRAGMA QUERY_ONLY = 0");
+    expect_refused("PRAGMA Query_Only = false");
+    expect_refused("PRAGMA WRITABLE_SCHEMA = 1");
+    EXPECT_EQ(query_int(*store, "PRAGMA QUERY_ONLY"), 1);
+}
+
+TEST_F(ReadOnlyStore, WritesStayRefusedWhateverThePragmas) {
+    // Whatever a pragma managed to change, data cannot be written.
+    exec(*store, "PRAGMA QUERY_ONLY = 0");
+    expect_refused("INSERT INTO meta(key, value) VALUES ('x', 'y')");
+    expect_refused("DELETE FROM event");
+}
+
+TEST_F(ReadOnlyStore, RefusesChangingTheJournalMode) { expect_refused("PRAGMA journal_mode = DELETE"); }
+
+TEST_F(ReadOnlyStore, EngineFunctionsStillWork) {
+    int64_t id = profile_rowid(*store, "p_a");
+    EXPECT_EQ(query_int(*store, "SELECT count(*) FROM engine_summary(" + std::to_string(id) + ")"), 3);
+}
+
+// ---- REGEXP
+
+TEST(Regexp, MatchesAnywhereInTheText) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    EXPECT_EQ(query_int(store, "SELECT 'abc' REGEXP 'b'"), 1);
+    EXPECT_EQ(query_int(store, "SELECT 'abc' REGEXP '^b'"), 0);
+    EXPECT_EQ(query_int(store, "SELECT 'MATMUL' REGEXP '^MAT(MUL)?$'"), 1);
+    EXPECT_EQ(query_text(store, "SELECT NULL REGEXP 'b'"), "NULL");
+}
+
+TEST(Regexp, FiltersRows) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"), overlap_events());
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice WHERE name REGEXP '^(MATMUL|Add)$'"), 4);
+}
+
+TEST(Regexp, InvalidPatternIsAnErrorNotACrash) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    ExecResult r = exec(store, "SELECT 'abc' REGEXP '('");
+    EXPECT_NE(r.rc, SQLITE_OK);
+    EXPECT_NE(r.message.find("invalid regular expression"), std::string::npos) << r.message;
+    // The connection is still usable.
+    EXPECT_EQ(query_int(store, "SELECT 'abc' REGEXP 'c$'"), 1);
+}
+
+// ---- engine interval functions
+
+class EngineFunctions : public ::testing::Test {
+protected:
+    void SetUp() override {
+        store = std::make_unique<nx::Store>(dir.path("study.db"), nx::Store::Access::read_write);
+        load(*store, info("p_a", "a"), overlap_events());
+        id = std::to_string(profile_rowid(*store, "p_a"));
+    }
+    TempDir dir;
+    std::unique_ptr<nx::Store> store;
+    std::string id;
+};
+
+TEST_F(EngineFunctions, SummaryGivesUnionAndSumPerEngine) {
+    EXPECT_EQ(query_rows(*store, "SELECT engine, instructions, busy_ns, busy_sum_ns FROM engine_summary(" + id + ")"),
+              (std::vector<std::string>{"tensor_matrix|2|150|200", "vector|2|200|200", "dma|1|200|200"}));
+}
+
+TEST_F(EngineFunctions, BusyListsTheMergedIntervals) {
+    EXPECT_EQ(query_rows(*store, "SELECT engine, lo, hi FROM engine_busy(" + id + ")"),
+              (std::vector<std::string>{"tensor_matrix|0|150", "vector|100|200", "vector|300|400", "dma|120|320"}));
+}
+
+TEST_F(EngineFunctions, MasksGiveTimePerSetOfBusyEngines) {
+    // Bits: tensor_matrix 4, vector 8, dma 128.
+    //   [0,100) TM = 100;  [100,120) TM+V = 20;  [120,150) TM+V+D = 30;
+    //   [150,200) V+D = 50; [200,300) D = 100;  [300,320) V+D = 20;  [320,400) V = 80.
+    EXPECT_EQ(query_rows(*store, "SELECT mask, dur_ns, engines, compute, dma FROM engine_masks(" + id +
+                                     ") WHERE mask > 0 ORDER BY mask"),
+              (std::vector<std::string>{"4|100|tensor_matrix|1|0", "8|80|vector|1|0", "12|20|tensor_matrix,vector|1|0",
+                                        "128|100|dma|0|1", "136|70|vector,dma|1|1",
+                                        "140|30|tensor_matrix,vector,dma|1|1"}));
+}
+
+TEST_F(EngineFunctions, MasksGivePairwiseOverlap) {
+    // TM n V = [100,150) = 50; V n D = [120,200) + [300,320) = 100; TM n D = [120,150) = 30.
+    auto overlap = [&](int a, int b) {
+        return query_int(*store, "SELECT coalesce(sum(dur_ns), 0) FROM engine_masks(" + id + ") WHERE mask & " +
+                                     std::to_string(a) + " AND mask & " + std::to_string(b));
+    };
+    EXPECT_EQ(overlap(4, 8), 50);
+    EXPECT_EQ(overlap(8, 128), 100);
+    EXPECT_EQ(overlap(4, 128), 30);
+}
+
+TEST_F(EngineFunctions, TimelineSplitsBusyTimeIntoBuckets) {
+    // Span [0,400) in 4 buckets of 100 ns.
+    //   TM [0,150): 100, 50, 0, 0;  V: 0, 100, 0, 100;  D [120,320): 0, 80, 100, 20.
+    EXPECT_EQ(query_rows(*store, "SELECT engine, bucket, start_ns, end_ns, busy_ns FROM engine_timeline(" + id + ", 4)"),
+              (std::vector<std::string>{"tensor_matrix|0|0|100|100", "tensor_matrix|1|100|200|50",
+                                        "tensor_matrix|2|200|300|0", "tensor_matrix|3|300|400|0",
+                                        "vector|0|0|100|0", "vector|1|100|200|100", "vector|2|200|300|0",
+                                        "vector|3|300|400|100", "dma|0|0|100|0", "dma|1|100|200|80",
+                                        "dma|2|200|300|100", "dma|3|300|400|20"}));
+}
+
+TEST_F(EngineFunctions, TimelineBucketsSumToTheBusyTime) {
+    // 7 buckets do not divide 400 evenly; the sums are still exact.
+    EXPECT_EQ(query_rows(*store, "SELECT engine, sum(busy_ns), count(*) FROM engine_timeline(" + id +
+                                     ", 7) GROUP BY engine ORDER BY engine"),
+              (std::vector<std::string>{"dma|200|7", "tensor_matrix|150|7", "vector|200|7"}));
+}
+
+TEST_F(EngineFunctions, TimelineDefaultsToFiftyBuckets) {
+    EXPECT_EQ(query_int(*store, "SELECT count(*) FROM engine_timeline(" + id + ") WHERE engine = 'vector'"), 50);
+}
+
+TEST_F(EngineFunctions, TimelineRejectsZeroBuckets) {
+    ExecResult r = exec(*store, "SELECT * FROM engine_timeline(" + id + ", 0)");
+    EXPECT_NE(r.rc, SQLITE_OK);
+    EXPECT_NE(r.message.find("buckets must be between"), std::string::npos) << r.message;
+}
+
+TEST_F(EngineFunctions, UnknownProfileGivesNoRows) {
+    EXPECT_EQ(query_int(*store, "SELECT count(*) FROM engine_summary(999999)"), 0);
+}
+
+TEST_F(EngineFunctions, WithoutAProfileIdIsAnError) {
+    EXPECT_NE(exec(*store, "SELECT * FROM engine_summary").rc, SQLITE_OK);
+}
+
+// BUG (engine_intervals.cpp, x_best_index): the helpful message "engine_summary()
+// needs a profile id, e.g. engine_summary(p.id)" is set on zErrMsg together
+// with SQLITE_CONSTRAINT, and SQLite discards zErrMsg for that return code.
+// Input: SELECT * FROM engine_summary.  Expected: the message names the missing
+// profile id; actual: "no query solution".
+TEST_F(EngineFunctions, WithoutAProfileIdSaysWhatIsMissing) {
+    ExecResult r = exec(*store, "SELECT * FROM engine_summary");
+    EXPECT_NE(r.rc, SQLITE_OK);
+    EXPECT_NE(r.message.find("needs a profile id"), std::string::npos) << r.message;
+}
+
+TEST_F(EngineFunctions, JoinsWithTheProfileTable) {
+    EXPECT_EQ(query_rows(*store, "SELECT p.name, s.engine, s.busy_ns FROM profile p, engine_summary(p.id) s "
+                                 "WHERE s.engine = 'dma'"),
+              (std::vector<std::string>{"a|dma|200"}));
+}
+
+// BUG (engine_intervals.cpp, EngineIntervals::load): the event scan keeps only
+// "dur > 0", so zero-duration instructions vanish from engine_summary's
+// instruction count, while the profile's own metric counts them.  Input:
+// Vector [0,100) and a zero-duration Vector instruction at 50.  Expected
+// instructions = 2 (as vector_engine_instruction_count); actual 1.
+TEST(EngineSummary, CountsZeroDurationInstructions) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"),
+         {instr("Vector", Engine::vector, 0, 100, "Add"), instr("Vector", Engine::vector, 50, 0, "Nop")});
+    std::string id = std::to_string(profile_rowid(store, "p_a"));
+    EXPECT_EQ(query_int(store, "SELECT value FROM metric WHERE name = 'vector_engine_instruction_count'"), 2);
+    EXPECT_EQ(query_int(store, "SELECT instructions FROM engine_summary(" + id + ") WHERE engine = 'vector'"), 2);
+}
+
+// ---- merged databases
+
+class MergedStores : public ::testing::Test {
+protected:
+    void SetUp() override {
+        a = dir.path("a.db");
+        b = dir.path("b.db");
+        {
+            nx::Store sa(a, nx::Store::Access::read_write);
+            load(sa, info("p_a", "a"), overlap_events());
+        }
+        {
+            nx::Store sb(b, nx::Store::Access::read_write);
+            load(sb, info("p_b1", "b1"), {instr("Scalar", Engine::scalar, 0, 40, "Exp")});
+            load(sb, info("p_b2", "b2"), {instr("Vector", Engine::vector, 0, 10, "Add")});
+        }
+    }
+    TempDir dir;
+    std::string a, b;
+};
+
+TEST_F(MergedStores, ProfileIdsOfTheSecondDatabaseAreOffset) {
+    nx::Store s(a, nx::Store::Access::read_only, {b});
+    EXPECT_EQ(query_rows(s, "SELECT id, uid FROM profile ORDER BY id"),
+              (std::vector<std::string>{"1|p_a", std::to_string(nx::Store::kIdStride + 1) + "|p_b1",
+                                        std::to_string(nx::Store::kIdStride + 2) + "|p_b2"}));
+}
+
+TEST_F(MergedStores, EventsAndSlicesFollowTheirProfiles) {
+    nx::Store s(a, nx::Store::Access::read_only, {b});
+    EXPECT_EQ(query_int(s, "SELECT count(*) FROM slice"), 7);
+    EXPECT_EQ(query_rows(s, "SELECT p.uid, count(*) FROM slice e JOIN profile p ON p.id = e.profile_id "
+                            "GROUP BY p.uid ORDER BY p.uid"),
+              (std::vector<std::string>{"p_a|5", "p_b1|1", "p_b2|1"}));
+    EXPECT_GE(query_int(s, "SELECT min(id) FROM event WHERE profile_id > " + std::to_string(nx::Store::kIdStride)),
+              nx::Store::kIdStride);
+}
+
+TEST_F(MergedStores, EngineFunctionsReadTheRightDatabase) {
+    nx::Store s(a, nx::Store::Access::read_only, {b});
+    std::string b1 = std::to_string(nx::Store::kIdStride + 1);
+    EXPECT_EQ(query_rows(s, "SELECT engine, busy_ns FROM engine_summary(" + b1 + ")"),
+              (std::vector<std::string>{"scalar|40"}));
+    EXPECT_EQ(query_rows(s, "SELECT engine, busy_ns FROM engine_summary(1)"),
+              (std::vector<std::string>{"tensor_matrix|150", "vector|200", "dma|200"}));
+}
+
+TEST_F(MergedStores, MissingSecondDatabaseIsAnErrorNamingIt) {
+    std::string missing = dir.path("missing.db");
+    try {
+        nx::Store s(a, nx::Store::Access::read_only, {missing});
+        FAIL() << "opened a missing database";
+    } catch (const nx::Error& e) {
+        EXPECT_EQ(e.where(), missing);
+    }
+    EXPECT_FALSE(std::filesystem::exists(missing));
+}
