@@ -33,6 +33,17 @@ bool parse_command_line(int argc, char** argv, const ToolSpec& spec, po::options
 // BrokenPipe -> quiet exit 0, and checks that stdout was written completely.
 int run_tool(const ToolSpec& spec, const std::function<int()>& body);
 
+// A tool's main: parse (returns std::nullopt after --help/--version), then
+// run with the options, inside run_tool.
+//   int main(int argc, char** argv) { return nx::tool_main(kSpec, argc, argv, parse, run); }
+template <typename Parse, typename Run>
+int tool_main(const ToolSpec& spec, int argc, char** argv, Parse&& parse, Run&& run) {
+    return run_tool(spec, [&] {
+        auto options = parse(argc, argv);
+        return options ? run(*options) : 0;
+    });
+}
+
 // Throws UsageError when both options were given.
 void conflicting_options(const po::variables_map& vm, const char* a, const char* b);
 

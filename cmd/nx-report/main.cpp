@@ -316,9 +316,4 @@ int run(const Options& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    return nx::run_tool(kSpec, [&] {
-        std::optional<Options> o = parse(argc, argv);
-        return o ? run(*o) : nx::kExitOk;
-    });
-}
+int main(int argc, char** argv) { return nx::tool_main(kSpec, argc, argv, parse, run); }

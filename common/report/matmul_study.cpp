@@ -110,6 +110,7 @@ void llm_section(Document& doc, const std::vector<RunView>& runs, const MatmulSt
     doc.table(t);
     for (auto& [b, s] : by_batch) c.series.push_back(s);
     doc.chart(c);
+    doc.html_only();
 
     if (o.seq_dist.empty()) {
         doc.paragraph("give a sequence-length distribution (--seq-dist FILE) for bucket recommendations");
@@ -238,8 +239,11 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
         lat.series.push_back(s.first);
         thr.series.push_back(s.second);
     }
+    // Charts are for the HTML page; text and markdown have the runs table.
     doc.chart(lat);
+    doc.html_only();
     doc.chart(thr);
+    doc.html_only();
 
     // Along one dimension, with the tile boundaries marked.
     size_t charts = 0;
@@ -266,8 +270,10 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
             series.push_back(r->median_us);
         }
         for (int64_t m = (lo / tile + 1) * tile; m <= hi; m += tile) c.x_marks.push_back(static_cast<double>(m));
+        c.x_marks_label = "tile boundary (" + f.dim + " = k x " + std::to_string(tile) + ")";
         c.series.push_back(s);
         doc.chart(c);
+        doc.html_only();
         doc.sparkline("latency along " + f.dim + " (" + fixed + "): " + format_ns(series.front() * 1e3) + " .. " +
                           format_ns(series.back() * 1e3),
                       series);

@@ -88,8 +88,13 @@ void add_pattern_study(Document& doc, const std::vector<RunView>& all, const std
     lat.series.push_back(ls);
     share.series.push_back(ss);
     doc.table(t);
+    // The bars repeat the table: for the HTML page only.
     doc.chart(lat);
-    if (best_share) doc.chart(share);
+    doc.html_only();
+    if (best_share) {
+        doc.chart(share);
+        doc.html_only();
+    }
 
     // The study's answers.
     const RunView* slowest = runs.back();

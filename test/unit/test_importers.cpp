@@ -3,6 +3,8 @@
 // kept as JSON, source metrics, bad inputs (an Error naming file and line)
 // and --keep-going (bad records skipped and counted), and format sniffing.
 #include <gtest/gtest.h>
+
+#include "test/unit/test_support.h"
 #include <rapidjson/document.h>
 #include <stdlib.h>
 #include <zlib.h>
@@ -24,31 +26,7 @@ using nx::DmaKind;
 using nx::Engine;
 using nx::EventType;
 
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "nx-unit-XXXXXX").string();
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() { std::filesystem::remove_all(path_); }
-    std::string write(const std::string& name, const std::string& content) const {
-        std::string p = path_ + "/" + name;
-        std::ofstream(p, std::ios::binary) << content;
-        return p;
-    }
-    std::string write_gzip(const std::string& name, const std::string& content) const {
-        std::string p = path_ + "/" + name;
-        gzFile f = gzopen(p.c_str(), "wb");
-        if (!f) throw std::runtime_error("gzopen failed");
-        gzwrite(f, content.data(), static_cast<unsigned>(content.size()));
-        gzclose(f);
-        return p;
-    }
-
-private:
-    std::string path_;
-};
+using nx_test::TempDir;
 
 // An Event with its strings copied (Event holds views valid for one call).
 struct RecordedEvent {

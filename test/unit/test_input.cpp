@@ -1,6 +1,8 @@
 // Reading inputs (common/input.h): plain and gzip files, peek, truncated
 // gzip, and the line-counting RapidJSON stream.
 #include <gtest/gtest.h>
+
+#include "test/unit/test_support.h"
 #include <stdlib.h>
 #include <zlib.h>
 
@@ -14,34 +16,7 @@
 
 namespace {
 
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "nx-unit-XXXXXX").string();
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() { std::filesystem::remove_all(path_); }
-    std::string path(const std::string& name) const { return path_ + "/" + name; }
-    std::string write(const std::string& name, const std::string& content) const {
-        std::string p = path(name);
-        std::ofstream(p, std::ios::binary) << content;
-        return p;
-    }
-    // Writes content gzip-compressed with zlib's own writer.
-    std::string write_gzip(const std::string& name, const std::string& content) const {
-        std::string p = path(name);
-        gzFile f = gzopen(p.c_str(), "wb");
-        if (!f) throw std::runtime_error("gzopen failed");
-        if (!content.empty() && gzwrite(f, content.data(), static_cast<unsigned>(content.size())) == 0)
-            throw std::runtime_error("gzwrite failed");
-        gzclose(f);
-        return p;
-    }
-
-private:
-    std::string path_;
-};
+using nx_test::TempDir;
 
 // Text that does not compress to nothing: so that cutting the compressed file
 // in half really cuts the deflate stream.

@@ -2,6 +2,8 @@
 // DbSink, the read-only lock, REGEXP, the engine interval functions
 // (common/engine_intervals.h) and merged databases.
 #include <gtest/gtest.h>
+
+#include "test/unit/test_support.h"
 #include <sqlite3.h>
 #include <stdlib.h>
 
@@ -25,19 +27,7 @@ using nx::Engine;
 using nx::Event;
 using nx::EventType;
 
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "nx-unit-XXXXXX").string();
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() { std::filesystem::remove_all(path_); }
-    std::string path(const std::string& name) const { return path_ + "/" + name; }
-
-private:
-    std::string path_;
-};
+using nx_test::TempDir;
 
 Event instr(std::string_view track, Engine engine, int64_t ts, int64_t dur, std::string_view opcode,
             std::string_view name = {}) {

@@ -1,6 +1,8 @@
 // UTF-8 validation (common/utf8.h), the JSON text builder (common/json_text.h)
 // and JSON Lines reading and field access (common/jsonl.h).
 #include <gtest/gtest.h>
+
+#include "test/unit/test_support.h"
 #include <rapidjson/document.h>
 #include <stdlib.h>
 
@@ -20,23 +22,7 @@
 namespace {
 
 // A temporary directory removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "nx-unit-XXXXXX").string();
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() { std::filesystem::remove_all(path_); }
-    std::string write(const std::string& name, const std::string& content) const {
-        std::string p = path_ + "/" + name;
-        std::ofstream(p, std::ios::binary) << content;
-        return p;
-    }
-
-private:
-    std::string path_;
-};
+using nx_test::TempDir;
 
 // Reads every record of a JSONL file: (line, compact JSON).
 std::vector<std::pair<int64_t, std::string>> read_jsonl(const std::string& path) {

@@ -1,0 +1,47 @@
+// Shared helpers for the library's unit tests.
+#pragma once
+
+#include <stdlib.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace nx_test {
+
+// A fresh directory under $TMPDIR, removed with everything in it.
+class TempDir {
+public:
+    TempDir() {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "nx-unit-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = tmpl;
+    }
+    ~TempDir() { std::filesystem::remove_all(path_); }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    std::string path(const std::string& name) const { return path_ + "/" + name; }
+    std::string write(const std::string& name, const std::string& content) const {
+        std::string p = path(name);
+        std::ofstream(p, std::ios::binary) << content;
+        return p;
+    }
+    // Writes content gzip-compressed with zlib's own writer.
+    std::string write_gzip(const std::string& name, const std::string& content) const {
+        std::string p = path(name);
+        gzFile f = gzopen(p.c_str(), "wb");
+        if (!f) throw std::runtime_error("gzopen failed");
+        if (!content.empty() && gzwrite(f, content.data(), static_cast<unsigned>(content.size())) == 0)
+            throw std::runtime_error("gzwrite failed");
+        gzclose(f);
+        return p;
+    }
+
+private:
+    std::string path_;
+};
+
+}  // namespace nx_test
