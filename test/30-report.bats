@@ -165,3 +165,18 @@ setup() {
     [[ "$output" == *"Profile empty"* ]]
     [[ "$output" != *"nan"* && "$output" != *"NaN"* && "$output" != *"inf"* ]]
 }
+
+@test "nx-report gates on bench records (make bench), by name; duplicate names are ambiguous, not compared" {
+    printf '%s\n' '{"kind":"bench","name":"ingest_seconds","value":1.0,"unit":"s"}' \
+        '{"kind":"bench","name":"query_seconds","value":0.2,"unit":"s"}' \
+        '{"kind":"bench","name":"dup","value":1,"unit":"s"}' '{"kind":"bench","name":"dup","value":5,"unit":"s"}' >old.jsonl
+    printf '%s\n' '{"kind":"bench","name":"ingest_seconds","value":1.3,"unit":"s"}' \
+        '{"kind":"bench","name":"query_seconds","value":0.19,"unit":"s"}' '{"kind":"bench","name":"dup","value":1,"unit":"s"}' >new.jsonl
+    run --separate-stderr nx-report new.jsonl --baseline old.jsonl --fail-on 'value>10%' --format text
+    [ "$status" -eq 3 ]
+    [[ "$stderr" == "nx-report: gate tripped: value>10% for ingest_seconds (1 -> 1.3)" ]]
+    [[ "$output" == *"2 checks, 1 tripped"* ]]
+    [[ "$output" == *"no baseline for dup (ambiguous: several records share its name)"* ]]
+    run nx-report new.jsonl --baseline old.jsonl --fail-on 'value>40%'
+    [ "$status" -eq 0 ]
+}

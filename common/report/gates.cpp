@@ -104,10 +104,25 @@ Gate parse_gate(const std::string& text) {
 
 std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportInput& baseline,
                                       const std::vector<Gate>& gates, std::vector<std::string>& unmatched) {
+    // Profiles and bench records name one figure each: several baseline
+    // records under one key are ambiguous and not compared.  Runs are a
+    // history: the latest run of a workload is its baseline.
     std::map<std::string, Flat> base;
-    for (Flat& f : flatten_all(baseline)) base[f.key] = std::move(f);  // the latest baseline record wins
+    std::map<std::string, int> seen;
+    for (Flat& f : flatten_all(baseline)) {
+        ++seen[f.key];
+        base[f.key] = std::move(f);
+    }
+    std::map<std::string, int> current_seen;
+    std::vector<Flat> cur_all = flatten_all(current);
+    for (const Flat& f : cur_all) ++current_seen[f.key];
     std::vector<GateCheck> out;
-    for (const Flat& cur : flatten_all(current)) {
+    for (const Flat& cur : cur_all) {
+        bool history = cur.key.rfind("run|", 0) == 0;
+        if (!history && (seen[cur.key] > 1 || current_seen[cur.key] > 1)) {
+            unmatched.push_back(cur.name + " (ambiguous: several records share its name)");
+            continue;
+        }
         auto it = base.find(cur.key);
         if (it == base.end()) {
             unmatched.push_back(cur.name);

@@ -6,9 +6,9 @@
 //   model_instructions_per_s       simulated instructions per second of wall time
 //                                  with every event streamed to a consumer
 //   model_instructions_per_s_*     the same without events / through ProfileBuilder
-//   model_matmul_latency_ms        predicted latency per variant, with its
+//   model_matmul_latency_ms_VARIANT predicted latency per variant, with its
 //                                  instruction count and simulation wall time
-//   model_peak_buffered_events     the reorder buffer's high-water mark for the
+//   model_peak_buffered_events_M*  the reorder buffer's high-water mark for the
 //                                  shape and for one with 2x / 4x the instructions
 //                                  (flat: memory does not grow with the program)
 //   model_max_rss_bytes            peak resident memory of the process
@@ -115,7 +115,8 @@ int main() {
                       "\"sim_wall_s_streamed\":%.4f,\"sim_wall_s_profile_builder\":%.4f",
                       v, streamed.result.variant.c_str(), static_cast<long long>(streamed.result.instructions),
                       static_cast<long long>(streamed.events), plain.wall_s, streamed.wall_s, pb.wall_s);
-        figure("model_matmul_latency_ms", streamed.result.latency_ns / 1e6, "ms", extra);
+        // One record per figure: the variant is part of the name.
+        figure(("model_matmul_latency_ms_" + std::string(v)).c_str(), streamed.result.latency_ns / 1e6, "ms", extra);
         std::fprintf(stderr,
                      "matmul 4096x8192x8192 bf16 trn1 %-12s (%s): %8.3f ms predicted, %8lld instructions, %8lld events; "
                      "sim %.3f s (no events) %.3f s (streamed) %.3f s (ProfileBuilder)\n",
@@ -137,7 +138,8 @@ int main() {
         char extra[160];
         std::snprintf(extra, sizeof extra, ",\"M\":%lld,\"instructions\":%lld", static_cast<long long>(4096 * s),
                       static_cast<long long>(r.result.instructions));
-        figure("model_peak_buffered_events", static_cast<double>(r.result.peak_buffered_events), "events", extra);
+        figure(("model_peak_buffered_events_M" + std::to_string(4096 * s)).c_str(),
+               static_cast<double>(r.result.peak_buffered_events), "events", extra);
         std::fprintf(stderr, "naive %lldx8192x8192: %lld instructions, reorder buffer peak %zu events\n",
                      static_cast<long long>(4096 * s), static_cast<long long>(r.result.instructions),
                      r.result.peak_buffered_events);
