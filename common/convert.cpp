@@ -232,8 +232,7 @@ void Converter::convert_runs(InputSource& in) {
             parse_json_object(rec, line, in.name(), reader.line());
             std::string kind = get_string(rec, "kind").value_or("");
             if (kind != "run") throw Error("expected run records, got \"" + kind + "\"");
-            if (get_string(rec, "name").value_or("").empty()) throw Error("run record without a \"name\"");
-            options_.on_run(line);
+            options_.on_run(run_row_from_record(rec, line));
             ++stats_.runs;
         } catch (const Error& e) {
             if (!options_.keep_going) throw Error(e.what(), in.name(), reader.line());

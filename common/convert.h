@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/input.h"
 #include "common/profile_builder.h"
+#include "common/store.h"
 
 namespace nx {
 
@@ -17,7 +18,7 @@ struct ConvertOptions {
     std::string format;     // forced input format; empty: sniff
     // Where run records (nx-run output) go: the study database's history.
     // Unset: run records are an error (they need --db).
-    std::function<void(const std::string& record_json)> on_run;
+    std::function<void(RunRow row)> on_run;
     std::string neff;       // NEFF for NTFF inputs
     bool keep_going = false;
     ProfileInfo base;       // --name, --target, --backend, --dtype

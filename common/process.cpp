@@ -31,7 +31,15 @@ pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     std::vector<std::string> store;
-    for (char** e = environ; *e; ++e) store.emplace_back(*e);
+    auto overridden = [&](const char* entry) {
+        for (const std::string& kv : env) {
+            size_t eq = kv.find('=');
+            if (eq != std::string::npos && std::strncmp(entry, kv.c_str(), eq + 1) == 0) return true;
+        }
+        return false;
+    };
+    for (char** e = environ; *e; ++e)
+        if (!overridden(*e)) store.emplace_back(*e);
     for (const std::string& kv : env) store.push_back(kv);
     std::vector<char*> envp;
     for (std::string& kv : store) envp.push_back(kv.data());
@@ -139,7 +147,7 @@ ChildProcess::~ChildProcess() {
     if (in_ >= 0) close(in_);
     if (out_ >= 0) close(out_);
     if (pid_ > 0 && !waited_) {
-        kill(pid_, SIGTERM);
+        ::kill(pid_, SIGTERM);
         wait_status(pid_);
     }
 }
@@ -174,11 +182,19 @@ bool ChildProcess::read_line(std::string& line) {
             return true;
         }
         char buf[8192];
-        ssize_t n = ::read(out_, buf, sizeof buf);
+        ssize_t n = out_ >= 0 ? ::read(out_, buf, sizeof buf) : 0;
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) eof_ = true;
         else buffer_.append(buf, static_cast<size_t>(n));
     }
+}
+
+void ChildProcess::kill() {
+    if (pid_ > 0 && !waited_) ::kill(pid_, SIGTERM);
+    // Closing our end lets a child blocked on a full pipe fail its write.
+    if (out_ >= 0) close(out_);
+    out_ = -1;
+    eof_ = true;
 }
 
 int ChildProcess::wait() {

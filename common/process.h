@@ -29,6 +29,7 @@ public:
     void write_stdin(const std::string& text);  // throws Error if the child is gone
     void close_stdin();
     bool read_line(std::string& line);           // false at end of output
+    void kill();                                 // SIGTERM, and stop reading its output
     int wait();                                  // exit status, or 128+signal
 
 private:

@@ -111,6 +111,8 @@ size_t each_row(Store& store, const std::string& sql, const QueryParams& params,
     sqlite3* db = store.db().handle();
     const char* tail = sql.c_str();
     const char* end = sql.c_str() + sql.size();
+    // SQLite stops reading at a NUL and would hand back the same tail forever.
+    if (sql.find('\0') != std::string::npos) throw Error("the SQL contains a NUL byte", where);
     std::set<std::string> used;
     size_t rows = 0;
     while (tail < end) {
@@ -118,6 +120,7 @@ size_t each_row(Store& store, const std::string& sql, const QueryParams& params,
         const char* next = nullptr;
         if (sqlite3_prepare_v2(db, tail, static_cast<int>(end - tail), &stmt, &next) != SQLITE_OK)
             throw Error(sql_error(db), where);
+        if (next <= tail && !stmt) break;  // nothing consumed: nothing left to run
         tail = next;
         if (!stmt) continue;  // whitespace or a comment
         std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> guard(stmt, sqlite3_finalize);

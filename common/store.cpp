@@ -281,33 +281,53 @@ void DbSink::ensure_transaction() {
     in_transaction_ = true;
 }
 
-bool DbSink::append_run(const std::string& record_json) {
+RunRow run_row_from_record(const rapidjson::Value& r, std::string record_json) {
+    RunRow row;
+    row.study = get_string(r, "study").value_or("");
+    row.name = get_string(r, "name").value_or("");
+    if (row.name.empty()) throw Error("run record without a \"name\"");
+    row.op = get_string(r, "op").value_or("");
+    row.backend = get_string(r, "backend").value_or("");
+    row.target = get_string(r, "target").value_or("");
+    row.dtype = get_string(r, "dtype").value_or("");
+    row.started_at = get_string(r, "started_at").value_or("");
+    row.host = get_string(r, "host").value_or("");
+    if (const rapidjson::Value* l = find_member(r, "latency_us")) {
+        if (!l->IsObject()) throw Error("expected an object for \"latency_us\"");
+        row.median = get_number(*l, "median");
+        row.mean = get_number(*l, "mean");
+        row.min = get_number(*l, "min");
+        row.max = get_number(*l, "max");
+        row.p95 = get_number(*l, "p95");
+        row.stdev = get_number(*l, "stdev");
+        row.n = get_number(*l, "n");
+    }
+    row.compile_ms = get_number(r, "compile_ms");
+    row.tflops = get_number(r, "tflops");
+    row.record = std::move(record_json);
+    return row;
+}
+
+bool DbSink::append_run(const RunRow& r) {
     ensure_transaction();
-    rapidjson::Document r;
-    parse_json_object(r, record_json, store_.path(), 0);
-    auto text = [&](const char* k) { return get_string(r, k).value_or(""); };
-    auto stat = [&](const char* k) -> std::optional<double> {
-        const rapidjson::Value* l = find_member(r, "latency_us");
-        if (!l || !l->IsObject()) return std::nullopt;
-        return get_number(*l, k);
-    };
     SqliteStmt ins(store_.db(),
                    "INSERT OR IGNORE INTO run(study, name, op, backend, target, dtype, started_at, host,"
                    " latency_median_us, latency_mean_us, latency_min_us, latency_max_us, latency_p95_us,"
                    " latency_stdev_us, iterations, compile_ms, tflops, record) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    std::string fields[] = {text("study"), text("name"), text("op"), text("backend"), text("target"),
-                            text("dtype"), text("started_at"), text("host")};
-    for (int i = 0; i < 8; ++i) ins.bind_text_or_null(i + 1, fields[i]);
+    // The identity columns are bound as text even when empty: the unique
+    // index treats NULLs as all different, and a re-import must not add rows.
+    const std::string* text[] = {&r.study, &r.name, &r.op, &r.backend, &r.target, &r.dtype, &r.started_at, &r.host};
+    for (int i = 0; i < 8; ++i) ins.bind(i + 1, std::string_view(*text[i]));
     int col = 9;
-    for (const char* k : {"median", "mean", "min", "max", "p95", "stdev"}) {
-        if (auto v = stat(k)) ins.bind(col, *v);
+    for (const std::optional<double>* v : {&r.median, &r.mean, &r.min, &r.max, &r.p95, &r.stdev}) {
+        if (*v) ins.bind(col, **v);
         else ins.bind_null(col);
         ++col;
     }
-    if (auto n = stat("n")) ins.bind(15, static_cast<int64_t>(*n)); else ins.bind_null(15);
-    if (auto c = get_number(r, "compile_ms")) ins.bind(16, *c); else ins.bind_null(16);
-    if (auto t = get_number(r, "tflops")) ins.bind(17, *t); else ins.bind_null(17);
-    ins.bind(18, std::string_view(record_json));
+    if (r.n) ins.bind(15, static_cast<int64_t>(*r.n)); else ins.bind_null(15);
+    if (r.compile_ms) ins.bind(16, *r.compile_ms); else ins.bind_null(16);
+    if (r.tflops) ins.bind(17, *r.tflops); else ins.bind_null(17);
+    ins.bind(18, std::string_view(r.record));
     ins.step();
     bool added = sqlite3_changes(store_.db().handle()) > 0;
     ins.reset();

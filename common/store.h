@@ -7,7 +7,10 @@
 // savepoint, so a failed or interrupted load leaves the database as it was.
 #pragma once
 
+#include <rapidjson/document.h>
+
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -44,6 +47,16 @@ private:
 // Registers REGEXP (and regexp_extract) on a connection.
 void register_sql_functions(sqlite3* db);
 
+// One run record as the run history stores it (DESIGN.md kind "run").
+struct RunRow {
+    std::string study, name, op, backend, target, dtype, started_at, host;
+    std::optional<double> median, mean, min, max, p95, stdev, n, compile_ms, tflops;
+    std::string record;  // the whole record as JSON
+};
+// Checks and extracts a run record's fields; throws Error (no file/line: the
+// caller adds them) for a missing name or a wrongly typed field.
+RunRow run_row_from_record(const rapidjson::Value& rec, std::string record_json);
+
 // Loads profiles into a Store.  All profiles of one DbSink go into one
 // transaction, committed by finish(); each profile is a savepoint that
 // abort_profile() rolls back (nx-convert --keep-going).  Destroyed without
@@ -58,10 +71,10 @@ public:
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
     void finish() override;
-    // Appends a run record (kind "run") to the run history, in this sink's
-    // transaction.  The same run (study, name, backend, target, start, host)
-    // is kept once.  Returns false when it was already there.
-    bool append_run(const std::string& record_json);
+    // Appends a run to the run history, in this sink's transaction.  The
+    // same run (study, name, backend, target, start, host) is kept once.
+    // Returns false when it was already there.
+    bool append_run(const RunRow& run);
 
 private:
     struct Statements;

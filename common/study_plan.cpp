@@ -1,6 +1,7 @@
 #include "common/study_plan.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -29,8 +30,10 @@ constexpr const char* kPatternDtype = "fp32";
 
 int64_t parse_int(const std::string& s, const std::string& option) {
     char* end = nullptr;
+    errno = 0;
     long long v = std::strtoll(s.c_str(), &end, 10);
     if (s.empty() || *end != '\0') throw UsageError("--" + option + ": '" + s + "' is not a whole number");
+    if (errno == ERANGE) throw UsageError("--" + option + ": '" + s + "' is out of range");
     return v;
 }
 
@@ -94,7 +97,9 @@ std::vector<int64_t> parse_range(const std::string& spec, const std::string& opt
     for (const std::string& item : split_list(spec)) {
         size_t c1 = item.find(':');
         if (c1 == std::string::npos) {
-            out.push_back(parse_int(item, option));
+            int64_t v = parse_int(item, option);
+            if (v <= 0) throw UsageError("--" + option + ": '" + item + "' must be positive");
+            out.push_back(v);
             continue;
         }
         size_t c2 = item.find(':', c1 + 1);
@@ -107,9 +112,14 @@ std::vector<int64_t> parse_range(const std::string& spec, const std::string& opt
         if (lo <= 0 || hi < lo) throw UsageError("--" + option + ": range '" + item + "' must go up from a positive start");
         if ((step[0] == 'x' && by < 2) || (step[0] == '+' && by < 1))
             throw UsageError("--" + option + ": step '" + step + "' does not advance");
-        for (int64_t v = lo; v <= hi; v = step[0] == 'x' ? v * by : v + by) {
+        // The next value is computed only when it stays within hi, so a huge
+        // hi or step never overflows.
+        for (int64_t v = lo;;) {
             out.push_back(v);
             if (out.size() > kMaxValues) throw UsageError("--" + option + ": range '" + item + "' has too many values");
+            bool more = step[0] == 'x' ? v <= hi / by : v <= hi - by;
+            if (!more) break;
+            v = step[0] == 'x' ? v * by : v + by;
         }
     }
     if (out.empty()) throw UsageError("--" + option + ": no values in '" + spec + "'");

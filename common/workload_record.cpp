@@ -18,7 +18,7 @@ const std::set<std::string, std::less<>> kWorkloadFields = {
 // re-made by the tool that writes the next record, never carried twice.
 const std::set<std::string, std::less<>> kResultFields = {
     "backend", "latency_us", "compile_ms", "cached", "tiles", "tflops", "artifacts", "started_at", "host",
-    "toolchain", "profile", "error", "predicted"};
+    "toolchain", "profile", "error", "predicted", "note"};
 
 int64_t positive_or_zero(const rapidjson::Value& r, const char* k) {
     std::optional<int64_t> v = get_int(r, k);
@@ -127,6 +127,7 @@ std::optional<Tiles> workload_tiles(const Workload& wl) {
     // stationary free size (M) 128, moving free size (N) 512.
     constexpr int64_t kPartition = 128, kStationary = 128, kMoving = 512;
     if (wl.op != "matmul" || wl.M <= 0 || wl.K <= 0 || wl.N <= 0) return std::nullopt;
+    if (wl.M > kMaxDimension || wl.K > kMaxDimension || wl.N > kMaxDimension) return std::nullopt;
     Tiles t;
     t.M = (wl.M + kStationary - 1) / kStationary;
     t.K = (wl.K + kPartition - 1) / kPartition;
@@ -149,6 +150,9 @@ void validate_workload(const Workload& wl) {
     auto bad = [&](const std::string& what) { throw Error(wl.name + ": " + what); };
     auto positive = [&](const char* field, int64_t v) {
         if (v <= 0) bad(std::string(field) + " must be positive, got " + std::to_string(v));
+        if (v > kMaxDimension)
+            bad(std::string(field) + " = " + std::to_string(v) + " is beyond any device (at most " +
+                std::to_string(kMaxDimension) + ")");
     };
     if (!parse_dtype(wl.dtype)) bad("unknown dtype '" + wl.dtype + "' (known: bf16, fp16, fp32, fp8)");
     if (wl.op == "matmul") {

@@ -23,6 +23,11 @@ void write_workload_fields(JsonWriter& w, const Workload& wl);
 // A whole workload record: {"kind":"workload", ...}.
 std::string workload_record_json(const Workload& wl);
 
+// Largest shape dimension nx accepts (2^24).  Far beyond any device's memory
+// for a real tensor, and small enough that tile counts and element products
+// stay inside int64_t.
+constexpr int64_t kMaxDimension = int64_t{1} << 24;
+
 // Tile counts the matmul study reports: ceil(M/128), ceil(K/128), ceil(N/512)
 // and their product (the seed profiler's num_tiles_* columns).
 struct Tiles {
@@ -34,8 +39,8 @@ std::optional<Tiles> workload_tiles(const Workload& wl);
 // projections; 0 when not meaningful), for achieved TFLOP/s.
 double workload_flops(const Workload& wl);
 
-// Checks what every backend needs: a name, a known op, positive shapes, a
-// known dtype.  Throws Error("<name>: <what is wrong>").
+// Checks what every backend needs: a name, a known op, positive shapes no
+// larger than kMaxDimension, a known dtype.  Throws Error("<name>: <what is wrong>").
 void validate_workload(const Workload& wl);
 
 }  // namespace nx

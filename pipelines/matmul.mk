@@ -19,7 +19,7 @@ MATMUL_REPORT_OPTS := $(if $(SEQ_DIST),--seq-dist $(abspath $(SEQ_DIST)) --bucke
 
 $(eval $(call study_config,matmul,"BACKEND=$(BACKEND)" "TARGET=$(TARGET)" "WARMUP=$(WARMUP)" "TIMED=$(TIMED)" \
     "OPTS=$(MATMUL_RUN_OPTS)"))
-$(eval $(call study_stages,matmul,$(MATMUL_RUN_OPTS),$(MATMUL_REPORT_OPTS)))
+$(eval $(call study_stages,matmul,$(MATMUL_RUN_OPTS),$(MATMUL_REPORT_OPTS),$(if $(SEQ_DIST),$(abspath $(SEQ_DIST)))))
 
 $(OUT)/matmul/matmul.csv: $(OUT)/matmul/runs.jsonl $(NX)/nx-report
 	$(NX)/nx-report $< --format csv -o $@

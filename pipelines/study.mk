@@ -3,6 +3,7 @@
 # studies side by side, and changing a variable re-runs what it affects.
 #
 #   out/<study>/config          the variables this study ran with
+#   out/<study>/report-config   the report's own options (SEQ_DIST, BUCKETS)
 #   out/<study>/workloads.jsonl nx-run --plan
 #   out/<study>/runs.jsonl      nx-run on BACKEND/TARGET
 #   out/<study>/captures.jsonl  nx-capture (profiles in out/<study>/profiles/)
@@ -30,17 +31,24 @@ FORCE:
 study-all: study-matmul study-patterns
 	@echo "studies written under $(OUT)/: matmul/report.md (and .html), matmul/matmul.csv, patterns/report.md (and .html)"
 
-# $(call study_config,STUDY,SETTINGS): the config file changes only when the
-# settings do, so the stages after it re-run only then.
-define study_config
-$(OUT)/$(1)/config: FORCE
+# $(call settings_file,FILE,SETTINGS): FILE changes only when the settings
+# do, so the stages after it re-run only then.
+define settings_file
+$(1): FORCE
 	@mkdir -p $$(@D)
 	@printf '%s\n' $(2) >$$@.new
 	@if cmp -s $$@.new $$@; then rm -f $$@.new; else mv $$@.new $$@; fi
 endef
 
-# $(call study_stages,STUDY,NX-RUN STUDY OPTIONS,NX-REPORT OPTIONS)
+# $(call study_config,STUDY,SETTINGS): the variables the study's runs depend on.
+study_config = $(call settings_file,$(OUT)/$(1)/config,$(2))
+
+# $(call study_stages,STUDY,NX-RUN STUDY OPTIONS,NX-REPORT OPTIONS,FILES THE REPORT READS)
+# Report options live in their own settings file: changing them re-renders
+# the report without re-running the workloads.
 define study_stages
+$(call settings_file,$(OUT)/$(1)/report-config,"REPORT=$(3)")
+
 $(OUT)/$(1)/workloads.jsonl: $(OUT)/$(1)/config $(NX)/nx-run
 	$(NX)/nx-run --study $(1) $(2) --target $(TARGET) --plan >$$@.tmp && mv $$@.tmp $$@
 
@@ -54,10 +62,10 @@ $(OUT)/$(1)/study.db: $(OUT)/$(1)/captures.jsonl $(NX)/nx-convert
 	@rm -f $$@.tmp $$@.tmp-wal $$@.tmp-shm
 	$(NX)/nx-convert --db $$@.tmp <$$< >/dev/null && mv $$@.tmp $$@
 
-$(OUT)/$(1)/report.md: $(OUT)/$(1)/runs.jsonl $(OUT)/$(1)/study.db $(NX)/nx-report
+$(OUT)/$(1)/report.md: $(OUT)/$(1)/runs.jsonl $(OUT)/$(1)/study.db $(OUT)/$(1)/report-config $(4) $(NX)/nx-report
 	$(NX)/nx-report $(OUT)/$(1)/runs.jsonl --db $(OUT)/$(1)/study.db $(3) --format markdown -o $$@
 
-$(OUT)/$(1)/report.html: $(OUT)/$(1)/runs.jsonl $(OUT)/$(1)/study.db $(NX)/nx-report
+$(OUT)/$(1)/report.html: $(OUT)/$(1)/runs.jsonl $(OUT)/$(1)/study.db $(OUT)/$(1)/report-config $(4) $(NX)/nx-report
 	$(NX)/nx-report $(OUT)/$(1)/runs.jsonl --db $(OUT)/$(1)/study.db $(3) --format html -o $$@
 
 # Gate against the history first (yesterday's runs), then append today's.
@@ -78,6 +86,6 @@ study-help:
 	@echo "  WARMUP=5 TIMED=20        untimed and timed executions per workload"
 	@echo "  OUT=out                  where the studies write"
 	@echo "  HISTORY=out/history.db   run history the studies append to"
-	@echo "  GATE='latency_us.median>5%'  fail (exit 3) when runs regressed against HISTORY"
+	@echo "  GATE='latency_us.median>5%'  stop make (it exits 2; nx-report exits 3) when runs regressed against HISTORY"
 	@echo "  matmul: MODE=sweep|tiling|llm MODEL=llama-3-8b TP=1 BATCH= SEQ= M= K= N= DTYPE= SEQ_DIST=file BUCKETS=4"
 	@echo "  patterns: PATTERNS=vmap,scan,for_loop,for_loop_launch SIZES=small,medium,large ITERATIONS=3 PBATCH=32 FEATURES=128"

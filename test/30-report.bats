@@ -180,3 +180,29 @@ setup() {
     run nx-report new.jsonl --baseline old.jsonl --fail-on 'value>40%'
     [ "$status" -eq 0 ]
 }
+
+@test "nx-report study sections compare like with like: repeated runs count once, other dtypes and targets apart" {
+    nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --seq 128 --timed 1 --warmup 0 >a.jsonl
+    cat a.jsonl a.jsonl >twice.jsonl
+    nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --seq 128 --dtype fp8 --timed 1 --warmup 0 >>twice.jsonl
+    nx-report a.jsonl --format markdown >once.md
+    nx-report twice.jsonl --format markdown >twice.md
+    # The bf16 layer is the same whether its GEMMs were run once or twice.
+    [ "$(grep -A4 'llama-3-8b, tp 8, bf16, sim trn2' once.md | tail -n 1)" = "$(grep -A4 'llama-3-8b, tp 8, bf16, sim trn2' twice.md | tail -n 1)" ]
+    grep -q '^## LLM prefill cost per sequence length (llama-3-8b, tp 8, fp8, sim trn2)' twice.md
+    # Patterns on two targets: two sets of answers, each ranking its own runs.
+    nx-run --study patterns --patterns vmap,scan --sizes small --target trn1 --timed 1 --warmup 0 >p.jsonl
+    nx-run --study patterns --patterns vmap,scan --sizes small --target trn2 --timed 1 --warmup 0 >>p.jsonl
+    nx-report p.jsonl --format markdown >p.md
+    [ "$(grep -c '^### Answers' p.md)" = 2 ]
+    grep -q '^## iterations 3, batch 32, features 128, dtype fp32; .* on trn1$' p.md
+    [ "$(grep -c '^| 3 |' p.md)" = 0 ]  # two patterns per group, never a third rank
+    # Sequence lengths no swept bucket holds: said, not a 0 ns plan.
+    printf '4000 3\n' >long.txt
+    nx-report a.jsonl --seq-dist long.txt --format markdown >long.md
+    grep -q 'No bucket to recommend: every request in long.txt is longer than the longest swept length (128 tokens' long.md
+    printf '100 abc\n' >bad.txt
+    run --separate-stderr nx-report a.jsonl --seq-dist bad.txt
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"bad.txt:1: expected a request count, got 'abc'"* ]]
+}

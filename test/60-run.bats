@@ -110,7 +110,10 @@ setup_neuron() {
 
 @test "nx-run on neuron: the driver compiles, keeps and maps NEFFs, times with mark_step (fake torch-neuronx)" {
     setup_neuron
-    nx-run --backend neuron --target trn1 --study matmul --M 128,256 --K 128 --N 128 --cache-dir cache >r.jsonl
+    nx-run --backend neuron --target trn1 --study matmul --M 128,256 --K 128 --N 128 --cache-dir cache >r.jsonl 2>err
+    # The compiler's chatter goes to stderr; stdout is run records only.
+    assert_jsonl r.jsonl
+    [ "$(grep -c 'Compiler status PASS' err)" = 2 ]
     [ "$(jget r.jsonl '[x["backend"] for x in r]')" = '["neuron", "neuron"]' ]
     [ "$(jget r.jsonl '[x["cached"] for x in r]')" = "[false, false]" ]
     [ "$(jget r.jsonl 'all(x["compile_ms"] >= 0 for x in r)')" = true ]
@@ -128,9 +131,12 @@ setup_neuron() {
     nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache >again.jsonl
     [ "$(jget again.jsonl 'r[0]["cached"]')" = true ]
     [ "$(grep -c 'neuronx-cc compile' calls)" = 1 ]
-    nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache --no-cache >forced.jsonl
+    mkdir tmp
+    TMPDIR=$PWD/tmp nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache --no-cache >forced.jsonl
     [ "$(jget forced.jsonl 'r[0]["cached"]')" = false ]
     [ "$(grep -c 'neuronx-cc compile' calls)" = 2 ]
+    # Its throw-away compile cache is gone afterwards.
+    [ -z "$(find . -name '*nocache-*')" ]
 }
 
 @test "nx-run on neuron: no torch-neuronx, or no device, is a clear error for every workload" {

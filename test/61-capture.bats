@@ -8,10 +8,10 @@ load test_helper
     nx-capture --dir prof <runs.jsonl >captures.jsonl
     assert_jsonl captures.jsonl
     [ "$(jget captures.jsonl '[x["kind"] for x in r][0]')" = capture ]
-    [ "$(jget captures.jsonl 'r[0]["profile"]')" = '{"format": "nx-jsonl", "path": "prof/vmap.sim.jsonl.gz"}' ]
+    [ "$(jget captures.jsonl 'r[0]["profile"]')" = '{"format": "nx-jsonl", "path": "prof/vmap.sim.trn2.jsonl.gz"}' ]
     [ "$(jget captures.jsonl 'r[0]["latency_us"]["n"]')" = 2 ]
     # The profile file is gzip-compressed nx events, then its profile record.
-    gzip -dc prof/vmap.sim.jsonl.gz | tail -n 1 | grep -q '"kind":"profile"'
+    gzip -dc prof/vmap.sim.trn2.jsonl.gz | tail -n 1 | grep -q '"kind":"profile"'
     nx-convert --db s.db <captures.jsonl >profiles.jsonl
     [ "$(jget profiles.jsonl '[x["backend"] for x in r]')" = '["sim", "sim", "sim", "sim", "sim", "sim"]' ]
     [ "$(jget profiles.jsonl 'r[0]["format"]')" = sim-trace ]
@@ -49,14 +49,14 @@ setup_neuron() {
     nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache --timed 2 >runs.jsonl
     nx-capture --dir caps --num-exec 3 --profile-nth-exec 2 --single-io <runs.jsonl >captures.jsonl
     neff=$(jget runs.jsonl 'r[0]["artifacts"]["neff"]')
-    grep -q -- "^neuron-profile capture -n $neff -s caps/mm_128x128x128_bf16.ntff --num-exec 3 --profile-nth-exec 2 --single-io" calls
+    grep -q -- "^neuron-profile capture -n $neff -s caps/mm_128x128x128_bf16.neuron.trn1.ntff --num-exec 3 --profile-nth-exec 2 --single-io" calls
     [ "$(jget captures.jsonl 'r[0]["profile"]["format"]')" = ntff ]
     [ "$(jget captures.jsonl 'r[0]["profile"]["neff"]')" = "$neff" ]
     nx-convert --db s.db <captures.jsonl >p.jsonl
     [ "$(jget p.jsonl 'r[0]["name"]')" = mm_128x128x128_bf16 ]
     [ "$(jget p.jsonl 'r[0]["backend"]')" = neuron ]
     [ "$(jget p.jsonl 'r[0]["event_count"]')" = 61 ]
-    grep -q "view -n $neff -s caps/mm_128x128x128_bf16.ntff --output-format json" calls
+    grep -q "view -n $neff -s caps/mm_128x128x128_bf16.neuron.trn1.ntff --output-format json" calls
 }
 
 @test "nx-capture on neuron: a multi-worker capture gives one capture record and one profile per rank" {
@@ -64,10 +64,25 @@ setup_neuron() {
     nx-run --backend neuron --target trn1 --study matmul --M 128 --K 128 --N 128 --cache-dir cache --timed 1 >runs.jsonl
     nx-capture --dir caps --collectives-workers-per-node 2 --collectives-worker-start-id 4 <runs.jsonl >captures.jsonl
     [ "$(jget captures.jsonl '[x["profile"]["rank"] for x in r]')" = "[4, 5]" ]
-    [ -f caps/mm_128x128x128_bf16/profile_rank_4.ntff ]
+    [ -f caps/mm_128x128x128_bf16.neuron.trn1/profile_rank_4.ntff ]
     nx-convert --db s.db <captures.jsonl >p.jsonl
     [ "$(jget p.jsonl '[x["rank"] for x in r]')" = "[4, 5]" ]
     [ "$(sqlite3 s.db 'SELECT count(*) FROM profile')" = 2 ]
+    # A later capture with fewer workers does not pick up the earlier ranks.
+    nx-capture --dir caps --collectives-workers-per-node 1 <runs.jsonl >again.jsonl
+    [ "$(jget again.jsonl '[x["profile"]["rank"] for x in r]')" = "[0]" ]
+    [ ! -e caps/mm_128x128x128_bf16.neuron.trn1/profile_rank_4.ntff ]
+}
+
+@test "nx-capture: the same workload on two targets or two variants gets two files" {
+    nx-run --study matmul --M 256 --K 256 --N 512 --target trn1 --timed 1 --warmup 0 >runs.jsonl
+    nx-run --study matmul --M 256 --K 256 --N 512 --target trn2 --timed 1 --warmup 0 >>runs.jsonl
+    nx-run --study matmul --M 256 --K 256 --N 512 --target trn1 --variant naive --timed 1 --warmup 0 >>runs.jsonl
+    nx-capture --dir prof <runs.jsonl >captures.jsonl
+    [ "$(jget captures.jsonl '[x["profile"]["path"] for x in r]')" = \
+      '["prof/mm_256x256x512_bf16.sim.trn1.jsonl.gz", "prof/mm_256x256x512_bf16.sim.trn2.jsonl.gz", "prof/mm_256x256x512_bf16.naive.sim.trn1.jsonl.gz"]' ]
+    nx-convert --db s.db <captures.jsonl >/dev/null
+    [ "$(sqlite3 s.db 'SELECT count(DISTINCT id) FROM profile')" = 3 ]
 }
 
 @test "nx-capture: failures are named; --keep-going captures the rest" {
@@ -89,4 +104,12 @@ print("\n".join(json.dumps(r) for r in rs))' >broken.jsonl
     echo '{"kind":"workload","name":"w","op":"matmul"}' | { run nx-capture; [ "$status" -eq 1 ]; [[ "$output" == *'expected run records, got "workload"'* ]]; }
     run nx-capture --num-exec 2 --profile-nth-exec 3 </dev/null
     [ "$status" -eq 2 ]
+    # A record naming an unknown target is that record's failure, not a usage error.
+    nx-run --study matmul --M 128 --K 128 --N 128 --timed 1 --warmup 0 >sim.jsonl
+    sed 's/"target":"trn2"/"target":"trn9"/' sim.jsonl >bad-target.jsonl
+    cat sim.jsonl >>bad-target.jsonl
+    run --separate-stderr nx-capture --dir prof --keep-going bad-target.jsonl
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"bad-target.jsonl:1: mm_128x128x128_bf16: "*"trn9"* ]]
+    [ "$(jget - 'len(r)' <<<"$output")" = 1 ]
 }

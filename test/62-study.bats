@@ -48,14 +48,28 @@ study() {
     grep -q '^## Sequence buckets (batch 1)' out/matmul/report.md
     grep -q '(recommended)' out/matmul/report.md
     grep -q 'Neuron default (powers of two from 128)' out/matmul/report.md
+    grep -q 'best 4 buckets' out/matmul/report.md
+    # Report options re-render the report without re-running the workloads.
+    before=$(stat -c %Y out/matmul/runs.jsonl)
+    sleep 1
+    study study-matmul MODE=llm MODEL=llama-3-8b TP=8 SEQ=128:2048:x2 TARGET=trn1 SEQ_DIST="$PWD/dist.txt" BUCKETS=2 TIMED=1 WARMUP=0 >log 2>&1
+    [ "$(stat -c %Y out/matmul/runs.jsonl)" = "$before" ]
+    ! grep -q 'best 4 buckets' out/matmul/report.md
+    grep -q 'best 2 buckets' out/matmul/report.md
+    # So does a change to the distribution file.
+    printf '2000 100\n' >dist.txt
+    study study-matmul MODE=llm MODEL=llama-3-8b TP=8 SEQ=128:2048:x2 TARGET=trn1 SEQ_DIST="$PWD/dist.txt" BUCKETS=2 TIMED=1 WARMUP=0 >log 2>&1
+    [ "$(stat -c %Y out/matmul/runs.jsonl)" = "$before" ]
+    grep -q 'Recommended: 2048 ' out/matmul/report.md
 }
 
-@test "make study with a GATE fails (exit 3 from nx-report) when runs regressed against the history" {
+@test "make study with a GATE fails (nx-report exits 3, make 2) when runs regressed against the history" {
     study study-matmul MODE=sweep M=128 K=512 N=512 TIMED=1 WARMUP=0 >/dev/null 2>&1
     # Yesterday was faster: halve the history's latencies.
     sqlite3 out/history.db "UPDATE run SET record = json_set(record, '$.latency_us.median', json_extract(record, '$.latency_us.median') / 2)"
     run study study-matmul MODE=sweep M=128 K=512 N=512 TIMED=2 WARMUP=0 GATE='latency_us.median>5%'
-    [ "$status" -ne 0 ]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"history.stamp] Error 3"* ]]
     [[ "$output" == *"gate tripped: latency_us.median>5% for mm_128x512x512_bf16"* ]]
 }
 

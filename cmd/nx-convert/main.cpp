@@ -119,8 +119,8 @@ int run(const Options& o) {
     nx::ConvertOptions convert = o.convert;
     if (db_async) {
         nx::DbSink* sink = db.get();
-        convert.on_run = [&, sink](const std::string& record) {
-            db_async->post([sink, record] { sink->append_run(record); });
+        convert.on_run = [&, sink](nx::RunRow row) {
+            db_async->post([sink, row = std::move(row)] { sink->append_run(row); });
         };
     }
     nx::Converter converter(builder, convert);

@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/jsonl.h"
 #include "common/output.h"
+#include "common/report/buckets.h"
 #include "common/report/compare_report.h"
 #include "common/report/document.h"
 #include "common/report/gates.h"
@@ -223,6 +224,9 @@ int run(const Options& o) {
     nx::Document doc;
     int status = nx::kExitOk;
     bool records = format == OutFormat::jsonl || format == OutFormat::csv || format == OutFormat::tsv;
+    // Record formats render no study sections; a bad distribution file must
+    // still not pass unnoticed.
+    if (records && !o.study.seq_dist.empty()) (void)nx::read_seq_distribution(o.study.seq_dist);
 
     if (!o.baseline.empty()) {
         nx::ReportInput base;

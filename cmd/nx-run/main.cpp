@@ -185,18 +185,18 @@ int run(Options& o) {
         if (err) {
             ++failed;
             if (!o.keep_going) {
-                if (!first_error) first_error = *err;
-                return;
+                first_error = *err;
+                return false;  // stop: nothing more runs
             }
             progress.done();
             nx::print_error(err->what());
-            return;
+            return true;
         }
-        if (first_error) return;  // failing: write nothing after the first error
         out.write(nx::run_record_json(runnable[i], backend->name(), backend->target(), *e,
                                       o.backend_options.warmup, nx::utc_now_iso8601(), host));
         out.put('\n');
         out.end_record();
+        return true;
     });
     progress.done();
     if (first_error) throw *first_error;

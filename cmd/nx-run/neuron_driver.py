@@ -33,9 +33,23 @@ SHAPE_FIELDS = ("op", "M", "K", "N", "batch", "seq", "hidden", "intermediate", "
 LOOP_FACTOR = {"small": 1, "medium": 3, "large": 9}  # for_loop trip count = iterations x factor
 
 
-def emit(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
+# Results go to a private copy of the original stdout; fd 1 itself is pointed at
+# stderr before torch is imported, so what libraries and the compiler print
+# (neuronx-cc writes progress dots and "Compiler status PASS" to stdout) reaches
+# the user's terminal and never the result channel.
+RESULTS = None
+
+
+def take_stdout():
+    global RESULTS
+    RESULTS = os.fdopen(os.dup(1), "w")
     sys.stdout.flush()
+    os.dup2(2, 1)
+
+
+def emit(obj):
+    RESULTS.write(json.dumps(obj) + "\n")
+    RESULTS.flush()
 
 
 def fatal(message):
@@ -142,6 +156,7 @@ def execute(graph, xm):
 
 
 def main():
+    take_stdout()
     job = json.load(sys.stdin)
     work_dir = os.path.abspath(job.get("work_dir") or "nx-neuron-work")
     cache_dir = os.path.abspath(job.get("cache_dir") or os.path.join(work_dir, "cache"))
@@ -151,9 +166,20 @@ def main():
     os.makedirs(os.path.join(cache_dir, "neffs"), exist_ok=True)
     # Both must be set before torch-neuronx is imported.
     os.environ["NEURON_FRAMEWORK_DEBUG"] = "1"
-    compile_cache = os.path.join(cache_dir, "neuron-compile-cache") if use_cache else tempfile.mkdtemp(prefix="nx-nocache-")
+    # --no-cache: a throw-away compile cache inside the work directory,
+    # removed when the run ends.
+    scratch = None if use_cache else tempfile.mkdtemp(prefix="nocache-", dir=work_dir)
+    compile_cache = os.path.join(cache_dir, "neuron-compile-cache") if use_cache else scratch
     os.environ["NEURON_COMPILE_CACHE_URL"] = compile_cache
     os.chdir(work_dir)
+    try:
+        run_all(job, work_dir, cache_dir, use_cache)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run_all(job, work_dir, cache_dir, use_cache):
     try:
         import torch
         import torch.nn.functional as F
@@ -180,11 +206,20 @@ def main():
             cached = use_cache and os.path.exists(index_file)
             graph = build(w, torch, F, device)
             before = neffs(work_dir)
+            if len(before) > 200:
+                # NEURON_FRAMEWORK_DEBUG keeps every NEFF here; nx keeps its own
+                # copies in the cache, so old ones can go (globbing them slows
+                # every workload down).
+                for old in before:
+                    os.remove(old)
+                before = set()
             first_us = execute(graph, xm)  # compiles (or loads from the cache) and runs once
             new = sorted(neffs(work_dir) - before, key=os.path.getmtime)
             for _ in range(max(warmup - 1, 0)):
                 execute(graph, xm)
             latencies = [execute(graph, xm) for _ in range(timed)]
+            if not latencies:
+                raise ValueError("no timed execution")
             steady = sorted(latencies)[len(latencies) // 2] if latencies else 0
             neff = ""
             if new:

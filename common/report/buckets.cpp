@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -29,18 +30,29 @@ std::vector<SeqCount> read_seq_distribution(const std::string& path) {
         if (line.find('{') != std::string::npos) {
             rapidjson::Document d;
             parse_json_object(d, line, path, n);
-            std::optional<int64_t> seq = get_int(d, "seq");
-            if (!seq) throw Error("record without \"seq\"", path, n);
-            sc.seq = *seq;
-            sc.count = get_number(d, "count").value_or(1);
+            auto seq = d.FindMember("seq");
+            if (seq == d.MemberEnd() || !seq->value.IsInt64())
+                throw Error("expected a whole \"seq\" in each record", path, n);
+            sc.seq = seq->value.GetInt64();
+            auto count = d.FindMember("count");
+            if (count != d.MemberEnd()) {
+                if (!count->value.IsNumber()) throw Error("\"count\" must be a number", path, n);
+                sc.count = count->value.GetDouble();
+            }
         } else {
             std::istringstream ss(line);
-            double seq = 0;
-            if (!(ss >> seq)) throw Error("expected a sequence length", path, n);
-            sc.seq = static_cast<int64_t>(seq);
-            if (!(ss >> sc.count)) sc.count = 1;
-            std::string rest;
-            if (ss >> rest) throw Error("expected 'SEQ [COUNT]'", path, n);
+            std::string seq, count, rest;
+            ss >> seq >> count >> rest;
+            if (!rest.empty()) throw Error("expected 'SEQ [COUNT]', got more", path, n);
+            char* end = nullptr;
+            errno = 0;
+            sc.seq = std::strtoll(seq.c_str(), &end, 10);
+            if (*end != '\0' || errno == ERANGE)
+                throw Error("expected a whole sequence length, got '" + seq + "'", path, n);
+            if (!count.empty()) {
+                sc.count = std::strtod(count.c_str(), &end);
+                if (*end != '\0') throw Error("expected a request count, got '" + count + "'", path, n);
+            }
         }
         if (sc.seq <= 0 || !(sc.count >= 0) || !std::isfinite(sc.count))
             throw Error("sequence lengths must be positive and counts non-negative", path, n);

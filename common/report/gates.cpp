@@ -47,7 +47,8 @@ std::vector<Flat> flatten_all(const ReportInput& in) {
     for (const ProfileEntry& p : in.profiles) {
         Flat f;
         f.name = p.info.name;
-        f.key = "profile|" + p.info.name + "|" + p.info.backend + "|" + p.info.target;
+        f.key = "profile|" + p.info.name + "|" + p.info.backend + "|" + p.info.target + "|" + std::to_string(p.info.rank);
+        if (p.info.rank >= 0) f.name += " (rank " + std::to_string(p.info.rank) + ")";
         f.headline = "total_time";
         for (const MetricValue& m : p.summary.metrics) f.values[m.name] = m.value;
         out.push_back(std::move(f));

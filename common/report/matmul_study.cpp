@@ -22,6 +22,9 @@ constexpr double kCliffMargin = 1.05;
 constexpr int64_t kTileMK = 128, kTileN = 512;
 constexpr size_t kTableRows = 40;
 constexpr size_t kMaxFamilyCharts = 6;
+// Beyond this many tile boundaries in one chart the dashed markers would be a
+// grey wall: they are left out.
+constexpr int64_t kMaxTileMarks = 64;
 // A plan with fewer buckets is recommended when its cost is within this factor
 // of the best plan of any size.
 constexpr double kBucketTolerance = 1.05;
@@ -67,25 +70,50 @@ bool straddles(const Family& f) {
     return false;
 }
 
+// The GEMMs one transformer layer needs: qkv, o, gate, up, down.
+constexpr size_t kLayerGemms = 5;
+
+// Runs of one prefill configuration are summed into layers; runs of different
+// models, dtypes or backends never are.
+struct LlmConfig {
+    std::string model;
+    int64_t tp = 0;
+    std::string dtype, backend, target;
+    auto operator<=>(const LlmConfig&) const = default;
+};
+// (batch, seq) -> GEMM name -> median latency (us) of its latest run.
+using LayerRuns = std::map<std::pair<int64_t, int64_t>, std::map<std::string, double>>;
+
+void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by_shape, const MatmulStudyOptions& o);
+
 void llm_section(Document& doc, const std::vector<RunView>& runs, const MatmulStudyOptions& o) {
     // Prefill layer cost per sequence length: sum of the layer's GEMMs times
     // the model's layer count (the LM head is left out: serving computes
-    // logits for the last token only).
-    std::map<std::pair<int64_t, int64_t>, double> layer_us;  // (batch, seq) -> one layer
-    std::map<std::pair<int64_t, int64_t>, int> gemms;
-    std::string model;
-    int64_t tp = 0;
+    // logits for the last token only).  A GEMM measured twice counts once,
+    // with its latest run.
+    std::map<LlmConfig, LayerRuns> configs;
     for (const RunView& r : runs) {
         if (r.phase != "prefill" || r.gemm == "lm_head" || !std::isfinite(r.median_us)) continue;
-        layer_us[{r.batch, r.seq}] += r.median_us;
-        gemms[{r.batch, r.seq}] += 1;
-        model = r.model;
-        tp = r.tp;
+        configs[{r.model, r.tp, r.dtype, r.backend, r.target}][{r.batch, r.seq}][r.gemm] = r.median_us;
+    }
+    for (const auto& [cfg, by_shape] : configs) llm_config_section(doc, cfg, by_shape, o);
+}
+
+void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by_shape, const MatmulStudyOptions& o) {
+    const LlmModel* m = find_llm_model(cfg.model);
+    int64_t layers = m ? m->layers : 1;
+    // Whole layers only: (batch, seq) -> one layer's latency (us).
+    std::map<std::pair<int64_t, int64_t>, double> layer_us;
+    for (const auto& [key, gemms] : by_shape) {
+        if (gemms.size() < kLayerGemms) continue;
+        double us = 0;
+        for (const auto& [name, median] : gemms) us += median;
+        layer_us[key] = us;
     }
     if (layer_us.empty()) return;
-    const LlmModel* m = find_llm_model(model);
-    int64_t layers = m ? m->layers : 1;
-    doc.heading("LLM prefill cost per sequence length (" + model + ", tp " + std::to_string(tp) + ")", 2);
+    doc.heading("LLM prefill cost per sequence length (" + cfg.model + ", tp " + std::to_string(cfg.tp) + ", " +
+                    cfg.dtype + ", " + cfg.backend + " " + cfg.target + ")",
+                2);
     TableBlock t;
     t.columns = {"batch", "seq", "layer", "all " + std::to_string(layers) + " layers", "per token"};
     t.numeric = {true, true, true, true, true};
@@ -98,7 +126,6 @@ void llm_section(Document& doc, const std::vector<RunView>& runs, const MatmulSt
     c.log_y = true;
     std::map<int64_t, ChartSeries> by_batch;
     for (auto& [key, us] : layer_us) {
-        if (gemms[key] < 5) continue;  // a layer needs qkv, o, gate, up, down
         double total = us * static_cast<double>(layers);
         t.rows.push_back({std::to_string(key.first), std::to_string(key.second), format_ns(us * 1e3),
                           format_ns(total * 1e3), format_ns(total * 1e3 / static_cast<double>(key.first * key.second))});
@@ -116,12 +143,21 @@ void llm_section(Document& doc, const std::vector<RunView>& runs, const MatmulSt
         doc.paragraph("give a sequence-length distribution (--seq-dist FILE) for bucket recommendations");
         return;
     }
-    // Buckets for the smallest batch swept.
+    // Buckets for the smallest batch with a whole layer measured.
     int64_t batch = layer_us.begin()->first.first;
     std::vector<std::pair<int64_t, double>> cost;
     for (auto& [key, us] : layer_us)
-        if (key.first == batch && gemms[key] >= 5) cost.push_back({key.second, us * static_cast<double>(layers)});
+        if (key.first == batch) cost.push_back({key.second, us * static_cast<double>(layers)});
     std::vector<SeqCount> dist = read_seq_distribution(o.seq_dist);
+    int64_t shortest_request = dist.front().seq;
+    for (const SeqCount& r : dist) shortest_request = std::min(shortest_request, r.seq);
+    if (shortest_request > cost.back().first) {
+        doc.heading("Sequence buckets (batch " + std::to_string(batch) + ")", 2);
+        doc.paragraph("No bucket to recommend: every request in " + o.seq_dist + " is longer than the longest swept length (" +
+                      std::to_string(cost.back().first) + " tokens; the shortest request has " +
+                      std::to_string(shortest_request) + "): sweep further (--seq).");
+        return;
+    }
     auto list = [](const std::vector<int64_t>& v) {
         std::string s;
         for (int64_t b : v) s += (s.empty() ? "" : ", ") + std::to_string(b);
@@ -269,7 +305,8 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
             s.y.push_back(r->median_us);
             series.push_back(r->median_us);
         }
-        for (int64_t m = (lo / tile + 1) * tile; m <= hi; m += tile) c.x_marks.push_back(static_cast<double>(m));
+        if ((hi - lo) / tile <= kMaxTileMarks)
+            for (int64_t m = (lo / tile + 1) * tile; m <= hi; m += tile) c.x_marks.push_back(static_cast<double>(m));
         c.x_marks_label = "tile boundary (" + f.dim + " = k x " + std::to_string(tile) + ")";
         c.series.push_back(s);
         doc.chart(c);

@@ -15,12 +15,27 @@ namespace {
 const std::map<std::string, double> kLoopScale = {{"small", 1}, {"medium", 3}, {"large", 9}};
 
 const ProfileEntry* profile_for(const std::vector<ProfileEntry>& ps, const RunView& r) {
-    // Latest profile of the same workload and backend (captures carry the run's fields).
+    // Latest profile of the same workload, backend and target (captures carry the run's fields).
     const ProfileEntry* found = nullptr;
     for (const ProfileEntry& p : ps)
-        if (p.info.name == r.name && (p.info.backend.empty() || p.info.backend == r.backend)) found = &p;
+        if (p.info.name == r.name && (p.info.backend.empty() || p.info.backend == r.backend) &&
+            (p.info.target.empty() || p.info.target == r.target))
+            found = &p;
     return found;
 }
+
+// Patterns are compared only under the same conditions: the same work
+// (batch, features, iterations, dtype) on the same backend and target.
+struct Conditions {
+    int64_t batch = 0, features = 0, iterations = 0;
+    std::string dtype, backend, target;
+    auto operator<=>(const Conditions&) const = default;
+};
+
+Conditions conditions_of(const RunView& r) { return {r.batch, r.features, r.iterations, r.dtype, r.backend, r.target}; }
+
+void pattern_section(Document& doc, std::vector<const RunView*> runs, const std::vector<ProfileEntry>& profiles,
+                     bool several);
 
 double engine_ns(const ProfileEntry* p, bool tensor_matrix) {
     if (!p) return NAN;
@@ -35,15 +50,30 @@ double engine_ns(const ProfileEntry* p, bool tensor_matrix) {
 }  // namespace
 
 void add_pattern_study(Document& doc, const std::vector<RunView>& all, const std::vector<ProfileEntry>& profiles) {
-    std::vector<const RunView*> runs;
+    // Per conditions, the latest run of each workload name.
+    std::map<Conditions, std::map<std::string, const RunView*>> groups;
     for (const RunView& r : all)
-        if (r.op == "pattern" && std::isfinite(r.median_us)) runs.push_back(&r);
-    if (runs.empty()) return;
+        if (r.op == "pattern" && std::isfinite(r.median_us)) groups[conditions_of(r)][r.name] = &r;
+    if (groups.empty()) return;
     doc.heading("Pattern study: vmap, scan and for-loop");
+    for (const auto& [cond, by_name] : groups) {
+        std::vector<const RunView*> runs;
+        for (const auto& [name, r] : by_name) runs.push_back(r);
+        pattern_section(doc, runs, profiles, groups.size() > 1);
+    }
+}
+
+namespace {
+
+void pattern_section(Document& doc, std::vector<const RunView*> runs, const std::vector<ProfileEntry>& profiles,
+                     bool several) {
     const RunView& any = *runs.front();
-    doc.paragraph("iterations " + std::to_string(any.iterations) + ", batch " + std::to_string(any.batch) + ", dtype " +
-                  any.dtype + "; " + backend_phrase(any.backend) + " on " + any.target + ".");
-    std::sort(runs.begin(), runs.end(), [](const RunView* a, const RunView* b) { return a->median_us < b->median_us; });
+    std::string conditions = "iterations " + std::to_string(any.iterations) + ", batch " + std::to_string(any.batch) +
+                             (any.features > 0 ? ", features " + std::to_string(any.features) : "") + ", dtype " +
+                             any.dtype + "; " + backend_phrase(any.backend) + " on " + any.target;
+    if (several) doc.heading(conditions, 2);
+    else doc.paragraph(conditions + ".");
+    std::stable_sort(runs.begin(), runs.end(), [](const RunView* a, const RunView* b) { return a->median_us < b->median_us; });
     double fastest = runs.front()->median_us;
 
     TableBlock t;
@@ -131,8 +161,10 @@ void add_pattern_study(Document& doc, const std::vector<RunView>& all, const std
                 answers.push_back("launching every iteration (" + r->name + ") costs " +
                                   format_ratio(r->median_us / it->second->median_us) + " the unrolled loop: host dispatch per launch");
         }
-    doc.heading("Answers", 2);
+    doc.heading("Answers", several ? 3 : 2);
     doc.items(answers);
 }
+
+}  // namespace
 
 }  // namespace nx

@@ -42,6 +42,7 @@ RunView view_run(const rapidjson::Value& r) {
     v.gemm = text(r, "gemm");
     v.model = text(r, "model");
     v.iterations = integer(r, "iterations");
+    v.features = integer(r, "features");
     v.tp = integer(r, "tp");
     v.tflops = number(r, "tflops");
     v.compile_ms = number(r, "compile_ms");
@@ -57,7 +58,7 @@ RunView view_run(const rapidjson::Value& r) {
     }
     if (const rapidjson::Value* p = object(r, "predicted")) {
         auto it = p->FindMember("instructions");
-        if (it != p->MemberEnd() && it->value.IsNumber()) v.predicted_instructions = it->value.GetInt64();
+        if (it != p->MemberEnd() && it->value.IsInt64()) v.predicted_instructions = it->value.GetInt64();
     }
     auto c = r.FindMember("cached");
     v.cached = c != r.MemberEnd() && c->value.IsBool() && c->value.GetBool();

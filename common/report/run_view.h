@@ -14,7 +14,7 @@ struct RunView {
     std::string name, study, op, dtype, backend, target;
     int64_t M = 0, K = 0, N = 0, batch = 0, seq = 0;
     std::string pattern, size, phase, gemm, model;
-    int64_t iterations = 0, tp = 0;
+    int64_t iterations = 0, features = 0, tp = 0;
     double median_us = NAN, p95_us = NAN, tflops = NAN, compile_ms = NAN;
     int64_t tiles_M = 0, tiles_K = 0, tiles_N = 0, tiles_total = 0;
     int64_t predicted_instructions = -1;

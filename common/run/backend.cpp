@@ -1,5 +1,9 @@
 #include "common/run/backend.h"
 
+#include <new>
+#include <optional>
+#include <stdexcept>
+
 #include "common/run/cpu_backend.h"
 #include "common/run/neuron_backend.h"
 #include "common/run/sim_backend.h"
@@ -9,12 +13,21 @@ namespace nx {
 
 void Backend::run_all(const std::vector<Workload>& workloads, const Done& done) {
     for (size_t i = 0; i < workloads.size(); ++i) {
+        // Only the workload's own failures are its errors: what `done` throws
+        // (a closed stdout) ends the run.
+        std::optional<Execution> result;
+        std::optional<Error> error;
         try {
-            Execution e = run(workloads[i]);
-            done(i, &e, nullptr);
+            result = run(workloads[i]);
         } catch (const Error& err) {
-            done(i, nullptr, &err);
+            error = err;
+        } catch (const std::bad_alloc&) {
+            error = Error(workloads[i].name + ": out of memory");
+        } catch (const std::length_error&) {
+            error = Error(workloads[i].name + ": too large to allocate");
         }
+        bool go_on = result ? done(i, &*result, nullptr) : done(i, nullptr, &*error);
+        if (!go_on) return;
     }
 }
 

@@ -42,9 +42,10 @@ public:
     virtual std::string target() const = 0;
 
     // Runs each workload (warm-up, then timed executions) and reports each
-    // result or error as it is known.  The default runs one at a time;
-    // backends with a costly start (the neuron driver) batch.
-    using Done = std::function<void(size_t index, const Execution* result, const Error* error)>;
+    // result or error as it is known; `done` returns false to stop the run
+    // (nothing more is started).  The default runs one at a time; backends
+    // with a costly start (the neuron driver) batch.
+    using Done = std::function<bool(size_t index, const Execution* result, const Error* error)>;
     virtual void run_all(const std::vector<Workload>& workloads, const Done& done);
     virtual Execution run(const Workload& w) = 0;
 

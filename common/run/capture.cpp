@@ -4,8 +4,11 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <regex>
 
 #include "common/atomic_file.h"
@@ -26,6 +29,16 @@ std::string file_stem(const std::string& name) {
     std::string s;
     for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
     return s.empty() ? "workload" : s;
+}
+
+// Files of one capture: NAME[.VARIANT].BACKEND[.TARGET], so runs of one
+// workload on different targets or kernel variants never overwrite each other.
+std::string capture_stem(const Workload& w, const std::string& backend, const std::string& target) {
+    std::string s = file_stem(w.name);
+    if (!w.variant.empty() && w.variant != "auto") s += "." + file_stem(w.variant);
+    s += "." + backend;
+    if (!target.empty()) s += "." + file_stem(target);
+    return s;
 }
 
 void make_dirs(const std::string& path) {
@@ -63,6 +76,22 @@ std::string capture_record(const rapidjson::Value& run, const std::string& profi
     return std::string(sb.GetString(), sb.GetSize());
 }
 
+// neuron-profile's per-rank files in dir, by rank.
+std::vector<std::pair<int, std::string>> rank_files_by_rank(const std::string& dir) {
+    static const std::regex kRank(R"(profile_rank_(\d{1,9})\.ntff)");
+    std::vector<std::pair<int, std::string>> ranks;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* ent = readdir(d)) {
+            std::smatch m;
+            std::string name = ent->d_name;
+            if (std::regex_match(name, m, kRank)) ranks.emplace_back(std::stoi(m[1].str()), dir + "/" + name);
+        }
+        closedir(d);
+    }
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
 std::string run_without_kind(const rapidjson::Value& run) {
     rapidjson::Document d;
     d.CopyFrom(run, d.GetAllocator());
@@ -74,15 +103,22 @@ std::vector<std::string> capture_in_process(const rapidjson::Value& run, const W
                                             const std::string& target, const CaptureOptions& o) {
     BackendOptions bo;
     bo.target = target;
-    std::unique_ptr<Backend> b = make_backend(backend, bo);
+    std::unique_ptr<Backend> b;
+    try {
+        b = make_backend(backend, bo);
+    } catch (const UsageError& e) {
+        // A bad target in one record is that record's error, not a usage error.
+        throw Error(w.name + ": " + e.what());
+    }
     make_dirs(o.dir);
-    std::string path = o.dir + "/" + file_stem(w.name) + "." + backend + ".jsonl.gz";
+    std::string stem = capture_stem(w, backend, target);
+    std::string path = o.dir + "/" + stem + ".jsonl.gz";
     AtomicFile file(path, true);
     EventRecordSink sink(file.out());
     ProfileBuilder builder;
     builder.add_sink(&sink);
     ProfileInfo info;
-    info.id = make_profile_id("capture:" + absolute(o.dir) + "/" + file_stem(w.name) + "." + backend);
+    info.id = make_profile_id("capture:" + absolute(o.dir) + "/" + stem);
     info.name = w.name;
     info.source = path;
     info.format = backend + "-trace";
@@ -97,7 +133,8 @@ std::vector<std::string> capture_in_process(const rapidjson::Value& run, const W
     return {capture_record(run, "{\"format\":\"nx-jsonl\",\"path\":" + json_quote(path) + "}")};
 }
 
-std::vector<std::string> capture_neuron(const rapidjson::Value& run, const Workload& w, const CaptureOptions& o) {
+std::vector<std::string> capture_neuron(const rapidjson::Value& run, const Workload& w, const std::string& target,
+                                        const CaptureOptions& o) {
     std::string neff;
     if (const rapidjson::Value* a = find_member(run, "artifacts"); a && a->IsObject())
         neff = get_string(*a, "neff").value_or("");
@@ -107,7 +144,7 @@ std::vector<std::string> capture_neuron(const rapidjson::Value& run, const Workl
     std::vector<std::string> args = {"--num-exec", std::to_string(o.num_exec), "--profile-nth-exec",
                                      std::to_string(o.profile_nth_exec)};
     args.insert(args.end(), o.profiler_args.begin(), o.profiler_args.end());
-    std::string stem = file_stem(w.name);
+    std::string stem = capture_stem(w, "neuron", target);
     if (!o.multi_worker) {
         make_dirs(o.dir);
         std::string ntff = o.dir + "/" + stem + ".ntff";
@@ -121,23 +158,18 @@ std::vector<std::string> capture_neuron(const rapidjson::Value& run, const Workl
     // Multi-worker: neuron-profile writes profile_rank_<i>.ntff next to -s.
     std::string dir = o.dir + "/" + stem;
     make_dirs(dir);
+    // Ranks of an earlier capture in the same directory must not be taken
+    // for this one's.
+    for (const auto& [rank, old] : rank_files_by_rank(dir))
+        if (std::remove(old.c_str()) != 0)
+            throw Error(w.name + ": cannot remove an earlier capture's " + old + ": " + std::strerror(errno));
     try {
         neuron_capture(neff, dir + "/profile.ntff", args);
     } catch (const Error& e) {
         throw Error(w.name + ": " + e.what());
     }
-    static const std::regex kRank(R"(profile_rank_(\d+)\.ntff)");
-    std::vector<std::pair<int, std::string>> ranks;
-    if (DIR* d = opendir(dir.c_str())) {
-        while (dirent* ent = readdir(d)) {
-            std::smatch m;
-            std::string name = ent->d_name;
-            if (std::regex_match(name, m, kRank)) ranks.emplace_back(std::stoi(m[1].str()), dir + "/" + name);
-        }
-        closedir(d);
-    }
+    std::vector<std::pair<int, std::string>> ranks = rank_files_by_rank(dir);
     if (ranks.empty()) throw Error(w.name + ": neuron-profile wrote no profile_rank_<i>.ntff in " + dir);
-    std::sort(ranks.begin(), ranks.end());
     std::vector<std::string> out;
     for (auto& [rank, ntff] : ranks)
         out.push_back(capture_record(run, "{\"format\":\"ntff\",\"ntff\":" + json_quote(ntff) + ",\"neff\":" +
@@ -157,7 +189,7 @@ std::vector<std::string> capture_run(const rapidjson::Value& run, const CaptureO
         w.target = target;
         return capture_in_process(run, w, backend, target, o);
     }
-    if (backend == "neuron") return capture_neuron(run, w, o);
+    if (backend == "neuron") return capture_neuron(run, w, target, o);
     throw Error(w.name + ": unknown backend '" + backend + "' (known: sim, cpu, neuron)");
 }
 

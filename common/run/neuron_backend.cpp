@@ -1,5 +1,6 @@
 #include "common/run/neuron_backend.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "common/data_dir.h"
@@ -72,43 +73,55 @@ void NeuronBackend::run_all(const std::vector<Workload>& workloads, const Done& 
     child.close_stdin();
     std::vector<bool> answered(workloads.size(), false);
     std::string line, fatal;
+    bool stopped = false;
     rapidjson::Document doc;
-    while (child.read_line(line)) {
+    while (!stopped && child.read_line(line)) {
         if (line.empty()) continue;
         doc.Parse(line.c_str());
         if (doc.HasParseError() || !doc.IsObject()) {
-            fatal = "the neuron driver wrote something that is not a result: " + line.substr(0, 200);
-            break;
-        }
-        if (auto f = get_string(doc, "fatal")) {
-            fatal = *f;
-            break;
-        }
-        std::optional<int64_t> index = get_int(doc, "index");
-        if (!index || *index < 0 || static_cast<size_t>(*index) >= workloads.size()) continue;
-        size_t i = static_cast<size_t>(*index);
-        answered[i] = true;
-        if (auto err = get_string(doc, "error")) {
-            Error e(workloads[i].name + ": " + *err);
-            done(i, nullptr, &e);
+            // Not a result: something the driver's libraries printed.  Pass
+            // it on to the user rather than lose it or fail on it.
+            std::fprintf(stderr, "%s\n", line.c_str());
             continue;
         }
+        if (auto f = find_member(doc, "fatal"); f && f->IsString()) {
+            fatal = f->GetString();
+            break;
+        }
+        const rapidjson::Value* idx = find_member(doc, "index");
+        if (!idx || !idx->IsInt64() || idx->GetInt64() < 0 || static_cast<size_t>(idx->GetInt64()) >= workloads.size())
+            continue;
+        size_t i = static_cast<size_t>(idx->GetInt64());
+        if (answered[i]) continue;  // one answer per workload
+        answered[i] = true;
+        std::optional<Error> error;
         Execution e;
-        if (const rapidjson::Value* lat = find_member(doc, "latencies_us"); lat && lat->IsArray())
-            for (auto& v : lat->GetArray())
-                if (v.IsNumber()) e.latencies_us.push_back(v.GetDouble());
-        e.compile_ms = get_number(doc, "compile_ms");
-        if (const rapidjson::Value* c = find_member(doc, "cached")) e.cached = c->IsBool() && c->GetBool();
-        e.neff = get_string(doc, "neff").value_or("");
-        e.toolchain = get_string(doc, "toolchain").value_or("");
-        done(i, &e, nullptr);
+        try {
+            if (auto err = get_string(doc, "error")) throw Error(*err);
+            const rapidjson::Value* lat = find_member(doc, "latencies_us");
+            if (!lat || !lat->IsArray()) throw Error("the driver gave no latencies");
+            for (auto& v : lat->GetArray()) {
+                if (!v.IsNumber() || !(v.GetDouble() >= 0)) throw Error("the driver gave a latency that is not a time");
+                e.latencies_us.push_back(v.GetDouble());
+            }
+            if (e.latencies_us.empty()) throw Error("the driver timed no execution");
+            e.compile_ms = get_number(doc, "compile_ms");
+            if (const rapidjson::Value* c = find_member(doc, "cached")) e.cached = c->IsBool() && c->GetBool();
+            e.neff = get_string(doc, "neff").value_or("");
+            e.toolchain = get_string(doc, "toolchain").value_or("");
+        } catch (const Error& err) {
+            error = Error(workloads[i].name + ": " + err.what());
+        }
+        stopped = error ? !done(i, nullptr, &*error) : !done(i, &e, nullptr);
     }
+    if (stopped || !fatal.empty()) child.kill();  // stop the device work, unblock the pipe
     int status = child.wait();
+    if (stopped) return;
     if (fatal.empty() && status != 0) fatal = "the neuron driver exited with status " + std::to_string(status);
     for (size_t i = 0; i < workloads.size(); ++i) {
         if (answered[i]) continue;
         Error e(workloads[i].name + ": " + (fatal.empty() ? "the neuron driver gave no result" : fatal));
-        done(i, nullptr, &e);
+        if (!done(i, nullptr, &e)) return;
     }
 }
 
@@ -118,6 +131,7 @@ Execution NeuronBackend::run(const Workload& w) {
     run_all({w}, [&](size_t, const Execution* e, const Error* err) {
         if (e) result = *e;
         if (err) error = *err;
+        return true;
     });
     if (error) throw *error;
     return result;

@@ -419,15 +419,36 @@ TEST(CheckBaseline, WithoutGatesReportsTheHeadlineMetricUntripped) {
     EXPECT_FALSE(checks[0].tripped);
 }
 
-TEST(CheckBaseline, LaterBaselineRecordWins) {
+// Two baseline profiles of one name, backend and target are two different
+// figures: which one is "the" baseline cannot be guessed, so none is compared
+// and the record is reported unmatched (a gate then fails for lack of checks).
+TEST(CheckBaseline, SeveralBaselineProfilesOfOneNameAreAmbiguous) {
     auto base = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1}}),
                                profile("mm", "neuron", "trn1", {{"total_time", 2}})});
     auto cur = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 2}})});
     std::vector<std::string> unmatched;
     auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, unmatched);
-    ASSERT_EQ(checks.size(), 1u);
-    EXPECT_EQ(checks[0].baseline, 2);
+    EXPECT_TRUE(checks.empty());
+    ASSERT_EQ(unmatched.size(), 1u);
+    EXPECT_NE(unmatched[0].find("ambiguous"), std::string::npos) << unmatched[0];
+}
+
+// Ranks of one multi-worker capture share a name: each is matched with its rank.
+TEST(CheckBaseline, RanksOfOneProfileAreMatchedRankByRank) {
+    auto ranked = [](int rank, double t) {
+        nx::ProfileEntry p = profile("mm", "neuron", "trn1", {{"total_time", t}});
+        p.info.rank = rank;
+        return p;
+    };
+    auto base = with_profiles({ranked(0, 1), ranked(1, 1)});
+    auto cur = with_profiles({ranked(0, 1), ranked(1, 2)});
+    std::vector<std::string> unmatched;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, unmatched);
+    ASSERT_EQ(checks.size(), 2u);
     EXPECT_FALSE(checks[0].tripped);
+    EXPECT_TRUE(checks[1].tripped);
+    EXPECT_EQ(checks[1].record, "mm (rank 1)");
+    EXPECT_TRUE(unmatched.empty());
 }
 
 TEST(CheckBaseline, RunRecordsGateOnNestedFields) {

@@ -17,6 +17,7 @@
 #include "common/event.h"
 #include "common/profile.h"
 #include "common/profile_builder.h"
+#include "common/query.h"
 #include "common/sqlite_db.h"
 #include "common/store.h"
 #include "common/store_schema.h"
@@ -655,4 +656,17 @@ TEST_F(MergedStores, MissingSecondDatabaseIsAnErrorNamingIt) {
         EXPECT_EQ(e.where(), missing);
     }
     EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+// Found by fuzz_sql_params: SQLite stops reading at a NUL byte and hands back
+// the same tail, so a query with one used to loop forever.
+TEST_F(ReadOnlyStore, SqlWithANulByteIsAnErrorNotALoop) {
+    std::string sql("SELECT 1;\0SELECT 2", 18);
+    try {
+        (void)nx::query_rows(*store, sql, {}, "q.sql");
+        FAIL() << "accepted SQL with a NUL byte";
+    } catch (const nx::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("NUL"), std::string::npos) << e.what();
+        EXPECT_EQ(e.where(), "q.sql");
+    }
 }

@@ -31,6 +31,8 @@ def mark_step():
         if log:
             with open(log, "a") as f:
                 f.write("neuronx-cc compile %s\n" % signature)
+        # neuronx-cc reports on stdout, as the real one does.
+        print(".\nCompiler status PASS", flush=True)
         with open(cached, "wb") as f:
             f.write(_neff_bytes(signature))
         if os.environ.get("NEURON_FRAMEWORK_DEBUG") == "1":
