@@ -201,6 +201,12 @@ setup() {
     printf '4000 3\n' >long.txt
     nx-report a.jsonl --seq-dist long.txt --format markdown >long.md
     grep -q 'No bucket to recommend: every request in long.txt is longer than the longest swept length (128 tokens' long.md
+    # A bucket that gains nothing is not listed as another plan.
+    nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --seq 128:1024:x2 --timed 1 --warmup 0 >llm.jsonl
+    printf '100 90\n1000 10\n' >two.txt
+    nx-report llm.jsonl --seq-dist two.txt --format markdown >two.md
+    [ "$(grep -c '^| best 2 buckets (recommended) | 128, 1024 |' two.md)" = 1 ]
+    ! grep -q '^| best [34] buckets' two.md
     printf '100 abc\n' >bad.txt
     run --separate-stderr nx-report a.jsonl --seq-dist bad.txt
     [ "$status" -eq 1 ]

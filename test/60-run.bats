@@ -190,6 +190,12 @@ setup_neuron() {
     [ "$status" -eq 2 ]
     run nx-run --target trn9 --study patterns
     [ "$status" -eq 2 ]
+    run nx-run --target trn9 --study patterns --plan
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown --target 'trn9'"* ]]
+    run nx-run --study matmul --M 0 --plan
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--M: '0' must be positive"* ]]
     run nx-run --M 128
     [ "$status" -eq 2 ]
     [[ "$output" == *"--M needs --study"* ]]

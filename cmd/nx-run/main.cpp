@@ -152,6 +152,9 @@ int run(Options& o) {
     if (o.calibrate) return calibrate(*o.calibrate);
     nx::Output& out = nx::Output::standard();
     out.set_unbuffered(o.unbuffered);
+    // Made (cheaply: nothing starts yet) before planning, so --plan refuses an
+    // unknown backend or target too.
+    std::unique_ptr<nx::Backend> backend = nx::make_backend(o.backend, o.backend_options);
     std::vector<nx::Workload> workloads = o.study_given ? nx::plan_workloads(o.plan) : read_workloads(o);
     if (o.plan_only) {
         for (const nx::Workload& w : workloads) {
@@ -161,7 +164,6 @@ int run(Options& o) {
         }
         return nx::kExitOk;
     }
-    std::unique_ptr<nx::Backend> backend = nx::make_backend(o.backend, o.backend_options);
 
     // Workloads nx cannot run are reported before anything runs.
     std::vector<nx::Workload> runnable;

@@ -167,8 +167,11 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
     // the best plan for every bucket count, then the fewest buckets within
     // kBucketTolerance of the best any count reaches.
     std::vector<BucketPlan> plans;
-    for (int k = 1; k <= std::min<int>(o.buckets, static_cast<int>(cost.size())); ++k)
-        plans.push_back(best_buckets(dist, cost, k));
+    for (int k = 1; k <= std::min<int>(o.buckets, static_cast<int>(cost.size())); ++k) {
+        BucketPlan p = best_buckets(dist, cost, k);
+        // A further bucket that gains nothing gives the same plan: shown once.
+        if (plans.empty() || p.buckets != plans.back().buckets) plans.push_back(std::move(p));
+    }
     double best_cost = plans.back().expected_cost;
     for (const BucketPlan& p : plans) best_cost = std::min(best_cost, p.expected_cost);
     const BucketPlan* pick = &plans.back();
