@@ -1,8 +1,9 @@
 # make fuzz FUZZ_SECONDS=N: builds the libFuzzer targets (test/fuzz/fuzz_*.cpp)
 # with clang, ASan and UBSan into build-fuzz/, and runs each for N seconds on
 # its seed corpus (test/fuzz/corpus/<target>/).  Crashes land in
-# build-fuzz/crashes/<target>/ and fail the run; copy them into
-# test/fixtures/fuzz/ as regression inputs.
+# build-fuzz/crashes/<target>/ (emptied at the start of each run) and fail the
+# run; copy them into test/fuzz/corpus/<target>/ as regression inputs, which
+# every later run replays first (and add a unit test).
 FUZZ_SECONDS ?= 60
 FUZZ_SRC     := $(sort $(wildcard test/fuzz/fuzz_*.cpp))
 FUZZ_BIN     := $(FUZZ_SRC:test/fuzz/%.cpp=build-fuzz/bin/%)
@@ -23,6 +24,7 @@ build-fuzz/bin/fuzz_%: test/fuzz/fuzz_%.cpp build-fuzz/libnx.a
 fuzz: fuzz-build
 	@status=0; for t in $(FUZZ_BIN); do \
 	    name=$$(basename $$t); mkdir -p build-fuzz/crashes/$$name build-fuzz/corpus/$$name; \
+	    rm -f build-fuzz/crashes/$$name/*; \
 	    cp -n test/fuzz/corpus/$$name/* build-fuzz/corpus/$$name/ 2>/dev/null; \
 	    echo "fuzz: $$name for $(FUZZ_SECONDS)s"; \
 	    $$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
