@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <chrono>
 #include <ctime>
 
@@ -301,6 +302,9 @@ RunRow run_row_from_record(const rapidjson::Value& r, std::string record_json) {
         row.p95 = get_number(*l, "p95");
         row.stdev = get_number(*l, "stdev");
         row.n = get_number(*l, "n");
+        // A count of executions: it is stored as an integer.
+        if (row.n && !(*row.n >= 0 && *row.n <= 9.0e15 && *row.n == std::floor(*row.n)))
+            throw Error("expected a whole count for \"latency_us.n\"");
     }
     row.compile_ms = get_number(r, "compile_ms");
     row.tflops = get_number(r, "tflops");

@@ -148,3 +148,18 @@ open('big.json.gz', 'wb').write(gzip.compress(data)[:30000])
     [[ "$output" == *"notdb.db"* ]]
     [ "$(cat notdb.db)" = "not a database" ]
 }
+
+@test "malformed run records (history): no name, latency_us not an object, a count that is not whole" {
+    good='{"kind":"run","study":"s","name":"a","backend":"sim","target":"trn1","latency_us":{"median":1,"n":2}}'
+    printf '%s\n%s\n' "$good" '{"kind":"run","study":"s","backend":"sim"}' >noname.jsonl
+    expect_bad noname.jsonl 2 'run record without a "name"'
+    printf '%s\n' '{"kind":"run","study":"s","name":"a","latency_us":5}' >lat.jsonl
+    expect_bad lat.jsonl 1 'expected an object for "latency_us"'
+    printf '%s\n' '{"kind":"run","study":"s","name":"a","latency_us":{"median":1,"n":1e300}}' >n.jsonl
+    expect_bad n.jsonl 1 'expected a whole count for "latency_us.n"'
+    # --keep-going loads the good record; loading it again adds no row.
+    run --separate-stderr nx-convert --db s.db --keep-going noname.jsonl
+    [ "$status" -eq 1 ]
+    nx-convert --db s.db --keep-going noname.jsonl >/dev/null 2>&1 || true
+    [ "$(sqlite3 s.db 'SELECT count(*) FROM run')" = 1 ]
+}
