@@ -81,6 +81,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -m 644 queries/*.sql $(DESTDIR)$(PREFIX)/share/nx/queries/
+	install -m 644 cmd/nx-run/neuron_driver.py common/model/calibration.jsonl $(DESTDIR)$(PREFIX)/share/nx/
 
 clean:
 	rm -rf build build-asan build-fuzz out/bench

@@ -47,3 +47,20 @@ TOOLS="nx-run nx-capture nx-convert nx-query nx-report"
     done
     grep -q '^\.SH DATABASE SCHEMA' "$NX_ROOT/man/nx.7"
 }
+
+@test "make install: the installed tools find their man pages, queries, neuron driver and calibration data" {
+    make -C "$NX_ROOT" --no-print-directory -s BUILD="$(dirname "$NX_BIN")" PREFIX="$PWD/inst" install >log 2>&1 || { cat log; false; }
+    for t in $TOOLS; do
+        [ -x "inst/bin/$t" ]
+        [ -f "inst/share/man/man1/$t.1" ]
+    done
+    [ -f inst/share/man/man7/nx.7 ] && [ -f inst/share/man/man7/nx-sim.7 ]
+    # Run from the install tree only: no checkout on the way.
+    cd inst/bin
+    ./nx-query --list | grep -q '"name":"engine_overlap"'
+    ./nx-run --calibrate >cal.txt
+    grep -q 'result: goals met' cal.txt
+    PATH="$FAKES:$PATH" PYTHONPATH="$FAKES/python" ./nx-run --backend neuron --target trn1 --study matmul \
+        --M 128 --K 128 --N 128 --cache-dir "$BATS_TEST_TMPDIR/cache" --timed 1 --warmup 0 >r.jsonl
+    [ "$(jget r.jsonl 'r[0]["backend"]')" = neuron ]
+}
