@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/model/kernel_emitter.h"
 #include "common/model/sbuf_plan.h"
 #include "common/model/scheduler.h"
 
@@ -55,53 +56,15 @@ private:
 };
 
 // Emits instructions for one kernel with its names and layer.
-struct Emitter {
-    Emitter(Scheduler& sched, const ElementwiseSpec& sp) : s(sched), spec(sp), cost(sched.cost()), b(dtype_bytes(sp.dtype)) {
+struct Emitter : KernelEmitter {
+    Emitter(Scheduler& sched, const ElementwiseSpec& sp) : KernelEmitter(sched, sp.dtype), spec(sp) {
         hlo = s.stream().name("%" + spec.opname);
-    }
-    Time on(int unit, Op op, Time dur, Time ready, int64_t rows, int64_t elems) {
-        Instr in;
-        in.unit = unit;
-        in.op = op;
-        in.dur = dur;
-        in.ready = ready;
-        in.layer = layer;
-        in.hlo = hlo;
-        in.sbuf_read = rows * elems * b;
-        in.sbuf_write = rows * elems * b;
-        return s.run(in);
-    }
-    Time vec(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
-        return on(kTrackVector, op, cost.vector_ns(elems, inputs), ready, rows, elems);
-    }
-    Time act(Op op, int64_t rows, int64_t elems, Time ready) {
-        return on(kTrackScalar, op, cost.scalar_ns(elems), ready, rows, elems);
-    }
-    Time pool(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
-        return on(kTrackGpSimd, op, cost.gpsimd_ns(elems, inputs), ready, rows, elems);
-    }
-    Time dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r, int64_t c,
-             int trigger = kTrackSync) {
-        Transfer t;
-        t.trigger = trigger;
-        t.partitions = rows;
-        t.row_bytes = cols * b;
-        t.kind = kind;
-        t.ready = ready;
-        t.layer = layer;
-        t.tensor = TensorRef{tensor, 0, static_cast<int32_t>(r), static_cast<int32_t>(c)};
-        return s.dma(t);
     }
     void set_layer(int64_t row_tile) {
         if (s.tracing()) layer = s.stream().layer("elementwise/" + spec.opname + "_r" + std::to_string(row_tile));
     }
 
-    Scheduler& s;
     const ElementwiseSpec& spec;
-    const CostModel& cost;
-    int b;
-    uint16_t hlo = 0;
-    uint32_t layer = kNoLayer;
 };
 
 struct LayernormPlan {

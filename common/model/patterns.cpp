@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/model/kernel_emitter.h"
 #include "common/model/scheduler.h"
 
 namespace nx::model {
@@ -24,33 +25,14 @@ constexpr int64_t kScanPartials = 2;
 // the squares (or x @ x.T) -- what must fit in SBUF.
 constexpr int64_t kResidentRowTiles = 3;
 
-struct Graph {
-    Graph(Scheduler& sched, const PatternSpec& sp) : s(sched), spec(sp), cost(sched.cost()), b(dtype_bytes(sp.dtype)) {}
+struct Graph : KernelEmitter {
+    Graph(Scheduler& sched, const PatternSpec& sp) : KernelEmitter(sched, sp.dtype), spec(sp) {}
 
     void set_layer(const std::string& name) {
         if (s.tracing()) layer = s.stream().layer(spec.name + "/" + name);
     }
     uint16_t name(std::string_view n) { return s.stream().name(n); }
 
-    Time instr(int unit, Op op, Time dur, Time ready, int64_t rows, int64_t elems, EventType type = EventType::instruction) {
-        Instr in;
-        in.unit = unit;
-        in.op = op;
-        in.dur = dur;
-        in.ready = ready;
-        in.layer = layer;
-        in.hlo = hlo;
-        in.type = type;
-        in.sbuf_read = rows * elems * b;
-        in.sbuf_write = rows * elems * b;
-        return s.run(in);
-    }
-    Time vec(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
-        return instr(kTrackVector, op, cost.vector_ns(elems, inputs), ready, rows, elems);
-    }
-    Time act(int64_t rows, int64_t elems, Time ready) {
-        return instr(kTrackScalar, Op::activation, cost.scalar_ns(elems), ready, rows, elems);
-    }
     Time mm(Op op, Time stat, Time mov, int64_t k_rows, int64_t m_cols, int64_t n_cols) {
         MatmulInstr m;
         m.op = op;
@@ -64,25 +46,8 @@ struct Graph {
         m.hlo = hlo;
         return s.matmul(m);
     }
-    Time dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r = 0, int64_t c = 0,
-             int trigger = kTrackSync) {
-        Transfer t;
-        t.trigger = trigger;
-        t.partitions = rows;
-        t.row_bytes = cols * b;
-        t.kind = kind;
-        t.ready = ready;
-        t.layer = layer;
-        t.tensor = TensorRef{tensor, 0, static_cast<int32_t>(r), static_cast<int32_t>(c)};
-        return s.dma(t);
-    }
 
-    Scheduler& s;
     const PatternSpec& spec;
-    const CostModel& cost;
-    int b;
-    uint32_t layer = kNoLayer;
-    uint16_t hlo = 0;
 };
 
 // vmap: one graph over the stacked [iterations * batch, features] input.
@@ -108,7 +73,7 @@ Time lower_vmap(Graph& g) {
             Time sqT = g.vec(Op::tensor_copy, fc, r, 1, tp);
             sum = g.mm(Op::multiply_moving, 0, sqT, fc, 1, r);
         }
-        Time out = g.act(1, r, sum);
+        Time out = g.act(Op::activation, 1, r, sum);
         end = std::max(end, g.dma(DmaKind::hbm_write, y, 1, r, out, rt, 0, kTrackScalar));
     }
     return end;
@@ -138,7 +103,7 @@ Time lower_scan(Graph& g) {
         Time sum_x = g.vec(Op::tensor_reduce, B, F, 1, lx);
         // Across partitions: both partial sums against a ones column.
         Time tot = g.mm(Op::multiply_moving, 0, std::max(sum_xx, sum_x), B, 1, kScanPartials);
-        carry = g.act(1, kScalarElems, std::max(tot, carry));
+        carry = g.act(Op::activation, 1, kScalarElems, std::max(tot, carry));
         y = g.vec(Op::tensor_tensor, 1, kScalarElems, 2, std::max(carry, tot));
         back_edge = g.instr(kTrackSync, Op::loop_branch, g.cost.sync_ns(), std::max(y, carry), 1, kScalarElems);
     }
@@ -158,7 +123,7 @@ Time loop_body(Graph& g, Time data, Time result) {
         Time row = g.mm(Op::partition_select, 0, data, B, 1, fc);
         sum = g.vec(Op::tensor_reduce, 1, fc, 1, std::max(row, sum));
     }
-    return g.act(1, kScalarElems, std::max(sum, result));
+    return g.act(Op::activation, 1, kScalarElems, std::max(sum, result));
 }
 
 Time lower_for_loop(Graph& g) {
@@ -191,7 +156,7 @@ Time lower_for_loop_launch(Graph& g, Time& device_ns) {
         Time row = g.dma(DmaKind::hbm_read, data, 1, sp.features, launched, i % sp.batch);
         Time prev = g.dma(DmaKind::hbm_read, out, 1, 1, launched);
         Time sum = g.vec(Op::tensor_reduce, 1, sp.features, 1, row);
-        Time res = g.act(1, kScalarElems, std::max(sum, prev));
+        Time res = g.act(Op::activation, 1, kScalarElems, std::max(sum, prev));
         t = g.dma(DmaKind::hbm_write, out, 1, 1, res, 0, 0, kTrackScalar);
         device_ns += t - launched;
     }

@@ -1,0 +1,39 @@
+// What the hand-lowered kernels (element-wise ops, the pattern graphs) share:
+// issuing compute instructions and DMA transfers on a Scheduler under the
+// kernel's current layer and HLO name, with SBUF traffic counted from the
+// tile shape and the dtype.
+#pragma once
+
+#include <cstdint>
+
+#include "common/model/scheduler.h"
+
+namespace nx::model {
+
+struct KernelEmitter {
+    KernelEmitter(Scheduler& sched, DType dtype) : s(sched), cost(sched.cost()), b(dtype_bytes(dtype)) {}
+
+    // One instruction on `unit` reading and writing rows x elems of SBUF.
+    Time instr(int unit, Op op, Time dur, Time ready, int64_t rows, int64_t elems,
+               EventType type = EventType::instruction);
+    Time vec(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
+        return instr(kTrackVector, op, cost.vector_ns(elems, inputs), ready, rows, elems);
+    }
+    Time act(Op op, int64_t rows, int64_t elems, Time ready) {
+        return instr(kTrackScalar, op, cost.scalar_ns(elems), ready, rows, elems);
+    }
+    Time pool(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
+        return instr(kTrackGpSimd, op, cost.gpsimd_ns(elems, inputs), ready, rows, elems);
+    }
+    // A rows x cols tile of `tensor` at tile coordinates (r, c).
+    Time dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r = 0, int64_t c = 0,
+             int trigger = kTrackSync);
+
+    Scheduler& s;
+    const CostModel& cost;
+    int b;
+    uint32_t layer = kNoLayer;
+    uint16_t hlo = 0;
+};
+
+}  // namespace nx::model
