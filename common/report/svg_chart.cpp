@@ -239,6 +239,19 @@ std::string x_marks(const ChartBlock& c, const Axis& x) {
     return s;
 }
 
+// The frame the x/y charts (lines, roofline) share: the axes placed on the
+// plot area, the SVG opened with them drawn, and the clip path (#c<id>clip)
+// that keeps series inside the plot area.
+std::string plot_frame(const ChartBlock& c, Axis& x, Axis& y, int id) {
+    x.px_lo = kLeft;
+    x.px_hi = kWidth - kRight;
+    y.px_lo = kHeight - kBottom;
+    y.px_hi = kTop;
+    return svg_open(c, kWidth, kHeight) + axes(x, y, c) + "<clipPath id=\"c" + std::to_string(id) +
+           "clip\"><rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(kWidth - kLeft - kRight) +
+           "\" height=\"" + num(kHeight - kTop - kBottom) + "\"/></clipPath>";
+}
+
 std::string line_chart(const ChartBlock& c, int id) {
     bool lines = c.kind == "line";
     std::vector<double> xs, ys;
@@ -250,13 +263,7 @@ std::string line_chart(const ChartBlock& c, int id) {
     }
     for (double m : c.x_marks) xs.push_back(m);
     Axis x = fit_axis(xs, c.log_x, false), y = fit_axis(ys, c.log_y, !c.log_y);
-    x.px_lo = kLeft;
-    x.px_hi = kWidth - kRight;
-    y.px_lo = kHeight - kBottom;
-    y.px_hi = kTop;
-    std::string s = svg_open(c, kWidth, kHeight) + axes(x, y, c);
-    s += "<clipPath id=\"c" + std::to_string(id) + "clip\"><rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) +
-         "\" width=\"" + num(kWidth - kLeft - kRight) + "\" height=\"" + num(kHeight - kTop - kBottom) + "\"/></clipPath>";
+    std::string s = plot_frame(c, x, y, id);
     s += x_marks(c, x);
     size_t drawn = 0;
     std::vector<std::string> names;
@@ -361,13 +368,7 @@ std::string roofline_chart(const ChartBlock& c, int id) {
         ys.push_back(c.peak / 100);
     }
     Axis x = fit_axis(xs, true, false), y = fit_axis(ys, true, false);
-    x.px_lo = kLeft;
-    x.px_hi = kWidth - kRight;
-    y.px_lo = kHeight - kBottom;
-    y.px_hi = kTop;
-    std::string s = svg_open(c, kWidth, kHeight) + axes(x, y, c);
-    s += "<clipPath id=\"c" + std::to_string(id) + "clip\"><rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) +
-         "\" width=\"" + num(kWidth - kLeft - kRight) + "\" height=\"" + num(kHeight - kTop - kBottom) + "\"/></clipPath>";
+    std::string s = plot_frame(c, x, y, id);
     LegendLines extra;
     if (roof) {
         // Memory roof: TFLOP/s = intensity x bandwidth, bandwidth = peak / ridge.
