@@ -9,16 +9,22 @@ big_profile() {  # $1 = events, $2 = file
     "$NX_BIN/bench-gen_profile" "$1" >"$2"
 }
 
-@test "kill -9 during a large import leaves a database that opens, passes integrity_check, and holds no partial profile" {
+# Loads one small profile into s.db, then starts a large import in the
+# background (its pid in $pid) and returns once it is well under way: its
+# write-ahead log has grown past 4 MB.
+start_big_import() {
     nx-convert --db s.db "$FIXTURES/small.json" >/dev/null
     big_profile 400000 big.json
     nx-convert --db s.db big.json >/dev/null 2>&1 &
     pid=$!
-    # Kill once the import is well under way (its write-ahead log growing).
     for _ in $(seq 1 200); do
         [ "$(stat -c %s s.db-wal 2>/dev/null || echo 0)" -gt 4000000 ] && break
         sleep 0.02
     done
+}
+
+@test "kill -9 during a large import leaves a database that opens, passes integrity_check, and holds no partial profile" {
+    start_big_import
     kill -9 "$pid"
     wait "$pid" || true
     [ "$(sqlite3 s.db 'PRAGMA integrity_check')" = ok ]
@@ -30,14 +36,7 @@ big_profile() {  # $1 = events, $2 = file
 }
 
 @test "SIGTERM during an import rolls it back and removes nothing it should not" {
-    nx-convert --db s.db "$FIXTURES/small.json" >/dev/null
-    big_profile 400000 big.json
-    nx-convert --db s.db big.json >/dev/null 2>&1 &
-    pid=$!
-    for _ in $(seq 1 200); do
-        [ "$(stat -c %s s.db-wal 2>/dev/null || echo 0)" -gt 4000000 ] && break
-        sleep 0.02
-    done
+    start_big_import
     kill -TERM "$pid"
     wait "$pid" || true
     [ "$(sqlite3 s.db 'PRAGMA integrity_check')" = ok ]

@@ -10,6 +10,7 @@
 
 #include "common/profile.h"
 #include "common/profile_metrics.h"
+#include "test/unit/test_support.h"
 
 namespace {
 
@@ -24,23 +25,11 @@ constexpr double kTrn1PeakBf16 = 128.0 * 128 * 2 * 2.8e9;  // 91750400000000 = 9
 constexpr double kTrn1HbmPerCore = 820e9 / 2;              // 4.1e11 B/s
 
 Event instr(Engine engine, int64_t ts, int64_t dur, std::string_view opcode = {}) {
-    Event e;
-    e.type = EventType::instruction;
-    e.engine = engine;
-    e.ts_ns = ts;
-    e.dur_ns = dur;
-    e.opcode = opcode;
-    e.name = opcode;
-    return e;
+    return nx_test::make_event(EventType::instruction, engine, {}, ts, dur, opcode);
 }
 
 Event dma(int64_t ts, int64_t dur, int64_t bytes, DmaKind kind = DmaKind::unknown, std::string_view tensor = {}) {
-    Event e;
-    e.type = EventType::dma;
-    e.engine = Engine::dma;
-    e.track = "qSyncIO0";
-    e.ts_ns = ts;
-    e.dur_ns = dur;
+    Event e = nx_test::make_event(EventType::dma, Engine::dma, "qSyncIO0", ts, dur);
     e.bytes = bytes;
     e.dma_kind = kind;
     e.tensor = tensor;

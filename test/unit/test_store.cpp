@@ -32,26 +32,12 @@ using nx_test::TempDir;
 
 Event instr(std::string_view track, Engine engine, int64_t ts, int64_t dur, std::string_view opcode,
             std::string_view name = {}) {
-    Event e;
-    e.type = EventType::instruction;
-    e.engine = engine;
-    e.track = track;
-    e.ts_ns = ts;
-    e.dur_ns = dur;
-    e.opcode = opcode;
-    e.name = name.empty() ? opcode : name;
-    return e;
+    return nx_test::make_event(EventType::instruction, engine, track, ts, dur, opcode, name);
 }
 
 Event dma(int64_t ts, int64_t dur, int64_t bytes) {
-    Event e;
-    e.type = EventType::dma;
-    e.engine = Engine::dma;
-    e.track = "qSyncIO0";
-    e.ts_ns = ts;
-    e.dur_ns = dur;
+    Event e = nx_test::make_event(EventType::dma, Engine::dma, "qSyncIO0", ts, dur, {}, "dma");
     e.bytes = bytes;
-    e.name = "dma";
     return e;
 }
 

@@ -8,6 +8,9 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+
+#include "common/event.h"
 
 namespace nx_test {
 
@@ -43,5 +46,20 @@ public:
 private:
     std::string path_;
 };
+
+// An event as the tests build them: type, engine, row, time span, opcode and
+// name (the name is the opcode when empty).
+inline nx::Event make_event(nx::EventType type, nx::Engine engine, std::string_view track, int64_t ts, int64_t dur,
+                            std::string_view opcode = {}, std::string_view name = {}) {
+    nx::Event e;
+    e.type = type;
+    e.engine = engine;
+    e.track = track;
+    e.ts_ns = ts;
+    e.dur_ns = dur;
+    e.opcode = opcode;
+    e.name = name.empty() ? opcode : name;
+    return e;
+}
 
 }  // namespace nx_test

@@ -18,6 +18,7 @@
 #include "common/trace/protobuf_reader.h"
 #include "common/trace/protobuf_writer.h"
 #include "common/trace/trace_sink.h"
+#include "test/unit/test_support.h"
 
 namespace {
 
@@ -48,25 +49,11 @@ private:
 };
 
 Event instr(std::string_view track, Engine engine, int64_t ts, int64_t dur, std::string_view name = "MATMUL") {
-    Event e;
-    e.type = EventType::instruction;
-    e.engine = engine;
-    e.track = track;
-    e.ts_ns = ts;
-    e.dur_ns = dur;
-    e.name = name;
-    e.opcode = name;
-    return e;
+    return nx_test::make_event(EventType::instruction, engine, track, ts, dur, name);
 }
 
 Event dma(std::string_view queue, int64_t ts, int64_t dur, int64_t bytes) {
-    Event e;
-    e.type = EventType::dma;
-    e.engine = Engine::dma;
-    e.track = queue;
-    e.ts_ns = ts;
-    e.dur_ns = dur;
-    e.name = "dma";
+    Event e = nx_test::make_event(EventType::dma, Engine::dma, queue, ts, dur, {}, "dma");
     e.bytes = bytes;
     return e;
 }
