@@ -5,9 +5,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <ctime>
+#include <set>
 
 #include "common/engine_intervals.h"
 #include "common/error.h"
@@ -58,6 +59,13 @@ void regexp_function(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     sqlite3_result_int(ctx, RE2::PartialMatch(re2::StringPiece(text, static_cast<size_t>(len)), *re) ? 1 : 0);
 }
 
+// SQLite names (pragmas, tables) compare case-insensitively.
+std::string lowercase(const char* name) {
+    std::string s = name ? name : "";
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
 // Read-only connections refuse anything that could change a file: the
 // authorizer is the second lock behind PRAGMA query_only.
 int read_only_authorizer(void*, int action, const char* a, const char* b, const char*, const char*) {
@@ -70,17 +78,17 @@ int read_only_authorizer(void*, int action, const char* a, const char* b, const 
         case SQLITE_PRAGMA: {
             // Reading pragmas (table_info, ...) is fine; query_only may not be
             // lifted.  Pragma names are case-insensitive.
-            std::string p = a ? a : "";
-            for (char& c : p) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            // Pragmas that change the file or lift the lock; the first six
+            // may still be read.
+            static const std::set<std::string, std::less<>> kLocked = {
+                "query_only",     "journal_mode",    "user_version",       "application_id", "schema_version",
+                "locking_mode",   "writable_schema", "wal_checkpoint",     "incremental_vacuum", "optimize"};
+            static const std::set<std::string, std::less<>> kReadable = {
+                "query_only", "journal_mode", "user_version", "application_id", "schema_version", "locking_mode"};
+            std::string p = lowercase(a);
             bool setting = b != nullptr;  // PRAGMA x = value (reading has no value)
-            if (!setting && (p == "query_only" || p == "journal_mode" || p == "user_version" ||
-                             p == "application_id" || p == "schema_version" || p == "locking_mode"))
-                return SQLITE_OK;
-            if (p == "query_only" || p == "journal_mode" || p == "writable_schema" || p == "wal_checkpoint" ||
-                p == "user_version" || p == "application_id" || p == "schema_version" || p == "locking_mode" ||
-                p == "incremental_vacuum" || p == "optimize")
-                return SQLITE_DENY;
-            return SQLITE_OK;
+            if (!kLocked.count(p)) return SQLITE_OK;
+            return !setting && kReadable.count(p) ? SQLITE_OK : SQLITE_DENY;
         }
         case SQLITE_TRANSACTION:
         case SQLITE_SAVEPOINT:
@@ -89,8 +97,7 @@ int read_only_authorizer(void*, int action, const char* a, const char* b, const 
             // SQLite itself asks this while connecting a table-valued function
             // (engine_summary ...).  Real schema changes stay impossible:
             // writable_schema is denied and query_only blocks every write.
-            std::string t = a ? a : "";
-            for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            std::string t = lowercase(a);
             return t == "sqlite_master" || t == "sqlite_temp_master" ? SQLITE_OK : SQLITE_DENY;
         }
         default:
