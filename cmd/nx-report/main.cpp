@@ -224,9 +224,10 @@ int run(const Options& o) {
     nx::Document doc;
     int status = nx::kExitOk;
     bool records = format == OutFormat::jsonl || format == OutFormat::csv || format == OutFormat::tsv;
-    // Record formats render no study sections; a bad distribution file must
-    // still not pass unnoticed.
-    if (records && !o.study.seq_dist.empty()) (void)nx::read_seq_distribution(o.study.seq_dist);
+    // Read once, whatever the format: record formats render no study
+    // sections, but a bad distribution file must not pass unnoticed.
+    nx::MatmulStudyOptions study = o.study;
+    if (!study.seq_dist.empty()) study.seq_counts = nx::read_seq_distribution(study.seq_dist);
 
     if (!o.baseline.empty()) {
         nx::ReportInput base;
@@ -293,7 +294,7 @@ int run(const Options& o) {
         } else {
             if (!input.runs.empty()) {
                 // A study: its answers first, the profiles behind it after.
-                nx::add_study_report(doc, input.runs, input.profiles, o.study);
+                nx::add_study_report(doc, input.runs, input.profiles, study);
                 if (o.all)
                     for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
             } else {

@@ -139,7 +139,7 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
     doc.chart(c);
     doc.html_only();
 
-    if (o.seq_dist.empty()) {
+    if (o.seq_counts.empty()) {
         doc.paragraph("give a sequence-length distribution (--seq-dist FILE) for bucket recommendations");
         return;
     }
@@ -148,7 +148,7 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
     std::vector<std::pair<int64_t, double>> cost;
     for (auto& [key, us] : layer_us)
         if (key.first == batch) cost.push_back({key.second, us * static_cast<double>(layers)});
-    std::vector<SeqCount> dist = read_seq_distribution(o.seq_dist);
+    const std::vector<SeqCount>& dist = o.seq_counts;
     int64_t shortest_request = dist.front().seq;
     for (const SeqCount& r : dist) shortest_request = std::min(shortest_request, r.seq);
     if (shortest_request > cost.back().first) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/report/buckets.h"
 #include "common/report/document.h"
 #include "common/report/run_view.h"
 #include "common/row_format.h"
@@ -15,8 +16,9 @@ namespace nx {
 
 struct MatmulStudyOptions {
     bool all = false;
-    std::string seq_dist;  // a sequence-length distribution file (bucket recommendations)
-    int buckets = 4;       // how many buckets to recommend
+    std::string seq_dist;               // the sequence-length distribution's file, for messages
+    std::vector<SeqCount> seq_counts;   // its requests, read once (empty: no bucket recommendations)
+    int buckets = 4;                    // how many buckets to recommend
 };
 
 void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const MatmulStudyOptions& o);
