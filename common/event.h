@@ -10,7 +10,10 @@
 
 namespace nx {
 
-enum class EventType : uint8_t { instruction, dma, semaphore, counter, runtime, region };
+// `active`: one of the profiler's own busy intervals for an engine (the JSON
+// `active_time` array, the Parquet ActiveTime table).  They exclude semaphore
+// waits; when a profile has them, engine active time is their union.
+enum class EventType : uint8_t { instruction, dma, semaphore, counter, runtime, region, active };
 
 // The engine an event ran on.  tensor = TensorE's LoadStationary row ("Tensor"),
 // tensor_matrix = its MultiplyMoving row ("TensorMatrix"); both are the same
