@@ -15,7 +15,7 @@ LDFLAGS  ?=
 # Every cmd/<tool>/main.cpp is a tool.
 TOOLS    := $(patsubst cmd/%/main.cpp,%,$(sort $(wildcard cmd/nx-*/main.cpp)))
 NX_CXXFLAGS := -std=c++20 -Wall -Wextra -Werror -pthread -I. $(OPT) $(SAN) -MMD -MP $(CXXFLAGS)
-NX_LIBS  := -lsqlite3 -lre2 -lz -lboost_program_options -lopenblas -lpthread
+NX_LIBS  := -lsqlite3 -lre2 -lz -lsnappy -lzstd -llz4 -lbrotlidec -lboost_program_options -lopenblas -lpthread
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 COMMIT   := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 

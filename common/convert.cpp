@@ -12,6 +12,7 @@
 #include "common/atomic_file.h"
 #include "common/diag.h"
 #include "common/error.h"
+#include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
 #include "common/jsonl.h"
 #include "common/neuron_tools.h"
@@ -97,7 +98,9 @@ void Converter::convert_argument(const std::string& arg) {
             }
             import_stream(*in, format, options_.base, "stdin:" + options_.base.name);
         } else if (is_directory(arg)) {
-            convert_directory(arg, options_.base);
+            std::vector<std::string> profiles = find_explorer_profiles(arg);
+            if (!profiles.empty()) convert_explorer_dirs(profiles, options_.base);
+            else convert_directory(arg, options_.base);
         } else {
             convert_one(arg, options_.format, options_.base, options_.neff);
         }
@@ -136,6 +139,12 @@ void Converter::convert_one(const std::string& path, const std::string& format, 
         convert_ntff(path, neff, base);
         return;
     }
+    if (fmt == "parquet-table") {
+        std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.find_last_of('/'));
+        throw Error("a Parquet table of a Neuron Explorer profile: give the profile directory (" + dir +
+                        "), which holds all its tables",
+                    path);
+    }
     if (!in) in = InputSource::open(path);
     import_stream(*in, fmt, base, resolved_path(path));
 }
@@ -151,6 +160,7 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
     }
     const FormatDef* def = find_input_format(format);
     if (!def) throw Error("unknown format '" + format + "' (known: " + input_format_names() + ")", in.name());
+    if (!def->import) throw Error("format " + format + " is a directory: give the profile directory, not a file", in.name());
     ImportContext ctx;
     ctx.where = in.name();
     ctx.keep_going = options_.keep_going;
@@ -186,6 +196,46 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
         if (e.where() == json.path()) e.set_where(ntff + " (as JSON from neuron-profile view)");
         throw;
     }
+}
+
+void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base) {
+    if (!options_.format.empty() && options_.format != "explorer-parquet")
+        throw Error("a Neuron Explorer profile directory, not " + options_.format, dirs.front());
+    for (std::string dir : dirs) {
+        // "dir//name@latest" when the user typed a trailing slash.
+        for (size_t at; (at = dir.find("//")) != std::string::npos;) dir.erase(at, 1);
+        try {
+            import_explorer(dir, base, resolved_path(dir));
+        } catch (const Error& e) {
+            if (!options_.keep_going) throw;
+            failed(e);
+        }
+    }
+}
+
+void Converter::import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity) {
+    ImportContext ctx;
+    ctx.where = dir;
+    ctx.keep_going = options_.keep_going;
+    ctx.base = base;
+    if (ctx.base.source.empty()) ctx.base.source = dir;
+    if (ctx.base.name.empty()) {
+        // "<display-name>@latest" is Explorer's directory for a profile.
+        std::string stem = dir;
+        while (stem.size() > 1 && stem.back() == '/') stem.pop_back();
+        stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
+        if (stem.size() > 7 && stem.compare(stem.size() - 7, 7, "@latest") == 0) stem.resize(stem.size() - 7);
+        ctx.base.name = stem;
+    }
+    ctx.identity = identity;
+    try {
+        import_explorer_profile(dir, builder_, ctx);
+    } catch (...) {
+        stats_.bad_records += ctx.bad_records;
+        throw;
+    }
+    stats_.bad_records += ctx.bad_records;
+    if (builder_.in_profile()) builder_.end_profile();
 }
 
 void Converter::convert_directory(const std::string& dir, const ProfileInfo& base) {

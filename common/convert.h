@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "common/input.h"
@@ -44,6 +45,8 @@ private:
     void convert_one(const std::string& path, const std::string& format, const ProfileInfo& base,
                      const std::string& neff);
     void convert_directory(const std::string& dir, const ProfileInfo& base);
+    void convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base);
+    void import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity);
     void convert_captures(InputSource& in);
     void convert_runs(InputSource& in);
     void convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base);

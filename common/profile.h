@@ -13,6 +13,11 @@
 
 namespace nx {
 
+// How the source wrote its `*_percent` metrics: neuron-profile JSON writes
+// fractions of 1, Explorer's Parquet writes 0..100; `guess` decides per
+// summary (all <= 1: fractions) for sources that do not say.
+enum class PercentScale : uint8_t { guess, fraction, percent };
+
 struct ProfileInfo {
     std::string id;       // stable: "p_" + 16 hex digits of a hash of the source identity
     std::string name;     // for people: file stem, capture workload name, or graph id
@@ -22,6 +27,7 @@ struct ProfileInfo {
     std::string target;   // trn1, inf2, trn2, trn3, cpu; empty when unknown
     std::string dtype;    // the workload's dtype when known (selects the peak FLOP/s)
     int rank = -1;        // worker rank for multi-worker captures
+    PercentScale source_percents = PercentScale::guess;
     // Fields carried over from the capture/run/workload record (a JSON object
     // text, or empty), so tags users add with jq reach the report.
     std::string carried_json;

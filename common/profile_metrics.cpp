@@ -242,7 +242,9 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
             if (v > 1.0) any_above_one = true;
             if (v > 0) any_positive = true;
         }
-        if (any_percent && any_positive && !any_above_one) {
+        bool fractions = info.source_percents == PercentScale::fraction ||
+                         (info.source_percents == PercentScale::guess && any_positive && !any_above_one);
+        if (any_percent && fractions) {
             for (auto& [k, v] : source_)
                 if (ends_with(k, "_percent")) v *= 100.0;
             out.notes.push_back("the source reported percentages as fractions; scaled to 0..100");

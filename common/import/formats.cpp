@@ -11,11 +11,14 @@ namespace {
 
 const std::vector<FormatDef> kFormats = {
     {"neuron-json", "neuron-profile / neuron-explorer `view --output-format json` (summary, instruction, dma arrays)",
-     import_neuron_json},
-    {"summary-json", "`view --output-format summary-json`: metrics keyed by graph id", import_summary_json},
-    {"system-json", "Neuron Explorer system_profile.json (trace_events: runtime API calls)", import_system_json},
-    {"chrome-json", "Chrome trace-event JSON ({\"traceEvents\": [...]} or a bare array)", import_chrome_json},
-    {"nx-jsonl", "nx event and profile records (nx-convert --to events)", import_nx_jsonl},
+     import_neuron_json, nullptr},
+    {"summary-json", "`view --output-format summary-json`: metrics keyed by graph id", import_summary_json, nullptr},
+    {"system-json", "Neuron Explorer system_profile.json (trace_events: runtime API calls)", import_system_json, nullptr},
+    {"chrome-json", "Chrome trace-event JSON ({\"traceEvents\": [...]} or a bare array)", import_chrome_json, nullptr},
+    {"nx-jsonl", "nx event and profile records (nx-convert --to events)", import_nx_jsonl, nullptr},
+    {"explorer-parquet",
+     "Neuron Explorer profile directory (`neuron-explorer view`, SDK 2.28 on): Instruction.parquet, DmaPacket.parquet, ...",
+     nullptr, import_explorer_profile},
 };
 
 // Collects the top-level keys of a JSON prefix (the parse may stop early:
@@ -88,6 +91,7 @@ std::string_view sniff_format(std::string_view prefix, std::string_view path) {
     std::string_view p = path;
     if (ends_with(p, ".gz")) p.remove_suffix(3);
     if (ends_with(p, ".ntff")) return "ntff";
+    if (prefix.substr(0, 4) == "PAR1") return "parquet-table";
     size_t start = prefix.find_first_not_of(" \t\r\n");
     if (start == std::string_view::npos) return {};
     if (prefix.substr(start, 3) == "\xEF\xBB\xBF") start += 3;  // UTF-8 BOM

@@ -41,11 +41,14 @@ struct ImportContext {
 bool is_identifier_field(std::string_view name);
 
 using ImportFunction = std::function<void(InputSource&, ImportHandler&, ImportContext&)>;
+// Formats that are a directory of files rather than one stream.
+using DirectoryImportFunction = std::function<void(const std::string& dir, ImportHandler&, ImportContext&)>;
 
 struct FormatDef {
     std::string_view name;
     std::string_view description;
-    ImportFunction import;
+    ImportFunction import;                  // stream formats
+    DirectoryImportFunction import_dir;     // directory formats
 };
 
 const std::vector<FormatDef>& input_formats();
@@ -63,5 +66,6 @@ void import_summary_json(InputSource& in, ImportHandler& out, ImportContext& ctx
 void import_system_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
 void import_chrome_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
 void import_nx_jsonl(InputSource& in, ImportHandler& out, ImportContext& ctx);
+void import_explorer_profile(const std::string& dir, ImportHandler& out, ImportContext& ctx);
 
 }  // namespace nx

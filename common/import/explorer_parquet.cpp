@@ -1,0 +1,607 @@
+// Neuron Explorer's Parquet profile (`neuron-explorer view`, SDK 2.28 on; the
+// only complete output from 2.34): a directory of tables, schema 7.x and
+// 12.x.  Mapping into nx (nx(7) lists it):
+//   Instruction -> instruction events     DmaPacket -> DMA events per queue
+//   ActiveTime  -> `active` events (the profiler's own busy intervals)
+//   CcOp, CcInstruction -> collective region events
+//   SemaphoreUpdate, PendingDma, DmaUsage, HbmUsage, SbufUsage, PsumUsage -> counters
+//   Summary (one wide row) -> source metrics; Metadata -> target, versions
+//   Warning, Error -> carried with the profile ("warnings", "errors")
+// Every other table is carried by name with its row count.  Unknown columns
+// are kept in the event's args; unknown tables and a schema MAJOR nx does not
+// know are imported as far as they are recognised, with a warning.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cmath>
+#include <optional>
+#include <set>
+
+#include "common/diag.h"
+#include "common/error.h"
+#include "common/import/explorer_tables.h"
+#include "common/import/importer.h"
+#include "common/jsonl.h"
+#include "common/parquet/table_reader.h"
+#include "common/utf8.h"
+
+namespace nx {
+
+namespace {
+
+using parquet::ColumnCursor;
+using parquet::ColumnInfo;
+using parquet::TableReader;
+
+// Schema MAJOR versions whose layout nx maps (neuron-explorer-parquet facts).
+constexpr int kKnownMajors[] = {7, 12};
+
+enum class Kind { integer, number, text };
+
+std::string_view kind_name(Kind k) {
+    switch (k) {
+        case Kind::integer: return "integers";
+        case Kind::number: return "numbers";
+        case Kind::text: return "text";
+    }
+    return "";
+}
+
+struct ColumnSpec {
+    const char* name;
+    Kind kind;
+    bool required = false;
+};
+
+// SchemaFields rows nx checks files against: (table, field) -> type, unit.
+struct FieldFacts {
+    std::string type, format, unit;
+};
+using SchemaFacts = std::map<std::pair<std::string, std::string>, FieldFacts>;
+
+// One table opened with the columns a mapping asks for, every other column
+// too (for args), and typed access that names table, row group and column
+// in every complaint.
+class Table {
+public:
+    Table(const std::vector<std::string>& files, const std::vector<ColumnSpec>& specs, const SchemaFacts& facts,
+          const std::string& table, bool all_columns)
+        : name_(table) {
+        std::vector<std::string> names;
+        for (const ColumnSpec& s : specs) names.emplace_back(s.name);
+        mapped_ = names.size();
+        if (all_columns) {
+            TableReader probe(files, {});
+            for (const std::string& n : probe.column_names())
+                if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+        }
+        names_ = names;
+        reader_ = std::make_unique<TableReader>(files, names);
+        const parquet::ParquetFile& first = reader_->first_file();
+        (void)first;
+        for (size_t i = 0; i < specs.size(); ++i) check(i, specs[i], facts);
+    }
+
+    bool next() { return reader_->next(); }
+    const std::string& file() const { return reader_->file(); }
+    std::string where_in_table(size_t h) const {
+        return "row group " + std::to_string(reader_->row_group()) + ", row " + std::to_string(reader_->row()) +
+               ", column " + names_[h];
+    }
+    std::string where_row() const {
+        return "row group " + std::to_string(reader_->row_group()) + ", row " + std::to_string(reader_->row());
+    }
+
+    bool present(size_t h) const {
+        const ColumnCursor* c = reader_->column(h);
+        return c && !c->is_null();
+    }
+    std::optional<int64_t> integer(size_t h) const {
+        const ColumnCursor* c = reader_->column(h);
+        if (!c || c->is_null()) return std::nullopt;
+        return c->i64();
+    }
+    std::optional<double> number(size_t h) const {
+        const ColumnCursor* c = reader_->column(h);
+        if (!c || c->is_null()) return std::nullopt;
+        if (c->holds_integers()) return static_cast<double>(c->i64());
+        return c->f64();
+    }
+    std::string_view text(size_t h) const {
+        const ColumnCursor* c = reader_->column(h);
+        if (!c || c->is_null() || c->info().is_list || !c->holds_bytes()) return {};
+        return c->str();
+    }
+
+    // The columns no mapping took, as a JSON object (Perfetto-style args).
+    std::string_view other_args() { return columns_json(mapped_); }
+    // Every column of the row.
+    std::string row_json() { return std::string(columns_json(0)); }
+
+    static void write_value(rapidjson::Writer<rapidjson::StringBuffer>& w, const ColumnCursor& c) {
+        if (c.info().is_list) {
+            w.StartArray();
+            for (size_t k = 0; k < c.list_size(); ++k) {
+                if (c.element_null(k)) w.Null();
+                else if (c.holds_integers()) w.Int64(c.element_i64(k));
+                else if (c.holds_reals()) finite(w, c.element_f64(k));
+                else string(w, c.element_str(k), c.info().is_string || c.info().type == parquet::PhysicalType::byte_array);
+            }
+            w.EndArray();
+        } else if (c.holds_integers()) {
+            if (c.info().type == parquet::PhysicalType::boolean) w.Bool(c.i64() != 0);
+            else w.Int64(c.i64());
+        } else if (c.holds_reals()) {
+            finite(w, c.f64());
+        } else {
+            string(w, c.str(), c.info().is_string || c.info().type == parquet::PhysicalType::byte_array);
+        }
+    }
+
+    const std::vector<std::string>& names() const { return names_; }
+    const TableReader& reader() const { return *reader_; }
+
+private:
+    // Non-null columns from `first` on as one JSON object; empty when none.
+    std::string_view columns_json(size_t first) {
+        args_.Clear();
+        rapidjson::Writer<rapidjson::StringBuffer> w(args_);
+        w.StartObject();
+        size_t n = 0;
+        for (size_t h = first; h < names_.size(); ++h) {
+            const ColumnCursor* c = reader_->column(h);
+            if (!c || c->is_null()) continue;
+            const std::string& k = names_[h];
+            w.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
+            write_value(w, *c);
+            ++n;
+        }
+        w.EndObject();
+        if (n == 0) return {};
+        return std::string_view(args_.GetString(), args_.GetSize());
+    }
+
+    static void finite(rapidjson::Writer<rapidjson::StringBuffer>& w, double v) {
+        if (std::isfinite(v)) w.Double(v);
+        else w.Null();
+    }
+    static void string(rapidjson::Writer<rapidjson::StringBuffer>& w, std::string_view s, bool text) {
+        if (text && is_valid_utf8(s)) {
+            w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+            return;
+        }
+        static const char* digits = "0123456789abcdef";
+        std::string h;
+        for (unsigned char ch : s) {
+            h += digits[ch >> 4];
+            h += digits[ch & 15];
+        }
+        w.String(h.c_str(), static_cast<rapidjson::SizeType>(h.size()));
+    }
+
+    void check(size_t h, const ColumnSpec& spec, const SchemaFacts& facts) {
+        const ColumnInfo* info = reader_->info(h);
+        std::string file = reader_->file();
+        if (!info) {
+            if (spec.required)
+                throw Error("column " + std::string(spec.name) + ": missing (the " + name_ + " table needs it)", file);
+            return;
+        }
+        bool ints = info->type == parquet::PhysicalType::int32 || info->type == parquet::PhysicalType::int64 ||
+                    info->type == parquet::PhysicalType::boolean;
+        bool reals = info->type == parquet::PhysicalType::float32 || info->type == parquet::PhysicalType::float64;
+        bool ok = !info->is_list && (spec.kind == Kind::integer ? ints : spec.kind == Kind::number ? (ints || reals)
+                                                                                                  : !(ints || reals));
+        if (!ok)
+            throw Error("column " + std::string(spec.name) + ": expected " + std::string(kind_name(spec.kind)) +
+                            ", the file has " + (info->is_list ? "a LIST of " : "") + to_string(info->type),
+                        file);
+        // The profile's own description must agree with the file.
+        auto it = facts.find({name_, spec.name});
+        if (it != facts.end()) {
+            const FieldFacts& f = it->second;
+            bool says_int = f.type == "integer", says_num = f.type == "number", says_text = f.type == "string";
+            bool agrees = (says_int && ints) || (says_num && (reals || ints)) || (says_text && !(ints || reals)) ||
+                          (!says_int && !says_num && !says_text);
+            if (!agrees)
+                throw Error("column " + std::string(spec.name) + ": SchemaFields says " + f.type +
+                                (f.format.empty() ? "" : " (" + f.format + ")") + ", the file has " + to_string(info->type),
+                            file);
+        }
+    }
+
+    std::string name_;
+    std::vector<std::string> names_;
+    size_t mapped_ = 0;
+    std::unique_ptr<TableReader> reader_;
+    rapidjson::StringBuffer args_;
+};
+
+// Explorer's instance_type -> nx target.
+std::string target_from_instance(std::string_view type) {
+    auto starts = [&](std::string_view p) { return type.substr(0, p.size()) == p; };
+    if (starts("inf2.")) return "inf2";
+    if (starts("trn1.") || starts("trn1n.")) return "trn1";
+    if (starts("trn2.") || starts("trn2u.")) return "trn2";
+    if (starts("trn3.") || starts("trn3u.")) return "trn3";
+    return {};
+}
+
+Engine engine_from_name(std::string_view name) {
+    // ActiveTime writes lowercase engine names, Instruction capitalised ones;
+    // descriptions use the short aliases too (PE, ACT, DVE, POOL, SP).
+    std::string n;
+    for (char c : name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (n == "tensor" || n == "pe") return Engine::tensor;
+    if (n == "tensormatrix") return Engine::tensor_matrix;
+    if (n == "vector" || n == "dve") return Engine::vector;
+    if (n == "scalar" || n == "act" || n == "activation") return Engine::scalar;
+    if (n == "gpsimd" || n == "pool") return Engine::gpsimd;
+    if (n == "sync" || n == "sp") return Engine::sync;
+    return Engine::none;
+}
+
+// Tracks of physical core 0 keep the profiler's row names; other physical
+// cores (LNC=2) get a "pcoreN/" prefix so their rows stay apart.
+std::string_view track_name(std::string_view base, int64_t pcore, std::string& scratch) {
+    if (pcore <= 0) return base;
+    scratch = "pcore" + std::to_string(pcore) + "/" + std::string(base);
+    return scratch;
+}
+
+class ExplorerImport {
+public:
+    ExplorerImport(const ExplorerTables& t, ImportHandler& out, ImportContext& ctx) : t_(t), out_(out), ctx_(ctx) {}
+
+    void run() {
+        read_schema_fields();
+        info_ = ctx_.profile_info("explorer-parquet");
+        if (info_.backend.empty()) info_.backend = "neuron";
+        info_.source_percents = PercentScale::percent;
+        read_metadata();
+        out_.begin_profile(info_);
+        read_summary();
+        read_instructions();
+        read_dma();
+        read_active_time();
+        read_collectives();
+        read_counters();
+        read_messages();
+        carry_other_tables();
+        finish();
+    }
+
+private:
+    // Runs one table's import with its file as the place errors name.
+    template <typename F>
+    void table(const char* name, F&& body) {
+        const std::vector<std::string>* files = t_.find(name);
+        if (!files) return;
+        std::string saved = ctx_.where;
+        try {
+            body(*files);
+        } catch (Error& e) {
+            ctx_.where = saved;
+            if (e.where().empty()) e.set_where(files->front());
+            throw;
+        }
+        ctx_.where = saved;
+        done_.insert(name);
+    }
+
+    void bad_row(const Table& tab, size_t h, const std::string& message) {
+        ctx_.where = tab.file();
+        ctx_.bad_record(tab.where_in_table(h) + ": " + message, 0);
+    }
+
+    void read_schema_fields() {
+        table("SchemaFields", [&](const std::vector<std::string>& files) {
+            Table tab(files, {{"table_name", Kind::text, true}, {"field_name", Kind::text, true},
+                              {"field_type", Kind::text}, {"field_format", Kind::text}, {"field_unit", Kind::text}},
+                      facts_, "SchemaFields", false);
+            while (tab.next())
+                facts_[{std::string(tab.text(0)), std::string(tab.text(1))}] =
+                    FieldFacts{std::string(tab.text(2)), std::string(tab.text(3)), std::string(tab.text(4))};
+        });
+    }
+
+    void read_metadata() {
+        table("Metadata", [&](const std::vector<std::string>& files) {
+            Table tab(files, {{"profile_schema_version", Kind::text}, {"instance_type", Kind::text}}, facts_, "Metadata", true);
+            if (!tab.next()) return;
+            version_ = std::string(tab.text(0));
+            std::string target = target_from_instance(tab.text(1));
+            if (info_.target.empty() && !target.empty()) info_.target = target;
+            // Every Metadata field (versions, clocks, core counts) goes with the profile.
+            metadata_json_ = tab.row_json();
+        });
+        if (version_.empty()) {
+            print_warning("no Metadata.profile_schema_version: importing the tables nx recognises", t_.dir);
+            return;
+        }
+        int major = std::atoi(version_.c_str());
+        if (std::find(std::begin(kKnownMajors), std::end(kKnownMajors), major) == std::end(kKnownMajors))
+            print_warning("profile schema " + version_ + " is newer than nx knows (7.x, 12.x): importing the tables and "
+                          "columns it recognises, checked against the profile's SchemaFields",
+                          t_.dir);
+    }
+
+    void read_summary() {
+        table("Summary", [&](const std::vector<std::string>& files) {
+            Table tab(files, {}, facts_, "Summary", true);
+            if (!tab.next()) return;
+            for (size_t h = 0; h < tab.names().size(); ++h) {
+                const std::string& k = tab.names()[h];
+                const ColumnCursor* c = tab.reader().column(h);
+                if (!c || c->is_null() || c->info().is_list || c->holds_bytes() || is_identifier_field(k)) continue;
+                double v = c->holds_integers() ? static_cast<double>(c->i64()) : c->f64();
+                if (std::isfinite(v)) out_.source_metric(k, v);
+            }
+        });
+    }
+
+    void read_instructions() {
+        table("Instruction", [&](const std::vector<std::string>& files) {
+            enum { kStart, kEnd, kDur, kEngine, kTrack, kPcore, kOpcode, kHlo, kLayer, kFlops, kType };
+            Table tab(files,
+                      {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
+                       {"engine", Kind::text, true}, {"timeline_track", Kind::text}, {"pcore_idx", Kind::integer},
+                       {"opcode", Kind::text}, {"hlo_name", Kind::text}, {"layer", Kind::text},
+                       {"raw_flops", Kind::number}, {"tensor_instruction_type", Kind::text}},
+                      facts_, "Instruction", true);
+            std::string scratch;
+            while (tab.next()) {
+                Event e;
+                if (!interval(tab, kStart, kEnd, kDur, e)) continue;
+                std::string_view engine = tab.text(kEngine);
+                std::string_view track = tab.text(kTrack);
+                if (track.empty()) track = engine;
+                e.type = EventType::instruction;
+                e.engine = engine_from_label(track);
+                if (e.engine == Engine::none) e.engine = engine_from_name(engine);
+                e.track = track_name(track, tab.integer(kPcore).value_or(0), scratch);
+                e.opcode = tab.text(kOpcode);
+                e.name = !e.opcode.empty() ? e.opcode : e.track;
+                e.hlo_name = tab.text(kHlo);
+                e.layer = tab.text(kLayer);
+                if (auto f = tab.number(kFlops)) {
+                    if (*f < 0) { bad_row(tab, kFlops, "negative FLOPs"); continue; }
+                    e.flops = *f;
+                }
+                e.transpose = tab.text(kType) == "TRANSPOSE";
+                e.args_json = tab.other_args();
+                out_.event(e);
+            }
+        });
+    }
+
+    void read_dma() {
+        table("DmaPacket", [&](const std::vector<std::string>& files) {
+            enum { kStart, kEnd, kDur, kQueue, kQueueType, kBytes, kVariable, kPcore };
+            Table tab(files,
+                      {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
+                       {"queue_name", Kind::text}, {"queue_type", Kind::text}, {"transfer_bytes", Kind::integer},
+                       {"variable", Kind::text}, {"pcore_idx", Kind::integer}},
+                      facts_, "DmaPacket", true);
+            std::string scratch;
+            while (tab.next()) {
+                Event e;
+                if (!interval(tab, kStart, kEnd, kDur, e)) continue;
+                e.type = EventType::dma;
+                e.engine = Engine::dma;
+                std::string_view queue = tab.text(kQueue);
+                if (queue.empty()) queue = "dma";
+                e.track = track_name(queue, tab.integer(kPcore).value_or(0), scratch);
+                e.name = queue;
+                e.dma_kind = dma_kind(queue, tab.text(kQueueType));
+                if (auto b = tab.integer(kBytes)) {
+                    if (*b < 0) { bad_row(tab, kBytes, "negative transfer size"); continue; }
+                    e.bytes = *b;
+                }
+                e.tensor = tab.text(kVariable);
+                e.args_json = tab.other_args();
+                out_.event(e);
+            }
+        });
+    }
+
+    void read_active_time() {
+        table("ActiveTime", [&](const std::vector<std::string>& files) {
+            enum { kStart, kEnd, kDur, kEngine, kPcore };
+            Table tab(files,
+                      {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
+                       {"engine", Kind::text, true}, {"pcore_idx", Kind::integer}},
+                      facts_, "ActiveTime", false);
+            std::string track, scratch;
+            while (tab.next()) {
+                Event e;
+                if (!interval(tab, kStart, kEnd, kDur, e)) continue;
+                e.type = EventType::active;
+                e.engine = engine_from_name(tab.text(kEngine));
+                if (e.engine == Engine::none) {
+                    bad_row(tab, kEngine, "unknown engine \"" + std::string(tab.text(kEngine)) + "\"");
+                    continue;
+                }
+                track = std::string(to_string(e.engine)) + " active";
+                e.track = track_name(track, tab.integer(kPcore).value_or(0), scratch);
+                e.name = "active";
+                out_.event(e);
+            }
+        });
+    }
+
+    void read_collectives() {
+        for (const char* name : {"CcOp", "CcInstruction"}) {
+            table(name, [&](const std::vector<std::string>& files) {
+                enum { kStart, kEnd, kDur, kOperation, kDescription, kBytes };
+                Table tab(files,
+                          {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
+                           {"operation", Kind::text}, {"description", Kind::text}, {"input_size", Kind::integer}},
+                          facts_, name, true);
+                bool op = std::string_view(name) == "CcOp";
+                while (tab.next()) {
+                    Event e;
+                    if (!interval(tab, kStart, kEnd, kDur, e)) continue;
+                    e.type = EventType::region;
+                    e.track = op ? "collectives" : "cc cores";
+                    std::string_view n = tab.text(op ? kOperation : kDescription);
+                    e.name = !n.empty() ? n : std::string_view(name);
+                    if (auto b = tab.integer(kBytes); b && *b >= 0) e.bytes = *b;
+                    e.args_json = tab.other_args();
+                    out_.event(e);
+                }
+            });
+        }
+    }
+
+    // Time series: one counter track per series (and per physical core).
+    void read_counters() {
+        struct Series { const char* table; const char* value; const char* track; };
+        static constexpr Series kSeries[] = {
+            {"PendingDma", "value", "pending DMAs"},
+            {"DmaUsage", "current_throughput", "DMA throughput (B/s)"},
+            {"HbmUsage", "current_throughput", "HBM throughput (B/s)"},
+            {"SbufUsage", "avg_util_percent", "SBUF used (%)"},
+            {"PsumUsage", "avg_util_percent", "PSUM used (%)"},
+        };
+        std::string scratch;
+        for (const Series& s : kSeries) {
+            table(s.table, [&](const std::vector<std::string>& files) {
+                Table tab(files, {{"timestamp", Kind::integer, true}, {s.value, Kind::number, true}, {"pcore_idx", Kind::integer}},
+                          facts_, s.table, false);
+                while (tab.next()) {
+                    auto ts = tab.integer(0);
+                    auto v = tab.number(1);
+                    if (!ts || !v) continue;  // a gap in the series
+                    counter(*ts, *v, track_name(s.track, tab.integer(2).value_or(0), scratch));
+                }
+            });
+        }
+        table("SemaphoreUpdate", [&](const std::vector<std::string>& files) {
+            Table tab(files, {{"timestamp", Kind::integer, true}, {"id", Kind::text}, {"value", Kind::number, true},
+                              {"pcore_idx", Kind::integer}},
+                      facts_, "SemaphoreUpdate", false);
+            std::string track;
+            while (tab.next()) {
+                auto ts = tab.integer(0);
+                auto v = tab.number(2);
+                if (!ts || !v) continue;
+                track = "semaphore " + std::string(tab.text(1));
+                counter(*ts, *v, track_name(track, tab.integer(3).value_or(0), scratch));
+            }
+        });
+    }
+
+    void counter(int64_t ts, double value, std::string_view track) {
+        Event e;
+        e.type = EventType::counter;
+        e.ts_ns = ts;
+        e.track = track;
+        e.name = track;
+        e.value = value;
+        out_.event(e);
+    }
+
+    void read_messages() {
+        for (const char* name : {"Warning", "Error"}) {
+            table(name, [&](const std::vector<std::string>& files) {
+                Table tab(files, {}, facts_, name, true);
+                std::string list = "[";
+                int n = 0;
+                while (tab.next() && n < 1000) {
+                    std::string row = tab.row_json();
+                    list += (n++ ? "," : "") + (row.empty() ? std::string("{}") : row);
+                }
+                list += "]";
+                if (n > 0) carried_[std::string_view(name) == "Warning" ? "warnings" : "errors"] = list;
+            });
+        }
+    }
+
+    // Tables nx does not map are named with their row counts, so a user sees
+    // what the profile holds (and nx(7) says which tables these are).
+    void carry_other_tables() {
+        std::string obj = "{";
+        for (const auto& [name, files] : t_.tables) {
+            if (done_.count(name)) continue;
+            int64_t rows = 0;
+            for (const std::string& f : files) rows += parquet::ParquetFile::open(f)->num_rows();
+            obj += (obj.size() > 1 ? "," : "") + json_quote(name) + ":" + std::to_string(rows);
+        }
+        obj += "}";
+        if (obj.size() > 2) carried_["explorer_tables"] = obj;
+    }
+
+    void finish() {
+        rapidjson::Document doc;
+        if (!info_.carried_json.empty()) doc.Parse(info_.carried_json.c_str());
+        if (!doc.IsObject()) doc.SetObject();
+        auto& alloc = doc.GetAllocator();
+        auto put = [&](const std::string& k, const std::string& json) {
+            rapidjson::Document part(&alloc);
+            part.Parse(json.c_str());
+            if (part.HasParseError()) return;
+            doc.RemoveMember(k.c_str());
+            doc.AddMember(rapidjson::Value(k.c_str(), alloc), rapidjson::Value(part, alloc), alloc);
+        };
+        if (!version_.empty()) put("profile_schema_version", json_quote(version_));
+        if (!metadata_json_.empty()) put("metadata", metadata_json_);
+        for (const auto& [k, v] : carried_) put(k, v);
+        info_.carried_json = to_json(doc);
+        out_.update_info(info_);
+        out_.end_profile();
+    }
+
+    // start/end/duration of a row: end_ts wins, duration_ns fills in.
+    bool interval(Table& tab, size_t start, size_t end, size_t dur, Event& e) {
+        auto s = tab.integer(start);
+        if (!s) {
+            bad_row(tab, start, "no start time");
+            return false;
+        }
+        e.ts_ns = *s;
+        if (auto en = tab.integer(end)) {
+            e.dur_ns = *en - *s;
+        } else if (auto d = tab.integer(dur)) {
+            e.dur_ns = *d;
+        } else {
+            bad_row(tab, end, "neither end_ts nor duration_ns");
+            return false;
+        }
+        if (e.dur_ns < 0) {
+            bad_row(tab, end, "ends before it starts");
+            return false;
+        }
+        return true;
+    }
+
+    // Explorer names the queue type (DmaQueueType); spill and weight queues
+    // are known by name as in neuron-profile JSON.
+    DmaKind dma_kind(std::string_view queue, std::string_view type) {
+        DmaKind k = dma_kind_from_queue(queue);
+        if (k != DmaKind::unknown) return k;
+        if (type == "input") return DmaKind::hbm_read;
+        if (type == "output") return DmaKind::hbm_write;
+        return DmaKind::unknown;
+    }
+
+    const ExplorerTables& t_;
+    ImportHandler& out_;
+    ImportContext& ctx_;
+    ProfileInfo info_;
+    SchemaFacts facts_;
+    std::string version_;
+    std::string metadata_json_;
+    std::map<std::string, std::string> carried_;
+    std::set<std::string> done_;
+};
+
+}  // namespace
+
+void import_explorer_profile(const std::string& dir, ImportHandler& out, ImportContext& ctx) {
+    ExplorerTables tables = scan_explorer_dir(dir);
+    if (tables.tables.empty()) throw Error("no Neuron Explorer tables (<Table>.parquet) in the directory", dir);
+    ExplorerImport(tables, out, ctx).run();
+}
+
+}  // namespace nx

@@ -1,0 +1,102 @@
+#include "common/import/explorer_tables.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "common/error.h"
+
+namespace nx {
+
+namespace {
+
+std::vector<std::string> list_dir(const std::string& dir) {
+    std::vector<std::string> names;
+    DIR* d = opendir(dir.c_str());
+    if (!d) return names;
+    while (dirent* ent = readdir(d)) {
+        std::string n = ent->d_name;
+        if (n != "." && n != "..") names.push_back(n);
+    }
+    closedir(d);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+bool is_dir(const std::string& p) {
+    struct stat st {};
+    return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const std::regex& table_file() {
+    static const std::regex re(R"(^([A-Z][A-Za-z0-9]*)(_([0-9]+))?\.parquet$)");
+    return re;
+}
+
+}  // namespace
+
+const std::vector<std::string>* ExplorerTables::find(const std::string& table) const {
+    auto it = tables.find(table);
+    return it == tables.end() ? nullptr : &it->second;
+}
+
+ExplorerTables scan_explorer_dir(const std::string& dir) {
+    ExplorerTables out;
+    out.dir = dir;
+    std::map<std::string, std::vector<std::pair<long, std::string>>> parts;
+    for (const std::string& name : list_dir(dir)) {
+        std::smatch m;
+        if (!std::regex_match(name, m, table_file())) continue;
+        long index = m[3].matched ? (m[3].length() > 6 ? -2 : std::stol(m[3].str())) : -1;
+        if (index == -2) throw Error("split number too large", dir + "/" + name);
+        parts[m[1].str()].emplace_back(index, dir + "/" + name);
+    }
+    for (auto& [table, files] : parts) {
+        std::sort(files.begin(), files.end());
+        long expect = 0;
+        std::vector<std::string> paths;
+        for (auto& [index, path] : files) {
+            if (index >= 0) {
+                if (index != expect)
+                    throw Error("split table " + table + " has no part " + std::to_string(expect) + " before part " +
+                                    std::to_string(index) + ": the profile is incomplete",
+                                dir);
+                ++expect;
+            }
+            paths.push_back(path);
+        }
+        out.tables[table] = std::move(paths);
+    }
+    return out;
+}
+
+bool is_explorer_profile_dir(const std::string& dir) {
+    for (const std::string& name : list_dir(dir))
+        if (std::regex_match(name, table_file())) return true;
+    return false;
+}
+
+std::vector<std::string> find_explorer_profiles(const std::string& dir) {
+    std::vector<std::string> out;
+    if (is_explorer_profile_dir(dir)) {
+        out.push_back(dir);
+        return out;
+    }
+    std::vector<std::pair<std::string, int>> todo{{dir, 0}};
+    while (!todo.empty()) {
+        auto [d, depth] = todo.back();
+        todo.pop_back();
+        for (const std::string& name : list_dir(d)) {
+            std::string p = d + "/" + name;
+            if (!is_dir(p)) continue;
+            if (is_explorer_profile_dir(p)) out.push_back(p);
+            else if (depth < 2) todo.emplace_back(p, depth + 1);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace nx

@@ -1,0 +1,28 @@
+// Finding Neuron Explorer's Parquet tables on disk: a profile directory
+// (`<name>@latest/` or any directory holding `<Table>(_N)?.parquet` files), or
+// a parent directory holding several.  Tables are matched by the exact
+// pattern `^<Table>(_[0-9]+)?\.parquet$`, so DmaPacketAggregated is never
+// mistaken for DmaPacket; numbered splits are one table, read in order.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nx {
+
+struct ExplorerTables {
+    std::string dir;
+    // Table name -> its files in split order (an unsplit file first).
+    std::map<std::string, std::vector<std::string>> tables;
+    const std::vector<std::string>* find(const std::string& table) const;
+};
+
+// The tables of one profile directory; empty `tables` when it holds none.
+// Throws Error when a split set has a hole (Instruction_0, Instruction_2).
+ExplorerTables scan_explorer_dir(const std::string& dir);
+bool is_explorer_profile_dir(const std::string& dir);
+// Profile directories at or below `dir` (three levels: data-path/profiles/global/X@latest).
+std::vector<std::string> find_explorer_profiles(const std::string& dir);
+
+}  // namespace nx

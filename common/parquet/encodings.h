@@ -1,0 +1,86 @@
+// Parquet's value and level encodings, as pure functions over byte ranges:
+// the RLE/bit-packed hybrid (levels, dictionary indices, booleans),
+// DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and
+// BYTE_STREAM_SPLIT.  PLAIN is read where the values are stored
+// (column_cursor.cpp).  Every decoder checks its input bounds and throws
+// EncodingError on bytes that do not hold what they claim.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nx::parquet {
+
+class EncodingError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Reads values of `width` bits packed least-significant bit first.
+class BitUnpacker {
+public:
+    BitUnpacker(const uint8_t* data, size_t size) : data_(data), bits_(size * 8) {}
+    // Throws when fewer than `width` bits are left.
+    uint64_t get(int width);
+    size_t bits_left() const { return bits_ - pos_; }
+    size_t bytes_used() const { return (pos_ + 7) / 8; }
+
+private:
+    const uint8_t* data_;
+    size_t bits_;
+    size_t pos_ = 0;
+};
+
+// The RLE/bit-packed hybrid.  `next_run` style decoding would be faster for
+// long runs; a value at a time keeps the bounds checks in one place.
+class RleDecoder {
+public:
+    RleDecoder(const uint8_t* data, size_t size, int bit_width);
+    // Decodes `count` values; throws when the data runs out first.
+    void decode(uint32_t* out, size_t count);
+
+private:
+    bool next_run();
+    const uint8_t* p_;
+    const uint8_t* end_;
+    int width_;
+    // Current run: repeated value or bit-packed values.
+    size_t run_left_ = 0;
+    bool packed_ = false;
+    uint32_t value_ = 0;
+    BitUnpacker bits_{nullptr, 0};
+};
+
+// DELTA_BINARY_PACKED: appends the values of the block at `p` (all that its
+// header counts) to `out`; returns the byte after its last miniblock.
+// `is32`: INT32 column, values wrap at 32 bits as the writer computed them.
+// A header claiming more than `max_values` (the page's count) is an error.
+const uint8_t* decode_delta_binary_packed(const uint8_t* p, const uint8_t* end, bool is32, size_t max_values,
+                                          std::vector<int64_t>& out);
+
+// Byte arrays decoded into one buffer: value i is bytes[offsets[i], offsets[i+1]).
+struct ByteArrays {
+    std::vector<uint32_t> offsets{0};
+    std::string bytes;
+    size_t size() const { return offsets.size() - 1; }
+    void clear() { offsets.assign(1, 0); bytes.clear(); }
+    void add(const char* s, size_t n) {
+        bytes.append(s, n);
+        offsets.push_back(static_cast<uint32_t>(bytes.size()));
+    }
+};
+
+void decode_delta_length_byte_array(const uint8_t* p, const uint8_t* end, size_t max_values, ByteArrays& out);
+void decode_delta_byte_array(const uint8_t* p, const uint8_t* end, size_t max_values, ByteArrays& out);
+
+// BYTE_STREAM_SPLIT: `count` values of `width` bytes scattered into `width`
+// streams; gathered into `out` (count * width bytes).
+void decode_byte_stream_split(const uint8_t* p, size_t size, size_t width, size_t count, uint8_t* out);
+
+// ULEB128 as Parquet uses it (bounded).
+uint64_t read_uleb128(const uint8_t*& p, const uint8_t* end);
+
+}  // namespace nx::parquet

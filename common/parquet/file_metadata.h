@@ -1,0 +1,112 @@
+// Parquet's footer and page headers as nx reads them: the parts of the format
+// specification's FileMetaData, SchemaElement, RowGroup, ColumnChunk,
+// ColumnMetaData and PageHeader structures a reader needs, decoded from
+// Thrift compact bytes.  Field ids are facts of the specification; statistics,
+// indexes, bloom filters and encryption are skipped.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nx::parquet {
+
+enum class PhysicalType : int32_t {
+    boolean = 0, int32 = 1, int64 = 2, int96 = 3, float32 = 4, float64 = 5, byte_array = 6, fixed_len_byte_array = 7,
+};
+enum class Repetition : int32_t { required = 0, optional = 1, repeated = 2 };
+enum class Codec : int32_t {
+    uncompressed = 0, snappy = 1, gzip = 2, lzo = 3, brotli = 4, lz4 = 5, zstd = 6, lz4_raw = 7,
+};
+enum class Encoding : int32_t {
+    plain = 0, plain_dictionary = 2, rle = 3, bit_packed = 4, delta_binary_packed = 5,
+    delta_length_byte_array = 6, delta_byte_array = 7, rle_dictionary = 8, byte_stream_split = 9,
+};
+enum class PageType : int32_t { data = 0, index = 1, dictionary = 2, data_v2 = 3 };
+
+// ConvertedType values nx looks at (the rest are passed through as numbers).
+constexpr int32_t kConvertedUtf8 = 0;
+constexpr int32_t kConvertedList = 3;
+
+std::string to_string(PhysicalType t);
+std::string to_string(Codec c);
+std::string to_string(Encoding e);
+
+struct SchemaElement {
+    std::string name;
+    std::optional<PhysicalType> type;  // set for leaves
+    int32_t type_length = 0;
+    std::optional<Repetition> repetition;
+    int32_t num_children = 0;
+    std::optional<int32_t> converted_type;
+    bool logical_string = false;  // LogicalType STRING (or ENUM/JSON)
+    bool logical_list = false;    // LogicalType LIST
+};
+
+struct ColumnMetaData {
+    PhysicalType type = PhysicalType::int32;
+    std::vector<std::string> path;
+    Codec codec = Codec::uncompressed;
+    int64_t num_values = 0;
+    int64_t total_uncompressed_size = 0;
+    int64_t total_compressed_size = 0;
+    int64_t data_page_offset = 0;
+    std::optional<int64_t> dictionary_page_offset;
+    std::vector<Encoding> encodings;
+};
+
+struct ColumnChunk {
+    std::string file_path;  // set when the column lives in another file (unsupported)
+    std::optional<ColumnMetaData> meta;
+};
+
+struct RowGroup {
+    std::vector<ColumnChunk> columns;
+    int64_t num_rows = 0;
+};
+
+struct FileMetaData {
+    int32_t version = 0;
+    std::vector<SchemaElement> schema;
+    int64_t num_rows = 0;
+    std::vector<RowGroup> row_groups;
+    std::string created_by;
+    std::vector<std::pair<std::string, std::string>> key_value;
+};
+
+struct DataPageHeader {
+    int32_t num_values = 0;
+    Encoding encoding = Encoding::plain;
+    Encoding definition_level_encoding = Encoding::rle;
+    Encoding repetition_level_encoding = Encoding::rle;
+};
+struct DictionaryPageHeader {
+    int32_t num_values = 0;
+    Encoding encoding = Encoding::plain;
+};
+struct DataPageHeaderV2 {
+    int32_t num_values = 0;
+    int32_t num_nulls = 0;
+    int32_t num_rows = 0;
+    Encoding encoding = Encoding::plain;
+    int32_t definition_levels_byte_length = 0;
+    int32_t repetition_levels_byte_length = 0;
+    bool is_compressed = true;
+};
+
+struct PageHeader {
+    PageType type = PageType::data;
+    int32_t uncompressed_page_size = 0;
+    int32_t compressed_page_size = 0;
+    std::optional<DataPageHeader> data;
+    std::optional<DictionaryPageHeader> dictionary;
+    std::optional<DataPageHeaderV2> data_v2;
+};
+
+// Decode; throw ThriftError on malformed bytes or missing required fields.
+FileMetaData decode_file_metadata(const uint8_t* data, size_t size);
+// Decodes one page header at `data`; `consumed` is its length in bytes.
+PageHeader decode_page_header(const uint8_t* data, size_t size, size_t& consumed);
+
+}  // namespace nx::parquet

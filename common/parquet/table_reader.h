@@ -1,0 +1,61 @@
+// A table as a reader sees it: one Parquet file, or a numbered split set
+// (`Table_0.parquet`, `Table_1.parquet`, ...) read in order as one table, with
+// only the columns asked for (projection).  Rows stream one row group at a
+// time; columns the table lacks read as null.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/parquet/column_cursor.h"
+#include "common/parquet/parquet_file.h"
+
+namespace nx::parquet {
+
+class TableReader {
+public:
+    // `files` in split order; `columns` the names asked for (a column handle
+    // is its index in this list).
+    TableReader(std::vector<std::string> files, std::vector<std::string> columns);
+
+    // Advances to the next row; false after the last one.
+    bool next();
+
+    // The current row's cursor for column handle `i`, or nullptr when the
+    // current file has no such column (its values are null).
+    const ColumnCursor* column(size_t i) const { return cursors_[i].get(); }
+    // The column's description in the first file that has it (types are
+    // checked before any row is read).
+    const ColumnInfo* info(size_t i) const;
+
+    // Where the current row is, for messages: "FILE", row group, row.
+    const std::string& file() const { return files_[file_index_]; }
+    size_t row_group() const { return group_; }
+    int64_t row() const { return row_; }
+    int64_t rows_read() const { return rows_read_; }
+    // All files' row counts (from their footers).
+    int64_t total_rows();
+    // The first file's footer (schema, created_by), opened if needed.
+    const ParquetFile& first_file();
+    // Every column name of the first file, in file order.
+    std::vector<std::string> column_names();
+
+private:
+    bool open_file(size_t index);
+    bool open_group();
+
+    std::vector<std::string> files_;
+    std::vector<std::string> names_;
+    std::unique_ptr<ParquetFile> file_;
+    size_t file_index_ = 0;
+    bool started_ = false;     // the first file is open
+    bool group_open_ = false;  // a row group is being read
+    size_t group_ = 0;
+    int64_t group_rows_ = 0, row_ = -1, rows_read_ = 0;
+    std::vector<std::unique_ptr<ColumnCursor>> cursors_;
+    std::vector<std::unique_ptr<ColumnInfo>> infos_;
+};
+
+}  // namespace nx::parquet
