@@ -260,6 +260,7 @@ public:
         info_.source_percents = PercentScale::percent;
         read_metadata();
         out_.begin_profile(info_);
+        if (trace_seconds_ > 0) out_.source_metric("total_time", trace_seconds_);
         read_summary();
         read_instructions();
         read_dma();
@@ -278,15 +279,20 @@ private:
         const std::vector<std::string>* files = t_.find(name);
         if (!files) return;
         std::string saved = ctx_.where;
+        done_.insert(name);
         try {
+            if (auto it = t_.broken.find(name); it != t_.broken.end()) throw Error(it->second, t_.dir);
             body(*files);
         } catch (Error& e) {
             ctx_.where = saved;
             if (e.where().empty()) e.set_where(files->front());
-            throw;
+            if (!ctx_.keep_going) throw;
+            // Rows before the damage were imported; say so rather than pretend
+            // the table is whole.
+            ++ctx_.bad_records;
+            print_warning(std::string("skipped the rest of table ") + name + ": " + e.what(), e.where(), e.line());
         }
         ctx_.where = saved;
-        done_.insert(name);
     }
 
     void bad_row(const Table& tab, size_t h, const std::string& message) {
@@ -307,9 +313,15 @@ private:
 
     void read_metadata() {
         table("Metadata", [&](const std::vector<std::string>& files) {
-            Table tab(files, {{"profile_schema_version", Kind::text}, {"instance_type", Kind::text}}, facts_, "Metadata", true);
+            Table tab(files, {{"profile_schema_version", Kind::text}, {"instance_type", Kind::text},
+                              {"first_hw_timestamp", Kind::integer}, {"last_hw_timestamp", Kind::integer}},
+                      facts_, "Metadata", true);
             if (!tab.next()) return;
             version_ = std::string(tab.text(0));
+            // The trace's bounds are the profiler's own total time (Summary,
+            // when present, says the same in float seconds and wins).
+            auto first = tab.integer(2), last = tab.integer(3);
+            if (first && last && *last > *first) trace_seconds_ = static_cast<double>(*last - *first) / 1e9;
             std::string target = target_from_instance(tab.text(1));
             if (info_.target.empty() && !target.empty()) info_.target = target;
             // Every Metadata field (versions, clocks, core counts) goes with the profile.
@@ -592,6 +604,7 @@ private:
     SchemaFacts facts_;
     std::string version_;
     std::string metadata_json_;
+    double trace_seconds_ = 0;  // Metadata's last - first hardware timestamp
     std::map<std::string, std::string> carried_;
     std::set<std::string> done_;
 };

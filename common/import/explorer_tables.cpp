@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 
+
 namespace nx {
 
 namespace {
@@ -59,11 +60,11 @@ ExplorerTables scan_explorer_dir(const std::string& dir) {
         std::vector<std::string> paths;
         for (auto& [index, path] : files) {
             if (index >= 0) {
-                if (index != expect)
-                    throw Error("split table " + table + " has no part " + std::to_string(expect) + " before part " +
-                                    std::to_string(index) + ": the profile is incomplete",
-                                dir);
-                ++expect;
+                if (index != expect && !out.broken.count(table))
+                    out.broken[table] = "split table " + table + " has no part " + std::to_string(expect) + " (" + table +
+                                        "_" + std::to_string(expect) + ".parquet) before part " + std::to_string(index) +
+                                        ": the profile is incomplete";
+                expect = index + 1;
             }
             paths.push_back(path);
         }

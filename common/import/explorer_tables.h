@@ -15,11 +15,14 @@ struct ExplorerTables {
     std::string dir;
     // Table name -> its files in split order (an unsplit file first).
     std::map<std::string, std::vector<std::string>> tables;
+    // Tables whose split set has a hole: table -> what is missing.  Reading
+    // one is an error (--keep-going skips it).
+    std::map<std::string, std::string> broken;
     const std::vector<std::string>* find(const std::string& table) const;
 };
 
 // The tables of one profile directory; empty `tables` when it holds none.
-// Throws Error when a split set has a hole (Instruction_0, Instruction_2).
+// A split set with a hole (Instruction_0, Instruction_2) goes to `broken`.
 ExplorerTables scan_explorer_dir(const std::string& dir);
 bool is_explorer_profile_dir(const std::string& dir);
 // Profile directories at or below `dir` (three levels: data-path/profiles/global/X@latest).

@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# Parquet: nx's own reader against files two independent writers made
+# (DuckDB and arrow-rs, test/fixtures/parquet/make.mjs), and the Neuron
+# Explorer profile importer end to end.
+
+load test_helper
+
+PQ=$BATS_TEST_DIRNAME/fixtures/parquet
+EXPLORER=$PQ/explorer
+
+# figure PROFILE EXPR: a value from the writer's own figures for a profile.
+figure() {
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
+        "$EXPLORER/$1@latest.expected.json" "$2"
+}
+
+@test "parquet reader: every codec decodes to what the writer wrote (DuckDB and arrow-rs)" {
+    run python3 "$NX_ROOT/test/parquet_check.py" "$PQ"/codec/*.parquet
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # The files really use the codecs their names say.
+    for c in snappy:SNAPPY gzip:GZIP zstd:ZSTD lz4_raw:LZ4_RAW brotli:BROTLI uncompressed:UNCOMPRESSED; do
+        test-parquet_dump --meta "$PQ/codec/arrowrs_${c%%:*}_v1.parquet" | awk -F'\t' -v c="${c##*:}" '$4 != c {exit 1}'
+    done
+    test-parquet_dump --meta "$PQ/codec/arrowrs_lz4_v1.parquet" | awk -F'\t' '$4 != "LZ4" {exit 1}'
+}
+
+@test "parquet reader: every encoding, page v1 and v2, several row groups, LIST columns" {
+    run python3 "$NX_ROOT/test/parquet_check.py" "$PQ"/encoding/*.parquet
+    echo "$output"
+    [ "$status" -eq 0 ]
+    for e in DELTA_BINARY_PACKED DELTA_LENGTH_BYTE_ARRAY DELTA_BYTE_ARRAY BYTE_STREAM_SPLIT RLE_DICTIONARY; do
+        for f in "$PQ"/encoding/arrowrs_*_v2.parquet; do test-parquet_dump --meta "$f"; done | grep -q "$e"
+    done
+    [ "$(test-parquet_dump --meta "$PQ/encoding/arrowrs_rowgroups_v2_zstd.parquet" | cut -f1 | sort -u | wc -l)" -eq 3 ]
+}
+
+@test "parquet reader: INT32 deltas that need 33 bits wrap as the writer computed them" {
+    run python3 "$NX_ROOT/test/parquet_check.py" "$PQ/encoding/duckdb_v2_int32_extremes.parquet"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "parquet reader: damaged files are errors naming the file, never crashes" {
+    while IFS='|' read -r file text; do
+        run --separate-stderr test-parquet_dump "$PQ/bad/$file"
+        echo "$file: status=$status stderr=$stderr" >&2
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "test-parquet_dump: $PQ/bad/$file: "*"$text"* ]]
+    done <<'EOF2'
+bad_magic_start.parquet|no PAR1 magic at the start
+bad_magic_end.parquet|no PAR1 magic at the end
+truncated_half.parquet|cut short
+footer_len_before_start.parquet|footer length 1329 is past the start of the file
+footer_len_overlaps_magic.parquet|footer length 1321 is past the start
+footer_len_negative.parquet|footer length 2147483648
+footer_len_zero.parquet|footer: corrupt metadata
+truncated_footer.parquet|footer: corrupt metadata at byte
+page_size_beyond_eof.parquet|row group 0, column row_id: page at byte 4 claims 8191 bytes
+snappy_flipped_byte.parquet|row group 0, column name: page at byte 130: SNAPPY page does not decompress
+empty.parquet|not a Parquet file
+EOF2
+}
+
+@test "nx-convert explorer: a profile directory loads with the writer's counts" {
+    nx-convert --db s.db "$EXPLORER/matmul@latest" >rec.jsonl
+    [ "$(jget rec.jsonl 'r[0]["format"]')" = explorer-parquet ]
+    [ "$(jget rec.jsonl 'r[0]["name"]')" = matmul ]
+    [ "$(jget rec.jsonl 'r[0]["target"]')" = trn2 ]            # from Metadata.instance_type
+    [ "$(jget rec.jsonl 'r[0]["profile_schema_version"]')" = 7.4.0 ]
+    # Instruction_0 + Instruction_1 read as one table, in order.
+    [ "$(sqlite3 s.db "SELECT count(*) FROM instruction")" -eq "$(figure matmul 'd["tables"]["Instruction"]["rows"]')" ]
+    # DmaPacket only: the DmaPacketAggregated decoy is not read as packets.
+    [ "$(sqlite3 s.db "SELECT count(*) FROM dma")" -eq "$(figure matmul 'd["dma"]["packet_count"]')" ]
+    [ "$(jget rec.jsonl 'r[0]["metrics"]["dma_transfer_total_bytes"]')" = "$(figure matmul 'd["dma"]["transfer_bytes"]')" ]
+    for e in Tensor Vector Scalar GpSimd Sync; do
+        want=$(figure matmul "d['engines']['$e']['instruction_count']")
+        got=$(jget rec.jsonl "sum(x['instructions'] for x in r[0]['engines'] if x['engine'].startswith('${e,,}'.replace('gpsimd','gpsimd')))")
+        echo "$e: $got instructions, writer $want" >&2
+        [ "$got" -eq "$want" ]
+    done
+    # Summary's float seconds are the profile's total time.
+    python3 -c "import sys; assert abs(float(sys.argv[1]) - float(sys.argv[2])) < 1e-9" \
+        "$(jget rec.jsonl 'r[0]["metrics"]["total_time"]')" "$(figure matmul 'd["time"]["total_time_s"]')"
+    # Warnings and the tables nx does not map travel with the profile.
+    [[ "$(jget rec.jsonl 'r[0]["warnings"][0]["message"]')" == *"dge"* ]]
+    [ "$(jget rec.jsonl 'r[0]["explorer_tables"]["DmaPacketAggregated"]')" -eq 38 ]
+}
+
+@test "nx-convert explorer: engine active time is the profiler's ActiveTime, not waits" {
+    # Without Summary, nx must derive the figures itself: from ActiveTime.
+    cp -r "$EXPLORER/matmul@latest" nosummary@latest
+    rm nosummary@latest/Summary.parquet
+    for dir in "$EXPLORER/matmul@latest" nosummary@latest; do
+        nx-convert --to events -o /dev/null "$dir" >rec.jsonl
+        for e in tensor vector scalar gpsimd sync; do
+            E=$(case $e in tensor) echo Tensor;; vector) echo Vector;; scalar) echo Scalar;; gpsimd) echo GpSimd;; sync) echo Sync;; esac)
+            want=$(figure matmul "d['engines']['$E']['active_time_percent']")
+            got=$(jget rec.jsonl "r[0]['metrics']['${e}_engine_active_time_percent']")
+            echo "$dir $e: nx $got, profiler $want" >&2
+            python3 -c "import sys; assert abs(float(sys.argv[1]) - float(sys.argv[2])) < 0.01" "$got" "$want"
+        done
+    done
+    run nx-report rec.jsonl
+    [[ "$output" != *"engine_saturated"* && "$output" != *"saturated"* ]]
+}
+
+@test "nx-convert explorer: time series become counters, one sample per row" {
+    nx-convert --db s.db "$EXPLORER/matmul@latest" >/dev/null
+    want=$(figure matmul 'sum(d["tables"][t]["rows"] for t in ("PendingDma","DmaUsage","HbmUsage","SbufUsage","PsumUsage","SemaphoreUpdate"))')
+    [ "$(sqlite3 s.db "SELECT count(*) FROM counter")" -eq "$want" ]
+    sqlite3 s.db "SELECT DISTINCT t.name FROM counter c JOIN track t ON t.id = c.track_id" >tracks.txt
+    grep -qx 'pending DMAs' tracks.txt
+    grep -qx 'SBUF used (%)' tracks.txt
+}
+
+@test "nx-convert explorer: two physical cores get separate tracks; collectives load" {
+    nx-convert --db s.db "$EXPLORER/collective@latest" >rec.jsonl
+    [ "$(jget rec.jsonl 'r[0]["target"]')" = trn1 ]
+    sqlite3 s.db "SELECT name FROM track" >tracks.txt
+    grep -q '^pcore1/' tracks.txt
+    grep -qv '^pcore1/' tracks.txt
+    [ "$(sqlite3 s.db "SELECT count(*) FROM slice WHERE track_id IN (SELECT id FROM track WHERE name = 'collectives')")" -eq "$(figure collective 'd["cc"]["op_count"]')" ]
+    [ "$(sqlite3 s.db "SELECT count(*) FROM slice WHERE track_id IN (SELECT id FROM track WHERE name = 'cc cores')")" -eq "$(figure collective 'd["cc"]["cc_instruction_count"]')" ]
+}
+
+@test "nx-convert explorer: a parent directory holds several profiles" {
+    nx-convert --db s.db "$EXPLORER" >rec.jsonl 2>err.txt
+    [ "$(sqlite3 s.db "SELECT group_concat(name, ' ') FROM (SELECT name FROM profile ORDER BY name)")" = "collective matmul schema12 schema99" ]
+    # Schema 99 is not one nx knows: it says so and imports what it recognises.
+    grep -q 'schema99@latest: warning: profile schema 99.0.0 is newer than nx knows' err.txt
+    [ "$(jget rec.jsonl '[x for x in r if x["name"]=="schema99"][0]["explorer_tables"]["FutureThing"]')" -ge 1 ]
+    sqlite3 s.db "SELECT count(*) FROM instruction i JOIN profile p ON p.id = i.profile_id WHERE p.name = 'schema99'" | grep -qv '^0$'
+}
+
+@test "nx-convert explorer: the same answers from the database, nx-query, nx-report and pftrace" {
+    nx-convert --db s.db "$EXPLORER/matmul@latest" >/dev/null
+    nx-query --db s.db engine_utilization >util.jsonl
+    [ "$(jget util.jsonl 'len(r)')" -ge 5 ]
+    nx-report --db s.db >report.txt
+    grep -q matmul report.txt
+    nx-convert --to pftrace -o t.pftrace "$EXPLORER/matmul@latest" >/dev/null
+    test-pftrace_dump t.pftrace >t.jsonl
+    [ "$(jget t.jsonl 'sum(1 for x in r if x["kind"]=="slice")')" -ge "$(figure matmul 'd["tables"]["Instruction"]["rows"] + d["dma"]["packet_count"]')" ]
+}
+
+@test "nx-convert explorer: a split table with a hole is an error; the database is untouched" {
+    nx-convert --db s.db "$FIXTURES/small.json" >/dev/null
+    before=$(db_digest s.db)
+    run --separate-stderr nx-convert --db s.db "$PQ/bad/split_hole@latest"
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-convert: $PQ/bad/split_hole@latest: split table Instruction has no part 1 (Instruction_1.parquet) before part 2: the profile is incomplete" ]
+    [ "$(db_digest s.db)" = "$before" ]
+}
+
+@test "nx-convert explorer: a column of the wrong type names table and column" {
+    nx-convert --db s.db "$FIXTURES/small.json" >/dev/null
+    before=$(db_digest s.db)
+    run --separate-stderr nx-convert --db s.db "$PQ/bad/type_mismatch@latest"
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-convert: $PQ/bad/type_mismatch@latest/Instruction.parquet: column start_ts: expected integers, the file has BYTE_ARRAY" ]
+    run --separate-stderr nx-convert --db s.db "$PQ/bad/schemafields_mismatch@latest"
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-convert: $PQ/bad/schemafields_mismatch@latest/Instruction.parquet: column opcode: SchemaFields says integer (int64), the file has BYTE_ARRAY" ]
+    [ "$(db_digest s.db)" = "$before" ]
+}
+
+@test "nx-convert explorer: a damaged page names table, row group and column; --keep-going skips the table" {
+    cp -r "$EXPLORER/schema12@latest" p@latest
+    cp "$PQ/bad/snappy_flipped_byte.parquet" p@latest/Warning.parquet
+    run --separate-stderr nx-convert --db s.db p@latest
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-convert: p@latest/Warning.parquet: row group 0, column name: page at byte 130: SNAPPY page does not decompress: corrupt data" ]
+    [ ! -s s.db ] || [ "$(sqlite3 s.db 'SELECT count(*) FROM profile')" -eq 0 ]
+    run --separate-stderr nx-convert --keep-going --db s.db p@latest
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"p@latest/Warning.parquet: warning: skipped the rest of table Warning: row group 0, column name"* ]]
+    [ "$(sqlite3 s.db 'SELECT count(*) FROM profile')" -eq 1 ]
+    [ "$(sqlite3 s.db 'SELECT count(*) FROM instruction')" -gt 0 ]
+}
+
+@test "nx-convert explorer: an empty table is no activity, not an error" {
+    nx-convert --db s.db "$PQ/bad/empty_table@latest" >rec.jsonl
+    [ "$(jget rec.jsonl 'r[0]["event_count"]')" -eq 0 ]
+}
+
+@test "nx-convert explorer: a lone table file says to give its directory" {
+    run --separate-stderr nx-convert --db s.db "$EXPLORER/matmul@latest/Instruction_0.parquet"
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-convert: $EXPLORER/matmul@latest/Instruction_0.parquet: a Parquet table of a Neuron Explorer profile: give the profile directory ($EXPLORER/matmul@latest), which holds all its tables" ]
+}
