@@ -67,6 +67,32 @@ private:
     std::string path_;
 };
 
+// A temporary directory for a profiler's Parquet output, removed with its
+// files when this goes out of scope (the tables are flat: no subdirectories).
+class TempDirectory {
+public:
+    TempDirectory() {
+        const char* dir = std::getenv("TMPDIR");
+        std::string templ = std::string(dir && *dir ? dir : "/tmp") + "/nx-XXXXXX";
+        if (!mkdtemp(templ.data())) throw Error("cannot create a temporary directory in " + std::string(dir ? dir : "/tmp"));
+        path_ = templ;
+    }
+    ~TempDirectory() {
+        if (DIR* d = opendir(path_.c_str())) {
+            while (dirent* ent = readdir(d)) {
+                std::string n = ent->d_name;
+                if (n != "." && n != "..") unlink((path_ + "/" + n).c_str());
+            }
+            closedir(d);
+        }
+        rmdir(path_.c_str());
+    }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
 }  // namespace
 
 Converter::Converter(ProfileBuilder& builder, ConvertOptions options)
@@ -179,9 +205,6 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
 
 void Converter::convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base) {
     if (neff.empty()) throw Error("an NTFF needs its NEFF to be read (--neff FILE)", ntff);
-    TempPath json(".json");
-    neuron_view_json(neff, ntff, json.path());
-    auto in = InputSource::open(json.path());
     ProfileInfo b = base;
     if (b.source.empty()) b.source = ntff;
     if (b.name.empty()) {
@@ -189,10 +212,28 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
         if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".ntff") == 0) stem.resize(stem.size() - 5);
         b.name = stem;
     }
+    std::string tool = neuron_profiler_tool();
+    // Name the NTFF the user gave, not our temporary files.
+    auto blame_ntff = [&](Error& e, const std::string& temp, const char* how) {
+        if (e.where().compare(0, temp.size(), temp) == 0) e.set_where(ntff + " (" + how + e.where().substr(temp.size()) + ")");
+    };
+    if (profiler_writes_parquet(tool)) {
+        TempDirectory dir;
+        neuron_view_parquet(tool, neff, ntff, dir.path());
+        try {
+            import_explorer(dir.path(), b, resolved_path(ntff));
+        } catch (Error& e) {
+            blame_ntff(e, dir.path(), "as Parquet from neuron-explorer view: ");
+            throw;
+        }
+        return;
+    }
+    TempPath json(".json");
+    neuron_view_json(tool, neff, ntff, json.path());
+    auto in = InputSource::open(json.path());
     try {
         import_stream(*in, "neuron-json", b, resolved_path(ntff));
     } catch (Error& e) {
-        // Name the NTFF the user gave, not our temporary file.
         if (e.where() == json.path()) e.set_where(ntff + " (as JSON from neuron-profile view)");
         throw;
     }

@@ -198,14 +198,36 @@ fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"
     [ -z "$(ls "${TMPDIR:-/tmp}"/nx-*.json 2>/dev/null | xargs -r grep -l NTFF 2>/dev/null)" ]
 }
 
-@test "nx-convert: neuron-explorer is preferred when both profilers are on PATH" {
+@test "nx-convert: neuron-explorer is preferred when both profilers are on PATH, and writes Parquet" {
     mkdir bin
     ln -s "$FAKES/neuron-profile" bin/neuron-explorer
     export PATH="$PWD/bin:$FAKES:$PATH" FAKE_NEURON_LOG=$PWD/calls
+    fake_neff file.neff "$FIXTURES/parquet/explorer/matmul@latest"
+    neuron-explorer capture -n file.neff -s profile.ntff >/dev/null
+    nx-convert --db s.db --neff file.neff profile.ntff >out.jsonl
+    grep -q '^neuron-explorer view -n file.neff -s profile.ntff --output-format parquet --output-file ' calls
+    [ "$(jget out.jsonl 'r[0]["format"]')" = explorer-parquet ]
+    [ "$(jget out.jsonl 'r[0]["name"]')" = profile ]
+    [ "$(jget out.jsonl 'r[0]["source"]')" = profile.ntff ]
+    [ "$(sqlite3 s.db 'SELECT count(*) FROM instruction')" -eq 198 ]
+    # The temporary Parquet directory is gone.
+    [ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 2 -path '*nx-*' -name 'Instruction_0.parquet' 2>/dev/null)" ]
+    # The same capture as neuron-profile JSON from an old SDK still reads.
+    fake_neff old.neff "$FIXTURES/small.json"
+    neuron-profile capture -n old.neff -s old.ntff >/dev/null
+    NX_NEURON_PROFILER=neuron-profile nx-convert --neff old.neff old.ntff >old.jsonl
+    [ "$(jget old.jsonl 'r[0]["format"]')" = neuron-json ]
+}
+
+@test "nx-convert: a failing neuron-explorer view names the NTFF" {
+    mkdir bin
+    ln -s "$FAKES/neuron-profile" bin/neuron-explorer
+    export PATH="$PWD/bin:$PATH"
     fake_neff file.neff "$FIXTURES/small.json"
-    neuron-profile capture -n file.neff -s profile.ntff >/dev/null
-    nx-convert --neff file.neff profile.ntff >/dev/null
-    grep -q '^neuron-explorer view' calls
+    neuron-explorer capture -n file.neff -s profile.ntff >/dev/null
+    run nx-convert --neff file.neff profile.ntff
+    [ "$status" -eq 1 ]
+    [[ "$output" == "nx-convert: profile.ntff: "*"view failed (exit 1): "*"this fake NTFF holds JSON"* ]]
 }
 
 @test "nx-convert: an NTFF without its NEFF, a missing profiler, or a failing view are clear errors" {

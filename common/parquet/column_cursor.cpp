@@ -247,7 +247,7 @@ void ColumnCursor::decode_plain(const uint8_t* p, size_t n, size_t count, std::v
         }
         case PhysicalType::byte_array: {
             const uint8_t* e = p + n;
-            strs.offsets.reserve(count + 1);
+            strs.offsets.reserve(std::min(count, n / 4) + 1);  // each value needs 4 bytes: never trust count alone
             for (size_t i = 0; i < count; ++i) {
                 if (e - p < 4) throw EncodingError("PLAIN byte array " + std::to_string(i) + " past the end of the page");
                 uint32_t len = le32(p);

@@ -46,7 +46,7 @@ public:
 
     // Pages and dictionary entries larger than these are refused as corrupt.
     static constexpr size_t kMaxPageBytes = 256u << 20;
-    static constexpr int64_t kMaxPageValues = 64 << 20;
+    static constexpr int64_t kMaxPageValues = 16 << 20;
 
 private:
     struct Strings {
