@@ -140,7 +140,7 @@ void Converter::convert_one(const std::string& path, const std::string& format, 
         return;
     }
     if (!in) in = InputSource::open(path);
-    if (format.empty()) {
+    if (format.empty() || fmt == "nx-jsonl") {  // nx's own records say what they hold
         import_stream(*in, fmt, base, resolved_path(path));
         return;
     }
