@@ -212,6 +212,8 @@ void Store::check_schema_version(const std::string& schema, const std::string& p
         // locked file says what SQLite said, naming this file (not the first --db).
         if (std::string_view(e.what()).find("no such table") != std::string_view::npos)
             throw Error("not an nx study database (no meta table)", path);
+        if (std::string_view(e.what()).find("file is not a database") != std::string_view::npos)
+            throw Error("not an nx study database (not an SQLite file)", path);
         throw Error(e.what(), path);
     }
     if (version == 0) throw Error("not an nx study database (no schema version)", path);
