@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "common/error.h"
+#include "common/file_guard.h"
 
 namespace nx {
 
@@ -67,13 +68,23 @@ void install_cleanup_handlers() {
     signal(SIGPIPE, SIG_IGN);
 }
 
+mode_t output_file_mode(const std::string& path) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return st.st_mode & 07777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
 AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
+    check_output_path(path_);
+    mode_t mode = output_file_mode(path_);
     std::string templ = path_ + ".tmp.XXXXXX";
     int fd = mkstemp(templ.data());
     if (fd < 0) throw Error(std::string("cannot create temporary file: ") + std::strerror(errno), path_);
     temp_path_ = templ;
     register_temp_path(temp_path_);
-    fchmod(fd, 0644);
+    fchmod(fd, mode);  // mkstemp made it 0600
     if (gzip) {
         sync_fd_ = dup(fd);
         gz_ = gzdopen(fd, "wb6");
@@ -111,6 +122,7 @@ AtomicFile::~AtomicFile() {
 
 void AtomicFile::commit() {
     out_->close();
+    check_output_path(path_);  // inputs opened since the file was created
     if (gz_) {
         int rc = gzclose(gz_);
         gz_ = nullptr;

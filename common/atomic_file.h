@@ -1,9 +1,11 @@
 // Output files that appear whole or not at all.
 // AtomicFile writes to "<path>.tmp.XXXXXX" in the same directory and renames it
-// over <path> on commit(); if the process fails, is interrupted (SIGINT/SIGTERM)
+// over <path> on commit() (refusing a path that names an input or a database in
+// use: file_guard.h; keeping an existing file's mode, else honouring the umask); if the process fails, is interrupted (SIGINT/SIGTERM)
 // or the object is destroyed uncommitted, the temporary file is removed.
 #pragma once
 
+#include <sys/types.h>
 #include <zlib.h>
 
 #include <cstdio>
@@ -37,6 +39,10 @@ private:
     std::unique_ptr<Output> out_;
     bool committed_ = false;
 };
+
+// The mode an output file gets: an existing file keeps its mode, a new one
+// gets 0666 less the umask (what the shell's `>` gives).
+mode_t output_file_mode(const std::string& path);
 
 // Registers a path to unlink if the process is killed by SIGINT/SIGTERM/SIGHUP.
 // Used by AtomicFile and by anything else that creates temporary files.

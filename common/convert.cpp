@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <optional>
 #include <regex>
 
 #include "common/atomic_file.h"
@@ -16,6 +17,7 @@
 #include "common/import/importer.h"
 #include "common/jsonl.h"
 #include "common/neuron_tools.h"
+#include "common/record_paths.h"
 
 namespace nx {
 
@@ -37,6 +39,7 @@ bool is_directory(const std::string& path) {
 std::string first_line_kind(std::string_view prefix) {
     size_t nl = prefix.find('\n');
     if (nl == std::string_view::npos) return {};
+    if (json_too_deep(prefix.substr(0, nl))) return {};
     rapidjson::Document doc;
     doc.Parse(prefix.data(), nl);
     if (doc.HasParseError() || !doc.IsObject()) return {};
@@ -172,7 +175,26 @@ void Converter::convert_one(const std::string& path, const std::string& format, 
                     path);
     }
     if (!in) in = InputSource::open(path);
-    import_stream(*in, fmt, base, resolved_path(path));
+    if (format.empty() || fmt == "nx-jsonl") {  // nx's own records say what they hold
+        import_stream(*in, fmt, base, resolved_path(path));
+        return;
+    }
+    // A forced format that finds nothing it reads is an error, not an empty profile.
+    std::string looks(sniff_format(in->peek(kSniffBytes), path));
+    std::string nothing = "--format " + fmt + " found no " + fmt + " profile here" +
+                          (looks.empty() || looks == fmt ? "" : " (it looks like " + looks + ")");
+    builder_.require_content(nothing + ": no events, no metrics");
+    int before = builder_.profiles_done();
+    try {
+        import_stream(*in, fmt, base, resolved_path(path));
+    } catch (Error& e) {
+        builder_.require_content({});
+        if (e.where().empty()) e.set_where(in->name());
+        throw;
+    }
+    builder_.require_content({});
+    if (builder_.profiles_done() == before)
+        throw Error(nothing, in->name());
 }
 
 void Converter::import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
@@ -358,9 +380,15 @@ void Converter::convert_captures(InputSource& in) {
             carried.RemoveMember("profile");
             b.carried_json = to_json(carried);
             std::string format = get_string(*p, "format").value_or("");
-            std::string path = get_string(*p, "path").value_or("");
-            std::string ntff = get_string(*p, "ntff").value_or("");
-            std::string neff = get_string(*p, "neff").value_or(options_.neff);
+            // Only files inside the allowed roots (record_paths.h).
+            RecordPaths allowed(options_.roots);
+            auto named = [&](const char* key, const char* field, const std::string& dflt) {
+                std::optional<std::string> v = get_string(*p, key);
+                return v && !v->empty() ? allowed.resolve(*v, in.path(), field) : dflt;
+            };
+            std::string path = named("path", "profile.path", "");
+            std::string ntff = named("ntff", "profile.ntff", "");
+            std::string neff = named("neff", "profile.neff", options_.neff);
             if (path.empty() && ntff.empty())
                 throw Error("capture record names no profile file (profile.path)", in.name(), line);
             if (path.empty() || format == "ntff") {
@@ -369,11 +397,12 @@ void Converter::convert_captures(InputSource& in) {
                 convert_one(path, format == "auto" ? std::string() : format, b, neff);
             }
         } catch (const Error& e) {
+            Error located = e.where().empty() ? Error(e.what(), in.name(), line) : e;
             if (!options_.keep_going) {
                 builder_.abort_profile();
-                throw;
+                throw located;
             }
-            failed(e);
+            failed(located);
         }
     }
 }

@@ -23,6 +23,8 @@ struct ConvertOptions {
     std::string neff;       // NEFF for NTFF inputs
     bool keep_going = false;
     ProfileInfo base;       // --name, --target, --backend, --dtype
+    // Where files named in capture records may be read from (record_paths.h).
+    std::vector<std::string> roots;
 };
 
 struct ConvertStats {

@@ -9,6 +9,8 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/file_guard.h"
+#include "common/limits.h"
 
 namespace nx {
 
@@ -23,6 +25,7 @@ std::unique_ptr<InputSource> InputSource::open(const std::string& path) {
         name = path;
     }
     if (fd < 0) throw Error(std::string("cannot open: ") + std::strerror(errno), name);
+    guard_input_fd(fd, name);
     gzFile file = gzdopen(fd, "rb");
     if (!file) {
         close(fd);
@@ -143,6 +146,8 @@ JsonInputStream::JsonInputStream(InputSource& source, size_t buffer_size)
 
 void JsonInputStream::refill() {
     if (eof_) return;
+    if (token_limit_ > 0 && Tell() - mark_ > token_limit_)
+        throw Error("a JSON string or value longer than the limit of " + max_record_text(), source_.name(), line());
     // Count the newlines of the buffer we are leaving (line() has usually
     // counted most of it already); line() counts the rest of the new one.
     if (read_count_ > 0) {

@@ -77,6 +77,14 @@ public:
     // the previous call stopped, so asking once per record costs O(input).
     int64_t line() const;
 
+    // A cap on one token (a string, a number, a run of whitespace): the
+    // handler calls mark() at every token, and a refill more than `bytes`
+    // past the last mark throws Error (limits.h).  0 = no cap.
+    void set_token_limit(size_t bytes) { token_limit_ = bytes; }
+    void mark() { mark_ = Tell(); }
+    // True at the real end of the input (Peek() is '\0' there, but also at a NUL byte).
+    bool at_end() const { return eof_ && current_ == last_; }
+
     // Unused by the reader but required by the concept.
     Ch* PutBegin() { return nullptr; }
     void Put(Ch) {}
@@ -101,6 +109,8 @@ private:
     mutable int64_t counted_lines_ = 0;         // newlines in [buffer, counted_to_)
     size_t read_count_ = 0;
     bool eof_ = false;
+    size_t token_limit_ = 0;
+    size_t mark_ = 0;
 };
 
 }  // namespace nx

@@ -6,13 +6,13 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "common/limits.h"
 #include "common/utf8.h"
 
 namespace nx {
 
 namespace {
 constexpr size_t kReadChunk = 1 << 16;
-constexpr size_t kMaxLine = 64u << 20;  // a record larger than this is not a record
 }
 
 JsonlReader::JsonlReader(InputSource& source) : source_(source) {}
@@ -25,8 +25,9 @@ bool JsonlReader::next_line(std::string& line) {
                 buffer_.erase(0, pos_);
                 pos_ = 0;
             }
-            if (buffer_.size() > kMaxLine)
-                throw Error("line longer than 64 MiB", source_.name(), line_ + 1);
+            // A record larger than this is not a record (limits.h).
+            if (buffer_.size() - pos_ > max_record_bytes())
+                throw Error("line longer than the limit of " + max_record_text(), source_.name(), line_ + 1);
             size_t old = buffer_.size();
             buffer_.resize(old + kReadChunk);
             size_t got;
@@ -60,8 +61,32 @@ bool JsonlReader::next(rapidjson::Document& doc) {
     return true;
 }
 
+std::string json_depth_message() {
+    return "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (the limit)";
+}
+
+bool json_too_deep(std::string_view text) {
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+
 void parse_json_object(rapidjson::Document& doc, std::string_view text, const std::string& where, int64_t line) {
     if (!is_valid_utf8(text)) throw Error("invalid UTF-8", where, line);
+    if (json_too_deep(text)) throw Error(json_depth_message(), where, line);
     doc.Parse<rapidjson::kParseNanAndInfFlag>(text.data(), text.size());
     if (doc.HasParseError()) {
         throw Error(std::string("not a JSON record: ") + rapidjson::GetParseError_En(doc.GetParseError()) +

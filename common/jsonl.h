@@ -42,8 +42,19 @@ private:
     std::string text_;
 };
 
+// JSON nested deeper than this many arrays/objects is refused wherever nx
+// reads JSON: RapidJSON parses recursively, and 50k levels would overflow the
+// stack.  Documented in nx(7) (LIMITS).
+constexpr int kMaxJsonDepth = 256;
+// The error text for JSON nested deeper than kMaxJsonDepth.
+std::string json_depth_message();
+// Whether `text` nests arrays/objects deeper than kMaxJsonDepth (brackets in
+// strings do not count).  A cheap pre-check before a recursive DOM parse.
+bool json_too_deep(std::string_view text);
+
 // Parses one JSON text (a line) into doc; on failure throws Error naming
-// where/line and the parser's complaint.
+// where/line and the parser's complaint (nesting deeper than kMaxJsonDepth
+// included).
 void parse_json_object(rapidjson::Document& doc, std::string_view text, const std::string& where, int64_t line);
 
 // Field access that tolerates absence and reports wrong types clearly.

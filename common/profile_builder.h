@@ -25,8 +25,14 @@ public:
     bool in_profile() const { return metrics_ != nullptr; }
     const ProfileInfo& info() const { return info_; }
     int profiles_done() const { return done_; }
+    // While set, ending a profile that saw no event and no source metric
+    // throws Error(message) before any sink sees it (a forced --format that
+    // found nothing it reads).  Empty: off.
+    void require_content(std::string message) { require_content_ = std::move(message); }
 
 private:
+    int64_t content_ = 0;
+    std::string require_content_;
     std::vector<ProfileSink*> sinks_;
     std::unique_ptr<ProfileMetrics> metrics_;
     ProfileInfo info_;

@@ -1,5 +1,8 @@
 #include "common/query.h"
 
+#include <cerrno>
+#include <chrono>
+
 #include <dirent.h>
 
 #include <algorithm>
@@ -57,8 +60,11 @@ void bind_params(sqlite3_stmt* stmt, const QueryParams& params, std::set<std::st
         if (it == params.end()) continue;  // unbound parameters are NULL: the query's default applies
         const std::string& v = it->second;
         char* end = nullptr;
+        errno = 0;
         long long iv = std::strtoll(v.c_str(), &end, 10);
         if (!v.empty() && *end == '\0') {
+            // Past int64 is an error, not a silently clamped bound.
+            if (errno == ERANGE) throw UsageError("--param " + name + "=" + v + ": integer out of range (64-bit)");
             sqlite3_bind_int64(stmt, i, iv);
             continue;
         }
@@ -104,6 +110,30 @@ std::string sql_error(sqlite3* db) {
     return msg;
 }
 
+// An unknown --param fails before anything runs: every statement is
+// prepared once to learn its parameter names.  When a statement cannot be
+// prepared yet (it needs a table an earlier one creates), the check after
+// the run still catches unknown names.
+void check_param_names(sqlite3* db, const std::string& sql, const QueryParams& params, const std::string& where) {
+    if (params.empty()) return;
+    std::set<std::string> names;
+    const char* tail = sql.c_str();
+    const char* end = sql.c_str() + sql.size();
+    while (tail < end) {
+        sqlite3_stmt* stmt = nullptr;
+        const char* next = nullptr;
+        if (sqlite3_prepare_v2(db, tail, static_cast<int>(end - tail), &stmt, &next) != SQLITE_OK) return;
+        if (next <= tail && !stmt) break;
+        tail = next;
+        if (!stmt) continue;
+        for (int i = 1; i <= sqlite3_bind_parameter_count(stmt); ++i)
+            if (const char* raw = sqlite3_bind_parameter_name(stmt, i); raw && *raw) names.insert(raw + 1);
+        sqlite3_finalize(stmt);
+    }
+    for (const auto& [name, value] : params)
+        if (!names.count(name)) throw Error("the query has no parameter :" + name, where);
+}
+
 // Steps through every statement in sql, calling on_columns/on_row.
 template <typename OnColumns, typename OnRow>
 size_t each_row(Store& store, const std::string& sql, const QueryParams& params, const std::string& where,
@@ -114,6 +144,7 @@ size_t each_row(Store& store, const std::string& sql, const QueryParams& params,
     // SQLite stops reading at a NUL and would hand back the same tail forever.
     if (sql.find('\0') != std::string::npos) throw Error("the SQL contains a NUL byte", where);
     std::set<std::string> used;
+    check_param_names(db, sql, params, where);
     size_t rows = 0;
     while (tail < end) {
         sqlite3_stmt* stmt = nullptr;
@@ -185,6 +216,30 @@ QueryResult query_rows(Store& store, const std::string& sql, const QueryParams& 
         store, sql, params, where, [&](const std::vector<std::string>& names) { r.columns = names; r.rows.clear(); },
         [&](const std::vector<Cell>& cells) { r.rows.push_back(cells); });
     return r;
+}
+
+namespace {
+double steady_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+constexpr int kProgressSteps = 10000;  // VM instructions between clock checks
+}  // namespace
+
+QueryTimeout::QueryTimeout(Store& store, double seconds) : store_(store) {
+    if (seconds <= 0) return;
+    deadline_ = steady_seconds() + seconds;
+    sqlite3_progress_handler(store_.db().handle(), kProgressSteps, &QueryTimeout::check, this);
+}
+
+QueryTimeout::~QueryTimeout() {
+    if (deadline_ > 0) sqlite3_progress_handler(store_.db().handle(), 0, nullptr, nullptr);
+}
+
+int QueryTimeout::check(void* self) {
+    auto* t = static_cast<QueryTimeout*>(self);
+    if (steady_seconds() < t->deadline_) return 0;
+    t->expired_ = true;
+    return 1;
 }
 
 }  // namespace nx

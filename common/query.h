@@ -36,6 +36,24 @@ using QueryParams = std::map<std::string, std::string>;
 size_t run_sql(Store& store, const std::string& sql, const QueryParams& params, RowFormat format, Output& out,
                const std::string& where);
 
+// Stops the SQL of `store` once it has run `seconds` (a progress handler
+// checked every few thousand VM steps; 0 = no limit): the running statement
+// fails, and run_sql's Error says the limit was reached.
+class QueryTimeout {
+public:
+    QueryTimeout(Store& store, double seconds);
+    ~QueryTimeout();
+    QueryTimeout(const QueryTimeout&) = delete;
+    QueryTimeout& operator=(const QueryTimeout&) = delete;
+    bool expired() const { return expired_; }
+
+private:
+    static int check(void* self);
+    Store& store_;
+    double deadline_ = 0;  // steady-clock seconds
+    bool expired_ = false;
+};
+
 // Same, collecting rows instead of printing them (for nx-report).
 struct QueryResult {
     std::vector<std::string> columns;

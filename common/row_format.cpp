@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "common/error.h"
 #include "common/jsonl.h"
@@ -45,15 +46,6 @@ std::string tsv_escape(std::string_view s) {
     return out;
 }
 
-std::string markdown_escape(std::string_view s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n') out += "<br>";
-        else out += c;
-    }
-    return out;
-}
 
 // Display width of UTF-8 text: code points, not bytes.
 size_t display_width(std::string_view s) {
@@ -64,6 +56,49 @@ size_t display_width(std::string_view s) {
 }
 
 }  // namespace
+
+std::string csv_text_cell(std::string_view s) {
+    bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos;
+    if (formula) {
+        // A plain number ("-5", "+1e3") is data, not a formula.
+        std::string text(s);
+        char* end = nullptr;
+        std::strtod(text.c_str(), &end);
+        if (end && *end == '\0' && end != text.c_str() && s.front() != '\t' && s.front() != '\r') formula = false;
+    }
+    return csv_quote(formula ? "'" + std::string(s) : std::string(s));
+}
+
+std::string markdown_text(std::string_view s) {
+    std::string out;
+    for (char c : terminal_text(s, true)) {
+        switch (c) {
+            case '|': out += "\\|"; break;
+            case '\n': out += ' '; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '&': out += "&amp;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string terminal_text(std::string_view s, bool keep_newlines) {
+    std::string out;
+    out.reserve(s.size());
+    for (char ch : s) {
+        auto c = static_cast<unsigned char>(ch);
+        if ((c < 0x20 && c != '\t' && !(c == '\n' && keep_newlines)) || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, c == '\n' ? "\\n" : "\\x%02X", c);
+            out += buf;
+        } else {
+            out += ch;
+        }
+    }
+    return out;
+}
 
 RowFormat parse_row_format(std::string_view name) {
     for (const FormatRow& f : kFormats)
@@ -125,13 +160,13 @@ void RowWriter::write_header() {
     std::string line;
     if (format_ == RowFormat::markdown) {
         line = "|";
-        for (const std::string& n : names_) line += " " + markdown_escape(n) + " |";
+        for (const std::string& n : names_) line += " " + markdown_text(n) + " |";
         line += "\n|";
         for (size_t i = 0; i < names_.size(); ++i) line += "---|";
     } else {
         bool csv = format_ == RowFormat::csv;
         for (size_t i = 0; i < names_.size(); ++i)
-            line += (i ? (csv ? "," : "\t") : "") + (csv ? csv_quote(names_[i]) : tsv_escape(names_[i]));
+            line += (i ? (csv ? "," : "\t") : "") + (csv ? csv_text_cell(names_[i]) : tsv_escape(names_[i]));
     }
     line += '\n';
     out_.write(line);
@@ -167,7 +202,8 @@ void RowWriter::row(const std::vector<Cell>& cells) {
             std::string line;
             for (size_t i = 0; i < cells.size(); ++i) {
                 std::string v = render(cells[i], false);
-                line += (i ? (csv ? "," : "\t") : "") + (csv ? csv_quote(v) : tsv_escape(v));
+                bool text = cells[i].type == Cell::text || cells[i].type == Cell::json;
+                line += (i ? (csv ? "," : "\t") : "") + (csv ? (text ? csv_text_cell(v) : csv_quote(v)) : tsv_escape(v));
             }
             line += '\n';
             out_.write(line);
@@ -177,7 +213,7 @@ void RowWriter::row(const std::vector<Cell>& cells) {
         case RowFormat::markdown: {
             write_header();
             std::string line = "|";
-            for (const Cell& c : cells) line += " " + markdown_escape(render(c, true)) + " |";
+            for (const Cell& c : cells) line += " " + markdown_text(render(c, true)) + " |";
             line += '\n';
             out_.write(line);
             out_.end_record();
@@ -186,7 +222,7 @@ void RowWriter::row(const std::vector<Cell>& cells) {
         case RowFormat::table: {
             std::vector<std::string> texts;
             for (size_t i = 0; i < cells.size(); ++i) {
-                texts.push_back(render(cells[i], true));
+                texts.push_back(terminal_text(render(cells[i], true), false));
                 if (i < numeric_.size() && cells[i].type != Cell::null && !cells[i].is_number()) numeric_[i] = false;
             }
             buffered_.push_back(std::move(texts));
@@ -202,6 +238,7 @@ void RowWriter::finish() {
         return;
     }
     if (format_ != RowFormat::table) return;
+    for (std::string& n : names_) n = terminal_text(n, false);
     std::vector<size_t> width(names_.size());
     for (size_t i = 0; i < names_.size(); ++i) width[i] = display_width(names_[i]);
     for (const auto& r : buffered_)

@@ -41,6 +41,17 @@ std::string human_number(double v);
 // Shortest text that reads back as the same double (for machine formats).
 std::string exact_number(double v);
 
+// Text from profiles (names, messages) made safe per output format:
+// a CSV cell, quoted when needed, with a leading ' when it starts with
+// = + - @ (or tab/CR) and is not a plain number, as spreadsheets expect
+// against formula injection;
+std::string csv_text_cell(std::string_view s);
+// markdown with no raw HTML (< > & as entities), | escaped, newlines as spaces;
+std::string markdown_text(std::string_view s);
+// text for a terminal or table: ESC, CR, other control characters and DEL as
+// \xNN (newlines kept when `keep_newlines`, else \n).
+std::string terminal_text(std::string_view s, bool keep_newlines);
+
 class RowWriter {
 public:
     RowWriter(RowFormat format, Output& out);

@@ -29,6 +29,17 @@ SqliteDb::SqliteDb(const std::string& path, Mode mode) : path_(path) {
         throw Error("cannot open database: " + msg, path);
     }
     sqlite3_extended_result_codes(db_, 1);
+    harden();
+}
+
+// Every database nx opens may come from someone else: SQLite's defensive
+// settings, no schema-borne function calls with side effects (trusted_schema
+// off), no extension loading, no fts3_tokenizer() pointer games.
+void SqliteDb::harden() {
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, nullptr);
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
 }
 
 SqliteDb::~SqliteDb() {

@@ -32,6 +32,7 @@ public:
     static void configure_library();
 
 private:
+    void harden();
     sqlite3* db_ = nullptr;
     std::string path_;
 };

@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -12,6 +13,7 @@
 
 #include "common/engine_intervals.h"
 #include "common/error.h"
+#include "common/file_guard.h"
 #include "common/jsonl.h"
 #include "common/metric_defs.h"
 #include "common/profile_record.h"
@@ -66,15 +68,51 @@ std::string lowercase(const char* name) {
     return s;
 }
 
+// The SQL functions a read-only session may call: SQLite's core scalar,
+// aggregate, window, date, math and JSON functions, and nx's REGEXP.  Left
+// out on purpose: fts3_tokenizer (returns and accepts raw pointers),
+// load_extension, the FTS/R-Tree auxiliaries (match, snippet, offsets,
+// matchinfo, highlight, bm25, fts5, rtreenode, rtreedepth, rtreecheck) and
+// anything registered later without review.  Virtual tables a session can
+// reach: pragma_* (through the PRAGMA rules below), json_each/json_tree and
+// nx's engine_* table functions (engine_intervals.cpp), all read-only; a
+// read-only session cannot create one.
+const std::set<std::string, std::less<>> kReadOnlyFunctions = {
+    // core scalar
+    "abs", "changes", "char", "coalesce", "format", "glob", "hex", "ifnull", "iif", "instr", "last_insert_rowid",
+    "length", "like", "likelihood", "likely", "lower", "ltrim", "max", "min", "nullif", "printf", "quote", "random",
+    "randomblob", "replace", "round", "rtrim", "sign", "soundex", "sqlite_compileoption_get",
+    "sqlite_compileoption_used", "sqlite_source_id", "sqlite_version", "substr", "substring", "total_changes", "trim",
+    "typeof", "unicode", "unlikely", "upper", "zeroblob", "octet_length", "unhex", "concat", "concat_ws",
+    // aggregate and window
+    "avg", "count", "group_concat", "string_agg", "sum", "total", "row_number", "rank", "dense_rank",
+    "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value",
+    // date and time
+    "date", "time", "datetime", "julianday", "unixepoch", "strftime", "current_date", "current_time",
+    "current_timestamp", "timediff",
+    // math
+    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "ceiling", "cos", "cosh", "degrees", "exp",
+    "floor", "ln", "log", "log10", "log2", "mod", "pi", "pow", "power", "radians", "sin", "sinh", "sqrt", "tan",
+    "tanh", "trunc",
+    // JSON
+    "json", "json_array", "json_array_length", "json_extract", "json_insert", "json_object", "json_patch",
+    "json_quote", "json_remove", "json_replace", "json_set", "json_type", "json_valid", "json_group_array",
+    "json_group_object", "json_each", "json_tree", "->", "->>",
+    // nx
+    "regexp",
+};
+
 // Read-only connections refuse anything that could change a file: the
 // authorizer is the second lock behind PRAGMA query_only.
 int read_only_authorizer(void*, int action, const char* a, const char* b, const char*, const char*) {
     switch (action) {
         case SQLITE_READ:
         case SQLITE_SELECT:
-        case SQLITE_FUNCTION:
         case SQLITE_RECURSIVE:
             return SQLITE_OK;
+        case SQLITE_FUNCTION:
+            // b is the function's name: only the allow-list (kReadOnlyFunctions).
+            return kReadOnlyFunctions.count(lowercase(b)) ? SQLITE_OK : SQLITE_DENY;
         case SQLITE_PRAGMA: {
             // Reading pragmas (table_info, ...) is fine; query_only may not be
             // lifted.  Pragma names are case-insensitive.
@@ -122,15 +160,19 @@ bool file_exists(const std::string& path) {
 }  // namespace
 
 void register_sql_functions(sqlite3* db) {
-    sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr, regexp_function,
+    sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nullptr, regexp_function,
                                nullptr, nullptr, nullptr);
     register_engine_functions(db);
 }
 
 Store::Store(const std::string& path, Access access, const std::vector<std::string>& also)
-    : db_(path, access == Access::read_only ? SqliteDb::Mode::read_only
-                                            : (file_exists(path) ? SqliteDb::Mode::read_write : SqliteDb::Mode::create)),
+    : new_file_{path, access == Access::read_write && !file_exists(path)},
+      created_(new_file_.armed),
+      db_(path, access == Access::read_only ? SqliteDb::Mode::read_only
+                                            : (created_ ? SqliteDb::Mode::create : SqliteDb::Mode::read_write)),
       access_(access) {
+    guard_database(path);
+    for (const std::string& p : also) guard_database(p);
     sqlite3_busy_timeout(db_.handle(), kBusyTimeoutMs);
     register_sql_functions(db_.handle());
     if (access == Access::read_write) init_schema();
@@ -140,6 +182,24 @@ Store::Store(const std::string& path, Access access, const std::vector<std::stri
         db_.exec("PRAGMA query_only = 1");
         sqlite3_set_authorizer(db_.handle(), read_only_authorizer, nullptr);
     }
+    new_file_.armed = false;
+}
+
+Store::NewFile::~NewFile() {
+    if (!armed) return;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) unlink((path + suffix).c_str());
+}
+
+void Store::remove_if_left_empty() { new_file_.armed = created_; }
+
+Store::~Store() {
+    if (!new_file_.armed) return;
+    try {
+        SqliteStmt count(db_, "SELECT (SELECT count(*) FROM profile) + (SELECT count(*) FROM run)");
+        if (count.step() && count.column_int(0) > 0) new_file_.armed = false;
+    } catch (const Error&) {
+        // Unreadable: it holds nothing worth keeping.
+    }
 }
 
 void Store::check_schema_version(const std::string& schema, const std::string& path) {
@@ -147,8 +207,14 @@ void Store::check_schema_version(const std::string& schema, const std::string& p
     try {
         SqliteStmt check(db_, "SELECT value FROM " + schema + ".meta WHERE key = 'schema_version'");
         if (check.step()) version = static_cast<int>(check.column_int(0));
-    } catch (const Error&) {
-        throw Error("not an nx study database (no meta table)", path);
+    } catch (const Error& e) {
+        // Only a missing table means "not nx's": an unreadable, truncated or
+        // locked file says what SQLite said, naming this file (not the first --db).
+        if (std::string_view(e.what()).find("no such table") != std::string_view::npos)
+            throw Error("not an nx study database (no meta table)", path);
+        if (std::string_view(e.what()).find("file is not a database") != std::string_view::npos)
+            throw Error("not an nx study database (not an SQLite file)", path);
+        throw Error(e.what(), path);
     }
     if (version == 0) throw Error("not an nx study database (no schema version)", path);
     if (version > kSchemaVersion)
@@ -162,8 +228,12 @@ void Store::merge_databases(const std::vector<std::string>& also) {
     for (size_t i = 0; i < also.size(); ++i) {
         if (!file_exists(also[i])) throw Error("cannot open database: no such file", also[i]);
         std::string name = "db" + std::to_string(i + 1);
-        SqliteStmt attach(db_, "ATTACH DATABASE ? AS " + name);
-        attach.bind(1, std::string_view(also[i])).run();
+        try {
+            SqliteStmt attach(db_, "ATTACH DATABASE ? AS " + name);
+            attach.bind(1, std::string_view(also[i])).run();
+        } catch (const Error& e) {
+            throw Error(e.what(), also[i]);
+        }
         check_schema_version(name, also[i]);
         schemas.push_back(name);
     }
@@ -197,7 +267,35 @@ void Store::merge_databases(const std::vector<std::string>& also) {
     db_.exec(views);
 }
 
+// The nx schema version the file holds: 0 for an empty file.  Throws for a
+// file nx does not own (other tables, or a meta table that is not nx's), before
+// anything has changed it.
+int Store::existing_schema_version() {
+    SqliteStmt has(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+    has.step();
+    if (has.column_int(0) == 0) {
+        SqliteStmt any(db_, "SELECT count(*) FROM sqlite_master");
+        any.step();
+        if (any.column_int(0) > 0) throw Error("not an nx study database (it has other tables)", path());
+        return 0;
+    }
+    int version = 0;
+    try {
+        SqliteStmt v(db_, "SELECT value FROM meta WHERE key = 'schema_version' AND value GLOB '[0-9]*'");
+        if (v.step()) version = static_cast<int>(v.column_int(0));
+    } catch (const Error&) {
+    }
+    if (version <= 0) throw Error("not an nx study database (its meta table is not nx's)", path());
+    if (version > kSchemaVersion)
+        throw Error("database schema version " + std::to_string(version) + " is newer than this nx (" +
+                        std::to_string(kSchemaVersion) + ")",
+                    path());
+    return version;
+}
+
 void Store::init_schema() {
+    // Refuse a file that is not nx's before anything (page size, WAL) touches it.
+    existing_schema_version();
     // Page size only takes effect before the first table exists.
     db_.exec("PRAGMA page_size = " + std::to_string(kPageSize));
     try {
@@ -209,23 +307,7 @@ void Store::init_schema() {
              "; PRAGMA temp_store = FILE;");
     db_.exec("BEGIN IMMEDIATE");
     try {
-        int version = 0;
-        {
-            SqliteStmt has(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
-            has.step();
-            if (has.column_int(0) > 0) {
-                SqliteStmt v(db_, "SELECT value FROM meta WHERE key = 'schema_version'");
-                if (v.step()) version = static_cast<int>(v.column_int(0));
-            } else {
-                SqliteStmt any(db_, "SELECT count(*) FROM sqlite_master");
-                any.step();
-                if (any.column_int(0) > 0) throw Error("not an nx study database (it has other tables)", path());
-            }
-        }
-        if (version > kSchemaVersion)
-            throw Error("database schema version " + std::to_string(version) + " is newer than this nx (" +
-                            std::to_string(kSchemaVersion) + ")",
-                        path());
+        int version = existing_schema_version();  // again, under the write lock
         if (version < kSchemaVersion) {
             db_.exec(std::string(kSchemaTables));
             db_.exec(std::string(kSchemaViewDrops));

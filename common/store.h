@@ -36,10 +36,27 @@ public:
     // Id offset between merged databases (see `also`).
     static constexpr int64_t kIdStride = int64_t{1} << 40;
 
+    ~Store();
+    // When this Store created the file and it still holds no profile and no
+    // run when the Store is destroyed (the import failed), the file and its
+    // -wal/-shm are removed: a failed import into a new database leaves
+    // nothing behind.  (A Store that fails to open removes a file it created.)
+    void remove_if_left_empty();
+
 private:
     void init_schema();
+    int existing_schema_version();
     void check_schema_version(const std::string& schema, const std::string& path);
     void merge_databases(const std::vector<std::string>& also);
+    // Removes a file the Store created when armed; declared before db_ so it
+    // runs after the connection is closed.
+    struct NewFile {
+        std::string path;
+        bool armed = false;
+        ~NewFile();
+    };
+    NewFile new_file_;
+    bool created_ = false;
     SqliteDb db_;
     Access access_;
 };

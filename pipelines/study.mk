@@ -60,7 +60,7 @@ $(OUT)/$(1)/captures.jsonl: $(OUT)/$(1)/runs.jsonl $(NX)/nx-capture
 
 $(OUT)/$(1)/study.db: $(OUT)/$(1)/captures.jsonl $(NX)/nx-convert
 	@rm -f $$@.tmp $$@.tmp-wal $$@.tmp-shm
-	$(NX)/nx-convert --db $$@.tmp <$$< >/dev/null && mv $$@.tmp $$@
+	$(NX)/nx-convert --root $(OUT) --db $$@.tmp <$$< >/dev/null && mv $$@.tmp $$@
 
 $(OUT)/$(1)/report.md: $(OUT)/$(1)/runs.jsonl $(OUT)/$(1)/study.db $(OUT)/$(1)/report-config $(4) $(NX)/nx-report
 	$(NX)/nx-report $(OUT)/$(1)/runs.jsonl --db $(OUT)/$(1)/study.db $(3) --format markdown -o $$@
@@ -73,7 +73,7 @@ $(OUT)/$(1)/history.stamp: $(OUT)/$(1)/runs.jsonl
 	@if [ -n "$(GATE)" ] && [ -f $(HISTORY) ]; then \
 	    $(NX)/nx-report $(OUT)/$(1)/runs.jsonl --baseline $(HISTORY) --fail-on '$(GATE)' --format text; \
 	fi
-	$(NX)/nx-convert --db $(HISTORY) <$$< >/dev/null
+	$(NX)/nx-convert --root $(OUT) --db $(HISTORY) <$$< >/dev/null
 	@touch $$@
 
 study-$(1): $(OUT)/$(1)/report.md $(OUT)/$(1)/report.html $(OUT)/$(1)/history.stamp

@@ -253,7 +253,7 @@ fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"
 {"kind":"capture","study":"matmul","name":"mm_128","M":128,"backend":"neuron","target":"trn1","dtype":"bf16","team":"perf","profile":{"format":"neuron-json","path":"$FIXTURES/small.json"}}
 {"kind":"capture","study":"matmul","name":"mm_256","M":256,"backend":"neuron","target":"trn1","profile":{"format":"ntff","ntff":"slow.ntff","neff":"file.neff"}}
 JSON
-    nx-convert --db s.db <captures.jsonl >out.jsonl
+    nx-convert --root "$FIXTURES" --root . --db s.db <captures.jsonl >out.jsonl
     [ "$(jget out.jsonl '[x["name"] for x in r]')" = '["mm_128", "mm_256"]' ]
     [ "$(jget out.jsonl 'r[0]["team"]')" = perf ]
     [ "$(jget out.jsonl 'r[0]["M"]')" = 128 ]

@@ -10,8 +10,11 @@
 #include "common/convert.h"
 #include "common/diag.h"
 #include "common/error.h"
+#include "common/file_guard.h"
 #include "common/import/importer.h"
 #include "common/output.h"
+#include "common/pipe_guard_sink.h"
+#include "common/record_paths.h"
 #include "common/record_sinks.h"
 #include "common/sink_formats.h"
 #include "common/store.h"
@@ -60,6 +63,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("target", nx::po::value(&o.convert.base.target), "hardware target for MFU/MBU: trn1, inf2, trn2, trn3")
         ("backend", nx::po::value(&o.convert.base.backend), "what made the profile: neuron, sim, cpu")
         ("dtype", nx::po::value(&o.convert.base.dtype), "matmul dtype for peak FLOP/s: bf16, fp16, fp32, fp8")
+        ("root", nx::po::value(&o.convert.roots)->composing(), "capture records may name files under DIR (repeatable; default: the current directory tree and the record file's directory)")
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on")
         ("unbuffered", nx::po::bool_switch(&o.unbuffered), "flush stdout after every record")
         ("list-formats", nx::po::bool_switch(&o.list_formats), "list the input formats and exit");
@@ -76,9 +80,12 @@ std::optional<Options> parse(int argc, char** argv) {
         throw nx::UsageError("unknown --format '" + o.convert.format + "' (known: " + nx::input_format_names() + ")");
     if (!o.convert.base.target.empty() && !nx::find_target(o.convert.base.target))
         throw nx::UsageError("unknown --target '" + o.convert.base.target + "' (known: " + nx::target_names() + ")");
+    if (const std::string& b = o.convert.base.backend; !b.empty() && b != "neuron" && b != "sim" && b != "cpu")
+        throw nx::UsageError("unknown --backend '" + b + "' (known: neuron, sim, cpu)");
     if (!o.convert.base.dtype.empty() && !nx::parse_dtype(o.convert.base.dtype))
         throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: bf16, fp16, fp32, fp8)");
     o.convert.keep_going = o.keep_going;
+    nx::RecordPaths check_roots(o.convert.roots);  // a missing --root is a usage error now, not per record
     return o;
 }
 
@@ -96,21 +103,32 @@ int run(const Options& o) {
     std::unique_ptr<nx::AtomicFile> to_file;
     std::unique_ptr<nx::ProfileSink> to_sink;
     std::unique_ptr<nx::ProfileRecordSink> records;
+    // With --db, a closed stdout must not stop the load (pipe_guard_sink.h).
+    std::vector<std::unique_ptr<nx::PipeGuardSink>> guards;
+    auto add_stdout_sink = [&](nx::ProfileSink* sink) {
+        if (o.db.empty()) return builder.add_sink(sink);
+        guards.push_back(std::make_unique<nx::PipeGuardSink>(*sink));
+        builder.add_sink(guards.back().get());
+    };
+    if (!o.db.empty()) nx::guard_database(o.db);
+    for (const std::string& input : o.inputs) nx::guard_input_path(input);
     if (!o.to.empty()) {
         if (!o.output.empty()) to_file = std::make_unique<nx::AtomicFile>(o.output);
         to_sink = nx::find_sink_format(o.to)->make(to_file ? to_file->out() : stdout_);
-        builder.add_sink(to_sink.get());
+        if (to_file) builder.add_sink(to_sink.get());
+        else add_stdout_sink(to_sink.get());
     }
     // Profile records go to stdout unless the --to output does.
     if (o.to.empty() || to_file) {
         records = std::make_unique<nx::ProfileRecordSink>(stdout_);
-        builder.add_sink(records.get());
+        add_stdout_sink(records.get());
     }
     std::unique_ptr<nx::Store> store;
     std::unique_ptr<nx::DbSink> db;
     std::unique_ptr<nx::AsyncSink> db_async;
     if (!o.db.empty()) {
         store = std::make_unique<nx::Store>(o.db, nx::Store::Access::read_write);
+        store->remove_if_left_empty();
         db = std::make_unique<nx::DbSink>(*store);
         db_async = std::make_unique<nx::AsyncSink>(*db);
         builder.add_sink(db_async.get());

@@ -6,6 +6,7 @@
 
 #include "common/cli.h"
 #include "common/error.h"
+#include "common/limits.h"
 #include "common/output.h"
 #include "common/query.h"
 #include "common/store.h"
@@ -31,6 +32,7 @@ struct Options {
     std::string name, sql, file, format;
     std::vector<std::string> params;
     bool write = false, list = false, unbuffered = false;
+    double timeout = 0;
 };
 
 std::optional<Options> parse(int argc, char** argv) {
@@ -43,6 +45,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("param,p", nx::po::value(&o.params)->composing(), "bind :K to V (repeatable)")
         ("format,f", nx::po::value(&o.format), "jsonl, table, csv, tsv, markdown (default: table on a terminal, else jsonl)")
         ("write", nx::po::bool_switch(&o.write), "allow the SQL to change the database")
+        ("timeout", nx::po::value(&o.timeout), "stop the SQL after SECONDS (exit 1; default: no limit)")
         ("list", nx::po::bool_switch(&o.list), "list the named queries and exit")
         ("unbuffered", nx::po::bool_switch(&o.unbuffered), "flush after every row");
     nx::po::variables_map vm;
@@ -57,6 +60,7 @@ std::optional<Options> parse(int argc, char** argv) {
         if (sources > 1) throw nx::UsageError("give only one of a query NAME, --sql and --file");
         if (o.dbs.empty()) throw nx::UsageError("--db FILE is required");
         if (o.write && o.dbs.size() > 1) throw nx::UsageError("--write works on one database at a time");
+        if (!(o.timeout >= 0) || o.timeout > 1e9) throw nx::UsageError("--timeout takes a number of seconds >= 0");
     }
     return o;
 }
@@ -94,11 +98,7 @@ int run(const Options& o) {
         sql = it->sql;
         where = it->path;
     } else if (!o.file.empty()) {
-        std::ifstream in(o.file);
-        if (!in) throw nx::Error("cannot read the SQL file", o.file);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        sql = ss.str();
+        sql = nx::read_whole_file(o.file);  // capped: --file /dev/zero is an error
         where = o.file;
     } else {
         sql = o.sql;
@@ -106,7 +106,15 @@ int run(const Options& o) {
     }
     std::vector<std::string> also(o.dbs.begin() + 1, o.dbs.end());
     nx::Store store(o.dbs.front(), o.write ? nx::Store::Access::read_write : nx::Store::Access::read_only, also);
-    nx::run_sql(store, sql, params, format, out, where);
+    nx::QueryTimeout limit(store, o.timeout);
+    try {
+        nx::run_sql(store, sql, params, format, out, where);
+    } catch (const nx::Error& e) {
+        if (!limit.expired()) throw;
+        std::ostringstream secs;
+        secs << o.timeout;
+        throw nx::Error("stopped: the query ran longer than --timeout " + secs.str() + " s", where);
+    }
     return nx::kExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/atomic_file.h"
+#include "common/file_guard.h"
 #include "common/cli.h"
 #include "common/diag.h"
 #include "common/error.h"
@@ -187,6 +188,10 @@ void write_rows(const std::vector<rapidjson::Document>& rows, nx::RowFormat form
 
 int run(const Options& o) {
     std::unique_ptr<nx::AtomicFile> file;
+    for (const std::string& db : o.dbs) nx::guard_database(db);
+    for (const std::string& path : o.inputs) nx::guard_input_path(path);
+    for (const std::string& path : {o.baseline, o.study.seq_dist})
+        if (!path.empty()) nx::guard_input_path(path);
     if (!o.output.empty()) file = std::make_unique<nx::AtomicFile>(o.output);
     nx::Output& out = file ? file->out() : nx::Output::standard();
     OutFormat format = pick_format(o, out);
@@ -218,6 +223,11 @@ int run(const Options& o) {
             if (std::find(o.profiles.begin(), o.profiles.end(), p.info.name) != o.profiles.end() ||
                 std::find(o.profiles.begin(), o.profiles.end(), p.info.id) != o.profiles.end())
                 kept.push_back(std::move(p));
+        // As with --db: a name that matches nothing is an error (exit 1).
+        for (const std::string& name : o.profiles)
+            if (std::none_of(kept.begin(), kept.end(),
+                             [&](const nx::ProfileEntry& p) { return p.info.name == name || p.info.id == name; }))
+                throw nx::Error("no profile named '" + name + "'", inputs.size() == 1 ? inputs.front() : std::string());
         input.profiles = std::move(kept);
     }
 

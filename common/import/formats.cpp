@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/import/importer.h"
+#include "common/jsonl.h"
 
 namespace nx {
 
@@ -37,6 +38,7 @@ public:
         return keys.size() < 64;
     }
     bool StartObject() {
+        if (depth >= kMaxJsonDepth) return false;  // the importer reports it
         if (depth == 0) top_is_object = true;
         if (depth == 1 && top_is_object && keys.size() == 1) first_is_object = true;
         ++depth;
@@ -47,6 +49,7 @@ public:
         return true;
     }
     bool StartArray() {
+        if (depth >= kMaxJsonDepth) return false;
         if (depth == 0) top_is_array = true;
         ++depth;
         return true;

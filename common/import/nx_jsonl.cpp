@@ -4,6 +4,9 @@
 // derived again from the events).
 #include <rapidjson/document.h>
 
+#include <climits>
+#include <cstdint>
+
 #include "common/error.h"
 #include "common/import/importer.h"
 #include "common/jsonl.h"
@@ -86,7 +89,9 @@ private:
         e.dma_kind = *kind;
         if (const rapidjson::Value* t = find_member(r, "transpose")) e.transpose = t->IsBool() && t->GetBool();
         e.value = get_number(r, "value").value_or(0);
-        e.depth = static_cast<int32_t>(get_int(r, "depth").value_or(0));
+        int64_t depth = get_int(r, "depth").value_or(0);
+        if (depth < INT32_MIN || depth > INT32_MAX) throw Error("\"depth\" out of range: " + std::to_string(depth));
+        e.depth = static_cast<int32_t>(depth);
         args_.clear();
         if (const rapidjson::Value* a = find_member(r, "args")) {
             if (!a->IsObject()) throw Error("expected an object for \"args\"");

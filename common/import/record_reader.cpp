@@ -6,6 +6,8 @@
 
 #include "common/error.h"
 #include "common/json_text.h"
+#include "common/jsonl.h"
+#include "common/limits.h"
 #include "common/utf8.h"
 
 namespace nx {
@@ -56,6 +58,7 @@ public:
                       [&](Slot& s) { s.kind = Slot::string; s.s.assign(v); });
     }
     bool Key(const char* str, rapidjson::SizeType len, bool) {
+        in_.mark();
         std::string_view k(str, len);
         if (!is_valid_utf8(k)) {
             if (!in_record()) return fail_stream("invalid UTF-8 in a key");
@@ -100,6 +103,7 @@ private:
 
     template <typename WriteFn, typename SlotFn>
     bool scalar(WriteFn&& write, SlotFn&& set_slot) {
+        in_.mark();
         if (pass_depth_ > 0) {
             if (pass_writer_) write(*pass_writer_);
             return true;
@@ -149,6 +153,8 @@ private:
     }
 
     bool start(bool object) {
+        in_.mark();
+        if (depth_ >= kMaxJsonDepth) return fail_stream(json_depth_message());
         if (pass_depth_ > 0) {
             if (pass_writer_) object ? pass_writer_->start_object() : pass_writer_->start_array();
             ++depth_;
@@ -206,6 +212,7 @@ private:
     }
 
     bool end(bool object) {
+        in_.mark();
         if (pass_depth_ > 0) {
             if (pass_writer_) object ? pass_writer_->end_object() : pass_writer_->end_array();
             if (depth_ == pass_depth_) {
@@ -276,6 +283,7 @@ private:
 void read_records(InputSource& in, RecordFormat& format, size_t slot_count) {
     if (slot_count > kMaxSlots) throw Error("internal: too many record slots");
     JsonInputStream stream(in);
+    stream.set_token_limit(max_record_bytes());  // one string of a 1 MB gzip may be 1 GiB
     Handler handler(format, stream, slot_count);
     rapidjson::Reader reader;
     constexpr unsigned kFlags = rapidjson::kParseNanAndInfFlag;
@@ -292,6 +300,7 @@ void read_records(InputSource& in, RecordFormat& format, size_t slot_count) {
     if (!handler.stream_error().empty()) throw Error(handler.stream_error(), in.name(), line);
     switch (ok.Code()) {
         case rapidjson::kParseErrorDocumentEmpty:
+            if (!stream.at_end()) throw Error("not JSON: a NUL byte (binary data?)", in.name(), line);
             throw Error("empty input: expected JSON", in.name(), line);
         case rapidjson::kParseErrorTermination:
             // A handler stopped the parse; stream_error() was set above.
@@ -304,7 +313,8 @@ void read_records(InputSource& in, RecordFormat& format, size_t slot_count) {
         ok.Code() == rapidjson::kParseErrorArrayMissCommaOrSquareBracket ||
         ok.Code() == rapidjson::kParseErrorObjectMissName ||
         ok.Code() == rapidjson::kParseErrorValueInvalid) {
-        if (stream.Peek() == '\0') msg = "invalid JSON: input ends early (truncated?)";
+        if (stream.Peek() == '\0')
+            msg = stream.at_end() ? "invalid JSON: input ends early (truncated?)" : "invalid JSON: a NUL byte (binary data?)";
     }
     throw Error(msg, in.name(), line);
 }

@@ -16,13 +16,15 @@
 namespace nx {
 
 std::vector<SeqCount> read_seq_distribution(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error("cannot read the sequence-length distribution", path);
+    // Line by line with the record reader's line cap: /dev/zero is an error,
+    // not a 4 GB line.
+    auto source = InputSource::open(path);
+    JsonlReader in(*source);
     std::vector<SeqCount> out;
     std::string line;
     int64_t n = 0;
-    while (std::getline(in, line)) {
-        ++n;
+    while (in.next_line(line)) {
+        n = in.line();
         size_t hash = line.find('#');
         if (hash != std::string::npos) line.erase(hash);
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;

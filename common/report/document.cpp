@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/row_format.h"
+
 namespace nx {
 
 namespace {
@@ -97,15 +99,8 @@ std::string table_text(const TableBlock& t, const std::string& indent) {
     return s;
 }
 
-std::string md_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n') out += ' ';
-        else out += c;
-    }
-    return out;
-}
+// Names and messages come from profiles: no raw HTML, no control characters.
+std::string md_escape(const std::string& s) { return markdown_text(s); }
 
 std::string md_table(const TableBlock& t) {
     std::string s = "|";
@@ -274,7 +269,7 @@ void render_text(const Document& doc, Output& out, bool terminal) {
         }
         first = false;
     }
-    out.write(s);
+    out.write(terminal_text(s, true));  // ESC, CR ... from profile names shown, not obeyed
 }
 
 void render_markdown(const Document& doc, Output& out) {
@@ -282,8 +277,8 @@ void render_markdown(const Document& doc, Output& out) {
     for (const Block& b : doc.blocks) {
         if (b.html_only) continue;
         switch (b.kind) {
-            case Block::heading: s += std::string(static_cast<size_t>(b.level), '#') + " " + b.text + "\n\n"; break;
-            case Block::paragraph: s += b.text + "\n\n"; break;
+            case Block::heading: s += std::string(static_cast<size_t>(b.level), '#') + " " + md_escape(b.text) + "\n\n"; break;
+            case Block::paragraph: s += md_escape(b.text) + "\n\n"; break;
             case Block::facts:
             case Block::cards:
                 for (const Fact& f : b.fact_list) s += "- **" + md_escape(f.key) + "**: " + md_escape(f.value) + "\n";
@@ -309,7 +304,7 @@ void render_markdown(const Document& doc, Output& out) {
                 for (const std::string& i : b.item_list) s += "- " + md_escape(i) + "\n";
                 s += "\n";
                 break;
-            case Block::sparkline: s += "- " + b.text + ": `" + sparkline_text(b.series, false) + "`\n\n"; break;
+            case Block::sparkline: s += "- " + md_escape(b.text) + ": `" + sparkline_text(b.series, false) + "`\n\n"; break;
             case Block::chart:
                 s += "**" + md_escape(b.chart_data.title) + "**\n\n";
                 if (b.chart_data.kind == "timeline") s += "```\n" + timeline_text(b.chart_data, false, "") + "```\n\n";
@@ -317,7 +312,7 @@ void render_markdown(const Document& doc, Output& out) {
                 break;
         }
     }
-    out.write(s);
+    out.write(terminal_text(s, true));
 }
 
 }  // namespace nx

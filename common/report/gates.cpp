@@ -135,6 +135,10 @@ std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportIn
                 if (g) unmatched.push_back(cur.name + " (no " + metric + ")");
                 return;
             }
+            // A gate fails closed: NaN compares false both ways and would pass.
+            if (g && (!std::isfinite(*b) || !std::isfinite(*c)))
+                throw Error("gate '" + g->text + "' cannot be checked for " + cur.name + ": the " +
+                            (std::isfinite(*c) ? "baseline" : "current") + " " + metric + " is not a finite number");
             GateCheck k;
             k.record = cur.name;
             k.metric = metric;

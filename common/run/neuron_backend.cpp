@@ -77,8 +77,8 @@ void NeuronBackend::run_all(const std::vector<Workload>& workloads, const Done& 
     rapidjson::Document doc;
     while (!stopped && child.read_line(line)) {
         if (line.empty()) continue;
-        doc.Parse(line.c_str());
-        if (doc.HasParseError() || !doc.IsObject()) {
+        bool parsed = !json_too_deep(line) && !doc.Parse(line.c_str()).HasParseError() && doc.IsObject();
+        if (!parsed) {
             // Not a result: something the driver's libraries printed.  Pass
             // it on to the user rather than lose it or fail on it.
             std::fprintf(stderr, "%s\n", line.c_str());

@@ -126,9 +126,9 @@ TEST(RowFormatMarkdown, HeaderSeparatorAndEscapedPipes) {
               "| 1 | x\\|y |\n");
 }
 
-TEST(RowFormatMarkdown, NewlinesBecomeLineBreaksAndRealsAreRounded) {
-    std::string out = render(nx::RowFormat::markdown, {"t", "r"}, {{txt("one\ntwo"), real(1234.5678)}});
-    EXPECT_EQ(out, "| t | r |\n|---|---|\n| one<br>two | 1234.6 |\n");
+TEST(RowFormatMarkdown, NewlinesBecomeSpacesHtmlIsEscapedAndRealsAreRounded) {
+    std::string out = render(nx::RowFormat::markdown, {"t", "r"}, {{txt("one\ntwo <b>&"), real(1234.5678)}});
+    EXPECT_EQ(out, "| t | r |\n|---|---|\n| one two &lt;b&gt;&amp; | 1234.6 |\n");
 }
 
 TEST(RowFormatMarkdown, EmptyResultStillPrintsTheHeader) {
