@@ -108,3 +108,15 @@ print(peak < 5)"
     nx-convert "$FIXTURES/device_idle.json" --to pftrace -o t.pftrace >/dev/null
     [ "$(test-pftrace_dump t.pftrace | grep -c 'vector active')" -ge 1 ]
 }
+
+@test "real profiles: summary instance_type sets the target unless --target says otherwise" {
+    nx-convert "$FIXTURES/device_idle.json" >out.jsonl
+    [ "$(jget out.jsonl 'r[0]["target"]')" = inf2 ]
+    [ "$(jget out.jsonl '"peak_flops" in r[0]["metrics"]')" = true ]
+    nx-convert --target trn2 "$FIXTURES/device_idle.json" >out.jsonl
+    [ "$(jget out.jsonl 'r[0]["target"]')" = trn2 ]
+    sed 's/"inf2.xlarge"/"trn2u.48xlarge"/' "$FIXTURES/device_idle.json" >u.json
+    [ "$(nx-convert u.json | jget - 'r[0]["target"]')" = trn2 ]
+    sed 's/"inf2.xlarge"/"m5.large"/' "$FIXTURES/device_idle.json" >m.json
+    [ "$(nx-convert m.json | jget - 'r[0]["target"]')" = null ]
+}

@@ -148,6 +148,7 @@ public:
         // Only the first graph's summary describes these instructions; say
         // how many others the file had.
         if (extra_summaries_ > 0) add_carried("summary_graphs_ignored", std::to_string(extra_summaries_));
+        if (info_changed_ && carried_.empty()) out_.update_info(info_);
         if (!carried_.empty()) {
             // Merge into whatever the capture record carried.
             rapidjson::Document doc;
@@ -240,12 +241,29 @@ private:
                 double v = m.value.GetDouble();
                 if (std::isfinite(v)) out_.source_metric(k, v);
             } else if (!m.value.IsNull()) {
+                if (k == "instance_type" && m.value.IsString() && info_.target.empty()) {
+                    // The instance the profile was captured on names the
+                    // target, unless --target or the capture record did.
+                    info_.target = target_of_instance(m.value.GetString());
+                    if (!info_.target.empty()) info_changed_ = true;
+                }
                 if (ids.size() > 1) ids += ",";
                 ids += json_quote(k) + ":" + to_json(m.value);
             }
         }
         ids += "}";
         if (ids.size() > 2) add_carried("summary_fields", ids);
+    }
+
+    // "inf2.xlarge" -> inf2, "trn1n.32xlarge" -> trn1, "trn2u.48xlarge" -> trn2;
+    // empty for instances nx has no target for.
+    static std::string target_of_instance(std::string_view type) {
+        static constexpr std::pair<std::string_view, std::string_view> kFamilies[] = {
+            {"inf2", "inf2"}, {"trn1", "trn1"}, {"trn1n", "trn1"}, {"trn2", "trn2"}, {"trn2u", "trn2"}, {"trn3", "trn3"}};
+        std::string_view family = type.substr(0, type.find('.'));
+        for (const auto& [name, target] : kFamilies)
+            if (family == name) return std::string(target);
+        return {};
     }
 
     void add_carried(std::string_view section, std::string_view json, bool as_list = false) {
@@ -271,6 +289,7 @@ private:
     std::string last_queue_;
     DmaKind last_kind_ = DmaKind::unknown;
     int extra_summaries_ = 0;
+    bool info_changed_ = false;
 };
 
 }  // namespace
