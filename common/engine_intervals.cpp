@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/engine_busy.h"
 #include "common/error.h"
 #include "common/event.h"
 #include "common/interval_union.h"
@@ -20,10 +21,9 @@ namespace {
 constexpr int64_t kMaxBuckets = 100000;
 
 // All intervals of one profile, per engine.
+// Busy time follows engine_busy.h, as the profile record's figures do.
 struct EngineIntervals {
-    std::array<std::unique_ptr<IntervalUnion>, kEngineCount> unions;
-    std::array<int64_t, kEngineCount> count{};
-    std::array<int64_t, kEngineCount> dur_sum{};
+    EngineBusy busy;
     int64_t start_ns = 0, end_ns = 0;
     bool found = false;
 
@@ -51,8 +51,7 @@ struct EngineIntervals {
             const char* e = reinterpret_cast<const char*>(sqlite3_column_text(tracks.s, 1));
             engine_of[sqlite3_column_int64(tracks.s, 0)] = parse_engine(e ? e : "").value_or(Engine::none);
         }
-        std::string sql = "SELECT ts, dur, track_id FROM " + schema +
-                          ".event WHERE profile_id = ?1 AND type IN ('instruction', 'dma')";
+        std::string sql = "SELECT ts, dur, track_id, type, opcode FROM " + schema + ".event WHERE profile_id = ?1 AND type IN ('instruction', 'dma', 'active')";
         if (ranged) sql += " AND id BETWEEN ?2 AND ?3";
         Stmt ev(db, sql);
         sqlite3_bind_int64(ev.s, 1, local);
@@ -63,6 +62,11 @@ struct EngineIntervals {
         int64_t last_track = -1;
         Engine engine = Engine::none;
         int rc;
+        auto text = [&](int col) {
+            const unsigned char* t = sqlite3_column_text(ev.s, col);
+            return t ? std::string_view(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(ev.s, col)))
+                     : std::string_view();
+        };
         while ((rc = sqlite3_step(ev.s)) == SQLITE_ROW) {
             int64_t ts = sqlite3_column_int64(ev.s, 0), dur = sqlite3_column_int64(ev.s, 1);
             int64_t track = sqlite3_column_int64(ev.s, 2);
@@ -72,14 +76,13 @@ struct EngineIntervals {
                 last_track = track;
             }
             if (engine == Engine::none) continue;
-            size_t i = static_cast<size_t>(engine);
-            if (!unions[i]) unions[i] = std::make_unique<IntervalUnion>();
-            unions[i]->add(ts, ts + dur);  // zero-length ones count as instructions, add no time
-            ++count[i];
-            dur_sum[i] += dur;
+            EventType type = parse_event_type(text(3)).value_or(EventType::instruction);
+            busy.add(type, engine, ts, dur, text(4));
         }
         if (rc != SQLITE_DONE) throw Error(sqlite3_errmsg(db));
     }
+
+    bool present(size_t e) const { return busy.present(static_cast<Engine>(e)); }
 
     struct Stmt {
         sqlite3_stmt* s = nullptr;
@@ -107,12 +110,13 @@ class SummaryRows : public Producer {
 public:
     explicit SummaryRows(std::unique_ptr<EngineIntervals> d) : d_(std::move(d)) {}
     bool next(Row& r) override {
-        while (e_ < kEngineCount && !d_->unions[e_]) ++e_;
+        while (e_ < kEngineCount && !d_->present(e_)) ++e_;
         if (e_ >= kEngineCount) return false;
-        r.text = std::string(to_string(static_cast<Engine>(e_)));
-        r.i[0] = d_->count[e_];
-        r.i[1] = d_->unions[e_]->total();
-        r.i[2] = d_->dur_sum[e_];
+        Engine e = static_cast<Engine>(e_);
+        r.text = std::string(to_string(e));
+        r.i[0] = d_->busy.instructions(e);
+        r.i[1] = d_->busy.busy(e).total();
+        r.i[2] = d_->busy.duration_sum(e);
         ++e_;
         return true;
     }
@@ -128,9 +132,9 @@ public:
     bool next(Row& r) override {
         for (;;) {
             if (!reader_) {
-                while (e_ < kEngineCount && !d_->unions[e_]) ++e_;
+                while (e_ < kEngineCount && !d_->present(e_)) ++e_;
                 if (e_ >= kEngineCount) return false;
-                reader_ = std::make_unique<IntervalUnion::Reader>(*d_->unions[e_]);
+                reader_ = std::make_unique<IntervalUnion::Reader>(d_->busy.busy(static_cast<Engine>(e_)));
             }
             Interval iv;
             if (reader_->next(iv)) {
@@ -164,8 +168,8 @@ public:
         using Edge = std::pair<int64_t, size_t>;  // time, engine
         std::priority_queue<Edge, std::vector<Edge>, std::greater<Edge>> heap;
         for (size_t e = 0; e < kEngineCount; ++e) {
-            if (!d->unions[e]) continue;
-            streams[e].reader = std::make_unique<IntervalUnion::Reader>(*d->unions[e]);
+            if (!d->present(e)) continue;
+            streams[e].reader = std::make_unique<IntervalUnion::Reader>(d->busy.busy(static_cast<Engine>(e)));
             if (streams[e].reader->next(streams[e].cur)) heap.push({streams[e].cur.begin, e});
         }
         // Mask 0 is idle time: from the profile's start to its end, between
@@ -220,9 +224,9 @@ public:
         t0_ = d->start_ns;
         span_ = std::max<int64_t>(d->end_ns - d->start_ns, 1);
         for (size_t e = 0; e < kEngineCount; ++e) {
-            if (!d->unions[e]) continue;
+            if (!d->present(e)) continue;
             std::vector<int64_t> busy(static_cast<size_t>(n), 0);
-            IntervalUnion::Reader reader(*d->unions[e]);
+            IntervalUnion::Reader reader(d->busy.busy(static_cast<Engine>(e)));
             Interval iv;
             while (reader.next(iv)) {
                 int64_t b = bucket_of(iv.begin);

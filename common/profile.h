@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,12 +45,28 @@ struct MetricValue {
     bool measured;  // true: the source reported it; false: nx derived it from events
 };
 
+// How an engine row's busy time was made (engine_busy.h).
+enum class BusyOrigin : uint8_t { instructions, profiler, transfers };
+// "derived from instructions, waits excluded", "profiler active_time", ...
+std::string_view to_string(BusyOrigin o);
+std::optional<BusyOrigin> parse_busy_origin(std::string_view s);
+
 struct EngineStat {
     Engine engine;
+    BusyOrigin origin = BusyOrigin::instructions;
     int64_t instructions = 0;
     int64_t active_ns = 0;   // union of busy intervals
     int64_t busy_sum_ns = 0; // plain sum of durations (for the mean)
     double active_percent = 0;
+};
+
+// A figure the source reported that nx, deriving it from the events,
+// makes more than 10% different: reports show both.
+struct MetricDisagreement {
+    std::string name;
+    double source = 0;
+    double derived = 0;
+    std::string derived_from;  // how nx made its figure
 };
 
 struct KeyStat {
@@ -75,6 +92,7 @@ struct ProfileSummary {
     int64_t end_ns = 0;
     int64_t events = 0;
     std::vector<std::string> notes;  // what could not be derived and why
+    std::vector<MetricDisagreement> disagreements;
 
     const MetricValue* find(std::string_view name) const;
     // Value or the fallback when absent.

@@ -87,19 +87,11 @@ void ProfileMetrics::add(const Event& e) {
         start_ns_ = std::min(start_ns_, e.ts_ns);
         end_ns_ = std::max(end_ns_, end);
     }
-    size_t ei = static_cast<size_t>(e.engine);
-    if (e.type == EventType::instruction || e.type == EventType::dma) {
-        engine_count_[ei] += 1;
-        engine_dur_sum_[ei] += e.dur_ns;
-        engine_union_[ei].add(e.ts_ns, end);
-        // DMA or a compute engine busy (not host or unknown rows): what
-        // dma_wait_time measures against.
-        if (e.type == EventType::dma || is_compute_engine(e.engine)) all_union_.add(e.ts_ns, end);
-    }
+    busy_.add(e);
+    if ((e.type == EventType::instruction || e.type == EventType::active) && is_compute_engine(e.engine))
+        any_compute_ = true;
     if (e.type == EventType::instruction && is_compute_engine(e.engine)) {
-        compute_union_.add(e.ts_ns, end);
         if (e.engine == Engine::tensor || e.engine == Engine::tensor_matrix) {
-            tensor_union_.add(e.ts_ns, end);
             if (e.flops >= 0) {
                 flops_known_ = true;
                 hardware_flops_ += e.flops;
@@ -192,8 +184,20 @@ public:
     // Adds a derived value unless the source reported the metric.
     void derive(std::string_view name, double value) {
         if (!std::isfinite(value)) return;
-        if (source_.count(name)) return;
+        if (source_.count(name)) {
+            overridden_.emplace(std::string(name), value);
+            return;
+        }
         derived_.emplace(std::string(name), value);
+    }
+    // Source figures nx would have derived differently, by more than
+    // kDisagreement of the source's value.
+    template <class Fn>
+    void for_each_disagreement(Fn fn) const {
+        for (const auto& [name, derived] : overridden_) {
+            double src = source_.find(name)->second;
+            if (std::fabs(derived - src) > kDisagreement * std::fabs(src)) fn(name, src, derived);
+        }
     }
     bool has(std::string_view name) const { return source_.count(name) || derived_.count(name); }
     double get(std::string_view name, double fallback = NAN) const {
@@ -216,8 +220,10 @@ public:
     }
 
 private:
+    static constexpr double kDisagreement = 0.10;
     const std::map<std::string, double, std::less<>>& source_;
     std::map<std::string, double, std::less<>> derived_;
+    std::map<std::string, double, std::less<>> overridden_;
 };
 
 bool ends_with(std::string_view s, std::string_view suffix) {
@@ -259,43 +265,46 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
 
     auto percent_of_total = [&](double seconds) { return total > 0 ? 100.0 * seconds / total : NAN; };
 
-    // Engines.
+    // Engines: busy time per engine_busy.h.  Where the source reported an
+    // engine's figures they win (MetricList); the busiest engine and the
+    // tensor share follow whichever figures the profile ends up with.
     struct EngineMetric { std::string_view prefix; Engine engine; };
-    static constexpr EngineMetric kEngines[] = {{"vector", Engine::vector}, {"scalar", Engine::scalar},
-                                                {"gpsimd", Engine::gpsimd}, {"sync", Engine::sync}};
-    int64_t tensor_instr = engine_count_[static_cast<size_t>(Engine::tensor)] +
-                           engine_count_[static_cast<size_t>(Engine::tensor_matrix)];
-    double tensor_active_s = tensor_union_.total() / 1e9;
-    double engine_time_sum = tensor_active_s;
-    double busiest_s = tensor_instr > 0 ? tensor_active_s : 0;
-    if (tensor_instr > 0) {
-        m.derive("tensor_engine_active_time", tensor_active_s);
-        m.derive("tensor_engine_active_time_percent", percent_of_total(tensor_active_s));
-        m.derive("tensor_engine_instruction_count", static_cast<double>(tensor_instr));
-        m.derive("matmul_instruction_count", static_cast<double>(matmul_count_));
-    }
+    static constexpr EngineMetric kEngines[] = {{"tensor", Engine::tensor}, {"vector", Engine::vector},
+                                                {"scalar", Engine::scalar}, {"gpsimd", Engine::gpsimd},
+                                                {"sync", Engine::sync}};
+    std::map<std::string, BusyOrigin, std::less<>> busy_origin;  // metric -> how nx derived it
+    double engine_time_sum = 0, busiest_percent = -1;
     for (const EngineMetric& em : kEngines) {
-        size_t i = static_cast<size_t>(em.engine);
-        if (engine_count_[i] == 0) continue;
-        double active_s = engine_union_[i].total() / 1e9;
-        engine_time_sum += active_s;
-        busiest_s = std::max(busiest_s, active_s);
+        bool tensor = em.engine == Engine::tensor;
+        bool present = busy_.present(em.engine) || (tensor && busy_.present(Engine::tensor_matrix));
+        if (!present) continue;
+        double active_s = (tensor ? busy_.union_length({Engine::tensor, Engine::tensor_matrix})
+                                  : busy_.busy(em.engine).total()) / 1e9;
         std::string p(em.prefix);
+        int64_t instr = busy_.instructions(em.engine) +
+                        (tensor && busy_.present(Engine::tensor_matrix) ? busy_.instructions(Engine::tensor_matrix) : 0);
         m.derive(p + "_engine_active_time", active_s);
         m.derive(p + "_engine_active_time_percent", percent_of_total(active_s));
-        m.derive(p + "_engine_instruction_count", static_cast<double>(engine_count_[i]));
+        if (instr > 0) m.derive(p + "_engine_instruction_count", static_cast<double>(instr));
+        if (tensor && instr > 0) m.derive("matmul_instruction_count", static_cast<double>(matmul_count_));
+        for (const char* suffix : {"_engine_active_time", "_engine_active_time_percent"})
+            busy_origin[p + suffix] = busy_.origin(em.engine);
+        engine_time_sum += m.get(p + "_engine_active_time", 0);
+        busiest_percent = std::max(busiest_percent, m.get(p + "_engine_active_time_percent", 0));
     }
-    double compute_s = compute_union_.total() / 1e9;
-    if (compute_union_.count() > 0) {
+    double compute_s = busy_.union_length({Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+                                           Engine::gpsimd, Engine::sync}) / 1e9;
+    if (any_compute_) {
         m.derive("compute_active_time", compute_s);
-        m.derive("busiest_engine_active_time_percent", percent_of_total(busiest_s));
-        if (engine_time_sum > 0) m.derive("tensor_engine_time_share_percent", 100.0 * tensor_active_s / engine_time_sum);
+        if (busiest_percent >= 0) m.derive("busiest_engine_active_time_percent", busiest_percent);
+        if (engine_time_sum > 0)
+            m.derive("tensor_engine_time_share_percent",
+                     100.0 * m.get("tensor_engine_active_time", 0) / engine_time_sum);
     }
 
     // DMA.
-    size_t di = static_cast<size_t>(Engine::dma);
-    double dma_s = engine_union_[di].total() / 1e9;
     if (dma_count_ > 0) {
+        double dma_s = busy_.busy(Engine::dma).total() / 1e9;
         m.derive("dma_transfer_count", static_cast<double>(dma_count_));
         m.derive("dma_active_time", dma_s);
         m.derive("dma_active_time_percent", percent_of_total(dma_s));
@@ -305,7 +314,8 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
             m.derive("dma_transfer_average_bytes", static_cast<double>(dma_bytes_) / dma_sized_count_);
         }
         // DMA not hidden behind compute: |DMA \ compute| = |DMA u compute| - |compute|.
-        double all_s = all_union_.total() / 1e9;
+        double all_s = busy_.union_length({Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+                                           Engine::gpsimd, Engine::sync, Engine::dma}) / 1e9;
         double wait_s = std::max(0.0, all_s - compute_s);
         m.derive("dma_wait_time", wait_s);
         m.derive("dma_wait_percent", percent_of_total(wait_s));
@@ -374,18 +384,28 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         out.notes.push_back("DMA transfers do not say which memory they read or wrote: HBM metrics need the source summary");
 
     out.metrics = m.build();
+    m.for_each_disagreement([&](const std::string& name, double src, double derived) {
+        // Not the same figure: the source counts DMA transfers, its records
+        // are packets; its event_count is not nx's count of every event
+        // (profiler intervals and counter samples included).
+        if (name.rfind("dma_transfer_", 0) == 0 || name == "event_count") return;
+        std::string how = "derived by nx from the events";
+        if (auto o = busy_origin.find(name); o != busy_origin.end()) how = to_string(o->second);
+        else if (dma_kind_known_ && (name.rfind("hbm_", 0) == 0 || name.rfind("spill_", 0) == 0 ||
+                                     name == "weight_queue_bytes"))
+            how = "derived from DMA queue names";
+        out.disagreements.push_back({name, src, derived, how});
+    });
 
     // Per-engine table for reports (rows as the profiler shows them).
-    static constexpr Engine kRows[] = {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
-                                       Engine::gpsimd, Engine::sync, Engine::dma};
-    for (Engine e : kRows) {
-        size_t i = static_cast<size_t>(e);
-        if (engine_count_[i] == 0) continue;
+    for (Engine e : EngineBusy::kRows) {
+        if (!busy_.present(e)) continue;
         EngineStat st;
         st.engine = e;
-        st.instructions = engine_count_[i];
-        st.active_ns = engine_union_[i].total();
-        st.busy_sum_ns = engine_dur_sum_[i];
+        st.origin = busy_.origin(e);
+        st.instructions = busy_.instructions(e);
+        st.active_ns = busy_.busy(e).total();
+        st.busy_sum_ns = busy_.duration_sum(e);
         st.active_percent = total > 0 ? 100.0 * (st.active_ns / 1e9) / total : 0;
         out.engines.push_back(st);
     }
@@ -395,14 +415,13 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     // Timeline: each engine row's merged busy intervals cut into equal buckets.
     int64_t span = out.end_ns - out.start_ns;
     if (span > 0) {
-        for (Engine e : kRows) {
-            size_t i = static_cast<size_t>(e);
-            if (engine_count_[i] == 0) continue;
+        for (Engine e : EngineBusy::kRows) {
+            if (!busy_.present(e)) continue;
             std::vector<double> busy(kTimelineBuckets, 0);
             auto edge = [&](int64_t b) {
                 return out.start_ns + static_cast<int64_t>(static_cast<__int128>(b) * span / kTimelineBuckets);
             };
-            IntervalUnion::Reader reader(engine_union_[i]);
+            IntervalUnion::Reader reader(busy_.busy(e));
             Interval iv;
             while (reader.next(iv)) {
                 int64_t b0 = static_cast<int64_t>(static_cast<__int128>(iv.begin - out.start_ns) * kTimelineBuckets / span);

@@ -3,6 +3,9 @@
 // itself reported.  nx-convert (real profiles) and the sim backend (predicted
 // ones) both use this, so every query and rule means the same on both.
 //
+// Engine active time follows engine_busy.h: the profiler's own busy intervals
+// when the profile has them, else instructions without their waits.
+//
 // Memory stays bounded: per-engine active time uses IntervalUnion (which spills
 // to disk for unordered input); opcode/layer/tensor tables are capped.
 #pragma once
@@ -14,6 +17,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/engine_busy.h"
 #include "common/event.h"
 #include "common/interval_union.h"
 #include "common/profile.h"
@@ -58,12 +62,8 @@ public:
 private:
     KeyAcc& bump(KeyTable& table, std::string_view key, int64_t dur, bool classify);
 
-    std::array<IntervalUnion, kEngineCount> engine_union_;
-    std::array<int64_t, kEngineCount> engine_count_{};
-    std::array<int64_t, kEngineCount> engine_dur_sum_{};
-    IntervalUnion tensor_union_;   // Tensor and TensorMatrix rows together
-    IntervalUnion compute_union_;  // any compute engine
-    IntervalUnion all_union_;      // a compute engine or DMA busy
+    EngineBusy busy_;              // per-engine busy time (engine_busy.h)
+    bool any_compute_ = false;     // a compute engine's instruction or profiler interval
 
     int64_t events_ = 0;
     int64_t start_ns_ = INT64_MAX;

@@ -13,7 +13,8 @@ namespace {
 // are replaced, never duplicated.
 const std::set<std::string, std::less<>> kOwnFields = {
     "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
-    "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline"};
+    "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
+    "metric_disagreements"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
 void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
@@ -108,6 +109,8 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         w.Int64(e.busy_sum_ns);
         key(w, "active_percent");
         write_number(w, e.active_percent);
+        key(w, "origin");
+        str(w, to_string(e.origin));
         w.EndObject();
     }
     w.EndArray();
@@ -128,6 +131,23 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         }
         w.EndObject();
         w.EndObject();
+    }
+    if (!summary.disagreements.empty()) {
+        key(w, "metric_disagreements");
+        w.StartArray();
+        for (const MetricDisagreement& d : summary.disagreements) {
+            w.StartObject();
+            key(w, "metric");
+            str(w, d.name);
+            key(w, "source");
+            write_number(w, d.source);
+            key(w, "derived");
+            write_number(w, d.derived);
+            key(w, "derived_from");
+            str(w, d.derived_from);
+            w.EndObject();
+        }
+        w.EndArray();
     }
     key(w, "notes");
     w.StartArray();
@@ -180,6 +200,8 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
             st.active_ns = get_int(e, "active_ns").value_or(0);
             st.busy_sum_ns = get_int(e, "busy_sum_ns").value_or(0);
             st.active_percent = get_number(e, "active_percent").value_or(0);
+            st.origin = parse_busy_origin(get_string(e, "origin").value_or("")).value_or(
+                st.engine == Engine::dma ? BusyOrigin::transfers : BusyOrigin::instructions);
             summary.engines.push_back(st);
         }
     }
@@ -201,6 +223,16 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
                 for (auto& v : m.value.GetArray()) t.active_percent.push_back(v.IsNumber() ? v.GetDouble() : 0);
                 summary.timeline.push_back(std::move(t));
             }
+        }
+    }
+    if (const rapidjson::Value* ds = find_member(rec, "metric_disagreements"); ds && ds->IsArray()) {
+        for (auto& d : ds->GetArray()) {
+            auto name = get_string(d, "metric");
+            auto src = get_number(d, "source");
+            auto derived = get_number(d, "derived");
+            if (!name || !src || !derived) continue;
+            summary.disagreements.push_back({std::string(*name), *src, *derived,
+                                             std::string(get_string(d, "derived_from").value_or(""))});
         }
     }
     if (const rapidjson::Value* notes = find_member(rec, "notes"); notes && notes->IsArray())

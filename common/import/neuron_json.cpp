@@ -20,7 +20,7 @@ namespace {
 
 enum Field : int {
     kTimestamp, kDuration, kLabel, kOpcode, kHloName, kLayer, kSubgroup, kTransferSize, kInstructionType,
-    kName, kFlops, kFieldCount
+    kName, kFlops, kStartTs, kEndTs, kEngine, kFieldCount
 };
 
 struct FieldName {
@@ -34,6 +34,11 @@ constexpr FieldName kFields[] = {
     {"instruction_type", kInstructionType}, {"name", kName}, {"flops", kFlops},
 };
 
+// The profiler's own busy intervals: "active_time":[{"pcore_idx":0,
+// "engine":"tensor","start_ts":57,"end_ts":122,"duration_ns":64}, ...].
+constexpr FieldName kActiveFields[] = {
+    {"start_ts", kStartTs}, {"end_ts", kEndTs}, {"engine", kEngine}};
+
 // Limits on what is carried from non-event sections into the profile record.
 constexpr size_t kMaxCarriedRecords = 1000;
 
@@ -45,6 +50,9 @@ public:
 
     int field_id(std::string_view section, std::string_view key) override {
         if (section.size() == 7 && section == "summary") return -1;  // all to args, parsed as metrics
+        if (section == "active_time")
+            for (const FieldName& f : kActiveFields)
+                if (f.name == key) return f.field;
         // Called for every field of every record: compare only names of the
         // same length and first letter.
         for (const FieldName& f : kFields)
@@ -69,6 +77,10 @@ public:
         }
         if (section == "summary") {
             summary_record(args, line);
+            return;
+        }
+        if (section == "active_time") {
+            active_record(s, args, line);
             return;
         }
         bool is_dma = section == "dma";
@@ -136,6 +148,7 @@ public:
         // Only the first graph's summary describes these instructions; say
         // how many others the file had.
         if (extra_summaries_ > 0) add_carried("summary_graphs_ignored", std::to_string(extra_summaries_));
+        if (info_changed_ && carried_.empty()) out_.update_info(info_);
         if (!carried_.empty()) {
             // Merge into whatever the capture record carried.
             rapidjson::Document doc;
@@ -165,6 +178,50 @@ private:
         return last_kind_;
     }
 
+    void active_record(const std::vector<Slot>& s, std::string_view args, int64_t line) {
+        // Engine names are lowercase: tensor (all of TensorE), vector, scalar, gpsimd, sync.
+        std::string_view name = slot_text(s[kEngine], scratch_[0]);
+        auto engine = parse_engine(name);
+        if (!engine || !is_compute_engine(*engine)) {
+            ctx_.bad_record(name.empty() ? "missing \"engine\" in \"active_time\""
+                                         : "unknown engine \"" + std::string(name) + "\" in \"active_time\"",
+                            line);
+            return;
+        }
+        // The interval is [start_ts, end_ts); duration_ns (one less in
+        // neuron-profile 2.27) stays in args with the other fields.
+        Event e;
+        int64_t end = 0;
+        std::string err = slot_to_int(s[kStartTs], "start_ts", e.ts_ns);
+        if (err.empty()) err = slot_to_int(s[kEndTs], "end_ts", end);
+        if (err.empty() && end < e.ts_ns) err = "\"end_ts\" before \"start_ts\"";
+        if (!err.empty()) {
+            ctx_.bad_record(err + " in \"active_time\"", line);
+            return;
+        }
+        e.dur_ns = end - e.ts_ns;
+        e.type = EventType::active;
+        e.engine = *engine;
+        e.track = active_track(*engine);
+        e.name = "active";
+        e.args_json = args;
+        e.line = line;
+        out_.event(e);
+    }
+
+    // "<engine> active": a track of its own beside the engine's instruction row.
+    static std::string_view active_track(Engine e) {
+        switch (e) {
+            case Engine::tensor: return "tensor active";
+            case Engine::tensor_matrix: return "tensor_matrix active";
+            case Engine::vector: return "vector active";
+            case Engine::scalar: return "scalar active";
+            case Engine::gpsimd: return "gpsimd active";
+            case Engine::sync: return "sync active";
+            default: return "active";
+        }
+    }
+
     void summary_record(std::string_view args, int64_t line) {
         if (summaries_++ > 0) {
             ++extra_summaries_;
@@ -184,12 +241,29 @@ private:
                 double v = m.value.GetDouble();
                 if (std::isfinite(v)) out_.source_metric(k, v);
             } else if (!m.value.IsNull()) {
+                if (k == "instance_type" && m.value.IsString() && info_.target.empty()) {
+                    // The instance the profile was captured on names the
+                    // target, unless --target or the capture record did.
+                    info_.target = target_of_instance(m.value.GetString());
+                    if (!info_.target.empty()) info_changed_ = true;
+                }
                 if (ids.size() > 1) ids += ",";
                 ids += json_quote(k) + ":" + to_json(m.value);
             }
         }
         ids += "}";
         if (ids.size() > 2) add_carried("summary_fields", ids);
+    }
+
+    // "inf2.xlarge" -> inf2, "trn1n.32xlarge" -> trn1, "trn2u.48xlarge" -> trn2;
+    // empty for instances nx has no target for.
+    static std::string target_of_instance(std::string_view type) {
+        static constexpr std::pair<std::string_view, std::string_view> kFamilies[] = {
+            {"inf2", "inf2"}, {"trn1", "trn1"}, {"trn1n", "trn1"}, {"trn2", "trn2"}, {"trn2u", "trn2"}, {"trn3", "trn3"}};
+        std::string_view family = type.substr(0, type.find('.'));
+        for (const auto& [name, target] : kFamilies)
+            if (family == name) return std::string(target);
+        return {};
     }
 
     void add_carried(std::string_view section, std::string_view json, bool as_list = false) {
@@ -215,6 +289,7 @@ private:
     std::string last_queue_;
     DmaKind last_kind_ = DmaKind::unknown;
     int extra_summaries_ = 0;
+    bool info_changed_ = false;
 };
 
 }  // namespace

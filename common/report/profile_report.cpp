@@ -10,7 +10,9 @@ namespace nx {
 
 namespace {
 
-std::string engine_label(Engine e) {
+std::string engine_label(Engine e, BusyOrigin origin = BusyOrigin::instructions) {
+    // The profiler's tensor intervals cover the whole TensorE (both rows).
+    if (e == Engine::tensor && origin == BusyOrigin::profiler) return "Tensor (all of TensorE)";
     switch (e) {
         case Engine::tensor_matrix: return "TensorMatrix";
         case Engine::tensor: return "Tensor (LoadStationary)";
@@ -85,7 +87,10 @@ void add_timeline(Document& doc, const ProfileSummary& s) {
     c.y_label = "busy (%)";
     for (const EngineTimeline& t : s.timeline) {
         ChartSeries ser;
-        ser.name = engine_label(t.engine);
+        BusyOrigin origin = BusyOrigin::instructions;
+        for (const EngineStat& e : s.engines)
+            if (e.engine == t.engine) origin = e.origin;
+        ser.name = engine_label(t.engine, origin);
         for (size_t b = 0; b < t.active_percent.size(); ++b) {
             ser.x.push_back(span * static_cast<double>(b) / static_cast<double>(t.active_percent.size()));
             ser.y.push_back(t.active_percent[b]);
@@ -116,6 +121,20 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     facts.push_back({"total time", metric_text(s, "total_time")});
     facts.push_back({"events", format_count(static_cast<double>(s.events))});
     doc.facts(facts);
+
+    if (!s.disagreements.empty()) {
+        doc.heading("Source and nx disagree (more than 10%)", 2);
+        TableBlock t;
+        t.columns = {"metric", "source figure", "nx figure", "nx made it"};
+        t.numeric = {false, true, true, false};
+        for (const MetricDisagreement& d : s.disagreements) {
+            const MetricDef* def = find_metric_def(d.name);
+            std::string unit = def ? std::string(def->unit) : std::string();
+            t.rows.push_back({d.name, format_metric(d.source, unit), format_metric(d.derived, unit), d.derived_from});
+        }
+        doc.table(t);
+        doc.paragraph("the metrics use the source's figures; the nx figures are shown for comparison");
+    }
 
     BoundVerdict bound = classify_bound(s);
     // The headline as cards (the HTML report); text shows these as facts below.
@@ -158,14 +177,15 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     }
 
     if (!s.engines.empty()) {
-        doc.heading("Engines (active time = union of busy intervals)", 2);
+        doc.heading("Engines (active time = union of busy intervals; semaphore waits are not work)", 2);
         std::vector<Bar> bars;
         for (const EngineStat& e : s.engines) {
             double mean = e.instructions > 0 ? static_cast<double>(e.busy_sum_ns) / e.instructions : 0;
-            bars.push_back({engine_label(e.engine), e.active_percent / 100.0,
+            bars.push_back({engine_label(e.engine, e.origin), e.active_percent / 100.0,
                             format_percent(e.active_percent) + "  " + format_ns(static_cast<double>(e.active_ns)) +
                                 "  " + format_count(static_cast<double>(e.instructions)) +
-                                (e.engine == Engine::dma ? " transfers" : " instr") + ", mean " + format_ns(mean)});
+                                (e.engine == Engine::dma ? " transfers" : " instr") + ", mean " + format_ns(mean) +
+                                "  (" + std::string(to_string(e.origin)) + ")"});
         }
         doc.bars(bars);
         add_timeline(doc, s);

@@ -124,7 +124,7 @@ uint32_t EventSpool::track_index(const Event& e) {
     auto it = track_ids_.find(key);
     if (it != track_ids_.end()) return it->second;
     auto id = static_cast<uint32_t>(tracks_.size());
-    tracks_.push_back({key.substr(1), e.engine, counter, 0});
+    tracks_.push_back({key.substr(1), e.engine, counter, 0, e.type == EventType::active});
     track_ids_.emplace(std::move(key), id);
     return id;
 }

@@ -57,6 +57,7 @@ public:
         Engine engine = Engine::none;  // of its first event
         bool counter = false;
         int64_t events = 0;
+        bool active = false;  // holds the profiler's busy intervals (EventType::active)
     };
 
     // `chunk_bytes`: how much to hold in memory before spilling a sorted run

@@ -1,12 +1,14 @@
 #include "common/trace/trace_layout.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <queue>
 
+#include "common/engine_busy.h"
 #include "common/trace/trace_counters.h"
 
 namespace nx {
@@ -114,6 +116,21 @@ private:
     };
     std::priority_queue<OpenEnd, std::vector<OpenEnd>, std::greater<>> open_ends_;
 
+    // Engine busy time as engine_busy.h defines it: the profiler's intervals
+    // where it gave them (its tensor ones cover the TensorMatrix row too),
+    // else instructions without their waits.
+    void utilise(const SpooledEvent& e) {
+        size_t i = static_cast<size_t>(e.engine);
+        bool folded = e.engine == Engine::tensor_matrix && profiler_busy_[static_cast<size_t>(Engine::tensor)];
+        if (e.type == EventType::active) {
+            utilisation_->add(e.engine, e.ts, e.end);
+        } else if (e.type == EventType::instruction && !profiler_busy_[i] && !folded) {
+            Interval w = work_interval(e.type, e.opcode, e.ts, e.dur());
+            utilisation_->add(e.engine, w.begin, w.end);
+        }
+    }
+
+    std::array<bool, kEngineCount> profiler_busy_{};
     std::unique_ptr<DmaCounters> dma_;
     std::unique_ptr<UtilisationBins> utilisation_;
     int32_t dma_position_ = 0, utilisation_position_ = 0;
@@ -147,6 +164,7 @@ void Layout::plan_tracks() {
         rows.push_back({t.counter ? kGroupSourceCounters : group_of(t.engine), t.name, i});
         if (!t.counter && t.engine == Engine::dma) any_dma = true;
         if (!t.counter && is_compute_engine(t.engine)) any_compute = true;
+        if (t.active && t.engine != Engine::none) profiler_busy_[static_cast<size_t>(t.engine)] = true;
     }
     if (any_dma) rows.push_back({kGroupDmaCounters, "", kDerived});
     if (any_compute && spool_.end_ns() > spool_.start_ns()) rows.push_back({kGroupUtilisation, "", kDerived});
@@ -254,7 +272,7 @@ LayoutStats Layout::run() {
             continue;
         }
         if (dma_ && e.engine == Engine::dma) dma_->transfer(e.ts, e.end, e.bytes);
-        if (utilisation_ && is_compute_engine(e.engine)) utilisation_->add(e.engine, e.ts, e.end);
+        if (utilisation_ && is_compute_engine(e.engine)) utilise(e);
         slice(e);
     }
     end_slices_until(std::numeric_limits<int64_t>::max());

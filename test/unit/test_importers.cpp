@@ -333,6 +333,38 @@ TEST(NeuronJson, IdentifiersAndOtherSectionsAreCarriedWithTheProfile) {
     EXPECT_STREQ(carried["warnings"][0]["message"].GetString(), "something");
 }
 
+TEST(NeuronJson, ActiveTimeRecordsBecomeActiveEventsOnTheirEngine) {
+    TempDir dir;
+    Recorder rec = import_ok(nx::import_neuron_json,
+                             dir.write("prof.json",
+                                       "{\"active_time\": [\n"
+                                       "{\"pcore_idx\": 0, \"engine\": \"tensor\", \"start_ts\": 57, \"end_ts\": 122,"
+                                       " \"duration_ns\": 64},\n"
+                                       "{\"engine\": \"sync\", \"start_ts\": 1709, \"end_ts\": 1717, \"duration_ns\": 7}\n"
+                                       "], \"instruction\": []}\n"));
+    auto ev = rec.all_events();
+    ASSERT_EQ(ev.size(), 2u);
+    EXPECT_EQ(ev[0].type, EventType::active);
+    EXPECT_EQ(ev[0].engine, Engine::tensor);
+    EXPECT_EQ(ev[0].track, "tensor active");
+    EXPECT_EQ(ev[0].ts_ns, 57);
+    EXPECT_EQ(ev[0].dur_ns, 65);  // end_ts - start_ts
+    EXPECT_EQ(ev[0].args_json, R"({"pcore_idx":0,"duration_ns":64})");
+    EXPECT_EQ(ev[1].engine, Engine::sync);
+    EXPECT_EQ(ev[1].line, 3);
+}
+
+TEST(NeuronJson, ActiveTimeWithAnUnknownEngineIsABadRecord) {
+    TempDir dir;
+    std::string p = dir.write("prof.json",
+                              "{\"instruction\": [], \"active_time\": [\n"
+                              "{\"engine\": \"warp\", \"start_ts\": 1, \"end_ts\": 2},\n"
+                              "{\"engine\": \"vector\", \"start_ts\": 5, \"end_ts\": 2}\n]}\n");
+    nx::Error e = import_error(nx::import_neuron_json, p);
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_NE(std::string(e.what()).find("unknown engine \"warp\" in \"active_time\""), std::string::npos) << e.what();
+}
+
 TEST(NeuronJson, EmptyFileIsAnErrorNamingTheFile) {
     TempDir dir;
     std::string p = dir.write("empty.json", "");

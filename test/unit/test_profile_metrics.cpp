@@ -527,3 +527,85 @@ TEST(MakeProfileId, IsStableAndDiffersForDifferentIdentities) {
     EXPECT_EQ(a.substr(0, 2), "p_");
     EXPECT_EQ(a.find_first_not_of("0123456789abcdef", 2), std::string::npos);
 }
+
+// ---- engine busy time: semaphore waits are not work (engine_busy.h)
+
+// A device idle for 10 us: Vector waits on a semaphore nearly the whole time
+// and runs one 100 ns copy; Sync clears a semaphore range (work, not a wait).
+std::vector<Event> idle_device() {
+    return {instr(Engine::vector, 0, 9800, "EVENT_SEMAPHORE"), instr(Engine::vector, 9800, 100, "TENSOR_COPY"),
+            instr(Engine::sync, 100, 50, "EVENT_SEMAPHORE_RANGE_CLEAR"), instr(Engine::sync, 200, 9800, "EVENT_SEMAPHORE")};
+}
+
+Event active(Engine engine, int64_t begin, int64_t end) {
+    return nx_test::make_event(EventType::active, engine, "active", begin, end - begin, {}, "active");
+}
+
+TEST(EngineBusy, SemaphoreWaitsDoNotCountAsActiveTime) {
+    auto s = summarize(idle_device());
+    // total 0..10000 ns; Vector works 100 ns (1%), Sync 50 ns (0.5%).
+    EXPECT_DOUBLE_EQ(metric(s, "vector_engine_active_time_percent"), 1.0);
+    EXPECT_DOUBLE_EQ(metric(s, "sync_engine_active_time_percent"), 0.5);
+    EXPECT_DOUBLE_EQ(metric(s, "vector_engine_instruction_count"), 2);  // the wait is still an instruction
+    EXPECT_DOUBLE_EQ(metric(s, "busiest_engine_active_time_percent"), 1.0);
+    const nx::EngineStat* v = engine_stat(s, Engine::vector);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->active_ns, 100);
+    EXPECT_EQ(v->busy_sum_ns, 9900);  // plain durations, for the mean
+    EXPECT_EQ(v->origin, nx::BusyOrigin::instructions);
+    // The timeline agrees: the last bucket (9800..10000) is Vector's 100 ns.
+    ASSERT_FALSE(s.timeline.empty());
+    double sum = 0;
+    for (double b : s.timeline[0].active_percent) sum += b;
+    EXPECT_NEAR(sum, 50.0, 1e-9);  // 100 ns of one 200 ns bucket
+}
+
+TEST(EngineBusy, ProfilerIntervalsWinOverInstructions) {
+    auto events = idle_device();
+    // The profiler says Vector was busy 40 ns and Sync 20 ns.
+    events.push_back(active(Engine::vector, 9800, 9840));
+    events.push_back(active(Engine::sync, 100, 110));
+    events.push_back(active(Engine::sync, 105, 120));  // overlapping: the union is 20 ns
+    auto s = summarize(events);
+    EXPECT_DOUBLE_EQ(metric(s, "vector_engine_active_time_percent"), 0.4);
+    EXPECT_DOUBLE_EQ(metric(s, "sync_engine_active_time_percent"), 0.2);
+    const nx::EngineStat* v = engine_stat(s, Engine::vector);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->active_ns, 40);
+    EXPECT_EQ(v->instructions, 2);
+    EXPECT_EQ(v->origin, nx::BusyOrigin::profiler);
+}
+
+TEST(EngineBusy, ProfilerTensorIntervalsCoverTheTensorMatrixRow) {
+    std::vector<Event> events = {instr(Engine::tensor, 0, 100, "LDWEIGHTS"), instr(Engine::tensor_matrix, 50, 200, "MATMUL"),
+                                 instr(Engine::vector, 0, 1000, "TENSOR_COPY"), active(Engine::tensor, 0, 260)};
+    auto s = summarize(events);
+    EXPECT_DOUBLE_EQ(metric(s, "tensor_engine_active_time_percent"), 26.0);
+    EXPECT_EQ(engine_stat(s, Engine::tensor_matrix), nullptr);  // folded into the Tensor row
+    const nx::EngineStat* t = engine_stat(s, Engine::tensor);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->instructions, 2);
+    EXPECT_EQ(t->active_ns, 260);
+    EXPECT_DOUBLE_EQ(metric(s, "matmul_instruction_count"), 1);
+}
+
+TEST(EngineBusy, DmaWaitMeasuresAgainstWorkNotSemaphoreWaits) {
+    // Vector "busy" 0..1000 only by waiting: the DMA 100..300 is not hidden.
+    std::vector<Event> events = {instr(Engine::vector, 0, 1000, "EVENT_SEMAPHORE"), dma(100, 200, 64)};
+    auto s = summarize(events);
+    EXPECT_DOUBLE_EQ(metric(s, "dma_wait_percent"), 20.0);
+}
+
+TEST(EngineBusy, SourceFigureThatDisagreesBeyondTenPercentIsKeptBesideNxs) {
+    nx::ProfileMetrics pm;
+    for (const Event& e : idle_device()) pm.add(e);
+    pm.add_source_metric("vector_engine_active_time_percent", 0.05);  // a fraction: 5%
+    pm.add_source_metric("sync_engine_active_time_percent", 0.0052);  // 0.52% vs nx's 0.5%: within 10%
+    auto s = pm.finish({});
+    EXPECT_DOUBLE_EQ(metric(s, "vector_engine_active_time_percent"), 5.0);  // the source's figure wins
+    ASSERT_EQ(s.disagreements.size(), 1u);
+    EXPECT_EQ(s.disagreements[0].name, "vector_engine_active_time_percent");
+    EXPECT_DOUBLE_EQ(s.disagreements[0].source, 5.0);
+    EXPECT_DOUBLE_EQ(s.disagreements[0].derived, 1.0);
+    EXPECT_EQ(s.disagreements[0].derived_from, "derived from instructions, semaphore waits excluded");
+}
