@@ -1,10 +1,13 @@
 #include "common/store.h"
 
 #include <re2/re2.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -166,11 +169,12 @@ void register_sql_functions(sqlite3* db) {
 }
 
 Store::Store(const std::string& path, Access access, const std::vector<std::string>& also)
-    : new_file_{path, access == Access::read_write && !file_exists(path)},
+    : new_file_{path, access == Access::read_write && !file_exists(path), -1},
       created_(new_file_.armed),
       db_(path, access == Access::read_only ? SqliteDb::Mode::read_only
                                             : (created_ ? SqliteDb::Mode::create : SqliteDb::Mode::read_write)),
       access_(access) {
+    hold_file_lock();
     guard_database(path);
     for (const std::string& p : also) guard_database(p);
     sqlite3_busy_timeout(db_.handle(), kBusyTimeoutMs);
@@ -186,8 +190,26 @@ Store::Store(const std::string& path, Access access, const std::vector<std::stri
 }
 
 Store::NewFile::~NewFile() {
-    if (!armed) return;
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) unlink((path + suffix).c_str());
+    if (armed && lock_fd >= 0 && flock(lock_fd, LOCK_EX | LOCK_NB) == 0)
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) unlink((path + suffix).c_str());
+    if (lock_fd >= 0) close(lock_fd);
+}
+
+void Store::hold_file_lock() {
+    int fd = ::open(new_file_.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;  // SQLite has said what is wrong with the file, or will
+    // Blocks only while a failed creator is removing the file.
+    while (flock(fd, LOCK_SH) != 0 && errno == EINTR) {
+    }
+    struct stat held {}, now {};
+    if (fstat(fd, &held) != 0 || stat(new_file_.path.c_str(), &now) != 0 || held.st_ino != now.st_ino ||
+        held.st_dev != now.st_dev) {
+        close(fd);
+        throw Error("the database was removed while it was being opened (a concurrent import into the new file failed): "
+                    "try again",
+                    new_file_.path);
+    }
+    new_file_.lock_fd = fd;
 }
 
 void Store::remove_if_left_empty() { new_file_.armed = created_; }
@@ -298,10 +320,18 @@ void Store::init_schema() {
     existing_schema_version();
     // Page size only takes effect before the first table exists.
     db_.exec("PRAGMA page_size = " + std::to_string(kPageSize));
-    try {
-        db_.exec("PRAGMA journal_mode = WAL");
-    } catch (const Error& e) {
-        throw Error(std::string("cannot use the database: ") + e.what(), path());
+    // Switching a new file to WAL needs an exclusive lock.  A connection that
+    // already read the file gets SQLITE_BUSY at once instead of waiting (SQLite
+    // avoids the deadlock that way), so concurrent first writers retry here.
+    for (int attempt = 0;; ++attempt) {
+        try {
+            db_.exec("PRAGMA journal_mode = WAL");
+            break;
+        } catch (const Error& e) {
+            bool busy = std::string_view(e.what()).find("locked") != std::string_view::npos;
+            if (!busy || attempt * 20 >= kBusyTimeoutMs) throw Error(std::string("cannot use the database: ") + e.what(), path());
+            usleep(20000);
+        }
     }
     db_.exec("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -" + std::to_string(kCacheKiB) +
              "; PRAGMA temp_store = FILE;");

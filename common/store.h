@@ -50,11 +50,17 @@ private:
     void merge_databases(const std::vector<std::string>& also);
     // Removes a file the Store created when armed; declared before db_ so it
     // runs after the connection is closed.
+    // Every Store holds a shared flock on its database file (lock_fd), so a
+    // Store that created the file and failed removes it only when an
+    // exclusive flock shows no other nx process has it open: concurrent
+    // writers never lose the file under them.
     struct NewFile {
         std::string path;
         bool armed = false;
+        int lock_fd = -1;
         ~NewFile();
     };
+    void hold_file_lock();
     NewFile new_file_;
     bool created_ = false;
     SqliteDb db_;

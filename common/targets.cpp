@@ -120,4 +120,13 @@ std::string target_names() {
     return s;
 }
 
+std::string target_of_instance(std::string_view type) {
+    static constexpr std::pair<std::string_view, std::string_view> kFamilies[] = {
+        {"inf2", "inf2"}, {"trn1", "trn1"}, {"trn1n", "trn1"}, {"trn2", "trn2"}, {"trn2u", "trn2"}, {"trn3", "trn3"}, {"trn3u", "trn3"}};
+    std::string_view family = type.substr(0, type.find('.'));
+    for (const auto& [name, target] : kFamilies)
+        if (family == name) return std::string(target);
+    return {};
+}
+
 }  // namespace nx

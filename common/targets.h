@@ -54,5 +54,9 @@ const Target* find_target(std::string_view name);
 const std::vector<Target>& all_targets();
 // "trn1, inf2, trn2, trn3" for messages.
 std::string target_names();
+// The target of an EC2 instance type the profilers record ("inf2.xlarge" ->
+// inf2, "trn1n.32xlarge" -> trn1, "trn2u.48xlarge" -> trn2); empty for
+// instances nx has no target for.
+std::string target_of_instance(std::string_view instance_type);
 
 }  // namespace nx

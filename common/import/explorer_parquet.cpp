@@ -23,6 +23,7 @@
 #include "common/import/importer.h"
 #include "common/jsonl.h"
 #include "common/parquet/table_reader.h"
+#include "common/targets.h"
 #include "common/utf8.h"
 
 namespace nx {
@@ -217,16 +218,6 @@ private:
     rapidjson::StringBuffer args_;
 };
 
-// Explorer's instance_type -> nx target.
-std::string target_from_instance(std::string_view type) {
-    auto starts = [&](std::string_view p) { return type.substr(0, p.size()) == p; };
-    if (starts("inf2.")) return "inf2";
-    if (starts("trn1.") || starts("trn1n.")) return "trn1";
-    if (starts("trn2.") || starts("trn2u.")) return "trn2";
-    if (starts("trn3.") || starts("trn3u.")) return "trn3";
-    return {};
-}
-
 Engine engine_from_name(std::string_view name) {
     // ActiveTime writes lowercase engine names, Instruction capitalised ones;
     // descriptions use the short aliases too (PE, ACT, DVE, POOL, SP).
@@ -322,7 +313,7 @@ private:
             // when present, says the same in float seconds and wins).
             auto first = tab.integer(2), last = tab.integer(3);
             if (first && last && *last > *first) trace_seconds_ = static_cast<double>(*last - *first) / 1e9;
-            std::string target = target_from_instance(tab.text(1));
+            std::string target = target_of_instance(tab.text(1));
             if (info_.target.empty() && !target.empty()) info_.target = target;
             // Every Metadata field (versions, clocks, core counts) goes with the profile.
             metadata_json_ = tab.row_json();

@@ -13,6 +13,7 @@
 #include "common/import/record_reader.h"
 #include "common/import/slots.h"
 #include "common/jsonl.h"
+#include "common/targets.h"
 
 namespace nx {
 
@@ -253,17 +254,6 @@ private:
         }
         ids += "}";
         if (ids.size() > 2) add_carried("summary_fields", ids);
-    }
-
-    // "inf2.xlarge" -> inf2, "trn1n.32xlarge" -> trn1, "trn2u.48xlarge" -> trn2;
-    // empty for instances nx has no target for.
-    static std::string target_of_instance(std::string_view type) {
-        static constexpr std::pair<std::string_view, std::string_view> kFamilies[] = {
-            {"inf2", "inf2"}, {"trn1", "trn1"}, {"trn1n", "trn1"}, {"trn2", "trn2"}, {"trn2u", "trn2"}, {"trn3", "trn3"}};
-        std::string_view family = type.substr(0, type.find('.'));
-        for (const auto& [name, target] : kFamilies)
-            if (family == name) return std::string(target);
-        return {};
     }
 
     void add_carried(std::string_view section, std::string_view json, bool as_list = false) {
