@@ -90,6 +90,11 @@ void AsyncSink::event(const Event& e) {
     if (batch_->events.size() >= kBatchEvents || batch_->arena.size() >= (64u << 20)) flush_batch();
 }
 
+void AsyncSink::source_rows(const SourceRows& rows) {
+    // Rows come in batches already: each travels as one task, in order.
+    post([this, copy = rows] { inner_.source_rows(copy); });
+}
+
 void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     flush_batch();
     auto m = std::make_unique<Message>();

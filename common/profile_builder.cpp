@@ -30,6 +30,12 @@ void ProfileBuilder::event(const Event& e) {
     for (ProfileSink* s : sinks_) s->event(e);
 }
 
+void ProfileBuilder::source_rows(const SourceRows& rows) {
+    if (!metrics_) throw Error("internal: source rows outside a profile");
+    ++content_;
+    for (ProfileSink* s : sinks_) s->source_rows(rows);
+}
+
 void ProfileBuilder::update_info(const ProfileInfo& info) { info_ = info; }
 
 void ProfileBuilder::end_profile() {

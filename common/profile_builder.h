@@ -18,6 +18,7 @@ public:
     void begin_profile(const ProfileInfo& info) override;
     void source_metric(std::string_view name, double value) override;
     void event(const Event& e) override;
+    void source_rows(const SourceRows& rows) override;
     void update_info(const ProfileInfo& info) override;
     void end_profile() override;
     void abort_profile() override;

@@ -8,12 +8,24 @@
 // to the sinks: the study database, event JSONL, trace writers, ...
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/event.h"
 #include "common/profile.h"
 
 namespace nx {
+
+// Rows of a source table nx keeps as the source wrote them (Neuron
+// Explorer's OpcodeSummary, Flow, TensorInfo, the hierarchy tables...): the
+// table's column names and each row as a JSON object of its non-null
+// columns.  Sent in batches; one table may come in several.
+struct SourceRows {
+    std::string table;
+    std::vector<std::string> columns;
+    std::vector<std::string> rows;
+};
 
 class ImportHandler {
 public:
@@ -21,6 +33,8 @@ public:
     virtual void begin_profile(const ProfileInfo& info) = 0;
     virtual void source_metric(std::string_view name, double value) = 0;
     virtual void event(const Event& e) = 0;
+    // Tables kept as they are (only some formats have them).
+    virtual void source_rows(const SourceRows& rows) { (void)rows; }
     // Updates header fields learnt late (e.g. a profile record after its events).
     virtual void update_info(const ProfileInfo& info) = 0;
     virtual void end_profile() = 0;
@@ -33,6 +47,8 @@ public:
     virtual ~ProfileSink() = default;
     virtual void begin_profile(const ProfileInfo& info) = 0;
     virtual void event(const Event& e) = 0;
+    // Sinks that keep source tables (the study database) override this.
+    virtual void source_rows(const SourceRows& rows) { (void)rows; }
     virtual void end_profile(const ProfileInfo& info, const ProfileSummary& summary) = 0;
     virtual void abort_profile() {}
     // All profiles are done: commit, close files.  Not called after a failure.

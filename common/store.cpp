@@ -182,6 +182,7 @@ Store::Store(const std::string& path, Access access, const std::vector<std::stri
     if (access == Access::read_write) init_schema();
     else check_schema_version("main", path);
     if (!also.empty()) merge_databases(also);
+    create_source_views();
     if (access == Access::read_only) {
         db_.exec("PRAGMA query_only = 1");
         sqlite3_set_authorizer(db_.handle(), read_only_authorizer, nullptr);
@@ -265,9 +266,16 @@ void Store::merge_databases(const std::vector<std::string>& also) {
         SqliteStmt info(db_, "SELECT name FROM pragma_table_info(?)");
         info.bind(1, t.table);
         while (info.step()) cols.push_back(info.column_text(0));
+        if (cols.empty()) continue;  // an older main database without this table
         std::string sql = "CREATE TEMP VIEW " + std::string(t.table) + " AS ";
+        bool first = true;
         for (size_t k = 0; k < schemas.size(); ++k) {
-            if (k) sql += " UNION ALL ";
+            // Databases of an older schema may lack a newer table.
+            SqliteStmt has(db_, "SELECT count(*) FROM " + schemas[k] + ".sqlite_master WHERE name = ?");
+            has.bind(1, t.table);
+            if (!has.step() || has.column_int(0) == 0) continue;
+            if (!first) sql += " UNION ALL ";
+            first = false;
             sql += "SELECT ";
             for (size_t c = 0; c < cols.size(); ++c) {
                 bool is_id = std::find(t.columns.begin(), t.columns.end(), cols[c]) != t.columns.end();
@@ -313,6 +321,41 @@ int Store::existing_schema_version() {
                         std::to_string(kSchemaVersion) + ")",
                     path());
     return version;
+}
+
+void Store::create_source_views() {
+    std::vector<std::pair<std::string, std::vector<std::string>>> tables;
+    try {
+        SqliteStmt q(db_, "SELECT tbl, columns FROM source_table ORDER BY tbl");
+        while (q.step()) {
+            std::string tbl = q.column_text(0);
+            rapidjson::Document cols;
+            cols.Parse(q.column_text(1).c_str());
+            if (!cols.IsArray()) continue;
+            auto it = std::find_if(tables.begin(), tables.end(), [&](auto& t) { return t.first == tbl; });
+            if (it == tables.end()) it = tables.insert(tables.end(), {tbl, {}});
+            for (auto& c : cols.GetArray()) {
+                if (!c.IsString()) continue;
+                std::string name = c.GetString();
+                if (std::find(it->second.begin(), it->second.end(), name) == it->second.end()) it->second.push_back(name);
+            }
+        }
+    } catch (const Error&) {
+        return;  // a database from before source tables
+    }
+    auto plain = [](std::string_view n) {
+        return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+    };
+    for (const auto& [tbl, cols] : tables) {
+        if (!plain(tbl)) continue;
+        std::string sql = "CREATE TEMP VIEW IF NOT EXISTS \"explorer_" + tbl + "\" AS SELECT profile_id";
+        for (const std::string& c : cols) {
+            if (!plain(c) || c == "profile_id") continue;
+            sql += ", json_extract(data, '$.\"" + c + "\"') AS \"" + c + "\"";
+        }
+        sql += " FROM source_row WHERE tbl = '" + tbl + "'";
+        db_.exec(sql);
+    }
 }
 
 void Store::init_schema() {
@@ -388,6 +431,7 @@ void DbSink::delete_profile(const std::string& uid) {
         del.bind(1, id).run();
     }
     for (const char* sql : {"DELETE FROM counter WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
+                            "DELETE FROM source_row WHERE profile_id = ?1",
                             "DELETE FROM track WHERE profile_id = ?1", "DELETE FROM metric WHERE profile_id = ?1",
                             "DELETE FROM profile WHERE id = ?1"}) {
         SqliteStmt del(db, sql);
@@ -522,6 +566,38 @@ int64_t DbSink::string_id(std::string_view s) {
     // loads, it just looks them up in the database.
     if (strings_.size() < 1000000) strings_.emplace(std::string(s), id);
     return id;
+}
+
+void DbSink::source_rows(const SourceRows& r) {
+    SqliteDb& db = store_.db();
+    // The table's columns: those known already, then this batch's new ones.
+    std::vector<std::string> cols;
+    {
+        SqliteStmt q(db, "SELECT columns FROM source_table WHERE tbl = ?");
+        q.bind(1, std::string_view(r.table));
+        if (q.step()) {
+            rapidjson::Document d;
+            d.Parse(q.column_text(0).c_str());
+            if (d.IsArray())
+                for (auto& c : d.GetArray())
+                    if (c.IsString()) cols.emplace_back(c.GetString());
+        }
+    }
+    size_t known = cols.size();
+    for (const std::string& c : r.columns)
+        if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+    if (cols.size() != known || known == 0) {
+        std::string json = "[";
+        for (size_t i = 0; i < cols.size(); ++i) json += (i ? "," : "") + json_quote(cols[i]);
+        json += "]";
+        SqliteStmt up(db, "INSERT OR REPLACE INTO source_table(tbl, columns) VALUES (?, ?)");
+        up.bind(1, std::string_view(r.table)).bind(2, std::string_view(json)).run();
+    }
+    SqliteStmt ins(db, "INSERT INTO source_row(profile_id, tbl, data) VALUES (?, ?, ?)");
+    for (const std::string& row : r.rows) {
+        ins.bind(1, profile_rowid_).bind(2, std::string_view(r.table)).bind(3, std::string_view(row));
+        ins.run();
+    }
 }
 
 void DbSink::event(const Event& e) {

@@ -48,6 +48,8 @@ private:
     int existing_schema_version();
     void check_schema_version(const std::string& schema, const std::string& path);
     void merge_databases(const std::vector<std::string>& also);
+    // A temp view explorer_<Table> per kept source table (source_table).
+    void create_source_views();
     // Removes a file the Store created when armed; declared before db_ so it
     // runs after the connection is closed.
     // Every Store holds a shared flock on its database file (lock_fd), so a
@@ -91,6 +93,7 @@ public:
 
     void begin_profile(const ProfileInfo& info) override;
     void event(const Event& e) override;
+    void source_rows(const SourceRows& rows) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
     void finish() override;

@@ -81,6 +81,22 @@ CREATE TABLE IF NOT EXISTS counter(
     value    REAL
 );
 
+-- Source tables nx keeps as the source wrote them (Neuron Explorer's
+-- OpcodeSummary, Flow, TensorInfo, FrameworkNode, ...): one row per source
+-- row, its non-null columns as a JSON object.  source_table lists each
+-- table's columns; nx creates a view explorer_<Table> per table that shows
+-- them as SQL columns (store.cpp: create_source_views).
+CREATE TABLE IF NOT EXISTS source_row(
+    profile_id INTEGER NOT NULL,
+    tbl        TEXT NOT NULL,
+    data       TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS source_row_by_table ON source_row(tbl, profile_id);
+CREATE TABLE IF NOT EXISTS source_table(
+    tbl     TEXT PRIMARY KEY,
+    columns TEXT NOT NULL      -- JSON array of column names, in source order
+);
+
 -- Run history (nx-run records appended by studies and cron jobs).
 CREATE TABLE IF NOT EXISTS run(
     id                 INTEGER PRIMARY KEY,
@@ -159,6 +175,8 @@ const std::vector<IdColumns> kIdColumns = {
     {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id"}},
     {"counter", {"id", "track_id"}},
     {"run", {"id"}},
+    {"source_row", {"profile_id"}},
+    {"source_table", {}},
 };
 
 }  // namespace nx

@@ -189,3 +189,17 @@ EOF2
     [ "$status" -eq 1 ]
     [ "$stderr" = "nx-convert: $EXPLORER/matmul@latest/Instruction_0.parquet: a Parquet table of a Neuron Explorer profile: give the profile directory ($EXPLORER/matmul@latest), which holds all its tables" ]
 }
+
+@test "nx-convert explorer: tables nx does not map are kept, one view per table" {
+    nx-convert --db s.db "$EXPLORER/matmul@latest" >/dev/null
+    nx-convert --db s.db "$EXPLORER/matmul@latest" >/dev/null    # re-import replaces, never doubles
+    [ "$(nx-query --db s.db --format csv --sql 'SELECT count(*) AS n FROM explorer_OpcodeSummary' | tail -1)" -eq "$(figure matmul 'd["tables"]["OpcodeSummary"]["rows"]')" ]
+    [ "$(nx-query --db s.db --format csv --sql 'SELECT count(*) AS n FROM explorer_Flow' | tail -1)" -eq "$(figure matmul 'd["tables"]["Flow"]["rows"]')" ]
+    # Columns as the source named them, values as it wrote them.
+    nx-query --db s.db --sql "SELECT engine, opcode, instruction_count FROM explorer_OpcodeSummary WHERE opcode = 'EVENT_SEMAPHORE' AND engine = 'Vector'" >rows.jsonl
+    [ "$(jget rows.jsonl 'r[0]["instruction_count"]')" -eq 2 ]
+    # Several databases: each one's rows, under its own profile ids.
+    nx-convert --db t.db "$EXPLORER/schema99@latest" >/dev/null 2>&1
+    nx-query --db s.db --db t.db --sql 'SELECT count(*) AS n FROM explorer_FutureThing' >n.jsonl
+    [ "$(jget n.jsonl 'r[0]["n"]')" -ge 1 ]
+}

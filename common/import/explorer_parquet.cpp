@@ -521,19 +521,38 @@ private:
         }
     }
 
-    // Tables nx does not map are named with their row counts, so a user sees
-    // what the profile holds (and nx(7) says which tables these are).
+    // Tables nx does not map onto events (OpcodeSummary, Flow, TensorInfo,
+    // the hierarchy, Throttle...) go to the study database as they are, a
+    // JSON object per row (the explorer_<Table> views), and are named with
+    // their row counts in the profile record.
     void carry_other_tables() {
         std::string obj = "{";
         for (const auto& [name, files] : t_.tables) {
             if (done_.count(name)) continue;
             int64_t rows = 0;
-            for (const std::string& f : files) rows += parquet::ParquetFile::open(f)->num_rows();
+            table(name.c_str(), [&](const std::vector<std::string>& f) {
+                Table tab(f, {}, facts_, name, true);
+                SourceRows batch;
+                batch.table = name;
+                batch.columns = tab.names();
+                while (tab.next()) {
+                    std::string row = tab.row_json();
+                    batch.rows.push_back(row.empty() ? "{}" : std::move(row));
+                    ++rows;
+                    if (batch.rows.size() >= kRowsPerBatch) {
+                        out_.source_rows(batch);
+                        batch.rows.clear();
+                    }
+                }
+                out_.source_rows(batch);  // also registers the columns of an empty table
+            });
             obj += (obj.size() > 1 ? "," : "") + json_quote(name) + ":" + std::to_string(rows);
         }
         obj += "}";
         if (obj.size() > 2) carried_["explorer_tables"] = obj;
     }
+
+    static constexpr size_t kRowsPerBatch = 1024;
 
     void finish() {
         rapidjson::Document doc;
