@@ -11,6 +11,10 @@ prepare_examples() {
     gzip -c profile.json >profile.json.gz
     cp "$FIXTURES/trace.json" "$FIXTURES/system_profile.json" .
     cp -r "$FIXTURES/ranks" output
+    cp -r "$FIXTURES/parquet/explorer/matmul@latest" .
+    export HOME=$PWD/home
+    mkdir -p "$HOME/.local/share/neuron-profile/profiles/global"
+    cp -r "$FIXTURES/parquet/explorer/collective@latest" "$HOME/.local/share/neuron-profile/profiles/global/"
     printf 'NEFF-FAKE\nprofile=%s\n' "$FIXTURES/small.json" >file.neff
     neuron-profile capture -n file.neff -s profile.ntff >/dev/null
     nx-convert --db study.db --target trn1 "$FIXTURES/small.json" "$FIXTURES/small_slow.json" >/dev/null

@@ -25,13 +25,15 @@ namespace {
 const nx::ToolSpec kSpec = {
     "nx-convert",
     "nx-convert [--db FILE] [--to events|pftrace|chrome-json] [-o FILE] [--format FMT] [--neff FILE] [OPTIONS] [FILE|DIR|-]...",
-    "Reads profiles (neuron-profile/neuron-explorer JSON, summary-json, Neuron Explorer system\n"
-    "profiles, Chrome trace JSON, nx event JSONL; .gz too; NTFF with --neff; a directory of\n"
+    "Reads profiles (Neuron Explorer profile directories of Parquet tables, the current SDK's\n"
+    "output; neuron-profile JSON of SDK <= 2.33, summary-json, Neuron Explorer system profiles,\n"
+    "Chrome trace JSON, nx event JSONL; .gz too; NTFF with --neff; a directory of\n"
     "profile_rank_<i> files; capture records on stdin), computes summary metrics, and writes\n"
     "profile records on stdout, events with --to events, a trace for Perfetto UI with --to pftrace\n"
     "(or chrome://tracing with --to chrome-json), and loads a study database with --db.",
     "  nx-convert profile.json                         # one profile record on stdout\n"
     "  nx-convert --db study.db profile.json.gz        # load (re-importing replaces)\n"
+    "  nx-convert --db study.db matmul@latest          # a Neuron Explorer profile directory\n"
     "  nx-convert --neff file.neff profile.ntff        # runs neuron-profile view first\n"
     "  nx-convert --db study.db output/                # profile_rank_<i> files, one per rank\n"
     "  nx-run --study matmul | nx-capture | nx-convert --db study.db\n"
@@ -95,7 +97,8 @@ int run(const Options& o) {
     if (o.list_formats) {
         for (const nx::FormatDef& f : nx::input_formats())
             stdout_.write(std::string(f.name) + "\t" + std::string(f.description) + "\n");
-        stdout_.write("ntff\tNTFF + NEFF, read through `neuron-profile view --output-format json`\n");
+        stdout_.write("ntff\tNTFF + NEFF, read through `neuron-explorer view --output-format parquet` "
+                      "(or neuron-profile's JSON on older SDKs)\n");
         return nx::kExitOk;
     }
 

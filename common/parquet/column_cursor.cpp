@@ -217,7 +217,7 @@ void ColumnCursor::decode_plain(const uint8_t* p, size_t n, size_t count, std::v
         case PhysicalType::int64: {
             need(count * 8);
             ints.resize(count);
-            std::memcpy(ints.data(), p, count * 8);
+            if (count > 0) std::memcpy(ints.data(), p, count * 8);  // data() may be null when empty
             return;
         }
         case PhysicalType::float32: {
@@ -233,7 +233,7 @@ void ColumnCursor::decode_plain(const uint8_t* p, size_t n, size_t count, std::v
         case PhysicalType::float64: {
             need(count * 8);
             reals.resize(count);
-            std::memcpy(reals.data(), p, count * 8);
+            if (count > 0) std::memcpy(reals.data(), p, count * 8);
             return;
         }
         case PhysicalType::int96:
