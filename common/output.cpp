@@ -47,12 +47,15 @@ void Output::end_record() {
 }
 
 void Output::drain() {
+    if (failed_) buffer_.clear();
     if (buffer_.empty()) return;
     if (gz_) {
         if (gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) != static_cast<int>(buffer_.size())) {
             int errnum = 0;
             const char* msg = gzerror(gz_, &errnum);
             if (errnum == Z_ERRNO) check();
+            failed_ = true;
+            buffer_.clear();
             throw Error(std::string("cannot write: ") + (msg ? msg : "gzip error"), name_);
         }
     } else {
@@ -64,17 +67,24 @@ void Output::drain() {
 
 void Output::flush() {
     drain();
+    if (failed_) return;
     if (stream_ && std::fflush(stream_) != 0) check();
 }
 
 void Output::check() {
     int err = errno;
+    failed_ = true;
+    buffer_.clear();
     if (err == EPIPE) throw BrokenPipe();
     throw Error(std::string("cannot write: ") + std::strerror(err), name_);
 }
 
 void Output::close() {
     if (closed_) return;
+    if (failed_) {
+        closed_ = true;
+        return;
+    }
     flush();
     if (stream_ && std::ferror(stream_)) check();
     closed_ = true;

@@ -48,6 +48,9 @@ private:
     std::string buffer_;
     bool unbuffered_ = false;
     bool closed_ = false;
+    // Sticky: after a write failed (reported once), nothing more is written
+    // and close() does not report it again.
+    bool failed_ = false;
 };
 
 }  // namespace nx

@@ -86,6 +86,18 @@ with_small_disk() {  # $1 = size, $2 = script
     [[ "$output" == *"files=filler"$'\n'* ]]
 }
 
+@test "a full disk behind standard output is reported once, with exit 1" {
+    command -v unshare >/dev/null
+    run with_small_disk 1m "
+        PATH='$NX_BIN':\$PATH
+        dd if=/dev/zero of=disk/filler bs=1k 2>/dev/null  # until the disk is full
+        nx-convert --to events '$FIXTURES/small.json' >disk/events.jsonl 2>err.txt; echo status=\$?
+        cat err.txt"
+    echo "$output"
+    [[ "$output" == *"status=1"* ]]
+    [ "$(grep -c 'nx-convert: <stdout>: cannot write: No space left on device' <<<"$output")" -eq 1 ]
+}
+
 @test "eight concurrent writers on one history database: every row arrives, none is locked out" {
     for i in $(seq 1 8); do
         sed "s/\"total_time\": 4e-06/\"total_time\": $i.0e-06/" "$FIXTURES/small.json" >p$i.json
