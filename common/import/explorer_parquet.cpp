@@ -527,7 +527,8 @@ private:
     // their row counts in the profile record.
     void carry_other_tables() {
         std::string obj = "{";
-        for (const auto& [name, files] : t_.tables) {
+        for (const auto& entry : t_.tables) {
+            const std::string& name = entry.first;  // named, not bound: lambdas capture it (clang 14)
             if (done_.count(name)) continue;
             int64_t rows = 0;
             table(name.c_str(), [&](const std::vector<std::string>& f) {
