@@ -163,6 +163,10 @@ bool ColumnCursor::load_page() {
             else
                 for (size_t i = 0; i < count; ++i) present += def_[i] == static_cast<uint32_t>(col_.max_def);
             decode_values(values, values_len, present, enc);
+            // next_row() takes one value per present level without checking.
+            size_t have = holds_integers() ? ints_.size() : holds_reals() ? reals_.size()
+                                                           : (from_dict_ ? indices_.size() : page_strs_.size());
+            if (have < present) fail("fewer values than definition levels");
             if (count == 0) continue;
             return true;
         } catch (const CodecError& e) {
@@ -353,7 +357,7 @@ void ColumnCursor::advance_level() {
     ++li_;
 }
 
-void ColumnCursor::next_row() {
+void ColumnCursor::next_row_slow() {
     if (rows_read_ >= rows_total_) fail("read past the row group's " + std::to_string(rows_total_) + " rows");
     if (li_ >= levels_ && !load_page())
         fail("column ends after " + std::to_string(rows_read_) + " of its row group's " + std::to_string(rows_total_) + " rows");
@@ -364,11 +368,7 @@ void ColumnCursor::next_row() {
     if (!col_.is_list) {
         uint32_t d = def_at(li_);
         null_ = d != static_cast<uint32_t>(col_.max_def);
-        if (!null_) {
-            if (vi_ >= (holds_integers() ? ints_.size() : holds_reals() ? reals_.size() : (from_dict_ ? indices_.size() : page_strs_.size())))
-                fail("fewer values than definition levels");
-            cur_ = vi_++;
-        }
+        if (!null_) cur_ = vi_++;  // load_page() checked there are enough values
         advance_level();
         return;
     }

@@ -19,8 +19,19 @@ public:
     ColumnCursor(const ParquetFile& file, size_t row_group, const ColumnInfo& column);
 
     // Moves to the next row.  Call once before reading the first row; throws
-    // when the column has fewer rows than its row group.
-    void next_row();
+    // when the column has fewer rows than its row group.  Inline fast path:
+    // a flat column's row within the current page (next_row_slow() does the
+    // rest: pages, lists, errors).
+    void next_row() {
+        if (li_ < levels_ && rows_read_ < rows_total_ && !col_.is_list && col_.max_rep == 0) {
+            ++rows_read_;
+            null_ = col_.max_def != 0 && def_[li_] != static_cast<uint32_t>(col_.max_def);
+            if (!null_) cur_ = vi_++;  // load_page() checked there are enough values
+            ++li_;
+            return;
+        }
+        next_row_slow();
+    }
 
     const ColumnInfo& info() const { return col_; }
     bool is_null() const { return null_; }
@@ -59,6 +70,7 @@ private:
     uint32_t str_index(size_t value) const { return from_dict_ ? indices_[value] : static_cast<uint32_t>(value); }
 
     [[noreturn]] void fail(const std::string& message) const;
+    void next_row_slow();
     bool load_page();  // false when the chunk has no more pages
     void read_page_header(int64_t& pos, PageHeader& h, size_t& header_len);
     void decode_dictionary(const uint8_t* p, size_t n, int32_t count, Encoding enc);
