@@ -38,8 +38,8 @@ public:
     // Values of the current (non-null, non-list) row.  Integers: BOOLEAN,
     // INT32 and INT64; reals: FLOAT and DOUBLE; text: BYTE_ARRAY,
     // FIXED_LEN_BYTE_ARRAY and INT96 (its 12 raw bytes).
-    int64_t i64() const { return ints_[cur_]; }
-    double f64() const { return reals_[cur_]; }
+    int64_t i64() const { return int_at(cur_); }
+    double f64() const { return real_at(cur_); }
     std::string_view str() const { return strings().at(str_index(cur_)); }
 
     // Lists: the current row's elements.
@@ -68,6 +68,12 @@ private:
     };
     Strings strings() const { return Strings{from_dict_ ? &dict_strs_ : &page_strs_}; }
     uint32_t str_index(size_t value) const { return from_dict_ ? indices_[value] : static_cast<uint32_t>(value); }
+    // Dictionary pages are not expanded: a value is looked up through its index.
+    int64_t int_at(size_t value) const { return from_dict_ ? dict_ints_[indices_[value]] : ints_[value]; }
+    double real_at(size_t value) const { return from_dict_ ? dict_reals_[indices_[value]] : reals_[value]; }
+    size_t values_in_page() const {
+        return from_dict_ ? indices_.size() : holds_integers() ? ints_.size() : holds_reals() ? reals_.size() : page_strs_.size();
+    }
 
     [[noreturn]] void fail(const std::string& message) const;
     void next_row_slow();
@@ -92,7 +98,7 @@ private:
     std::vector<uint32_t> def_, rep_;
     size_t levels_ = 0, li_ = 0;      // levels in the page, next level
     size_t vi_ = 0;                   // next value
-    bool have_dict_ = false, from_dict_ = false;
+    bool have_dict_ = false, from_dict_ = false;  // from_dict_: the page's values are indices_
     std::vector<int64_t> dict_ints_;
     std::vector<double> dict_reals_;
     ByteArrays dict_strs_;
