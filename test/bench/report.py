@@ -10,6 +10,7 @@ Each record: kind "bench", name, value, unit, and where a baseline applies
 (measured in the same run) baseline, baseline_value and ratio; machine, commit.
 """
 import json
+import math
 import os
 import platform
 import subprocess
@@ -25,8 +26,9 @@ def main():
     pq_sizes = sys.argv[6].split() if len(sys.argv) > 6 else []
     rows = {}
     for line in open(results):
-        name, value, unit, rss = line.rstrip("\n").split("\t")
-        rows[name] = (float(value), unit, int(rss))
+        # name, seconds, unit, peak RSS KiB[, CPU seconds (user + sys)]
+        f = line.rstrip("\n").split("\t")
+        rows[f[0]] = (float(f[1]), f[2], int(f[3]), float(f[4]) if len(f) > 4 else float("nan"))
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     except OSError:
@@ -91,6 +93,10 @@ def main():
             add("parquet_ingest_%s_seconds" % n, conv[0], "s", "pq_sqlite_insert_%s" % n, ins[0], div(conv[0], ins[0]),
                 "nx-convert --db of an Explorer profile (%s instructions + %s DMA packets) vs SQLite inserting the same "
                 "rows alone (goal: ratio <= 1.25)" % (n, n))
+        if conv and ins and not math.isnan(conv[3]) and not math.isnan(ins[3]):
+            add("parquet_ingest_%s_cpu_seconds" % n, conv[3], "s", "pq_sqlite_insert_%s_cpu" % n, ins[3],
+                div(conv[3], ins[3]), "CPU (user + sys) of nx-convert --db (two threads) vs CPU of the same inserts: "
+                "what the ratio is when other load leaves nx no second core")
         if conv:
             add("parquet_ingest_%s_peak_rss" % n, conv[2] / 1024.0, "MiB", note="goal: < 96 MiB, flat in N")
             add("parquet_ingest_%s_events_per_second" % n, 2 * int(n) / conv[0], "events/s")
