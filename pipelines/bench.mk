@@ -1,4 +1,7 @@
 # make bench: every benchmark, baselines in the same run (test/bench/run).
 #   BENCH_EVENTS="1000000 5000000"  event counts for ingest   BENCH_QUICK=1  small sizes
+#   BENCH_ONLY=parquet  only the Neuron Explorer Parquet part (N Instruction + N DmaPacket rows,
+#   written at bench time by DuckDB through node: NX_NPM_DIR=/work/npm-fixtures holding
+#   `npm install @duckdb/node-api@1.5.6-r.1`; without node or the package that part is skipped)
 bench: all $(BENCH_BIN)
 	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/run

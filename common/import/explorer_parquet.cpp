@@ -14,6 +14,7 @@
 #include <rapidjson/writer.h>
 
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <set>
 
@@ -54,6 +55,18 @@ struct ColumnSpec {
     bool required = false;
 };
 
+// RapidJSON's writer plus a key already quoted, copied in one piece (its
+// RawValue copies byte by byte): the args object of every row repeats the
+// same column names.
+class ArgsWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
+public:
+    using Writer::Writer;
+    void QuotedKey(const std::string& quoted) {
+        Prefix(rapidjson::kStringType);
+        std::memcpy(os_->Push(quoted.size()), quoted.data(), quoted.size());
+    }
+};
+
 // SchemaFields rows nx checks files against: (table, field) -> type, unit.
 struct FieldFacts {
     std::string type, format, unit;
@@ -77,6 +90,13 @@ public:
                 if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
         }
         names_ = names;
+        // Each column's key as JSON ("name"), quoted once here rather than per row.
+        for (const std::string& n : names_) {
+            rapidjson::StringBuffer b;
+            rapidjson::Writer<rapidjson::StringBuffer> w(b);
+            w.String(n.c_str(), static_cast<rapidjson::SizeType>(n.size()));
+            keys_.emplace_back(b.GetString(), b.GetSize());
+        }
         reader_ = std::make_unique<TableReader>(files, names);
         const parquet::ParquetFile& first = reader_->first_file();
         (void)first;
@@ -146,14 +166,13 @@ private:
     // Non-null columns from `first` on as one JSON object; empty when none.
     std::string_view columns_json(size_t first) {
         args_.Clear();
-        rapidjson::Writer<rapidjson::StringBuffer> w(args_);
+        ArgsWriter w(args_);
         w.StartObject();
         size_t n = 0;
         for (size_t h = first; h < names_.size(); ++h) {
             const ColumnCursor* c = reader_->column(h);
             if (!c || c->is_null()) continue;
-            const std::string& k = names_[h];
-            w.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
+            w.QuotedKey(keys_[h]);
             write_value(w, *c);
             ++n;
         }
@@ -212,7 +231,7 @@ private:
     }
 
     std::string name_;
-    std::vector<std::string> names_;
+    std::vector<std::string> names_, keys_;
     size_t mapped_ = 0;
     std::unique_ptr<TableReader> reader_;
     rapidjson::StringBuffer args_;

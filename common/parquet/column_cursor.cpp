@@ -163,6 +163,8 @@ bool ColumnCursor::load_page() {
             else
                 for (size_t i = 0; i < count; ++i) present += def_[i] == static_cast<uint32_t>(col_.max_def);
             decode_values(values, values_len, present, enc);
+            // next_row() takes one value per present level without checking.
+            if (values_in_page() < present) fail("fewer values than definition levels");
             if (count == 0) continue;
             return true;
         } catch (const CodecError& e) {
@@ -291,16 +293,8 @@ void ColumnCursor::decode_values(const uint8_t* p, size_t n, size_t count, Encod
                 if (indices_[i] >= dict_size)
                     throw EncodingError("dictionary index " + std::to_string(indices_[i]) + " out of range (" +
                                         std::to_string(dict_size) + " entries)");
-            if (holds_integers()) {
-                ints_.resize(count);
-                for (size_t i = 0; i < count; ++i) ints_[i] = dict_ints_[indices_[i]];
-            } else if (holds_reals()) {
-                reals_.resize(count);
-                for (size_t i = 0; i < count; ++i) reals_[i] = dict_reals_[indices_[i]];
-            } else {
-                from_dict_ = true;
-            }
-            return;  // strings were checked when the dictionary was read
+            from_dict_ = true;  // values are looked up through indices_ (int_at, real_at, str_index)
+            return;             // strings were checked when the dictionary was read
         }
         case Encoding::rle: {
             if (col_.type != PhysicalType::boolean) throw EncodingError("RLE values for a " + to_string(col_.type) + " column");
@@ -353,7 +347,7 @@ void ColumnCursor::advance_level() {
     ++li_;
 }
 
-void ColumnCursor::next_row() {
+void ColumnCursor::next_row_slow() {
     if (rows_read_ >= rows_total_) fail("read past the row group's " + std::to_string(rows_total_) + " rows");
     if (li_ >= levels_ && !load_page())
         fail("column ends after " + std::to_string(rows_read_) + " of its row group's " + std::to_string(rows_total_) + " rows");
@@ -364,11 +358,7 @@ void ColumnCursor::next_row() {
     if (!col_.is_list) {
         uint32_t d = def_at(li_);
         null_ = d != static_cast<uint32_t>(col_.max_def);
-        if (!null_) {
-            if (vi_ >= (holds_integers() ? ints_.size() : holds_reals() ? reals_.size() : (from_dict_ ? indices_.size() : page_strs_.size())))
-                fail("fewer values than definition levels");
-            cur_ = vi_++;
-        }
+        if (!null_) cur_ = vi_++;  // load_page() checked there are enough values
         advance_level();
         return;
     }
@@ -387,14 +377,12 @@ void ColumnCursor::next_row() {
             elem_valid_.push_back(present ? 1 : 0);
             if (present) {
                 size_t v = vi_++;
+                if (v >= values_in_page()) fail("fewer values than definition levels");
                 if (holds_integers()) {
-                    if (v >= ints_.size()) fail("fewer values than definition levels");
-                    elem_ints_.push_back(ints_[v]);
+                    elem_ints_.push_back(int_at(v));
                 } else if (holds_reals()) {
-                    if (v >= reals_.size()) fail("fewer values than definition levels");
-                    elem_reals_.push_back(reals_[v]);
+                    elem_reals_.push_back(real_at(v));
                 } else {
-                    if (v >= (from_dict_ ? indices_.size() : page_strs_.size())) fail("fewer values than definition levels");
                     std::string_view s = strings().at(str_index(v));
                     elem_strs_.add(s.data(), s.size());
                 }

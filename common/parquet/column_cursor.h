@@ -19,16 +19,27 @@ public:
     ColumnCursor(const ParquetFile& file, size_t row_group, const ColumnInfo& column);
 
     // Moves to the next row.  Call once before reading the first row; throws
-    // when the column has fewer rows than its row group.
-    void next_row();
+    // when the column has fewer rows than its row group.  Inline fast path:
+    // a flat column's row within the current page (next_row_slow() does the
+    // rest: pages, lists, errors).
+    void next_row() {
+        if (li_ < levels_ && rows_read_ < rows_total_ && !col_.is_list && col_.max_rep == 0) {
+            ++rows_read_;
+            null_ = col_.max_def != 0 && def_[li_] != static_cast<uint32_t>(col_.max_def);
+            if (!null_) cur_ = vi_++;  // load_page() checked there are enough values
+            ++li_;
+            return;
+        }
+        next_row_slow();
+    }
 
     const ColumnInfo& info() const { return col_; }
     bool is_null() const { return null_; }
     // Values of the current (non-null, non-list) row.  Integers: BOOLEAN,
     // INT32 and INT64; reals: FLOAT and DOUBLE; text: BYTE_ARRAY,
     // FIXED_LEN_BYTE_ARRAY and INT96 (its 12 raw bytes).
-    int64_t i64() const { return ints_[cur_]; }
-    double f64() const { return reals_[cur_]; }
+    int64_t i64() const { return int_at(cur_); }
+    double f64() const { return real_at(cur_); }
     std::string_view str() const { return strings().at(str_index(cur_)); }
 
     // Lists: the current row's elements.
@@ -57,8 +68,15 @@ private:
     };
     Strings strings() const { return Strings{from_dict_ ? &dict_strs_ : &page_strs_}; }
     uint32_t str_index(size_t value) const { return from_dict_ ? indices_[value] : static_cast<uint32_t>(value); }
+    // Dictionary pages are not expanded: a value is looked up through its index.
+    int64_t int_at(size_t value) const { return from_dict_ ? dict_ints_[indices_[value]] : ints_[value]; }
+    double real_at(size_t value) const { return from_dict_ ? dict_reals_[indices_[value]] : reals_[value]; }
+    size_t values_in_page() const {
+        return from_dict_ ? indices_.size() : holds_integers() ? ints_.size() : holds_reals() ? reals_.size() : page_strs_.size();
+    }
 
     [[noreturn]] void fail(const std::string& message) const;
+    void next_row_slow();
     bool load_page();  // false when the chunk has no more pages
     void read_page_header(int64_t& pos, PageHeader& h, size_t& header_len);
     void decode_dictionary(const uint8_t* p, size_t n, int32_t count, Encoding enc);
@@ -80,7 +98,7 @@ private:
     std::vector<uint32_t> def_, rep_;
     size_t levels_ = 0, li_ = 0;      // levels in the page, next level
     size_t vi_ = 0;                   // next value
-    bool have_dict_ = false, from_dict_ = false;
+    bool have_dict_ = false, from_dict_ = false;  // from_dict_: the page's values are indices_
     std::vector<int64_t> dict_ints_;
     std::vector<double> dict_reals_;
     ByteArrays dict_strs_;

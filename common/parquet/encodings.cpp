@@ -1,5 +1,6 @@
 #include "common/parquet/encodings.h"
 
+#include <bit>
 #include <cstring>
 
 namespace nx::parquet {
@@ -7,6 +8,18 @@ namespace nx::parquet {
 uint64_t BitUnpacker::get(int width) {
     if (width == 0) return 0;
     if (static_cast<size_t>(width) > bits_ - pos_) throw EncodingError("bit-packed values run past the end of the page");
+    // Fast path: one 8-byte little-endian load holds the value (bit offset
+    // below 8 plus at most 56 bits) when 8 bytes are left in the data.
+    if constexpr (std::endian::native == std::endian::little) {
+        size_t byte = pos_ / 8;
+        if (width <= 56 && byte + 8 <= bits_ / 8) {
+            uint64_t word;
+            std::memcpy(&word, data_ + byte, 8);
+            uint64_t v = (word >> (pos_ % 8)) & ((uint64_t{1} << width) - 1);
+            pos_ += static_cast<size_t>(width);
+            return v;
+        }
+    }
     uint64_t v = 0;
     int got = 0;
     while (got < width) {
@@ -19,6 +32,22 @@ uint64_t BitUnpacker::get(int width) {
         pos_ += static_cast<size_t>(take);
     }
     return v;
+}
+
+void BitUnpacker::get_many(int width, uint32_t* out, size_t n) {
+    size_t k = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        if (width > 0 && width <= 32 && n * static_cast<size_t>(width) <= bits_ - pos_) {
+            const uint64_t mask = (uint64_t{1} << width) - 1;
+            for (; k < n && pos_ / 8 + 8 <= bits_ / 8; ++k) {
+                uint64_t word;
+                std::memcpy(&word, data_ + pos_ / 8, 8);
+                out[k] = static_cast<uint32_t>((word >> (pos_ % 8)) & mask);
+                pos_ += static_cast<size_t>(width);
+            }
+        }
+    }
+    for (; k < n; ++k) out[k] = static_cast<uint32_t>(get(width));
 }
 
 uint64_t read_uleb128(const uint8_t*& p, const uint8_t* end) {
@@ -74,7 +103,7 @@ void RleDecoder::decode(uint32_t* out, size_t count) {
                                                                std::to_string(count) + " values");
         size_t n = std::min(run_left_, count - i);
         if (packed_) {
-            for (size_t k = 0; k < n; ++k) out[i + k] = static_cast<uint32_t>(bits_.get(width_));
+            bits_.get_many(width_, out + i, n);
         } else {
             std::fill(out + i, out + i + n, value_);
         }

@@ -25,6 +25,8 @@ public:
     BitUnpacker(const uint8_t* data, size_t size) : data_(data), bits_(size * 8) {}
     // Throws when fewer than `width` bits are left.
     uint64_t get(int width);
+    // `n` values of `width` bits (at most 32) into `out`; throws like get().
+    void get_many(int width, uint32_t* out, size_t n);
     size_t bits_left() const { return bits_ - pos_; }
     size_t bytes_used() const { return (pos_ + 7) / 8; }
 

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Turns the bench measurements into records and a table (part of `make bench`).
 
-    report.py results.tsv extra.jsonl bench.jsonl FIRST "N1 N2 ..."
+    report.py results.tsv extra.jsonl bench.jsonl FIRST "N1 N2 ..." ["P1 P2 ..."]
+
+The optional last argument: the sizes of the Parquet (Neuron Explorer) part,
+N Instruction rows plus N DmaPacket rows each.
 
 Each record: kind "bench", name, value, unit, and where a baseline applies
 (measured in the same run) baseline, baseline_value and ratio; machine, commit.
 """
 import json
+import math
 import os
 import platform
 import subprocess
@@ -19,10 +23,12 @@ def div(a, b):
 
 def main():
     results, extra, out, first, sizes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split()
+    pq_sizes = sys.argv[6].split() if len(sys.argv) > 6 else []
     rows = {}
     for line in open(results):
-        name, value, unit, rss = line.rstrip("\n").split("\t")
-        rows[name] = (float(value), unit, int(rss))
+        # name, seconds, unit, peak RSS KiB[, CPU seconds (user + sys)]
+        f = line.rstrip("\n").split("\t")
+        rows[f[0]] = (float(f[1]), f[2], int(f[3]), float(f[4]) if len(f) > 4 else float("nan"))
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     except OSError:
@@ -79,6 +85,45 @@ def main():
     study = rows.get("study_wall_time")
     if study:
         add("study_wall_time_seconds", study[0], "s", note="make study-all (matmul tiling + patterns) on sim, from scratch")
+    for n in pq_sizes:
+        conv, ins = rows.get("pq_convert_db_%s" % n), rows.get("pq_sqlite_insert_%s" % n)
+        dec, dec_all = rows.get("pq_decode_%s" % n), rows.get("pq_decode_all_%s" % n)
+        sax, only = rows.get("pq_sax_parse_%s" % n), rows.get("pq_convert_parse_only_%s" % n)
+        if conv and ins:
+            add("parquet_ingest_%s_seconds" % n, conv[0], "s", "pq_sqlite_insert_%s" % n, ins[0], div(conv[0], ins[0]),
+                "nx-convert --db of an Explorer profile (%s instructions + %s DMA packets) vs SQLite inserting the same "
+                "rows alone (goal: ratio <= 1.25)" % (n, n))
+        if conv and ins and not math.isnan(conv[3]) and not math.isnan(ins[3]):
+            add("parquet_ingest_%s_cpu_seconds" % n, conv[3], "s", "pq_sqlite_insert_%s_cpu" % n, ins[3],
+                div(conv[3], ins[3]), "CPU (user + sys) of nx-convert --db (two threads) vs CPU of the same inserts: "
+                "what the ratio is when other load leaves nx no second core")
+        if conv:
+            add("parquet_ingest_%s_peak_rss" % n, conv[2] / 1024.0, "MiB", note="goal: < 96 MiB, flat in N")
+            add("parquet_ingest_%s_events_per_second" % n, 2 * int(n) / conv[0], "events/s")
+        if dec and sax:
+            add("parquet_decode_%s_seconds" % n, dec[0], "s", "pq_sax_parse_%s" % n, sax[0], div(dec[0], sax[0]),
+                "TableReader over the columns the importer maps vs RapidJSON SAX over the same events as JSON "
+                "(goal: ratio <= 0.2, decode >= 5x faster)")
+            add("parquet_decode_%s_peak_rss" % n, dec[2] / 1024.0, "MiB")
+        if dec_all and dec:
+            add("parquet_decode_all_columns_%s_seconds" % n, dec_all[0], "s", "pq_decode_%s" % n, dec[0],
+                div(dec_all[0], dec[0]), "every column (nx-convert keeps the unmapped ones in args) vs the mapped ones")
+        if only and dec_all:
+            add("parquet_import_no_db_%s_seconds" % n, only[0], "s", "pq_decode_all_%s" % n, dec_all[0],
+                div(only[0], dec_all[0]), "nx-convert without a database (decode, mapping, args JSON, metrics) vs decode alone")
+        if conv and only:
+            add("parquet_db_stage_%s_seconds" % n, conv[0] - only[0], "s", "pq_sqlite_insert_%s" % n, ins[0] if ins else None,
+                div(conv[0] - only[0], ins[0]) if ins else None, "nx-convert --db minus nx-convert without a database")
+        q, duck = rows.get("pq_query_engine_utilization_%s" % n), rows.get("pq_duckdb_group_by_%s" % n)
+        if q and duck:
+            add("parquet_query_engine_utilization_%s_seconds" % n, q[0], "s", "pq_duckdb_group_by_%s" % n, duck[0],
+                div(q[0], duck[0]), "nx-query engine_utilization (process) on the loaded database vs DuckDB's GROUP BY "
+                "engine over Instruction*.parquet (query time, one thread)")
+    if len(pq_sizes) > 1:
+        a, b = rows.get("pq_convert_db_%s" % pq_sizes[0]), rows.get("pq_convert_db_%s" % pq_sizes[-1])
+        if a and b:
+            add("parquet_ingest_peak_rss_growth", b[2] / 1024.0, "MiB", "parquet_ingest_%s_peak_rss" % pq_sizes[0],
+                a[2] / 1024.0, b[2] / a[2], "peak RSS at %s vs at %s (goal: flat, ratio about 1)" % (pq_sizes[-1], pq_sizes[0]))
     for line in open(extra):
         if line.strip():
             r = json.loads(line)
@@ -89,7 +134,7 @@ def main():
     with open(out, "w") as f:
         for r in records:
             f.write(json.dumps(r) + "\n")
-    w = max(len(r["name"]) for r in records)
+    w = max((len(r["name"]) for r in records), default=6)
     print("%-*s  %14s  %-9s %10s  %s" % (w, "figure", "value", "unit", "ratio", "baseline"))
     for r in records:
         ratio = "%.3g" % r["ratio"] if "ratio" in r else ""
