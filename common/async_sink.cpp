@@ -76,7 +76,7 @@ void AsyncSink::event(const Event& e) {
     if (!batch_) {
         batch_ = std::make_unique<Batch>();
         batch_->events.reserve(kBatchEvents);
-        batch_->arena.reserve(kBatchEvents * 128);
+        batch_->arena.reserve(kBatchArenaBytes);
     }
     Batch::Packed& p = batch_->events.emplace_back();
     p.e = e;
@@ -87,7 +87,7 @@ void AsyncSink::event(const Event& e) {
         batch_->arena.append(v);
         p.e.*kFields[i] = {};
     }
-    if (batch_->events.size() >= kBatchEvents || batch_->arena.size() >= (64u << 20)) flush_batch();
+    if (batch_->events.size() >= kBatchEvents || batch_->arena.size() >= kBatchArenaBytes) flush_batch();
 }
 
 void AsyncSink::source_rows(const SourceRows& rows) {

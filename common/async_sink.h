@@ -35,6 +35,10 @@ public:
 
     static constexpr size_t kBatchEvents = 8192;
     static constexpr size_t kMaxQueued = 6;
+    // A batch is also handed over when its strings reach this size: rows with
+    // large args (Explorer instructions carry ~700 B) would otherwise queue
+    // kMaxQueued x kBatchEvents of them (tens of MB) between the threads.
+    static constexpr size_t kBatchArenaBytes = 1u << 20;
 
 private:
     struct Batch;

@@ -176,7 +176,7 @@ bool ColumnCursor::load_page() {
 }
 
 void ColumnCursor::decode_levels(const uint8_t*& p, const uint8_t* end, int max_level, size_t count,
-                                 std::vector<uint32_t>& out, bool length_prefixed, size_t v2_length) {
+                                 std::vector<uint8_t>& out, bool length_prefixed, size_t v2_length) {
     if (max_level == 0) {
         out.clear();
         return;
@@ -188,10 +188,22 @@ void ColumnCursor::decode_levels(const uint8_t*& p, const uint8_t* end, int max_
         p += 4;
     }
     if (len > static_cast<size_t>(end - p)) throw EncodingError("levels of " + std::to_string(len) + " bytes past the end of the page");
+    if (max_level > 255) throw EncodingError("levels deeper than 255 (schema nesting) are not supported");
     out.resize(count);
-    RleDecoder(p, len, bit_width(max_level)).decode(out.data(), count);
-    for (uint32_t v : out)
-        if (v > static_cast<uint32_t>(max_level)) throw EncodingError("a level of " + std::to_string(v) + " above the column's maximum " + std::to_string(max_level));
+    // Decoded in slices through a small scratch buffer, then narrowed.
+    constexpr size_t kSlice = 4096;
+    level_scratch_.resize(std::min(count, kSlice));
+    RleDecoder rle(p, len, bit_width(max_level));
+    for (size_t at = 0; at < count; at += kSlice) {
+        size_t n = std::min(kSlice, count - at);
+        rle.decode(level_scratch_.data(), n);
+        for (size_t i = 0; i < n; ++i) {
+            uint32_t v = level_scratch_[i];
+            if (v > static_cast<uint32_t>(max_level))
+                throw EncodingError("a level of " + std::to_string(v) + " above the column's maximum " + std::to_string(max_level));
+            out[at + i] = static_cast<uint8_t>(v);
+        }
+    }
     p += len;
 }
 

@@ -83,7 +83,7 @@ private:
     void decode_values(const uint8_t* p, size_t n, size_t count, Encoding enc);
     void decode_plain(const uint8_t* p, size_t n, size_t count, std::vector<int64_t>& ints, std::vector<double>& reals,
                       ByteArrays& strs);
-    void decode_levels(const uint8_t*& p, const uint8_t* end, int max_level, size_t count, std::vector<uint32_t>& out,
+    void decode_levels(const uint8_t*& p, const uint8_t* end, int max_level, size_t count, std::vector<uint8_t>& out,
                        bool length_prefixed, size_t v2_length);
     void advance_level();
 
@@ -95,7 +95,10 @@ private:
     int64_t rows_read_ = 0, rows_total_ = 0;
 
     std::vector<uint8_t> raw_, page_;  // compressed and decompressed page bytes
-    std::vector<uint32_t> def_, rep_;
+    // One byte per level: a page holds as many levels as rows, and levels
+    // never exceed the schema's nesting depth (checked: <= 255).
+    std::vector<uint8_t> def_, rep_;
+    std::vector<uint32_t> level_scratch_;
     size_t levels_ = 0, li_ = 0;      // levels in the page, next level
     size_t vi_ = 0;                   // next value
     bool have_dict_ = false, from_dict_ = false;  // from_dict_: the page's values are indices_
