@@ -119,7 +119,9 @@ private:
             return true;
         }
         if (depth_ == 1 && top_is_object_) {
-            if (fmt_.section_mode(section_) == RecordFormat::SectionMode::carry) {
+            // A top-level scalar ("total_time": 0.0018) is carried in records
+            // mode too: nothing is dropped unseen.
+            if (fmt_.section_mode(section_) != RecordFormat::SectionMode::skip) {
                 tmp_w_.clear();
                 write(tmp_w_);
                 fmt_.carried(section_, tmp_w_.view());

@@ -50,7 +50,8 @@ public:
     // the record was malformed structurally (invalid UTF-8...).
     virtual void record(std::string_view section, const std::vector<Slot>& slots, std::string_view args_json,
                         int64_t line, const std::string& error) = 0;
-    // A carried top-level value (SectionMode::carry) as JSON text.
+    // A carried top-level value (SectionMode::carry), or a top-level scalar
+    // of a records section, as JSON text.
     virtual void carried(std::string_view /*section*/, std::string_view /*json*/) {}
     // The top-level container started ('{' or '[').
     virtual void top_level(bool /*is_object*/) {}
