@@ -29,7 +29,8 @@ struct Slot {
     uint64_t u = 0;     // unsigned_big: above INT64_MAX
     double d = 0;       // real (and integer/unsigned as double)
     bool b = false;
-    std::string s;      // string text, or JSON text of a nested value (json)
+    std::string s;      // string text, or JSON text of a nested value (json); with
+                        // RecordFormat::numbers_as_text, a number's text as written
 
     bool present() const { return kind != none && kind != null; }
     bool is_number() const { return kind == integer || kind == unsigned_big || kind == real; }
@@ -55,6 +56,9 @@ public:
     virtual void carried(std::string_view /*section*/, std::string_view /*json*/) {}
     // The top-level container started ('{' or '[').
     virtual void top_level(bool /*is_object*/) {}
+    // True: number slots also keep the number's source text in Slot::s, so
+    // a format can convert decimals exactly (Chrome's fractional µs).
+    virtual bool numbers_as_text() const { return false; }
 };
 
 // Runs the reader over the whole input.  Throws Error(where, line) on a JSON
