@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+
+#include <rapidjson/document.h>
 
 namespace nx {
 
@@ -271,6 +274,72 @@ BoundVerdict classify_bound(const ProfileSummary& s) {
         return {"balanced", evidence};
     }
     return {"unknown", "no arithmetic intensity or instruction mix in the profile"};
+}
+
+namespace {
+
+// What to do about a profiler message, by a phrase in it (neuron-profile
+// 2.27's wording); the first match wins.
+struct WarningAction {
+    std::string_view phrase;
+    std::string_view action;
+};
+constexpr WarningAction kWarningActions[] = {
+    {"--enable-dge-notifs",
+     "capture with --enable-dge-notifs (or NEURON_RT_ENABLE_DGE_NOTIFICATIONS=1): the DMA figures are incomplete "
+     "without it"},
+    {"missing compiler metrics", "recompile the model with the current neuronx-cc to get the compiler's metrics"},
+};
+constexpr std::string_view kDefaultWarningAction = "read the profiler's message: figures it names may be incomplete";
+
+// The message of one warning object: "message", else its first string field.
+std::string warning_text(const rapidjson::Value& w, const char* key) {
+    auto it = w.FindMember(key);
+    if (it != w.MemberEnd() && it->value.IsString()) return it->value.GetString();
+    return {};
+}
+
+}  // namespace
+
+std::vector<Finding> source_findings(const ProfileInfo& info) {
+    std::vector<Finding> out;
+    if (info.carried_json.find("\"warnings\"") == std::string::npos &&
+        info.carried_json.find("\"errors\"") == std::string::npos)
+        return out;
+    rapidjson::Document doc;
+    doc.Parse(info.carried_json.data(), info.carried_json.size());
+    if (doc.HasParseError() || !doc.IsObject()) return out;
+    for (const char* list : {"errors", "warnings"}) {
+        auto it = doc.FindMember(list);
+        if (it == doc.MemberEnd() || !it->value.IsArray()) continue;
+        bool error = std::string_view(list) == "errors";
+        for (const auto& w : it->value.GetArray()) {
+            std::string message;
+            if (w.IsString()) message = w.GetString();
+            else if (w.IsObject()) {
+                message = warning_text(w, "message");
+                for (auto m = w.MemberBegin(); message.empty() && m != w.MemberEnd(); ++m)
+                    if (m->value.IsString()) message = m->value.GetString();
+            }
+            if (message.empty()) continue;
+            Finding f;
+            f.rule = error ? "profiler_error" : "profiler_warning";
+            f.severity = error ? Severity::critical : Severity::warn;
+            f.metric = w.IsObject() ? warning_text(w, "category") : std::string();
+            if (f.metric.empty()) f.metric = list;
+            f.value = f.threshold = std::numeric_limits<double>::quiet_NaN();
+            f.message = "the profiler says: " + message;
+            f.action = kDefaultWarningAction;
+            for (const WarningAction& a : kWarningActions)
+                if (message.find(a.phrase) != std::string::npos) {
+                    f.action = a.action;
+                    break;
+                }
+            f.excess = 0;
+            out.push_back(std::move(f));
+        }
+    }
+    return out;
 }
 
 }  // namespace nx

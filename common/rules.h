@@ -30,6 +30,14 @@ struct Finding {
 // collects their ids and the metric they needed.
 std::vector<Finding> evaluate_rules(const ProfileSummary& summary, std::vector<std::string>* missing = nullptr);
 
+// The source's own warnings ("warnings" carried with the profile, from the
+// neuron-profile JSON array or Explorer's Warning table; Explorer's Error
+// table as "errors") as findings: rule "profiler_warning" (warn) or
+// "profiler_error" (critical), metric = the source's category, the message
+// as the profiler wrote it, and an action where nx knows one (missing DMA
+// metadata: capture with --enable-dge-notifs).  Reports show them first.
+std::vector<Finding> source_findings(const ProfileInfo& info);
+
 // Orders findings (critical first, then the furthest past its threshold) and
 // marks which belong in the short list: at most `top` and one per metric.
 void rank_findings(std::vector<Finding>& findings);

@@ -120,3 +120,80 @@ print(peak < 5)"
     sed 's/"inf2.xlarge"/"m5.large"/' "$FIXTURES/device_idle.json" >m.json
     [ "$(nx-convert m.json | jget - 'r[0]["target"]')" = null ]
 }
+
+@test "real profiles: time series are counters (counter table, Perfetto counter tracks), not zero-length slices" {
+    nx-convert "$FIXTURES/device_idle.json" --to events >ev.jsonl
+    # No slice is made of a time-series sample.
+    [ "$(jget ev.jsonl "[x['track'] for x in r if x.get('type') == 'region']")" = '[]' ]
+    [ "$(jget ev.jsonl "sorted({(x['track'], x['value']) for x in r if x.get('type') == 'counter' and x['ts_ns'] in (1529, 4495, 1994009, 1994100)})")" = \
+      '[["PSUM used (%)", 12.5], ["SBUF used (%)", 0.13], ["pending DMAs", 0], ["semaphore 2", 2]]' ]
+    [ "$(jget ev.jsonl "sorted({x['track'] for x in r if x.get('type') == 'counter'})")" = \
+      '["DMA throughput (B/s)", "HBM throughput (B/s)", "PSUM used (%)", "SBUF used (%)", "pending DMAs", "semaphore 2"]' ]
+    nx-convert "$FIXTURES/device_idle.json" --db s.db >/dev/null
+    # 2 semaphore + 2 pending + 2x2 throughput + 2 usage samples.
+    [ "$(sqlite3 s.db "SELECT count(*) FROM counter")" -eq 10 ]
+    [ "$(sqlite3 s.db "SELECT count(*) FROM slice WHERE dur = 0")" -eq 0 ]
+    nx-convert "$FIXTURES/device_idle.json" --to pftrace -o t.pftrace >/dev/null
+    [ "$(test-pftrace_dump t.pftrace | grep -c 'semaphore 2\|pending DMAs\|PSUM used')" -ge 3 ]
+}
+
+@test "real profiles: the profiler's warnings come first, as findings with severity, in every format" {
+    nx-convert "$FIXTURES/device_idle.json" >out.jsonl
+    run nx-report --format text out.jsonl
+    [ "$status" -eq 0 ]
+    # Right after the header facts, before anything nx derived.
+    [ "$(echo "$output" | grep -v -e '^ ' -e '^$' | sed -n 3p)" = "Profiler warnings" ]
+    [[ "$output" == *"warn  profiler_warning: the profiler says: Missing additional dynamic DMA metadata"*"-> capture with --enable-dge-notifs"* ]]
+    run nx-report --format jsonl out.jsonl
+    [ "$(echo "${lines[0]}" | jget - "[r[0]['rule'], r[0]['severity'], r[0]['metric']]")" = '["profiler_warning", "warn", "Missing Data"]' ]
+    [[ "$(echo "${lines[0]}" | jget - "r[0]['action']")" == "capture with --enable-dge-notifs"* ]]
+    [ "$(echo "${lines[1]}" | jget - "r[0]['action']")" = "recompile the model with the current neuronx-cc to get the compiler's metrics" ]
+    run nx-report --format csv out.jsonl
+    [[ "${lines[1]}" == finding,*,profiler_warning,warn,* ]]
+    for f in markdown html; do
+        nx-report --format $f out.jsonl >r.$f
+        w=$(grep -n "Profiler warnings" r.$f | head -1 | cut -d: -f1)
+        u=$(grep -n "Utilisation" r.$f | head -1 | cut -d: -f1)
+        [ -n "$w" ] && [ "$w" -lt "$u" ]
+    done
+    # Explorer profiles carry their Warning table the same way.
+    nx-convert "$FIXTURES/parquet/explorer/matmul@latest" >ex.jsonl
+    [ "$(nx-report --format jsonl ex.jsonl | head -1 | jget - "r[0]['rule']")" = profiler_warning ]
+}
+
+@test "real profiles: versions on the profile record, per-layer metrics, DMA packets apart from transfers" {
+    nx-convert "$FIXTURES/device_idle.json" >out.jsonl
+    [ "$(jget out.jsonl "[r[0]['versions'][k] for k in ('profiler', 'runtime', 'compiler')]")" = \
+      '["2.27.33.0", "2.29.40 (f954c)", "2.22.12471.0+b4a00d10"]' ]
+    # layer_summary: ns get _ns, fractions become percents.
+    [ "$(jget out.jsonl "[l['name'] for l in r[0]['layers']]")" = '["/sg00", "/sg00/_dot.3"]' ]
+    [ "$(jget out.jsonl "[r[0]['layers'][0]['vector_engine_active_time_ns'], round(r[0]['layers'][0]['vector_engine_active_time_percent'], 4), r[0]['layers'][1]['mfu_estimated_percent']]")" = \
+      '[356, 0.0178, 0.0026]' ]
+    # nc_mem_usage and dma_queues_info are carried as the profiler wrote them.
+    [ "$(jget out.jsonl "[r[0]['nc_mem_usage'][0]['amount_bytes'], r[0]['dma_queues_info'][0]['q_name']]")" = '[25600, "qSyncSpillReload0"]' ]
+    run nx-report --format text out.jsonl
+    [[ "$output" == *"versions    profiler 2.27.33.0, runtime 2.29.40 (f954c), compiler 2.22.12471.0+b4a00d10"* ]]
+    [[ "$output" == *"/sg00/_dot.3"*"2.00 ms"* ]] || [[ "$output" == *"/sg00/_dot.3"* ]]
+    # The summary counts one transfer; the six records are its packets.
+    [[ "$output" == *"6 DMA packets"* ]]
+    [[ "$output" == *"transfers (the profiler's count)  1"* ]]
+    [[ "$output" == *"packets (records in the profile)  6"* ]]
+    [[ "$output" != *" transfers,"* ]]
+}
+
+@test "real profiles: a flat summary object is one graph's summary" {
+    run nx-convert "$FIXTURES/summary_flat.json"
+    [ "$status" -eq 0 ]
+    [ "$(echo "$output" | jget - "[r[0]['format'], r[0]['target'], round(r[0]['metrics']['tensor_engine_active_time_percent'], 6)]")" = \
+      '["summary-json", "inf2", 0.0539]' ]
+}
+
+@test "real profiles: --format neuron-json on a file without an instruction array says so" {
+    run nx-convert --format neuron-json "$FIXTURES/summary_flat.json"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"summary_flat.json: no \"instruction\" array: not a neuron-profile device profile"* ]]
+    echo '{"summary": [{"total_time": 0.001}]}' >s.json
+    run nx-convert --format neuron-json s.json
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no \"instruction\" array"* ]]
+}

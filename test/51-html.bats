@@ -21,10 +21,11 @@ setup() {
     [ "$(count_in $dom 'class="card"')" -eq 4 ]
     grep -q '<div class="card-key">MFU</div><div class="card-value">12.0%</div>' $dom
     grep -q '<div class="card-key">bound</div><div class="card-value">compute-bound</div>' $dom
-    # Findings with their actions.
-    [ "$(count_in $dom 'class="finding sev-')" -eq 3 ]
+    # Findings with their actions: the profiler's warning, then the top 3.
+    [ "$(count_in $dom 'class="finding sev-')" -eq 4 ]
+    grep -q '<span class="rule">profiler_warning</span>' $dom
     grep -q 'class="finding sev-critical"><span class="sev">✖ critical</span><span class="rule">tensor_engine_idle</span>' $dom
-    [ "$(count_in $dom 'class="action"')" -eq 3 ]
+    [ "$(count_in $dom 'class="action"')" -eq 4 ]
     # Engine active-time bars: seven rows.
     [ "$(count_in $dom '<g class="bar" data-label=')" -eq 7 ]
     # Roofline: the point, the roof and the ridge at trn1's 223.8 FLOP/B.

@@ -2,7 +2,8 @@
 // {"traceEvents": [...]} or a bare array.  Handled phases: X (complete),
 // B/E (begin/end, nested per thread), i/I/n (instant), C (counter; one series
 // per args key), M (process/thread names).  Times are microseconds (may be
-// fractional) and become integer nanoseconds.  Other phases (flows, async,
+// fractional, around 1.6e15 in Kineto traces) and become integer nanoseconds
+// from their decimal text, exactly (a double moves most of them).  Other phases (flows, async,
 // samples) are counted in the profile record under "chrome_phases_ignored".
 #include <rapidjson/document.h>
 
@@ -23,8 +24,6 @@ namespace nx {
 namespace {
 
 enum Field : int { kPh, kTs, kDur, kName, kCat, kPid, kTid, kArgs, kFieldCount };
-
-constexpr double kNsPerUs = 1000.0;
 
 struct OpenSlice {
     int64_t ts;
@@ -59,6 +58,8 @@ public:
         }
         return -1;
     }
+    // ts and dur are decimal µs: converted from their text, exactly.
+    bool numbers_as_text() const override { return true; }
     void top_level(bool) override {
         info_ = ctx_.profile_info("chrome-json");
         out_.begin_profile(info_);
@@ -83,7 +84,7 @@ public:
         Event e;
         e.line = line;
         std::string err;
-        if (ph != "E" || s[kTs].present()) err = slot_to_int(s[kTs], "ts", e.ts_ns, true, kNsPerUs);
+        if (ph != "E" || s[kTs].present()) err = slot_us_to_ns(s[kTs], "ts", e.ts_ns, true);
         if (!err.empty()) {
             ctx_.bad_record(err + " in a trace event", line);
             return;
@@ -94,7 +95,7 @@ public:
         const std::string& track = track_name(key);
         e.track = track;
         if (ph == "X") {
-            if (s[kDur].present()) err = slot_to_int(s[kDur], "dur", e.dur_ns, false, kNsPerUs);
+            if (s[kDur].present()) err = slot_us_to_ns(s[kDur], "dur", e.dur_ns);
             if (!err.empty()) {
                 ctx_.bad_record(err + " in a trace event", line);
                 return;

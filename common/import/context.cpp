@@ -47,4 +47,14 @@ ProfileInfo ImportContext::profile_info(std::string_view format, std::string_vie
     return info;
 }
 
+void emit_counter(ImportHandler& out, int64_t ts, double value, std::string_view track) {
+    Event e;
+    e.type = EventType::counter;
+    e.ts_ns = ts;
+    e.track = track;
+    e.name = track;
+    e.value = value;
+    out.event(e);
+}
+
 }  // namespace nx

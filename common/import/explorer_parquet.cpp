@@ -514,15 +514,7 @@ private:
         });
     }
 
-    void counter(int64_t ts, double value, std::string_view track) {
-        Event e;
-        e.type = EventType::counter;
-        e.ts_ns = ts;
-        e.track = track;
-        e.name = track;
-        e.value = value;
-        out_.event(e);
-    }
+    void counter(int64_t ts, double value, std::string_view track) { emit_counter(out_, ts, value, track); }
 
     void read_messages() {
         for (const char* name : {"Warning", "Error"}) {

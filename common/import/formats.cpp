@@ -30,7 +30,11 @@ public:
     bool Default() { return true; }
     bool Key(const char* s, rapidjson::SizeType n, bool) {
         std::string_view k(s, n);
-        if (depth == 1) keys.emplace_back(k);
+        if (depth == 1) {
+            keys.emplace_back(k);
+            if (k == "total_time" || k == "event_count" || k.find("_percent") != std::string_view::npos)
+                top_has_metric_key = true;
+        }
         if (depth == 2 && keys.size() == 1 && first_is_object) {
             if (k == "total_time" || k == "event_count" || k.find("_percent") != std::string_view::npos)
                 first_looks_like_metrics = true;
@@ -61,6 +65,17 @@ public:
     int depth = 0;
     bool top_is_object = false, top_is_array = false, first_is_object = false;
     bool first_looks_like_metrics = false;
+    bool top_has_metric_key = false;  // a flat summary: {"total_time": ..., ...}
+    bool Double(double) { return number(); }
+    bool Int(int) { return number(); }
+    bool Uint(unsigned) { return number(); }
+    bool Int64(int64_t) { return number(); }
+    bool Uint64(uint64_t) { return number(); }
+    bool number() {
+        if (depth == 1) ++top_numbers;
+        return true;
+    }
+    int top_numbers = 0;
     std::vector<std::string> keys;
 };
 
@@ -72,6 +87,11 @@ bool has(const std::vector<std::string>& keys, std::string_view k) {
 
 bool ends_with(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// A flat summary: top-level numbers under metric names.
+bool top_has_metric_key_and_numbers(const KeySniffer& k) {
+    return k.top_is_object && k.top_has_metric_key && k.top_numbers > 0;
 }
 
 }  // namespace
@@ -124,6 +144,7 @@ std::string_view sniff_format(std::string_view prefix, std::string_view path) {
     if (!k.keys.empty() && k.first_is_object &&
         (k.keys.front().rfind("n_", 0) == 0 || k.first_looks_like_metrics))
         return "summary-json";
+    if (top_has_metric_key_and_numbers(k)) return "summary-json";
     return {};
 }
 

@@ -40,6 +40,9 @@ struct ImportContext {
 // kept with the profile, never treated as metrics.
 bool is_identifier_field(std::string_view name);
 
+// One sample of a source time series: a counter event on track `track`.
+void emit_counter(ImportHandler& out, int64_t ts, double value, std::string_view track);
+
 using ImportFunction = std::function<void(InputSource&, ImportHandler&, ImportContext&)>;
 // Formats that are a directory of files rather than one stream.
 using DirectoryImportFunction = std::function<void(const std::string& dir, ImportHandler&, ImportContext&)>;

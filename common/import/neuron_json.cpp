@@ -1,12 +1,18 @@
 // neuron-profile / neuron-explorer `view --output-format json`:
 //   {"summary": [{metrics of graph 0}, ...], "instruction": [...], "dma": [...],
-//    and any other arrays (kept as generic events), ...}
+//    "active_time": [...] (the profiler's busy intervals),
+//    "semaphore_update", "dma_throughput", "pending_dma", "instruction_usage"
+//    (time series: counter events), "layer_summary" (per-layer metrics,
+//    carried as "layers"), "warnings", "profile_info", "metadata" ... (carried;
+//    versions gathered into "versions"), and any other arrays: kept as
+//    generic events when their records have a timestamp, else carried.}
 // Field sets vary by tool version: known fields become event columns, all
 // others are kept in the event's args; missing optional fields are tolerated.
 #include <rapidjson/document.h>
 
 #include <cmath>
 #include <map>
+#include <span>
 
 #include "common/error.h"
 #include "common/import/importer.h"
@@ -21,7 +27,7 @@ namespace {
 
 enum Field : int {
     kTimestamp, kDuration, kLabel, kOpcode, kHloName, kLayer, kSubgroup, kTransferSize, kInstructionType,
-    kName, kFlops, kStartTs, kEndTs, kEngine, kFieldCount
+    kName, kFlops, kStartTs, kEndTs, kEngine, kValue, kId, kRate, kHbmRate, kUsageAvg, kType, kFieldCount
 };
 
 struct FieldName {
@@ -40,6 +46,37 @@ constexpr FieldName kFields[] = {
 constexpr FieldName kActiveFields[] = {
     {"start_ts", kStartTs}, {"end_ts", kEndTs}, {"engine", kEngine}};
 
+// Time series (neuron-profile 2.27): each record one sample.
+//   semaphore_update {"timestamp","id","value"}      -> "semaphore <id>"
+//   pending_dma {"timestamp","value"}                -> "pending DMAs"
+//   dma_throughput {"timestamp","transfer_rate","hbm_transfer_rate",...}
+//                                                    -> "DMA throughput (B/s)", "HBM throughput (B/s)"
+//   instruction_usage {"timestamp","type":"sb"|"psum","usage_avg" (a fraction),...}
+//                                                    -> "SBUF used (%)", "PSUM used (%)"
+// Track names are the Explorer importer's for the same tables.
+constexpr FieldName kSemaphoreFields[] = {{"timestamp", kTimestamp}, {"id", kId}, {"value", kValue}};
+constexpr FieldName kPendingFields[] = {{"timestamp", kTimestamp}, {"value", kValue}};
+constexpr FieldName kThroughputFields[] = {
+    {"timestamp", kTimestamp}, {"transfer_rate", kRate}, {"hbm_transfer_rate", kHbmRate}};
+constexpr FieldName kUsageFields[] = {{"timestamp", kTimestamp}, {"usage_avg", kUsageAvg}, {"type", kType}};
+
+struct SeriesSection {
+    std::string_view section;
+    std::span<const FieldName> fields;
+};
+constexpr SeriesSection kSeries[] = {
+    {"semaphore_update", kSemaphoreFields},
+    {"pending_dma", kPendingFields},
+    {"dma_throughput", kThroughputFields},
+    {"instruction_usage", kUsageFields},
+};
+
+const SeriesSection* find_series(std::string_view section) {
+    for (const SeriesSection& s : kSeries)
+        if (s.section == section) return &s;
+    return nullptr;
+}
+
 // Limits on what is carried from non-event sections into the profile record.
 constexpr size_t kMaxCarriedRecords = 1000;
 
@@ -47,13 +84,28 @@ class NeuronJson : public RecordFormat {
 public:
     NeuronJson(ImportHandler& out, ImportContext& ctx) : out_(out), ctx_(ctx) {}
 
-    SectionMode section_mode(std::string_view) override { return SectionMode::records; }
+    SectionMode section_mode(std::string_view section) override {
+        // An "instruction" array, even empty, makes this a device profile;
+        // without one it is something else (finish() says so).
+        if (section == "instruction") saw_instructions_ = true;
+        return SectionMode::records;
+    }
 
     int field_id(std::string_view section, std::string_view key) override {
         if (section.size() == 7 && section == "summary") return -1;  // all to args, parsed as metrics
+        if (section == "layer_summary") return -1;                    // all to args, renamed with units
         if (section == "active_time")
             for (const FieldName& f : kActiveFields)
                 if (f.name == key) return f.field;
+        if (section != series_section_) {
+            series_section_.assign(section);
+            series_ = find_series(section);
+        }
+        if (series_) {
+            for (const FieldName& f : series_->fields)
+                if (f.name == key) return f.field;
+            return -1;
+        }
         // Called for every field of every record: compare only names of the
         // same length and first letter.
         for (const FieldName& f : kFields)
@@ -84,11 +136,20 @@ public:
             active_record(s, args, line);
             return;
         }
+        if (series_ && section == series_section_) {
+            series_record(section, s, line);
+            return;
+        }
+        if (section == "layer_summary") {
+            layer_record(args);
+            return;
+        }
+        if (section == "profile_info" || section == "metadata") note_versions(args);
         bool is_dma = section == "dma";
         bool is_instruction = section == "instruction";
         if (!s[kTimestamp].present() && !is_dma && !is_instruction) {
             // Not an event (e.g. "warnings"): keep it with the profile.
-            if (carried_records_++ < kMaxCarriedRecords) add_carried(section, args.empty() ? "{}" : args, true);
+            if (carried_records_++ < kMaxCarriedRecords) add_carried(section, whole_record(s, args), true);
             return;
         }
         Event e;
@@ -146,6 +207,12 @@ public:
     }
 
     void finish() {
+        if (!saw_instructions_)
+            throw Error("no \"instruction\" array: not a neuron-profile device profile (a summary alone is "
+                        "--format summary-json)",
+                        ctx_.where);
+        if (!layers_.empty()) add_carried("layers", layers_ + "]");
+        if (versions_.size() > 1) add_carried("versions", versions_ + "}");
         // Only the first graph's summary describes these instructions; say
         // how many others the file had.
         if (extra_summaries_ > 0) add_carried("summary_graphs_ignored", std::to_string(extra_summaries_));
@@ -177,6 +244,121 @@ private:
         last_queue_.assign(queue);
         last_kind_ = dma_kind_from_queue(queue);
         return last_kind_;
+    }
+
+    // A record as the source wrote it: its args plus the fields that went
+    // to slots (a carried record keeps its "name", "label" ...).
+    std::string whole_record(const std::vector<Slot>& s, std::string_view args) {
+        std::string out = args.empty() ? std::string("{}") : std::string(args);
+        for (const FieldName& f : kFields) {
+            const Slot& v = s[f.field];
+            if (!v.present()) continue;
+            std::string text;
+            switch (v.kind) {
+                case Slot::integer: text = std::to_string(v.i); break;
+                case Slot::unsigned_big: text = std::to_string(v.u); break;
+                case Slot::real: text = to_json(rapidjson::Value(v.d)); break;
+                case Slot::boolean: text = v.b ? "true" : "false"; break;
+                case Slot::string: text = json_quote(v.s); break;
+                case Slot::json: text = v.s; break;
+                default: continue;
+            }
+            out.insert(out.size() - 1, (out.size() > 2 ? "," : "") + json_quote(f.name) + ":" + text);
+        }
+        return out;
+    }
+
+    // One sample of a time series (kSeries): counter events.
+    void series_record(std::string_view section, const std::vector<Slot>& s, int64_t line) {
+        int64_t ts = 0;
+        std::string err = slot_to_int(s[kTimestamp], "timestamp", ts);
+        auto sample = [&](Field f, std::string_view field, std::string_view track, double scale) {
+            if (!err.empty() || !s[f].present()) return;
+            double v = 0;
+            err = slot_to_double(s[f], field, v);
+            if (err.empty()) counter(ts, v * scale, track);
+        };
+        if (section == "semaphore_update") {
+            std::string_view id = slot_text(s[kId], scratch_[0]);
+            scratch_[1] = "semaphore " + std::string(id.empty() ? "?" : id);
+            if (err.empty() && !s[kValue].present()) err = "missing \"value\"";
+            sample(kValue, "value", scratch_[1], 1);
+        } else if (section == "pending_dma") {
+            if (err.empty() && !s[kValue].present()) err = "missing \"value\"";
+            sample(kValue, "value", "pending DMAs", 1);
+        } else if (section == "dma_throughput") {
+            sample(kRate, "transfer_rate", "DMA throughput (B/s)", 1);
+            sample(kHbmRate, "hbm_transfer_rate", "HBM throughput (B/s)", 1);
+        } else {
+            // usage_avg is a fraction of the memory (SBUF per partition, PSUM banks).
+            std::string_view type = slot_text(s[kType], scratch_[0]);
+            std::string_view track = type == "psum" ? "PSUM used (%)" : type == "sb" ? "SBUF used (%)" : std::string_view();
+            if (track.empty()) {
+                scratch_[1] = std::string(type.empty() ? "memory" : type) + " used (%)";
+                track = scratch_[1];
+            }
+            sample(kUsageAvg, "usage_avg", track, 100);
+        }
+        if (!err.empty()) ctx_.bad_record(err + " in \"" + std::string(section) + "\"", line);
+    }
+
+    void counter(int64_t ts, double value, std::string_view track) { emit_counter(out_, ts, value, track); }
+
+    // layer_summary: one object per layer (the whole subgraph first) with
+    // times in ns and percents as fractions of 1.  Carried as "layers" with
+    // nx's unit names: *_ns, *_percent (0..100), mfu/hfu_estimated_percent.
+    void layer_record(std::string_view args) {
+        rapidjson::Document doc;
+        if (!args.empty()) doc.Parse(args.data(), args.size());
+        if (args.empty() || doc.HasParseError() || !doc.IsObject() || layer_count_ >= kMaxCarriedRecords) return;
+        ++layer_count_;
+        std::string obj = "{";
+        auto put = [&](std::string_view k, const std::string& v) {
+            obj += (obj.size() > 1 ? "," : "") + json_quote(k) + ":" + v;
+        };
+        auto ends = [](std::string_view k, std::string_view suf) {
+            return k.size() >= suf.size() && k.substr(k.size() - suf.size()) == suf;
+        };
+        for (auto& m : doc.GetObject()) {
+            std::string k(m.name.GetString(), m.name.GetStringLength());
+            std::string v = to_json(m.value);
+            if (!m.value.IsNumber()) {
+                put(k == "fully_qualified_subgraph" ? "subgraph" : k, v);
+                continue;
+            }
+            double x = m.value.GetDouble();
+            if (k == "start" || k == "end" || k == "duration") put(k + "_ns", v);
+            else if (ends(k, "_active_time") || ends(k, "_instruction_time")) put(k + "_ns", v);
+            else if (ends(k, "_active_percent"))
+                put(k.substr(0, k.size() - 8) + "_time_percent", to_json(rapidjson::Value(x * 100)));
+            else if (k == "tensor_engine_mfu") put("mfu_estimated_percent", to_json(rapidjson::Value(x * 100)));
+            else if (k == "tensor_engine_hfu") put("hfu_estimated_percent", to_json(rapidjson::Value(x * 100)));
+            else put(k, v);
+        }
+        obj += "}";
+        layers_ += (layers_.empty() ? "[" : ",") + obj;
+    }
+
+    // Profiler, runtime, compiler (and driver, collectives) versions from
+    // the summary, profile_info and metadata: one "versions" object.
+    void note_versions(std::string_view args) {
+        rapidjson::Document doc;
+        if (!args.empty()) doc.Parse(args.data(), args.size());
+        if (args.empty() || doc.HasParseError() || !doc.IsObject()) return;
+        note_versions(doc);
+    }
+    void note_versions(const rapidjson::Value& obj) {
+        static constexpr std::pair<std::string_view, std::string_view> kVersionFields[] = {
+            {"profiler_version", "profiler"}, {"runtime_version", "runtime"}, {"compiler_version", "compiler"},
+            {"driver_version", "driver"}, {"collectives_version", "collectives"}, {"ntff_version", "ntff"},
+            {"profiler_build_time", "profiler_build_time"}};
+        for (const auto& [field, name] : kVersionFields) {
+            auto it = obj.FindMember(rapidjson::Value(rapidjson::StringRef(field.data(), field.size())));
+            if (it == obj.MemberEnd() || it->value.IsNull()) continue;
+            std::string key = json_quote(name) + ":";
+            if (versions_.find(key) != std::string::npos) continue;  // the first source wins
+            versions_ += (versions_.size() > 1 ? "," : "") + key + to_json(it->value);
+        }
     }
 
     void active_record(const std::vector<Slot>& s, std::string_view args, int64_t line) {
@@ -235,6 +417,7 @@ private:
             ctx_.bad_record("unreadable summary object", line);
             return;
         }
+        note_versions(doc);
         std::string ids = "{";
         for (auto& m : doc.GetObject()) {
             std::string_view k(m.name.GetString(), m.name.GetStringLength());
@@ -280,6 +463,12 @@ private:
     DmaKind last_kind_ = DmaKind::unknown;
     int extra_summaries_ = 0;
     bool info_changed_ = false;
+    bool saw_instructions_ = false;
+    std::string series_section_;
+    const SeriesSection* series_ = nullptr;
+    std::string layers_;
+    size_t layer_count_ = 0;
+    std::string versions_ = "{";
 };
 
 }  // namespace

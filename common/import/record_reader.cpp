@@ -2,7 +2,9 @@
 
 #include <rapidjson/error/en.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 
 #include "common/error.h"
 #include "common/json_text.h"
@@ -46,7 +48,28 @@ public:
         return scalar([&](Writer& w) { w.real(d); },
                       [&](Slot& s) { s.kind = Slot::real; s.d = d; });
     }
-    bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; }
+    // With kParseNumbersAsStringsFlag (RecordFormat::numbers_as_text):
+    // decoded as usual, and a slot keeps the text as written.
+    bool RawNumber(const char* str, rapidjson::SizeType len, bool) {
+        std::string_view text(str, len);
+        bool ok;
+        if (text.find_first_of(".eE") == std::string_view::npos) {
+            errno = 0;
+            char* end = nullptr;
+            if (text[0] == '-') {
+                long long v = std::strtoll(std::string(text).c_str(), &end, 10);
+                ok = errno == 0 ? Int64(v) : Double(std::strtod(std::string(text).c_str(), nullptr));
+            } else {
+                unsigned long long v = std::strtoull(std::string(text).c_str(), &end, 10);
+                ok = errno == 0 ? Uint64(v) : Double(std::strtod(std::string(text).c_str(), nullptr));
+            }
+        } else {
+            ok = Double(std::strtod(std::string(text).c_str(), nullptr));
+        }
+        if (pass_depth_ == 0 && record_depth_ > 0 && depth_ == record_depth_ && field_ >= 0)
+            slots_[static_cast<size_t>(field_)].s.assign(text);
+        return ok;
+    }
     bool String(const char* str, rapidjson::SizeType len, bool) {
         std::string_view v(str, len);
         if (!is_valid_utf8(v)) {
@@ -119,7 +142,9 @@ private:
             return true;
         }
         if (depth_ == 1 && top_is_object_) {
-            if (fmt_.section_mode(section_) == RecordFormat::SectionMode::carry) {
+            // A top-level scalar ("total_time": 0.0018) is carried in records
+            // mode too: nothing is dropped unseen.
+            if (fmt_.section_mode(section_) != RecordFormat::SectionMode::skip) {
                 tmp_w_.clear();
                 write(tmp_w_);
                 fmt_.carried(section_, tmp_w_.view());
@@ -289,7 +314,8 @@ void read_records(InputSource& in, RecordFormat& format, size_t slot_count) {
     constexpr unsigned kFlags = rapidjson::kParseNanAndInfFlag;
     rapidjson::ParseResult ok;
     try {
-        ok = reader.Parse<kFlags>(stream, handler);
+        ok = format.numbers_as_text() ? reader.Parse<kFlags | rapidjson::kParseNumbersAsStringsFlag>(stream, handler)
+                                      : reader.Parse<kFlags>(stream, handler);
     } catch (Error& e) {
         // The input failed under the parser (a gzip cut short): say where.
         if (e.line() == 0 && e.where() == in.name()) e.set_line(stream.line());

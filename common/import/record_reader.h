@@ -29,7 +29,8 @@ struct Slot {
     uint64_t u = 0;     // unsigned_big: above INT64_MAX
     double d = 0;       // real (and integer/unsigned as double)
     bool b = false;
-    std::string s;      // string text, or JSON text of a nested value (json)
+    std::string s;      // string text, or JSON text of a nested value (json); with
+                        // RecordFormat::numbers_as_text, a number's text as written
 
     bool present() const { return kind != none && kind != null; }
     bool is_number() const { return kind == integer || kind == unsigned_big || kind == real; }
@@ -50,10 +51,14 @@ public:
     // the record was malformed structurally (invalid UTF-8...).
     virtual void record(std::string_view section, const std::vector<Slot>& slots, std::string_view args_json,
                         int64_t line, const std::string& error) = 0;
-    // A carried top-level value (SectionMode::carry) as JSON text.
+    // A carried top-level value (SectionMode::carry), or a top-level scalar
+    // of a records section, as JSON text.
     virtual void carried(std::string_view /*section*/, std::string_view /*json*/) {}
     // The top-level container started ('{' or '[').
     virtual void top_level(bool /*is_object*/) {}
+    // True: number slots also keep the number's source text in Slot::s, so
+    // a format can convert decimals exactly (Chrome's fractional µs).
+    virtual bool numbers_as_text() const { return false; }
 };
 
 // Runs the reader over the whole input.  Throws Error(where, line) on a JSON

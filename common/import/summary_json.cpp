@@ -1,6 +1,7 @@
 // `view --output-format summary-json`: an object keyed by graph id
 // ("n_<hash>"), each value the metrics object of that graph.  One profile per
-// graph, metrics only (no events).
+// graph, metrics only (no events).  A flat object of one graph's metrics
+// (what people paste from it: {"total_time": 0.0018, ...}) is one profile.
 #include <rapidjson/document.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
 #include "common/jsonl.h"
+#include "common/targets.h"
 
 namespace nx {
 
@@ -32,6 +34,24 @@ public:
         }
         if (graph == last_graph_) return;  // a list per graph: the first object describes it
         last_graph_.assign(graph);
+        add_profile(graph, args, line);
+    }
+
+    // Top-level scalars: the metrics of a flat summary.
+    void carried(std::string_view key, std::string_view json) override {
+        if (flat_.size() > 1) flat_ += ",";
+        flat_ += json_quote(key) + ":" + std::string(json);
+    }
+
+    void finish() {
+        if (profiles_ > 0 || flat_.size() <= 1) return;
+        add_profile({}, flat_ + "}", 1);  // a flat summary: one graph, named after the input
+    }
+
+    int profiles() const { return profiles_; }
+
+private:
+    void add_profile(std::string_view graph, std::string_view args, int64_t line) {
         rapidjson::Document doc;
         if (!args.empty()) doc.Parse(args.data(), args.size());
         if (args.empty() || doc.HasParseError() || !doc.IsObject()) {
@@ -40,6 +60,8 @@ public:
         }
         ProfileInfo info = ctx_.profile_info("summary-json", graph);
         if (info.backend.empty()) info.backend = "neuron";
+        if (auto it = doc.FindMember("instance_type"); info.target.empty() && it != doc.MemberEnd() && it->value.IsString())
+            info.target = target_of_instance(it->value.GetString());
         out_.begin_profile(info);
         for (auto& m : doc.GetObject()) {
             std::string_view k(m.name.GetString(), m.name.GetStringLength());
@@ -51,12 +73,10 @@ public:
         ++profiles_;
     }
 
-    int profiles() const { return profiles_; }
-
-private:
     ImportHandler& out_;
     ImportContext& ctx_;
     std::string last_graph_;
+    std::string flat_ = "{";
     int profiles_ = 0;
 };
 
@@ -65,6 +85,7 @@ private:
 void import_summary_json(InputSource& in, ImportHandler& out, ImportContext& ctx) {
     SummaryJson format(out, ctx);
     read_records(in, format, 1);
+    format.finish();
     if (format.profiles() == 0 && ctx.bad_records == 0) throw Error("no graph summaries found", ctx.where);
 }
 

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <rapidjson/document.h>
+
+#include "common/jsonl.h"
 #include "common/metric_defs.h"
 #include "common/report/units.h"
 
@@ -101,6 +104,75 @@ void add_timeline(Document& doc, const ProfileSummary& s) {
     doc.chart(c);
 }
 
+// Device profiles (neuron-profile JSON, Explorer Parquet) record DMA per
+// packet; nx's model and traces record whole transfers.
+bool dma_records_are_packets(const ProfileInfo& i) {
+    return i.format == "neuron-json" || i.format == "explorer-parquet";
+}
+std::string dma_record_word(const ProfileInfo& i) {
+    return dma_records_are_packets(i) ? " DMA packets" : " transfers";
+}
+
+// A carried object or array of the profile (versions, layers), or null.
+const rapidjson::Value* carried_member(const rapidjson::Document& doc, const char* key) {
+    if (!doc.IsObject()) return nullptr;
+    auto it = doc.FindMember(key);
+    return it == doc.MemberEnd() ? nullptr : &it->value;
+}
+
+rapidjson::Document carried_doc(const ProfileInfo& i) {
+    rapidjson::Document doc;
+    if (!i.carried_json.empty()) doc.Parse(i.carried_json.data(), i.carried_json.size());
+    if (doc.HasParseError()) doc.SetObject();
+    return doc;
+}
+
+// "profiler 2.27.33.0, runtime 2.29.40, compiler 2.22.12471.0" from the
+// carried "versions" object (neuron_json.cpp).
+std::string versions_text(const ProfileInfo& i) {
+    if (i.carried_json.find("\"versions\"") == std::string::npos) return {};
+    rapidjson::Document doc = carried_doc(i);
+    const rapidjson::Value* v = carried_member(doc, "versions");
+    if (!v || !v->IsObject()) return {};
+    std::string out;
+    for (const char* k : {"profiler", "runtime", "compiler", "driver"}) {
+        auto it = v->FindMember(k);
+        if (it == v->MemberEnd()) continue;
+        std::string text = it->value.IsString() ? it->value.GetString() : to_json(it->value);
+        out += (out.empty() ? "" : ", ") + std::string(k) + " " + text;
+    }
+    return out;
+}
+
+// The profiler's per-layer figures (layer_summary, carried as "layers").
+void add_layers(Document& doc, const ProfileInfo& i, const ReportOptions& o) {
+    if (i.carried_json.find("\"layers\"") == std::string::npos) return;
+    rapidjson::Document d = carried_doc(i);
+    const rapidjson::Value* layers = carried_member(d, "layers");
+    if (!layers || !layers->IsArray() || layers->Empty()) return;
+    TableBlock t;
+    t.columns = {"layer", "duration", "Tensor", "Vector", "Scalar", "GpSimd", "Sync", "MFU"};
+    t.numeric = {false, true, true, true, true, true, true, true};
+    auto pct = [](const rapidjson::Value& l, const char* k) {
+        auto it = l.FindMember(k);
+        return it != l.MemberEnd() && it->value.IsNumber() ? format_percent(it->value.GetDouble()) : std::string();
+    };
+    size_t n = 0;
+    for (const auto& l : layers->GetArray()) {
+        if (!l.IsObject()) continue;
+        if (!o.all && n++ >= 10) break;
+        auto name = l.FindMember("name");
+        auto dur = l.FindMember("duration_ns");
+        t.rows.push_back({name != l.MemberEnd() && name->value.IsString() ? name->value.GetString() : "",
+                          dur != l.MemberEnd() && dur->value.IsNumber() ? format_ns(dur->value.GetDouble()) : "",
+                          pct(l, "tensor_engine_active_time_percent"), pct(l, "vector_engine_active_time_percent"),
+                          pct(l, "scalar_engine_active_time_percent"), pct(l, "gpsimd_engine_active_time_percent"),
+                          pct(l, "sync_engine_active_time_percent"), pct(l, "mfu_estimated_percent")});
+    }
+    doc.heading("Layers (the profiler's layer_summary: engine active time, MFU)", 2);
+    doc.table(t);
+}
+
 }  // namespace
 
 void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOptions& o) {
@@ -118,9 +190,21 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     };
     if (!i.dtype.empty()) facts.push_back({"dtype", i.dtype});
     if (i.rank >= 0) facts.push_back({"rank", std::to_string(i.rank)});
+    std::string versions = versions_text(i);
+    if (!versions.empty()) facts.push_back({"versions", versions});
     facts.push_back({"total time", metric_text(s, "total_time")});
     facts.push_back({"events", format_count(static_cast<double>(s.events))});
     doc.facts(facts);
+
+    // The profiler's own warnings come before nx's figures: they say which
+    // of them to distrust.
+    std::vector<Finding> warnings = source_findings(i);
+    if (!warnings.empty()) {
+        doc.heading("Profiler warnings", 2);
+        std::vector<FindingItem> items;
+        for (const Finding& f : warnings) items.push_back({std::string(to_string(f.severity)), f.rule, f.message, f.action});
+        doc.findings(items);
+    }
 
     if (!s.disagreements.empty()) {
         doc.heading("Source and nx disagree (more than 10%)", 2);
@@ -184,7 +268,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
             bars.push_back({engine_label(e.engine, e.origin), e.active_percent / 100.0,
                             format_percent(e.active_percent) + "  " + format_ns(static_cast<double>(e.active_ns)) +
                                 "  " + format_count(static_cast<double>(e.instructions)) +
-                                (e.engine == Engine::dma ? " transfers" : " instr") + ", mean " + format_ns(mean) +
+                                (e.engine == Engine::dma ? dma_record_word(i) : " instr") + ", mean " + format_ns(mean) +
                                 "  (" + std::string(to_string(e.origin)) + ")"});
         }
         doc.bars(bars);
@@ -197,14 +281,22 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
 
     if (s.find("dma_transfer_count")) {
         doc.heading("DMA", 2);
-        doc.facts({
-            {"transfers", metric_text(s, "dma_transfer_count")},
+        const MetricValue* count = s.find("dma_transfer_count");
+        std::vector<Fact> dma = {
+            {count->measured ? "transfers (the profiler's count)" : "transfers", metric_text(s, "dma_transfer_count")},
             {"bytes", metric_text(s, "dma_transfer_total_bytes")},
             {"average transfer", metric_text(s, "dma_transfer_average_bytes")},
-            {"active", of_the_time(s, "dma_active_time_percent")},
-            {"not hidden by compute", of_the_time(s, "dma_wait_percent")},
-        });
+        };
+        // A device profile's DMA records are packets of those transfers:
+        // a different count, named as such.
+        for (const EngineStat& e : s.engines)
+            if (e.engine == Engine::dma && dma_records_are_packets(i))
+                dma.push_back({"packets (records in the profile)", format_count(static_cast<double>(e.instructions))});
+        dma.push_back({"active", of_the_time(s, "dma_active_time_percent")});
+        dma.push_back({"not hidden by compute", of_the_time(s, "dma_wait_percent")});
+        doc.facts(dma);
     }
+    add_layers(doc, i, o);
 
     auto key_table = [&](const std::vector<KeyStat>& stats, const char* name) {
         TableBlock t;
@@ -257,7 +349,9 @@ std::vector<std::string> finding_columns() {
 void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out) {
     out.columns(finding_columns());
     for (const ProfileEntry& p : profiles) {
-        for (const Finding& f : evaluate_rules(p.summary)) {
+        std::vector<Finding> findings = source_findings(p.info);
+        for (Finding& f : evaluate_rules(p.summary)) findings.push_back(std::move(f));
+        for (const Finding& f : findings) {
             out.row({Cell::of_text("finding"), Cell::of_text(p.info.id), Cell::of_text(p.info.name), Cell::of_text(f.rule),
                      Cell::of_text(std::string(to_string(f.severity))), Cell::of_text(f.metric), Cell::of_real(f.value),
                      Cell::of_real(f.threshold), Cell::of_text(f.message), Cell::of_text(f.action),

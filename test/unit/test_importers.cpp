@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/import/slots.h"
 #include "common/import/importer.h"
 #include "common/input.h"
 
@@ -963,4 +964,19 @@ TEST(SniffFormat, UnknownInputGivesNothing) {
     EXPECT_EQ(nx::sniff_format("   \n", ""), "");
     EXPECT_EQ(nx::sniff_format("hello world", ""), "");
     EXPECT_EQ(nx::sniff_format("{\"something_else\": 1}", ""), "");
+}
+
+TEST(DecimalMicroseconds, ShiftsDigitsExactlyAndRoundsHalfUp) {
+    int64_t ns = 0;
+    ASSERT_TRUE(nx::decimal_us_to_ns("1695835535123456.789", ns));
+    EXPECT_EQ(ns, 1695835535123456789);
+    ASSERT_TRUE(nx::decimal_us_to_ns("1695835542514261", ns));
+    EXPECT_EQ(ns, 1695835542514261000);  // a double gives ...260992
+    ASSERT_TRUE(nx::decimal_us_to_ns("0.0005", ns));
+    EXPECT_EQ(ns, 1);
+    ASSERT_TRUE(nx::decimal_us_to_ns("-12.3454", ns));
+    EXPECT_EQ(ns, -12345);
+    EXPECT_FALSE(nx::decimal_us_to_ns("1.5e3", ns));   // exponents go through slot_to_int
+    EXPECT_FALSE(nx::decimal_us_to_ns("9999999999999999", ns));  // past 2^62 ns
+    EXPECT_FALSE(nx::decimal_us_to_ns("", ns));
 }
