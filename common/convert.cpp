@@ -36,6 +36,17 @@ bool is_directory(const std::string& path) {
     return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+// A Perfetto protobuf trace: a .pftrace/.perfetto-trace name, or a Trace
+// message's first field (packet, field 1, length-delimited: 0x0A) followed by
+// binary bytes no text format has.
+bool looks_like_perfetto_trace(std::string_view prefix, std::string_view name) {
+    for (std::string_view ext : {".pftrace", ".perfetto-trace", ".pb"})
+        if (name.size() > ext.size() && name.substr(name.size() - ext.size()) == ext) return true;
+    if (prefix.size() < 4 || prefix[0] != '\x0A') return false;
+    std::string_view head = prefix.substr(0, 64);
+    return head.find('\0') != std::string_view::npos;
+}
+
 std::string first_line_kind(std::string_view prefix) {
     size_t nl = prefix.find('\n');
     if (nl == std::string_view::npos) return {};
@@ -203,6 +214,10 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
         std::string_view prefix = in.peek(kSniffBytes);
         if (prefix.find_first_not_of(" \t\r\n") == std::string_view::npos)
             throw Error("empty input: no profile to convert", in.name(), 1);
+        if (looks_like_perfetto_trace(prefix, in.name()))
+            throw Error("a Perfetto trace (protobuf): nx writes these (nx-convert --to pftrace) but does not read them; "
+                        "convert the profile the trace was made from",
+                        in.name());
         throw Error("not a profile nx can read: cannot tell its format (use --format: " + input_format_names() + ")",
                     in.name(), 1);
     }
@@ -301,7 +316,10 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
     if (builder_.in_profile()) builder_.end_profile();
 }
 
-void Converter::convert_directory(const std::string& dir, const ProfileInfo& base) {
+void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo& base) {
+    // "ranks/" names its files "ranks/profile_rank_0.json", not "ranks//...".
+    std::string dir = dir_arg;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     static const std::regex kRankFile(R"(profile_rank_(\d+)\.(ntff|json|json\.gz)$)");
     std::vector<std::pair<int, std::string>> files;
     std::vector<std::string> neffs;

@@ -46,7 +46,7 @@ public:
 private:
     void convert_one(const std::string& path, const std::string& format, const ProfileInfo& base,
                      const std::string& neff);
-    void convert_directory(const std::string& dir, const ProfileInfo& base);
+    void convert_directory(const std::string& dir_arg, const ProfileInfo& base);
     void convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base);
     void import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity);
     void convert_captures(InputSource& in);

@@ -81,4 +81,15 @@ const MetricDef* find_metric_def(std::string_view name) {
     return nullptr;
 }
 
+std::string_view metric_unit(std::string_view name) {
+    if (const MetricDef* d = find_metric_def(name)) return d->unit;
+    // The Neuron profile schema states units in its names (nx(7), RECORDS).
+    struct Suffix { std::string_view suffix, unit; };
+    static constexpr Suffix kSuffixes[] = {{"_percent", "%"}, {"_bytes", "bytes"}, {"_time", "s"},
+                                           {"_ns", "ns"},     {"_count", "count"}, {"_flops", "flop"}};
+    for (const Suffix& s : kSuffixes)
+        if (name.size() > s.suffix.size() && name.substr(name.size() - s.suffix.size()) == s.suffix) return s.unit;
+    return {};
+}
+
 }  // namespace nx

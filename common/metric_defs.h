@@ -22,5 +22,9 @@ const std::vector<MetricDef>& metric_defs();
 // nullptr for a name nx does not define (source metrics nx does not know are
 // still kept, with an empty unit).
 const MetricDef* find_metric_def(std::string_view name);
+// The unit of a metric: its definition's, or for a metric only the source
+// knows, the one its name states (_percent, _bytes, _time, _ns, _count,
+// _flops); empty when neither says.
+std::string_view metric_unit(std::string_view name);
 
 }  // namespace nx

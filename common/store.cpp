@@ -676,9 +676,8 @@ void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary)
     upd.run();
     SqliteStmt& m = st_->insert_metric;
     for (const MetricValue& mv : summary.metrics) {
-        const MetricDef* def = find_metric_def(mv.name);
         m.bind(1, profile_rowid_).bind(2, std::string_view(mv.name)).bind(3, mv.value);
-        m.bind_text_or_null(4, def ? def->unit : std::string_view());
+        m.bind_text_or_null(4, metric_unit(mv.name));
         m.bind(5, std::string_view(mv.measured ? "source" : "derived"));
         m.run();
     }

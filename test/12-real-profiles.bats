@@ -197,3 +197,30 @@ print(peak < 5)"
     [ "$status" -eq 1 ]
     [[ "$output" == *"no \"instruction\" array"* ]]
 }
+
+@test "nx-convert: a Perfetto trace is named as one, not 'cannot tell its format'" {
+    nx-convert --to pftrace -o t.pftrace "$FIXTURES/small.json" >/dev/null
+    cp t.pftrace t.bin
+    for f in t.pftrace t.bin; do
+        run --separate-stderr nx-convert "$f"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "nx-convert: $f: a Perfetto trace (protobuf): nx writes these (nx-convert --to pftrace) but does not read them; convert the profile the trace was made from" ]
+    done
+}
+
+@test "nx-convert: a rank directory given with a trailing slash names its files once" {
+    cp -r "$FIXTURES/ranks" ranks
+    nx-convert ranks/ >out.jsonl
+    [ "$(jget out.jsonl '[x["source"] for x in r]')" = '["ranks/profile_rank_0.json", "ranks/profile_rank_1.json"]' ]
+}
+
+@test "nx-report: source metrics nx does not define show the unit their name states" {
+    python3 - "$FIXTURES/small.json" >s.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["summary"][0]["throttle_activity_0_active_time_nc0_percent"] = 0.25
+print(json.dumps(d))
+PY
+    nx-convert --db s.db s.json >/dev/null
+    [ "$(sqlite3 s.db "SELECT unit FROM metric WHERE name = 'throttle_activity_0_active_time_nc0_percent'")" = "%" ]
+}

@@ -120,8 +120,7 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
         }
     }
     for (const std::string& name : metric_names(ps, all)) {
-        const MetricDef* d = find_metric_def(name);
-        std::string unit = d ? std::string(d->unit) : "";
+        std::string unit(metric_unit(name));
         std::vector<std::string> row = {name};
         const MetricValue* base = ps[0]->summary.find(name);
         for (size_t i = 0; i < ps.size(); ++i) {
@@ -188,9 +187,8 @@ void write_comparison(const std::vector<const ProfileEntry*>& ps, bool all, RowW
     }
     out.columns(cols);
     for (const std::string& name : metric_names(ps, all)) {
-        const MetricDef* d = find_metric_def(name);
         std::vector<Cell> row = {Cell::of_text("comparison"), Cell::of_text(name),
-                                 Cell::of_text(d ? std::string(d->unit) : "")};
+                                 Cell::of_text(std::string(metric_unit(name)))};
         const MetricValue* base = ps.empty() ? nullptr : ps[0]->summary.find(name);
         for (size_t i = 0; i < ps.size(); ++i) {
             const MetricValue* m = ps[i]->summary.find(name);

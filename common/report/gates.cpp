@@ -170,8 +170,7 @@ void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, co
     for (const GateCheck& c : checks) {
         std::string change = c.relative ? (std::isfinite(c.change) ? (c.change >= 0 ? "+" : "") + format_percent(100 * c.change) : "n/a")
                                         : (c.change >= 0 ? "+" : "") + format_value(c.change);
-        const MetricDef* def = find_metric_def(c.metric);
-        std::string unit = def ? std::string(def->unit) : "";
+        std::string unit(metric_unit(c.metric));
         t.rows.push_back({c.record, c.metric, format_metric(c.baseline, unit), format_metric(c.current, unit), change, c.gate,
                           c.gate.empty() ? "" : (c.tripped ? "TRIPPED" : "ok")});
     }

@@ -36,8 +36,7 @@ constexpr double kFlopsPerTflops = 1e12;
 std::string metric_text(const ProfileSummary& s, const char* name) {
     const MetricValue* m = s.find(name);
     if (!m) return "n/a";
-    const MetricDef* d = find_metric_def(name);
-    return format_metric(m->value, d ? std::string(d->unit) : std::string());
+    return format_metric(m->value, std::string(metric_unit(name)));
 }
 
 // "45.0% of the time", or "n/a" when the metric is missing.
@@ -212,8 +211,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         t.columns = {"metric", "source figure", "nx figure", "nx made it"};
         t.numeric = {false, true, true, false};
         for (const MetricDisagreement& d : s.disagreements) {
-            const MetricDef* def = find_metric_def(d.name);
-            std::string unit = def ? std::string(def->unit) : std::string();
+            std::string unit(metric_unit(d.name));
             t.rows.push_back({d.name, format_metric(d.source, unit), format_metric(d.derived, unit), d.derived_from});
         }
         doc.table(t);
@@ -326,8 +324,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         t.columns = {"metric", "value", "unit", "origin"};
         t.numeric = {false, true, false, false};
         for (const MetricValue& m : s.metrics) {
-            const MetricDef* d = find_metric_def(m.name);
-            t.rows.push_back({m.name, format_value(m.value), d ? std::string(d->unit) : "",
+            t.rows.push_back({m.name, format_value(m.value), std::string(metric_unit(m.name)),
                               m.measured ? "source" : "derived"});
         }
         doc.table(t);

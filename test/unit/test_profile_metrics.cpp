@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/metric_defs.h"
 #include "common/profile.h"
 #include "common/profile_metrics.h"
 #include "test/unit/test_support.h"
@@ -608,4 +609,15 @@ TEST(EngineBusy, SourceFigureThatDisagreesBeyondTenPercentIsKeptBesideNxs) {
     EXPECT_DOUBLE_EQ(s.disagreements[0].source, 5.0);
     EXPECT_DOUBLE_EQ(s.disagreements[0].derived, 1.0);
     EXPECT_EQ(s.disagreements[0].derived_from, "derived from instructions, semaphore waits excluded");
+}
+
+TEST(MetricUnit, DefinedMetricsUseTheirDefinitionOthersTheirName) {
+    EXPECT_EQ(nx::metric_unit("tensor_engine_active_time_percent"), "%");
+    // Source metrics nx does not define: the schema's suffix says the unit
+    // (a scaled fraction used to be shown with a blank unit).
+    EXPECT_EQ(nx::metric_unit("throttle_activity_0_active_time_nc0_percent"), "%");
+    EXPECT_EQ(nx::metric_unit("psum_read_sbuf_write_bytes"), "bytes");
+    EXPECT_EQ(nx::metric_unit("cc_cores_instruction_time"), "s");
+    EXPECT_EQ(nx::metric_unit("trace_count"), "count");
+    EXPECT_EQ(nx::metric_unit("mystery"), "");
 }
