@@ -336,3 +336,37 @@ json.dump(d, open("neg.json", "w"))'
     [[ "$output" != *"empty input"* ]]
     [[ "$output" == *"NUL byte"* ]]
 }
+
+# 200k events, on 200k distinct tracks or on 100: the trace's memory must not
+# grow with the number of tracks (the old layout took ~100 MB more for the
+# wide one; with the cap it is ~10 MB).
+wide_profile() {  # N TRACKS
+    python3 - "$1" "$2" <<'PY'
+import sys
+n, tracks = int(sys.argv[1]), int(sys.argv[2])
+w = sys.stdout.write
+for i in range(n):
+    w('{"kind":"event","profile":"p_w","type":"instruction","track":"row%d","engine":"vector","ts_ns":%d,"dur_ns":10,"name":"op"}\n'
+      % (i % tracks, i * 10))
+w('{"kind":"event","profile":"p_w","type":"counter","track":"late_counter","ts_ns":5,"value":7}\n')
+PY
+}
+
+@test "pftrace memory is flat in the number of tracks: past the cap, tracks merge into one with a warning" {
+    wide_profile 200000 200000 >wide.jsonl
+    wide_profile 200000 100 >narrow.jsonl
+    /usr/bin/time -f %M -o narrow.rss nx-convert --to pftrace -o narrow.pftrace narrow.jsonl >/dev/null
+    run -0 /usr/bin/time -f %M -o wide.rss nx-convert --to pftrace -o wide.pftrace wide.jsonl
+    [[ "$output" == *"warning: trace: profile wide has more than 16384 tracks; the 183617 events of the further tracks are on the track \"(other tracks)\""* ]]
+    echo "narrow $(cat narrow.rss) KB, wide $(cat wide.rss) KB"
+    [ "$(cat wide.rss)" -lt $(( $(cat narrow.rss) + 50000 )) ]
+    # Nothing is lost: every slice is there, the merged ones name their track.
+    test-pftrace_dump wide.pftrace >dump.jsonl
+    [ "$(grep -c '"kind":"slice"' dump.jsonl)" = 200001 ]
+    grep -q '"track":"(other tracks)".*"args":{"track":"row199999"}' dump.jsonl
+    grep -q '"track":"(other tracks)".*"args":{"track":"late_counter","value":"7"}' dump.jsonl
+    # Chrome JSON shares the layout, and the cap.
+    run -0 nx-convert --to chrome-json -o wide.json wide.jsonl
+    [[ "$output" == *"183617 events of the further tracks"* ]]
+    [ "$(grep -c '"thread_name"' wide.json)" = 16385 ]
+}

@@ -21,7 +21,7 @@ namespace {
 constexpr size_t kMergeBudgetBytes = size_t{16} << 20;
 constexpr size_t kMinRunBufferBytes = size_t{16} << 10;
 
-enum StringSlot { kName, kOpcode, kHlo, kLayer, kTensor, kArgs, kStringSlots };
+enum StringSlot { kName, kOpcode, kHlo, kLayer, kTensor, kArgs, kMergedTrack, kStringSlots };
 
 // The fixed part of a spooled record; the strings follow it.
 struct RecordHeader {
@@ -61,7 +61,8 @@ void decode(const char* p, SpooledEvent& e) {
     e.dma_kind = static_cast<DmaKind>(h.dma_kind);
     e.transpose = h.transpose != 0;
     const char* s = p + sizeof h;
-    std::string_view* views[kStringSlots] = {&e.name, &e.opcode, &e.hlo_name, &e.layer, &e.tensor, &e.args_json};
+    std::string_view* views[kStringSlots] = {&e.name,   &e.opcode,    &e.hlo_name,    &e.layer,
+                                             &e.tensor, &e.args_json, &e.merged_track};
     for (int i = 0; i < kStringSlots; ++i) {
         *views[i] = std::string_view(s, h.len[i]);
         s += h.len[i];
@@ -110,11 +111,14 @@ void EventSpool::clear() {
     runs_.clear();
     tracks_.clear();
     track_ids_.clear();
+    overflow_track_ = kNoTrack;
+    merged_events_ = 0;
     count_ = 0;
     min_ts_ = max_end_ = 0;
 }
 
-uint32_t EventSpool::track_index(const Event& e) {
+uint32_t EventSpool::track_index(const Event& e, std::string& merged) {
+    merged.clear();
     bool counter = e.type == EventType::counter;
     std::string key;
     key.reserve(e.track.size() + 1);
@@ -123,6 +127,16 @@ uint32_t EventSpool::track_index(const Event& e) {
     else key.append(e.engine != Engine::none ? to_string(e.engine) : to_string(e.type));
     auto it = track_ids_.find(key);
     if (it != track_ids_.end()) return it->second;
+    if (track_ids_.size() >= kMaxTraceTracks) {
+        // Past the cap: nothing more is remembered per track.
+        if (overflow_track_ == kNoTrack) {
+            overflow_track_ = static_cast<uint32_t>(tracks_.size());
+            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false});
+        }
+        ++merged_events_;
+        merged.assign(key, 1);
+        return overflow_track_;
+    }
     auto id = static_cast<uint32_t>(tracks_.size());
     tracks_.push_back({key.substr(1), e.engine, counter, 0, e.type == EventType::active});
     track_ids_.emplace(std::move(key), id);
@@ -139,12 +153,12 @@ void EventSpool::add(const Event& e) {
     h.flops = e.flops;
     h.model_flops = e.model_flops;
     h.value = e.value;
-    h.track = track_index(e);
+    h.track = track_index(e, merged_);
     h.type = static_cast<uint8_t>(e.type);
     h.engine = static_cast<uint8_t>(e.engine);
     h.dma_kind = static_cast<uint8_t>(e.dma_kind);
     h.transpose = e.transpose ? 1 : 0;
-    const std::string_view strings[kStringSlots] = {e.name, e.opcode, e.hlo_name, e.layer, e.tensor, e.args_json};
+    const std::string_view strings[kStringSlots] = {e.name, e.opcode, e.hlo_name, e.layer, e.tensor, e.args_json, merged_};
     for (int i = 0; i < kStringSlots; ++i) {
         if (strings[i].size() > std::numeric_limits<uint32_t>::max())
             throw Error("event field longer than 4 GiB", {}, e.line);

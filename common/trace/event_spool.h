@@ -12,6 +12,17 @@
 //
 // Order: start time, then longer events first (so a parent precedes the
 // children that start with it), then arrival order (deterministic output).
+//
+// Tracks: the spool (and the layout after it) keeps a few hundred bytes per
+// distinct track, so their number is capped: a profile's first
+// kMaxTraceTracks tracks are kept as they are, and the events of every
+// further track go to one slice track, kOverflowTrackName, each carrying its
+// own track's name (SpooledEvent::merged_track; counter samples become
+// slices with their value).  Memory is then flat in the number of tracks
+// (a 500k-track profile takes what a 16k-track one does); merged_events()
+// says how many events were moved, and the trace sink warns.  No real
+// profile comes near the cap (a Neuron core has a few dozen rows and DMA
+// queues), so normal traces are unchanged.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +36,10 @@
 #include "common/event.h"
 
 namespace nx {
+
+// Distinct tracks (rows and counters) kept per profile; see above.
+constexpr size_t kMaxTraceTracks = 16384;
+inline constexpr const char* kOverflowTrackName = "(other tracks)";
 
 // One event as read back.  Strings are views valid until the Reader's next
 // call to next().
@@ -42,6 +57,9 @@ struct SpooledEvent {
     double model_flops = -1;
     double value = 0;
     std::string_view name, opcode, hlo_name, layer, tensor, args_json;
+    // Past kMaxTraceTracks: the track this event came from (it is on the
+    // overflow track); empty otherwise.
+    std::string_view merged_track;
 
     int64_t dur() const { return end - ts; }
 };
@@ -77,6 +95,8 @@ public:
     int64_t start_ns() const { return count_ ? min_ts_ : 0; }
     int64_t end_ns() const { return count_ ? max_end_ : 0; }
     size_t runs() const { return runs_.size(); }
+    // Events moved to the overflow track (their own track was past the cap).
+    int64_t merged_events() const { return merged_events_; }
 
     // Reads every event back in order.  Add nothing while a Reader is alive.
     class Reader {
@@ -103,7 +123,7 @@ private:
         long offset;  // in the spill file
         long bytes;
     };
-    uint32_t track_index(const Event& e);
+    uint32_t track_index(const Event& e, std::string& merged);
     void sort_chunk();
     void spill_chunk();
 
@@ -115,6 +135,10 @@ private:
     std::vector<Run> runs_;
     std::vector<Track> tracks_;
     std::unordered_map<std::string, uint32_t> track_ids_;
+    static constexpr uint32_t kNoTrack = UINT32_MAX;
+    uint32_t overflow_track_ = kNoTrack;
+    int64_t merged_events_ = 0;
+    std::string merged_;  // the merged track name of the event being added
     int64_t count_ = 0;
     int64_t min_ts_ = 0, max_end_ = 0;
 };

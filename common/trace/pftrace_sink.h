@@ -8,7 +8,11 @@
 // names, categories, annotation names and repeated values (opcode, HLO name,
 // layer) are interned; the intern tables are reset (SEQ_INCREMENTAL_STATE_
 // CLEARED) when they grow past kMaxInternedEntries, so memory stays flat on
-// profiles with many distinct names.
+// profiles with many distinct names.  Per-track memory (the spool's track
+// table, the layout's lanes) is capped in event_spool.h / trace_layout.h:
+// past kMaxTraceTracks tracks, further tracks merge into "(other tracks)"
+// with a warning, so memory is flat in the number of tracks too; the writer
+// itself keeps nothing per track.
 #pragma once
 
 #include <memory>

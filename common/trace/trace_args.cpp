@@ -59,6 +59,13 @@ void for_each_trace_arg(const SpooledEvent& e, int64_t clipped_from_ns,
         fn("transpose", a);
     }
     if (clipped_from_ns >= 0) integer("clipped_dur_ns", clipped_from_ns);
+    // On the overflow track (event_spool.h): where the event came from, and a
+    // counter sample's value.
+    bool merged = !e.merged_track.empty();
+    if (merged) {
+        text("track", e.merged_track, false);
+        if (e.type == EventType::counter) real("value", e.value);
+    }
 
     if (e.args_json.empty()) return;
     char value_buffer[kValueBufferBytes];
@@ -75,7 +82,7 @@ void for_each_trace_arg(const SpooledEvent& e, int64_t clipped_from_ns,
     std::string nested;
     for (auto& m : doc.GetObject()) {
         std::string_view k(m.name.GetString(), m.name.GetStringLength());
-        if (is_own_field(k)) continue;
+        if (is_own_field(k) || (merged && (k == "track" || k == "value"))) continue;
         const rapidjson::Value& v = m.value;
         if (v.IsString()) {
             text(k, std::string_view(v.GetString(), v.GetStringLength()), false);

@@ -1,7 +1,9 @@
 // The arguments a trace shows for one slice (Perfetto debug annotations,
 // Chrome "args"): nx's own fields (opcode, hlo_name, layer, bytes, flops, DMA
 // kind, tensor) followed by every field the source had that nx has no column
-// for (operands, pc, ids ... from args_json), so nothing the profiler said is
+// for (operands, pc, ids ... from args_json); events merged onto the overflow
+// track (event_spool.h) also carry their own track's name (and a counter
+// sample its value), so nothing the profiler said is
 // lost on the way to the trace viewer.
 #pragma once
 

@@ -240,7 +240,7 @@ void Layout::slice(const SpooledEvent& e) {
         }
     }
     if (chosen == SIZE_MAX) {
-        if (t.lanes.size() < static_cast<size_t>(kMaxLanes)) {
+        if (t.lanes.size() < static_cast<size_t>(kMaxLanes) && lanes_.size() < kMaxLaneTracks) {
             chosen = new_lane(t);
         } else {
             // Every lane is taken by a slice this one crosses: clip it to the

@@ -12,7 +12,10 @@
 // partially overlaps every open lane opens an overflow track named
 // "TensorMatrix (2)", "(3)" ... next to its row.  Past kMaxLanes lanes, the
 // slice is clipped to end with the open slice it would otherwise cross (and
-// says so in a clipped_dur_ns argument).  Memory: the open slices only.
+// says so in a clipped_dur_ns argument); so is a slice that would need a
+// lane when the profile already has kMaxLaneTracks of them.  Memory: the
+// open slices, and per track (at most kMaxTraceTracks, event_spool.h) and
+// lane (at most kMaxLaneTracks) a descriptor, whatever the input holds.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +33,8 @@ struct LayoutStats {
 };
 
 constexpr int kMaxLanes = 32;
+// Slice lanes (rows and their overflow lanes) per profile.
+constexpr size_t kMaxLaneTracks = 4 * kMaxTraceTracks;
 
 // Writes one profile (its spooled events, in order) as process `p`.
 LayoutStats lay_out_profile(EventSpool& spool, const TraceProcess& p, TraceWriter& w);

@@ -20,6 +20,11 @@ void TraceSink::end_profile(const ProfileInfo& info, const ProfileSummary&) {
     p.pid = ++profiles_;
     p.uuid = static_cast<uint64_t>(p.pid) << kProcessUuidShift;
     p.name = !info.name.empty() ? info.name : info.id;
+    if (int64_t merged = spool_.merged_events(); merged > 0)
+        print_warning("trace: profile " + p.name + " has more than " + std::to_string(kMaxTraceTracks) +
+                      " tracks; the " + std::to_string(merged) + " event" + (merged == 1 ? "" : "s") +
+                      " of the further tracks are on the track \"" + kOverflowTrackName +
+                      "\", each with its own track's name in a track argument");
     LayoutStats s = lay_out_profile(spool_, p, *writer_);
     totals_.slices += s.slices;
     totals_.counter_samples += s.counter_samples;
