@@ -232,6 +232,10 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
     ctx.identity = identity;
     try {
         def->import(in, builder_, ctx);
+    } catch (Error& e) {
+        stats_.bad_records += ctx.bad_records;
+        if (e.where().empty()) e.set_where(in.name());  // e.g. the database refused a record's value
+        throw;
     } catch (...) {
         stats_.bad_records += ctx.bad_records;
         throw;
@@ -308,6 +312,10 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
     ctx.identity = identity;
     try {
         import_explorer_profile(dir, builder_, ctx);
+    } catch (Error& e) {
+        stats_.bad_records += ctx.bad_records;
+        if (e.where().empty()) e.set_where(dir);
+        throw;
     } catch (...) {
         stats_.bad_records += ctx.bad_records;
         throw;

@@ -18,6 +18,7 @@
 #include "common/error.h"
 #include "common/file_guard.h"
 #include "common/jsonl.h"
+#include "common/limits.h"
 #include "common/metric_defs.h"
 #include "common/profile_record.h"
 #include "common/store_schema.h"
@@ -175,6 +176,9 @@ Store::Store(const std::string& path, Access access, const std::vector<std::stri
                                             : (created_ ? SqliteDb::Mode::create : SqliteDb::Mode::read_write)),
       access_(access) {
     hold_file_lock();
+    // The database stores no value longer than nx reads in one record.
+    sqlite3_limit(db_.handle(), SQLITE_LIMIT_LENGTH,
+                  static_cast<int>(std::min<size_t>(max_record_bytes(), static_cast<size_t>(INT32_MAX))));
     guard_database(path);
     for (const std::string& p : also) guard_database(p);
     sqlite3_busy_timeout(db_.handle(), kBusyTimeoutMs);
@@ -613,9 +617,22 @@ void DbSink::event(const Event& e) {
         return;
     }
     sqlite3_stmt* s = st_->insert_event.handle();
+    // Too big is the input's fault, not the database's: name the event's line
+    // (the importer adds its file), as for any bad record.  SQLite would
+    // otherwise bind NULL and lose the value without a word.
+    auto too_big = [&]() {
+        return Error("an event holds more than the database stores in one value (" +
+                         std::to_string(sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1)) + " bytes, NX_MAX_RECORD_MIB)",
+                     {}, e.line);
+    };
     auto text = [&](int i, std::string_view v) {
-        if (v.empty()) sqlite3_bind_null(s, i);
-        else sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+        if (v.empty()) {
+            sqlite3_bind_null(s, i);
+        } else if (v.size() > static_cast<size_t>(INT32_MAX) ||
+                   sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC) == SQLITE_TOOBIG) {
+            sqlite3_reset(s);
+            throw too_big();
+        }
     };
     std::string_view type = to_string(e.type);
     sqlite3_bind_int64(s, 1, profile_rowid_);
@@ -647,7 +664,9 @@ void DbSink::event(const Event& e) {
     if (e.depth > 0) sqlite3_bind_int(s, 15, e.depth); else sqlite3_bind_null(s, 15);
     text(16, e.args_json);
     if (sqlite3_step(s) != SQLITE_DONE) {
+        int code = sqlite3_errcode(db);
         sqlite3_reset(s);
+        if (code == SQLITE_TOOBIG) throw too_big();
         store_.db().fail("cannot insert event");
     }
     sqlite3_reset(s);

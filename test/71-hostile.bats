@@ -370,3 +370,17 @@ PY
     [[ "$output" == *"183617 events of the further tracks"* ]]
     [ "$(grep -c '"thread_name"' wide.json)" = 16385 ]
 }
+
+@test "a value the database will not store names the input and line, not the database" {
+    python3 -c '
+import json
+a = "A" * (700 * 1024)
+print("{\"instruction\": [")
+print(json.dumps({"timestamp": 1, "duration": 2, "label": "Vector", "opcode": "X", "a": a, "b": a}))
+print("]}")
+' >wide.json
+    NX_MAX_RECORD_MIB=1 run --separate-stderr nx-convert --db s.db wide.json
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-convert: wide.json:2: an event holds more than the database stores in one value (1048576 bytes, NX_MAX_RECORD_MIB)" ]
+    [ ! -e s.db ]
+}
