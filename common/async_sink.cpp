@@ -75,7 +75,9 @@ void AsyncSink::begin_profile(const ProfileInfo& info) {
 void AsyncSink::event(const Event& e) {
     if (!batch_) {
         batch_ = std::make_unique<Batch>();
-        batch_->events.reserve(kBatchEvents);
+        // Grown as needed: batches of wide events are cut by their strings long
+        // before kBatchEvents, and a full reservation would sit unused in the queue.
+        batch_->events.reserve(1024);
         batch_->arena.reserve(kBatchArenaBytes);
     }
     Batch::Packed& p = batch_->events.emplace_back();

@@ -34,7 +34,7 @@ public:
     void post(std::function<void()> task);
 
     static constexpr size_t kBatchEvents = 8192;
-    static constexpr size_t kMaxQueued = 6;
+    static constexpr size_t kMaxQueued = 4;
     // A batch is also handed over when its strings reach this size: rows with
     // large args (Explorer instructions carry ~700 B) would otherwise queue
     // kMaxQueued x kBatchEvents of them (tens of MB) between the threads.

@@ -6,10 +6,12 @@
 //   CcOp, CcInstruction -> collective region events
 //   SemaphoreUpdate, PendingDma, DmaUsage, HbmUsage, SbufUsage, PsumUsage -> counters
 //   Summary (one wide row) -> source metrics; Metadata -> target, versions
-//   Warning, Error -> carried with the profile ("warnings", "errors")
-// Every other table is carried by name with its row count.  Unknown columns
-// are kept in the event's args; unknown tables and a schema MAJOR nx does not
-// know are imported as far as they are recognised, with a warning.
+//   Warning, Error -> the profile's "warnings", "errors" (findings, first)
+// Every other table goes to the study database as it is (SourceRows: the
+// explorer_<Table> views) and is named with its row count in the profile
+// record.  Unknown columns are kept in the event's args; unknown tables and a
+// schema MAJOR nx does not know are imported as far as they are recognised,
+// with a warning.
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 

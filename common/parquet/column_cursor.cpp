@@ -155,6 +155,10 @@ bool ColumnCursor::load_page() {
             } else {
                 fail("unknown page type " + std::to_string(static_cast<int>(h.type)));
             }
+            // The compressed bytes are not needed once decoded: with many
+            // columns open at once (every column of a wide table), keeping
+            // each one's last compressed page would double what a cursor holds.
+            std::vector<uint8_t>().swap(raw_);
             levels_ = count;
             li_ = 0;
             vi_ = 0;
