@@ -230,11 +230,15 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
     ctx.base = base;
     if (ctx.base.source.empty()) ctx.base.source = in.is_stdin() ? "-" : in.path();
     ctx.identity = identity;
+    run_import(ctx, in.name(), [&] { def->import(in, builder_, ctx); });
+}
+
+void Converter::run_import(ImportContext& ctx, const std::string& input, const std::function<void()>& import) {
     try {
-        def->import(in, builder_, ctx);
+        import();
     } catch (Error& e) {
         stats_.bad_records += ctx.bad_records;
-        if (e.where().empty()) e.set_where(in.name());  // e.g. the database refused a record's value
+        if (e.where().empty()) e.set_where(input);  // e.g. the database refused a record's value
         throw;
     } catch (...) {
         stats_.bad_records += ctx.bad_records;
@@ -310,18 +314,7 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
         ctx.base.name = stem;
     }
     ctx.identity = identity;
-    try {
-        import_explorer_profile(dir, builder_, ctx);
-    } catch (Error& e) {
-        stats_.bad_records += ctx.bad_records;
-        if (e.where().empty()) e.set_where(dir);
-        throw;
-    } catch (...) {
-        stats_.bad_records += ctx.bad_records;
-        throw;
-    }
-    stats_.bad_records += ctx.bad_records;
-    if (builder_.in_profile()) builder_.end_profile();
+    run_import(ctx, dir, [&] { import_explorer_profile(dir, builder_, ctx); });
 }
 
 void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo& base) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/import/importer.h"
 #include "common/input.h"
 #include "common/profile_builder.h"
 #include "common/store.h"
@@ -54,6 +55,9 @@ private:
     void convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base);
     void import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
                        const std::string& identity);
+    // Runs one importer: counts its bad records, names the input in errors
+    // that do not say where, and ends the profile it left open.
+    void run_import(ImportContext& ctx, const std::string& input, const std::function<void()>& import);
     void failed(const Error& e);
 
     ProfileBuilder& builder_;
