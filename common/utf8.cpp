@@ -70,4 +70,15 @@ std::string sanitize_utf8(std::string_view s) {
     return out;
 }
 
+std::string hex_bytes(std::string_view bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string h;
+    h.reserve(bytes.size() * 2);
+    for (unsigned char c : bytes) {
+        h += kDigits[c >> 4];
+        h += kDigits[c & 15];
+    }
+    return h;
+}
+
 }  // namespace nx

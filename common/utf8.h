@@ -12,4 +12,8 @@ bool is_valid_utf8(std::string_view s);
 // Copy of s with every invalid byte sequence replaced by U+FFFD.
 std::string sanitize_utf8(std::string_view s);
 
+// Bytes as lowercase hex ("\x01\xff" -> "01ff"): how binary values that are
+// not text are shown in JSON.
+std::string hex_bytes(std::string_view bytes);
+
 }  // namespace nx

@@ -192,12 +192,7 @@ private:
             w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
             return;
         }
-        static const char* digits = "0123456789abcdef";
-        std::string h;
-        for (unsigned char ch : s) {
-            h += digits[ch >> 4];
-            h += digits[ch & 15];
-        }
+        std::string h = hex_bytes(s);
         w.String(h.c_str(), static_cast<rapidjson::SizeType>(h.size()));
     }
 

@@ -359,10 +359,6 @@ void ColumnCursor::decode_values(const uint8_t* p, size_t n, size_t count, Encod
                 throw EncodingError("value " + std::to_string(i) + " of the page is not valid UTF-8");
 }
 
-void ColumnCursor::advance_level() {
-    ++li_;
-}
-
 void ColumnCursor::next_row_slow() {
     if (rows_read_ >= rows_total_) fail("read past the row group's " + std::to_string(rows_total_) + " rows");
     if (li_ >= levels_ && !load_page())
@@ -375,7 +371,7 @@ void ColumnCursor::next_row_slow() {
         uint32_t d = def_at(li_);
         null_ = d != static_cast<uint32_t>(col_.max_def);
         if (!null_) cur_ = vi_++;  // load_page() checked there are enough values
-        advance_level();
+        ++li_;
         return;
     }
     elem_valid_.clear();
@@ -385,7 +381,7 @@ void ColumnCursor::next_row_slow() {
     uint32_t d = def_at(li_);
     null_ = d < static_cast<uint32_t>(col_.list_def);
     if (d < static_cast<uint32_t>(col_.element_def)) {
-        advance_level();
+        ++li_;
     } else {
         for (;;) {
             uint32_t dd = def_at(li_);
@@ -407,7 +403,7 @@ void ColumnCursor::next_row_slow() {
                 elem_reals_.push_back(0);
                 elem_strs_.add("", 0);
             }
-            advance_level();
+            ++li_;
             // The row goes on while the next level repeats, maybe on the next page.
             if (li_ >= levels_) {
                 if (pos_ >= end_ || !load_page()) break;

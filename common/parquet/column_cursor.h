@@ -85,7 +85,6 @@ private:
                       ByteArrays& strs);
     void decode_levels(const uint8_t*& p, const uint8_t* end, int max_level, size_t count, std::vector<uint8_t>& out,
                        bool length_prefixed, size_t v2_length);
-    void advance_level();
 
     const ParquetFile& file_;
     size_t row_group_;

@@ -46,12 +46,6 @@ std::vector<std::string> TableReader::column_names() {
     return out;
 }
 
-int64_t TableReader::total_rows() {
-    int64_t n = 0;
-    for (const std::string& f : files_) n += ParquetFile::open(f)->num_rows();
-    return n;
-}
-
 bool TableReader::open_group() {
     while (group_ >= file_->row_groups()) {
         if (!open_file(file_index_ + 1)) return false;
@@ -77,7 +71,6 @@ bool TableReader::next() {
         if (!open_group()) return false;
     }
     ++row_;
-    ++rows_read_;
     for (auto& c : cursors_)
         if (c) c->next_row();
     return true;

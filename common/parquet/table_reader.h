@@ -34,9 +34,6 @@ public:
     const std::string& file() const { return files_[file_index_]; }
     size_t row_group() const { return group_; }
     int64_t row() const { return row_; }
-    int64_t rows_read() const { return rows_read_; }
-    // All files' row counts (from their footers).
-    int64_t total_rows();
     // The first file's footer (schema, created_by), opened if needed.
     const ParquetFile& first_file();
     // Every column name of the first file, in file order.
@@ -53,7 +50,7 @@ private:
     bool started_ = false;     // the first file is open
     bool group_open_ = false;  // a row group is being read
     size_t group_ = 0;
-    int64_t group_rows_ = 0, row_ = -1, rows_read_ = 0;
+    int64_t group_rows_ = 0, row_ = -1;
     std::vector<std::unique_ptr<ColumnCursor>> cursors_;
     std::vector<std::unique_ptr<ColumnInfo>> infos_;
 };

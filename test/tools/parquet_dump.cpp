@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "common/parquet/table_reader.h"
+#include "common/utf8.h"
 
 namespace {
 
@@ -25,12 +26,7 @@ void text(Writer& w, std::string_view s, bool hex) {
         w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
         return;
     }
-    static const char* digits = "0123456789abcdef";
-    std::string h;
-    for (unsigned char c : s) {
-        h += digits[c >> 4];
-        h += digits[c & 15];
-    }
+    std::string h = nx::hex_bytes(s);
     w.String(h.c_str(), static_cast<rapidjson::SizeType>(h.size()));
 }
 
