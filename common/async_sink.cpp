@@ -43,11 +43,6 @@ AsyncSink::~AsyncSink() {
     worker_.join();
 }
 
-void AsyncSink::rethrow_if_failed() {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (error_) std::rethrow_exception(error_);
-}
-
 void AsyncSink::push(std::unique_ptr<Message> m) {
     std::unique_lock<std::mutex> lock(mu_);
     can_push_.wait(lock, [&] { return queue_.size() < kMaxQueued || error_ || stopping_; });

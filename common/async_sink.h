@@ -46,7 +46,6 @@ private:
     void push(std::unique_ptr<Message> m);
     void flush_batch();
     void run();
-    void rethrow_if_failed();
 
     ProfileSink& inner_;
     std::unique_ptr<Batch> batch_;

@@ -1,5 +1,5 @@
 // The normalised event every importer produces and every sink consumes
-// (DESIGN.md record kind "event").  Strings are views valid only for the
+// (nx(7) RECORDS, kind "event").  Strings are views valid only for the
 // duration of the sink call that receives the event; sinks copy what they keep.
 #pragma once
 

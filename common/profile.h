@@ -1,4 +1,4 @@
-// A profile as nx describes it (DESIGN.md record kind "profile"): where it came
+// A profile as nx describes it (nx(7) RECORDS, kind "profile"): where it came
 // from, which backend made it, and its summary (metrics, engines, top opcodes
 // and layers).  ProfileInfo is known when a profile starts; ProfileSummary when
 // its events are all seen.

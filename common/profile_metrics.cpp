@@ -226,10 +226,6 @@ private:
     std::map<std::string, double, std::less<>> overridden_;
 };
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 }  // namespace
 
 ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
@@ -243,7 +239,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     {
         bool any_percent = false, any_above_one = false, any_positive = false;
         for (const auto& [k, v] : source_) {
-            if (!ends_with(k, "_percent")) continue;
+            if (!k.ends_with("_percent")) continue;
             any_percent = true;
             if (v > 1.0) any_above_one = true;
             if (v > 0) any_positive = true;
@@ -252,7 +248,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
                          (info.source_percents == PercentScale::guess && any_positive && !any_above_one);
         if (any_percent && fractions) {
             for (auto& [k, v] : source_)
-                if (ends_with(k, "_percent")) v *= 100.0;
+                if (k.ends_with("_percent")) v *= 100.0;
             out.notes.push_back("the source reported percentages as fractions; scaled to 0..100");
         }
     }
@@ -359,7 +355,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         double peak = target->peak_flops(dtype);
         double peak_bw = target->hbm_bytes_per_s_core();
         m.derive("peak_flops", peak);
-        m.derive("peak_flops_bandwidth_ratio", peak / peak_bw);
+        m.derive("peak_flops_bandwidth_ratio", target->ridge_point(dtype));
         if (total > 0) {
             if (m.has("model_flops")) m.derive("mfu_estimated_percent", 100.0 * m.get("model_flops") / (peak * total));
             if (m.has("hardware_flops"))

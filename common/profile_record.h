@@ -1,4 +1,4 @@
-// The "profile" record (DESIGN.md): ProfileInfo + ProfileSummary as one JSON
+// The "profile" record (nx(7) RECORDS): ProfileInfo + ProfileSummary as one JSON
 // object, with the fields carried from the capture record kept, and the
 // reverse (a record back into info and summary) for tools that read them.
 #pragma once

@@ -1,4 +1,4 @@
-// The study database (DESIGN.md): opening it in the right mode, creating and
+// The study database (nx(7) DATABASE SCHEMA): opening it in the right mode, creating and
 // checking the schema, the SQL functions nx adds (REGEXP on RE2), and DbSink,
 // the ProfileSink that loads profiles transactionally.
 //
@@ -72,7 +72,7 @@ private:
 // Registers REGEXP (and regexp_extract) on a connection.
 void register_sql_functions(sqlite3* db);
 
-// One run record as the run history stores it (DESIGN.md kind "run").
+// One run record as the run history stores it (nx(7) RECORDS, kind "run").
 struct RunRow {
     std::string study, name, op, backend, target, dtype, started_at, host;
     std::optional<double> median, mean, min, max, p95, stdev, n, compile_ms, tflops;

@@ -13,6 +13,8 @@
 
 namespace {
 
+constexpr nx::OptionRule kOptionRules[] = {{nx::OptionRule::conflicts, "quiet", "progress"}};
+
 const nx::ToolSpec kSpec = {
     "nx-capture",
     "nx-capture [--dir DIR] [--num-exec N] [--profile-nth-exec K] [PROFILER OPTIONS] [--keep-going] [FILE...]",
@@ -23,6 +25,8 @@ const nx::ToolSpec kSpec = {
     "  nx-capture --dir out/profiles runs.jsonl > captures.jsonl\n"
     "  nx-capture --num-exec 5 --profile-nth-exec 3 < neuron-runs.jsonl\n"
     "  nx-capture --collectives-workers-per-node 2 < neuron-runs.jsonl | nx-convert --db study.db",
+    {},
+    kOptionRules,
 };
 
 struct Options {

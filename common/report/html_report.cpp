@@ -3,10 +3,7 @@
 #include <string>
 
 #include "common/report/svg_chart.h"
-
-#ifndef NX_VERSION
-#define NX_VERSION "dev"
-#endif
+#include "common/version.h"
 
 namespace nx {
 
@@ -87,8 +84,8 @@ void render_html(const Document& doc, Output& out) {
     std::string s;
     s += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"generator\" content=\"nx-report " NX_VERSION "\">"
-         "<title>" +
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"generator\" content=\"nx-report " +
+         std::string(nx_version()) + "\"><title>" +
          esc(page_title(doc)) + "</title><style>" + kStyle + "</style></head>\n<body><main>\n";
     bool in_section = false;
     int chart_id = 0;
@@ -154,7 +151,7 @@ void render_html(const Document& doc, Output& out) {
         }
     }
     if (in_section) s += "</section>\n";
-    s += "<footer>Made by nx-report " NX_VERSION ". Works offline: no scripts, no network.</footer>\n</main></body></html>\n";
+    s += "<footer>Made by nx-report " + std::string(nx_version()) + ". Works offline: no scripts, no network.</footer>\n</main></body></html>\n";
     out.write(s);
 }
 

@@ -1,5 +1,6 @@
 #include "common/report/report_input.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -48,15 +49,11 @@ bool is_sqlite_file(const std::string& path) {
 
 void read_db_profiles(Store& store, const std::vector<std::string>& names, ReportInput& into) {
     SqliteStmt q(store.db(), "SELECT record, name, uid FROM profile WHERE record IS NOT NULL ORDER BY id");
-    std::vector<bool> found(names.size(), false);
     while (q.step()) {
         std::string name = q.column_text(1), uid = q.column_text(2);
-        if (!names.empty()) {
-            bool wanted = false;
-            for (size_t i = 0; i < names.size(); ++i)
-                if (names[i] == name || names[i] == uid) wanted = found[i] = true;
-            if (!wanted) continue;
-        }
+        if (!names.empty() && std::find(names.begin(), names.end(), name) == names.end() &&
+            std::find(names.begin(), names.end(), uid) == names.end())
+            continue;
         rapidjson::Document doc;
         std::string text = q.column_text(0);
         parse_json_object(doc, text, store.path(), 0);
@@ -64,8 +61,18 @@ void read_db_profiles(Store& store, const std::vector<std::string>& names, Repor
         read_profile_record(doc, e.info, e.summary);
         into.profiles.push_back(std::move(e));
     }
-    for (size_t i = 0; i < names.size(); ++i)
-        if (!found[i]) throw Error("no profile named '" + names[i] + "'", store.path());
+}
+
+void select_profiles(ReportInput& input, const std::vector<std::string>& names, const std::string& where) {
+    if (names.empty()) return;
+    auto named = [&](const ProfileEntry& p, const std::string& n) { return p.info.name == n || p.info.id == n; };
+    for (const std::string& n : names)
+        if (std::none_of(input.profiles.begin(), input.profiles.end(),
+                         [&](const ProfileEntry& p) { return named(p, n); }))
+            throw Error("no profile named '" + n + "'", where);
+    std::erase_if(input.profiles, [&](const ProfileEntry& p) {
+        return std::none_of(names.begin(), names.end(), [&](const std::string& n) { return named(p, n); });
+    });
 }
 
 void read_db_runs(Store& store, ReportInput& into) {

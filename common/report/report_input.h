@@ -31,9 +31,12 @@ struct ReportInput {
 void read_report_records(InputSource& in, ReportInput& into, bool keep_going);
 // A file that is a study database (SQLite magic) rather than JSONL?
 bool is_sqlite_file(const std::string& path);
-// Profiles stored in a database (their profile records), optionally by name
-// or id; and the run history.
+// Profiles stored in a database (their profile records), only those named
+// (by name or id) when `names` is not empty; and the run history.
 void read_db_profiles(Store& store, const std::vector<std::string>& names, ReportInput& into);
+// nx-report --profile: keeps the profiles named (by name or id), from every
+// source alike; a name that matches none is an Error at `where`.
+void select_profiles(ReportInput& input, const std::vector<std::string>& names, const std::string& where);
 void read_db_runs(Store& store, ReportInput& into);
 
 }  // namespace nx
