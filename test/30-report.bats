@@ -60,6 +60,15 @@ setup() {
     # A database given as a file argument works too.
     run nx-report s.db --format markdown
     [[ "$output" == *"# Profile small"* && "$output" == *"# Profile small_slow"* ]]
+    # --profile means the same for every source: with --db, record files are
+    # filtered too, and a name found in only one source is found.
+    nx-convert --name other "$FIXTURES/small.json" >other.jsonl
+    run nx-report --db s.db other.jsonl --profile small_slow --format markdown
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"# Profile small_slow"* && "$output" != *"# Profile other"* ]]
+    run nx-report --db s.db other.jsonl --profile other --profile small --format markdown
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"# Profile other"* && "$output" == *"# Profile small"$'\n'* && "$output" != *"small_slow"* ]]
 }
 
 @test "nx-report --compare: metrics side by side with ratios, and the engine deltas that explain the difference" {
