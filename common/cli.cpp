@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/exit_status.h"
 #include "common/output.h"
+#include "common/records/error_counts.h"
 #include "common/version.h"
 
 namespace nx {
@@ -152,6 +153,9 @@ int run_tool(const ToolSpec& spec, const std::function<int()>& body) {
         print_error(e.what(), e.where());
         if (status == kExitOk) status = kExitFailure;
     }
+    // What was skipped or failed on the way, counted (records/error_counts.h).
+    error_counts().print_summary();
+    if (error_counts().any_error() && status == kExitOk) status = kExitFailure;
     return status;
 }
 

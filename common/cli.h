@@ -54,6 +54,8 @@ bool parse_command_line(int argc, char** argv, const ToolSpec& spec, po::options
 // handlers that remove temporary files, maps Error -> exit 1 with
 // "nx-TOOL: FILE:LINE: message", UsageError -> exit 2 with a --help hint,
 // BrokenPipe -> quiet exit 0, and checks that stdout was written completely.
+// At the end it prints the error counters that are not zero and exits 1 when
+// one of error severity is (records/error_counts.h).
 int run_tool(const ToolSpec& spec, const std::function<int()>& body);
 
 // A tool's main: parse (returns std::nullopt after --help/--version), then

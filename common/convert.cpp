@@ -18,6 +18,8 @@
 #include "common/jsonl.h"
 #include "common/neuron_tools.h"
 #include "common/record_paths.h"
+#include "common/records/error_counts.h"
+#include "common/records/record_loop.h"
 
 namespace nx {
 
@@ -115,11 +117,11 @@ Converter::Converter(ProfileBuilder& builder, ConvertOptions options)
 void Converter::failed(const Error& e) {
     builder_.abort_profile();
     ++stats_.inputs_failed;
-    print_error(e.what(), e.where(), e.line());
+    error_counts().add(ErrorKind::failed_input, e.what(), e.where(), e.line());
 }
 
 void Converter::convert_argument(const std::string& arg) {
-    ++stats_.inputs;
+    error_counts().set_total(ErrorKind::failed_input, ++stats_.inputs);
     try {
         if (arg == "-") {
             auto in = InputSource::open("-");
@@ -230,21 +232,16 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
     ctx.base = base;
     if (ctx.base.source.empty()) ctx.base.source = in.is_stdin() ? "-" : in.path();
     ctx.identity = identity;
-    run_import(ctx, in.name(), [&] { def->import(in, builder_, ctx); });
+    run_import(in.name(), [&] { def->import(in, builder_, ctx); });
 }
 
-void Converter::run_import(ImportContext& ctx, const std::string& input, const std::function<void()>& import) {
+void Converter::run_import(const std::string& input, const std::function<void()>& import) {
     try {
         import();
     } catch (Error& e) {
-        stats_.bad_records += ctx.bad_records;
         if (e.where().empty()) e.set_where(input);  // e.g. the database refused a record's value
         throw;
-    } catch (...) {
-        stats_.bad_records += ctx.bad_records;
-        throw;
     }
-    stats_.bad_records += ctx.bad_records;
     if (builder_.in_profile()) builder_.end_profile();
 }
 
@@ -314,7 +311,7 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
         ctx.base.name = stem;
     }
     ctx.identity = identity;
-    run_import(ctx, dir, [&] { import_explorer_profile(dir, builder_, ctx); });
+    run_import(dir, [&] { import_explorer_profile(dir, builder_, ctx); });
 }
 
 void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo& base) {
@@ -356,22 +353,12 @@ void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo&
 
 void Converter::convert_runs(InputSource& in) {
     if (!options_.on_run) throw Error("run records go into a study database's run history: give --db FILE", in.name(), 1);
-    JsonlReader reader(in);
-    rapidjson::Document rec;
-    std::string line;
-    while (reader.next_line(line)) {
-        try {
-            parse_json_object(rec, line, in.name(), reader.line());
-            std::string kind = get_string(rec, "kind").value_or("");
-            if (kind != "run") throw Error("expected run records, got \"" + kind + "\"");
-            options_.on_run(run_row_from_record(rec, line));
-            ++stats_.runs;
-        } catch (const Error& e) {
-            if (!options_.keep_going) throw Error(e.what(), in.name(), reader.line());
-            ++stats_.bad_records;
-            print_warning(std::string("skipped record: ") + e.what(), in.name(), reader.line());
-        }
-    }
+    for_each_record(in, options_.keep_going, [&](rapidjson::Document& rec, const std::string& text, int64_t) {
+        std::string kind = get_string(rec, "kind").value_or("");
+        if (kind != "run") throw Error("expected run records, got \"" + kind + "\"");
+        options_.on_run(run_row_from_record(rec, text));
+        ++stats_.runs;
+    });
 }
 
 void Converter::convert_captures(InputSource& in) {

@@ -510,6 +510,7 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     ensure_transaction();
     db.exec("SAVEPOINT nx_profile");
     in_profile_ = true;
+    source_ = info.source == "-" ? "<stdin>" : info.source;
     delete_profile(info.id);
     SqliteStmt ins(db, "INSERT INTO profile(uid, name, source, format, backend, target, dtype, rank, imported_at)"
                        " VALUES (?,?,?,?,?,?,?,?,?)");
@@ -617,13 +618,13 @@ void DbSink::event(const Event& e) {
         return;
     }
     sqlite3_stmt* s = st_->insert_event.handle();
-    // Too big is the input's fault, not the database's: name the event's line
-    // (the importer adds its file), as for any bad record.  SQLite would
+    // Too big is the input's fault, not the database's: name the event's
+    // input and line, as for any bad record.  SQLite would
     // otherwise bind NULL and lose the value without a word.
     auto too_big = [&]() {
         return Error("an event holds more than the database stores in one value (" +
                          std::to_string(sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1)) + " bytes, NX_MAX_RECORD_MIB)",
-                     {}, e.line);
+                     source_, e.line);
     };
     auto text = [&](int i, std::string_view v) {
         if (v.empty()) {

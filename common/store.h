@@ -114,6 +114,9 @@ private:
     bool in_transaction_ = false;
     bool in_profile_ = false;
     int64_t profile_rowid_ = 0;
+    // The profile's input, named in errors about its events: they surface on
+    // the database thread, maybe after the importer has moved on.
+    std::string source_;
     int64_t first_event_ = 0, last_event_ = 0;
     std::unordered_map<std::string, int64_t> tracks_;
     std::string last_track_name_;

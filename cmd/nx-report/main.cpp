@@ -318,10 +318,6 @@ int run(const Options& o) {
     else if (format == OutFormat::markdown) nx::render_markdown(doc, out);
     else if (format == OutFormat::html) nx::render_html(doc, out);
     if (file) file->commit();
-    if (input.bad_records > 0) {
-        nx::print_note("skipped " + std::to_string(input.bad_records) + " bad records");
-        if (status == nx::kExitOk) status = nx::kExitFailure;
-    }
     return status;
 }
 

@@ -26,6 +26,7 @@
 #include "common/import/importer.h"
 #include "common/jsonl.h"
 #include "common/parquet/table_reader.h"
+#include "common/records/error_counts.h"
 #include "common/targets.h"
 #include "common/utf8.h"
 
@@ -296,8 +297,8 @@ private:
             if (!ctx_.keep_going) throw;
             // Rows before the damage were imported; say so rather than pretend
             // the table is whole.
-            ++ctx_.bad_records;
-            print_warning(std::string("skipped the rest of table ") + name + ": " + e.what(), e.where(), e.line());
+            error_counts().add(ErrorKind::damaged_table, std::string("skipped the rest of table ") + name + ": " + e.what(),
+                               e.where(), e.line());
         }
         ctx_.where = saved;
     }

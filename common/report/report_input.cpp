@@ -8,34 +8,23 @@
 #include "common/error.h"
 #include "common/jsonl.h"
 #include "common/profile_record.h"
+#include "common/records/record_loop.h"
 
 namespace nx {
 
 void read_report_records(InputSource& in, ReportInput& into, bool keep_going) {
-    JsonlReader reader(in);
-    std::string line;
-    while (reader.next_line(line)) {
-        rapidjson::Document doc;
-        try {
-            parse_json_object(doc, line, in.name(), reader.line());
-            std::string kind = get_string(doc, "kind").value_or("");
-            if (kind == "profile") {
-                ProfileEntry e;
-                read_profile_record(doc, e.info, e.summary);
-                into.profiles.push_back(std::move(e));
-            } else if (kind == "run") {
-                into.runs.push_back(std::move(doc));
-            } else if (kind == "bench") {
-                into.benches.push_back(std::move(doc));
-            } else {
-                into.rows.push_back(std::move(doc));
-            }
-        } catch (const Error& e) {
-            if (!keep_going) throw Error(e.what(), in.name(), reader.line());
-            ++into.bad_records;
-            print_warning(std::string("skipped record: ") + e.what(), in.name(), reader.line());
+    for_each_record(in, keep_going, [&](rapidjson::Document& doc, const std::string&, int64_t) {
+        std::string kind = get_string(doc, "kind").value_or("");
+        if (kind == "profile") {
+            ProfileEntry e;
+            read_profile_record(doc, e.info, e.summary);
+            into.profiles.push_back(std::move(e));
+            return;
         }
-    }
+        if (kind == "run") into.runs.push_back(std::move(doc));
+        else if (kind == "bench") into.benches.push_back(std::move(doc));
+        else into.rows.push_back(std::move(doc));
+    });
 }
 
 bool is_sqlite_file(const std::string& path) {

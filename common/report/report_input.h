@@ -24,10 +24,10 @@ struct ReportInput {
     std::vector<rapidjson::Document> runs;     // kind "run"
     std::vector<rapidjson::Document> benches;  // kind "bench"
     std::vector<rapidjson::Document> rows;     // anything else, shown as a table
-    int64_t bad_records = 0;
 };
 
-// Reads JSONL records; a bad line throws Error(file:line) unless keep_going.
+// Reads JSONL records; a bad line throws Error(file:line) unless keep_going
+// (then it is counted in error_counts()).
 void read_report_records(InputSource& in, ReportInput& into, bool keep_going);
 // A file that is a study database (SQLite magic) rather than JSONL?
 bool is_sqlite_file(const std::string& path);
