@@ -411,28 +411,14 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     // Timeline: each engine row's merged busy intervals cut into equal buckets.
     int64_t span = out.end_ns - out.start_ns;
     if (span > 0) {
+        TimeBuckets buckets(out.start_ns, out.end_ns, kTimelineBuckets);
         for (Engine e : EngineBusy::kRows) {
             if (!busy_.present(e)) continue;
-            std::vector<double> busy(kTimelineBuckets, 0);
-            auto edge = [&](int64_t b) {
-                return out.start_ns + static_cast<int64_t>(static_cast<__int128>(b) * span / kTimelineBuckets);
-            };
-            IntervalUnion::Reader reader(busy_.busy(e));
-            Interval iv;
-            while (reader.next(iv)) {
-                int64_t b0 = static_cast<int64_t>(static_cast<__int128>(iv.begin - out.start_ns) * kTimelineBuckets / span);
-                int64_t b1 = static_cast<int64_t>(static_cast<__int128>(iv.end - 1 - out.start_ns) * kTimelineBuckets / span);
-                b0 = std::clamp<int64_t>(b0, 0, kTimelineBuckets - 1);
-                b1 = std::clamp<int64_t>(b1, 0, kTimelineBuckets - 1);
-                for (int64_t b = b0; b <= b1; ++b) {
-                    int64_t lo = std::max(iv.begin, edge(b)), hi = std::min(iv.end, edge(b + 1));
-                    if (hi > lo) busy[static_cast<size_t>(b)] += static_cast<double>(hi - lo);
-                }
-            }
+            std::vector<int64_t> busy = buckets.busy(busy_.busy(e));
             EngineTimeline t{e, {}};
             for (int64_t b = 0; b < kTimelineBuckets; ++b) {
-                double width = static_cast<double>(edge(b + 1) - edge(b));
-                t.active_percent.push_back(width > 0 ? 100.0 * busy[static_cast<size_t>(b)] / width : 0);
+                double width = static_cast<double>(buckets.edge(b + 1) - buckets.edge(b));
+                t.active_percent.push_back(width > 0 ? 100.0 * static_cast<double>(busy[static_cast<size_t>(b)]) / width : 0);
             }
             out.timeline.push_back(std::move(t));
         }

@@ -21,6 +21,7 @@
 #include "common/report/units.h"
 #include "common/report/run_view.h"
 #include "common/report/study_report.h"
+#include "common/report/trace_report.h"
 #include "common/row_format.h"
 #include "common/rules.h"
 
@@ -37,10 +38,12 @@ const nx::ToolSpec kSpec = {
     "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare] [--baseline FILE|DB [--fail-on EXPR]...]\n"
     "          [--all] [--top N] [--format text|markdown|html|csv|jsonl] [-o FILE]",
     "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
-    "DMA, top opcodes and layers), compares profiles side by side, checks records against a baseline\n"
+    "DMA, top opcodes and layers; for a Chrome/PyTorch trace with its events, busy tracks, GPU kernels,\n"
+    "self time and idle gaps), compares profiles side by side, checks records against a baseline\n"
     "with --fail-on gates (exit 3 when one trips), and shows any other rows (nx-query output) as a table.",
     "  nx-convert profile.json --target trn1 | nx-report\n"
     "  nx-report --db study.db --profile vmap --all\n"
+    "  nx-convert --to events trace.json.gz | nx-report           # a PyTorch profiler trace\n"
     "  nx-report --db study.db --compare --profile vmap --profile scan\n"
     "  nx-report --db today.db --baseline yesterday.db --fail-on 'total_time>5%'\n"
     "  nx-query --db study.db engine_utilization | nx-report --format markdown\n"
@@ -283,6 +286,7 @@ int run(const Options& o) {
             if (!input.profiles.empty()) {
                 nx::RowWriter w(row_format(format), out);
                 nx::write_findings(input.profiles, w);
+                nx::write_trace_records(input.profiles, ro, w);
             }
             if (!input.runs.empty()) {
                 std::vector<nx::RunView> runs = nx::view_runs(input.runs);

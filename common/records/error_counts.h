@@ -45,6 +45,8 @@ public:
     // Counts one; names it on standard error (a warning or an error, as its
     // row says) while fewer than kNamedPerKind of its kind have been named.
     void add(ErrorKind kind, const std::string& message, const std::string& where = {}, int64_t line = 0);
+    // Counts n more without naming them (the caller has said what they were).
+    void count_more(ErrorKind kind, int64_t n) { counts_[static_cast<int>(kind)] += n; }
     // What the counts are out of (inputs read, captures tried), for the summary.
     void set_total(ErrorKind kind, int64_t total);
     int64_t count(ErrorKind kind) const { return counts_[static_cast<int>(kind)]; }
