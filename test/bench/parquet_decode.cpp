@@ -25,8 +25,9 @@ struct Totals {
 void decode(const nx::ExplorerTables& t, const char* table, std::vector<std::string> columns, bool all, Totals& out) {
     const std::vector<std::string>* files = t.find(table);
     if (!files) throw nx::Error(std::string("no ") + table + " table", t.dir);
-    if (all) columns = nx::parquet::TableReader(*files, {}).column_names();
-    nx::parquet::TableReader r(*files, columns);
+    using Others = nx::parquet::TableReader::Others;
+    nx::parquet::TableReader r(*files, all ? std::vector<std::string>{} : columns, all ? Others::add : Others::skip);
+    columns = r.names();
     while (r.next()) {
         ++out.rows;
         for (size_t i = 0; i < columns.size(); ++i) {
