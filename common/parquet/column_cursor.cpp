@@ -4,6 +4,9 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <new>
+
+#include <sys/mman.h>
 
 #include "common/error.h"
 #include "common/parquet/codecs.h"
@@ -69,7 +72,8 @@ size_t count_equal(const uint8_t* l, size_t n, uint8_t level) {
     for (; i + 8 <= n; i += 8) {
         uint64_t x = load8(l + i) ^ pattern;  // 0 where equal
         uint64_t nonzero = (((x & ~kHighs) + ~kHighs) | x) & kHighs;
-        count += 8 - static_cast<size_t>(std::popcount(nonzero));
+        // Sums the flags in the top byte (std::popcount is a libgcc call without -mpopcnt).
+        count += 8 - static_cast<size_t>(((nonzero >> 7) * kOnes) >> 56);
     }
     for (; i < n; ++i) count += l[i] == level;
     return count;
@@ -80,6 +84,21 @@ size_t count_equal(const uint8_t* l, size_t n, uint8_t level) {
 std::atomic<uint64_t> g_dictionaries{0};
 
 }  // namespace
+
+void PageBuffer::grow(size_t n) {
+    release();
+    size_t want = n + n / 8 + 64;
+    void* p = mmap(nullptr, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    p_ = static_cast<uint8_t*>(p);
+    cap_ = want;
+}
+
+void PageBuffer::release() {
+    if (p_) munmap(p_, cap_);
+    p_ = nullptr;
+    cap_ = 0;
+}
 
 ColumnCursor::ColumnCursor(const ParquetFile& file, size_t row_group, const ColumnInfo& column, PageBuffer* scratch)
     : scratch_(scratch ? scratch : &own_scratch_) {

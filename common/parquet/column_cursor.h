@@ -21,21 +21,28 @@
 namespace nx::parquet {
 
 // Bytes that are reused rather than reallocated and never zero-filled: the
-// page buffers of the cursors.
+// page buffers of the cursors.  They are mapped from the system, not taken
+// from malloc's heap: a buffer that grows frees its old pages at once, where
+// the heap would keep a hole and the process's memory would creep up with
+// the row groups read.
 class PageBuffer {
 public:
-    // At least n bytes; earlier contents are not kept when it grows.
+    PageBuffer() = default;
+    PageBuffer(const PageBuffer&) = delete;
+    PageBuffer& operator=(const PageBuffer&) = delete;
+    ~PageBuffer() { release(); }
+    // At least n bytes; earlier contents are not kept when it grows (by an
+    // eighth to spare: pages of one column differ by a few bytes).
     uint8_t* reserve(size_t n) {
-        if (n > cap_ || !p_) {
-            cap_ = n > 0 ? n : 1;
-            p_.reset(new uint8_t[cap_]);
-        }
-        return p_.get();
+        if (n > cap_ || !p_) grow(n);
+        return p_;
     }
-    uint8_t* data() const { return p_.get(); }
+    uint8_t* data() const { return p_; }
 
 private:
-    std::unique_ptr<uint8_t[]> p_;
+    void grow(size_t n);
+    void release();
+    uint8_t* p_ = nullptr;
     size_t cap_ = 0;
 };
 

@@ -117,7 +117,60 @@ void RowJson::append_value(std::string& out, const ColumnCursor& c) {
     }
 }
 
-void RowJson::append_dictionary_value(Column& col, const ColumnCursor& c) {
+namespace {
+
+// Whether s holds nothing rapidjson::Writer escapes (a byte below 0x20, '"'
+// or '\\'), eight bytes at a time.
+bool needs_no_escape(std::string_view s) {
+    constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const char* p = s.data();
+    size_t n = s.size(), i = 0;
+    uint64_t found = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+        found |= ((w - ones * 0x20) | (q - ones) | (b - ones)) & ~w & highs;
+    }
+    if (found) return false;
+    for (; i < n; ++i)
+        if (kEscape[static_cast<unsigned char>(p[i])]) return false;
+    return true;
+}
+
+}  // namespace
+
+void RowJson::put_value(const ColumnCursor& c) {
+    const ColumnInfo& info = c.info();
+    if (!info.is_list) {
+        if (c.holds_integers() && info.type != PhysicalType::boolean) {
+            char* p = room(24);
+            n_ += static_cast<size_t>(rapidjson::internal::i64toa(c.i64(), p) - p);
+            return;
+        }
+        if (c.holds_reals() && std::isfinite(c.f64())) {
+            char* p = room(32);
+            n_ += static_cast<size_t>(rapidjson::internal::dtoa(c.f64(), p, kMaxDecimalPlaces) - p);
+            return;
+        }
+        if (c.holds_bytes()) {
+            std::string_view s = c.str();
+            if (is_text(info) && (info.is_string || is_valid_utf8(s)) && needs_no_escape(s)) {
+                char* p = room(s.size() + 2);
+                p[0] = '"';
+                std::memcpy(p + 1, s.data(), s.size());
+                p[s.size() + 1] = '"';
+                n_ += s.size() + 2;
+                return;
+            }
+        }
+    }
+    scratch_.clear();
+    append_value(scratch_, c);
+    put(scratch_.data(), scratch_.size());
+}
+
+void RowJson::put_dictionary_entry(Column& col, const ColumnCursor& c) {
     if (col.dictionary != c.dictionary_id()) {
         col.dictionary = c.dictionary_id();
         col.spans.assign(c.dictionary_size(), kUnset);
@@ -126,33 +179,39 @@ void RowJson::append_dictionary_value(Column& col, const ColumnCursor& c) {
     uint64_t& span = col.spans[c.dictionary_index()];
     if (span == kUnset) {
         size_t at = col.text.size();
+        col.text += col.key;
         append_value(col.text, c);
         size_t len = col.text.size() - at;
         if (len >= (size_t{1} << 24)) {  // too long to keep a span of: written each time
             col.text.resize(at);
-            append_value(out_, c);
+            put(col.key.data(), col.key.size());
+            put_value(c);
             return;
         }
         span = static_cast<uint64_t>(at) << 24 | len;
     }
-    out_.append(col.text, static_cast<size_t>(span >> 24), static_cast<size_t>(span & 0xFFFFFF));
+    put(col.text.data() + (span >> 24), static_cast<size_t>(span & 0xFFFFFF));
 }
 
 std::string_view RowJson::write(const TableReader& reader, size_t first) {
-    out_.clear();
+    n_ = 0;
     for (size_t h = first; h < columns_.size(); ++h) {
         const ColumnCursor* c = reader.column(h);
         if (!c || c->is_null()) continue;
         Column& col = columns_[h];
-        // The first key goes without its comma, over the object's brace.
-        put(col.key);
-        if (c->from_dictionary() && !c->info().is_list) append_dictionary_value(col, *c);
-        else append_value(out_, *c);
+        if (c->from_dictionary() && c->dictionary_size() <= kCachedEntries && !c->info().is_list) {
+            put_dictionary_entry(col, *c);
+        } else {
+            put(col.key.data(), col.key.size());
+            put_value(*c);
+        }
     }
-    if (out_.empty()) return {};
+    if (n_ == 0) return {};
+    // The first key goes without its comma, over the object's brace.
     out_[0] = '{';
-    out_ += '}';
-    return out_;
+    *room(1) = '}';
+    ++n_;
+    return std::string_view(out_.data(), n_);
 }
 
 }  // namespace nx::parquet

@@ -8,7 +8,9 @@
 // same values (test_row_json.cpp checks it).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,15 +44,41 @@ private:
         std::string key;              // ,"name":
         uint64_t dictionary = 0;      // whose entries `spans` holds
         std::vector<uint64_t> spans;  // entry -> offset << 24 | length in `text`; kUnset until rendered
-        std::string text;
+        std::string text;             // rendered entries, each with the key before it
     };
     static constexpr uint64_t kUnset = ~uint64_t{0};
+    // Dictionaries up to this size have their entries rendered once (a
+    // cache as large as the dictionary); larger ones are written per row.
+    static constexpr size_t kCachedEntries = 1 << 16;
 
-    void put(std::string_view s) { out_.append(s.data(), s.size()); }
-    void append_dictionary_value(Column& col, const ColumnCursor& c);
+    // out_ holds the object being written in its first n_ bytes.
+    char* room(size_t n) {
+        if (n_ + n > out_.size()) out_.resize(std::max(out_.size() * 2, n_ + n + 256));
+        return out_.data() + n_;
+    }
+    // Short copies inline: keys and values are mostly a few dozen bytes,
+    // where a memcpy call costs more than the copy.
+    void put(const char* s, size_t n) {
+        char* d = room(n);
+        n_ += n;
+        if (n >= 16 && n <= 32) {
+            std::memcpy(d, s, 16);
+            std::memcpy(d + n - 16, s + n - 16, 16);
+        } else if (n >= 8 && n < 16) {
+            std::memcpy(d, s, 8);
+            std::memcpy(d + n - 8, s + n - 8, 8);
+        } else if (n < 8) {
+            for (size_t i = 0; i < n; ++i) d[i] = s[i];
+        } else {
+            std::memcpy(d, s, n);
+        }
+    }
+    void put_value(const ColumnCursor& c);
+    void put_dictionary_entry(Column& col, const ColumnCursor& c);
 
     std::vector<Column> columns_;
     std::string out_;
+    size_t n_ = 0;
     std::string scratch_;
 };
 
