@@ -136,10 +136,20 @@ void ColumnCursor::reset(const ParquetFile& file, size_t row_group, const Column
     max_def_ = static_cast<uint8_t>(col_.max_def);
     if (max_def_ == 0) std::memset(def_, 0, sizeof def_);  // never decoded: every row present
     width_ = value_width(col_.type, col_.type_length);
+    list_ = col_.is_list;
     // Only the slice array of the column's kind is used.
-    if (kind_ == Kind::integers) ints_.resize(kSlice);
-    if (kind_ == Kind::reals) reals_.resize(kSlice);
-    if (kind_ == Kind::bytes) strs_.resize(kSlice);
+    if (kind_ == Kind::integers) {
+        ints_.resize(kSlice);
+        vals_ = ints_.data();
+    } else if (kind_ == Kind::reals) {
+        reals_.resize(kSlice);
+        vals_ = reals_.data();
+    } else {
+        strs_.resize(kSlice);
+        vals_ = strs_.data();
+    }
+    idx_.resize(kSlice);
+    idxp_ = idx_.data();
 }
 
 void ColumnCursor::fail(const std::string& message) const {
@@ -435,7 +445,6 @@ void ColumnCursor::decode_slice_values(size_t count) {
             }
         }
         case Source::dictionary: {
-            if (idx_.size() < kSlice) idx_.resize(kSlice);
             val_dec_.decode(idx_.data(), count);
             uint32_t over = 0;
             for (size_t i = 0; i < count; ++i) over |= idx_[i] >= dict_size_ ? 1u : 0u;
@@ -552,7 +561,9 @@ void ColumnCursor::decode_dictionary(const uint8_t* p, size_t n, int32_t count, 
                 throw EncodingError("dictionary entry " + std::to_string(i) + " is not valid UTF-8");
         }
     }
-    dict_size_ = kind_ == Kind::integers ? dict_ints_.size() : kind_ == Kind::reals ? dict_reals_.size() : dict_strs_.size();
+    dict_size_ = static_cast<uint32_t>(kind_ == Kind::integers ? dict_ints_.size()
+                                       : kind_ == Kind::reals  ? dict_reals_.size()
+                                                               : dict_strs_.size());
     dict_id_ = ++g_dictionaries;
 }
 
@@ -571,10 +582,10 @@ bool ColumnCursor::fill_slice() {
         fail(std::string("page at byte ") + std::to_string(page_at_) + ": " + e.what());
     }
     levels_left_ -= n;
-    levels_ = n;
+    levels_ = static_cast<uint32_t>(n);
     li_ = 0;
     vi_ = 0;
-    fast_end_ = flat_ ? static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(n), rows_total_ - rows_read_)) : 0;
+    fast_end_ = flat_ ? static_cast<uint32_t>(std::min<int64_t>(static_cast<int64_t>(n), rows_total_ - rows_read_)) : 0;
     return true;
 }
 
@@ -612,7 +623,7 @@ void ColumnCursor::next_row_slow() {
         bool present = dd == static_cast<uint32_t>(col_.max_def);
         elem_valid_.push_back(present ? 1 : 0);
         if (present) {
-            size_t v = vi_++;
+            uint32_t v = vi_++;
             if (holds_integers()) {
                 elem_ints_.push_back(ints_[v]);
             } else if (holds_reals()) {

@@ -46,7 +46,9 @@ private:
     size_t cap_ = 0;
 };
 
-class ColumnCursor {
+// Aligned so that what next_row() and the accessors touch is one cache line:
+// a reader walks dozens of cursors per row.
+class alignas(64) ColumnCursor {
 public:
     // `scratch` holds compressed bytes only while a page is decompressed, so
     // the cursors of one reader share one (nullptr: the cursor has its own).
@@ -74,16 +76,16 @@ public:
     // Values of the current (non-null, non-list) row.  Integers: BOOLEAN,
     // INT32 and INT64; reals: FLOAT and DOUBLE; text: BYTE_ARRAY,
     // FIXED_LEN_BYTE_ARRAY and INT96 (its 12 raw bytes).
-    int64_t i64() const { return ints_[cur_]; }
-    double f64() const { return reals_[cur_]; }
-    std::string_view str() const { return strs_[cur_]; }
+    int64_t i64() const { return static_cast<const int64_t*>(vals_)[cur_]; }
+    double f64() const { return static_cast<const double*>(vals_)[cur_]; }
+    std::string_view str() const { return static_cast<const std::string_view*>(vals_)[cur_]; }
 
     // Whether the current (non-null, non-list) value came from the chunk's
     // dictionary, and which entry: equal entries of one dictionary are equal
     // values, so a caller can convert each entry once.  dictionary_id() is
     // unique to one decoded dictionary in the process.
     bool from_dictionary() const { return from_dict_; }
-    uint32_t dictionary_index() const { return idx_[cur_]; }
+    uint32_t dictionary_index() const { return idxp_[cur_]; }
     uint64_t dictionary_id() const { return dict_id_; }
     size_t dictionary_size() const { return dict_size_; }
 
@@ -96,6 +98,7 @@ public:
         return std::string_view(elem_strs_.bytes).substr(elem_strs_.offsets[k], elem_strs_.offsets[k + 1] - elem_strs_.offsets[k]);
     }
 
+    bool is_list() const { return list_; }
     bool holds_integers() const { return kind_ == Kind::integers; }
     bool holds_reals() const { return kind_ == Kind::reals; }
     bool holds_bytes() const { return kind_ == Kind::bytes; }
@@ -132,20 +135,27 @@ private:
                       ByteArrays& strs);
     size_t count_present(size_t levels) const;
 
-    // What next_row() and the value accessors touch, together.
-    size_t li_ = 0, fast_end_ = 0;  // next level of the slice; next_row()'s inline path serves levels before fast_end_
-    size_t vi_ = 0, cur_ = 0;       // next value of the slice, the current row's
+    // What next_row() and the value accessors touch, together (the first
+    // cache line).  Slice positions are below kSlice.
+    uint32_t li_ = 0, fast_end_ = 0;  // next level of the slice; next_row()'s inline path serves levels before fast_end_
+    uint32_t vi_ = 0, cur_ = 0;       // next value of the slice, the current row's
     int64_t rows_read_ = 0;
+    const void* vals_ = nullptr;      // the slice's values: ints_, reals_ or strs_ by kind_
+    const uint32_t* idxp_ = nullptr;  // idx_
+    uint64_t dict_id_ = 0;
+    uint32_t dict_size_ = 0;
     bool null_ = true;
     uint8_t max_def_ = 0;
     Kind kind_ = Kind::integers;
-    size_t levels_ = 0;             // levels in the slice
     bool from_dict_ = false;        // the page's values are dictionary entries (idx_)
+    bool list_ = false;
+
     // A value per present level of the slice (only the column kind's array is used).
     std::vector<int64_t> ints_;
     std::vector<double> reals_;
     std::vector<std::string_view> strs_;
     std::vector<uint32_t> idx_;     // dictionary indices of the slice's values
+    uint32_t levels_ = 0;           // levels in the slice
 
     const ParquetFile* file_ = nullptr;
     size_t row_group_ = 0;
@@ -175,8 +185,6 @@ private:
     uint32_t value_scratch_[kSlice] = {};  // RLE booleans
 
     bool have_dict_ = false;
-    uint64_t dict_id_ = 0;
-    size_t dict_size_ = 0;
     std::vector<int64_t> dict_ints_;
     std::vector<double> dict_reals_;
     ByteArrays dict_strs_;

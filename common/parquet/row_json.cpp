@@ -142,7 +142,7 @@ bool needs_no_escape(std::string_view s) {
 
 void RowJson::put_value(const ColumnCursor& c) {
     const ColumnInfo& info = c.info();
-    if (!info.is_list) {
+    if (!c.is_list()) {
         if (c.holds_integers() && info.type != PhysicalType::boolean) {
             char* p = room(24);
             n_ += static_cast<size_t>(rapidjson::internal::i64toa(c.i64(), p) - p);
@@ -199,7 +199,7 @@ std::string_view RowJson::write(const TableReader& reader, size_t first) {
         const ColumnCursor* c = reader.column(h);
         if (!c || c->is_null()) continue;
         Column& col = columns_[h];
-        if (c->from_dictionary() && c->dictionary_size() <= kCachedEntries && !c->info().is_list) {
+        if (c->from_dictionary() && c->dictionary_size() <= kCachedEntries && !c->is_list()) {
             put_dictionary_entry(col, *c);
         } else {
             put(col.key.data(), col.key.size());

@@ -34,7 +34,7 @@ void decode(const nx::ExplorerTables& t, const char* table, std::vector<std::str
             const nx::parquet::ColumnCursor* c = r.column(i);
             if (!c || c->is_null()) continue;
             ++out.values;
-            if (c->info().is_list) out.values += static_cast<long long>(c->list_size());
+            if (c->is_list()) out.values += static_cast<long long>(c->list_size());
             else if (c->holds_integers()) out.ints += c->i64();
             else if (c->holds_reals()) out.reals += c->f64();
             else out.text_bytes += static_cast<long long>(c->str().size());
