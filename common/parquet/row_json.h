@@ -52,13 +52,13 @@ private:
     static constexpr size_t kCachedEntries = 1 << 16;
 
     // out_ holds the object being written in its first n_ bytes.
-    char* room(size_t n) {
+    [[gnu::always_inline]] char* room(size_t n) {
         if (n_ + n > out_.size()) out_.resize(std::max(out_.size() * 2, n_ + n + 256));
         return out_.data() + n_;
     }
     // Short copies inline: keys and values are mostly a few dozen bytes,
     // where a memcpy call costs more than the copy.
-    void put(const char* s, size_t n) {
+    [[gnu::always_inline]] void put(const char* s, size_t n) {
         char* d = room(n);
         n_ += n;
         if (n >= 16 && n <= 32) {
