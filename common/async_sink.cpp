@@ -69,11 +69,20 @@ void AsyncSink::begin_profile(const ProfileInfo& info) {
 
 void AsyncSink::event(const Event& e) {
     if (!batch_) {
-        batch_ = std::make_unique<Batch>();
-        // Grown as needed: batches of wide events are cut by their strings long
-        // before kBatchEvents, and a full reservation would sit unused in the queue.
-        batch_->events.reserve(1024);
-        batch_->arena.reserve(kBatchArenaBytes);
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (!spare_.empty()) {
+                batch_ = std::move(spare_.back());
+                spare_.pop_back();
+            }
+        }
+        if (!batch_) {
+            batch_ = std::make_unique<Batch>();
+            // Grown as needed: batches of wide events are cut by their strings long
+            // before kBatchEvents, and a full reservation would sit unused in the queue.
+            batch_->events.reserve(1024);
+            batch_->arena.reserve(kBatchArenaBytes + kArenaSlack);
+        }
     }
     Batch::Packed& p = batch_->events.emplace_back();
     p.e = e;
@@ -142,13 +151,19 @@ void AsyncSink::run() {
         try {
             switch (m->kind) {
                 case Message::begin: inner_.begin_profile(m->info); break;
-                case Message::batch:
+                case Message::batch: {
                     for (Batch::Packed& p : m->events->events) {
                         for (int i = 0; i < kStringFields; ++i)
                             p.e.*kFields[i] = std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
                         inner_.event(p.e);
                     }
+                    m->events->events.clear();
+                    m->events->arena.clear();
+                    std::lock_guard<std::mutex> lock(mu_);
+                    // As many as can be in flight; more would only hold memory.
+                    if (spare_.size() < kMaxQueued + 1) spare_.push_back(std::move(m->events));
                     break;
+                }
                 case Message::end: inner_.end_profile(m->info, m->summary); break;
                 case Message::abort: inner_.abort_profile(); break;
                 case Message::task: m->work(); break;

@@ -1,8 +1,10 @@
 // Runs a ProfileSink on its own thread.  nx-convert parses on one core while
 // SQLite writes on the other: events are copied into batches (strings packed
 // into one arena per batch) and handed over through a bounded queue, so memory
-// stays bounded and the slower side sets the pace.  An exception in the worker
-// stops the producer at its next call and is rethrown there.
+// stays bounded and the slower side sets the pace.  Batches the worker is
+// done with go back to the producer, buffers and all, so memory stays flat
+// rather than drifting with the allocator.  An exception in the worker stops
+// the producer at its next call and is rethrown there.
 #pragma once
 
 #include <condition_variable>
@@ -12,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "common/profile_sink.h"
 
@@ -39,6 +42,9 @@ public:
     // large args (Explorer instructions carry ~700 B) would otherwise queue
     // kMaxQueued x kBatchEvents of them (tens of MB) between the threads.
     static constexpr size_t kBatchArenaBytes = 1u << 20;
+    // Room past kBatchArenaBytes, so that the event that fills a batch fits
+    // without the arena growing.
+    static constexpr size_t kArenaSlack = 64u << 10;
 
 private:
     struct Batch;
@@ -49,6 +55,7 @@ private:
 
     ProfileSink& inner_;
     std::unique_ptr<Batch> batch_;
+    std::vector<std::unique_ptr<Batch>> spare_;  // emptied by the worker, for reuse (under mu_)
     std::mutex mu_;
     std::condition_variable can_push_, can_pop_;
     std::deque<std::unique_ptr<Message>> queue_;

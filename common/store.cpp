@@ -535,7 +535,7 @@ void DbSink::begin_profile(const ProfileInfo& info) {
 int64_t DbSink::track_id(const Event& e) {
     // Consecutive events usually share a track: skip the hash lookup then.
     if (last_track_id_ != 0 && e.track == last_track_name_) return last_track_id_;
-    auto it = tracks_.find(std::string(e.track));
+    auto it = tracks_.find(e.track);
     int64_t id;
     if (it != tracks_.end()) {
         id = it->second;

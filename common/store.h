@@ -118,13 +118,15 @@ private:
     // the database thread, maybe after the importer has moved on.
     std::string source_;
     int64_t first_event_ = 0, last_event_ = 0;
-    std::unordered_map<std::string, int64_t> tracks_;
-    std::string last_track_name_;
-    int64_t last_track_id_ = 0;
     struct StringHash {
         using is_transparent = void;
         size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
     };
+    // Looked up by string_view: a track change (interleaved engines and
+    // queues) costs no allocation.
+    std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> tracks_;
+    std::string last_track_name_;
+    int64_t last_track_id_ = 0;
     std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
     // Consecutive events usually repeat their HLO name and layer.
     std::string last_hlo_, last_layer_;
