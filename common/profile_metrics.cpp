@@ -128,7 +128,12 @@ void ProfileMetrics::add(const Event& e) {
             ++dma_sized_count_;
         }
         int64_t b = std::max<int64_t>(e.bytes, 0);
-        if (e.dma_kind != DmaKind::unknown) dma_kind_known_ = true;
+        if (e.dma_kind != DmaKind::unknown) {
+            dma_kind_known_ = true;
+        } else if (b > 0) {
+            ++dma_unclassified_;
+            dma_unclassified_bytes_ += b;
+        }
         switch (e.dma_kind) {
             case DmaKind::hbm_read: hbm_read_ += b; break;
             case DmaKind::weight_load: hbm_read_ += b; weight_queue_ += b; break;
@@ -316,7 +321,14 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         m.derive("dma_wait_time", wait_s);
         m.derive("dma_wait_percent", percent_of_total(wait_s));
     }
-    if (dma_kind_known_) {
+    // Partial sums are not figures: with some packets of unknown memories
+    // (real neuron-profile files: queues Q0, Q14 ...), hbm_read_bytes from
+    // the rest would look like a measurement and be off by any amount.
+    if (dma_kind_known_ && dma_unclassified_ > 0) {
+        out.notes.push_back(std::to_string(dma_unclassified_) + " DMA packets (" + std::to_string(dma_unclassified_bytes_) +
+                            " bytes) do not say which memory they read or wrote: HBM and spill bytes come from the "
+                            "source summary only");
+    } else if (dma_kind_known_) {
         m.derive("hbm_read_bytes", static_cast<double>(hbm_read_));
         m.derive("hbm_write_bytes", static_cast<double>(hbm_write_));
         m.derive("spill_save_bytes", static_cast<double>(spill_save_));
@@ -376,7 +388,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         m.derive("memory_instruction_percent", 100.0 * memory_ops_ / classified_total_);
         m.derive("compute_instruction_percent", 100.0 * compute_ops_ / classified_total_);
     }
-    if (!m.has("hbm_read_bytes") && dma_count_ > 0)
+    if (!m.has("hbm_read_bytes") && dma_count_ > 0 && !(dma_kind_known_ && dma_unclassified_ > 0))
         out.notes.push_back("DMA transfers do not say which memory they read or wrote: HBM metrics need the source summary");
 
     out.metrics = m.build();

@@ -74,6 +74,10 @@ private:
     int64_t dma_bytes_ = 0;
     bool dma_bytes_known_ = false;
     bool dma_kind_known_ = false;
+    // DMA packets that moved bytes without saying between which memories:
+    // while there are any, nx's HBM and spill sums would be partial.
+    int64_t dma_unclassified_ = 0;
+    int64_t dma_unclassified_bytes_ = 0;
     int64_t hbm_read_ = 0, hbm_write_ = 0, spill_save_ = 0, spill_reload_ = 0, weight_queue_ = 0;
 
     double hardware_flops_ = 0, model_flops_ = 0, transpose_flops_ = 0;

@@ -16,7 +16,7 @@ setup() {
     [[ "$output" == *"MFU                   12.0%"* ]]
     # AI = 134217728 / (40960 + 8192) = 2730.7 FLOP/B > ridge 223.8: compute-bound.
     [[ "$output" == *"bound                 compute-bound (arithmetic intensity 2731 FLOP/B vs ridge point 223.8)"* ]]
-    [[ "$output" == *"Findings (top 3 of "* ]]
+    [[ "$output" == *"Findings (top 2 of 3"* ]]
     [[ "$output" == *"critical  tensor_engine_idle"* ]]
     [[ "$output" == *"-> restructure matmuls"* ]]
     [[ "$output" == *"TensorMatrix             [#####"* ]]
