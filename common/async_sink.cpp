@@ -7,10 +7,10 @@ namespace nx {
 
 namespace {
 // The string fields of an Event, packed as offsets into the batch arena.
-constexpr int kStringFields = 7;
-std::string_view Event::* const kFields[kStringFields] = {&Event::track, &Event::name, &Event::opcode,
-                                                          &Event::hlo_name, &Event::layer, &Event::tensor,
-                                                          &Event::args_json};
+constexpr int kStringFields = 8;
+std::string_view Event::* const kFields[kStringFields] = {&Event::track,  &Event::name,      &Event::opcode,
+                                                          &Event::hlo_name, &Event::layer,   &Event::tensor,
+                                                          &Event::args_json, &Event::process};
 }  // namespace
 
 struct AsyncSink::Batch {
@@ -21,6 +21,8 @@ struct AsyncSink::Batch {
     };
     std::vector<Packed> events;
     std::string arena;
+    // Flows after the events (a batch never has an event after a flow).
+    std::vector<Flow> flows;
 };
 
 struct AsyncSink::Message {
@@ -58,7 +60,7 @@ void AsyncSink::push(std::unique_ptr<Message> m) {
 }
 
 void AsyncSink::flush_batch() {
-    if (!batch_ || batch_->events.empty()) return;
+    if (!batch_ || (batch_->events.empty() && batch_->flows.empty())) return;
     auto m = std::make_unique<Message>();
     m->kind = Message::batch;
     m->events = std::move(batch_);
@@ -73,6 +75,7 @@ void AsyncSink::begin_profile(const ProfileInfo& info) {
 }
 
 void AsyncSink::event(const Event& e) {
+    if (batch_ && !batch_->flows.empty()) flush_batch();  // keeps events and flows in order
     if (!batch_) {
         batch_ = std::make_unique<Batch>();
         // Grown as needed: batches of wide events are cut by their strings long
@@ -90,6 +93,12 @@ void AsyncSink::event(const Event& e) {
         p.e.*kFields[i] = {};
     }
     if (batch_->events.size() >= kBatchEvents || batch_->arena.size() >= kBatchArenaBytes) flush_batch();
+}
+
+void AsyncSink::flow(const Flow& f) {
+    if (!batch_) batch_ = std::make_unique<Batch>();
+    batch_->flows.push_back(f);
+    if (batch_->flows.size() >= kBatchEvents) flush_batch();
 }
 
 void AsyncSink::source_rows(const SourceRows& rows) {
@@ -153,6 +162,7 @@ void AsyncSink::run() {
                             p.e.*kFields[i] = std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
                         inner_.event(p.e);
                     }
+                    for (const Flow& f : m->events->flows) inner_.flow(f);
                     break;
                 case Message::end: inner_.end_profile(m->info, m->summary); break;
                 case Message::abort: inner_.abort_profile(); break;

@@ -265,6 +265,9 @@ void write_event_record(JsonWriter& w, const std::string& profile_id, const Even
     str(w, to_string(e.type));
     key(w, "track");
     str(w, e.track);
+    if (e.pid != kNoId) { key(w, "pid"); w.Int64(e.pid); }
+    if (e.tid != kNoId) { key(w, "tid"); w.Int64(e.tid); }
+    if (!e.process.empty()) { key(w, "process"); str(w, e.process); }
     if (e.engine != Engine::none) {
         key(w, "engine");
         str(w, to_string(e.engine));
@@ -290,6 +293,23 @@ void write_event_record(JsonWriter& w, const std::string& profile_id, const Even
         key(w, "args");
         w.RawValue(e.args_json.data(), e.args_json.size(), rapidjson::kObjectType);
     }
+    w.EndObject();
+}
+
+void write_flow_record(JsonWriter& w, const std::string& profile_id, const Flow& f) {
+    w.StartObject();
+    key(w, "kind");
+    str(w, "flow");
+    key(w, "profile");
+    str(w, profile_id);
+    key(w, "id");
+    str(w, f.id);
+    if (!f.category.empty()) { key(w, "category"); str(w, f.category); }
+    if (!f.name.empty()) { key(w, "name"); str(w, f.name); }
+    key(w, "from_event");
+    w.Int64(f.from);
+    key(w, "to_event");
+    w.Int64(f.to);
     w.EndObject();
 }
 
