@@ -6,8 +6,10 @@
 namespace nx::chrome {
 
 uint32_t FlowBinder::flow_index(const FlowPoint& p) {
-    auto [it, added] = flow_ids_.try_emplace(p.key, static_cast<uint32_t>(flows_.size()));
-    if (added) flows_.push_back({p.id, p.category, p.name});
+    auto [scope, new_scope] = scope_ids_.try_emplace(p.scope, static_cast<uint32_t>(scopes_.size()));
+    if (new_scope) scopes_.push_back({p.category, p.name});
+    auto [it, added] = flow_ids_.try_emplace(FlowKey{scope->second, p.id}, static_cast<uint32_t>(flows_.size()));
+    if (added) flows_.push_back({p.id, scope->second});
     return it->second;
 }
 
@@ -120,8 +122,8 @@ FlowBinder::Counts FlowBinder::finish(ImportHandler& out) {
         if (from < 0 || p.best.ordinal < 0) return;
         const FlowInfo& info = flows_[p.flow];
         f.id = info.id;
-        f.category = info.category;
-        f.name = info.name;
+        f.category = scopes_[info.scope].category;
+        f.name = scopes_[info.scope].name;
         f.from = from;
         f.to = p.best.ordinal;
         out.flow(f);

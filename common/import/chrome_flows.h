@@ -20,7 +20,8 @@
 //
 // The flow events are collected by the importer's first pass; the import
 // pass shows every slice to the binder, which keeps each point's best slice
-// so far, so no slice is stored.  Memory is a few dozen bytes per flow event.
+// so far, so no slice is stored.  Memory is about 150 bytes per flow event
+// (a Kineto trace has two per kernel launch), whatever the number of slices.
 #pragma once
 
 #include <cstdint>
@@ -77,8 +78,22 @@ private:
     struct ThreadPoints {
         std::vector<uint32_t> enclosing, next;  // indices into points_, by (ts, record)
     };
+    // A flow: its id, and its scope's index (scopes_ has the category and
+    // name).  Kept small: there is one per flow of the trace.
     struct FlowInfo {
-        std::string id, category, name;
+        std::string id;
+        uint32_t scope = 0;
+    };
+    struct FlowKey {
+        uint32_t scope;
+        std::string id;
+        bool operator==(const FlowKey& o) const { return scope == o.scope && id == o.id; }
+    };
+    struct FlowKeyHash {
+        size_t operator()(const FlowKey& k) const { return std::hash<std::string>()(k.id) * 31 + k.scope; }
+    };
+    struct Scope {
+        std::string category, name;
     };
     uint32_t flow_index(const FlowPoint& p);
     static bool better_enclosing(const Candidate& c, const Candidate& best, int64_t point_record);
@@ -87,7 +102,9 @@ private:
     std::vector<Point> points_;
     std::unordered_map<std::string, Thread> thread_ids_;
     std::vector<ThreadPoints> threads_;
-    std::unordered_map<std::string, uint32_t> flow_ids_;
+    std::unordered_map<std::string, uint32_t> scope_ids_;
+    std::vector<Scope> scopes_;
+    std::unordered_map<FlowKey, uint32_t, FlowKeyHash> flow_ids_;
     std::vector<FlowInfo> flows_;
 };
 

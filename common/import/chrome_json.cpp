@@ -26,7 +26,8 @@
 // source's process/thread tree.  Kineto's categories classify GPU work:
 // kernel -> kernel events, gpu_memcpy -> memcpy, gpu_memset -> memset,
 // *_runtime and *_driver (cuda_runtime, cuda_driver) -> runtime; others are
-// regions, and the category stays in args as "cat".  Rows named like a
+// regions, and the category stays in args as "cat".  A memcpy's or memset's
+// args.bytes is its size (Event::bytes).  Rows named like a
 // NeuronCore engine (TensorMatrix...) or DMA queue (qSyncIO0...) are
 // instructions and DMA transfers, as in Neuron-shaped Chrome traces.
 #include <rapidjson/document.h>
@@ -93,6 +94,18 @@ public:
         if (f >= 0) return f;
         // A flow's id, id2 and bp stay in the record's other fields.
         return key == "id" || key == "id2" || key == "bp" ? -1 : kSkipField;
+    }
+    // Once "ph" is known (Chrome writers put it first) the fields of other
+    // events are skipped unread, and so are the args of all but M events
+    // (kernels have big ones).
+    int field_id_after(std::string_view section, std::string_view key, const std::vector<Slot>& filled) override {
+        if (filled[kPh].kind == Slot::string) {
+            const std::string& ph = filled[kPh].s;
+            if (ph == "M") return field_id(section, key);
+            if (ph != "s" && ph != "t" && ph != "f") return kSkipField;
+            return key == "args" ? kSkipField : field_id(section, key);
+        }
+        return field_id(section, key);
     }
     bool numbers_as_text() const override { return true; }
 
@@ -198,7 +211,7 @@ public:
         Thread& t = thread(s);
         e.track = t.track;
         if (ph == "X" || ph == "B") {
-            err = chrome::decode_bound_flows(s, extra, bound_);
+            err = chrome::decode_bound_flows(extra, bound_);
             if (!err.empty()) {
                 ctx_.bad_record(err, line);
                 return;
@@ -320,6 +333,16 @@ private:
         return out;
     }
 
+    // Kineto's size of a memcpy or memset: args.bytes (-1: none).
+    static int64_t args_bytes(std::string_view args) {
+        if (args.find("\"bytes\"") == std::string_view::npos) return -1;
+        rapidjson::Document doc;
+        doc.Parse(args.data(), args.size());
+        if (doc.HasParseError() || !doc.IsObject()) return -1;
+        auto it = doc.FindMember("bytes");
+        return it != doc.MemberEnd() && it->value.IsInt64() && it->value.GetInt64() >= 0 ? it->value.GetInt64() : -1;
+    }
+
     // What kind of event a slice on track e.track in `category` is.
     static void classify(Event& e, std::string_view category) {
         auto ends_with = [&](std::string_view suffix) {
@@ -338,8 +361,10 @@ private:
             e.type = EventType::kernel;
         } else if (category == "gpu_memcpy") {
             e.type = EventType::memcpy;
+            e.bytes = args_bytes(e.args_json);
         } else if (category == "gpu_memset") {
             e.type = EventType::memset;
+            e.bytes = args_bytes(e.args_json);
         } else if (ends_with("_runtime") || ends_with("_driver")) {
             e.type = EventType::runtime;
         } else {

@@ -122,25 +122,22 @@ std::string decode_flow_event(char phase, const std::vector<Slot>& s, std::strin
     if (has && doc.HasMember("bp") && doc["bp"].IsString() && std::string_view(doc["bp"].GetString()) == "e")
         enclosing = true;
     out.bind_next = !enclosing;
-    out.key = "1";
-    for (const std::string* part : {&out.category, &out.name, &scope, &out.id}) {
-        out.key += kSep;
-        out.key += *part;
+    out.scope = "1";
+    for (const std::string* part : {&out.category, &out.name, &scope}) {
+        out.scope += kSep;
+        out.scope += *part;
     }
     return {};
 }
 
-std::string decode_bound_flows(const std::vector<Slot>& s, std::string_view extra, std::vector<FlowPoint>& out) {
+std::string decode_bound_flows(std::string_view extra, std::vector<FlowPoint>& out) {
     out.clear();
     if (extra.find("\"bind_id\"") == std::string_view::npos) return {};
     rapidjson::Document doc;
     if (!parse_extra(extra, doc) || !doc.HasMember("bind_id")) return {};
     FlowPoint p;
     if (!id_text(doc["bind_id"], p.id)) return "expected a whole number or a string for \"bind_id\"";
-    std::string scratch;
-    p.category.assign(slot_text(s[kCat], scratch));
-    p.name.assign(slot_text(s[kName], scratch));
-    p.key = std::string("2") + kSep + p.id;
+    p.scope = "2";  // global, and not named: its slices have their own names
     auto flag = [&](const char* key) {
         auto it = doc.FindMember(key);
         return it != doc.MemberEnd() && it->value.IsBool() && it->value.GetBool();

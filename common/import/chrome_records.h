@@ -39,7 +39,7 @@ std::string decode_metadata(const std::vector<Slot>& s, Metadata& out);
 
 // A flow event of the Chrome format's first version ("s" start, "t" step,
 // "f" end), or a slice's own flow fields (version 2: bind_id with flow_in /
-// flow_out).  Flows are told apart by `key`: version 1 ids are scoped by the
+// flow_out).  Flows are told apart by scope and id: version 1 ids are scoped by the
 // events' category and name (and id2.local by the process), version 2 ids
 // are global, as Perfetto reads them.
 struct FlowPoint {
@@ -47,7 +47,9 @@ struct FlowPoint {
     // Binds to the next slice that begins on its thread ("t" and "f" without
     // bp "e"), else to the slice enclosing it.
     bool bind_next = false;
-    std::string key;
+    // The flow is (scope, id): scope says the version, and for version 1 the
+    // category, name and (id2.local) process.
+    std::string scope;
     std::string id;        // the id as the source wrote it, for output
     std::string category;  // the flow events' "cat" and "name"
     std::string name;
@@ -58,6 +60,6 @@ std::string decode_flow_event(char phase, const std::vector<Slot>& s, std::strin
 // A slice's version 2 flow fields, if `extra` has a bind_id: up to two
 // points (flow_in: an end, flow_out: a start).  An error for a bind_id that
 // is neither a number nor a string.
-std::string decode_bound_flows(const std::vector<Slot>& s, std::string_view extra, std::vector<FlowPoint>& out);
+std::string decode_bound_flows(std::string_view extra, std::vector<FlowPoint>& out);
 
 }  // namespace nx::chrome

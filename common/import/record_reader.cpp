@@ -51,6 +51,12 @@ public:
     // With kParseNumbersAsStringsFlag (RecordFormat::numbers_as_text):
     // decoded as usual, and a slot keeps the text as written.
     bool RawNumber(const char* str, rapidjson::SizeType len, bool) {
+        // A number nothing keeps (skipped section or field) is not converted.
+        if ((pass_depth_ > 0 && !pass_writer_) ||
+            (pass_depth_ == 0 && record_depth_ > 0 && depth_ == record_depth_ && field_ == kSkipField)) {
+            in_.mark();
+            return true;
+        }
         std::string_view text(str, len);
         bool ok;
         if (text.find_first_of(".eE") == std::string_view::npos) {
@@ -97,7 +103,7 @@ public:
             return true;
         }
         if (record_depth_ > 0 && depth_ == record_depth_) {
-            field_ = fmt_.field_id(section_, k);
+            field_ = fmt_.field_id_after(section_, k, slots_);
             if (field_ == -1) {
                 if (!args_started_) {
                     args_w_.start_object();

@@ -47,6 +47,13 @@ public:
     // -1 to put the field into args, or kSkipField to drop it unread (a
     // pass that needs only some fields).
     virtual int field_id(std::string_view section, std::string_view key) = 0;
+    // What the reader asks: field_id, for formats that also look at the
+    // slots the record's earlier fields filled (a pass that needs a field of
+    // some records only).
+    virtual int field_id_after(std::string_view section, std::string_view key, const std::vector<Slot>& filled) {
+        (void)filled;
+        return field_id(section, key);
+    }
     // A complete record.  `args_json` is "{...}" or empty when there were no
     // other fields.  `line` is where the record starts.  `error` is set when
     // the record was malformed structurally (invalid UTF-8...).

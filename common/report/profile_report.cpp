@@ -271,6 +271,21 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         }
         doc.bars(bars);
         add_timeline(doc, s);
+    } else if (!s.tracks.empty()) {
+        // Traces without engine rows (Chrome, system profiles): their threads and streams.
+        doc.heading("Tracks (busy time = union of their slices)", 2);
+        TableBlock t;
+        t.columns = {"track", "process", "slices", "busy", "of the profile"};
+        t.numeric = {false, false, true, true, true};
+        double span = static_cast<double>(s.end_ns - s.start_ns);
+        size_t n = o.all ? s.tracks.size() : std::min<size_t>(s.tracks.size(), 10);
+        for (size_t j = 0; j < n; ++j) {
+            const TrackStat& k = s.tracks[j];
+            t.rows.push_back({k.track, k.process, format_count(static_cast<double>(k.events)),
+                              format_ns(static_cast<double>(k.busy_ns)),
+                              span > 0 ? format_percent(100.0 * static_cast<double>(k.busy_ns) / span) : ""});
+        }
+        doc.table(t);
     } else {
         doc.heading("Engines", 2);
         doc.paragraph("no engine events in this profile: engine activity, the timeline and the top lists need its "

@@ -100,8 +100,9 @@ public:
 
 private:
     static constexpr size_t kOwnProcess = 0;  // processes_[0]: the profile's own
+    // `source_tid`: the source thread a first lane is the track of.
     TraceTrack make_track(std::string name, TrackKind kind, int32_t position, int lane = 0,
-                          size_t process = kOwnProcess);
+                          size_t process = kOwnProcess, int64_t source_tid = kNoId);
     void plan_processes();
     void plan_tracks();
     void index_flows();
@@ -160,14 +161,20 @@ private:
     int32_t dma_position_ = 0, utilisation_position_ = 0;
 };
 
-TraceTrack Layout::make_track(std::string name, TrackKind kind, int32_t position, int lane, size_t process) {
+TraceTrack Layout::make_track(std::string name, TrackKind kind, int32_t position, int lane, size_t process,
+                              int64_t source_tid) {
     TraceTrack t;
     t.uuid = own_.uuid + next_uuid_++;
     t.parent = processes_[process].uuid;
     t.pid = processes_[process].pid;
-    // A source process's tracks other than its threads get fresh tids (its
-    // own threads keep theirs; see new_lane).
-    t.tid = process == kOwnProcess ? next_tid_++ : ids_.thread(kNoId);
+    if (process == kOwnProcess) {
+        t.tid = next_tid_++;
+    } else if (lane == 0 && source_tid != kNoId) {
+        t.thread = true;
+        t.tid = ids_.thread(source_tid);
+    } else {
+        t.tid = ids_.thread(kNoId);  // overflow lanes and counters of a source process
+    }
     t.name = std::move(name);
     t.kind = kind;
     t.rank = position * kRankStride + lane;
@@ -291,12 +298,7 @@ void Layout::plan_tracks() {
 
 size_t Layout::new_lane(SliceTrack& t) {
     int lane = static_cast<int>(t.lanes.size());
-    TraceTrack track = make_track(lane_name(t.name, lane), TrackKind::slices, t.position, lane, t.process);
-    if (lane == 0 && t.tid != kNoId) {
-        track.thread = true;
-        track.tid = ids_.thread(t.tid);
-    }
-    lanes_.push_back({std::move(track), {}});
+    lanes_.push_back({make_track(lane_name(t.name, lane), TrackKind::slices, t.position, lane, t.process, t.tid), {}});
     t.lanes.push_back(lanes_.size() - 1);
     if (lane > 0) ++stats_.overflow_tracks;
     w_.track(lanes_.back().track);
