@@ -17,8 +17,8 @@
 // track from its first event and shows every slice to the flow binder.  The
 // alternative, renaming tracks at the end, would need every sink to rewrite
 // what it already wrote, and holding the events back would make memory grow
-// with the trace; a second read costs time only (about a third of the
-// import), and memory stays flat.
+// with the trace; a second read costs time only (about 40% more CPU time on
+// a Kineto trace: the JSON is tokenized twice), and memory stays flat.
 //
 // Tracks are threads: one per (pid, tid), named by its thread_name (a name
 // two threads share gets their "pid/tid" added: "stream 7 (1/7)"), else

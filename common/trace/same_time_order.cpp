@@ -20,6 +20,7 @@ void SameTimeOrder::hold(const SpooledEvent& e) {
         h.text.append(v);
         h.len[i] = static_cast<uint32_t>(v.size());
     }
+    held_bytes_ += h.text.size();
     waiting_.insert(e.seq);
 }
 
@@ -65,6 +66,7 @@ void SameTimeOrder::release(const std::function<void(const SpooledEvent&)>& writ
         write(view(h));
     }
     held_.clear();
+    held_bytes_ = 0;
     waiting_.clear();
 }
 

@@ -12,9 +12,10 @@
 // Each track keeps its order, so nesting is unchanged; only events of
 // different tracks, all starting at one time, are reordered.
 //
-// Memory is bounded: at most kMaxHeld events (with their strings) are held;
-// a larger group is written in parts, and a flow split across two parts is
-// left out as one going back in time (trace_layout.h counts them).
+// Memory is bounded: at most kMaxHeld events, and kMaxHeldBytes of their
+// strings, are held; a larger group is written in parts, and a flow split
+// across two parts is left out as one going back in time (trace_layout.h
+// counts them).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,7 @@ namespace nx {
 class SameTimeOrder {
 public:
     static constexpr size_t kMaxHeld = 4096;
+    static constexpr size_t kMaxHeldBytes = size_t{16} << 20;
 
     // `sources(seq, out)`: appends the seqs of the slices whose flows arrive at
     // event `seq`.
@@ -37,7 +39,9 @@ public:
         : sources_(std::move(sources)) {}
 
     // True when `e` can join the held events (same start, room left).
-    bool fits(const SpooledEvent& e) const { return held_.empty() || (e.ts == held_.front().e.ts && held_.size() < kMaxHeld); }
+    bool fits(const SpooledEvent& e) const {
+        return held_.empty() || (e.ts == held_.front().e.ts && held_.size() < kMaxHeld && held_bytes_ < kMaxHeldBytes);
+    }
     // Copies `e` (its strings too).
     void hold(const SpooledEvent& e);
     bool empty() const { return held_.empty(); }
@@ -54,6 +58,7 @@ private:
 
     std::function<void(uint64_t, std::vector<uint64_t>&)> sources_;
     std::vector<Held> held_;
+    size_t held_bytes_ = 0;
     std::vector<uint64_t> scratch_;
     std::unordered_set<uint64_t> waiting_;  // seqs held and not written yet
 };
