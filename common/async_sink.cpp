@@ -113,6 +113,13 @@ void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summa
     m->info = info;
     m->summary = summary;
     push(std::move(m));
+    // Waits for the worker to end the profile: an error it meets there
+    // surfaces now, while the importer that sent the profile can still name
+    // its input, not at some later call.
+    ++ends_sent_;
+    std::unique_lock<std::mutex> lock(mu_);
+    can_push_.wait(lock, [&] { return ends_done_ == ends_sent_ || error_; });
+    if (error_) std::rethrow_exception(error_);
 }
 
 void AsyncSink::abort_profile() {
@@ -164,7 +171,14 @@ void AsyncSink::run() {
                     }
                     for (const Flow& f : m->events->flows) inner_.flow(f);
                     break;
-                case Message::end: inner_.end_profile(m->info, m->summary); break;
+                case Message::end:
+                    inner_.end_profile(m->info, m->summary);
+                    {
+                        std::lock_guard<std::mutex> lock(mu_);
+                        ++ends_done_;
+                    }
+                    can_push_.notify_all();
+                    break;
                 case Message::abort: inner_.abort_profile(); break;
                 case Message::task: m->work(); break;
                 case Message::finish:

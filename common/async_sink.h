@@ -2,7 +2,8 @@
 // SQLite writes on the other: events are copied into batches (strings packed
 // into one arena per batch) and handed over through a bounded queue, so memory
 // stays bounded and the slower side sets the pace.  An exception in the worker
-// stops the producer at its next call and is rethrown there.
+// stops the producer at its next call and is rethrown there; end_profile
+// waits for the worker, so a profile's errors surface before the next input.
 #pragma once
 
 #include <condition_variable>
@@ -56,6 +57,8 @@ private:
     std::deque<std::unique_ptr<Message>> queue_;
     bool stopping_ = false;
     bool done_ = false;
+    int64_t ends_sent_ = 0;  // profiles ended by the producer
+    int64_t ends_done_ = 0;  // and by the worker (under mu_)
     std::exception_ptr error_;
     std::thread worker_;
 };

@@ -189,6 +189,8 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
 void Converter::run_import(ImportContext& ctx, const std::string& input, const std::function<void()>& import) {
     try {
         import();
+        // Ending the profile may fail too (the database refuses a value).
+        if (builder_.in_profile()) builder_.end_profile();
     } catch (Error& e) {
         stats_.bad_records += ctx.bad_records;
         if (e.where().empty()) e.set_where(input);  // e.g. the database refused a record's value
@@ -198,7 +200,6 @@ void Converter::run_import(ImportContext& ctx, const std::string& input, const s
         throw;
     }
     stats_.bad_records += ctx.bad_records;
-    if (builder_.in_profile()) builder_.end_profile();
 }
 
 void Converter::convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base) {
