@@ -4,7 +4,8 @@
 // stays bounded and the slower side sets the pace.  Batches the worker is
 // done with go back to the producer, buffers and all, so memory stays flat
 // rather than drifting with the allocator.  An exception in the worker stops
-// the producer at its next call and is rethrown there.
+// the producer at its next call and is rethrown there; end_profile waits for
+// the worker, so a profile's errors surface before the next input.
 #pragma once
 
 #include <condition_variable>
@@ -28,6 +29,7 @@ public:
     void begin_profile(const ProfileInfo& info) override;
     void event(const Event& e) override;
     void source_rows(const SourceRows& rows) override;
+    void flow(const Flow& f) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
     // Waits until the worker has applied everything (and inner.finish()).
@@ -61,6 +63,8 @@ private:
     std::deque<std::unique_ptr<Message>> queue_;
     bool stopping_ = false;
     bool done_ = false;
+    int64_t ends_sent_ = 0;  // profiles ended by the producer
+    int64_t ends_done_ = 0;  // and by the worker (under mu_)
     std::exception_ptr error_;
     std::thread worker_;
 };

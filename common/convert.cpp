@@ -20,6 +20,7 @@
 #include "common/record_paths.h"
 #include "common/records/error_counts.h"
 #include "common/records/record_loop.h"
+#include "common/temp_path.h"
 
 namespace nx {
 
@@ -60,54 +61,6 @@ std::string first_line_kind(std::string_view prefix) {
     if (it == doc.MemberEnd() || !it->value.IsString()) return {};
     return it->value.GetString();
 }
-
-// A temporary file removed when this goes out of scope (or on a signal).
-class TempPath {
-public:
-    explicit TempPath(const char* suffix) {
-        const char* dir = std::getenv("TMPDIR");
-        std::string templ = std::string(dir && *dir ? dir : "/tmp") + "/nx-XXXXXX" + suffix;
-        int fd = mkstemps(templ.data(), static_cast<int>(std::string_view(suffix).size()));
-        if (fd < 0) throw Error("cannot create a temporary file in " + std::string(dir ? dir : "/tmp"));
-        close(fd);
-        path_ = templ;
-        register_temp_path(path_);
-    }
-    ~TempPath() {
-        unlink(path_.c_str());
-        unregister_temp_path(path_);
-    }
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
-};
-
-// A temporary directory for a profiler's Parquet output, removed with its
-// files when this goes out of scope (the tables are flat: no subdirectories).
-class TempDirectory {
-public:
-    TempDirectory() {
-        const char* dir = std::getenv("TMPDIR");
-        std::string templ = std::string(dir && *dir ? dir : "/tmp") + "/nx-XXXXXX";
-        if (!mkdtemp(templ.data())) throw Error("cannot create a temporary directory in " + std::string(dir ? dir : "/tmp"));
-        path_ = templ;
-    }
-    ~TempDirectory() {
-        if (DIR* d = opendir(path_.c_str())) {
-            while (dirent* ent = readdir(d)) {
-                std::string n = ent->d_name;
-                if (n != "." && n != "..") unlink((path_ + "/" + n).c_str());
-            }
-            closedir(d);
-        }
-        rmdir(path_.c_str());
-    }
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
-};
 
 }  // namespace
 
@@ -238,11 +191,12 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
 void Converter::run_import(const std::string& input, const std::function<void()>& import) {
     try {
         import();
+        // Ending the profile may fail too (the database refuses a value).
+        if (builder_.in_profile()) builder_.end_profile();
     } catch (Error& e) {
         if (e.where().empty()) e.set_where(input);  // e.g. the database refused a record's value
         throw;
     }
-    if (builder_.in_profile()) builder_.end_profile();
 }
 
 void Converter::convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base) {

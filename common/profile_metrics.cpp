@@ -90,6 +90,12 @@ void ProfileMetrics::add(const Event& e) {
     busy_.add(e);
     if ((e.type == EventType::instruction || e.type == EventType::active) && is_compute_engine(e.engine))
         any_compute_ = true;
+    if (!engine_seen_ && (e.engine != Engine::none && e.engine != Engine::host)) {
+        engine_seen_ = true;
+        tracks_.clear();
+        last_acc_ = nullptr;
+    }
+    if (!engine_seen_ && e.type != EventType::counter) add_to_track(e);
     if (e.type == EventType::instruction && is_compute_engine(e.engine)) {
         if (e.engine == Engine::tensor || e.engine == Engine::tensor_matrix) {
             if (e.flops >= 0) {
@@ -159,6 +165,30 @@ void ProfileMetrics::add(const Event& e) {
             }
         }
     }
+}
+
+void ProfileMetrics::add_to_track(const Event& e) {
+    // Consecutive events usually share a track: skip the lookup then.
+    if (!last_acc_ || e.track != last_track_) {
+        std::string_view name = e.track;
+        auto it = tracks_.find(name);
+        if (it == tracks_.end()) {
+            if (tracks_.size() >= kMaxTracks) name = "(other tracks)";
+            it = tracks_.find(name);
+            if (it == tracks_.end()) {
+                it = tracks_.try_emplace(std::string(name)).first;
+                it->second.process.assign(e.process);
+                // Small chunks: up to kMaxTracks of these are alive at once.
+                it->second.busy = std::make_unique<IntervalUnion>(size_t{1} << 10);
+            }
+        }
+        last_track_.assign(e.track);
+        last_acc_ = &it->second;
+    }
+    ++last_acc_->events;
+    int64_t end;
+    if (__builtin_add_overflow(e.ts_ns, std::max<int64_t>(e.dur_ns, 0), &end)) end = INT64_MAX;
+    last_acc_->busy->add(e.ts_ns, end);
 }
 
 void ProfileMetrics::add_source_metric(std::string_view name, double value) {
@@ -419,6 +449,15 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     }
     out.top_opcodes = top_keys(opcodes_);
     out.top_layers = top_keys(layers_);
+    if (out.engines.empty()) {
+        for (auto& [name, acc] : tracks_) out.tracks.push_back({name, acc.process, acc.events, acc.busy->total()});
+        std::sort(out.tracks.begin(), out.tracks.end(), [](const TrackStat& a, const TrackStat& b) {
+            if (a.busy_ns != b.busy_ns) return a.busy_ns > b.busy_ns;
+            if (a.events != b.events) return a.events > b.events;
+            return a.track < b.track;
+        });
+        if (out.tracks.size() > kTopKeys) out.tracks.resize(kTopKeys);
+    }
 
     // Timeline: each engine row's merged busy intervals cut into equal buckets.
     int64_t span = out.end_ns - out.start_ns;

@@ -93,6 +93,21 @@ private:
     bool tensors_untracked_ = false;
 
     std::map<std::string, double, std::less<>> source_;
+
+    // Per-track slices and busy time while the profile has no engine event
+    // (then reports show engines and this is dropped); at most kMaxTracks
+    // tracks, the rest counted as "(other tracks)".
+    static constexpr size_t kMaxTracks = 256;
+    struct TrackAcc {
+        std::string process;
+        int64_t events = 0;
+        std::unique_ptr<IntervalUnion> busy;
+    };
+    void add_to_track(const Event& e);
+    std::unordered_map<std::string, TrackAcc, KeyHash, std::equal_to<>> tracks_;
+    bool engine_seen_ = false;
+    std::string last_track_;
+    TrackAcc* last_acc_ = nullptr;
 };
 
 

@@ -9,6 +9,7 @@
 
 #include "common/jsonl.h"
 #include "common/profile.h"
+#include "common/profile_sink.h"
 
 namespace nx {
 
@@ -22,5 +23,8 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
 
 // Writes one event record (kind "event") for `profile_id`.
 void write_event_record(JsonWriter& w, const std::string& profile_id, const Event& e);
+// Writes one flow record (kind "flow"): its ends are the 0-based indexes of
+// event records of the same profile (from_event, to_event).
+void write_flow_record(JsonWriter& w, const std::string& profile_id, const Flow& f);
 
 }  // namespace nx

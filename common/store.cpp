@@ -409,8 +409,10 @@ struct DbSink::Statements {
           insert_track(db, "INSERT INTO track(profile_id, name, engine, kind) VALUES (?,?,?,?)"),
           find_string(db, "SELECT id FROM string WHERE value = ?"),
           insert_string(db, "INSERT INTO string(value) VALUES (?)"),
-          insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)") {}
-    SqliteStmt insert_event, insert_counter, insert_track, find_string, insert_string, insert_metric;
+          insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)"),
+          insert_flow(db, "INSERT INTO event_flow(profile_id, flow_id, from_event_id, to_event_id, category, name)"
+                          " VALUES (?,?,?,?,?,?)") {}
+    SqliteStmt insert_event, insert_counter, insert_track, find_string, insert_string, insert_metric, insert_flow;
 };
 
 DbSink::DbSink(Store& store) : store_(store), st_(std::make_unique<Statements>(store.db())) {}
@@ -436,6 +438,7 @@ void DbSink::delete_profile(const std::string& uid) {
     }
     for (const char* sql : {"DELETE FROM counter WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
                             "DELETE FROM source_row WHERE profile_id = ?1",
+                            "DELETE FROM event_flow WHERE profile_id = ?1",
                             "DELETE FROM track WHERE profile_id = ?1", "DELETE FROM metric WHERE profile_id = ?1",
                             "DELETE FROM profile WHERE id = ?1"}) {
         SqliteStmt del(db, sql);
@@ -674,6 +677,19 @@ void DbSink::event(const Event& e) {
     int64_t id = sqlite3_last_insert_rowid(db);
     if (first_event_ == 0) first_event_ = id;
     last_event_ = id;
+}
+
+void DbSink::flow(const Flow& f) {
+    // A profile's events have contiguous ids from its first one, and the
+    // builder says where each end is among them (Flow::from_slice).
+    if (first_event_ == 0 || f.from_slice < 0 || f.to_slice < 0 || first_event_ + f.from_slice > last_event_ ||
+        first_event_ + f.to_slice > last_event_)
+        throw Error("internal: flow " + f.id + " between events the database does not hold");
+    SqliteStmt& ins = st_->insert_flow;
+    ins.bind(1, profile_rowid_).bind(2, std::string_view(f.id));
+    ins.bind(3, first_event_ + f.from_slice).bind(4, first_event_ + f.to_slice);
+    ins.bind_text_or_null(5, f.category).bind_text_or_null(6, f.name);
+    ins.run();
 }
 
 void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {

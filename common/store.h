@@ -94,6 +94,7 @@ public:
     void begin_profile(const ProfileInfo& info) override;
     void event(const Event& e) override;
     void source_rows(const SourceRows& rows) override;
+    void flow(const Flow& f) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
     void finish() override;

@@ -74,6 +74,21 @@ CREATE TABLE IF NOT EXISTS event(
     args        TEXT             -- the source's other fields, a JSON object
 );
 
+-- Flow arrows between two events of a profile (Chrome trace flow events:
+-- a kernel launch to its kernel); the flow view shows them as Perfetto does.
+CREATE TABLE IF NOT EXISTS event_flow(
+    id            INTEGER PRIMARY KEY,
+    profile_id    INTEGER NOT NULL,
+    flow_id       TEXT,             -- the source's flow id
+    from_event_id INTEGER NOT NULL, -- event.id the arrow leaves
+    to_event_id   INTEGER NOT NULL, -- event.id it arrives at
+    category      TEXT,             -- the flow events' "cat"
+    name          TEXT
+);
+CREATE INDEX IF NOT EXISTS event_flow_by_profile ON event_flow(profile_id);
+CREATE INDEX IF NOT EXISTS event_flow_out ON event_flow(from_event_id);
+CREATE INDEX IF NOT EXISTS event_flow_in ON event_flow(to_event_id);
+
 CREATE TABLE IF NOT EXISTS counter(
     id       INTEGER PRIMARY KEY,
     ts       INTEGER NOT NULL,
@@ -130,6 +145,7 @@ DROP VIEW IF EXISTS args;
 DROP VIEW IF EXISTS instruction;
 DROP VIEW IF EXISTS dma;
 DROP VIEW IF EXISTS busy;
+DROP VIEW IF EXISTS flow;
 )SQL";
 
 const std::string_view kSchemaViews = R"SQL(
@@ -159,6 +175,13 @@ SELECT e.id AS arg_set_id, j.key AS flat_key, j.key AS key,
 FROM event e, json_each(e.args) j
 WHERE e.args IS NOT NULL;
 
+-- Perfetto trace processor's flow table: one row per arrow.
+CREATE VIEW flow AS
+SELECT f.id AS id, f.from_event_id AS slice_out, f.to_event_id AS slice_in,
+       f.flow_id AS trace_id, NULL AS arg_set_id,
+       f.profile_id AS profile_id, f.category AS category, f.name AS name
+FROM event_flow f;
+
 CREATE VIEW instruction AS
 SELECT * FROM slice WHERE category = 'instruction';
 
@@ -174,6 +197,7 @@ const std::vector<IdColumns> kIdColumns = {
     {"string", {"id"}},
     {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id"}},
     {"counter", {"id", "track_id"}},
+    {"event_flow", {"id", "profile_id", "from_event_id", "to_event_id"}},
     {"run", {"id"}},
     {"source_row", {"profile_id"}},
     {"source_table", {}},

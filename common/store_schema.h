@@ -9,7 +9,7 @@
 
 namespace nx {
 
-constexpr int kSchemaVersion = 2;  // 2: source_row, source_table
+constexpr int kSchemaVersion = 3;  // 2: source_row, source_table; 3: event_flow, the flow view
 
 // Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open).
 extern const std::string_view kSchemaTables;

@@ -34,7 +34,8 @@ const nx::ToolSpec kSpec = {
     "nx-convert [--db FILE] [--to events|pftrace|chrome-json] [-o FILE] [--input-format FMT] [--neff FILE] [OPTIONS] [FILE|DIR|-]...",
     "Reads profiles (Neuron Explorer profile directories of Parquet tables, the current SDK's\n"
     "output; neuron-profile JSON of SDK <= 2.33, summary-json, Neuron Explorer system profiles,\n"
-    "Chrome trace JSON, nx event JSONL; .gz too; NTFF with --neff; a directory of\n"
+    "Chrome trace JSON (PyTorch profiler traces: threads, GPU streams, flows), nx event JSONL;\n"
+    ".gz too; NTFF with --neff; a directory of\n"
     "profile_rank_<i> files; capture records on stdin), computes summary metrics, and writes\n"
     "profile records on stdout, events with --to events, a trace for Perfetto UI with --to pftrace\n"
     "(or chrome://tracing with --to chrome-json), and loads a study database with --db.",

@@ -21,7 +21,7 @@ const nx::ToolSpec kSpec = {
     "       nx-query --list",
     "Runs SQL over nx study databases, read-only unless --write.  NAME is a named query from\n"
     "queries/ (--list shows them).  Tables: profile, metric, track, event, counter, run;\n"
-    "Perfetto-style views slice, track, counter, args; REGEXP uses RE2.",
+    "Perfetto-style views slice, track, counter, args, flow; REGEXP uses RE2.",
     "  nx-query --db study.db engine_utilization\n"
     "  nx-query --db study.db --format table top_opcodes --param profile=vmap --param limit=5\n"
     "  nx-query --db study.db --sql \"SELECT name, COUNT(*), AVG(dur) FROM slice WHERE name REGEXP 'MATMUL|TENSOR' GROUP BY name\"\n"

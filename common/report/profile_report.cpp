@@ -183,6 +183,24 @@ void add_notes(Document& doc, const ProfileSummary& s, const std::vector<std::st
     }
 }
 
+// The profile record's tracks (profiles without engine rows: Chrome traces,
+// system profiles): their threads and streams with busy time.
+void add_track_table(Document& doc, const ProfileSummary& s, const ReportOptions& o) {
+    doc.heading("Tracks (busy time = union of their slices)", 2);
+    TableBlock t;
+    t.columns = {"track", "process", "slices", "busy", "of the profile"};
+    t.numeric = {false, false, true, true, true};
+    double span = static_cast<double>(s.end_ns - s.start_ns);
+    size_t n = o.all ? s.tracks.size() : std::min<size_t>(s.tracks.size(), 10);
+    for (size_t j = 0; j < n; ++j) {
+        const TrackStat& k = s.tracks[j];
+        t.rows.push_back({k.track, k.process, format_count(static_cast<double>(k.events)),
+                          format_ns(static_cast<double>(k.busy_ns)),
+                          span > 0 ? format_percent(100.0 * static_cast<double>(k.busy_ns) / span) : ""});
+    }
+    doc.table(t);
+}
+
 }  // namespace
 
 void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOptions& o) {
@@ -221,6 +239,9 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     }
 
     if (trace) {
+        // Without its events, the record's own track figures still say where
+        // the time went.
+        if (!p.trace && !s.tracks.empty()) add_track_table(doc, s, o);
         add_trace_report(doc, p, o);
         // nx's notes are about Neuron metrics (target, dtype, opcodes) here.
         if (o.all) add_notes(doc, s, {}, o);
@@ -293,6 +314,8 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         }
         doc.bars(bars);
         add_timeline(doc, s);
+    } else if (!s.tracks.empty()) {
+        add_track_table(doc, s, o);
     } else {
         doc.heading("Engines", 2);
         doc.paragraph("no engine events in this profile: engine activity, the timeline and the top lists need its "

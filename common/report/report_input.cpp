@@ -129,6 +129,10 @@ void read_report_records(InputSource& in, ReportInput& into, bool keep_going) {
             }
             events.push_back({into.rows.size(), spill.put(line), &t});
             into.rows.emplace_back();  // its row, should it stay one
+        } else if (auto owner = text_member(doc, "profile"); kind == "flow" && owner) {
+            // A flow between two of a profile's events goes where they go.
+            events.push_back({into.rows.size(), spill.put(line), &traces[std::string(*owner)]});
+            into.rows.emplace_back();
         } else {
             into.rows.push_back(std::move(doc));
         }

@@ -33,6 +33,7 @@ struct RecordHeader {
     double model_flops;
     double value;
     uint32_t track;
+    int32_t depth;
     uint8_t type, engine, dma_kind, transpose;
     uint32_t len[kStringSlots];
 };
@@ -56,6 +57,7 @@ void decode(const char* p, SpooledEvent& e) {
     e.model_flops = h.model_flops;
     e.value = h.value;
     e.track = h.track;
+    e.depth = h.depth;
     e.type = static_cast<EventType>(h.type);
     e.engine = static_cast<Engine>(h.engine);
     e.dma_kind = static_cast<DmaKind>(h.dma_kind);
@@ -69,10 +71,14 @@ void decode(const char* p, SpooledEvent& e) {
     }
 }
 
-// Strictly "a comes first": earlier start, then longer, then earlier arrival.
-bool before(int64_t ts_a, int64_t end_a, uint64_t seq_a, int64_t ts_b, int64_t end_b, uint64_t seq_b) {
+// Strictly "a comes first": earlier start, then longer, then the one the
+// source nests outside (a Chrome B/E parent arrives after its children, as
+// its E comes later, but has the lower depth), then earlier arrival.
+bool before(int64_t ts_a, int64_t end_a, int32_t depth_a, uint64_t seq_a, int64_t ts_b, int64_t end_b, int32_t depth_b,
+            uint64_t seq_b) {
     if (ts_a != ts_b) return ts_a < ts_b;
     if (end_a != end_b) return end_a > end_b;
+    if (depth_a != depth_b) return depth_a < depth_b;
     return seq_a < seq_b;
 }
 
@@ -131,14 +137,15 @@ uint32_t EventSpool::track_index(const Event& e, std::string& merged) {
         // Past the cap: nothing more is remembered per track.
         if (overflow_track_ == kNoTrack) {
             overflow_track_ = static_cast<uint32_t>(tracks_.size());
-            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false});
+            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false, kNoId, kNoId, {}});
         }
         ++merged_events_;
         merged.assign(key, 1);
         return overflow_track_;
     }
     auto id = static_cast<uint32_t>(tracks_.size());
-    tracks_.push_back({key.substr(1), e.engine, counter, 0, e.type == EventType::active});
+    tracks_.push_back({key.substr(1), e.engine, counter, 0, e.type == EventType::active, e.pid, e.tid,
+                       std::string(e.process)});
     track_ids_.emplace(std::move(key), id);
     return id;
 }
@@ -154,6 +161,7 @@ void EventSpool::add(const Event& e) {
     h.model_flops = e.model_flops;
     h.value = e.value;
     h.track = track_index(e, merged_);
+    h.depth = e.depth;
     h.type = static_cast<uint8_t>(e.type);
     h.engine = static_cast<uint8_t>(e.engine);
     h.dma_kind = static_cast<uint8_t>(e.dma_kind);
@@ -177,9 +185,10 @@ void EventSpool::add(const Event& e) {
 
     if (!keys_.empty()) {
         const Key& last = keys_.back();
-        if (keys_sorted_ && before(h.ts, h.end, h.seq, last.ts, last.end, last.seq)) keys_sorted_ = false;
+        if (keys_sorted_ && before(h.ts, h.end, h.depth, h.seq, last.ts, last.end, last.depth, last.seq))
+            keys_sorted_ = false;
     }
-    keys_.push_back({h.ts, h.end, h.seq, chunk_.size()});
+    keys_.push_back({h.ts, h.end, h.seq, chunk_.size(), h.depth});
     chunk_.append(reinterpret_cast<const char*>(&h), sizeof h);
     for (std::string_view s : strings) chunk_.append(s);
     if (chunk_.size() >= chunk_limit_) spill_chunk();
@@ -188,7 +197,7 @@ void EventSpool::add(const Event& e) {
 void EventSpool::sort_chunk() {
     if (keys_sorted_) return;
     std::sort(keys_.begin(), keys_.end(),
-              [](const Key& a, const Key& b) { return before(a.ts, a.end, a.seq, b.ts, b.end, b.seq); });
+              [](const Key& a, const Key& b) { return before(a.ts, a.end, a.depth, a.seq, b.ts, b.end, b.depth, b.seq); });
     keys_sorted_ = true;
 }
 
@@ -298,9 +307,12 @@ struct EventSpool::Reader::State {
         int64_t ts, end;
         uint64_t seq;
         size_t source;
+        int32_t depth;
     };
     struct Later {
-        bool operator()(const Item& a, const Item& b) const { return before(b.ts, b.end, b.seq, a.ts, a.end, a.seq); }
+        bool operator()(const Item& a, const Item& b) const {
+            return before(b.ts, b.end, b.depth, b.seq, a.ts, a.end, a.depth, a.seq);
+        }
     };
     std::priority_queue<Item, std::vector<Item>, Later> heap;
     static constexpr size_t kNone = static_cast<size_t>(-1);
@@ -311,7 +323,7 @@ struct EventSpool::Reader::State {
         if (!p) return;
         RecordHeader h;
         std::memcpy(&h, p, sizeof h);
-        heap.push({h.ts, h.end, h.seq, i});
+        heap.push({h.ts, h.end, h.seq, i, h.depth});
     }
 };
 

@@ -220,6 +220,42 @@ TEST(DbSink, EventIdsOfAProfileAreContiguous) {
     EXPECT_EQ(query_int(store, "SELECT last_event_id - first_event_id + 1 FROM profile"), 5);
 }
 
+TEST(DbSink, FlowsJoinEventIdsThroughTheFlowView) {
+    // Counter samples between the slices have no event id: the builder
+    // counts the flow's ends among the slices.
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    nx::DbSink sink(store);
+    nx::ProfileBuilder b;
+    b.add_sink(&sink);
+    b.begin_profile(info("p_f", "f"));
+    Event counter = nx_test::make_event(EventType::counter, Engine::none, "mem", 5, 0, {}, "mem");
+    b.event(counter);                                                   // 0
+    b.event(instr("host", Engine::none, 0, 10, "launch"));              // 1
+    b.event(counter);                                                   // 2
+    b.event(counter);                                                   // 3
+    b.event(instr("stream 7", Engine::none, 20, 10, "kernel"));         // 4
+    nx::Flow f;
+    f.id = "7";
+    f.category = "ac2g";
+    f.from = 1;
+    f.to = 4;
+    b.flow(f);
+    // A counter sample is not a slice; nor is an event not sent yet.
+    f.to = 2;
+    EXPECT_THROW(b.flow(f), nx::Error);
+    f.to = 5;
+    EXPECT_THROW(b.flow(f), nx::Error);
+    b.end_profile();
+    sink.finish();
+    EXPECT_EQ(query_rows(store, "SELECT o.name, i.name, f.trace_id, f.category, f.name FROM flow f"
+                                " JOIN slice o ON o.id = f.slice_out JOIN slice i ON i.id = f.slice_in"),
+              (std::vector<std::string>{"launch|kernel|7|ac2g|NULL"}));
+    // Re-importing the profile replaces its flows.
+    load(store, info("p_f", "f"), {instr("host", Engine::none, 0, 10, "launch")});
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event_flow"), 0);
+}
+
 TEST(DbSink, NameEqualToOpcodeIsStoredOnceAndRestoredBySlice) {
     TempDir dir;
     nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
