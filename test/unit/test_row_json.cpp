@@ -110,7 +110,7 @@ TEST(RowJson, StringsAreEscapedAsRapidJsonWriterEscapesThem) {
         RowJson::append_string(got, s);
         EXPECT_EQ(got, writer_string(s)) << "byte " << b;
     }
-    std::string mixed = std::string("tab\there \"q\" back\\slash\n\x01\x1f end \xc3\xa9 \xf0\x9f\x9a\x80", 43);
+    std::string mixed = std::string("tab\there \"q\" back\\slash\n\x01\x1f end \xc3\xa9 \xf0\x9f\x9a\x80");
     std::string got;
     RowJson::append_string(got, mixed);
     EXPECT_EQ(got, writer_string(mixed));
