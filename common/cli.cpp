@@ -15,6 +15,13 @@ namespace nx {
 
 namespace {
 
+// "formats, queries" for --help and messages.
+std::string listing_kinds(const ToolSpec& spec) {
+    std::string kinds;
+    for (const Listing& l : spec.listings) kinds += (kinds.empty() ? "" : ", ") + std::string(l.kind);
+    return kinds;
+}
+
 // Where an alias's listing is noted in the variables map.
 constexpr const char* kListAliasKey = "list (alias)";
 
@@ -26,12 +33,8 @@ void check_listing(po::variables_map& vm, const ToolSpec& spec) {
         asked = it->second.as<std::string>();
         ++ways;
         bool known = false;
-        std::string kinds;
-        for (const Listing& l : spec.listings) {
-            known = known || asked == l.kind;
-            kinds += (kinds.empty() ? "" : ", ") + std::string(l.kind);
-        }
-        if (!known) throw UsageError("--list takes one of: " + kinds + " (got '" + asked + "')");
+        for (const Listing& l : spec.listings) known = known || asked == l.kind;
+        if (!known) throw UsageError("--list takes one of: " + listing_kinds(spec) + " (got '" + asked + "')");
     }
     for (const Listing& l : spec.listings) {
         if (!l.alias || !given(vm, l.alias)) continue;
@@ -51,8 +54,7 @@ bool parse_command_line(int argc, char** argv, const ToolSpec& spec, po::options
         ("version", "print the version and exit")
         ("unbuffered", po::bool_switch(), "flush standard output after every record");
     if (!spec.listings.empty()) {
-        std::string kinds;
-        for (const Listing& l : spec.listings) kinds += (kinds.empty() ? "" : ", ") + std::string(l.kind);
+        std::string kinds = listing_kinds(spec);
         general.add_options()("list", po::value<std::string>()->implicit_value(spec.listings.front().kind),
                               ("list KIND and exit: " + kinds + " (default " + spec.listings.front().kind + ")").c_str());
         for (const Listing& l : spec.listings)

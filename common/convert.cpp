@@ -69,7 +69,6 @@ Converter::Converter(ProfileBuilder& builder, ConvertOptions options)
 
 void Converter::failed(const Error& e) {
     builder_.abort_profile();
-    ++stats_.inputs_failed;
     error_counts().add(ErrorKind::failed_input, e.what(), e.where(), e.line());
 }
 

@@ -31,7 +31,6 @@ struct ConvertOptions {
 struct ConvertStats {
     int inputs = 0;
     int runs = 0;           // run records passed to on_run
-    int inputs_failed = 0;  // skipped under --keep-going (also in error_counts())
 };
 
 class Converter {
