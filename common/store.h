@@ -17,6 +17,7 @@
 
 #include "common/profile_sink.h"
 #include "common/sqlite_db.h"
+#include "common/trace/event_spool.h"
 
 namespace nx {
 
@@ -45,6 +46,7 @@ public:
 
 private:
     void init_schema();
+    void add_missing_columns();
     int existing_schema_version();
     void check_schema_version(const std::string& schema, const std::string& path);
     void merge_databases(const std::vector<std::string>& also);
@@ -106,6 +108,8 @@ private:
     struct Statements;
     void ensure_transaction();
     int64_t track_id(const Event& e);
+    void spool_for_layout(const Event& e, int64_t id);
+    void lay_out();
     int64_t string_id(std::string_view s);
     void delete_profile(const std::string& uid);
 
@@ -115,9 +119,13 @@ private:
     bool in_profile_ = false;
     int64_t profile_rowid_ = 0;
     int64_t first_event_ = 0, last_event_ = 0;
-    std::unordered_map<std::string, int64_t> tracks_;
-    std::string last_track_name_;
+    std::unordered_map<std::string, int64_t> tracks_;  // by track_key (event.h)
+    std::string key_, last_track_key_;
     int64_t last_track_id_ = 0;
+    // The profile's events as the layout reads them (store_layout.h), in a
+    // smaller chunk than a trace's: the database has its own cache to keep.
+    static constexpr size_t kLayoutChunkBytes = size_t{4} << 20;
+    EventSpool layout_;
     struct StringHash {
         using is_transparent = void;
         size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }

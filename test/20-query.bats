@@ -83,8 +83,8 @@ JSON
     [ "${lines[2]}" = "TENSOR_TENSOR,8,60" ]
     run nx-query --db s.db --format csv --sql "SELECT t.name, COUNT(*) FROM slice s JOIN track t ON s.track_id = t.id GROUP BY t.name ORDER BY t.name LIMIT 2"
     [ "${lines[1]}" = "GpSimd,8" ]
-    run nx-query --db s.db --format csv --sql "SELECT key, int_value FROM args WHERE key = 'pc' ORDER BY arg_set_id LIMIT 1"
-    [ "${lines[1]}" = "pc,0" ]
+    run nx-query --db s.db --format csv --sql "SELECT key, int_value FROM args WHERE key = 'args.pc' ORDER BY arg_set_id LIMIT 1"
+    [ "${lines[1]}" = "args.pc,0" ]
 }
 
 @test "nx-query: REGEXP uses RE2: long inputs and hostile patterns do not crash" {

@@ -168,12 +168,16 @@ public:
         e.hlo_name = slot_text(s[kHloName], scratch_[3]);
         e.layer = slot_text(s[kLayer], scratch_[4]);
         std::string_view name = slot_text(s[kName], scratch_[5]);
-        e.args_json = args;
         e.line = line;
+        // The fields that became the event's columns, its name or its row;
+        // the other known fields go back into args (unused_fields).
+        bool used[kFieldCount] = {};
+        used[kTimestamp] = used[kDuration] = used[kOpcode] = used[kHloName] = used[kLayer] = true;
         if (is_dma) {
             e.type = EventType::dma;
             e.engine = Engine::dma;
             e.track = !subgroup.empty() ? subgroup : (!label.empty() ? label : std::string_view("dma"));
+            (!subgroup.empty() ? used[kSubgroup] : used[kLabel]) = true;
             e.dma_kind = queue_kind(e.track);
             if (s[kTransferSize].present()) {
                 err = slot_to_int(s[kTransferSize], "transfer_size", e.bytes);
@@ -181,14 +185,18 @@ public:
                     ctx_.bad_record(err + " in \"dma\"", line);
                     return;
                 }
+                used[kTransferSize] = true;
             }
             e.name = !name.empty() ? name : (!e.opcode.empty() ? e.opcode : std::string_view("dma"));
+            used[kName] = true;
         } else if (is_instruction) {
             e.type = EventType::instruction;
             // "label" names the timeline row; older files only have "subgroup".
             e.track = !label.empty() ? label : (!subgroup.empty() ? subgroup : std::string_view("unknown"));
+            (!label.empty() ? used[kLabel] : used[kSubgroup]) = true;
             e.engine = engine_from_label(e.track);
             e.name = !e.opcode.empty() ? e.opcode : (!name.empty() ? name : e.track);
+            used[kName] = e.opcode.empty();
             std::string_view itype = slot_text(s[kInstructionType], scratch_[6]);
             e.transpose = itype == "TRANSPOSE";
             if (s[kFlops].present()) {
@@ -197,12 +205,15 @@ public:
                     ctx_.bad_record(err.empty() ? "negative \"flops\"" : err, line);
                     return;
                 }
+                used[kFlops] = true;
             }
         } else {
             e.type = EventType::region;
             e.track = section;
             e.name = !name.empty() ? name : (!label.empty() ? label : (!e.opcode.empty() ? e.opcode : section));
+            (!name.empty() ? used[kName] : used[kLabel]) = true;
         }
+        e.args_json = with_unused_fields(s, used, args);
         out_.event(e);
     }
 
@@ -246,26 +257,54 @@ private:
         return last_kind_;
     }
 
-    // A record as the source wrote it: its args plus the fields that went
-    // to slots (a carried record keeps its "name", "label" ...).
-    std::string whole_record(const std::vector<Slot>& s, std::string_view args) {
+    // A slot's value as JSON text; empty for none.
+    static std::string slot_json(const Slot& v) {
+        switch (v.kind) {
+            case Slot::integer: return std::to_string(v.i);
+            case Slot::unsigned_big: return std::to_string(v.u);
+            case Slot::real: return to_json(rapidjson::Value(v.d));
+            case Slot::boolean: return v.b ? "true" : "false";
+            case Slot::string: return json_quote(v.s);
+            case Slot::json: return v.s;
+            default: return {};
+        }
+    }
+
+    // `args` plus the known fields (kFields) not marked in `used`, as
+    // "key":value members at its end.
+    std::string add_fields(const std::vector<Slot>& s, const bool* used, std::string_view args) {
         std::string out = args.empty() ? std::string("{}") : std::string(args);
         for (const FieldName& f : kFields) {
-            const Slot& v = s[f.field];
-            if (!v.present()) continue;
-            std::string text;
-            switch (v.kind) {
-                case Slot::integer: text = std::to_string(v.i); break;
-                case Slot::unsigned_big: text = std::to_string(v.u); break;
-                case Slot::real: text = to_json(rapidjson::Value(v.d)); break;
-                case Slot::boolean: text = v.b ? "true" : "false"; break;
-                case Slot::string: text = json_quote(v.s); break;
-                case Slot::json: text = v.s; break;
-                default: continue;
-            }
+            if (used && used[f.field]) continue;
+            std::string text = slot_json(s[f.field]);
+            if (text.empty()) continue;
             out.insert(out.size() - 1, (out.size() > 2 ? "," : "") + json_quote(f.name) + ":" + text);
         }
         return out;
+    }
+
+    // A record as the source wrote it: its args plus the fields that went
+    // to slots (a carried record keeps its "name", "label" ...).
+    std::string whole_record(const std::vector<Slot>& s, std::string_view args) { return add_fields(s, nullptr, args); }
+
+    // An event's args: the source's other fields, and the known ones that
+    // did not become a column, its name or its row (an instruction's
+    // "subgroup" beside its "label", its "instruction_type", a DMA's
+    // "flops"...), so every field of the source is somewhere.  Known fields
+    // holding an empty string ("instruction_type": "") read as absent, as
+    // they do for the columns.
+    std::string_view with_unused_fields(const std::vector<Slot>& s, const bool* used, std::string_view args) {
+        bool any = false;
+        for (const FieldName& f : kFields) {
+            const Slot& v = s[f.field];
+            if (!used[f.field] && v.present() && !(v.kind == Slot::string && v.s.empty())) any = true;
+        }
+        if (!any) return args;
+        bool no_empty[kFieldCount];
+        for (int i = 0; i < kFieldCount; ++i)
+            no_empty[i] = used[i] || (s[i].kind == Slot::string && s[i].s.empty());
+        args_ = add_fields(s, no_empty, args);
+        return args_;
     }
 
     // One sample of a time series (kSeries): counter events.
@@ -456,6 +495,7 @@ private:
     ImportContext& ctx_;
     ProfileInfo info_;
     std::string scratch_[7];
+    std::string args_;  // an event's args with its unused known fields
     std::map<std::string, std::string> carried_;
     size_t carried_records_ = 0;
     int summaries_ = 0;

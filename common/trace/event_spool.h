@@ -47,6 +47,7 @@ struct SpooledEvent {
     int64_t ts = 0;
     int64_t end = 0;      // ts + duration (negative durations read as 0)
     uint64_t seq = 0;     // arrival order within the profile
+    int64_t ref = 0;      // what the caller gave add() (the study database: the event's row id)
     EventType type = EventType::instruction;
     Engine engine = Engine::none;
     DmaKind dma_kind = DmaKind::unknown;
@@ -85,7 +86,8 @@ public:
     EventSpool& operator=(const EventSpool&) = delete;
     ~EventSpool();
 
-    void add(const Event& e);
+    // `ref` comes back with the event (SpooledEvent::ref).
+    void add(const Event& e, int64_t ref = 0);
     // Forgets everything (the next profile, or an aborted one).
     void clear();
 
@@ -131,10 +133,12 @@ private:
     std::string chunk_;
     std::vector<Key> keys_;
     bool keys_sorted_ = true;
+    bool arrival_order_ = true;  // keys_ (sorted or not) still in chunk_ order
     std::FILE* spill_ = nullptr;
     std::vector<Run> runs_;
     std::vector<Track> tracks_;
     std::unordered_map<std::string, uint32_t> track_ids_;
+    std::string key_;
     static constexpr uint32_t kNoTrack = UINT32_MAX;
     uint32_t overflow_track_ = kNoTrack;
     int64_t merged_events_ = 0;
