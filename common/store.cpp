@@ -561,35 +561,36 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     first_event_ = last_event_ = 0;
     tracks_.clear();
     last_track_key_.clear();
-    last_track_id_ = 0;
+    last_track_ = {};
     layout_.clear();
 }
 
-int64_t DbSink::track_id(const Event& e) {
+DbSink::TrackIds DbSink::track_id(const Event& e) {
     // Tracks are named and told apart as the trace layout does (event.h), so
     // the layout's rows are the database's tracks.
     track_key(e, key_);
     // Consecutive events usually share a track: skip the hash lookup then.
-    if (last_track_id_ != 0 && key_ == last_track_key_) return last_track_id_;
+    if (last_track_.id != 0 && key_ == last_track_key_) return last_track_;
     auto it = tracks_.find(key_);
-    int64_t id;
+    TrackIds ids;
     if (it != tracks_.end()) {
-        id = it->second;
+        ids = it->second;
     } else {
         SqliteStmt& ins = st_->insert_track;
         ins.bind(1, profile_rowid_).bind(2, event_track(e));
         ins.bind_text_or_null(3, to_string(e.engine));
         ins.bind(4, to_string(e.type));
         ins.run();
-        id = store_.db().last_insert_rowid();
-        tracks_.emplace(key_, id);
+        ids.id = store_.db().last_insert_rowid();
+        ids.layout = layout_.track_of(e);
+        tracks_.emplace(key_, ids);
     }
     last_track_key_ = key_;
-    last_track_id_ = id;
-    return id;
+    last_track_ = ids;
+    return ids;
 }
 
-void DbSink::spool_for_layout(const Event& e, int64_t id) {
+void DbSink::spool_for_layout(const Event& e, int64_t id, uint32_t track) {
     // What the layout reads (trace_layout.cpp): times, track, type, engine,
     // opcode (engine busy time), bytes (DMA throughput) and a counter's value.
     Event lean;
@@ -602,19 +603,15 @@ void DbSink::spool_for_layout(const Event& e, int64_t id) {
     lean.bytes = e.bytes;
     lean.value = e.value;
     lean.line = e.line;
-    layout_.add(lean, id);
+    layout_.add(lean, id, track);
 }
 
 void DbSink::lay_out() {
-    // The database track of each of the layout's rows.
-    std::vector<int64_t> rows;
-    rows.reserve(layout_.tracks().size());
-    for (const EventSpool::Track& t : layout_.tracks()) {
-        key_.assign(1, t.counter ? 'C' : 'S');
-        key_.append(t.name);
-        auto it = tracks_.find(key_);
-        rows.push_back(it != tracks_.end() ? it->second : 0);
-    }
+    // The database track of each of the layout's rows (none for the
+    // overflow track of the tracks past its cap).
+    std::vector<int64_t> rows(layout_.tracks().size(), 0);
+    for (const auto& [key, ids] : tracks_)
+        if (ids.layout < rows.size() && !layout_.tracks()[ids.layout].merged) rows[ids.layout] = ids.id;
     lay_out_in_store(store_.db(), profile_rowid_, layout_, rows);
     layout_.clear();
 }
@@ -673,15 +670,15 @@ void DbSink::source_rows(const SourceRows& r) {
 
 void DbSink::event(const Event& e) {
     sqlite3* db = store_.db().handle();
-    int64_t track = track_id(e);
+    TrackIds track = track_id(e);
     if (e.type == EventType::counter) {
         sqlite3_stmt* c = st_->insert_counter.handle();
         sqlite3_bind_int64(c, 1, e.ts_ns);
-        sqlite3_bind_int64(c, 2, track);
+        sqlite3_bind_int64(c, 2, track.id);
         sqlite3_bind_double(c, 3, e.value);
         if (sqlite3_step(c) != SQLITE_DONE) store_.db().fail("cannot insert counter");
         sqlite3_reset(c);
-        spool_for_layout(e, 0);
+        spool_for_layout(e, 0, track.layout);
         return;
     }
     sqlite3_stmt* s = st_->insert_event.handle();
@@ -704,7 +701,7 @@ void DbSink::event(const Event& e) {
     };
     std::string_view type = to_string(e.type);
     sqlite3_bind_int64(s, 1, profile_rowid_);
-    sqlite3_bind_int64(s, 2, track);
+    sqlite3_bind_int64(s, 2, track.id);
     sqlite3_bind_text(s, 3, type.data(), static_cast<int>(type.size()), SQLITE_STATIC);
     sqlite3_bind_int64(s, 4, e.ts_ns);
     sqlite3_bind_int64(s, 5, e.dur_ns);
@@ -743,7 +740,7 @@ void DbSink::event(const Event& e) {
     int64_t id = sqlite3_last_insert_rowid(db);
     if (first_event_ == 0) first_event_ = id;
     last_event_ = id;
-    spool_for_layout(e, id);
+    spool_for_layout(e, id, track.layout);
 }
 
 void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {

@@ -107,8 +107,12 @@ public:
 private:
     struct Statements;
     void ensure_transaction();
-    int64_t track_id(const Event& e);
-    void spool_for_layout(const Event& e, int64_t id);
+    struct TrackIds {
+        int64_t id = 0;       // track.id
+        uint32_t layout = 0;  // the layout spool's track index (EventSpool::track_of)
+    };
+    TrackIds track_id(const Event& e);
+    void spool_for_layout(const Event& e, int64_t id, uint32_t track);
     void lay_out();
     int64_t string_id(std::string_view s);
     void delete_profile(const std::string& uid);
@@ -119,9 +123,9 @@ private:
     bool in_profile_ = false;
     int64_t profile_rowid_ = 0;
     int64_t first_event_ = 0, last_event_ = 0;
-    std::unordered_map<std::string, int64_t> tracks_;  // by track_key (event.h)
+    std::unordered_map<std::string, TrackIds> tracks_;  // by track_key (event.h)
     std::string key_, last_track_key_;
-    int64_t last_track_id_ = 0;
+    TrackIds last_track_;
     // The profile's events as the layout reads them (store_layout.h), in a
     // smaller chunk than a trace's: the database has its own cache to keep.
     static constexpr size_t kLayoutChunkBytes = size_t{4} << 20;

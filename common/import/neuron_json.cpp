@@ -18,6 +18,7 @@
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
 #include "common/import/slots.h"
+#include "common/json_text.h"
 #include "common/jsonl.h"
 #include "common/targets.h"
 
@@ -257,35 +258,27 @@ private:
         return last_kind_;
     }
 
-    // A slot's value as JSON text; empty for none.
-    static std::string slot_json(const Slot& v) {
-        switch (v.kind) {
-            case Slot::integer: return std::to_string(v.i);
-            case Slot::unsigned_big: return std::to_string(v.u);
-            case Slot::real: return to_json(rapidjson::Value(v.d));
-            case Slot::boolean: return v.b ? "true" : "false";
-            case Slot::string: return json_quote(v.s);
-            case Slot::json: return v.s;
-            default: return {};
-        }
-    }
-
-    // `args` plus the known fields (kFields) not marked in `used`, as
-    // "key":value members at its end.
-    std::string add_fields(const std::vector<Slot>& s, const bool* used, std::string_view args) {
+    // A record as the source wrote it: its args plus the fields that went
+    // to slots (a carried record keeps its "name", "label" ...).
+    std::string whole_record(const std::vector<Slot>& s, std::string_view args) {
         std::string out = args.empty() ? std::string("{}") : std::string(args);
         for (const FieldName& f : kFields) {
-            if (used && used[f.field]) continue;
-            std::string text = slot_json(s[f.field]);
-            if (text.empty()) continue;
+            const Slot& v = s[f.field];
+            if (!v.present()) continue;
+            std::string text;
+            switch (v.kind) {
+                case Slot::integer: text = std::to_string(v.i); break;
+                case Slot::unsigned_big: text = std::to_string(v.u); break;
+                case Slot::real: text = to_json(rapidjson::Value(v.d)); break;
+                case Slot::boolean: text = v.b ? "true" : "false"; break;
+                case Slot::string: text = json_quote(v.s); break;
+                case Slot::json: text = v.s; break;
+                default: continue;
+            }
             out.insert(out.size() - 1, (out.size() > 2 ? "," : "") + json_quote(f.name) + ":" + text);
         }
         return out;
     }
-
-    // A record as the source wrote it: its args plus the fields that went
-    // to slots (a carried record keeps its "name", "label" ...).
-    std::string whole_record(const std::vector<Slot>& s, std::string_view args) { return add_fields(s, nullptr, args); }
 
     // An event's args: the source's other fields, and the known ones that
     // did not become a column, its name or its row (an instruction's
@@ -293,18 +286,27 @@ private:
     // "flops"...), so every field of the source is somewhere.  Known fields
     // holding an empty string ("instruction_type": "") read as absent, as
     // they do for the columns.
+    // Called for every event: appends in place, allocating nothing once warm.
     std::string_view with_unused_fields(const std::vector<Slot>& s, const bool* used, std::string_view args) {
-        bool any = false;
+        bool reopened = false;
         for (const FieldName& f : kFields) {
             const Slot& v = s[f.field];
-            if (!used[f.field] && v.present() && !(v.kind == Slot::string && v.s.empty())) any = true;
+            if (used[f.field] || !v.present() || (v.kind == Slot::string && v.s.empty())) continue;
+            if (!reopened) extra_.reopen_object(args.empty() ? std::string_view("{}") : args);
+            reopened = true;
+            extra_.key(f.name);
+            switch (v.kind) {
+                case Slot::integer: extra_.int64(v.i); break;
+                case Slot::unsigned_big: extra_.uint64(v.u); break;
+                case Slot::real: extra_.real(v.d); break;
+                case Slot::boolean: extra_.boolean(v.b); break;
+                case Slot::string: extra_.string(v.s); break;
+                default: extra_.raw(v.s); break;  // Slot::json: a nested value's text
+            }
         }
-        if (!any) return args;
-        bool no_empty[kFieldCount];
-        for (int i = 0; i < kFieldCount; ++i)
-            no_empty[i] = used[i] || (s[i].kind == Slot::string && s[i].s.empty());
-        args_ = add_fields(s, no_empty, args);
-        return args_;
+        if (!reopened) return args;
+        extra_.end_object();
+        return extra_.view();
     }
 
     // One sample of a time series (kSeries): counter events.
@@ -495,7 +497,7 @@ private:
     ImportContext& ctx_;
     ProfileInfo info_;
     std::string scratch_[7];
-    std::string args_;  // an event's args with its unused known fields
+    JsonText extra_;  // an event's args with its unused known fields
     std::map<std::string, std::string> carried_;
     size_t carried_records_ = 0;
     int summaries_ = 0;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstdlib>
@@ -17,9 +18,9 @@ namespace nx {
 
 namespace {
 
-// Read buffers of the merge share this budget, but each gets at least the
-// minimum (so a huge number of runs costs more memory rather than failing).
-constexpr size_t kMergeBudgetBytes = size_t{16} << 20;
+// Read buffers of the merge share a budget of one chunk's size, but each gets
+// at least the minimum (so a huge number of runs costs more memory rather
+// than failing).
 constexpr size_t kMinRunBufferBytes = size_t{16} << 10;
 
 enum StringSlot { kName, kOpcode, kHlo, kLayer, kTensor, kArgs, kMergedTrack, kStringSlots };
@@ -57,10 +58,17 @@ FixedPart fixed_part(const char* p) {
     return f;
 }
 
+// Set bits of a byte (without a popcnt instruction the builtin is a call).
+constexpr auto kBitCounts = [] {
+    std::array<uint8_t, 256> n{};
+    for (size_t i = 0; i < n.size(); ++i) n[i] = static_cast<uint8_t>((i & 1) + (i ? n[i / 2] : 0));
+    return n;
+}();
+
 // Bytes up to the strings: computable from the fixed part alone.
 size_t head_size(const FixedPart& f) {
-    return kFixedBytes + 8 * static_cast<size_t>(__builtin_popcount(f.flags & ((1u << kOptionalNumbers) - 1))) +
-           4 * static_cast<size_t>(__builtin_popcount(f.strings));
+    return kFixedBytes + 8 * size_t{kBitCounts[f.flags & ((1u << kOptionalNumbers) - 1)]} +
+           4 * size_t{kBitCounts[f.strings]};
 }
 size_t head_size(const char* p) { return head_size(fixed_part(p)); }
 
@@ -68,8 +76,8 @@ size_t head_size(const char* p) { return head_size(fixed_part(p)); }
 size_t record_size(const char* p) {
     FixedPart f = fixed_part(p);
     size_t n = head_size(f);
-    const char* len = p + n - 4 * static_cast<size_t>(__builtin_popcount(f.strings));
-    for (int i = 0; i < __builtin_popcount(f.strings); ++i) {
+    const char* len = p + n - 4 * size_t{kBitCounts[f.strings]};
+    for (int i = 0; i < kBitCounts[f.strings]; ++i) {
         uint32_t l;
         std::memcpy(&l, len + 4 * i, 4);
         n += l;
@@ -163,9 +171,7 @@ void EventSpool::clear() {
     min_ts_ = max_end_ = 0;
 }
 
-uint32_t EventSpool::track_index(const Event& e, std::string& merged) {
-    merged.clear();
-    bool counter = e.type == EventType::counter;
+uint32_t EventSpool::track_of(const Event& e) {
     std::string& key = key_;  // reused: no allocation per event
     track_key(e, key);
     auto it = track_ids_.find(key);
@@ -174,24 +180,29 @@ uint32_t EventSpool::track_index(const Event& e, std::string& merged) {
         // Past the cap: nothing more is remembered per track.
         if (overflow_track_ == kNoTrack) {
             overflow_track_ = static_cast<uint32_t>(tracks_.size());
-            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false});
+            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false, true});
         }
-        ++merged_events_;
-        merged.assign(key, 1);
         return overflow_track_;
     }
     auto id = static_cast<uint32_t>(tracks_.size());
-    tracks_.push_back({key.substr(1), e.engine, counter, 0, e.type == EventType::active});
+    tracks_.push_back({key.substr(1), e.engine, e.type == EventType::counter, 0, e.type == EventType::active});
     track_ids_.emplace(key, id);
     return id;
 }
 
-void EventSpool::add(const Event& e, int64_t ref) {
+void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
     int64_t ts = e.ts_ns, end = 0;
     int64_t dur = e.type == EventType::counter ? 0 : std::max<int64_t>(e.dur_ns, 0);
     if (__builtin_add_overflow(e.ts_ns, dur, &end)) end = std::numeric_limits<int64_t>::max();
     auto seq = static_cast<uint64_t>(count_);
-    uint32_t track = track_index(e, merged_);
+    if (track == kNoTrack) track = track_of(e);
+    merged_.clear();
+    if (track == overflow_track_) {
+        // The event carries its own track's name.
+        track_key(e, key_);
+        merged_.assign(key_, 1);
+        ++merged_events_;
+    }
     const std::string_view strings[kStringSlots] = {e.name, e.opcode, e.hlo_name, e.layer, e.tensor, e.args_json, merged_};
 
     size_t start = chunk_.size();
@@ -387,7 +398,7 @@ EventSpool::Reader::Reader(EventSpool& spool) : state_(std::make_unique<State>()
     spool.sort_chunk();
     if (spool.spill_ && std::fflush(spool.spill_) != 0)
         throw Error(std::string("cannot write the temporary trace file: ") + std::strerror(errno));
-    size_t per_run = std::max(kMinRunBufferBytes, kMergeBudgetBytes / std::max<size_t>(spool.runs_.size(), 1));
+    size_t per_run = std::max(kMinRunBufferBytes, spool.chunk_limit_ / std::max<size_t>(spool.runs_.size(), 1));
     for (const Run& r : spool.runs_) s.sources.push_back(std::make_unique<FileSource>(spool.spill_, r.offset, r.bytes, per_run));
     if (!spool.keys_.empty()) s.sources.push_back(std::make_unique<MemorySource>(spool.chunk_, spool.keys_));
     for (size_t i = 0; i < s.sources.size(); ++i) s.push(i);

@@ -7,8 +7,9 @@
 // event into a compact record in a bounded in-memory chunk; a full chunk is
 // sorted and spilled to an unlinked temporary file as one run, and the Reader
 // k-way merges the runs (plus the last chunk, still in memory).  Memory is
-// the chunk plus one read buffer per run, whatever the number of events; a
-// small profile never touches the disk.
+// the chunk plus read buffers sharing one chunk's size (at least 16 KiB per
+// run), whatever the number of events; a small profile never touches the
+// disk.
 //
 // Order: start time, then longer events first (so a parent precedes the
 // children that start with it), then arrival order (deterministic output).
@@ -77,6 +78,7 @@ public:
         bool counter = false;
         int64_t events = 0;
         bool active = false;  // holds the profiler's busy intervals (EventType::active)
+        bool merged = false;  // the overflow track (kOverflowTrackName) of the tracks past the cap
     };
 
     // `chunk_bytes`: how much to hold in memory before spilling a sorted run
@@ -86,8 +88,14 @@ public:
     EventSpool& operator=(const EventSpool&) = delete;
     ~EventSpool();
 
-    // `ref` comes back with the event (SpooledEvent::ref).
-    void add(const Event& e, int64_t ref = 0);
+    static constexpr uint32_t kNoTrack = UINT32_MAX;
+    // The index of the event's track in tracks(), registered when new (past
+    // kMaxTraceTracks, the overflow track's).  A caller that keeps it per
+    // track passes it to add(), saving a lookup per event.
+    uint32_t track_of(const Event& e);
+    // `ref` comes back with the event (SpooledEvent::ref); `track` is
+    // track_of(e), or kNoTrack to have it looked up.
+    void add(const Event& e, int64_t ref = 0, uint32_t track = kNoTrack);
     // Forgets everything (the next profile, or an aborted one).
     void clear();
 
@@ -125,7 +133,6 @@ private:
         long offset;  // in the spill file
         long bytes;
     };
-    uint32_t track_index(const Event& e, std::string& merged);
     void sort_chunk();
     void spill_chunk();
 
@@ -139,7 +146,6 @@ private:
     std::vector<Track> tracks_;
     std::unordered_map<std::string, uint32_t> track_ids_;
     std::string key_;
-    static constexpr uint32_t kNoTrack = UINT32_MAX;
     uint32_t overflow_track_ = kNoTrack;
     int64_t merged_events_ = 0;
     std::string merged_;  // the merged track name of the event being added
