@@ -87,7 +87,9 @@ RunRow run_row_from_record(const rapidjson::Value& rec, std::string record_json)
 // Loads profiles into a Store.  All profiles of one DbSink go into one
 // transaction, committed by finish(); each profile is a savepoint that
 // abort_profile() rolls back (nx-convert --keep-going).  Destroyed without
-// finish(), it rolls everything back.
+// finish(), it rolls everything back.  Events are inserted as they come and
+// spooled; when the profile ends it is laid out as its trace would be
+// (store_layout.h): lanes, nesting and nx's counter tracks.
 class DbSink : public ProfileSink {
 public:
     explicit DbSink(Store& store);

@@ -1,5 +1,8 @@
 #include "common/store_layout.h"
 
+#include <initializer_list>
+#include <string>
+#include <string_view>
 
 #include "common/trace/trace_layout.h"
 #include "common/trace/trace_writer.h"
@@ -17,7 +20,9 @@ public:
     // `table_columns`: "counter(ts, track_id, value)"; values are integers,
     // reals or NULL.
     BatchInsert(SqliteDb& db, const std::string& table_columns, int columns)
-        : columns_(columns), one_(db, statement(table_columns, columns, 1)), batch_(db, statement(table_columns, columns, kBatchRows)) {
+        : columns_(columns),
+          one_(db, statement(table_columns, columns, 1)),
+          batch_(db, statement(table_columns, columns, kBatchRows)) {
         cells_.reserve(static_cast<size_t>(columns * kBatchRows));
     }
 
@@ -38,7 +43,8 @@ public:
         }
     }
     void flush() {
-        for (size_t at = 0; at < cells_.size(); at += static_cast<size_t>(columns_)) run(one_, at, at + static_cast<size_t>(columns_));
+        auto n = static_cast<size_t>(columns_);
+        for (size_t at = 0; at < cells_.size(); at += n) run(one_, at, at + n);
         cells_.clear();
     }
 
@@ -76,17 +82,18 @@ public:
           insert_lane_(db,
                        "INSERT INTO track(profile_id, name, engine, kind, row)"
                        " SELECT profile_id, ?1, engine, kind, COALESCE(row, name) FROM track WHERE id = ?2"),
-          insert_counter_track_(db, "INSERT INTO track(profile_id, name, engine, kind, row) VALUES (?, ?, NULL, 'counter', NULL)"),
+          insert_counter_track_(db,
+                                "INSERT INTO track(profile_id, name, engine, kind, row)"
+                                " VALUES (?, ?, NULL, 'counter', NULL)"),
           samples_(db, "counter(ts, track_id, value)", 3),
           placements_(db, "slice_layout(id, track_id, depth, parent_id)", 4) {}
-
-    const StoreLayoutStats& stats() const { return stats_; }
 
     void begin_process(const TraceProcess&) override {}
 
     void track(const TraceTrack& t) override {
         Track& s = at(t);
-        int64_t row = t.row >= 0 && static_cast<size_t>(t.row) < row_tracks_.size() ? row_tracks_[static_cast<size_t>(t.row)] : 0;
+        auto index = static_cast<size_t>(t.row);
+        int64_t row = t.row >= 0 && index < row_tracks_.size() ? row_tracks_[index] : 0;
         if (t.kind == TrackKind::slices) {
             if (row == 0) return;  // a track the database does not have: its events stay as they are
             s.id = row;
@@ -94,7 +101,6 @@ public:
                 insert_lane_.bind(1, std::string_view(t.name)).bind(2, row).run();
                 s.id = db_.last_insert_rowid();
                 s.lane = true;
-                ++stats_.lane_tracks;
             }
         } else if (t.row >= 0) {
             s.id = row;  // the source's counter: its samples are loaded already
@@ -102,14 +108,14 @@ public:
             insert_counter_track_.bind(1, profile_id_).bind(2, std::string_view(t.name)).run();
             s.id = db_.last_insert_rowid();
             s.derived = true;
-            ++stats_.counter_tracks;
         }
     }
 
     void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t, int64_t) override {
         Track& s = at(t);
-        // A slice the database keeps where it is still holds its place on the
-        // lane (0), so the slices nested in it stay at their depth.
+        // A slice the database does not place (its track is not there, or
+        // the trace merged it onto "(other tracks)") still takes its place
+        // on the lane, as 0, so the slices inside it keep the trace's depth.
         bool placed = s.id != 0 && e.merged_track.empty();
         int64_t parent = s.open.empty() ? 0 : s.open.back();
         auto depth = static_cast<int64_t>(s.open.size());
@@ -117,8 +123,6 @@ public:
         if (!placed || (depth == 0 && !s.lane)) return;
         using B = BatchInsert;
         placements_.add({B::integer(e.ref), B::integer(s.id), B::integer(depth), B::integer_or_null(parent)});
-        if (parent != 0) ++stats_.nested;
-        if (s.lane) ++stats_.lane_slices;
     }
 
     void slice_end(const TraceTrack& t, int64_t) override {
@@ -130,7 +134,6 @@ public:
         Track& s = at(t);
         if (!s.derived) return;
         samples_.add({BatchInsert::integer(ts), BatchInsert::integer(s.id), BatchInsert::real(value)});
-        ++stats_.counter_samples;
     }
 
     void end_process() override {
@@ -159,16 +162,13 @@ private:
         if (t.uuid >= tracks_.size()) tracks_.resize(t.uuid + 1);
         return tracks_[t.uuid];
     }
-    StoreLayoutStats stats_;
 };
 
 }  // namespace
 
-StoreLayoutStats lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool,
-                                  const std::vector<int64_t>& row_tracks) {
+void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<int64_t>& row_tracks) {
     StoreWriter writer(db, profile_id, row_tracks);
     lay_out_profile(spool, TraceProcess{}, writer);
-    return writer.stats();
 }
 
 }  // namespace nx

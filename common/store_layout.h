@@ -1,25 +1,25 @@
-// The trace layout (trace_layout.h) written into the study database: when a
-// profile is loaded, the same layout code that writes nx's traces runs over
-// its events once more, through a TraceWriter that records what Perfetto's
-// trace processor reads back from the trace, so nx's tables and Perfetto's
+// The trace layout (trace_layout.h) written into the study database.  When a
+// profile is loaded (DbSink), the code that lays out nx's traces runs over its
+// events once more, through a TraceWriter that stores what Perfetto's trace
+// processor reads back from such a trace, so nx's tables and Perfetto's
 // tables of nx's trace agree by construction:
-//   - each slice's depth and parent on its track (event.depth, parent_id);
-//   - the overflow lanes of a row ("TensorMatrix (2)") as tracks, with the
-//     row's engine and kind and track.row naming the row; the slices on a
-//     lane take the lane's track_id;
-//   - nx's counter tracks (DMA throughput, DMA pending transfers, per-engine
-//     utilisation) and their samples (counter).
+//   - slice_layout: each slice not at depth 0 on its own row, with its lane's
+//     track, its depth and the slice it nests in (the slice view reads it);
+//   - track: the overflow lanes of a row ("TensorMatrix (2)"), with the row's
+//     engine and kind and track.row naming the row, and nx's counter tracks
+//     (DMA throughput, DMA pending transfers, per-engine utilisation);
+//   - counter: the samples of nx's counter tracks.
 // The source's own counter samples are in the database already; slices the
-// layout clipped (trace_layout.h) keep their duration.  Events the trace
-// merges onto its "(other tracks)" track (past kMaxTraceTracks) keep their
-// own track, at depth 0.
+// layout clips (trace_layout.h) keep their duration.  Events the trace merges
+// onto its "(other tracks)" track (past kMaxTraceTracks) keep their own
+// track, at depth 0.
 //
-// Memory: the layout's (open slices, one descriptor per track and lane), the
-// open slices' row ids per lane, and the spool's bounded chunk (event_spool.h).
+// Memory: the layout's (open slices, a descriptor per track and lane), the
+// open slices' event ids per lane, and the spool's (event_spool.h): flat in
+// the number of events.
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "common/sqlite_db.h"
@@ -27,18 +27,9 @@
 
 namespace nx {
 
-struct StoreLayoutStats {
-    int64_t nested = 0;        // slices with a parent
-    int64_t lane_slices = 0;   // slices moved to an overflow lane
-    int64_t lane_tracks = 0;
-    int64_t counter_tracks = 0;  // nx's
-    int64_t counter_samples = 0; // nx's
-};
-
 // Lays out `spool` (events added with ref = their event.id; counter samples
 // with any ref) for profile `profile_id`.  `row_tracks[i]` is the track.id of
 // spool track i (EventSpool::tracks()), 0 for one the database does not have.
-StoreLayoutStats lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool,
-                                  const std::vector<int64_t>& row_tracks);
+void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<int64_t>& row_tracks);
 
 }  // namespace nx
