@@ -459,15 +459,17 @@ void DbSink::delete_profile(const std::string& uid) {
     if (!find.step()) return;
     int64_t id = find.column_int(0);
     if (!find.column_is_null(1) && !find.column_is_null(2)) {
-        // A profile's events have contiguous ids: delete by rowid range.
+        // A profile's events have contiguous ids: delete by rowid range (their
+        // slice_layout rows have the same ids).
         SqliteStmt del(db, "DELETE FROM event WHERE id BETWEEN ? AND ? AND profile_id = ?");
         del.bind(1, find.column_int(1)).bind(2, find.column_int(2)).bind(3, id).run();
+        SqliteStmt del_layout(db, "DELETE FROM slice_layout WHERE id BETWEEN ? AND ?");
+        del_layout.bind(1, find.column_int(1)).bind(2, find.column_int(2)).run();
     } else {
         SqliteStmt del(db, "DELETE FROM event WHERE profile_id = ?");
         del.bind(1, id).run();
     }
-    for (const char* sql : {"DELETE FROM slice_layout WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
-                            "DELETE FROM counter WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
+    for (const char* sql : {"DELETE FROM counter WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
                             "DELETE FROM source_row WHERE profile_id = ?1",
                             "DELETE FROM track WHERE profile_id = ?1", "DELETE FROM metric WHERE profile_id = ?1",
                             "DELETE FROM profile WHERE id = ?1"}) {
