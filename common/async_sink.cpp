@@ -7,10 +7,10 @@ namespace nx {
 
 namespace {
 // The string fields of an Event, packed as offsets into the batch arena.
-constexpr int kStringFields = 7;
-std::string_view Event::* const kFields[kStringFields] = {&Event::track, &Event::name, &Event::opcode,
-                                                          &Event::hlo_name, &Event::layer, &Event::tensor,
-                                                          &Event::args_json};
+constexpr int kStringFields = 8;
+std::string_view Event::* const kFields[kStringFields] = {&Event::track,  &Event::name,      &Event::opcode,
+                                                          &Event::hlo_name, &Event::layer,   &Event::tensor,
+                                                          &Event::args_json, &Event::process};
 }  // namespace
 
 struct AsyncSink::Batch {
@@ -21,6 +21,8 @@ struct AsyncSink::Batch {
     };
     std::vector<Packed> events;
     std::string arena;
+    // Flows after the events (a batch never has an event after a flow).
+    std::vector<Flow> flows;
 };
 
 struct AsyncSink::Message {
@@ -43,11 +45,6 @@ AsyncSink::~AsyncSink() {
     worker_.join();
 }
 
-void AsyncSink::rethrow_if_failed() {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (error_) std::rethrow_exception(error_);
-}
-
 void AsyncSink::push(std::unique_ptr<Message> m) {
     std::unique_lock<std::mutex> lock(mu_);
     can_push_.wait(lock, [&] { return queue_.size() < kMaxQueued || error_ || stopping_; });
@@ -58,7 +55,7 @@ void AsyncSink::push(std::unique_ptr<Message> m) {
 }
 
 void AsyncSink::flush_batch() {
-    if (!batch_ || batch_->events.empty()) return;
+    if (!batch_ || (batch_->events.empty() && batch_->flows.empty())) return;
     auto m = std::make_unique<Message>();
     m->kind = Message::batch;
     m->events = std::move(batch_);
@@ -73,12 +70,22 @@ void AsyncSink::begin_profile(const ProfileInfo& info) {
 }
 
 void AsyncSink::event(const Event& e) {
+    if (batch_ && !batch_->flows.empty()) flush_batch();  // keeps events and flows in order
     if (!batch_) {
-        batch_ = std::make_unique<Batch>();
-        // Grown as needed: batches of wide events are cut by their strings long
-        // before kBatchEvents, and a full reservation would sit unused in the queue.
-        batch_->events.reserve(1024);
-        batch_->arena.reserve(kBatchArenaBytes);
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (!spare_.empty()) {
+                batch_ = std::move(spare_.back());
+                spare_.pop_back();
+            }
+        }
+        if (!batch_) {
+            batch_ = std::make_unique<Batch>();
+            // Grown as needed: batches of wide events are cut by their strings long
+            // before kBatchEvents, and a full reservation would sit unused in the queue.
+            batch_->events.reserve(1024);
+            batch_->arena.reserve(kBatchArenaBytes + kArenaSlack);
+        }
     }
     Batch::Packed& p = batch_->events.emplace_back();
     p.e = e;
@@ -90,6 +97,12 @@ void AsyncSink::event(const Event& e) {
         p.e.*kFields[i] = {};
     }
     if (batch_->events.size() >= kBatchEvents || batch_->arena.size() >= kBatchArenaBytes) flush_batch();
+}
+
+void AsyncSink::flow(const Flow& f) {
+    if (!batch_) batch_ = std::make_unique<Batch>();
+    batch_->flows.push_back(f);
+    if (batch_->flows.size() >= kBatchEvents) flush_batch();
 }
 
 void AsyncSink::source_rows(const SourceRows& rows) {
@@ -104,6 +117,13 @@ void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summa
     m->info = info;
     m->summary = summary;
     push(std::move(m));
+    // Waits for the worker to end the profile: an error it meets there
+    // surfaces now, while the importer that sent the profile can still name
+    // its input, not at some later call.
+    ++ends_sent_;
+    std::unique_lock<std::mutex> lock(mu_);
+    can_push_.wait(lock, [&] { return ends_done_ == ends_sent_ || error_; });
+    if (error_) std::rethrow_exception(error_);
 }
 
 void AsyncSink::abort_profile() {
@@ -147,14 +167,29 @@ void AsyncSink::run() {
         try {
             switch (m->kind) {
                 case Message::begin: inner_.begin_profile(m->info); break;
-                case Message::batch:
+                case Message::batch: {
                     for (Batch::Packed& p : m->events->events) {
                         for (int i = 0; i < kStringFields; ++i)
                             p.e.*kFields[i] = std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
                         inner_.event(p.e);
                     }
+                    for (const Flow& f : m->events->flows) inner_.flow(f);
+                    m->events->events.clear();
+                    m->events->arena.clear();
+                    m->events->flows.clear();
+                    std::lock_guard<std::mutex> lock(mu_);
+                    // As many as can be in flight; more would only hold memory.
+                    if (spare_.size() < kMaxQueued + 1) spare_.push_back(std::move(m->events));
                     break;
-                case Message::end: inner_.end_profile(m->info, m->summary); break;
+                }
+                case Message::end:
+                    inner_.end_profile(m->info, m->summary);
+                    {
+                        std::lock_guard<std::mutex> lock(mu_);
+                        ++ends_done_;
+                    }
+                    can_push_.notify_all();
+                    break;
                 case Message::abort: inner_.abort_profile(); break;
                 case Message::task: m->work(); break;
                 case Message::finish:

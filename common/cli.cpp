@@ -8,19 +8,58 @@
 #include "common/error.h"
 #include "common/exit_status.h"
 #include "common/output.h"
-
-#ifndef NX_VERSION
-#define NX_VERSION "0.0.0"
-#endif
+#include "common/records/error_counts.h"
+#include "common/version.h"
 
 namespace nx {
+
+namespace {
+
+// Where an alias's listing is noted in the variables map.
+constexpr const char* kListAliasKey = "list (alias)";
+
+// --list's kind must be one of the tool's; an alias counts as its --list.
+void check_listing(po::variables_map& vm, const ToolSpec& spec) {
+    std::string asked;
+    int ways = 0;
+    if (auto it = vm.find("list"); it != vm.end()) {
+        asked = it->second.as<std::string>();
+        ++ways;
+        bool known = false;
+        std::string kinds;
+        for (const Listing& l : spec.listings) {
+            known = known || asked == l.kind;
+            kinds += (kinds.empty() ? "" : ", ") + std::string(l.kind);
+        }
+        if (!known) throw UsageError("--list takes one of: " + kinds + " (got '" + asked + "')");
+    }
+    for (const Listing& l : spec.listings) {
+        if (!l.alias || !given(vm, l.alias)) continue;
+        ++ways;
+        vm.insert({kListAliasKey, po::variable_value(std::string(l.kind), false)});
+    }
+    if (ways > 1) throw UsageError("one --list at a time");
+}
+
+}  // namespace
 
 bool parse_command_line(int argc, char** argv, const ToolSpec& spec, po::options_description& options,
                         po::variables_map& vm, const char* positional_name) {
     po::options_description general("General options");
     general.add_options()
         ("help,h", "print this help and exit")
-        ("version", "print the version and exit");
+        ("version", "print the version and exit")
+        ("unbuffered", po::bool_switch(), "flush standard output after every record");
+    if (!spec.listings.empty()) {
+        std::string kinds;
+        for (const Listing& l : spec.listings) kinds += (kinds.empty() ? "" : ", ") + std::string(l.kind);
+        general.add_options()("list", po::value<std::string>()->implicit_value(spec.listings.front().kind),
+                              ("list KIND and exit: " + kinds + " (default " + spec.listings.front().kind + ")").c_str());
+        for (const Listing& l : spec.listings)
+            if (l.alias)
+                general.add_options()(l.alias, po::bool_switch(),
+                                      ("the same as --list " + std::string(l.kind) + ": " + l.what).c_str());
+    }
     po::options_description all;
     all.add(options).add(general);
 
@@ -50,14 +89,37 @@ bool parse_command_line(int argc, char** argv, const ToolSpec& spec, po::options
             return false;
         }
         if (vm.count("version")) {
-            Output::standard().write(std::string(spec.name) + " (nx) " + NX_VERSION + "\n");
+            Output::standard().write(std::string(spec.name) + " (nx) " + nx_version() + "\n");
             return false;
         }
         po::notify(vm);
     } catch (const po::error& e) {
         throw UsageError(e.what());
     }
+    if (given(vm, "unbuffered")) Output::standard().set_unbuffered(true);
+    check_listing(vm, spec);
+    for (const OptionRule& r : spec.option_rules) {
+        if (!given(vm, r.option)) continue;
+        if (r.kind == OptionRule::conflicts && given(vm, r.other))
+            throw UsageError(std::string("--") + r.option + " and --" + r.other + " cannot be used together");
+        if (r.kind == OptionRule::needs && !given(vm, r.other))
+            throw UsageError(std::string("--") + r.option + " needs --" + r.other);
+    }
     return true;
+}
+
+bool given(const po::variables_map& vm, const char* option) {
+    auto it = vm.find(option);
+    if (it == vm.end() || it->second.defaulted()) return false;
+    if (const bool* b = boost::any_cast<bool>(&it->second.value())) return *b;
+    return true;
+}
+
+std::string requested_listing(const po::variables_map& vm) {
+    auto it = vm.find("list");
+    if (it != vm.end()) return it->second.as<std::string>();
+    auto alias = vm.find(kListAliasKey);
+    return alias != vm.end() ? alias->second.as<std::string>() : std::string();
 }
 
 int run_tool(const ToolSpec& spec, const std::function<int()>& body) {
@@ -91,12 +153,10 @@ int run_tool(const ToolSpec& spec, const std::function<int()>& body) {
         print_error(e.what(), e.where());
         if (status == kExitOk) status = kExitFailure;
     }
+    // What was skipped or failed on the way, counted (records/error_counts.h).
+    error_counts().print_summary();
+    if (error_counts().any_error() && status == kExitOk) status = kExitFailure;
     return status;
-}
-
-void conflicting_options(const po::variables_map& vm, const char* a, const char* b) {
-    if (vm.count(a) && !vm[a].defaulted() && vm.count(b) && !vm[b].defaulted())
-        throw UsageError(std::string("options '--") + a + "' and '--" + b + "' cannot be used together");
 }
 
 std::pair<std::string, std::string> split_key_value(const std::string& text, const char* option) {

@@ -1,4 +1,4 @@
-// Command-line conventions shared by every nx tool (DESIGN.md "CLI conventions"):
+// Command-line conventions shared by every nx tool (nx(7) and every tool's man page):
 // Boost.ProgramOptions parsing with --help (stdout, exit 0) and --version,
 // usage errors as "nx-TOOL: message" plus a hint (exit 2), and one place that
 // turns exceptions into diagnostics and exit statuses.
@@ -6,6 +6,7 @@
 
 #include <boost/program_options.hpp>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,14 +14,36 @@ namespace nx {
 
 namespace po = boost::program_options;
 
+// Relations between a tool's options, checked by parse_command_line so that
+// every tool words them the same way.
+struct OptionRule {
+    enum Kind { conflicts, needs } kind;
+    const char* option;  // "fail-on"
+    const char* other;   // "baseline"
+};
+
+// "List and exit" is spelled --list KIND in every tool (--list alone: the
+// tool's first kind).  `alias` is the older spelling kept for scripts
+// ("list-formats", "rules"), or nullptr.
+struct Listing {
+    const char* kind;   // "formats"
+    const char* alias;
+    const char* what;   // "the input formats"
+};
+
 struct ToolSpec {
     const char* name;      // "nx-convert"
     const char* synopsis;  // "nx-convert [OPTIONS] [FILE...]" (may hold several lines)
     const char* summary;   // what the tool does, one paragraph
     const char* examples;  // shell examples shown by --help (and kept in the man page)
+    std::span<const Listing> listings;        // what --list KIND prints; empty: no --list
+    std::span<const OptionRule> option_rules;
 };
 
-// Parses argv against `options` (plus --help and --version, added here).
+// Parses argv against `options` plus the options every tool has, added
+// here: --help, --version, --unbuffered (flush standard output after every
+// record) and, when the spec has listings, --list [KIND] and its aliases.
+// The spec's option rules are checked.
 // Positional arguments, if `positional_name` is non-empty, are collected under it.
 // Returns false when --help or --version was handled (the caller exits 0).
 // Throws UsageError on a bad command line.
@@ -31,6 +54,8 @@ bool parse_command_line(int argc, char** argv, const ToolSpec& spec, po::options
 // handlers that remove temporary files, maps Error -> exit 1 with
 // "nx-TOOL: FILE:LINE: message", UsageError -> exit 2 with a --help hint,
 // BrokenPipe -> quiet exit 0, and checks that stdout was written completely.
+// At the end it prints the error counters that are not zero and exits 1 when
+// one of error severity is (records/error_counts.h).
 int run_tool(const ToolSpec& spec, const std::function<int()>& body);
 
 // A tool's main: parse (returns std::nullopt after --help/--version), then
@@ -44,8 +69,12 @@ int tool_main(const ToolSpec& spec, int argc, char** argv, Parse&& parse, Run&& 
     });
 }
 
-// Throws UsageError when both options were given.
-void conflicting_options(const po::variables_map& vm, const char* a, const char* b);
+// The listing --list (or an alias) asked for; empty when none.
+std::string requested_listing(const po::variables_map& vm);
+
+// Whether the user gave `option` (a bool_switch left false or a default
+// value does not count).
+bool given(const po::variables_map& vm, const char* option);
 
 // Splits "k=v" (for --param and friends); throws UsageError naming the option.
 std::pair<std::string, std::string> split_key_value(const std::string& text, const char* option);

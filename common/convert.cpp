@@ -18,6 +18,9 @@
 #include "common/jsonl.h"
 #include "common/neuron_tools.h"
 #include "common/record_paths.h"
+#include "common/records/error_counts.h"
+#include "common/records/record_loop.h"
+#include "common/temp_path.h"
 
 namespace nx {
 
@@ -59,54 +62,6 @@ std::string first_line_kind(std::string_view prefix) {
     return it->value.GetString();
 }
 
-// A temporary file removed when this goes out of scope (or on a signal).
-class TempPath {
-public:
-    explicit TempPath(const char* suffix) {
-        const char* dir = std::getenv("TMPDIR");
-        std::string templ = std::string(dir && *dir ? dir : "/tmp") + "/nx-XXXXXX" + suffix;
-        int fd = mkstemps(templ.data(), static_cast<int>(std::string_view(suffix).size()));
-        if (fd < 0) throw Error("cannot create a temporary file in " + std::string(dir ? dir : "/tmp"));
-        close(fd);
-        path_ = templ;
-        register_temp_path(path_);
-    }
-    ~TempPath() {
-        unlink(path_.c_str());
-        unregister_temp_path(path_);
-    }
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
-};
-
-// A temporary directory for a profiler's Parquet output, removed with its
-// files when this goes out of scope (the tables are flat: no subdirectories).
-class TempDirectory {
-public:
-    TempDirectory() {
-        const char* dir = std::getenv("TMPDIR");
-        std::string templ = std::string(dir && *dir ? dir : "/tmp") + "/nx-XXXXXX";
-        if (!mkdtemp(templ.data())) throw Error("cannot create a temporary directory in " + std::string(dir ? dir : "/tmp"));
-        path_ = templ;
-    }
-    ~TempDirectory() {
-        if (DIR* d = opendir(path_.c_str())) {
-            while (dirent* ent = readdir(d)) {
-                std::string n = ent->d_name;
-                if (n != "." && n != "..") unlink((path_ + "/" + n).c_str());
-            }
-            closedir(d);
-        }
-        rmdir(path_.c_str());
-    }
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
-};
-
 }  // namespace
 
 Converter::Converter(ProfileBuilder& builder, ConvertOptions options)
@@ -115,11 +70,11 @@ Converter::Converter(ProfileBuilder& builder, ConvertOptions options)
 void Converter::failed(const Error& e) {
     builder_.abort_profile();
     ++stats_.inputs_failed;
-    print_error(e.what(), e.where(), e.line());
+    error_counts().add(ErrorKind::failed_input, e.what(), e.where(), e.line());
 }
 
 void Converter::convert_argument(const std::string& arg) {
-    ++stats_.inputs;
+    error_counts().set_total(ErrorKind::failed_input, ++stats_.inputs);
     try {
         if (arg == "-") {
             auto in = InputSource::open("-");
@@ -230,22 +185,18 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
     ctx.base = base;
     if (ctx.base.source.empty()) ctx.base.source = in.is_stdin() ? "-" : in.path();
     ctx.identity = identity;
-    run_import(ctx, in.name(), [&] { def->import(in, builder_, ctx); });
+    run_import(in.name(), [&] { def->import(in, builder_, ctx); });
 }
 
-void Converter::run_import(ImportContext& ctx, const std::string& input, const std::function<void()>& import) {
+void Converter::run_import(const std::string& input, const std::function<void()>& import) {
     try {
         import();
+        // Ending the profile may fail too (the database refuses a value).
+        if (builder_.in_profile()) builder_.end_profile();
     } catch (Error& e) {
-        stats_.bad_records += ctx.bad_records;
         if (e.where().empty()) e.set_where(input);  // e.g. the database refused a record's value
         throw;
-    } catch (...) {
-        stats_.bad_records += ctx.bad_records;
-        throw;
     }
-    stats_.bad_records += ctx.bad_records;
-    if (builder_.in_profile()) builder_.end_profile();
 }
 
 void Converter::convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base) {
@@ -314,7 +265,7 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
         ctx.base.name = stem;
     }
     ctx.identity = identity;
-    run_import(ctx, dir, [&] { import_explorer_profile(dir, builder_, ctx); });
+    run_import(dir, [&] { import_explorer_profile(dir, builder_, ctx); });
 }
 
 void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo& base) {
@@ -356,22 +307,12 @@ void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo&
 
 void Converter::convert_runs(InputSource& in) {
     if (!options_.on_run) throw Error("run records go into a study database's run history: give --db FILE", in.name(), 1);
-    JsonlReader reader(in);
-    rapidjson::Document rec;
-    std::string line;
-    while (reader.next_line(line)) {
-        try {
-            parse_json_object(rec, line, in.name(), reader.line());
-            std::string kind = get_string(rec, "kind").value_or("");
-            if (kind != "run") throw Error("expected run records, got \"" + kind + "\"");
-            options_.on_run(run_row_from_record(rec, line));
-            ++stats_.runs;
-        } catch (const Error& e) {
-            if (!options_.keep_going) throw Error(e.what(), in.name(), reader.line());
-            ++stats_.bad_records;
-            print_warning(std::string("skipped record: ") + e.what(), in.name(), reader.line());
-        }
-    }
+    for_each_record(in, options_.keep_going, [&](rapidjson::Document& rec, const std::string& text, int64_t) {
+        std::string kind = get_string(rec, "kind").value_or("");
+        if (kind != "run") throw Error("expected run records, got \"" + kind + "\"");
+        options_.on_run(run_row_from_record(rec, text));
+        ++stats_.runs;
+    });
 }
 
 void Converter::convert_captures(InputSource& in) {

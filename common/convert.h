@@ -31,8 +31,7 @@ struct ConvertOptions {
 struct ConvertStats {
     int inputs = 0;
     int runs = 0;           // run records passed to on_run
-    int inputs_failed = 0;  // skipped under --keep-going
-    int64_t bad_records = 0;
+    int inputs_failed = 0;  // skipped under --keep-going (also in error_counts())
 };
 
 class Converter {
@@ -55,9 +54,9 @@ private:
     void convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base);
     void import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
                        const std::string& identity);
-    // Runs one importer: counts its bad records, names the input in errors
+    // Runs one importer: names the input in errors
     // that do not say where, and ends the profile it left open.
-    void run_import(ImportContext& ctx, const std::string& input, const std::function<void()>& import);
+    void run_import(const std::string& input, const std::function<void()>& import);
     void failed(const Error& e);
 
     ProfileBuilder& builder_;

@@ -220,23 +220,10 @@ private:
 
 class TimelineRows : public Producer {
 public:
-    TimelineRows(std::unique_ptr<EngineIntervals> d, int64_t n) : n_(n) {
-        t0_ = d->start_ns;
-        span_ = std::max<int64_t>(d->end_ns - d->start_ns, 1);
+    TimelineRows(std::unique_ptr<EngineIntervals> d, int64_t n) : buckets_(d->start_ns, d->end_ns, n) {
         for (size_t e = 0; e < kEngineCount; ++e) {
             if (!d->present(e)) continue;
-            std::vector<int64_t> busy(static_cast<size_t>(n), 0);
-            IntervalUnion::Reader reader(d->busy.busy(static_cast<Engine>(e)));
-            Interval iv;
-            while (reader.next(iv)) {
-                int64_t b = bucket_of(iv.begin);
-                int64_t last = bucket_of(iv.end - 1);
-                for (; b <= last; ++b) {
-                    int64_t lo = std::max(iv.begin, edge(b)), hi = std::min(iv.end, edge(b + 1));
-                    if (hi > lo) busy[static_cast<size_t>(b)] += hi - lo;
-                }
-            }
-            engines_.emplace_back(static_cast<Engine>(e), std::move(busy));
+            engines_.emplace_back(static_cast<Engine>(e), buckets_.busy(d->busy.busy(static_cast<Engine>(e))));
         }
     }
     bool next(Row& r) override {
@@ -244,10 +231,10 @@ public:
         auto& [engine, busy] = engines_[engine_];
         r.text = std::string(to_string(engine));
         r.i[0] = bucket_;
-        r.i[1] = edge(bucket_);
-        r.i[2] = edge(bucket_ + 1);
+        r.i[1] = buckets_.edge(bucket_);
+        r.i[2] = buckets_.edge(bucket_ + 1);
         r.i[3] = busy[static_cast<size_t>(bucket_)];
-        if (++bucket_ >= n_) {
+        if (++bucket_ >= buckets_.count()) {
             bucket_ = 0;
             ++engine_;
         }
@@ -255,15 +242,7 @@ public:
     }
 
 private:
-    int64_t edge(int64_t b) const {
-        // t0 + b * span / n without overflow for long spans.
-        return t0_ + static_cast<int64_t>(static_cast<__int128>(b) * span_ / n_);
-    }
-    int64_t bucket_of(int64_t t) const {
-        int64_t b = static_cast<int64_t>(static_cast<__int128>(t - t0_) * n_ / span_);
-        return std::clamp<int64_t>(b, 0, n_ - 1);
-    }
-    int64_t n_, t0_ = 0, span_ = 1;
+    TimeBuckets buckets_;
     std::vector<std::pair<Engine, std::vector<int64_t>>> engines_;
     size_t engine_ = 0;
     int64_t bucket_ = 0;

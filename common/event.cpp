@@ -1,25 +1,26 @@
 #include "common/event.h"
 
 #include <array>
-#include <cctype>
 
 namespace nx {
 
 namespace {
-constexpr std::array<std::string_view, 7> kTypeNames = {"instruction", "dma",    "semaphore", "counter",
-                                                        "runtime",     "region", "active"};
+constexpr std::array<std::string_view, 10> kTypeNames = {"instruction", "dma",    "semaphore", "counter", "runtime",
+                                                         "region",      "active", "kernel",    "memcpy",  "memset"};
 constexpr std::array<std::string_view, kEngineCount> kEngineNames = {
     "", "tensor", "tensor_matrix", "vector", "scalar", "gpsimd", "sync", "dma", "host"};
 constexpr std::array<std::string_view, 7> kDmaKindNames = {
     "", "hbm_read", "hbm_write", "spill_save", "spill_reload", "weight_load", "on_chip"};
 
+// ASCII case folding, as std::tolower does in the C locale nx runs in,
+// without a libc call per byte (DMA rows test their queue name per row).
+char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
+
 bool contains_nocase(std::string_view hay, std::string_view needle) {
     if (needle.size() > hay.size()) return false;
     for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
         size_t j = 0;
-        while (j < needle.size() &&
-               std::tolower(static_cast<unsigned char>(hay[i + j])) == std::tolower(static_cast<unsigned char>(needle[j])))
-            ++j;
+        while (j < needle.size() && lower_ascii(hay[i + j]) == lower_ascii(needle[j])) ++j;
         if (j == needle.size()) return true;
     }
     return false;

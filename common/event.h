@@ -1,5 +1,5 @@
 // The normalised event every importer produces and every sink consumes
-// (DESIGN.md record kind "event").  Strings are views valid only for the
+// (nx(7) RECORDS, kind "event").  Strings are views valid only for the
 // duration of the sink call that receives the event; sinks copy what they keep.
 #pragma once
 
@@ -13,7 +13,11 @@ namespace nx {
 // `active`: one of the profiler's own busy intervals for an engine (the JSON
 // `active_time` array, the Parquet ActiveTime table).  They exclude semaphore
 // waits; when a profile has them, engine active time is their union.
-enum class EventType : uint8_t { instruction, dma, semaphore, counter, runtime, region, active };
+// `kernel`, `memcpy`, `memset`: a GPU's device work as PyTorch's profiler
+// (Kineto) records it (categories kernel, gpu_memcpy, gpu_memset), one track
+// per stream; they are not NeuronCore instructions or DMA transfers, so no
+// engine metric counts them.
+enum class EventType : uint8_t { instruction, dma, semaphore, counter, runtime, region, active, kernel, memcpy, memset };
 
 // The engine an event ran on.  tensor = TensorE's LoadStationary row ("Tensor"),
 // tensor_matrix = its MultiplyMoving row ("TensorMatrix"); both are the same
@@ -23,6 +27,9 @@ constexpr int kEngineCount = 9;
 
 // What a DMA transfer moved, where the source says (or the model knows).
 enum class DmaKind : uint8_t { unknown, hbm_read, hbm_write, spill_save, spill_reload, weight_load, on_chip };
+
+// A process or thread id the source did not give (or gave as a string).
+constexpr int64_t kNoId = INT64_MIN;
 
 struct Event {
     EventType type = EventType::instruction;
@@ -44,6 +51,13 @@ struct Event {
     int32_t depth = 0;          // nesting depth on its track (Chrome B/E slices)
     std::string_view args_json; // the source's other fields as a JSON object, or empty
     int64_t line = 0;           // source line, for diagnostics
+    // Where a trace-event source (Chrome JSON) put the event: its process and
+    // thread ids and the process's name.  Trace writers keep them, so the
+    // trace shows the source's process/thread tree.  Same for every event of
+    // a track.
+    int64_t pid = kNoId;
+    int64_t tid = kNoId;
+    std::string_view process;
 };
 
 std::string_view to_string(EventType t);

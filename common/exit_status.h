@@ -1,4 +1,4 @@
-// Exit statuses shared by every nx tool (DESIGN.md, "CLI conventions").
+// Exit statuses shared by every nx tool.
 // Documented in each man page under EXIT STATUS.
 #pragma once
 

@@ -1,6 +1,7 @@
 #include "common/input.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,24 +16,30 @@
 namespace nx {
 
 std::unique_ptr<InputSource> InputSource::open(const std::string& path) {
-    int fd;
-    std::string name;
-    if (path == "-") {
-        fd = dup(STDIN_FILENO);
-        name = "<stdin>";
-    } else {
-        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        name = path;
-    }
+    return open_as(path, path == "-" ? "<stdin>" : path);
+}
+
+std::unique_ptr<InputSource> InputSource::open_as(const std::string& path, std::string name) {
+    int fd = path == "-" ? dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(std::string("cannot open: ") + std::strerror(errno), name);
     guard_input_fd(fd, name);
+    struct stat st {};
+    bool regular = path != "-" && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     gzFile file = gzdopen(fd, "rb");
     if (!file) {
         close(fd);
         throw Error("cannot open: out of memory", name);
     }
     gzbuffer(file, 1 << 18);
-    return std::unique_ptr<InputSource>(new InputSource(file, path, name));
+    auto in = std::unique_ptr<InputSource>(new InputSource(file, path, std::move(name)));
+    in->regular_file_ = regular;
+    return in;
+}
+
+std::unique_ptr<InputSource> InputSource::reopen() const {
+    if (!file_) return from_memory(memory_, name_);
+    if (!regular_file_) return nullptr;
+    return open_as(path_, name_);
 }
 
 std::unique_ptr<InputSource> InputSource::from_memory(std::string data, std::string name) {

@@ -20,6 +20,14 @@ public:
     static std::unique_ptr<InputSource> open(const std::string& path);
     // Bytes already in memory (fuzzing, tests); read as they are (no gzip).
     static std::unique_ptr<InputSource> from_memory(std::string data, std::string name);
+    // A file opened under another name for diagnostics (a temporary copy
+    // of standard input that errors call "<stdin>").
+    static std::unique_ptr<InputSource> open_as(const std::string& path, std::string name);
+    // A second reader over the same bytes from their start, for importers
+    // that read their input twice: a regular file is opened again, bytes in
+    // memory are copied.  nullptr for standard input, pipes and other
+    // streams that cannot be read again (copy them first).
+    std::unique_ptr<InputSource> reopen() const;
     InputSource(const InputSource&) = delete;
     InputSource& operator=(const InputSource&) = delete;
     ~InputSource();
@@ -52,6 +60,7 @@ private:
     std::string name_;
     std::string lookahead_;     // peeked bytes not yet consumed
     size_t lookahead_pos_ = 0;
+    bool regular_file_ = false; // opened from a regular file (reopen() can read it again)
 };
 
 // A RapidJSON input stream (the Stream concept: Peek/Take/Tell) over an

@@ -199,6 +199,31 @@ int64_t IntervalUnion::total() {
 
 void IntervalUnion::for_each(const std::function<void(const Interval&)>& fn) { merge_runs(fn); }
 
+TimeBuckets::TimeBuckets(int64_t start, int64_t end, int64_t count)
+    : t0_(start), span_(std::max<int64_t>(end - start, 1)), n_(std::max<int64_t>(count, 1)) {}
+
+int64_t TimeBuckets::edge(int64_t b) const {
+    return t0_ + static_cast<int64_t>(static_cast<__int128>(b) * span_ / n_);
+}
+
+int64_t TimeBuckets::of(int64_t t) const {
+    int64_t b = static_cast<int64_t>(static_cast<__int128>(t - t0_) * n_ / span_);
+    return std::clamp<int64_t>(b, 0, n_ - 1);
+}
+
+std::vector<int64_t> TimeBuckets::busy(IntervalUnion& u) const {
+    std::vector<int64_t> out(static_cast<size_t>(n_), 0);
+    IntervalUnion::Reader reader(u);
+    Interval iv;
+    while (reader.next(iv)) {
+        for (int64_t b = of(iv.begin), last = of(iv.end - 1); b <= last; ++b) {
+            int64_t lo = std::max(iv.begin, edge(b)), hi = std::min(iv.end, edge(b + 1));
+            if (hi > lo) out[static_cast<size_t>(b)] += hi - lo;
+        }
+    }
+    return out;
+}
+
 int64_t intersection_length(const std::vector<Interval>& a, const std::vector<Interval>& b) {
     int64_t total = 0;
     size_t i = 0, j = 0;

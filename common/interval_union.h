@@ -79,6 +79,23 @@ private:
     int64_t total_ = 0;
 };
 
+// Equal time buckets over [start, end) (timelines): bucket b is
+// [edge(b), edge(b + 1)), edges computed without overflow for long spans.
+class TimeBuckets {
+public:
+    // `end` is raised to start + 1 and `count` to 1 when smaller.
+    TimeBuckets(int64_t start, int64_t end, int64_t count);
+    int64_t count() const { return n_; }
+    int64_t edge(int64_t b) const;
+    // The bucket holding time t, clamped to the first and last.
+    int64_t of(int64_t t) const;
+    // Busy time per bucket of the union's merged intervals (reads spilled runs).
+    std::vector<int64_t> busy(IntervalUnion& u) const;
+
+private:
+    int64_t t0_, span_, n_;
+};
+
 // Length of the intersection of two sets of disjoint, sorted intervals.
 int64_t intersection_length(const std::vector<Interval>& a, const std::vector<Interval>& b);
 

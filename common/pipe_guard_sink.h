@@ -22,6 +22,9 @@ public:
     void event(const Event& e) override {
         guarded([&] { inner_.event(e); });
     }
+    void flow(const Flow& f) override {
+        guarded([&] { inner_.flow(f); });
+    }
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override {
         guarded([&] { inner_.end_profile(info, summary); });
     }

@@ -1,4 +1,4 @@
-// A profile as nx describes it (DESIGN.md record kind "profile"): where it came
+// A profile as nx describes it (nx(7) RECORDS, kind "profile"): where it came
 // from, which backend made it, and its summary (metrics, engines, top opcodes
 // and layers).  ProfileInfo is known when a profile starts; ProfileSummary when
 // its events are all seen.
@@ -75,6 +75,16 @@ struct KeyStat {
     int64_t time_ns = 0;
 };
 
+// A track's activity, for profiles without engine rows (Chrome traces,
+// system profiles), where reports show tracks (threads, GPU streams) instead
+// of engines: its slices and busy time (the union of their intervals).
+struct TrackStat {
+    std::string track;
+    std::string process;  // the source's process name (Event::process), or empty
+    int64_t events = 0;
+    int64_t busy_ns = 0;
+};
+
 // Active percent of each engine row in equal time buckets across the profile
 // (the report's timeline strip).
 struct EngineTimeline {
@@ -87,6 +97,7 @@ struct ProfileSummary {
     std::vector<EngineStat> engines;
     std::vector<KeyStat> top_opcodes;
     std::vector<KeyStat> top_layers;
+    std::vector<TrackStat> tracks;  // only without engine rows; busiest first, at most 20
     std::vector<EngineTimeline> timeline;  // kTimelineBuckets buckets from start_ns to end_ns
     int64_t start_ns = 0;
     int64_t end_ns = 0;

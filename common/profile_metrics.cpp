@@ -90,6 +90,12 @@ void ProfileMetrics::add(const Event& e) {
     busy_.add(e);
     if ((e.type == EventType::instruction || e.type == EventType::active) && is_compute_engine(e.engine))
         any_compute_ = true;
+    if (!engine_seen_ && (e.engine != Engine::none && e.engine != Engine::host)) {
+        engine_seen_ = true;
+        tracks_.clear();
+        last_acc_ = nullptr;
+    }
+    if (!engine_seen_ && e.type != EventType::counter) add_to_track(e);
     if (e.type == EventType::instruction && is_compute_engine(e.engine)) {
         if (e.engine == Engine::tensor || e.engine == Engine::tensor_matrix) {
             if (e.flops >= 0) {
@@ -128,7 +134,12 @@ void ProfileMetrics::add(const Event& e) {
             ++dma_sized_count_;
         }
         int64_t b = std::max<int64_t>(e.bytes, 0);
-        if (e.dma_kind != DmaKind::unknown) dma_kind_known_ = true;
+        if (e.dma_kind != DmaKind::unknown) {
+            dma_kind_known_ = true;
+        } else if (b > 0) {
+            ++dma_unclassified_;
+            dma_unclassified_bytes_ += b;
+        }
         switch (e.dma_kind) {
             case DmaKind::hbm_read: hbm_read_ += b; break;
             case DmaKind::weight_load: hbm_read_ += b; weight_queue_ += b; break;
@@ -154,6 +165,30 @@ void ProfileMetrics::add(const Event& e) {
             }
         }
     }
+}
+
+void ProfileMetrics::add_to_track(const Event& e) {
+    // Consecutive events usually share a track: skip the lookup then.
+    if (!last_acc_ || e.track != last_track_) {
+        std::string_view name = e.track;
+        auto it = tracks_.find(name);
+        if (it == tracks_.end()) {
+            if (tracks_.size() >= kMaxTracks) name = "(other tracks)";
+            it = tracks_.find(name);
+            if (it == tracks_.end()) {
+                it = tracks_.try_emplace(std::string(name)).first;
+                it->second.process.assign(e.process);
+                // Small chunks: up to kMaxTracks of these are alive at once.
+                it->second.busy = std::make_unique<IntervalUnion>(size_t{1} << 10);
+            }
+        }
+        last_track_.assign(e.track);
+        last_acc_ = &it->second;
+    }
+    ++last_acc_->events;
+    int64_t end;
+    if (__builtin_add_overflow(e.ts_ns, std::max<int64_t>(e.dur_ns, 0), &end)) end = INT64_MAX;
+    last_acc_->busy->add(e.ts_ns, end);
 }
 
 void ProfileMetrics::add_source_metric(std::string_view name, double value) {
@@ -226,10 +261,6 @@ private:
     std::map<std::string, double, std::less<>> overridden_;
 };
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 }  // namespace
 
 ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
@@ -243,7 +274,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     {
         bool any_percent = false, any_above_one = false, any_positive = false;
         for (const auto& [k, v] : source_) {
-            if (!ends_with(k, "_percent")) continue;
+            if (!k.ends_with("_percent")) continue;
             any_percent = true;
             if (v > 1.0) any_above_one = true;
             if (v > 0) any_positive = true;
@@ -252,7 +283,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
                          (info.source_percents == PercentScale::guess && any_positive && !any_above_one);
         if (any_percent && fractions) {
             for (auto& [k, v] : source_)
-                if (ends_with(k, "_percent")) v *= 100.0;
+                if (k.ends_with("_percent")) v *= 100.0;
             out.notes.push_back("the source reported percentages as fractions; scaled to 0..100");
         }
     }
@@ -320,7 +351,14 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         m.derive("dma_wait_time", wait_s);
         m.derive("dma_wait_percent", percent_of_total(wait_s));
     }
-    if (dma_kind_known_) {
+    // Partial sums are not figures: with some packets of unknown memories
+    // (real neuron-profile files: queues Q0, Q14 ...), hbm_read_bytes from
+    // the rest would look like a measurement and be off by any amount.
+    if (dma_kind_known_ && dma_unclassified_ > 0) {
+        out.notes.push_back(std::to_string(dma_unclassified_) + " DMA packets (" + std::to_string(dma_unclassified_bytes_) +
+                            " bytes) do not say which memory they read or wrote: HBM and spill bytes come from the "
+                            "source summary only");
+    } else if (dma_kind_known_) {
         m.derive("hbm_read_bytes", static_cast<double>(hbm_read_));
         m.derive("hbm_write_bytes", static_cast<double>(hbm_write_));
         m.derive("spill_save_bytes", static_cast<double>(spill_save_));
@@ -359,7 +397,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         double peak = target->peak_flops(dtype);
         double peak_bw = target->hbm_bytes_per_s_core();
         m.derive("peak_flops", peak);
-        m.derive("peak_flops_bandwidth_ratio", peak / peak_bw);
+        m.derive("peak_flops_bandwidth_ratio", target->ridge_point(dtype));
         if (total > 0) {
             if (m.has("model_flops")) m.derive("mfu_estimated_percent", 100.0 * m.get("model_flops") / (peak * total));
             if (m.has("hardware_flops"))
@@ -380,7 +418,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         m.derive("memory_instruction_percent", 100.0 * memory_ops_ / classified_total_);
         m.derive("compute_instruction_percent", 100.0 * compute_ops_ / classified_total_);
     }
-    if (!m.has("hbm_read_bytes") && dma_count_ > 0)
+    if (!m.has("hbm_read_bytes") && dma_count_ > 0 && !(dma_kind_known_ && dma_unclassified_ > 0))
         out.notes.push_back("DMA transfers do not say which memory they read or wrote: HBM metrics need the source summary");
 
     out.metrics = m.build();
@@ -411,32 +449,27 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     }
     out.top_opcodes = top_keys(opcodes_);
     out.top_layers = top_keys(layers_);
+    if (out.engines.empty()) {
+        for (auto& [name, acc] : tracks_) out.tracks.push_back({name, acc.process, acc.events, acc.busy->total()});
+        std::sort(out.tracks.begin(), out.tracks.end(), [](const TrackStat& a, const TrackStat& b) {
+            if (a.busy_ns != b.busy_ns) return a.busy_ns > b.busy_ns;
+            if (a.events != b.events) return a.events > b.events;
+            return a.track < b.track;
+        });
+        if (out.tracks.size() > kTopKeys) out.tracks.resize(kTopKeys);
+    }
 
     // Timeline: each engine row's merged busy intervals cut into equal buckets.
     int64_t span = out.end_ns - out.start_ns;
     if (span > 0) {
+        TimeBuckets buckets(out.start_ns, out.end_ns, kTimelineBuckets);
         for (Engine e : EngineBusy::kRows) {
             if (!busy_.present(e)) continue;
-            std::vector<double> busy(kTimelineBuckets, 0);
-            auto edge = [&](int64_t b) {
-                return out.start_ns + static_cast<int64_t>(static_cast<__int128>(b) * span / kTimelineBuckets);
-            };
-            IntervalUnion::Reader reader(busy_.busy(e));
-            Interval iv;
-            while (reader.next(iv)) {
-                int64_t b0 = static_cast<int64_t>(static_cast<__int128>(iv.begin - out.start_ns) * kTimelineBuckets / span);
-                int64_t b1 = static_cast<int64_t>(static_cast<__int128>(iv.end - 1 - out.start_ns) * kTimelineBuckets / span);
-                b0 = std::clamp<int64_t>(b0, 0, kTimelineBuckets - 1);
-                b1 = std::clamp<int64_t>(b1, 0, kTimelineBuckets - 1);
-                for (int64_t b = b0; b <= b1; ++b) {
-                    int64_t lo = std::max(iv.begin, edge(b)), hi = std::min(iv.end, edge(b + 1));
-                    if (hi > lo) busy[static_cast<size_t>(b)] += static_cast<double>(hi - lo);
-                }
-            }
+            std::vector<int64_t> busy = buckets.busy(busy_.busy(e));
             EngineTimeline t{e, {}};
             for (int64_t b = 0; b < kTimelineBuckets; ++b) {
-                double width = static_cast<double>(edge(b + 1) - edge(b));
-                t.active_percent.push_back(width > 0 ? 100.0 * busy[static_cast<size_t>(b)] / width : 0);
+                double width = static_cast<double>(buckets.edge(b + 1) - buckets.edge(b));
+                t.active_percent.push_back(width > 0 ? 100.0 * static_cast<double>(busy[static_cast<size_t>(b)]) / width : 0);
             }
             out.timeline.push_back(std::move(t));
         }

@@ -74,6 +74,10 @@ private:
     int64_t dma_bytes_ = 0;
     bool dma_bytes_known_ = false;
     bool dma_kind_known_ = false;
+    // DMA packets that moved bytes without saying between which memories:
+    // while there are any, nx's HBM and spill sums would be partial.
+    int64_t dma_unclassified_ = 0;
+    int64_t dma_unclassified_bytes_ = 0;
     int64_t hbm_read_ = 0, hbm_write_ = 0, spill_save_ = 0, spill_reload_ = 0, weight_queue_ = 0;
 
     double hardware_flops_ = 0, model_flops_ = 0, transpose_flops_ = 0;
@@ -89,6 +93,21 @@ private:
     bool tensors_untracked_ = false;
 
     std::map<std::string, double, std::less<>> source_;
+
+    // Per-track slices and busy time while the profile has no engine event
+    // (then reports show engines and this is dropped); at most kMaxTracks
+    // tracks, the rest counted as "(other tracks)".
+    static constexpr size_t kMaxTracks = 256;
+    struct TrackAcc {
+        std::string process;
+        int64_t events = 0;
+        std::unique_ptr<IntervalUnion> busy;
+    };
+    void add_to_track(const Event& e);
+    std::unordered_map<std::string, TrackAcc, KeyHash, std::equal_to<>> tracks_;
+    bool engine_seen_ = false;
+    std::string last_track_;
+    TrackAcc* last_acc_ = nullptr;
 };
 
 

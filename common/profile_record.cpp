@@ -14,7 +14,7 @@ namespace {
 const std::set<std::string, std::less<>> kOwnFields = {
     "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
     "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
-    "metric_disagreements"};
+    "metric_disagreements", "tracks"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
 void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
@@ -116,6 +116,25 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
     w.EndArray();
     write_key_stats(w, "top_opcodes", "opcode", summary.top_opcodes);
     write_key_stats(w, "top_layers", "layer", summary.top_layers);
+    if (!summary.tracks.empty()) {
+        key(w, "tracks");
+        w.StartArray();
+        for (const TrackStat& t : summary.tracks) {
+            w.StartObject();
+            key(w, "track");
+            str(w, t.track);
+            if (!t.process.empty()) {
+                key(w, "process");
+                str(w, t.process);
+            }
+            key(w, "events");
+            w.Int64(t.events);
+            key(w, "busy_ns");
+            w.Int64(t.busy_ns);
+            w.EndObject();
+        }
+        w.EndArray();
+    }
     if (!summary.timeline.empty()) {
         key(w, "timeline");
         w.StartObject();
@@ -214,6 +233,11 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
     };
     read_stats("top_opcodes", "opcode", summary.top_opcodes);
     read_stats("top_layers", "layer", summary.top_layers);
+    if (const rapidjson::Value* arr = find_member(rec, "tracks"); arr && arr->IsArray())
+        for (auto& t : arr->GetArray())
+            if (t.IsObject())
+                summary.tracks.push_back({get_string(t, "track").value_or(""), get_string(t, "process").value_or(""),
+                                          get_int(t, "events").value_or(0), get_int(t, "busy_ns").value_or(0)});
     if (const rapidjson::Value* tl = find_member(rec, "timeline"); tl && tl->IsObject()) {
         if (const rapidjson::Value* ap = find_member(*tl, "active_percent"); ap && ap->IsObject()) {
             for (auto& m : ap->GetObject()) {
@@ -265,6 +289,9 @@ void write_event_record(JsonWriter& w, const std::string& profile_id, const Even
     str(w, to_string(e.type));
     key(w, "track");
     str(w, e.track);
+    if (e.pid != kNoId) { key(w, "pid"); w.Int64(e.pid); }
+    if (e.tid != kNoId) { key(w, "tid"); w.Int64(e.tid); }
+    if (!e.process.empty()) { key(w, "process"); str(w, e.process); }
     if (e.engine != Engine::none) {
         key(w, "engine");
         str(w, to_string(e.engine));
@@ -290,6 +317,23 @@ void write_event_record(JsonWriter& w, const std::string& profile_id, const Even
         key(w, "args");
         w.RawValue(e.args_json.data(), e.args_json.size(), rapidjson::kObjectType);
     }
+    w.EndObject();
+}
+
+void write_flow_record(JsonWriter& w, const std::string& profile_id, const Flow& f) {
+    w.StartObject();
+    key(w, "kind");
+    str(w, "flow");
+    key(w, "profile");
+    str(w, profile_id);
+    key(w, "id");
+    str(w, f.id);
+    if (!f.category.empty()) { key(w, "category"); str(w, f.category); }
+    if (!f.name.empty()) { key(w, "name"); str(w, f.name); }
+    key(w, "from_event");
+    w.Int64(f.from);
+    key(w, "to_event");
+    w.Int64(f.to);
     w.EndObject();
 }
 

@@ -1,4 +1,4 @@
-// The "profile" record (DESIGN.md): ProfileInfo + ProfileSummary as one JSON
+// The "profile" record (nx(7) RECORDS): ProfileInfo + ProfileSummary as one JSON
 // object, with the fields carried from the capture record kept, and the
 // reverse (a record back into info and summary) for tools that read them.
 #pragma once
@@ -9,6 +9,7 @@
 
 #include "common/jsonl.h"
 #include "common/profile.h"
+#include "common/profile_sink.h"
 
 namespace nx {
 
@@ -22,5 +23,8 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
 
 // Writes one event record (kind "event") for `profile_id`.
 void write_event_record(JsonWriter& w, const std::string& profile_id, const Event& e);
+// Writes one flow record (kind "flow"): its ends are the 0-based indexes of
+// event records of the same profile (from_event, to_event).
+void write_flow_record(JsonWriter& w, const std::string& profile_id, const Flow& f);
 
 }  // namespace nx

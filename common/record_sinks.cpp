@@ -15,13 +15,22 @@ void ProfileRecordSink::finish() {
     pending_.clear();
 }
 
-void EventRecordSink::event(const Event& e) {
+template <class Write>
+void EventRecordSink::line(Write&& write) {
     buffer_.Clear();
     writer_.Reset(buffer_);
-    write_event_record(writer_, profile_id_, e);
+    write(writer_);
     out_.write(std::string_view(buffer_.GetString(), buffer_.GetSize()));
     out_.put('\n');
     out_.end_record();
+}
+
+void EventRecordSink::event(const Event& e) {
+    line([&](JsonWriter& w) { write_event_record(w, profile_id_, e); });
+}
+
+void EventRecordSink::flow(const Flow& f) {
+    line([&](JsonWriter& w) { write_flow_record(w, profile_id_, f); });
 }
 
 void EventRecordSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {

@@ -26,16 +26,21 @@ private:
     std::string pending_;
 };
 
-// Every event as a record, then the profile record: a stream nx-convert reads
-// back as format nx-jsonl.
+// Every event as a record, then the profile's flows, then the profile record:
+// a stream nx-convert reads back as format nx-jsonl.
 class EventRecordSink : public ProfileSink {
 public:
     explicit EventRecordSink(Output& out) : out_(out), writer_(buffer_) {}
     void begin_profile(const ProfileInfo& info) override { profile_id_ = info.id; }
     void event(const Event& e) override;
+    void flow(const Flow& f) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
 
 private:
+    // One record and its newline.
+    template <class Write>
+    void line(Write&& write);
+
     Output& out_;
     std::string profile_id_;
     rapidjson::StringBuffer buffer_;

@@ -33,6 +33,11 @@ struct Rule {
 
 constexpr Condition kNone{};
 
+// The pattern study's instruction-mix rule: over this share of memory (or
+// compute) operations makes a kernel memory- (compute-) bound.  Used by the
+// two mix rules and by classify_bound.
+constexpr double kInstructionMixPercent = 70;
+
 // Thresholds: neuron-facts.md section 4 unless noted.  ">>" in the source
 // ("weight_queue_bytes >> weight_size_bytes") is read as more than twice.
 const Rule kRules[] = {
@@ -93,11 +98,11 @@ const Rule kRules[] = {
      "a tensor is loaded from HBM more than twice",
      "hoist the loads out of the loop and reuse the tile from SBUF"},
     {"memory_bound_mix", Severity::info,
-     {"memory_instruction_percent", {}, Op::gt, 70, {}}, kNone,
+     {"memory_instruction_percent", {}, Op::gt, kInstructionMixPercent, {}}, kNone,
      "memory-bound by instruction mix: over 70% of operations are loads, stores, copies or DMA (pattern study)",
      "optimise HBM-SBUF transfers and data layout"},
     {"compute_bound_mix", Severity::info,
-     {"compute_instruction_percent", {}, Op::gt, 70, {}}, kNone,
+     {"compute_instruction_percent", {}, Op::gt, kInstructionMixPercent, {}}, kNone,
      "compute-bound by instruction mix: over 70% of operations are matmul/add/mul/conv (pattern study)",
      "parallelise across engines and fuse operations"},
     {"engine_saturated", Severity::info,
@@ -268,9 +273,9 @@ BoundVerdict classify_bound(const ProfileSummary& s) {
     const MetricValue* comp = s.find("compute_instruction_percent");
     if (mem && comp) {
         std::string evidence = "instruction mix: " + number(mem->value) + "% memory ops, " + number(comp->value) +
-                               "% compute ops (70% rule)";
-        if (mem->value > 70) return {"memory-bound", evidence};
-        if (comp->value > 70) return {"compute-bound", evidence};
+                               "% compute ops (" + number(kInstructionMixPercent) + "% rule)";
+        if (mem->value > kInstructionMixPercent) return {"memory-bound", evidence};
+        if (comp->value > kInstructionMixPercent) return {"compute-bound", evidence};
         return {"balanced", evidence};
     }
     return {"unknown", "no arithmetic intensity or instruction mix in the profile"};

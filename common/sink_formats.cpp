@@ -12,7 +12,7 @@ std::unique_ptr<ProfileSink> make_event_sink(Output& out) { return std::make_uni
 
 const std::vector<SinkFormat>& sink_formats() {
     static const std::vector<SinkFormat> formats = {
-        {"events", "nx event records (JSON Lines), then each profile's record", false, make_event_sink},
+        {"events", "nx event records (JSON Lines), then each profile's flows and record", false, make_event_sink},
         {"pftrace", "Perfetto protobuf trace (ui.perfetto.dev, trace_processor)", true, make_pftrace_sink},
         {"chrome-json", "Chrome trace-event JSON (chrome://tracing, older tools)", false, make_chrome_json_sink},
     };

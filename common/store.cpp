@@ -23,6 +23,7 @@
 #include "common/profile_record.h"
 #include "common/store_layout.h"
 #include "common/store_schema.h"
+#include "common/trace/trace_layout.h"
 
 namespace nx {
 
@@ -440,8 +441,10 @@ struct DbSink::Statements {
           insert_track(db, "INSERT INTO track(profile_id, name, engine, kind, row) VALUES (?,?,?,?,?2)"),
           find_string(db, "SELECT id FROM string WHERE value = ?"),
           insert_string(db, "INSERT INTO string(value) VALUES (?)"),
-          insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)") {}
-    SqliteStmt insert_event, insert_counter, insert_track, find_string, insert_string, insert_metric;
+          insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)"),
+          insert_flow(db, "INSERT INTO event_flow(profile_id, flow_id, from_event_id, to_event_id, category, name)"
+                          " VALUES (?,?,?,?,?,?)") {}
+    SqliteStmt insert_event, insert_counter, insert_track, find_string, insert_string, insert_metric, insert_flow;
 };
 
 DbSink::DbSink(Store& store)
@@ -471,6 +474,7 @@ void DbSink::delete_profile(const std::string& uid) {
     }
     for (const char* sql : {"DELETE FROM counter WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
                             "DELETE FROM source_row WHERE profile_id = ?1",
+                            "DELETE FROM event_flow WHERE profile_id = ?1",
                             "DELETE FROM track WHERE profile_id = ?1", "DELETE FROM metric WHERE profile_id = ?1",
                             "DELETE FROM profile WHERE id = ?1"}) {
         SqliteStmt del(db, sql);
@@ -545,6 +549,7 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     ensure_transaction();
     db.exec("SAVEPOINT nx_profile");
     in_profile_ = true;
+    source_ = info.source == "-" ? "<stdin>" : info.source;
     delete_profile(info.id);
     SqliteStmt ins(db, "INSERT INTO profile(uid, name, source, format, backend, target, dtype, rank, imported_at)"
                        " VALUES (?,?,?,?,?,?,?,?,?)");
@@ -565,6 +570,7 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     last_track_key_.clear();
     last_track_ = {};
     layout_.clear();
+    layout_flows_.clear();
 }
 
 DbSink::TrackIds DbSink::track_id(const Event& e) {
@@ -594,6 +600,7 @@ DbSink::TrackIds DbSink::track_id(const Event& e) {
 
 void DbSink::spool_for_layout(const Event& e, int64_t id, uint32_t track) {
     // What the layout reads (trace_layout.cpp): times, track, type, engine,
+    // the source's nesting (order of equal starts), process and thread,
     // opcode (engine busy time), bytes (DMA throughput) and a counter's value.
     Event lean;
     lean.type = e.type;
@@ -601,6 +608,10 @@ void DbSink::spool_for_layout(const Event& e, int64_t id, uint32_t track) {
     lean.track = e.track;
     lean.ts_ns = e.ts_ns;
     lean.dur_ns = e.dur_ns;
+    lean.depth = e.depth;
+    lean.pid = e.pid;
+    lean.tid = e.tid;
+    lean.process = e.process;
     lean.opcode = e.opcode;
     lean.bytes = e.bytes;
     lean.value = e.value;
@@ -614,8 +625,9 @@ void DbSink::lay_out() {
     std::vector<int64_t> rows(layout_.tracks().size(), 0);
     for (const auto& [key, ids] : tracks_)
         if (ids.layout < rows.size() && !layout_.tracks()[ids.layout].merged) rows[ids.layout] = ids.id;
-    lay_out_in_store(store_.db(), profile_rowid_, layout_, rows);
+    lay_out_in_store(store_.db(), profile_rowid_, layout_, layout_flows_, rows);
     layout_.clear();
+    layout_flows_.clear();
 }
 
 int64_t DbSink::string_id(std::string_view s) {
@@ -684,13 +696,13 @@ void DbSink::event(const Event& e) {
         return;
     }
     sqlite3_stmt* s = st_->insert_event.handle();
-    // Too big is the input's fault, not the database's: name the event's line
-    // (the importer adds its file), as for any bad record.  SQLite would
+    // Too big is the input's fault, not the database's: name the event's
+    // input and line, as for any bad record.  SQLite would
     // otherwise bind NULL and lose the value without a word.
     auto too_big = [&]() {
         return Error("an event holds more than the database stores in one value (" +
                          std::to_string(sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1)) + " bytes, NX_MAX_RECORD_MIB)",
-                     {}, e.line);
+                     source_, e.line);
     };
     auto text = [&](int i, std::string_view v) {
         if (v.empty()) {
@@ -745,6 +757,20 @@ void DbSink::event(const Event& e) {
     spool_for_layout(e, id, track.layout);
 }
 
+void DbSink::flow(const Flow& f) {
+    // A profile's events have contiguous ids from its first one, and the
+    // builder says where each end is among them (Flow::from_slice).
+    if (first_event_ == 0 || f.from_slice < 0 || f.to_slice < 0 || first_event_ + f.from_slice > last_event_ ||
+        first_event_ + f.to_slice > last_event_)
+        throw Error("internal: flow " + f.id + " between events the database does not hold");
+    SqliteStmt& ins = st_->insert_flow;
+    ins.bind(1, profile_rowid_).bind(2, std::string_view(f.id));
+    ins.bind(3, first_event_ + f.from_slice).bind(4, first_event_ + f.to_slice);
+    ins.bind_text_or_null(5, f.category).bind_text_or_null(6, f.name);
+    ins.run();
+    layout_flows_.push_back({static_cast<uint64_t>(f.from), static_cast<uint64_t>(f.to), f.category, f.name});
+}
+
 void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     SqliteDb& db = store_.db();
     lay_out();
@@ -782,6 +808,7 @@ void DbSink::abort_profile() {
     db.exec("RELEASE nx_profile");
     in_profile_ = false;
     layout_.clear();
+    layout_flows_.clear();
     // Ids cached for this profile's strings may have been rolled back.
     strings_.clear();
     last_hlo_id_ = last_layer_id_ = 0;

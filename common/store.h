@@ -1,4 +1,4 @@
-// The study database (DESIGN.md): opening it in the right mode, creating and
+// The study database (nx(7) DATABASE SCHEMA): opening it in the right mode, creating and
 // checking the schema, the SQL functions nx adds (REGEXP on RE2), and DbSink,
 // the ProfileSink that loads profiles transactionally.
 //
@@ -20,6 +20,8 @@
 #include "common/trace/event_spool.h"
 
 namespace nx {
+
+struct TraceFlow;  // trace_layout.h (not included: the report has a TraceTrack of its own)
 
 class Store {
 public:
@@ -74,7 +76,7 @@ private:
 // Registers REGEXP (and regexp_extract) on a connection.
 void register_sql_functions(sqlite3* db);
 
-// One run record as the run history stores it (DESIGN.md kind "run").
+// One run record as the run history stores it (nx(7) RECORDS, kind "run").
 struct RunRow {
     std::string study, name, op, backend, target, dtype, started_at, host;
     std::optional<double> median, mean, min, max, p95, stdev, n, compile_ms, tflops;
@@ -98,6 +100,7 @@ public:
     void begin_profile(const ProfileInfo& info) override;
     void event(const Event& e) override;
     void source_rows(const SourceRows& rows) override;
+    void flow(const Flow& f) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
     void finish() override;
@@ -124,18 +127,25 @@ private:
     bool in_transaction_ = false;
     bool in_profile_ = false;
     int64_t profile_rowid_ = 0;
+    // The profile's input, named in errors about its events: they surface on
+    // the database thread, maybe after the importer has moved on.
+    std::string source_;
     int64_t first_event_ = 0, last_event_ = 0;
-    std::unordered_map<std::string, TrackIds> tracks_;  // by track_key (event.h)
-    std::string key_, last_track_key_;
-    TrackIds last_track_;
-    // The profile's events as the layout reads them (store_layout.h), in a
-    // smaller chunk than a trace's: the database has its own cache to keep.
-    static constexpr size_t kLayoutChunkBytes = size_t{4} << 20;
-    EventSpool layout_;
     struct StringHash {
         using is_transparent = void;
         size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
     };
+    // By track_key (event.h), built in a reused string: a track change
+    // (interleaved engines and queues) costs no allocation.
+    std::unordered_map<std::string, TrackIds, StringHash, std::equal_to<>> tracks_;
+    std::string key_, last_track_key_;
+    TrackIds last_track_;
+    // The profile's events as the layout reads them (store_layout.h), in a
+    // smaller chunk than a trace's: the database has its own cache to keep;
+    // and its flows (they order slices that start together).
+    static constexpr size_t kLayoutChunkBytes = size_t{4} << 20;
+    EventSpool layout_;
+    std::vector<TraceFlow> layout_flows_;
     std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
     // Consecutive events usually repeat their HLO name and layer.
     std::string last_hlo_, last_layer_;

@@ -1,6 +1,7 @@
 #include "common/store_layout.h"
 
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -111,7 +112,8 @@ public:
         }
     }
 
-    void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t, int64_t) override {
+    // Flows are in the database already (event_flow).
+    void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t, int64_t, std::span<const FlowEnd>) override {
         Track& s = at(t);
         // A slice the database does not place (its track is not there, or
         // the trace merged it onto "(other tracks)") still takes its place
@@ -166,9 +168,12 @@ private:
 
 }  // namespace
 
-void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<int64_t>& row_tracks) {
+void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<TraceFlow>& flows,
+                      const std::vector<int64_t>& row_tracks) {
     StoreWriter writer(db, profile_id, row_tracks);
-    lay_out_profile(spool, TraceProcess{}, writer);
+    // Process and thread ids matter to the trace file only.
+    TraceIds ids;
+    lay_out_profile(spool, TraceProcess{}, ids, flows, writer);
 }
 
 }  // namespace nx

@@ -24,12 +24,15 @@
 
 #include "common/sqlite_db.h"
 #include "common/trace/event_spool.h"
+#include "common/trace/trace_layout.h"
 
 namespace nx {
 
 // Lays out `spool` (events added with ref = their event.id; counter samples
-// with any ref) for profile `profile_id`.  `row_tracks[i]` is the track.id of
+// with any ref) and its `flows` (which order the slices that start
+// together) for profile `profile_id`.  `row_tracks[i]` is the track.id of
 // spool track i (EventSpool::tracks()), 0 for one the database does not have.
-void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<int64_t>& row_tracks);
+void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<TraceFlow>& flows,
+                      const std::vector<int64_t>& row_tracks);
 
 }  // namespace nx

@@ -88,6 +88,21 @@ CREATE TABLE IF NOT EXISTS slice_layout(
     parent_id INTEGER               -- event.id of the slice it nests in
 );
 
+-- Flow arrows between two events of a profile (Chrome trace flow events:
+-- a kernel launch to its kernel); the flow view shows them as Perfetto does.
+CREATE TABLE IF NOT EXISTS event_flow(
+    id            INTEGER PRIMARY KEY,
+    profile_id    INTEGER NOT NULL,
+    flow_id       TEXT,             -- the source's flow id
+    from_event_id INTEGER NOT NULL, -- event.id the arrow leaves
+    to_event_id   INTEGER NOT NULL, -- event.id it arrives at
+    category      TEXT,             -- the flow events' "cat"
+    name          TEXT
+);
+CREATE INDEX IF NOT EXISTS event_flow_by_profile ON event_flow(profile_id);
+CREATE INDEX IF NOT EXISTS event_flow_out ON event_flow(from_event_id);
+CREATE INDEX IF NOT EXISTS event_flow_in ON event_flow(to_event_id);
+
 CREATE TABLE IF NOT EXISTS counter(
     id       INTEGER PRIMARY KEY,
     ts       INTEGER NOT NULL,
@@ -144,6 +159,7 @@ DROP VIEW IF EXISTS args;
 DROP VIEW IF EXISTS instruction;
 DROP VIEW IF EXISTS dma;
 DROP VIEW IF EXISTS busy;
+DROP VIEW IF EXISTS flow;
 )SQL";
 
 const std::string_view kSchemaViews = R"SQL(
@@ -202,6 +218,13 @@ WHERE e.args IS NOT NULL
   AND j.key NOT IN ('opcode', 'hlo_name', 'layer', 'bytes', 'flops', 'model_flops', 'dma_kind', 'tensor',
                     'transpose', 'clipped_dur_ns');
 
+-- Perfetto trace processor's flow table: one row per arrow.
+CREATE VIEW flow AS
+SELECT f.id AS id, f.from_event_id AS slice_out, f.to_event_id AS slice_in,
+       f.flow_id AS trace_id, NULL AS arg_set_id,
+       f.profile_id AS profile_id, f.category AS category, f.name AS name
+FROM event_flow f;
+
 CREATE VIEW instruction AS
 SELECT * FROM slice WHERE category = 'instruction';
 
@@ -211,6 +234,13 @@ SELECT s.*, s.track_name AS queue FROM slice s WHERE category = 'dma';
 )SQL";
 
 const std::vector<AddedColumn> kAddedColumns = {
+    {"event_flow", "id", "INTEGER"},
+    {"event_flow", "profile_id", "INTEGER"},
+    {"event_flow", "flow_id", "TEXT"},
+    {"event_flow", "from_event_id", "INTEGER"},
+    {"event_flow", "to_event_id", "INTEGER"},
+    {"event_flow", "category", "TEXT"},
+    {"event_flow", "name", "TEXT"},
     {"track", "row", "TEXT"},
     {"slice_layout", "id", "INTEGER"},
     {"slice_layout", "track_id", "INTEGER"},
@@ -226,6 +256,7 @@ const std::vector<IdColumns> kIdColumns = {
     {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id"}},
     {"slice_layout", {"id", "track_id", "parent_id"}},
     {"counter", {"id", "track_id"}},
+    {"event_flow", {"id", "profile_id", "from_event_id", "to_event_id"}},
     {"run", {"id"}},
     {"source_row", {"profile_id"}},
     {"source_table", {}},

@@ -9,9 +9,10 @@
 
 namespace nx {
 
-// 2: source_row, source_table.  3: slice_layout, track.row; lane and
-// counter tracks as in the trace; args keyed "args.NAME".
-constexpr int kSchemaVersion = 3;
+// 2: source_row, source_table.  3: event_flow, the flow view.  4:
+// slice_layout, track.row; lane and counter tracks as in the trace; args
+// keyed "args.NAME".
+constexpr int kSchemaVersion = 4;
 
 // Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open).
 extern const std::string_view kSchemaTables;

@@ -109,7 +109,6 @@ const Target* find_target(std::string_view name) {
     return nullptr;
 }
 
-const std::vector<Target>& all_targets() { return kTargets; }
 
 std::string target_names() {
     std::string s;

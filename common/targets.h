@@ -49,9 +49,12 @@ struct Target {
     double ridge_point(DType d) const { return peak_flops(d) / hbm_bytes_per_s_core(); }
 };
 
+// The device target nx runs and simulates on when none is named (nx-run,
+// the sim and neuron backends, the model, make study).
+inline constexpr const char* kDefaultDeviceTarget = "trn2";
+
 // nullptr when the name is unknown.
 const Target* find_target(std::string_view name);
-const std::vector<Target>& all_targets();
 // "trn1, inf2, trn2, trn3" for messages.
 std::string target_names();
 // The target of an EC2 instance type the profilers record ("inf2.xlarge" ->

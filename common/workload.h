@@ -1,4 +1,4 @@
-// A workload: what to run or simulate (DESIGN.md record kind "workload").
+// A workload: what to run or simulate (nx(7) RECORDS, kind "workload").
 // nx-run generates these or reads them from records; the sim model, the cpu
 // backend and the neuron driver all take this struct.
 #pragma once

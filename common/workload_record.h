@@ -1,4 +1,4 @@
-// Workload records (DESIGN.md kind "workload") to and from the Workload
+// Workload records (nx(7) RECORDS, kind "workload") to and from the Workload
 // struct, and what follows from a workload's shape: FLOPs and tile counts.
 #pragma once
 

@@ -15,7 +15,9 @@
 
 OUT      ?= out
 BACKEND  ?= sim
-TARGET   ?= $(if $(filter cpu,$(BACKEND)),cpu,trn2)
+# Empty: the backend's own default target (nx-run(1): trn2; cpu for BACKEND=cpu).
+TARGET   ?=
+TARGET_OPT = $(if $(TARGET),--target $(TARGET))
 WARMUP   ?= 5
 TIMED    ?= 20
 HISTORY  ?= $(OUT)/history.db
@@ -50,10 +52,10 @@ define study_stages
 $(call settings_file,$(OUT)/$(1)/report-config,"REPORT=$(3)")
 
 $(OUT)/$(1)/workloads.jsonl: $(OUT)/$(1)/config $(NX)/nx-run
-	$(NX)/nx-run --study $(1) $(2) --target $(TARGET) --plan >$$@.tmp && mv $$@.tmp $$@
+	$(NX)/nx-run --study $(1) $(2) --backend $(BACKEND) $(TARGET_OPT) --plan >$$@.tmp && mv $$@.tmp $$@
 
 $(OUT)/$(1)/runs.jsonl: $(OUT)/$(1)/workloads.jsonl
-	$(NX)/nx-run --backend $(BACKEND) --target $(TARGET) --warmup $(WARMUP) --timed $(TIMED) <$$< >$$@.tmp && mv $$@.tmp $$@
+	$(NX)/nx-run --backend $(BACKEND) $(TARGET_OPT) --warmup $(WARMUP) --timed $(TIMED) <$$< >$$@.tmp && mv $$@.tmp $$@
 
 $(OUT)/$(1)/captures.jsonl: $(OUT)/$(1)/runs.jsonl $(NX)/nx-capture
 	$(NX)/nx-capture --dir $(OUT)/$(1)/profiles <$$< >$$@.tmp && mv $$@.tmp $$@

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# CLI conventions every tool shares (DESIGN.md): --help, --version, usage
+# CLI conventions every tool shares (nx(7) and each tool's man page): --help, --version, usage
 # errors with exit 2, diagnostics on stderr only.
 
 load test_helper
@@ -32,6 +32,56 @@ TOOLS="nx-run nx-capture nx-convert nx-query nx-report"
         [[ "$stderr" == "$t: unrecognised option '--no-such-option'"* ]]
         [[ "$stderr" == *"try '$t --help' for more information"* ]]
     done
+}
+
+@test "every tool: --unbuffered is accepted; --list KIND is the one way to list, old spellings kept" {
+    for t in $TOOLS; do
+        run "$t" --unbuffered --help
+        [ "$status" -eq 0 ]
+    done
+    run nx-convert --list formats
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"explorer-parquet"* ]]
+    [ "$(nx-convert --list)" = "$output" ]
+    [ "$(nx-convert --list-formats)" = "$output" ]
+    run nx-report --list rules --format tsv
+    [ "$status" -eq 0 ]
+    [ "$(nx-report --rules --format tsv)" = "$output" ]
+    run nx-query --list queries --format tsv
+    [ "$status" -eq 0 ]
+    [[ "$output" == *engine_utilization* ]]
+    run nx-run --list
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "backend"*"default target"* ]]
+    [[ "$output" == *"sim	trn2	in-process trace	"* ]]
+    [[ "$output" == *"cpu	cpu	"* ]]
+    [[ "$output" == *"neuron	trn2	neuron-profile	"* ]]
+    run --separate-stderr nx-query --list tables
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"--list takes one of: queries (got 'tables')"* ]]
+    run --separate-stderr nx-convert --list formats --list-formats
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"one --list at a time"* ]]
+}
+
+@test "every tool: contradicting options are refused the same way, exit 2" {
+    for t in nx-run nx-capture; do
+        run --separate-stderr "$t" --quiet --progress
+        [ "$status" -eq 2 ]
+        [[ "$stderr" == "$t: --quiet and --progress cannot be used together"* ]]
+    done
+    run --separate-stderr nx-report --compare --baseline x.jsonl
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nx-report: --compare and --baseline cannot be used together"* ]]
+    run --separate-stderr nx-report --fail-on 'total_time>5%'
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nx-report: --fail-on needs --baseline"* ]]
+    run --separate-stderr nx-convert -o x.json
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nx-convert: --output needs --to"* ]]
+    run --separate-stderr nx-convert --format neuron-json --input-format neuron-json x.json
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nx-convert: --input-format and --format cannot be used together"* ]]
 }
 
 @test "every tool: abbreviated options are not guessed" {

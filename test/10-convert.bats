@@ -132,7 +132,7 @@ JSON
     [ "$(sqlite3 s.db "SELECT value FROM counter JOIN track t ON t.id = counter.track_id WHERE t.name = 'cpu_util.percent' ORDER BY ts DESC LIMIT 1")" = 55.0 ]
 }
 
-@test "nx-convert: a Chrome trace gives slices (X, nested B/E), instants and counters; other phases are counted" {
+@test "nx-convert: a Chrome trace gives slices (X, nested B/E), instants and counters; a flow that never ends is counted" {
     nx-convert --db s.db "$FIXTURES/trace.json" >out.jsonl
     [ "$(jget out.jsonl 'r[0]["format"]')" = chrome-json ]
     # B/E nest: "forward" inside "step", depth 1.
@@ -143,7 +143,8 @@ JSON
     [ "$(sqlite3 s.db "SELECT category FROM slice WHERE track_name = 'qSyncIO0'")" = dma ]
     # The trace's samples (nx's own counter tracks have no source row).
     [ "$(sqlite3 s.db "SELECT count(*) FROM counter c JOIN track t ON t.id = c.track_id WHERE t.row IS NOT NULL")" = 3 ]
-    [ "$(jget out.jsonl 'r[0]["chrome_phases_ignored"]["s"]')" = 1 ]
+    [ "$(jget out.jsonl 'r[0]["chrome_flows"]["without_end"]')" = 1 ]
+    [ "$(jget out.jsonl '"chrome_phases_ignored" in r[0]')" = false ]
 }
 
 @test "nx-convert: --format forces the importer, --list-formats lists them" {

@@ -124,6 +124,26 @@ open('big.json.gz', 'wb').write(gzip.compress(data)[:30000])
     [ "$(sqlite3 s.db "SELECT count(*) FROM profile WHERE name = 'mixed'")" = 1 ]
 }
 
+@test "--keep-going: every tool names the first five of a kind, counts the rest, and exits 1 (error counters)" {
+    { echo '{"instruction": ['
+      echo ' {"timestamp": 1, "duration": 2, "label": "Vector", "opcode": "A"}'
+      for i in 1 2 3 4 5 6 7; do echo ',{"timestamp": "x", "duration": 2, "label": "Vector"}'; done
+      echo ']}'; } >many.json
+    run --separate-stderr nx-convert --keep-going many.json
+    [ "$status" -eq 1 ]
+    [ "$(grep -c 'warning: skipped record' <<<"$stderr")" = 5 ]
+    [[ "$stderr" == *"nx-convert: skipped 7 bad records"* ]]
+    # The same counter and wording in nx-report and nx-run.
+    { for i in 1 2 3 4 5 6; do echo 'not json'; done; echo '{"kind":"row","a":1}'; } >recs.jsonl
+    run --separate-stderr nx-report --keep-going --format tsv recs.jsonl
+    [ "$status" -eq 1 ]
+    [ "$(grep -c 'warning: skipped record' <<<"$stderr")" = 5 ]
+    [[ "$stderr" == *"nx-report: skipped 6 bad records"* ]]
+    run --separate-stderr nx-run --keep-going --backend sim recs.jsonl
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"nx-run: skipped 7 bad records"* ]]
+}
+
 @test "--keep-going skips an unreadable input and keeps the others" {
     echo '{"instruction": [' >broken.json
     run --separate-stderr nx-convert --db s.db --keep-going broken.json "$FIXTURES/small_slow.json"

@@ -224,3 +224,27 @@ PY
     nx-convert --db s.db s.json >/dev/null
     [ "$(sqlite3 s.db "SELECT unit FROM metric WHERE name = 'throttle_activity_0_active_time_nc0_percent'")" = "%" ]
 }
+
+@test "nx-report: HBM and spill bytes are the profiler's when some DMA packets do not say their memories" {
+    # As in neuron-profile 2.27 files: a queue named qSyncSpillReload0 moves
+    # WEIGHT -> SB, and most packets (queue Q0) name no memory at all.  A sum
+    # from queue names would call the weight loads spill reloads and miss the rest.
+    python3 >dma.json <<'PY'
+import json
+instr = [{"timestamp": 0, "duration": 10, "label": "Vector", "opcode": "ACTIVATE"}]
+dma = [{"timestamp": 1, "duration": 5, "subgroup": "qSyncSpillReload0-Q1-E0", "transfer_size": 2048,
+        "source": [["WEIGHT"]], "dest": ["SB"]},
+       {"timestamp": 2, "duration": 5, "subgroup": "Q0", "transfer_size": 4096,
+        "source": [["unknown"]], "dest": ["unknown"]}]
+summary = [{"total_time": 1e-05, "hbm_read_bytes": 100352, "hbm_write_bytes": 34816,
+            "spill_reload_bytes": 0, "spill_save_bytes": 0}]
+print(json.dumps({"summary": summary, "instruction": instr, "dma": dma}))
+PY
+    nx-convert --db s.db dma.json >p.jsonl
+    run nx-report --format text p.jsonl
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"derived from DMA queue names"* ]]
+    [[ "$output" == *"1 DMA packets (4096 bytes) do not say which memory they read or wrote: HBM and spill bytes come from the source summary only"* ]]
+    [ "$(sqlite3 s.db "SELECT value || ' ' || origin FROM metric WHERE name = 'hbm_read_bytes'")" = "100352.0 source" ]
+    [ "$(sqlite3 s.db "SELECT value || ' ' || origin FROM metric WHERE name = 'spill_reload_bytes'")" = "0.0 source" ]
+}

@@ -16,7 +16,7 @@ setup() {
     [[ "$output" == *"MFU                   12.0%"* ]]
     # AI = 134217728 / (40960 + 8192) = 2730.7 FLOP/B > ridge 223.8: compute-bound.
     [[ "$output" == *"bound                 compute-bound (arithmetic intensity 2731 FLOP/B vs ridge point 223.8)"* ]]
-    [[ "$output" == *"Findings (top 3 of "* ]]
+    [[ "$output" == *"Findings (top 2 of 3"* ]]
     [[ "$output" == *"critical  tensor_engine_idle"* ]]
     [[ "$output" == *"-> restructure matmuls"* ]]
     [[ "$output" == *"TensorMatrix             [#####"* ]]
@@ -60,6 +60,15 @@ setup() {
     # A database given as a file argument works too.
     run nx-report s.db --format markdown
     [[ "$output" == *"# Profile small"* && "$output" == *"# Profile small_slow"* ]]
+    # --profile means the same for every source: with --db, record files are
+    # filtered too, and a name found in only one source is found.
+    nx-convert --name other "$FIXTURES/small.json" >other.jsonl
+    run nx-report --db s.db other.jsonl --profile small_slow --format markdown
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"# Profile small_slow"* && "$output" != *"# Profile other"* ]]
+    run nx-report --db s.db other.jsonl --profile other --profile small --format markdown
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"# Profile other"* && "$output" == *"# Profile small"$'\n'* && "$output" != *"small_slow"* ]]
 }
 
 @test "nx-report --compare: metrics side by side with ratios, and the engine deltas that explain the difference" {
@@ -212,4 +221,110 @@ setup() {
     run --separate-stderr nx-report a.jsonl --seq-dist bad.txt
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"bad.txt:1: expected a request count, got 'abc'"* ]]
+}
+
+# test/fixtures/kineto_step.json, hand-written in Kineto's shape (µs around
+# 1.7e15, names as "M" events), times here in µs from its start:
+#   thread 100: ProfilerStep#1 [0,900) holds aten::linear [10,310) and
+#     aten::clamp [400,500); aten::linear holds aten::t [20,70) (with a
+#     cudaMemcpyAsync [40,45)) and aten::addmm [100,250) (with a
+#     cudaLaunchKernel [110,130)); aten::clamp holds a launch [420,430);
+#     aten::empty [950,1000).
+#   stream 7:  a memcpy [50,80), sgemm_128x64_nn [140,240), a clamp kernel
+#     with a 400-character name [440,460), a Stream Sync [470,480).
+#   stream 20: sgemm_128x64_nn [300,360) and [600,690).
+# The span is 1000 µs.
+
+@test "nx-report: a Kineto trace gets busy tracks, GPU streams, a kernel table, self time and idle gaps" {
+    nx-convert --to events "$FIXTURES/kineto_step.json" >ev.jsonl
+    run nx-report ev.jsonl --format text
+    [ "$status" -eq 0 ]
+    # No Neuron sections, and the events are not dumped as rows.
+    [[ "$output" != *"Utilisation"* && "$output" != *"Engines"* && "$output" != *'"External id"'* ]]
+    # The thread: [0,900) + [950,1000) = 950 of 1000 µs, nested slices counted once.
+    [[ "$output" == *"  thread 100 (python)       9  950 us   95.0%  cpu_op, cuda_runtime, user_annotation"* ]]
+    # Stream 7's slices: 30 + 100 + 20 + 10 = 160 µs; its GPU work leaves out the sync: 150.
+    [[ "$output" == *"  stream 7                  4  160 us   16.0%  kernel, gpu_memcpy, cuda_sync"* ]]
+    [[ "$output" == *"  stream 7          2       1       0  150 us   15.0%"* ]]
+    # Any stream: 30 + 100 + 60 + 20 + 90 = 300 µs; from +50 to +690 µs: 300/640 = 46.9%.
+    [[ "$output" == *"GPU busy        30.0% of the span (300 us of kernels, memcpy and memset on any of 2 streams)"* ]]
+    [[ "$output" == *"GPU window      +50 us to +690 us (640 us): GPU busy 46.9% of it"* ]]
+    # sgemm: 100, 60, 90 -> 250 µs, mean 83.3, median 90, min 60, max 100, 250/270 = 92.6% of kernel time.
+    [[ "$output" == *"      3  250 us  83.3 us   90 us  60 us  100 us  92.6%  sgemm_128x64_nn"* ]]
+    [[ "$output" == *"      1  30 us  30 us   30 us  30 us  30 us  100.0%  Memcpy HtoD (Pageable -> Device)"* ]]
+    # Self time: aten::linear 300 - (50 + 150) = 100; the step 900 - (300 + 100) = 500; addmm 150 - 20.
+    [[ "$output" == *"      1  300 us  100 us  cpu_op           aten::linear"* ]]
+    [[ "$output" == *"      1  900 us  500 us  user_annotation  ProfilerStep#1"* ]]
+    [[ "$output" == *"      1  150 us  130 us  cpu_op           aten::addmm"* ]]
+    # By self time the step comes first, then the three sgemm launches (250 µs).
+    [[ "$output" == *"Top names by self time"*"500 us  user_annotation  ProfilerStep#1"$'\n'*"250 us  kernel           sgemm_128x64_nn"* ]]
+    # Gaps: the thread idles [900,950); stream 20 between GPU work [360,600), stream 7 [240,440) and [80,140).
+    [[ "$output" == *"  thread 100 (python)  slices    +900 us   50 us"* ]]
+    [[ "$output" == *"  stream 20            GPU work  +360 us  240 us"* ]]
+    [[ "$output" == *"  stream 7             GPU work  +240 us  200 us"$'\n'"  stream 7             GPU work   +80 us   60 us"* ]]
+    # The long kernel name is cut to 60 characters in text.
+    [[ "$output" == *"  7.41%  void at::native::vectorized_elementwise_kernel<4, at::nat..."$'\n'* ]]
+}
+
+@test "nx-report: a trace's figures as records (jsonl, csv), long names whole" {
+    nx-convert --to events "$FIXTURES/kineto_step.json" >ev.jsonl
+    nx-report ev.jsonl --format jsonl >r.jsonl
+    assert_jsonl r.jsonl
+    [ "$(jget r.jsonl 'sorted(set(x["kind"] for x in r))')" = '["trace_gap", "trace_gpu_op", "trace_gpu_stream", "trace_name", "trace_summary", "trace_track"]' ]
+    [ "$(jget r.jsonl '[(x["span_ns"], x["slices"], x["gpu_busy_ns"], x["gpu_first_ns"] - x["start_ns"]) for x in r if x["kind"] == "trace_summary"]')" = '[[1000000, 15, 300000, 50000]]' ]
+    [ "$(jget r.jsonl '[(x["busy_ns"], x["busy_percent"]) for x in r if x["kind"] == "trace_track" and x["track"] == "thread 100 (python)"]')" = '[[950000, 95]]' ]
+    [ "$(jget r.jsonl '[(x["total_ns"], x["self_ns"]) for x in r if x["kind"] == "trace_name" and x["name"] == "aten::linear"]')" = '[[300000, 100000]]' ]
+    [ "$(jget r.jsonl '[(x["count"], x["total_ns"], round(x["mean_ns"], 1), x["median_ns"], x["min_ns"], x["max_ns"], round(x["share_percent"], 2)) for x in r if x["kind"] == "trace_gpu_op" and x["name"] == "sgemm_128x64_nn"]')" = '[[3, 250000, 83333.3, 90000, 60000, 100000, 92.59]]' ]
+    [ "$(jget r.jsonl '[(x["track"], x["busy_by"], x["rank"], x["offset_ns"], x["length_ns"]) for x in r if x["kind"] == "trace_gap" and x["track"] == "stream 20"]')" = '[["stream 20", "gpu_work", 1, 360000, 240000]]' ]
+    # The kernel's whole name, as in the trace.
+    want=$(python3 -c "import json; print(max((e['name'] for e in json.load(open('$FIXTURES/kineto_step.json'))['traceEvents'] if e.get('cat') == 'kernel'), key=len))")
+    [ ${#want} -gt 400 ]
+    [ "$(jget r.jsonl '[x["name"] for x in r if x["kind"] == "trace_gpu_op" and x["count"] == 1 and x["category"] == "kernel"][0]')" = "$want" ]
+    nx-report ev.jsonl --format csv >r.csv
+    grep -q '^kind,profile,profile_name,category,count,total_ns,mean_ns,median_ns,min_ns,max_ns,share_percent,name$' r.csv
+    [ "$(python3 -c "import csv; print(max((r[-1] for r in csv.reader(open('r.csv')) if r[0] == 'trace_gpu_op'), key=len))")" = "$want" ]
+}
+
+@test "nx-report: a trace in markdown and HTML; from a study database the same figures" {
+    nx-convert --to events "$FIXTURES/kineto_step.json" >ev.jsonl
+    run nx-report ev.jsonl --format markdown
+    [[ "$output" == *"## GPU kernels by total time"* ]]
+    [[ "$output" == *"| 3 | 250 us | 83.3 us | 90 us | 60 us | 100 us | 92.6% | sgemm_128x64_nn |"* ]]
+    [[ "$output" == *"| 1 | 20 us | 20 us | 20 us | 20 us | 20 us | 7.41% | void at::native::vectorized_elementwise_kernel&lt;4, at::nativ… |"* ]]
+    nx-report ev.jsonl -o t.html
+    grep -q '<div class="card-key">GPU busy</div><div class="card-value">30.0%</div>' t.html
+    grep -q '<td title="void at::native::vectorized_elementwise_kernel&lt;4, at::native::(anonymous namespace)::launch_clamp_scalar' t.html
+    grep -q '<figcaption>Activity over time (50 buckets of 20 us)</figcaption>' t.html
+    # The database keeps the events (and their category): the same records.
+    nx-convert --db t.db "$FIXTURES/kineto_step.json" >/dev/null
+    nx-report ev.jsonl --format jsonl | sort >from-events.jsonl
+    nx-report --db t.db --format jsonl | sort >from-db.jsonl
+    [ "$(grep -c '"kind":"trace_' from-db.jsonl)" -gt 20 ]
+    cmp from-events.jsonl from-db.jsonl
+}
+
+@test "nx-report: a trace profile without its events says how to get them; other profiles' events stay rows" {
+    nx-convert "$FIXTURES/kineto_step.json" >p.jsonl
+    run nx-report p.jsonl --format text
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"a Chrome trace without its events here: its report (busy tracks, GPU kernels, self time, idle gaps) reads them from nx-convert --to events FILE | nx-report, or nx-report --db DB"* ]]
+    # A Neuron profile's events are rows, as before.
+    nx-convert --to events "$FIXTURES/small.json" >n.jsonl
+    nx-report n.jsonl --format jsonl >n-out.jsonl
+    [ "$(jget n-out.jsonl 'len([x for x in r if x["kind"] == "event"])')" = "$(grep -c '"kind":"event"' n.jsonl)" ]
+}
+
+@test "nx-report: a trace event that does not fit names file and line; --keep-going skips it" {
+    nx-convert --to events "$FIXTURES/kineto_step.json" >ev.jsonl
+    sed '3s/"ts_ns":[0-9]*/"ts_ns":"soon"/' ev.jsonl >bad.jsonl
+    run --separate-stderr nx-report bad.jsonl --format text
+    [ "$status" -eq 1 ]
+    [ "$stderr" = 'nx-report: bad.jsonl:3: an event needs an integer "ts_ns"' ]
+    run --separate-stderr nx-report --keep-going bad.jsonl --format text
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *'bad.jsonl:3: warning: skipped 1 event of trace kineto_step, the first: an event needs an integer "ts_ns"'* ]]
+    # aten::t [20,70) is gone: 14 slices, and aten::linear holds its
+    # cudaMemcpyAsync [40,45) directly: self 300 - (5 + 150) = 145 µs.
+    [[ "$output" == *"slices          14 on 3 tracks"* ]]
+    [[ "$output" == *"      1  300 us  145 us  cpu_op           aten::linear"* ]]
 }

@@ -10,6 +10,7 @@ prepare_examples() {
     cp "$FIXTURES/small.json" profile.json
     gzip -c profile.json >profile.json.gz
     cp "$FIXTURES/trace.json" "$FIXTURES/system_profile.json" .
+    cp "$FIXTURES/kineto_step.json" pytorch_trace.json
     cp -r "$FIXTURES/ranks" output
     cp -r "$FIXTURES/parquet/explorer/matmul@latest" .
     export HOME=$PWD/home

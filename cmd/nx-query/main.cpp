@@ -13,26 +13,30 @@
 
 namespace {
 
+constexpr nx::Listing kListings[] = {{"queries", nullptr, "the named queries"}};
+
 const nx::ToolSpec kSpec = {
     "nx-query",
     "nx-query --db FILE [--db FILE]... (NAME | --sql TEXT | --file F.sql) [--param K=V]... [--format F] [--write]\n"
     "       nx-query --list",
     "Runs SQL over nx study databases, read-only unless --write.  NAME is a named query from\n"
     "queries/ (--list shows them).  Tables: profile, metric, track, event, slice_layout, counter,\n"
-    "run; Perfetto-style views slice, track, counter, args (as trace_processor reads nx's trace);\n"
-    "REGEXP uses RE2.",
+    "run; Perfetto-style views slice, track, counter, args, flow (as trace_processor reads nx's\n"
+    "trace); REGEXP uses RE2.",
     "  nx-query --db study.db engine_utilization\n"
     "  nx-query --db study.db --format table top_opcodes --param profile=vmap --param limit=5\n"
     "  nx-query --db study.db --sql \"SELECT name, COUNT(*), AVG(dur) FROM slice WHERE name REGEXP 'MATMUL|TENSOR' GROUP BY name\"\n"
     "  nx-query --db old.db --db new.db compare_profiles --param a=old_run --param b=new_run\n"
     "  nx-query --db study.db timeline --param buckets=20 | nx-report",
+    kListings,
+    {},
 };
 
 struct Options {
     std::vector<std::string> dbs;
     std::string name, sql, file, format;
     std::vector<std::string> params;
-    bool write = false, list = false, unbuffered = false;
+    bool write = false, list = false;
     double timeout = 0;
 };
 
@@ -46,15 +50,14 @@ std::optional<Options> parse(int argc, char** argv) {
         ("param,p", nx::po::value(&o.params)->composing(), "bind :K to V (repeatable)")
         ("format,f", nx::po::value(&o.format), "jsonl, table, csv, tsv, markdown (default: table on a terminal, else jsonl)")
         ("write", nx::po::bool_switch(&o.write), "allow the SQL to change the database")
-        ("timeout", nx::po::value(&o.timeout), "stop the SQL after SECONDS (exit 1; default: no limit)")
-        ("list", nx::po::bool_switch(&o.list), "list the named queries and exit")
-        ("unbuffered", nx::po::bool_switch(&o.unbuffered), "flush after every row");
+        ("timeout", nx::po::value(&o.timeout), "stop the SQL after SECONDS (exit 1; default: no limit)");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "query")) return std::nullopt;
     std::vector<std::string> names;
     if (vm.count("query")) names = vm["query"].as<std::vector<std::string>>();
     if (names.size() > 1) throw nx::UsageError("one query name at a time (got '" + names[0] + "' and '" + names[1] + "')");
     if (!names.empty()) o.name = names[0];
+    o.list = nx::requested_listing(vm) == "queries";
     int sources = !o.name.empty() + !o.sql.empty() + !o.file.empty();
     if (!o.list) {
         if (sources == 0) throw nx::UsageError("give a query NAME, --sql TEXT or --file F.sql (--list shows the names)");
@@ -68,7 +71,6 @@ std::optional<Options> parse(int argc, char** argv) {
 
 int run(const Options& o) {
     nx::Output& out = nx::Output::standard();
-    out.set_unbuffered(o.unbuffered);
     nx::RowFormat format = o.format.empty() ? nx::default_row_format(out) : nx::parse_row_format(o.format);
     std::string dir = nx::named_query_dir();
     if (o.list) {

@@ -10,13 +10,20 @@
 #include "common/model/sim.h"
 #include "common/output.h"
 #include "common/progress.h"
-#include "common/run/backend.h"
+#include "common/run/backends.h"
+#include "common/records/record_loop.h"
 #include "common/run/run_record.h"
 #include "common/study_plan.h"
 #include "common/targets.h"
 #include "common/workload_record.h"
 
 namespace {
+
+constexpr nx::Listing kListings[] = {
+    {"backends", nullptr, "the backends, their default targets and how nx-capture profiles them"},
+    {"calibration", nullptr, "the sim model's calibration table (the same as --calibrate)"},
+};
+constexpr nx::OptionRule kOptionRules[] = {{nx::OptionRule::conflicts, "quiet", "progress"}};
 
 const nx::ToolSpec kSpec = {
     "nx-run",
@@ -32,6 +39,8 @@ const nx::ToolSpec kSpec = {
     "  nx-run --study patterns --backend cpu\n"
     "  nx-run --study mlp --seq 128,512 --backend neuron --target trn1\n"
     "  nx-run --study patterns | nx-capture | nx-convert --db study.db",
+    kListings,
+    kOptionRules,
 };
 
 struct Options {
@@ -40,9 +49,10 @@ struct Options {
     std::string backend = "sim";
     nx::BackendOptions backend_options;
     std::vector<std::string> inputs;
-    bool plan_only = false, keep_going = false, unbuffered = false, no_cache = false;
+    bool plan_only = false, keep_going = false, no_cache = false;
     int progress = 0;
     std::optional<std::string> calibrate;
+    std::string listing;  // --list KIND
 };
 
 std::optional<Options> parse(int argc, char** argv) {
@@ -81,7 +91,6 @@ std::optional<Options> parse(int argc, char** argv) {
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "report a failing workload and go on")
         ("progress", nx::po::bool_switch(&progress), "progress on stderr even when it is not a terminal")
         ("quiet,q", nx::po::bool_switch(&quiet), "no progress")
-        ("unbuffered", nx::po::bool_switch(&o.unbuffered), "flush stdout after every record")
         ("calibrate", nx::po::value(&calibrate)->implicit_value(""), "print the sim model's calibration table and exit");
     study.add(run);
     nx::po::variables_map vm;
@@ -89,12 +98,14 @@ std::optional<Options> parse(int argc, char** argv) {
     if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
     o.study_given = vm.count("study") > 0;
     if (vm.count("calibrate")) o.calibrate = calibrate;
-    if (quiet && progress) throw nx::UsageError("--quiet and --progress contradict each other");
+    o.listing = nx::requested_listing(vm);
+    if (o.listing == "calibration") o.calibrate = "";
     o.progress = progress ? 1 : quiet ? -1 : 0;
     o.backend_options.use_cache = !o.no_cache;
     if (o.backend_options.warmup < 0 || o.backend_options.timed < 1)
         throw nx::UsageError("--warmup must be 0 or more and --timed at least 1");
-    if (o.backend_options.target.empty()) o.backend_options.target = o.backend == "cpu" ? "cpu" : "trn2";
+    if (o.backend_options.target.empty())
+        if (const nx::BackendDef* def = nx::find_backend(o.backend)) o.backend_options.target = def->default_target;
     if (o.study_given && !o.inputs.empty()) throw nx::UsageError("give --study or workload files, not both");
     if (!o.study_given) {
         for (const char* opt : {"mode", "M", "K", "N", "model", "tp", "phases", "patterns", "sizes", "iterations",
@@ -113,29 +124,17 @@ std::vector<nx::Workload> read_workloads(const Options& o) {
             throw nx::UsageError("give --study, or workload records on stdin or as files");
         inputs.push_back("-");
     }
-    int64_t bad = 0;
     for (const std::string& path : inputs) {
         auto in = nx::InputSource::open(path);
-        nx::JsonlReader reader(*in);
-        rapidjson::Document doc;
-        std::string line;
-        while (reader.next_line(line)) {
-            try {
-                nx::parse_json_object(doc, line, in->name(), reader.line());
-                std::string kind = nx::get_string(doc, "kind").value_or("workload");
-                if (kind != "workload" && kind != "run" && kind != "capture")
-                    throw nx::Error("expected workload records, got \"" + kind + "\"");
-                nx::Workload w = nx::workload_from_record(doc);
-                w.target = o.backend_options.target;
-                out.push_back(std::move(w));
-            } catch (const nx::Error& e) {
-                if (!o.keep_going) throw nx::Error(e.what(), in->name(), reader.line());
-                ++bad;
-                nx::print_warning(std::string("skipped record: ") + e.what(), in->name(), reader.line());
-            }
-        }
+        nx::for_each_record(*in, o.keep_going, [&](rapidjson::Document& doc, const std::string&, int64_t) {
+            std::string kind = nx::get_string(doc, "kind").value_or("workload");
+            if (kind != "workload" && kind != "run" && kind != "capture")
+                throw nx::Error("expected workload records, got \"" + kind + "\"");
+            nx::Workload w = nx::workload_from_record(doc);
+            w.target = o.backend_options.target;
+            out.push_back(std::move(w));
+        });
     }
-    if (bad > 0) nx::print_note("skipped " + std::to_string(bad) + " bad workload record" + (bad == 1 ? "" : "s"));
     return out;
 }
 
@@ -148,10 +147,22 @@ int calibrate(const std::string& file) {
     return r.goals_met ? nx::kExitOk : nx::kExitGate;
 }
 
+// --list backends: the backend table (common/run/backends.h).
+void list_backends(nx::Output& out) {
+    out.write("backend\tdefault target\tcapture\tdescription\n");
+    for (const nx::BackendDef& b : nx::backend_defs())
+        out.write(std::string(b.name) + "\t" + std::string(b.default_target) + "\t" +
+                  (b.capture == nx::CaptureMethod::in_process ? "in-process trace" : "neuron-profile") + "\t" +
+                  std::string(b.description) + "\n");
+}
+
 int run(Options& o) {
     if (o.calibrate) return calibrate(*o.calibrate);
     nx::Output& out = nx::Output::standard();
-    out.set_unbuffered(o.unbuffered);
+    if (o.listing == "backends") {
+        list_backends(out);
+        return nx::kExitOk;
+    }
     // Made (cheaply: nothing starts yet) before planning, so --plan refuses an
     // unknown backend or target too.
     std::unique_ptr<nx::Backend> backend = nx::make_backend(o.backend, o.backend_options);
@@ -167,15 +178,15 @@ int run(Options& o) {
 
     // Workloads nx cannot run are reported before anything runs.
     std::vector<nx::Workload> runnable;
-    int failed = 0;
+    nx::ErrorCounts& errors = nx::error_counts();
+    errors.set_total(nx::ErrorKind::failed_workload, static_cast<int64_t>(workloads.size()));
     for (nx::Workload& w : workloads) {
         try {
             nx::validate_workload(w);
             runnable.push_back(std::move(w));
         } catch (const nx::Error& e) {
             if (!o.keep_going) throw;
-            nx::print_error(e.what());
-            ++failed;
+            errors.add(nx::ErrorKind::failed_workload, e.what());
         }
     }
     std::string host = nx::host_name();
@@ -185,13 +196,12 @@ int run(Options& o) {
     backend->run_all(runnable, [&](size_t i, const nx::Execution* e, const nx::Error* err) {
         if (i + 1 < runnable.size()) progress.step(runnable[i + 1].name);
         if (err) {
-            ++failed;
             if (!o.keep_going) {
                 first_error = *err;
                 return false;  // stop: nothing more runs
             }
             progress.done();
-            nx::print_error(err->what());
+            errors.add(nx::ErrorKind::failed_workload, err->what());
             return true;
         }
         out.write(nx::run_record_json(runnable[i], backend->name(), backend->target(), *e,
@@ -202,11 +212,7 @@ int run(Options& o) {
     });
     progress.done();
     if (first_error) throw *first_error;
-    if (failed > 0) {
-        nx::print_note(std::to_string(failed) + " of " + std::to_string(workloads.size()) + " workloads failed");
-        return nx::kExitFailure;
-    }
-    return nx::kExitOk;
+    return nx::kExitOk;  // failed workloads are counted: run_tool exits 1
 }
 
 }  // namespace

@@ -2,11 +2,11 @@
 
 #include "common/diag.h"
 #include "common/error.h"
+#include "common/records/error_counts.h"
 
 namespace nx {
 
 namespace {
-constexpr int64_t kWarnFirst = 5;  // bad records named one by one; the rest counted
 
 std::string file_stem(const std::string& path) {
     std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
@@ -29,7 +29,7 @@ bool is_identifier_field(std::string_view k) {
 void ImportContext::bad_record(const std::string& message, int64_t line) {
     if (!keep_going) throw Error(message, where, line);
     ++bad_records;
-    if (bad_records <= kWarnFirst) print_warning("skipped record: " + message, where, line);
+    error_counts().add(ErrorKind::bad_record, message, where, line);
 }
 
 ProfileInfo ImportContext::profile_info(std::string_view format, std::string_view part) const {

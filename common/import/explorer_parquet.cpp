@@ -25,7 +25,9 @@
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
 #include "common/jsonl.h"
+#include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
+#include "common/records/error_counts.h"
 #include "common/targets.h"
 #include "common/utf8.h"
 
@@ -57,18 +59,6 @@ struct ColumnSpec {
     bool required = false;
 };
 
-// RapidJSON's writer plus a key already quoted, copied in one piece (its
-// RawValue copies byte by byte): the args object of every row repeats the
-// same column names.
-class ArgsWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
-public:
-    using Writer::Writer;
-    void QuotedKey(const std::string& quoted) {
-        Prefix(rapidjson::kStringType);
-        std::memcpy(os_->Push(quoted.size()), quoted.data(), quoted.size());
-    }
-};
-
 // SchemaFields rows nx checks files against: (table, field) -> type, unit.
 struct FieldFacts {
     std::string type, format, unit;
@@ -86,22 +76,10 @@ public:
         std::vector<std::string> names;
         for (const ColumnSpec& s : specs) names.emplace_back(s.name);
         mapped_ = names.size();
-        if (all_columns) {
-            TableReader probe(files, {});
-            for (const std::string& n : probe.column_names())
-                if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-        }
-        names_ = names;
-        // Each column's key as JSON ("name"), quoted once here rather than per row.
-        for (const std::string& n : names_) {
-            rapidjson::StringBuffer b;
-            rapidjson::Writer<rapidjson::StringBuffer> w(b);
-            w.String(n.c_str(), static_cast<rapidjson::SizeType>(n.size()));
-            keys_.emplace_back(b.GetString(), b.GetSize());
-        }
-        reader_ = std::make_unique<TableReader>(files, names);
-        const parquet::ParquetFile& first = reader_->first_file();
-        (void)first;
+        reader_ = std::make_unique<TableReader>(files, std::move(names),
+                                                all_columns ? TableReader::Others::add : TableReader::Others::skip);
+        reader_->first_file();
+        json_ = std::make_unique<parquet::RowJson>(reader_->names());
         for (size_t i = 0; i < specs.size(); ++i) check(i, specs[i], facts);
     }
 
@@ -109,7 +87,7 @@ public:
     const std::string& file() const { return reader_->file(); }
     std::string where_in_table(size_t h) const {
         return "row group " + std::to_string(reader_->row_group()) + ", row " + std::to_string(reader_->row()) +
-               ", column " + names_[h];
+               ", column " + reader_->names()[h];
     }
     std::string where_row() const {
         return "row group " + std::to_string(reader_->row_group()) + ", row " + std::to_string(reader_->row());
@@ -137,65 +115,14 @@ public:
     }
 
     // The columns no mapping took, as a JSON object (Perfetto-style args).
-    std::string_view other_args() { return columns_json(mapped_); }
+    std::string_view other_args() { return json_->write(*reader_, mapped_); }
     // Every column of the row.
-    std::string row_json() { return std::string(columns_json(0)); }
+    std::string row_json() { return std::string(json_->write(*reader_, 0)); }
 
-    static void write_value(rapidjson::Writer<rapidjson::StringBuffer>& w, const ColumnCursor& c) {
-        if (c.info().is_list) {
-            w.StartArray();
-            for (size_t k = 0; k < c.list_size(); ++k) {
-                if (c.element_null(k)) w.Null();
-                else if (c.holds_integers()) w.Int64(c.element_i64(k));
-                else if (c.holds_reals()) finite(w, c.element_f64(k));
-                else string(w, c.element_str(k), c.info().is_string || c.info().type == parquet::PhysicalType::byte_array);
-            }
-            w.EndArray();
-        } else if (c.holds_integers()) {
-            if (c.info().type == parquet::PhysicalType::boolean) w.Bool(c.i64() != 0);
-            else w.Int64(c.i64());
-        } else if (c.holds_reals()) {
-            finite(w, c.f64());
-        } else {
-            string(w, c.str(), c.info().is_string || c.info().type == parquet::PhysicalType::byte_array);
-        }
-    }
-
-    const std::vector<std::string>& names() const { return names_; }
+    const std::vector<std::string>& names() const { return reader_->names(); }
     const TableReader& reader() const { return *reader_; }
 
 private:
-    // Non-null columns from `first` on as one JSON object; empty when none.
-    std::string_view columns_json(size_t first) {
-        args_.Clear();
-        ArgsWriter w(args_);
-        w.StartObject();
-        size_t n = 0;
-        for (size_t h = first; h < names_.size(); ++h) {
-            const ColumnCursor* c = reader_->column(h);
-            if (!c || c->is_null()) continue;
-            w.QuotedKey(keys_[h]);
-            write_value(w, *c);
-            ++n;
-        }
-        w.EndObject();
-        if (n == 0) return {};
-        return std::string_view(args_.GetString(), args_.GetSize());
-    }
-
-    static void finite(rapidjson::Writer<rapidjson::StringBuffer>& w, double v) {
-        if (std::isfinite(v)) w.Double(v);
-        else w.Null();
-    }
-    static void string(rapidjson::Writer<rapidjson::StringBuffer>& w, std::string_view s, bool text) {
-        if (text && is_valid_utf8(s)) {
-            w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-            return;
-        }
-        std::string h = hex_bytes(s);
-        w.String(h.c_str(), static_cast<rapidjson::SizeType>(h.size()));
-    }
-
     void check(size_t h, const ColumnSpec& spec, const SchemaFacts& facts) {
         const ColumnInfo* info = reader_->info(h);
         std::string file = reader_->file();
@@ -228,10 +155,9 @@ private:
     }
 
     std::string name_;
-    std::vector<std::string> names_, keys_;
     size_t mapped_ = 0;
     std::unique_ptr<TableReader> reader_;
-    rapidjson::StringBuffer args_;
+    std::unique_ptr<parquet::RowJson> json_;
 };
 
 Engine engine_from_name(std::string_view name) {
@@ -296,8 +222,8 @@ private:
             if (!ctx_.keep_going) throw;
             // Rows before the damage were imported; say so rather than pretend
             // the table is whole.
-            ++ctx_.bad_records;
-            print_warning(std::string("skipped the rest of table ") + name + ": " + e.what(), e.where(), e.line());
+            error_counts().add(ErrorKind::damaged_table, std::string("skipped the rest of table ") + name + ": " + e.what(),
+                               e.where(), e.line());
         }
         ctx_.where = saved;
     }

@@ -85,10 +85,6 @@ bool has(const std::vector<std::string>& keys, std::string_view k) {
     return false;
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // A flat summary: top-level numbers under metric names.
 bool top_has_metric_key_and_numbers(const KeySniffer& k) {
     return k.top_is_object && k.top_has_metric_key && k.top_numbers > 0;
@@ -112,8 +108,8 @@ std::string input_format_names() {
 
 std::string_view sniff_format(std::string_view prefix, std::string_view path) {
     std::string_view p = path;
-    if (ends_with(p, ".gz")) p.remove_suffix(3);
-    if (ends_with(p, ".ntff")) return "ntff";
+    if (p.ends_with(".gz")) p.remove_suffix(3);
+    if (p.ends_with(".ntff")) return "ntff";
     if (prefix.substr(0, 4) == "PAR1") return "parquet-table";
     size_t start = prefix.find_first_not_of(" \t\r\n");
     if (start == std::string_view::npos) return {};

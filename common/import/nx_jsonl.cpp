@@ -1,5 +1,5 @@
 // nx's own event stream (`nx-convert --to events`): event records grouped by
-// profile, each group followed by its profile record.  Reading it back gives
+// profile, each group followed by its flow records and its profile record.  Reading it back gives
 // the same profile (metrics from the source stay "source"; the rest are
 // derived again from the events).
 #include <rapidjson/document.h>
@@ -30,6 +30,7 @@ public:
                 parse_json_object(doc, text, ctx_.where, line);
                 std::string kind = get_string(doc, "kind").value_or("");
                 if (kind == "event") event(doc, line);
+                else if (kind == "flow") flow(doc);
                 else if (kind == "profile") profile(doc);
                 else if (kind.empty()) throw Error("record has no \"kind\"");
                 else throw Error("unexpected \"" + kind + "\" record in an event stream");
@@ -99,8 +100,29 @@ private:
         }
         e.args_json = args_;
         e.line = line;
+        process_ = get_string(r, "process").value_or("");
+        e.process = process_;
+        e.pid = get_int(r, "pid").value_or(kNoId);
+        e.tid = get_int(r, "tid").value_or(kNoId);
         if (!open_ || id != current_) start(id);
         out_.event(e);
+    }
+
+    // A flow between two event records of the profile being read (their
+    // 0-based indexes); the builder checks that both are slices.
+    void flow(const rapidjson::Value& r) {
+        std::string id = get_string(r, "profile").value_or("");
+        if (id.empty()) throw Error("flow without \"profile\"");
+        if (!open_ || id != current_) throw Error("flow record of profile " + id + " not after its events");
+        Flow f;
+        f.id = get_string(r, "id").value_or("");
+        f.category = get_string(r, "category").value_or("");
+        f.name = get_string(r, "name").value_or("");
+        std::optional<int64_t> from = get_int(r, "from_event"), to = get_int(r, "to_event");
+        if (!from || !to) throw Error("flow without \"from_event\" and \"to_event\"");
+        f.from = *from;
+        f.to = *to;
+        out_.flow(f);
     }
 
     void profile(const rapidjson::Value& r) {
@@ -123,7 +145,7 @@ private:
     ImportContext& ctx_;
     bool open_ = false;
     std::string current_;
-    std::string track_, name_, opcode_, hlo_, layer_, tensor_, args_;
+    std::string track_, name_, opcode_, hlo_, layer_, tensor_, args_, process_;
 };
 
 }  // namespace

@@ -51,6 +51,12 @@ public:
     // With kParseNumbersAsStringsFlag (RecordFormat::numbers_as_text):
     // decoded as usual, and a slot keeps the text as written.
     bool RawNumber(const char* str, rapidjson::SizeType len, bool) {
+        // A number nothing keeps (skipped section or field) is not converted.
+        if ((pass_depth_ > 0 && !pass_writer_) ||
+            (pass_depth_ == 0 && record_depth_ > 0 && depth_ == record_depth_ && field_ == kSkipField)) {
+            in_.mark();
+            return true;
+        }
         std::string_view text(str, len);
         bool ok;
         if (text.find_first_of(".eE") == std::string_view::npos) {
@@ -97,8 +103,8 @@ public:
             return true;
         }
         if (record_depth_ > 0 && depth_ == record_depth_) {
-            field_ = fmt_.field_id(section_, k);
-            if (field_ < 0) {
+            field_ = fmt_.field_id_after(section_, k, slots_);
+            if (field_ == -1) {
                 if (!args_started_) {
                     args_w_.start_object();
                     args_started_ = true;
@@ -133,7 +139,7 @@ private:
         }
         if (record_depth_ > 0 && depth_ == record_depth_) {
             if (field_ >= 0) set_slot(slots_[static_cast<size_t>(field_)]);
-            else write(args_w_);
+            else if (field_ == -1) write(args_w_);
             return true;
         }
         if (array_depth_ > 0 && depth_ == array_depth_) {
@@ -200,8 +206,9 @@ private:
         if (record_depth_ > 0 && depth_ == record_depth_) {
             // A field's value is a nested object/array.
             if (field_ >= 0) begin_pass(&tmp_w_, PassTarget::slot);
-            else begin_pass(&args_w_, PassTarget::args);
-            object ? pass_writer_->start_object() : pass_writer_->start_array();
+            else if (field_ == -1) begin_pass(&args_w_, PassTarget::args);
+            else begin_pass(nullptr, PassTarget::skip);
+            if (pass_writer_) object ? pass_writer_->start_object() : pass_writer_->start_array();
             ++depth_;
             return true;
         }

@@ -44,8 +44,16 @@ public:
     // How to treat the value of top-level key `section` ("" for a bare array).
     virtual SectionMode section_mode(std::string_view section) = 0;
     // Slot index (0..kMaxSlots-1) for a known field of a record of `section`,
-    // or -1 to put the field into args.
+    // -1 to put the field into args, or kSkipField to drop it unread (a
+    // pass that needs only some fields).
     virtual int field_id(std::string_view section, std::string_view key) = 0;
+    // What the reader asks: field_id, for formats that also look at the
+    // slots the record's earlier fields filled (a pass that needs a field of
+    // some records only).
+    virtual int field_id_after(std::string_view section, std::string_view key, const std::vector<Slot>& filled) {
+        (void)filled;
+        return field_id(section, key);
+    }
     // A complete record.  `args_json` is "{...}" or empty when there were no
     // other fields.  `line` is where the record starts.  `error` is set when
     // the record was malformed structurally (invalid UTF-8...).
@@ -68,5 +76,7 @@ void read_records(InputSource& in, RecordFormat& format, size_t slot_count);
 
 // Largest field id a format may use.
 constexpr size_t kMaxSlots = 32;
+// RecordFormat::field_id: neither a slot nor args.
+constexpr int kSkipField = -2;
 
 }  // namespace nx

@@ -9,9 +9,6 @@ namespace nx::model {
 
 namespace {
 
-// The target nx uses when a workload names none (DESIGN.md: sim's first target).
-constexpr const char* kDefaultTarget = "trn1";
-
 struct Lowered {
     Time device_ns = 0;
     double sbuf_bytes = 0;  // per partition
@@ -55,7 +52,7 @@ Lowered lower(Scheduler& s, const WorkloadSpec& spec, SimResult& r) {
 }  // namespace
 
 const Target& workload_target(const Workload& w) {
-    const std::string name = w.target.empty() ? kDefaultTarget : w.target;
+    const std::string name = w.target.empty() ? kDefaultDeviceTarget : w.target;
     const Target* t = find_target(name);
     if (!t) throw Error(workload_label(w) + ": unknown target '" + name + "' (known: " + target_names() + ")");
     return *t;

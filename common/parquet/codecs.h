@@ -18,7 +18,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Decompresses `size` bytes into exactly `expected` bytes, replacing `out`.
-void decompress(Codec codec, const uint8_t* data, size_t size, size_t expected, std::vector<uint8_t>& out);
+// Decompresses `size` bytes into exactly `expected` bytes at `out` (which
+// has room for them).
+void decompress(Codec codec, const uint8_t* data, size_t size, uint8_t* out, size_t expected);
+// The same into a vector, resized to `expected`.
+inline void decompress(Codec codec, const uint8_t* data, size_t size, size_t expected, std::vector<uint8_t>& out) {
+    out.resize(expected);
+    decompress(codec, data, size, out.data(), expected);
+}
 
 }  // namespace nx::parquet

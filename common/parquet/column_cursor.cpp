@@ -1,7 +1,12 @@
 #include "common/parquet/column_cursor.h"
 
+#include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstring>
+#include <new>
+
+#include <sys/mman.h>
 
 #include "common/error.h"
 #include "common/parquet/codecs.h"
@@ -31,34 +36,124 @@ size_t value_width(PhysicalType t, int32_t type_length) {
     }
 }
 
+// Levels are bytes; these scan eight at a time (GCC's -O2 does not
+// vectorise the plain loops).
+constexpr uint64_t kOnes = 0x0101010101010101ull;
+constexpr uint64_t kHighs = 0x8080808080808080ull;
+
+uint64_t load8(const uint8_t* p) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+}
+
+// Whether a level exceeds `max`.  For max < 128: a byte above max has its
+// high bit set after adding 127 - max, or had it already (a carry out of
+// such a byte only marks a word that is flagged anyway).
+bool any_above(const uint8_t* l, size_t n, uint8_t max) {
+    size_t i = 0;
+    if (max < 128) {
+        uint64_t add = kOnes * (127u - max), flags = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w = load8(l + i);
+            flags |= ((w + add) | w) & kHighs;
+        }
+        if (flags) return true;
+    }
+    for (; i < n; ++i)
+        if (l[i] > max) return true;
+    return false;
+}
+
+// How many levels equal `level`.
+size_t count_equal(const uint8_t* l, size_t n, uint8_t level) {
+    size_t count = 0, i = 0;
+    uint64_t pattern = kOnes * level;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x = load8(l + i) ^ pattern;  // 0 where equal
+        uint64_t nonzero = (((x & ~kHighs) + ~kHighs) | x) & kHighs;
+        // Sums the flags in the top byte (std::popcount is a libgcc call without -mpopcnt).
+        count += 8 - static_cast<size_t>(((nonzero >> 7) * kOnes) >> 56);
+    }
+    for (; i < n; ++i) count += l[i] == level;
+    return count;
+}
+
+// Dictionaries are numbered across the process, so that a cache keyed by
+// dictionary_id() never mistakes one chunk's dictionary for another's.
+std::atomic<uint64_t> g_dictionaries{0};
+
 }  // namespace
 
-ColumnCursor::ColumnCursor(const ParquetFile& file, size_t row_group, const ColumnInfo& column)
-    : file_(file), row_group_(row_group), col_(column) {
+void PageBuffer::grow(size_t n) {
+    release();
+    size_t want = n + n / 8 + 64;
+    void* p = mmap(nullptr, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    p_ = static_cast<uint8_t*>(p);
+    cap_ = want;
+}
+
+void PageBuffer::release() {
+    if (p_) munmap(p_, cap_);
+    p_ = nullptr;
+    cap_ = 0;
+}
+
+ColumnCursor::ColumnCursor(const ParquetFile& file, size_t row_group, const ColumnInfo& column, PageBuffer* scratch)
+    : scratch_(scratch ? scratch : &own_scratch_) {
+    reset(file, row_group, column);
+}
+
+void ColumnCursor::reset(const ParquetFile& file, size_t row_group, const ColumnInfo& column) {
+    file_ = &file;
+    row_group_ = row_group;
+    col_ = column;
     const RowGroup& g = file.metadata().row_groups.at(row_group);
     const ColumnMetaData& m = *g.columns.at(column.leaf).meta;
     codec_ = m.codec;
     rows_total_ = g.num_rows;
+    rows_read_ = 0;
     pos_ = m.data_page_offset;
     if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 && *m.dictionary_page_offset < pos_)
         pos_ = *m.dictionary_page_offset;
     end_ = pos_ + m.total_compressed_size;
+    levels_left_ = levels_ = li_ = vi_ = fast_end_ = 0;
+    have_dict_ = from_dict_ = false;
+    dict_id_ = 0;
+    dict_size_ = 0;
+    null_ = true;
     if (pos_ < 4 || m.total_compressed_size < 0 || end_ > file.data_end() || end_ < pos_)
         fail("column chunk at bytes " + std::to_string(pos_) + ".." + std::to_string(end_) +
              " lies outside the file's data (4.." + std::to_string(file.data_end()) + ")");
     if (col_.type == PhysicalType::fixed_len_byte_array && (col_.type_length <= 0 || col_.type_length > (1 << 20)))
         fail("FIXED_LEN_BYTE_ARRAY of length " + std::to_string(col_.type_length));
+    if (col_.max_def > 255 || col_.max_rep > 255) fail("levels deeper than 255 (schema nesting) are not supported");
+    bool ints = col_.type == PhysicalType::boolean || col_.type == PhysicalType::int32 || col_.type == PhysicalType::int64;
+    bool reals = col_.type == PhysicalType::float32 || col_.type == PhysicalType::float64;
+    kind_ = ints ? Kind::integers : reals ? Kind::reals : Kind::bytes;
+    flat_ = !col_.is_list && col_.max_rep == 0;
+    max_def_ = static_cast<uint8_t>(col_.max_def);
+    if (max_def_ == 0) std::memset(def_, 0, sizeof def_);  // never decoded: every row present
+    width_ = value_width(col_.type, col_.type_length);
+    list_ = col_.is_list;
+    // Only the slice array of the column's kind is used.
+    if (kind_ == Kind::integers) {
+        ints_.resize(kSlice);
+        vals_ = ints_.data();
+    } else if (kind_ == Kind::reals) {
+        reals_.resize(kSlice);
+        vals_ = reals_.data();
+    } else {
+        strs_.resize(kSlice);
+        vals_ = strs_.data();
+    }
+    idx_.resize(kSlice);
+    idxp_ = idx_.data();
 }
 
 void ColumnCursor::fail(const std::string& message) const {
-    throw Error("row group " + std::to_string(row_group_) + ", column " + col_.name + ": " + message, file_.path());
-}
-
-bool ColumnCursor::holds_integers() const {
-    return col_.type == PhysicalType::boolean || col_.type == PhysicalType::int32 || col_.type == PhysicalType::int64;
-}
-bool ColumnCursor::holds_reals() const {
-    return col_.type == PhysicalType::float32 || col_.type == PhysicalType::float64;
+    throw Error("row group " + std::to_string(row_group_) + ", column " + col_.name + ": " + message, file_->path());
 }
 
 void ColumnCursor::read_page_header(int64_t& pos, PageHeader& h, size_t& header_len) {
@@ -67,10 +162,10 @@ void ColumnCursor::read_page_header(int64_t& pos, PageHeader& h, size_t& header_
     size_t want = 256;
     for (;;) {
         size_t n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(want), end_ - pos));
-        raw_.resize(n);
-        file_.read_at(pos, n, raw_.data());
+        uint8_t* buf = scratch_->reserve(n);
+        file_->read_at(pos, n, buf);
         try {
-            h = decode_page_header(raw_.data(), n, header_len);
+            h = decode_page_header(buf, n, header_len);
             pos += static_cast<int64_t>(header_len);
             return;
         } catch (const ThriftError& e) {
@@ -80,52 +175,63 @@ void ColumnCursor::read_page_header(int64_t& pos, PageHeader& h, size_t& header_
     }
 }
 
+const uint8_t* ColumnCursor::read_page_bytes(int64_t size) {
+    uint8_t* buf = scratch_->reserve(static_cast<size_t>(size));
+    file_->read_at(pos_, static_cast<size_t>(size), buf);
+    return buf;
+}
+
 bool ColumnCursor::load_page() {
     for (;;) {
         if (pos_ >= end_) return false;
         int64_t at = pos_;
+        page_at_ = at;
         PageHeader h;
         size_t hlen = 0;
         read_page_header(pos_, h, hlen);
-        if (static_cast<int64_t>(h.compressed_page_size) > end_ - pos_)
+        if (static_cast<int64_t>(h.compressed_page_size) > end_ - pos_ || h.compressed_page_size < 0)
             fail("page at byte " + std::to_string(at) + " claims " + std::to_string(h.compressed_page_size) +
                  " bytes but its column chunk has " + std::to_string(end_ - pos_) + " left");
-        if (static_cast<size_t>(h.uncompressed_page_size) > kMaxPageBytes)
+        if (h.uncompressed_page_size < 0 || static_cast<size_t>(h.uncompressed_page_size) > kMaxPageBytes)
             fail("page at byte " + std::to_string(at) + " claims " + std::to_string(h.uncompressed_page_size) +
                  " bytes uncompressed (more than nx reads in one page)");
-        raw_.resize(static_cast<size_t>(h.compressed_page_size));
-        file_.read_at(pos_, raw_.size(), raw_.data());
-        pos_ += h.compressed_page_size;
+        size_t raw_size = static_cast<size_t>(h.compressed_page_size);
+        size_t full = static_cast<size_t>(h.uncompressed_page_size);
         try {
+            if (h.type == PageType::index) {
+                pos_ += h.compressed_page_size;
+                continue;
+            }
             if (h.type == PageType::dictionary) {
                 if (!h.dictionary) fail("dictionary page without its header");
                 if (have_dict_) fail("a second dictionary page");
-                decompress(codec_, raw_.data(), raw_.size(), static_cast<size_t>(h.uncompressed_page_size), page_);
-                decode_dictionary(page_.data(), page_.size(), h.dictionary->num_values, h.dictionary->encoding);
+                const uint8_t* raw = read_page_bytes(h.compressed_page_size);
+                pos_ += h.compressed_page_size;
+                decompress(codec_, raw, raw_size, page_.reserve(full), full);
+                decode_dictionary(page_.data(), full, h.dictionary->num_values, h.dictionary->encoding);
                 have_dict_ = true;
                 continue;
             }
-            if (h.type == PageType::index) continue;
             size_t count = 0;
             Encoding enc;
-            const uint8_t* values = nullptr;
-            size_t values_len = 0;
+            const uint8_t* p = nullptr;
+            const uint8_t* e = nullptr;
             if (h.type == PageType::data) {
                 if (!h.data) fail("data page without its header");
                 if (h.data->num_values < 0 || h.data->num_values > kMaxPageValues) fail("data page with " + std::to_string(h.data->num_values) + " values");
                 count = static_cast<size_t>(h.data->num_values);
                 enc = h.data->encoding;
-                decompress(codec_, raw_.data(), raw_.size(), static_cast<size_t>(h.uncompressed_page_size), page_);
-                const uint8_t* p = page_.data();
-                const uint8_t* e = p + page_.size();
+                const uint8_t* raw = read_page_bytes(h.compressed_page_size);
+                pos_ += h.compressed_page_size;
+                decompress(codec_, raw, raw_size, page_.reserve(full), full);
+                p = page_.data();
+                e = p + full;
                 if (h.data->repetition_level_encoding != Encoding::rle && col_.max_rep > 0)
                     fail("repetition levels in " + to_string(h.data->repetition_level_encoding) + " are not supported");
                 if (h.data->definition_level_encoding != Encoding::rle && col_.max_def > 0)
                     fail("definition levels in " + to_string(h.data->definition_level_encoding) + " are not supported");
-                decode_levels(p, e, col_.max_rep, count, rep_, true, 0);
-                decode_levels(p, e, col_.max_def, count, def_, true, 0);
-                values = p;
-                values_len = static_cast<size_t>(e - p);
+                start_levels(p, e, col_.max_rep, rep_dec_);
+                start_levels(p, e, col_.max_def, def_dec_);
             } else if (h.type == PageType::data_v2) {
                 if (!h.data_v2) fail("data page v2 without its header");
                 const DataPageHeaderV2& d = *h.data_v2;
@@ -138,37 +244,28 @@ bool ColumnCursor::load_page() {
                 enc = d.encoding;
                 size_t rl = static_cast<size_t>(d.repetition_levels_byte_length);
                 size_t dl = static_cast<size_t>(d.definition_levels_byte_length);
-                const uint8_t* p = raw_.data();
-                decode_levels(p, p + rl, col_.max_rep, count, rep_, false, rl);
-                p = raw_.data() + rl;
-                decode_levels(p, p + dl, col_.max_def, count, def_, false, dl);
-                size_t body = raw_.size() - rl - dl;
-                size_t body_raw = static_cast<size_t>(h.uncompressed_page_size) - rl - dl;
+                const uint8_t* raw = read_page_bytes(h.compressed_page_size);
+                pos_ += h.compressed_page_size;
+                // The page buffer holds the (never compressed) levels, then the values.
+                size_t body = raw_size - rl - dl;
+                size_t body_raw = full - rl - dl;
+                uint8_t* out = page_.reserve(rl + dl + body_raw);
+                std::memcpy(out, raw, rl + dl);
                 if (d.is_compressed && codec_ != Codec::uncompressed) {
-                    decompress(codec_, raw_.data() + rl + dl, body, body_raw, page_);
+                    decompress(codec_, raw + rl + dl, body, out + rl + dl, body_raw);
                 } else {
                     if (body != body_raw) fail("uncompressed data page v2 whose sizes disagree");
-                    page_.assign(raw_.begin() + static_cast<ptrdiff_t>(rl + dl), raw_.end());
+                    std::memcpy(out + rl + dl, raw + rl + dl, body);
                 }
-                values = page_.data();
-                values_len = page_.size();
+                if (col_.max_rep > 0) rep_dec_ = RleDecoder(out, rl, bit_width(col_.max_rep));
+                if (col_.max_def > 0) def_dec_ = RleDecoder(out + rl, dl, bit_width(col_.max_def));
+                p = out + rl + dl;
+                e = p + body_raw;
             } else {
                 fail("unknown page type " + std::to_string(static_cast<int>(h.type)));
             }
-            // The compressed bytes are not needed once decoded: with many
-            // columns open at once (every column of a wide table), keeping
-            // each one's last compressed page would double what a cursor holds.
-            std::vector<uint8_t>().swap(raw_);
-            levels_ = count;
-            li_ = 0;
-            vi_ = 0;
-            size_t present = 0;
-            if (col_.max_def == 0) present = count;
-            else
-                for (size_t i = 0; i < count; ++i) present += def_[i] == static_cast<uint32_t>(col_.max_def);
-            decode_values(values, values_len, present, enc);
-            // next_row() takes one value per present level without checking.
-            if (values_in_page() < present) fail("fewer values than definition levels");
+            levels_left_ = count;
+            start_values(p, static_cast<size_t>(e - p), count, enc);
             if (count == 0) continue;
             return true;
         } catch (const CodecError& e) {
@@ -179,36 +276,206 @@ bool ColumnCursor::load_page() {
     }
 }
 
-void ColumnCursor::decode_levels(const uint8_t*& p, const uint8_t* end, int max_level, size_t count,
-                                 std::vector<uint8_t>& out, bool length_prefixed, size_t v2_length) {
-    if (max_level == 0) {
-        out.clear();
-        return;
-    }
-    size_t len = v2_length;
-    if (length_prefixed) {
-        if (end - p < 4) throw EncodingError("levels past the end of the page");
-        len = le32(p);
-        p += 4;
-    }
+void ColumnCursor::start_levels(const uint8_t*& p, const uint8_t* end, int max_level, RleDecoder& dec) {
+    if (max_level == 0) return;
+    if (end - p < 4) throw EncodingError("levels past the end of the page");
+    size_t len = le32(p);
+    p += 4;
     if (len > static_cast<size_t>(end - p)) throw EncodingError("levels of " + std::to_string(len) + " bytes past the end of the page");
-    if (max_level > 255) throw EncodingError("levels deeper than 255 (schema nesting) are not supported");
-    out.resize(count);
-    // Decoded in slices through a small scratch buffer, then narrowed.
-    constexpr size_t kSlice = 4096;
-    level_scratch_.resize(std::min(count, kSlice));
-    RleDecoder rle(p, len, bit_width(max_level));
-    for (size_t at = 0; at < count; at += kSlice) {
-        size_t n = std::min(kSlice, count - at);
-        rle.decode(level_scratch_.data(), n);
-        for (size_t i = 0; i < n; ++i) {
-            uint32_t v = level_scratch_[i];
-            if (v > static_cast<uint32_t>(max_level))
-                throw EncodingError("a level of " + std::to_string(v) + " above the column's maximum " + std::to_string(max_level));
-            out[at + i] = static_cast<uint8_t>(v);
-        }
-    }
+    dec = RleDecoder(p, len, bit_width(max_level));
     p += len;
+}
+
+void ColumnCursor::decode_levels(RleDecoder& dec, int max_level, size_t n, uint8_t* out) {
+    if (max_level == 0) return;
+    dec.decode(out, n);
+    if (any_above(out, n, static_cast<uint8_t>(max_level)))
+        for (size_t i = 0; i < n; ++i)
+            if (out[i] > max_level)
+                throw EncodingError("a level of " + std::to_string(out[i]) + " above the column's maximum " +
+                                    std::to_string(max_level));
+}
+
+// How many of the page's `levels` hold a value: decodes the definition
+// levels once more (only for the encodings decoded a page at a time).
+size_t ColumnCursor::count_present(size_t levels) const {
+    if (col_.max_def == 0) return levels;
+    RleDecoder dec = def_dec_;
+    uint8_t buf[kSlice];
+    size_t present = 0;
+    for (size_t at = 0; at < levels; at += kSlice) {
+        size_t n = std::min(kSlice, levels - at);
+        dec.decode(buf, n);
+        present += count_equal(buf, n, max_def_);
+    }
+    return present;
+}
+
+void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encoding enc) {
+    from_dict_ = false;
+    page_value_ = 0;
+    vbegin_ = vp_ = p;
+    vend_ = p + n;
+    const uint8_t* end = p + n;
+    switch (enc) {
+        case Encoding::plain:
+            source_ = Source::plain;  // read in place, a slice at a time
+            return;
+        case Encoding::plain_dictionary:
+        case Encoding::rle_dictionary: {
+            if (!have_dict_) throw EncodingError("dictionary-encoded page without a dictionary page");
+            source_ = Source::dictionary;
+            from_dict_ = true;
+            // An empty page may have no bit width byte.
+            val_dec_ = n < 1 ? RleDecoder(p, 0, 0) : RleDecoder(p + 1, n - 1, p[0]);
+            if (n < 1 && levels > 0 && count_present(levels) > 0) throw EncodingError("dictionary indices missing");
+            return;
+        }
+        case Encoding::rle: {
+            if (col_.type != PhysicalType::boolean) throw EncodingError("RLE values for a " + to_string(col_.type) + " column");
+            if (n < 4) throw EncodingError("RLE booleans without their length");
+            uint32_t len = le32(p);
+            if (len > n - 4) throw EncodingError("RLE booleans past the end of the page");
+            source_ = Source::rle_booleans;
+            val_dec_ = RleDecoder(p + 4, len, 1);
+            return;
+        }
+        default: break;
+    }
+    // The rest are decoded for the whole page, which needs its value count.
+    source_ = Source::decoded;
+    size_t count = count_present(levels);
+    switch (enc) {
+        case Encoding::delta_binary_packed: {
+            if (col_.type != PhysicalType::int32 && col_.type != PhysicalType::int64)
+                throw EncodingError("DELTA_BINARY_PACKED for a " + to_string(col_.type) + " column");
+            m_ints_.clear();
+            decode_delta_binary_packed(p, end, col_.type == PhysicalType::int32, count, m_ints_);
+            if (m_ints_.size() != count)
+                throw EncodingError("DELTA_BINARY_PACKED holds " + std::to_string(m_ints_.size()) + " values, the page needs " + std::to_string(count));
+            return;
+        }
+        case Encoding::delta_length_byte_array:
+        case Encoding::delta_byte_array: {
+            if (col_.type != PhysicalType::byte_array && col_.type != PhysicalType::fixed_len_byte_array)
+                throw EncodingError(to_string(enc) + " for a " + to_string(col_.type) + " column");
+            m_strs_.clear();
+            if (enc == Encoding::delta_length_byte_array) decode_delta_length_byte_array(p, end, count, m_strs_);
+            else decode_delta_byte_array(p, end, count, m_strs_);
+            if (m_strs_.size() != count)
+                throw EncodingError(to_string(enc) + " holds " + std::to_string(m_strs_.size()) + " values, the page needs " + std::to_string(count));
+            if (col_.is_string)
+                for (size_t i = 0; i < m_strs_.size(); ++i)
+                    if (!is_valid_utf8(m_strs_.view(i)))
+                        throw EncodingError("value " + std::to_string(i) + " of the page is not valid UTF-8");
+            return;
+        }
+        case Encoding::byte_stream_split: {
+            if (width_ == 0) throw EncodingError("BYTE_STREAM_SPLIT for a " + to_string(col_.type) + " column");
+            if (count * width_ != n) throw EncodingError("BYTE_STREAM_SPLIT page of " + std::to_string(n) + " bytes for " + std::to_string(count) + " values");
+            std::vector<uint8_t> gathered(count * width_);
+            decode_byte_stream_split(p, n, width_, count, gathered.data());
+            decode_plain(gathered.data(), gathered.size(), count, m_ints_, m_reals_, m_strs_);
+            return;
+        }
+        default: throw EncodingError("values in " + to_string(enc) + " are not supported");
+    }
+}
+
+// The next `count` values of the page into the slice arrays.
+void ColumnCursor::decode_slice_values(size_t count) {
+    size_t first = page_value_;
+    page_value_ += count;
+    switch (source_) {
+        case Source::plain: {
+            if (col_.type == PhysicalType::boolean) {
+                size_t bytes = (page_value_ + 7) / 8;
+                if (bytes > static_cast<size_t>(vend_ - vbegin_))
+                    throw EncodingError("PLAIN values need " + std::to_string(bytes) + " bytes, the page has " +
+                                        std::to_string(vend_ - vbegin_));
+                for (size_t i = 0; i < count; ++i) ints_[i] = (vbegin_[(first + i) / 8] >> ((first + i) % 8)) & 1;
+                return;
+            }
+            if (width_ == 0) {  // BYTE_ARRAY: a 4-byte length before each value
+                const uint8_t* p = vp_;
+                for (size_t i = 0; i < count; ++i) {
+                    if (vend_ - p < 4) throw EncodingError("PLAIN byte array " + std::to_string(first + i) + " past the end of the page");
+                    uint32_t len = le32(p);
+                    p += 4;
+                    if (len > static_cast<size_t>(vend_ - p))
+                        throw EncodingError("PLAIN byte array of " + std::to_string(len) + " bytes past the end of the page");
+                    strs_[i] = std::string_view(reinterpret_cast<const char*>(p), len);
+                    p += len;
+                    if (col_.is_string && !is_valid_utf8(strs_[i]))
+                        throw EncodingError("value " + std::to_string(first + i) + " of the page is not valid UTF-8");
+                }
+                vp_ = p;
+                return;
+            }
+            size_t bytes = count * width_;
+            if (bytes > static_cast<size_t>(vend_ - vp_))
+                throw EncodingError("PLAIN values need " + std::to_string(page_value_ * width_) + " bytes, the page has " +
+                                    std::to_string(vend_ - vbegin_));
+            const uint8_t* p = vp_;
+            vp_ += bytes;
+            switch (col_.type) {
+                case PhysicalType::int32:
+                    for (size_t i = 0; i < count; ++i) ints_[i] = static_cast<int32_t>(le32(p + 4 * i));
+                    return;
+                case PhysicalType::int64:
+                    if (count > 0) std::memcpy(ints_.data(), p, count * 8);
+                    return;
+                case PhysicalType::float32:
+                    for (size_t i = 0; i < count; ++i) {
+                        float f;
+                        std::memcpy(&f, p + 4 * i, 4);
+                        reals_[i] = f;
+                    }
+                    return;
+                case PhysicalType::float64:
+                    if (count > 0) std::memcpy(reals_.data(), p, count * 8);
+                    return;
+                default:  // INT96, FIXED_LEN_BYTE_ARRAY
+                    for (size_t i = 0; i < count; ++i) {
+                        strs_[i] = std::string_view(reinterpret_cast<const char*>(p + i * width_), width_);
+                        if (col_.is_string && !is_valid_utf8(strs_[i]))
+                            throw EncodingError("value " + std::to_string(first + i) + " of the page is not valid UTF-8");
+                    }
+                    return;
+            }
+        }
+        case Source::dictionary: {
+            val_dec_.decode(idx_.data(), count);
+            uint32_t over = 0;
+            for (size_t i = 0; i < count; ++i) over |= idx_[i] >= dict_size_ ? 1u : 0u;
+            if (over)
+                for (size_t i = 0; i < count; ++i)
+                    if (idx_[i] >= dict_size_)
+                        throw EncodingError("dictionary index " + std::to_string(idx_[i]) + " out of range (" +
+                                            std::to_string(dict_size_) + " entries)");
+            // Strings were checked when the dictionary was read.
+            if (kind_ == Kind::integers)
+                for (size_t i = 0; i < count; ++i) ints_[i] = dict_ints_[idx_[i]];
+            else if (kind_ == Kind::reals)
+                for (size_t i = 0; i < count; ++i) reals_[i] = dict_reals_[idx_[i]];
+            else
+                for (size_t i = 0; i < count; ++i) strs_[i] = dict_views_[idx_[i]];
+            return;
+        }
+        case Source::rle_booleans:
+            val_dec_.decode(value_scratch_, count);
+            for (size_t i = 0; i < count; ++i) ints_[i] = value_scratch_[i];
+            return;
+        case Source::decoded:
+            // start_values() checked the page holds exactly its present values.
+            if (kind_ == Kind::integers)
+                std::copy(m_ints_.begin() + static_cast<ptrdiff_t>(first), m_ints_.begin() + static_cast<ptrdiff_t>(page_value_), ints_.begin());
+            else if (kind_ == Kind::reals)
+                std::copy(m_reals_.begin() + static_cast<ptrdiff_t>(first), m_reals_.begin() + static_cast<ptrdiff_t>(page_value_), reals_.begin());
+            else
+                for (size_t i = 0; i < count; ++i) strs_[i] = m_strs_.view(first + i);
+            return;
+    }
 }
 
 void ColumnCursor::decode_plain(const uint8_t* p, size_t n, size_t count, std::vector<int64_t>& ints,
@@ -256,7 +523,7 @@ void ColumnCursor::decode_plain(const uint8_t* p, size_t n, size_t count, std::v
         }
         case PhysicalType::int96:
         case PhysicalType::fixed_len_byte_array: {
-            size_t w = value_width(col_.type, col_.type_length);
+            size_t w = width_;
             need(count * w);
             strs.bytes.assign(reinterpret_cast<const char*>(p), count * w);
             strs.offsets.resize(count + 1);
@@ -285,92 +552,59 @@ void ColumnCursor::decode_dictionary(const uint8_t* p, size_t n, int32_t count, 
         throw EncodingError("dictionary page in " + to_string(enc));
     if (count < 0 || count > kMaxPageValues) throw EncodingError("dictionary of " + std::to_string(count) + " entries");
     decode_plain(p, n, static_cast<size_t>(count), dict_ints_, dict_reals_, dict_strs_);
-    if (col_.is_string)
-        for (size_t i = 0; i < dict_strs_.size(); ++i)
-            if (!is_valid_utf8(Strings{&dict_strs_}.at(static_cast<uint32_t>(i))))
+    dict_views_.clear();
+    if (kind_ == Kind::bytes) {
+        dict_views_.reserve(dict_strs_.size());
+        for (size_t i = 0; i < dict_strs_.size(); ++i) {
+            dict_views_.push_back(dict_strs_.view(i));
+            if (col_.is_string && !is_valid_utf8(dict_views_.back()))
                 throw EncodingError("dictionary entry " + std::to_string(i) + " is not valid UTF-8");
+        }
+    }
+    dict_size_ = static_cast<uint32_t>(kind_ == Kind::integers ? dict_ints_.size()
+                                       : kind_ == Kind::reals  ? dict_reals_.size()
+                                                               : dict_strs_.size());
+    dict_id_ = ++g_dictionaries;
 }
 
-void ColumnCursor::decode_values(const uint8_t* p, size_t n, size_t count, Encoding enc) {
-    from_dict_ = false;
-    const uint8_t* end = p + n;
-    switch (enc) {
-        case Encoding::plain: decode_plain(p, n, count, ints_, reals_, page_strs_); break;
-        case Encoding::plain_dictionary:
-        case Encoding::rle_dictionary: {
-            if (!have_dict_) throw EncodingError("dictionary-encoded page without a dictionary page");
-            indices_.resize(count);
-            if (count > 0) {
-                if (n < 1) throw EncodingError("dictionary indices missing");
-                RleDecoder(p + 1, n - 1, p[0]).decode(indices_.data(), count);
-            }
-            size_t dict_size = holds_integers() ? dict_ints_.size() : holds_reals() ? dict_reals_.size() : dict_strs_.size();
-            for (size_t i = 0; i < count; ++i)
-                if (indices_[i] >= dict_size)
-                    throw EncodingError("dictionary index " + std::to_string(indices_[i]) + " out of range (" +
-                                        std::to_string(dict_size) + " entries)");
-            from_dict_ = true;  // values are looked up through indices_ (int_at, real_at, str_index)
-            return;             // strings were checked when the dictionary was read
-        }
-        case Encoding::rle: {
-            if (col_.type != PhysicalType::boolean) throw EncodingError("RLE values for a " + to_string(col_.type) + " column");
-            if (n < 4) throw EncodingError("RLE booleans without their length");
-            uint32_t len = le32(p);
-            if (len > n - 4) throw EncodingError("RLE booleans past the end of the page");
-            indices_.resize(count);
-            RleDecoder(p + 4, len, 1).decode(indices_.data(), count);
-            ints_.assign(indices_.begin(), indices_.end());
-            break;
-        }
-        case Encoding::delta_binary_packed: {
-            if (col_.type != PhysicalType::int32 && col_.type != PhysicalType::int64)
-                throw EncodingError("DELTA_BINARY_PACKED for a " + to_string(col_.type) + " column");
-            ints_.clear();
-            decode_delta_binary_packed(p, end, col_.type == PhysicalType::int32, count, ints_);
-            if (ints_.size() != count)
-                throw EncodingError("DELTA_BINARY_PACKED holds " + std::to_string(ints_.size()) + " values, the page needs " + std::to_string(count));
-            break;
-        }
-        case Encoding::delta_length_byte_array:
-        case Encoding::delta_byte_array: {
-            if (col_.type != PhysicalType::byte_array && col_.type != PhysicalType::fixed_len_byte_array)
-                throw EncodingError(to_string(enc) + " for a " + to_string(col_.type) + " column");
-            page_strs_.clear();
-            if (enc == Encoding::delta_length_byte_array) decode_delta_length_byte_array(p, end, count, page_strs_);
-            else decode_delta_byte_array(p, end, count, page_strs_);
-            if (page_strs_.size() != count)
-                throw EncodingError(to_string(enc) + " holds " + std::to_string(page_strs_.size()) + " values, the page needs " + std::to_string(count));
-            break;
-        }
-        case Encoding::byte_stream_split: {
-            size_t w = value_width(col_.type, col_.type_length);
-            if (w == 0) throw EncodingError("BYTE_STREAM_SPLIT for a " + to_string(col_.type) + " column");
-            if (count * w != n) throw EncodingError("BYTE_STREAM_SPLIT page of " + std::to_string(n) + " bytes for " + std::to_string(count) + " values");
-            std::vector<uint8_t> gathered(count * w);
-            decode_byte_stream_split(p, n, w, count, gathered.data());
-            decode_plain(gathered.data(), gathered.size(), count, ints_, reals_, page_strs_);
-            return;
-        }
-        default: throw EncodingError("values in " + to_string(enc) + " are not supported");
+// A new slice of the page's levels (and their values), loading the next page
+// when this one is used up.
+bool ColumnCursor::fill_slice() {
+    while (levels_left_ == 0)
+        if (!load_page()) return false;
+    size_t n = std::min(kSlice, levels_left_);
+    try {
+        decode_levels(rep_dec_, col_.max_rep, n, rep_);
+        decode_levels(def_dec_, col_.max_def, n, def_);
+        size_t present = col_.max_def != 0 ? count_equal(def_, n, max_def_) : n;
+        decode_slice_values(present);
+    } catch (const EncodingError& e) {
+        fail(std::string("page at byte ") + std::to_string(page_at_) + ": " + e.what());
     }
-    if (col_.is_string && !from_dict_)
-        for (size_t i = 0; i < page_strs_.size(); ++i)
-            if (!is_valid_utf8(Strings{&page_strs_}.at(static_cast<uint32_t>(i))))
-                throw EncodingError("value " + std::to_string(i) + " of the page is not valid UTF-8");
+    levels_left_ -= n;
+    levels_ = static_cast<uint32_t>(n);
+    li_ = 0;
+    vi_ = 0;
+    fast_end_ = flat_ ? static_cast<uint32_t>(std::min<int64_t>(static_cast<int64_t>(n), rows_total_ - rows_read_)) : 0;
+    return true;
+}
+
+bool ColumnCursor::next_level() {
+    return li_ < levels_ || fill_slice();
 }
 
 void ColumnCursor::next_row_slow() {
     if (rows_read_ >= rows_total_) fail("read past the row group's " + std::to_string(rows_total_) + " rows");
-    if (li_ >= levels_ && !load_page())
+    if (!next_level())
         fail("column ends after " + std::to_string(rows_read_) + " of its row group's " + std::to_string(rows_total_) + " rows");
     ++rows_read_;
-    auto def_at = [&](size_t i) { return col_.max_def == 0 ? 0u : def_[i]; };
+    auto def_at = [&](size_t i) { return static_cast<uint32_t>(def_[i]); };  // all 0 when max_def is
     auto rep_at = [&](size_t i) { return col_.max_rep == 0 ? 0u : rep_[i]; };
     if (rep_at(li_) != 0) fail("a row starts with repetition level " + std::to_string(rep_at(li_)));
     if (!col_.is_list) {
         uint32_t d = def_at(li_);
         null_ = d != static_cast<uint32_t>(col_.max_def);
-        if (!null_) cur_ = vi_++;  // load_page() checked there are enough values
+        if (!null_) cur_ = vi_++;
         ++li_;
         return;
     }
@@ -382,34 +616,30 @@ void ColumnCursor::next_row_slow() {
     null_ = d < static_cast<uint32_t>(col_.list_def);
     if (d < static_cast<uint32_t>(col_.element_def)) {
         ++li_;
-    } else {
-        for (;;) {
-            uint32_t dd = def_at(li_);
-            bool present = dd == static_cast<uint32_t>(col_.max_def);
-            elem_valid_.push_back(present ? 1 : 0);
-            if (present) {
-                size_t v = vi_++;
-                if (v >= values_in_page()) fail("fewer values than definition levels");
-                if (holds_integers()) {
-                    elem_ints_.push_back(int_at(v));
-                } else if (holds_reals()) {
-                    elem_reals_.push_back(real_at(v));
-                } else {
-                    std::string_view s = strings().at(str_index(v));
-                    elem_strs_.add(s.data(), s.size());
-                }
+        return;
+    }
+    for (;;) {
+        uint32_t dd = def_at(li_);
+        bool present = dd == static_cast<uint32_t>(col_.max_def);
+        elem_valid_.push_back(present ? 1 : 0);
+        if (present) {
+            uint32_t v = vi_++;
+            if (holds_integers()) {
+                elem_ints_.push_back(ints_[v]);
+            } else if (holds_reals()) {
+                elem_reals_.push_back(reals_[v]);
             } else {
-                elem_ints_.push_back(0);
-                elem_reals_.push_back(0);
-                elem_strs_.add("", 0);
+                std::string_view s = strs_[v];
+                elem_strs_.add(s.data(), s.size());
             }
-            ++li_;
-            // The row goes on while the next level repeats, maybe on the next page.
-            if (li_ >= levels_) {
-                if (pos_ >= end_ || !load_page()) break;
-            }
-            if (rep_at(li_) == 0) break;
+        } else {
+            elem_ints_.push_back(0);
+            elem_reals_.push_back(0);
+            elem_strs_.add("", 0);
         }
+        ++li_;
+        // The row goes on while the next level repeats, maybe in the next slice or page.
+        if (!next_level() || rep_at(li_) == 0) break;
     }
 }
 

@@ -1,10 +1,16 @@
-// Reads one column chunk of one row group a row at a time, decoding one page
-// at a time: memory is one page (plus the dictionary) whatever the file size.
-// Levels and values are decoded per page into plain arrays; next_row() walks
-// them.  Errors carry "row group R, column C" and the file name.
+// Reads one column chunk of one row group a row at a time.  A page is
+// decompressed whole (codecs work on pages), but its levels and values are
+// decoded in slices of kSlice levels: PLAIN values are read straight from the
+// page bytes, dictionary indices are decoded a slice at a time and looked up,
+// so besides the page bytes a cursor holds a fixed number of rows whatever
+// the page size.  Only the rare DELTA_* and BYTE_STREAM_SPLIT encodings are
+// decoded a page at a time.  A cursor moves on to the next row group with
+// reset(), keeping its buffers.  Errors carry "row group R, column C" and the
+// file name.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,20 +20,52 @@
 
 namespace nx::parquet {
 
-class ColumnCursor {
+// Bytes that are reused rather than reallocated and never zero-filled: the
+// page buffers of the cursors.  They are mapped from the system, not taken
+// from malloc's heap: a buffer that grows frees its old pages at once, where
+// the heap would keep a hole and the process's memory would creep up with
+// the row groups read.
+class PageBuffer {
 public:
-    ColumnCursor(const ParquetFile& file, size_t row_group, const ColumnInfo& column);
+    PageBuffer() = default;
+    PageBuffer(const PageBuffer&) = delete;
+    PageBuffer& operator=(const PageBuffer&) = delete;
+    ~PageBuffer() { release(); }
+    // At least n bytes; earlier contents are not kept when it grows (by an
+    // eighth to spare: pages of one column differ by a few bytes).
+    uint8_t* reserve(size_t n) {
+        if (n > cap_ || !p_) grow(n);
+        return p_;
+    }
+    uint8_t* data() const { return p_; }
+
+private:
+    void grow(size_t n);
+    void release();
+    uint8_t* p_ = nullptr;
+    size_t cap_ = 0;
+};
+
+// Aligned so that what next_row() and the accessors touch is one cache line:
+// a reader walks dozens of cursors per row.
+class alignas(64) ColumnCursor {
+public:
+    // `scratch` holds compressed bytes only while a page is decompressed, so
+    // the cursors of one reader share one (nullptr: the cursor has its own).
+    ColumnCursor(const ParquetFile& file, size_t row_group, const ColumnInfo& column, PageBuffer* scratch = nullptr);
+    // Moves to another column chunk, keeping the buffers.
+    void reset(const ParquetFile& file, size_t row_group, const ColumnInfo& column);
 
     // Moves to the next row.  Call once before reading the first row; throws
     // when the column has fewer rows than its row group.  Inline fast path:
-    // a flat column's row within the current page (next_row_slow() does the
-    // rest: pages, lists, errors).
+    // a flat column's row within the current slice (next_row_slow() does the
+    // rest: slices, pages, lists, errors).
     void next_row() {
-        if (li_ < levels_ && rows_read_ < rows_total_ && !col_.is_list && col_.max_rep == 0) {
+        if (li_ < fast_end_) {
             ++rows_read_;
-            null_ = col_.max_def != 0 && def_[li_] != static_cast<uint32_t>(col_.max_def);
-            if (!null_) cur_ = vi_++;  // load_page() checked there are enough values
-            ++li_;
+            null_ = def_[li_++] != max_def_;  // def_ is all 0 when max_def_ is
+            cur_ = vi_;
+            vi_ += !null_;  // the slice holds a value per present level
             return;
         }
         next_row_slow();
@@ -38,9 +76,18 @@ public:
     // Values of the current (non-null, non-list) row.  Integers: BOOLEAN,
     // INT32 and INT64; reals: FLOAT and DOUBLE; text: BYTE_ARRAY,
     // FIXED_LEN_BYTE_ARRAY and INT96 (its 12 raw bytes).
-    int64_t i64() const { return int_at(cur_); }
-    double f64() const { return real_at(cur_); }
-    std::string_view str() const { return strings().at(str_index(cur_)); }
+    int64_t i64() const { return static_cast<const int64_t*>(vals_)[cur_]; }
+    double f64() const { return static_cast<const double*>(vals_)[cur_]; }
+    std::string_view str() const { return static_cast<const std::string_view*>(vals_)[cur_]; }
+
+    // Whether the current (non-null, non-list) value came from the chunk's
+    // dictionary, and which entry: equal entries of one dictionary are equal
+    // values, so a caller can convert each entry once.  dictionary_id() is
+    // unique to one decoded dictionary in the process.
+    bool from_dictionary() const { return from_dict_; }
+    uint32_t dictionary_index() const { return idxp_[cur_]; }
+    uint64_t dictionary_id() const { return dict_id_; }
+    size_t dictionary_size() const { return dict_size_; }
 
     // Lists: the current row's elements.
     size_t list_size() const { return elem_valid_.size(); }
@@ -51,66 +98,102 @@ public:
         return std::string_view(elem_strs_.bytes).substr(elem_strs_.offsets[k], elem_strs_.offsets[k + 1] - elem_strs_.offsets[k]);
     }
 
-    bool holds_integers() const;
-    bool holds_reals() const;
-    bool holds_bytes() const { return !holds_integers() && !holds_reals(); }
+    bool is_list() const { return list_; }
+    bool holds_integers() const { return kind_ == Kind::integers; }
+    bool holds_reals() const { return kind_ == Kind::reals; }
+    bool holds_bytes() const { return kind_ == Kind::bytes; }
 
     // Pages and dictionary entries larger than these are refused as corrupt.
     static constexpr size_t kMaxPageBytes = 256u << 20;
     static constexpr int64_t kMaxPageValues = 16 << 20;
+    // Levels (and so at most values) decoded at a time.
+    static constexpr size_t kSlice = 1024;
 
 private:
-    struct Strings {
-        const ByteArrays* arrays = nullptr;
-        std::string_view at(uint32_t i) const {
-            return std::string_view(arrays->bytes).substr(arrays->offsets[i], arrays->offsets[i + 1] - arrays->offsets[i]);
-        }
+    enum class Kind : uint8_t { integers, reals, bytes };
+    // Where a page's values come from.
+    enum class Source : uint8_t {
+        plain,         // PLAIN, read in place
+        dictionary,    // indices decoded per slice, looked up
+        rle_booleans,  // RLE booleans, decoded per slice
+        decoded,       // DELTA_* and BYTE_STREAM_SPLIT, decoded for the whole page (m_*)
     };
-    Strings strings() const { return Strings{from_dict_ ? &dict_strs_ : &page_strs_}; }
-    uint32_t str_index(size_t value) const { return from_dict_ ? indices_[value] : static_cast<uint32_t>(value); }
-    // Dictionary pages are not expanded: a value is looked up through its index.
-    int64_t int_at(size_t value) const { return from_dict_ ? dict_ints_[indices_[value]] : ints_[value]; }
-    double real_at(size_t value) const { return from_dict_ ? dict_reals_[indices_[value]] : reals_[value]; }
-    size_t values_in_page() const {
-        return from_dict_ ? indices_.size() : holds_integers() ? ints_.size() : holds_reals() ? reals_.size() : page_strs_.size();
-    }
 
     [[noreturn]] void fail(const std::string& message) const;
     void next_row_slow();
-    bool load_page();  // false when the chunk has no more pages
+    bool next_level();  // li_ on a level of the row, loading slices and pages; false at the chunk's end
+    bool fill_slice();  // false when the chunk has no more pages
+    bool load_page();   // false when the chunk has no more pages
     void read_page_header(int64_t& pos, PageHeader& h, size_t& header_len);
+    const uint8_t* read_page_bytes(int64_t size);  // the compressed bytes at pos_, in the scratch
+    void start_levels(const uint8_t*& p, const uint8_t* end, int max_level, RleDecoder& dec);
+    static void decode_levels(RleDecoder& dec, int max_level, size_t n, uint8_t* out);
+    void start_values(const uint8_t* p, size_t n, size_t levels, Encoding enc);
+    void decode_slice_values(size_t count);
     void decode_dictionary(const uint8_t* p, size_t n, int32_t count, Encoding enc);
-    void decode_values(const uint8_t* p, size_t n, size_t count, Encoding enc);
     void decode_plain(const uint8_t* p, size_t n, size_t count, std::vector<int64_t>& ints, std::vector<double>& reals,
                       ByteArrays& strs);
-    void decode_levels(const uint8_t*& p, const uint8_t* end, int max_level, size_t count, std::vector<uint8_t>& out,
-                       bool length_prefixed, size_t v2_length);
+    size_t count_present(size_t levels) const;
 
-    const ParquetFile& file_;
-    size_t row_group_;
+    // What next_row() and the value accessors touch, together (the first
+    // cache line).  Slice positions are below kSlice.
+    uint32_t li_ = 0, fast_end_ = 0;  // next level of the slice; next_row()'s inline path serves levels before fast_end_
+    uint32_t vi_ = 0, cur_ = 0;       // next value of the slice, the current row's
+    int64_t rows_read_ = 0;
+    const void* vals_ = nullptr;      // the slice's values: ints_, reals_ or strs_ by kind_
+    const uint32_t* idxp_ = nullptr;  // idx_
+    uint64_t dict_id_ = 0;
+    uint32_t dict_size_ = 0;
+    bool null_ = true;
+    uint8_t max_def_ = 0;
+    Kind kind_ = Kind::integers;
+    bool from_dict_ = false;        // the page's values are dictionary entries (idx_)
+    bool list_ = false;
+
+    // A value per present level of the slice (only the column kind's array is used).
+    std::vector<int64_t> ints_;
+    std::vector<double> reals_;
+    std::vector<std::string_view> strs_;
+    std::vector<uint32_t> idx_;     // dictionary indices of the slice's values
+    uint32_t levels_ = 0;           // levels in the slice
+
+    const ParquetFile* file_ = nullptr;
+    size_t row_group_ = 0;
     ColumnInfo col_;
-    Codec codec_;
+    bool flat_ = true;         // neither a list nor repeated: one level per row
+    size_t width_ = 0;         // bytes of a fixed-width PLAIN value (0: BYTE_ARRAY)
+    Codec codec_ = Codec::uncompressed;
     int64_t pos_ = 0, end_ = 0;   // the chunk's remaining byte range
-    int64_t rows_read_ = 0, rows_total_ = 0;
+    int64_t rows_total_ = 0;
 
-    std::vector<uint8_t> raw_, page_;  // compressed and decompressed page bytes
-    // One byte per level: a page holds as many levels as rows, and levels
-    // never exceed the schema's nesting depth (checked: <= 255).
-    std::vector<uint8_t> def_, rep_;
-    std::vector<uint32_t> level_scratch_;
-    size_t levels_ = 0, li_ = 0;      // levels in the page, next level
-    size_t vi_ = 0;                   // next value
-    bool have_dict_ = false, from_dict_ = false;  // from_dict_: the page's values are indices_
+    PageBuffer own_scratch_;
+    PageBuffer* scratch_;      // compressed bytes, while decompressing
+    PageBuffer page_;          // the decompressed page ([v2 levels] values)
+    int64_t page_at_ = 0;      // the page's byte offset, for messages
+
+    // The current page: levels still to slice, decoders over page_.
+    size_t levels_left_ = 0;
+    RleDecoder rep_dec_{nullptr, 0, 0}, def_dec_{nullptr, 0, 0}, val_dec_{nullptr, 0, 0};
+    Source source_ = Source::plain;
+    const uint8_t* vp_ = nullptr;   // PLAIN: next value's bytes
+    const uint8_t* vend_ = nullptr;
+    const uint8_t* vbegin_ = nullptr;
+    size_t page_value_ = 0;         // values of the page taken so far
+
+    // The current slice: levels, and a value per present level.
+    uint8_t def_[kSlice] = {}, rep_[kSlice] = {};
+    uint32_t value_scratch_[kSlice] = {};  // RLE booleans
+
+    bool have_dict_ = false;
     std::vector<int64_t> dict_ints_;
     std::vector<double> dict_reals_;
     ByteArrays dict_strs_;
-    std::vector<uint32_t> indices_;
-    std::vector<int64_t> ints_;
-    std::vector<double> reals_;
-    ByteArrays page_strs_;
+    std::vector<std::string_view> dict_views_;
 
-    bool null_ = true;
-    size_t cur_ = 0;
+    std::vector<int64_t> m_ints_;   // Source::decoded values of the page
+    std::vector<double> m_reals_;
+    ByteArrays m_strs_;
+
     std::vector<uint8_t> elem_valid_;
     std::vector<int64_t> elem_ints_;
     std::vector<double> elem_reals_;

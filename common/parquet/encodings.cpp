@@ -12,7 +12,7 @@ uint64_t BitUnpacker::get(int width) {
     // below 8 plus at most 56 bits) when 8 bytes are left in the data.
     if constexpr (std::endian::native == std::endian::little) {
         size_t byte = pos_ / 8;
-        if (width <= 56 && byte + 8 <= bits_ / 8) {
+        if (width <= 56 && byte + 8 <= readable_) {
             uint64_t word;
             std::memcpy(&word, data_ + byte, 8);
             uint64_t v = (word >> (pos_ % 8)) & ((uint64_t{1} << width) - 1);
@@ -34,21 +34,36 @@ uint64_t BitUnpacker::get(int width) {
     return v;
 }
 
-void BitUnpacker::get_many(int width, uint32_t* out, size_t n) {
+template <typename T>
+void BitUnpacker::get_many(int width, T* out, size_t n) {
     size_t k = 0;
     if constexpr (std::endian::native == std::endian::little) {
         if (width > 0 && width <= 32 && n * static_cast<size_t>(width) <= bits_ - pos_) {
             const uint64_t mask = (uint64_t{1} << width) - 1;
-            for (; k < n && pos_ / 8 + 8 <= bits_ / 8; ++k) {
+            const size_t w = static_cast<size_t>(width);
+            // Eight values of up to 8 bits lie in one 8-byte load when they
+            // start on a byte, as the groups of a bit-packed run do.
+            if (w <= 8 && pos_ % 8 == 0) {
+                for (; k + 8 <= n && pos_ / 8 + 8 <= readable_; k += 8) {
+                    uint64_t word;
+                    std::memcpy(&word, data_ + pos_ / 8, 8);
+                    for (size_t j = 0; j < 8; ++j) out[k + j] = static_cast<T>((word >> (j * w)) & mask);
+                    pos_ += 8 * w;
+                }
+            }
+            for (; k < n && pos_ / 8 + 8 <= readable_; ++k) {
                 uint64_t word;
                 std::memcpy(&word, data_ + pos_ / 8, 8);
-                out[k] = static_cast<uint32_t>((word >> (pos_ % 8)) & mask);
-                pos_ += static_cast<size_t>(width);
+                out[k] = static_cast<T>((word >> (pos_ % 8)) & mask);
+                pos_ += w;
             }
         }
     }
-    for (; k < n; ++k) out[k] = static_cast<uint32_t>(get(width));
+    for (; k < n; ++k) out[k] = static_cast<T>(get(width));
 }
+
+template void BitUnpacker::get_many<uint32_t>(int, uint32_t*, size_t);
+template void BitUnpacker::get_many<uint8_t>(int, uint8_t*, size_t);
 
 uint64_t read_uleb128(const uint8_t*& p, const uint8_t* end) {
     uint64_t v = 0;
@@ -77,7 +92,7 @@ bool RleDecoder::next_run() {
         size_t bytes = static_cast<size_t>(groups) * static_cast<size_t>(width_);  // 8 values * width bits / 8
         // The last run may be cut short by writers that end the page there.
         size_t avail = std::min(bytes, static_cast<size_t>(end_ - p_));
-        bits_ = BitUnpacker(p_, avail);
+        bits_ = BitUnpacker(p_, avail, static_cast<size_t>(end_ - p_));
         p_ += avail;
         run_left_ = static_cast<size_t>(groups) * 8;
         packed_ = true;
@@ -96,7 +111,8 @@ bool RleDecoder::next_run() {
     return true;
 }
 
-void RleDecoder::decode(uint32_t* out, size_t count) {
+template <typename T>
+void RleDecoder::decode_into(T* out, size_t count) {
     size_t i = 0;
     while (i < count) {
         if (run_left_ == 0 && !next_run()) throw EncodingError("RLE data ends after " + std::to_string(i) + " of " +
@@ -105,11 +121,18 @@ void RleDecoder::decode(uint32_t* out, size_t count) {
         if (packed_) {
             bits_.get_many(width_, out + i, n);
         } else {
-            std::fill(out + i, out + i + n, value_);
+            std::fill(out + i, out + i + n, static_cast<T>(value_));
         }
         i += n;
         run_left_ -= n;
     }
+}
+
+void RleDecoder::decode(uint32_t* out, size_t count) { decode_into(out, count); }
+
+void RleDecoder::decode(uint8_t* out, size_t count) {
+    if (width_ > 8) throw EncodingError("levels of " + std::to_string(width_) + " bits decoded as bytes");
+    decode_into(out, count);
 }
 
 const uint8_t* decode_delta_binary_packed(const uint8_t* p, const uint8_t* end, bool is32, size_t max_values,

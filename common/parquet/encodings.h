@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nx::parquet {
@@ -22,29 +23,39 @@ public:
 // Reads values of `width` bits packed least-significant bit first.
 class BitUnpacker {
 public:
-    BitUnpacker(const uint8_t* data, size_t size) : data_(data), bits_(size * 8) {}
+    // `readable` (at least `size`): bytes from `data` that may be loaded,
+    // though only `size` hold values; room past the values lets short runs
+    // use 8-byte loads too.
+    BitUnpacker(const uint8_t* data, size_t size, size_t readable = 0)
+        : data_(data), bits_(size * 8), readable_(readable > size ? readable : size) {}
     // Throws when fewer than `width` bits are left.
     uint64_t get(int width);
     // `n` values of `width` bits (at most 32) into `out`; throws like get().
-    void get_many(int width, uint32_t* out, size_t n);
+    template <typename T>
+    void get_many(int width, T* out, size_t n);
     size_t bits_left() const { return bits_ - pos_; }
     size_t bytes_used() const { return (pos_ + 7) / 8; }
 
 private:
     const uint8_t* data_;
     size_t bits_;
+    size_t readable_;
     size_t pos_ = 0;
 };
 
-// The RLE/bit-packed hybrid.  `next_run` style decoding would be faster for
-// long runs; a value at a time keeps the bounds checks in one place.
+// The RLE/bit-packed hybrid, decoded a run at a time (repeated values are
+// filled, bit-packed ones unpacked eight at a time).
 class RleDecoder {
 public:
     RleDecoder(const uint8_t* data, size_t size, int bit_width);
-    // Decodes `count` values; throws when the data runs out first.
+    // Decodes `count` values; throws when the data runs out first.  uint8_t
+    // output is for levels, whose bit width is at most 8.
     void decode(uint32_t* out, size_t count);
+    void decode(uint8_t* out, size_t count);
 
 private:
+    template <typename T>
+    void decode_into(T* out, size_t count);
     bool next_run();
     const uint8_t* p_;
     const uint8_t* end_;
@@ -72,6 +83,9 @@ struct ByteArrays {
     void add(const char* s, size_t n) {
         bytes.append(s, n);
         offsets.push_back(static_cast<uint32_t>(bytes.size()));
+    }
+    std::string_view view(size_t i) const {
+        return std::string_view(bytes).substr(offsets[i], offsets[i + 1] - offsets[i]);
     }
 };
 

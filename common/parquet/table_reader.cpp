@@ -1,18 +1,29 @@
 #include "common/parquet/table_reader.h"
 
+#include <algorithm>
+
 #include "common/error.h"
 
 namespace nx::parquet {
 
-TableReader::TableReader(std::vector<std::string> files, std::vector<std::string> columns)
-    : files_(std::move(files)), names_(std::move(columns)), cursors_(names_.size()), infos_(names_.size()) {
+TableReader::TableReader(std::vector<std::string> files, std::vector<std::string> columns, Others others)
+    : files_(std::move(files)), names_(std::move(columns)) {
     if (files_.empty()) throw Error("a table with no files");
+    if (others == Others::add) {
+        // The first file's footer is opened once, here, and read from below.
+        file_ = ParquetFile::open(files_[0]);
+        for (const ColumnInfo& c : file_->columns())
+            if (std::find(names_.begin(), names_.end(), c.name) == names_.end()) names_.push_back(c.name);
+    }
+    cursors_.resize(names_.size());
+    active_.resize(names_.size());
+    infos_.resize(names_.size());
 }
 
 bool TableReader::open_file(size_t index) {
     if (index >= files_.size()) return false;
     file_index_ = index;
-    file_ = ParquetFile::open(files_[index]);
+    if (index != 0 || !file_) file_ = ParquetFile::open(files_[index]);
     for (size_t i = 0; i < names_.size(); ++i) {
         const ColumnInfo* c = file_->find_column(names_[i]);
         if (!c) continue;
@@ -40,12 +51,6 @@ const ParquetFile& TableReader::first_file() {
     return *file_;
 }
 
-std::vector<std::string> TableReader::column_names() {
-    std::vector<std::string> out;
-    for (const ColumnInfo& c : first_file().columns()) out.push_back(c.name);
-    return out;
-}
-
 bool TableReader::open_group() {
     while (group_ >= file_->row_groups()) {
         if (!open_file(file_index_ + 1)) return false;
@@ -53,9 +58,14 @@ bool TableReader::open_group() {
     const RowGroup& g = file_->metadata().row_groups[group_];
     group_rows_ = g.num_rows;
     row_ = -1;
+    live_.clear();
     for (size_t i = 0; i < names_.size(); ++i) {
         const ColumnInfo* c = file_->find_column(names_[i]);
-        cursors_[i] = c ? std::make_unique<ColumnCursor>(*file_, group_, *c) : nullptr;
+        active_[i] = c != nullptr;
+        if (!c) continue;
+        if (cursors_[i]) cursors_[i]->reset(*file_, group_, *c);
+        else cursors_[i] = std::make_unique<ColumnCursor>(*file_, group_, *c, &scratch_);
+        live_.push_back(cursors_[i].get());
     }
     return true;
 }
@@ -71,8 +81,7 @@ bool TableReader::next() {
         if (!open_group()) return false;
     }
     ++row_;
-    for (auto& c : cursors_)
-        if (c) c->next_row();
+    for (ColumnCursor* c : live_) c->next_row();
     return true;
 }
 

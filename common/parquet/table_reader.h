@@ -1,7 +1,9 @@
 // A table as a reader sees it: one Parquet file, or a numbered split set
 // (`Table_0.parquet`, `Table_1.parquet`, ...) read in order as one table, with
-// only the columns asked for (projection).  Rows stream one row group at a
-// time; columns the table lacks read as null.
+// only the columns asked for (projection), or those and then every other.
+// Rows stream one row group at a time through one cursor per column, reused
+// from row group to row group and sharing one buffer for compressed pages;
+// columns the table lacks read as null.
 #pragma once
 
 #include <memory>
@@ -16,16 +18,19 @@ namespace nx::parquet {
 
 class TableReader {
 public:
-    // `files` in split order; `columns` the names asked for (a column handle
-    // is its index in this list).
-    TableReader(std::vector<std::string> files, std::vector<std::string> columns);
+    enum class Others { skip, add };
+    // `files` in split order; `columns` the names asked for, followed with
+    // Others::add by every other column of the first file in file order (a
+    // column handle is its index in names()).
+    TableReader(std::vector<std::string> files, std::vector<std::string> columns, Others others = Others::skip);
+    const std::vector<std::string>& names() const { return names_; }
 
     // Advances to the next row; false after the last one.
     bool next();
 
     // The current row's cursor for column handle `i`, or nullptr when the
     // current file has no such column (its values are null).
-    const ColumnCursor* column(size_t i) const { return cursors_[i].get(); }
+    const ColumnCursor* column(size_t i) const { return active_[i] ? cursors_[i].get() : nullptr; }
     // The column's description in the first file that has it (types are
     // checked before any row is read).
     const ColumnInfo* info(size_t i) const;
@@ -36,8 +41,6 @@ public:
     int64_t row() const { return row_; }
     // The first file's footer (schema, created_by), opened if needed.
     const ParquetFile& first_file();
-    // Every column name of the first file, in file order.
-    std::vector<std::string> column_names();
 
 private:
     bool open_file(size_t index);
@@ -51,7 +54,10 @@ private:
     bool group_open_ = false;  // a row group is being read
     size_t group_ = 0;
     int64_t group_rows_ = 0, row_ = -1;
-    std::vector<std::unique_ptr<ColumnCursor>> cursors_;
+    std::vector<std::unique_ptr<ColumnCursor>> cursors_;  // kept for the next row group
+    std::vector<char> active_;                             // the current file has the column
+    std::vector<ColumnCursor*> live_;                      // the active cursors, for next()
+    PageBuffer scratch_;                                   // compressed pages, for every cursor
     std::vector<std::unique_ptr<ColumnInfo>> infos_;
 };
 

@@ -80,17 +80,22 @@ std::string timeline_text(const ChartBlock& c, bool terminal, const std::string&
     return out;
 }
 
-std::string table_text(const TableBlock& t, const std::string& indent) {
+std::string table_text(const TableBlock& t, const std::string& indent, bool terminal) {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& r : t.rows) {
+        rows.emplace_back();
+        for (size_t i = 0; i < r.size(); ++i) rows.back().push_back(clipped_cell(t, i, r[i], terminal ? "…" : "..."));
+    }
     std::vector<size_t> w(t.columns.size());
     for (size_t i = 0; i < t.columns.size(); ++i) w[i] = width_of(t.columns[i]);
-    for (const auto& r : t.rows)
+    for (const auto& r : rows)
         for (size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], width_of(r[i]));
     auto right = [&](size_t i) { return i < t.numeric.size() && t.numeric[i]; };
     std::string s = indent;
     for (size_t i = 0; i < t.columns.size(); ++i) s += (i ? "  " : "") + pad(t.columns[i], w[i], right(i));
     while (!s.empty() && s.back() == ' ') s.pop_back();
     s += "\n";
-    for (const auto& r : t.rows) {
+    for (const auto& r : rows) {
         std::string line = indent;
         for (size_t i = 0; i < r.size() && i < w.size(); ++i) line += (i ? "  " : "") + pad(r[i], w[i], right(i));
         while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -110,7 +115,7 @@ std::string md_table(const TableBlock& t) {
     s += "\n";
     for (const auto& r : t.rows) {
         s += "|";
-        for (const std::string& c : r) s += " " + md_escape(c) + " |";
+        for (size_t i = 0; i < r.size(); ++i) s += " " + md_escape(clipped_cell(t, i, r[i], "…")) + " |";
         s += "\n";
     }
     return s;
@@ -163,6 +168,18 @@ const char* severity_mark(const std::string& s, bool terminal) {
 }
 
 }  // namespace
+
+std::string clipped_cell(const TableBlock& t, size_t column, const std::string& text, const char* ellipsis) {
+    size_t max = column < t.max_width.size() ? t.max_width[column] : 0;
+    if (max == 0 || width_of(text) <= max) return text;
+    size_t keep = max > width_of(ellipsis) ? max - width_of(ellipsis) : 0;
+    // Cut at a character boundary: after `keep` lead bytes.
+    size_t chars = 0, at = 0;
+    for (; at < text.size(); ++at) {
+        if ((static_cast<unsigned char>(text[at]) & 0xC0) != 0x80 && chars++ == keep) break;
+    }
+    return text.substr(0, at) + ellipsis;
+}
 
 void Document::heading(std::string text, int level) {
     Block b(Block::heading);
@@ -242,7 +259,7 @@ void render_text(const Document& doc, Output& out, bool terminal) {
                 for (const Fact& f : b.fact_list) s += "  " + pad(f.key, w, false) + "  " + f.value + "\n";
                 break;
             }
-            case Block::table: s += table_text(b.table_data, "  "); break;
+            case Block::table: s += table_text(b.table_data, "  ", terminal); break;
             case Block::bars: {
                 size_t w = 0;
                 for (const Bar& bar : b.bar_list) w = std::max(w, width_of(bar.label));
@@ -264,7 +281,7 @@ void render_text(const Document& doc, Output& out, bool terminal) {
             case Block::chart:
                 s += "  " + b.chart_data.title + "\n";
                 if (b.chart_data.kind == "timeline") s += timeline_text(b.chart_data, terminal, "  ");
-                else s += table_text(chart_as_table(b.chart_data), "  ");
+                else s += table_text(chart_as_table(b.chart_data), "  ", terminal);
                 break;
         }
         first = false;

@@ -26,8 +26,15 @@ struct Bar {
 struct TableBlock {
     std::vector<std::string> columns;
     std::vector<bool> numeric;  // right-aligned columns
+    // Text, markdown and HTML cut a column's cells to this many characters,
+    // ending in an ellipsis (HTML keeps the whole text as the cell's title);
+    // 0 or absent: never.  Kernel names run to thousands of characters.
+    std::vector<size_t> max_width;
     std::vector<std::vector<std::string>> rows;
 };
+
+// A table cell as shown: cut to its column's max_width, `ellipsis` last.
+std::string clipped_cell(const TableBlock& t, size_t column, const std::string& text, const char* ellipsis);
 
 struct FindingItem {
     std::string severity;  // info | warn | critical

@@ -3,10 +3,7 @@
 #include <string>
 
 #include "common/report/svg_chart.h"
-
-#ifndef NX_VERSION
-#define NX_VERSION "dev"
-#endif
+#include "common/version.h"
 
 namespace nx {
 
@@ -34,6 +31,7 @@ table { border-collapse: collapse; margin: 8px 0 14px; font-variant-numeric: tab
 th, td { padding: 4px 12px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
 th { background: var(--panel); font-weight: 600; }
 td.num, th.num { text-align: right; }
+td.num { white-space: nowrap; }
 ul.findings { list-style: none; padding: 0; margin: 8px 0 14px; }
 ul.findings li { border-left: 5px solid; padding: 6px 12px; margin: 6px 0; background: var(--panel); border-radius: 0 6px 6px 0; }
 li.sev-critical { border-color: #D55E00; }
@@ -87,8 +85,8 @@ void render_html(const Document& doc, Output& out) {
     std::string s;
     s += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"generator\" content=\"nx-report " NX_VERSION "\">"
-         "<title>" +
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"generator\" content=\"nx-report " +
+         std::string(nx_version()) + "\"><title>" +
          esc(page_title(doc)) + "</title><style>" + kStyle + "</style></head>\n<body><main>\n";
     bool in_section = false;
     int chart_id = 0;
@@ -123,7 +121,11 @@ void render_html(const Document& doc, Output& out) {
                 s += "</tr></thead><tbody>";
                 for (const auto& r : t.rows) {
                     s += "<tr>";
-                    for (size_t i = 0; i < r.size(); ++i) s += std::string("<td") + cls(i) + ">" + esc(r[i]) + "</td>";
+                    for (size_t i = 0; i < r.size(); ++i) {
+                        std::string shown = clipped_cell(t, i, r[i], "…");
+                        std::string title = shown == r[i] ? "" : " title=\"" + esc(r[i]) + "\"";
+                        s += std::string("<td") + cls(i) + title + ">" + esc(shown) + "</td>";
+                    }
                     s += "</tr>";
                 }
                 s += "</tbody></table>\n";
@@ -154,7 +156,7 @@ void render_html(const Document& doc, Output& out) {
         }
     }
     if (in_section) s += "</section>\n";
-    s += "<footer>Made by nx-report " NX_VERSION ". Works offline: no scripts, no network.</footer>\n</main></body></html>\n";
+    s += "<footer>Made by nx-report " + std::string(nx_version()) + ". Works offline: no scripts, no network.</footer>\n</main></body></html>\n";
     out.write(s);
 }
 

@@ -7,6 +7,7 @@
 
 #include "common/jsonl.h"
 #include "common/metric_defs.h"
+#include "common/report/trace_report.h"
 #include "common/report/units.h"
 
 namespace nx {
@@ -172,6 +173,34 @@ void add_layers(Document& doc, const ProfileInfo& i, const ReportOptions& o) {
     doc.table(t);
 }
 
+void add_notes(Document& doc, const ProfileSummary& s, const std::vector<std::string>& missing, const ReportOptions& o) {
+    std::vector<std::string> notes = s.notes;
+    if (o.all)
+        for (const std::string& m : missing) notes.push_back("rule not evaluated: " + m);
+    if (!notes.empty()) {
+        doc.heading("Notes", 2);
+        doc.items(notes);
+    }
+}
+
+// The profile record's tracks (profiles without engine rows: Chrome traces,
+// system profiles): their threads and streams with busy time.
+void add_track_table(Document& doc, const ProfileSummary& s, const ReportOptions& o) {
+    doc.heading("Tracks (busy time = union of their slices)", 2);
+    TableBlock t;
+    t.columns = {"track", "process", "slices", "busy", "of the profile"};
+    t.numeric = {false, false, true, true, true};
+    double span = static_cast<double>(s.end_ns - s.start_ns);
+    size_t n = o.all ? s.tracks.size() : std::min<size_t>(s.tracks.size(), 10);
+    for (size_t j = 0; j < n; ++j) {
+        const TrackStat& k = s.tracks[j];
+        t.rows.push_back({k.track, k.process, format_count(static_cast<double>(k.events)),
+                          format_ns(static_cast<double>(k.busy_ns)),
+                          span > 0 ? format_percent(100.0 * static_cast<double>(k.busy_ns) / span) : ""});
+    }
+    doc.table(t);
+}
+
 }  // namespace
 
 void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOptions& o) {
@@ -182,11 +211,15 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     std::string made_by = i.backend.empty() ? "unknown backend" : i.backend;
     if (i.backend == "sim") made_by += " (predicted by the nx performance model, not measured)";
     else if (i.backend == "cpu") made_by += " (measured on the host CPU, not a Neuron device)";
+    // A Chrome trace has no Neuron engines: no MFU, roofline or engine rows,
+    // but the trace report (trace_report.h).
+    bool trace = is_trace_profile(i, s);
     std::vector<Fact> facts = {
         {"source", i.source + " (" + i.format + ")"},
         {"backend", made_by},
-        {"target", i.target.empty() ? "unknown (give --target for MFU, MBU, ridge point)" : i.target},
     };
+    if (!trace || !i.target.empty())
+        facts.push_back({"target", i.target.empty() ? "unknown (give --target for MFU, MBU, ridge point)" : i.target});
     if (!i.dtype.empty()) facts.push_back({"dtype", i.dtype});
     if (i.rank >= 0) facts.push_back({"rank", std::to_string(i.rank)});
     std::string versions = versions_text(i);
@@ -203,6 +236,16 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         std::vector<FindingItem> items;
         for (const Finding& f : warnings) items.push_back({std::string(to_string(f.severity)), f.rule, f.message, f.action});
         doc.findings(items);
+    }
+
+    if (trace) {
+        // Without its events, the record's own track figures still say where
+        // the time went.
+        if (!p.trace && !s.tracks.empty()) add_track_table(doc, s, o);
+        add_trace_report(doc, p, o);
+        // nx's notes are about Neuron metrics (target, dtype, opcodes) here.
+        if (o.all) add_notes(doc, s, {}, o);
+        return;
     }
 
     if (!s.disagreements.empty()) {
@@ -271,6 +314,8 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         }
         doc.bars(bars);
         add_timeline(doc, s);
+    } else if (!s.tracks.empty()) {
+        add_track_table(doc, s, o);
     } else {
         doc.heading("Engines", 2);
         doc.paragraph("no engine events in this profile: engine activity, the timeline and the top lists need its "
@@ -329,13 +374,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         }
         doc.table(t);
     }
-    std::vector<std::string> notes = s.notes;
-    if (o.all)
-        for (const std::string& m : missing) notes.push_back("rule not evaluated: " + m);
-    if (!notes.empty()) {
-        doc.heading("Notes", 2);
-        doc.items(notes);
-    }
+    add_notes(doc, s, missing, o);
 }
 
 std::vector<std::string> finding_columns() {

@@ -1,6 +1,7 @@
 // The report for one profile: headline metrics, memory/compute-bound verdict,
 // findings with actions, engine activity, DMA statistics, top opcodes and
-// layers, and what could not be derived.
+// layers, and what could not be derived; for a Chrome trace without Neuron
+// engines, the trace report (trace_report.h) instead of the Neuron sections.
 #pragma once
 
 #include <vector>

@@ -1,40 +1,164 @@
+// nx-report's inputs: profile, run, bench and other records from JSONL files or
+// standard input, profiles and runs from study databases, and the slices of
+// trace profiles (their event records, or the event table).
 #include "common/report/report_input.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <optional>
+#include <unordered_map>
 
 #include "common/diag.h"
 #include "common/error.h"
 #include "common/jsonl.h"
 #include "common/profile_record.h"
+#include "common/records/record_loop.h"
+#include "common/report/trace_report.h"
 
 namespace nx {
 
-void read_report_records(InputSource& in, ReportInput& into, bool keep_going) {
-    JsonlReader reader(in);
-    std::string line;
-    while (reader.next_line(line)) {
-        rapidjson::Document doc;
-        try {
-            parse_json_object(doc, line, in.name(), reader.line());
-            std::string kind = get_string(doc, "kind").value_or("");
-            if (kind == "profile") {
-                ProfileEntry e;
-                read_profile_record(doc, e.info, e.summary);
-                into.profiles.push_back(std::move(e));
-            } else if (kind == "run") {
-                into.runs.push_back(std::move(doc));
-            } else if (kind == "bench") {
-                into.benches.push_back(std::move(doc));
-            } else {
-                into.rows.push_back(std::move(doc));
-            }
-        } catch (const Error& e) {
-            if (!keep_going) throw Error(e.what(), in.name(), reader.line());
-            ++into.bad_records;
-            print_warning(std::string("skipped record: ") + e.what(), in.name(), reader.line());
-        }
+namespace {
+
+std::optional<std::string_view> text_member(const rapidjson::Value& obj, const char* key) {
+    auto it = obj.FindMember(key);
+    if (it == obj.MemberEnd() || !it->value.IsString()) return std::nullopt;
+    return std::string_view(it->value.GetString(), it->value.GetStringLength());
+}
+
+// One profile's event records until its profile record says whether it is
+// a trace: the slices, and the first event that did not fit.
+struct PendingTrace {
+    std::shared_ptr<TraceSlices> slices = std::make_shared<TraceSlices>();
+    std::string problem;
+    int64_t problem_line = 0;
+    int64_t problems = 0;
+    bool taken = false;
+};
+
+// Adds an event record (nx(7) RECORDS: track, name, ts_ns, dur_ns, args.cat) to
+// the slices; returns what is wrong with it, or "".
+std::string add_event(const rapidjson::Document& doc, TraceSlices& into) {
+    std::string_view type = text_member(doc, "type").value_or("");
+    if (type == "counter" || type == "active") return {};  // samples and profiler intervals, not slices
+    auto ts = doc.FindMember("ts_ns");
+    if (ts == doc.MemberEnd() || !ts->value.IsInt64()) return "an event needs an integer \"ts_ns\"";
+    int64_t dur = 0;
+    auto d = doc.FindMember("dur_ns");
+    if (d != doc.MemberEnd()) {
+        if (!d->value.IsInt64() || d->value.GetInt64() < 0) return "\"dur_ns\" must be a non-negative integer";
+        dur = d->value.GetInt64();
     }
+    if (ts->value.GetInt64() > std::numeric_limits<int64_t>::max() - dur) return "\"ts_ns\" + \"dur_ns\" is out of range";
+    std::string_view category;
+    auto args = doc.FindMember("args");
+    if (args != doc.MemberEnd() && args->value.IsObject()) category = text_member(args->value, "cat").value_or("");
+    into.add(text_member(doc, "track").value_or(""), category, text_member(doc, "name").value_or(""),
+             ts->value.GetInt64(), dur);
+    return {};
+}
+
+// Event lines set aside in an unlinked temporary file until their profile
+// says whether they are a trace's slices or rows: memory stays flat however
+// long the trace.
+class LineSpill {
+public:
+    using Place = std::pair<long, size_t>;  // offset, length
+
+    LineSpill() = default;
+    LineSpill(const LineSpill&) = delete;
+    LineSpill& operator=(const LineSpill&) = delete;
+    ~LineSpill() {
+        if (file_) std::fclose(file_);
+    }
+    Place put(const std::string& line) {
+        if (!file_ && !(file_ = std::tmpfile())) fail("create");
+        Place at{end_, line.size()};
+        // Appends: every put comes before the first get.
+        if (std::fwrite(line.data(), 1, line.size(), file_) != line.size()) fail("write");
+        end_ += static_cast<long>(line.size());
+        return at;
+    }
+    std::string get(Place at) {
+        std::string line(at.second, ' ');
+        if (std::fseek(file_, at.first, SEEK_SET) != 0 || std::fread(line.data(), 1, line.size(), file_) != line.size())
+            fail("read");
+        return line;
+    }
+
+private:
+    [[noreturn]] static void fail(const char* what) {
+        throw Error(std::string("cannot ") + what + " a temporary file for event records: " + std::strerror(errno));
+    }
+    std::FILE* file_ = nullptr;
+    long end_ = 0;
+};
+
+}  // namespace
+
+void read_report_records(InputSource& in, ReportInput& into, bool keep_going) {
+    size_t first_profile = into.profiles.size();
+    std::unordered_map<std::string, PendingTrace> traces;  // by profile id
+    struct EventRow {
+        size_t row;  // its place in into.rows
+        LineSpill::Place line;
+        PendingTrace* trace;
+    };
+    std::vector<EventRow> events;
+    LineSpill spill;
+    for_each_record(in, keep_going, [&](rapidjson::Document& doc, const std::string& line, int64_t line_no) {
+        std::string kind = get_string(doc, "kind").value_or("");
+        if (kind == "profile") {
+            ProfileEntry e;
+            read_profile_record(doc, e.info, e.summary);
+            into.profiles.push_back(std::move(e));
+        } else if (kind == "run") {
+            into.runs.push_back(std::move(doc));
+        } else if (kind == "bench") {
+            into.benches.push_back(std::move(doc));
+        } else if (auto profile = text_member(doc, "profile"); kind == "event" && profile) {
+            // Its profile record follows its events (nx-convert --to events):
+            // kept aside until it says whether this is a trace.
+            PendingTrace& t = traces[std::string(*profile)];
+            std::string problem = add_event(doc, *t.slices);
+            if (!problem.empty() && t.problems++ == 0) {
+                t.problem = problem;
+                t.problem_line = line_no;
+            }
+            events.push_back({into.rows.size(), spill.put(line), &t});
+            into.rows.emplace_back();  // its row, should it stay one
+        } else if (auto owner = text_member(doc, "profile"); kind == "flow" && owner) {
+            // A flow between two of a profile's events goes where they go.
+            events.push_back({into.rows.size(), spill.put(line), &traces[std::string(*owner)]});
+            into.rows.emplace_back();
+        } else {
+            into.rows.push_back(std::move(doc));
+        }
+    });
+
+    for (size_t i = first_profile; i < into.profiles.size(); ++i) {
+        ProfileEntry& p = into.profiles[i];
+        auto it = traces.find(p.info.id);
+        if (it == traces.end() || !is_trace_profile(p.info, p.summary)) continue;
+        PendingTrace& t = it->second;
+        if (t.problems > 0 && !t.taken) {
+            if (!keep_going) throw Error(t.problem, in.name(), t.problem_line);
+            error_counts().count_more(ErrorKind::bad_record, t.problems);
+            print_warning("skipped " + std::to_string(t.problems) + (t.problems == 1 ? " event" : " events") +
+                              " of trace " + p.info.name + ", the first: " + t.problem,
+                          in.name(), t.problem_line);
+        }
+        p.trace = t.slices;
+        t.taken = true;
+    }
+    // Events of other profiles (or of none read here) stay rows, in place.
+    for (EventRow& e : events)
+        if (!e.trace->taken) parse_json_object(into.rows[e.row], spill.get(e.line), in.name(), 0);
+    if (!events.empty())
+        into.rows.erase(std::remove_if(into.rows.begin(), into.rows.end(), [](const rapidjson::Document& d) { return d.IsNull(); }),
+                        into.rows.end());
 }
 
 bool is_sqlite_file(const std::string& path) {
@@ -46,26 +170,63 @@ bool is_sqlite_file(const std::string& path) {
     return n == sizeof magic && std::memcmp(magic, "SQLite format 3", 16) == 0;
 }
 
+namespace {
+
+// A trace profile's slices from its events (the event table keeps the
+// source's category in args, as the JSONL events do).
+std::shared_ptr<TraceSlices> read_db_slices(Store& store, int64_t profile_id) {
+    auto slices = std::make_shared<TraceSlices>();
+    SqliteStmt range(store.db(), "SELECT first_event_id, last_event_id FROM profile WHERE id = ?1");
+    range.bind(1, profile_id);
+    bool ranged = range.step() && !range.column_is_null(0) && !range.column_is_null(1);
+    // Events of one profile have contiguous ids: a rowid range scan when known.
+    SqliteStmt q(store.db(),
+                 std::string("SELECT e.ts, e.dur, t.name, COALESCE(e.name, e.opcode, ''), "
+                             "CASE WHEN json_valid(e.args) THEN json_extract(e.args, '$.cat') END "
+                             "FROM event e JOIN track t ON t.id = e.track_id WHERE e.profile_id = ?1 "
+                             "AND e.type NOT IN ('counter', 'active')") +
+                     (ranged ? " AND e.id BETWEEN ?2 AND ?3" : ""));
+    q.bind(1, profile_id);
+    if (ranged) q.bind(2, range.column_int(0)).bind(3, range.column_int(1));
+    while (q.step()) {
+        int64_t ts = q.column_int(0), dur = q.column_int(1);
+        if (dur < 0 || ts > std::numeric_limits<int64_t>::max() - dur)
+            throw Error("an event of profile " + std::to_string(profile_id) + " has a ts and dur out of range", store.path());
+        std::string cat = q.column_is_null(4) ? std::string() : q.column_text(4);
+        slices->add(q.column_text(2), cat, q.column_text(3), ts, dur);
+    }
+    return slices;
+}
+
+}  // namespace
+
 void read_db_profiles(Store& store, const std::vector<std::string>& names, ReportInput& into) {
-    SqliteStmt q(store.db(), "SELECT record, name, uid FROM profile WHERE record IS NOT NULL ORDER BY id");
-    std::vector<bool> found(names.size(), false);
+    SqliteStmt q(store.db(), "SELECT record, name, uid, id FROM profile WHERE record IS NOT NULL ORDER BY id");
     while (q.step()) {
         std::string name = q.column_text(1), uid = q.column_text(2);
-        if (!names.empty()) {
-            bool wanted = false;
-            for (size_t i = 0; i < names.size(); ++i)
-                if (names[i] == name || names[i] == uid) wanted = found[i] = true;
-            if (!wanted) continue;
-        }
+        if (!names.empty() && std::find(names.begin(), names.end(), name) == names.end() &&
+            std::find(names.begin(), names.end(), uid) == names.end())
+            continue;
         rapidjson::Document doc;
         std::string text = q.column_text(0);
         parse_json_object(doc, text, store.path(), 0);
         ProfileEntry e;
         read_profile_record(doc, e.info, e.summary);
+        if (is_trace_profile(e.info, e.summary)) e.trace = read_db_slices(store, q.column_int(3));
         into.profiles.push_back(std::move(e));
     }
-    for (size_t i = 0; i < names.size(); ++i)
-        if (!found[i]) throw Error("no profile named '" + names[i] + "'", store.path());
+}
+
+void select_profiles(ReportInput& input, const std::vector<std::string>& names, const std::string& where) {
+    if (names.empty()) return;
+    auto named = [&](const ProfileEntry& p, const std::string& n) { return p.info.name == n || p.info.id == n; };
+    for (const std::string& n : names)
+        if (std::none_of(input.profiles.begin(), input.profiles.end(),
+                         [&](const ProfileEntry& p) { return named(p, n); }))
+            throw Error("no profile named '" + n + "'", where);
+    std::erase_if(input.profiles, [&](const ProfileEntry& p) {
+        return std::none_of(names.begin(), names.end(), [&](const std::string& n) { return named(p, n); });
+    });
 }
 
 void read_db_runs(Store& store, ReportInput& into) {

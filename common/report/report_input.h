@@ -1,15 +1,18 @@
 // What nx-report reads: records from files or stdin (profile, run, bench,
 // finding, or any other rows, e.g. nx-query output) and profiles or runs from
-// study databases, sorted by kind.
+// study databases, sorted by kind.  The events of a Chrome trace profile
+// (trace_report.h) are kept with it, as its slices, rather than as rows.
 #pragma once
 
 #include <rapidjson/document.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/input.h"
 #include "common/profile.h"
+#include "common/report/trace_stats.h"
 #include "common/store.h"
 
 namespace nx {
@@ -17,6 +20,8 @@ namespace nx {
 struct ProfileEntry {
     ProfileInfo info;
     ProfileSummary summary;
+    // A trace profile's slices, when its events came along (null otherwise).
+    std::shared_ptr<const TraceSlices> trace;
 };
 
 struct ReportInput {
@@ -24,16 +29,21 @@ struct ReportInput {
     std::vector<rapidjson::Document> runs;     // kind "run"
     std::vector<rapidjson::Document> benches;  // kind "bench"
     std::vector<rapidjson::Document> rows;     // anything else, shown as a table
-    int64_t bad_records = 0;
 };
 
-// Reads JSONL records; a bad line throws Error(file:line) unless keep_going.
+// Reads JSONL records; a bad line throws Error(file:line) unless keep_going
+// (then it is counted in error_counts()).  Event records of a trace profile
+// in the same input become its slices; other events stay rows.
 void read_report_records(InputSource& in, ReportInput& into, bool keep_going);
 // A file that is a study database (SQLite magic) rather than JSONL?
 bool is_sqlite_file(const std::string& path);
-// Profiles stored in a database (their profile records), optionally by name
-// or id; and the run history.
+// Profiles stored in a database (their profile records, a trace profile's
+// slices from its events), only those named (by name or id) when `names` is
+// not empty; and the run history.
 void read_db_profiles(Store& store, const std::vector<std::string>& names, ReportInput& into);
+// nx-report --profile: keeps the profiles named (by name or id), from every
+// source alike; a name that matches none is an Error at `where`.
+void select_profiles(ReportInput& input, const std::vector<std::string>& names, const std::string& where);
 void read_db_runs(Store& store, ReportInput& into);
 
 }  // namespace nx

@@ -51,12 +51,8 @@ public:
 
     // Streams a profile of one execution as events into `out` (begin/end are
     // the caller's).  Not every backend can (neuron captures through
-    // neuron-profile instead).
-    virtual bool can_trace() const { return false; }
+    // neuron-profile instead: backends.h says which way each one goes).
     virtual void trace(const Workload& w, ImportHandler& out);
 };
-
-// Throws UsageError for an unknown backend or a target it cannot run.
-std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& options);
 
 }  // namespace nx

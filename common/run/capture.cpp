@@ -17,7 +17,7 @@
 #include "common/neuron_tools.h"
 #include "common/profile_builder.h"
 #include "common/record_sinks.h"
-#include "common/run/backend.h"
+#include "common/run/backends.h"
 #include "common/workload_record.h"
 
 namespace nx {
@@ -185,12 +185,16 @@ std::vector<std::string> capture_run(const rapidjson::Value& run, const CaptureO
     Workload w = workload_from_record(run);
     std::string backend = get_string(run, "backend").value_or("");
     std::string target = get_string(run, "target").value_or("");
-    if (backend == "sim" || backend == "cpu") {
-        w.target = target;
-        return capture_in_process(run, w, backend, target, o);
+    const BackendDef* def = find_backend(backend);
+    if (!def) throw Error(w.name + ": unknown backend '" + backend + "' (known: " + backend_names() + ")");
+    switch (def->capture) {
+        case CaptureMethod::in_process:
+            w.target = target;
+            return capture_in_process(run, w, backend, target, o);
+        case CaptureMethod::neuron_profiler:
+            return capture_neuron(run, w, target, o);
     }
-    if (backend == "neuron") return capture_neuron(run, w, target, o);
-    throw Error(w.name + ": unknown backend '" + backend + "' (known: sim, cpu, neuron)");
+    throw Error(w.name + ": the " + backend + " backend has no capture method");
 }
 
 }  // namespace nx

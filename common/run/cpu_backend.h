@@ -13,7 +13,6 @@ public:
     std::string name() const override { return "cpu"; }
     std::string target() const override { return "cpu"; }
     Execution run(const Workload& w) override;
-    bool can_trace() const override { return true; }
     void trace(const Workload& w, ImportHandler& out) override;
 
 private:

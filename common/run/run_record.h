@@ -1,4 +1,4 @@
-// Run records (DESIGN.md kind "run"): the workload's fields, which backend
+// Run records (nx(7) RECORDS, kind "run"): the workload's fields, which backend
 // and target ran it, latency statistics, compile time, tiles, TFLOP/s,
 // artefacts and provenance.
 #pragma once

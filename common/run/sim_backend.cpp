@@ -3,10 +3,7 @@
 #include "common/jsonl.h"
 #include "common/model/sim.h"
 #include "common/targets.h"
-
-#ifndef NX_VERSION
-#define NX_VERSION "0.0.0"
-#endif
+#include "common/version.h"
 
 namespace nx {
 
@@ -17,7 +14,7 @@ Execution SimBackend::run(const Workload& w) {
     // Every timed "execution" is the same prediction; the count says how many
     // were asked for, the spread is zero by construction.
     e.latencies_us.assign(static_cast<size_t>(o_.timed), r.latency_ns / 1e3);
-    e.toolchain = std::string("nx-sim ") + NX_VERSION;
+    e.toolchain = std::string("nx-sim ") + nx_version();
     rapidjson::StringBuffer sb;
     JsonWriter j(sb);
     j.StartObject();

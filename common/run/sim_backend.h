@@ -13,7 +13,6 @@ public:
     std::string name() const override { return "sim"; }
     std::string target() const override { return o_.target; }
     Execution run(const Workload& w) override;
-    bool can_trace() const override { return true; }
     void trace(const Workload& w, ImportHandler& out) override;
 
 private:

@@ -20,6 +20,7 @@ public:
     explicit ChromeJsonWriter(Output& out) : out_(out), w_(buf_) {}
 
     void begin_process(const TraceProcess& p) override {
+        if (p.name.empty()) return;  // a source process the source did not name
         start("M", p.pid, 0);
         w_.Key("name");
         w_.String("process_name");
@@ -54,7 +55,8 @@ public:
         finish_event();
     }
 
-    void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t end, int64_t clipped_from_ns) override {
+    void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t end, int64_t clipped_from_ns,
+                     std::span<const FlowEnd> flows) override {
         start("X", t.pid, t.tid);
         std::string_view name = !e.name.empty() ? e.name : !e.opcode.empty() ? e.opcode : to_string(e.type);
         w_.Key("name");
@@ -77,6 +79,24 @@ public:
         });
         w_.EndObject();
         finish_event();
+        // Flow events right after their slice, at its start: a viewer binds
+        // "s" (and "f" with bp "e") to the slice enclosing it, and reading
+        // the file in order that is this one.
+        for (const FlowEnd& f : flows) {
+            start(f.out ? "s" : "f", t.pid, t.tid);
+            if (!f.out) {
+                w_.Key("bp");
+                w_.String("e");
+            }
+            w_.Key("id");
+            w_.Uint64(f.id);
+            w_.Key("cat");
+            w_.String(f.category.data(), static_cast<rapidjson::SizeType>(f.category.size()));
+            w_.Key("name");
+            w_.String(f.name.data(), static_cast<rapidjson::SizeType>(f.name.size()));
+            time_key("ts", e.ts);
+            finish_event();
+        }
     }
 
     // "X" events carry their duration.

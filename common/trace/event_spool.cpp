@@ -36,11 +36,12 @@ struct FixedPart {
     int64_t end;
     uint64_t seq;
     uint32_t track;
+    int32_t depth;
     uint8_t type, engine, dma_kind;
     uint8_t flags;    // bits 0-4: ref, bytes, flops, model_flops, value present; bit 5: transpose
     uint8_t strings;  // bit per StringSlot: non-empty
 };
-constexpr size_t kFixedBytes = 8 + 8 + 8 + 4 + 3 + 1 + 1;
+constexpr size_t kFixedBytes = 8 + 8 + 8 + 4 + 4 + 3 + 1 + 1;
 constexpr int kOptionalNumbers = 5;
 constexpr uint8_t kTransposeFlag = 1u << 5;
 
@@ -50,11 +51,12 @@ FixedPart fixed_part(const char* p) {
     std::memcpy(&f.end, p + 8, 8);
     std::memcpy(&f.seq, p + 16, 8);
     std::memcpy(&f.track, p + 24, 4);
-    f.type = static_cast<uint8_t>(p[28]);
-    f.engine = static_cast<uint8_t>(p[29]);
-    f.dma_kind = static_cast<uint8_t>(p[30]);
-    f.flags = static_cast<uint8_t>(p[31]);
-    f.strings = static_cast<uint8_t>(p[32]);
+    std::memcpy(&f.depth, p + 28, 4);
+    f.type = static_cast<uint8_t>(p[32]);
+    f.engine = static_cast<uint8_t>(p[33]);
+    f.dma_kind = static_cast<uint8_t>(p[34]);
+    f.flags = static_cast<uint8_t>(p[35]);
+    f.strings = static_cast<uint8_t>(p[36]);
     return f;
 }
 
@@ -91,6 +93,7 @@ void decode(const char* p, SpooledEvent& e) {
     e.end = f.end;
     e.seq = f.seq;
     e.track = f.track;
+    e.depth = f.depth;
     e.type = static_cast<EventType>(f.type);
     e.engine = static_cast<Engine>(f.engine);
     e.dma_kind = static_cast<DmaKind>(f.dma_kind);
@@ -123,10 +126,14 @@ void decode(const char* p, SpooledEvent& e) {
     }
 }
 
-// Strictly "a comes first": earlier start, then longer, then earlier arrival.
-bool before(int64_t ts_a, int64_t end_a, uint64_t seq_a, int64_t ts_b, int64_t end_b, uint64_t seq_b) {
+// Strictly "a comes first": earlier start, then longer, then the one the
+// source nests outside (a Chrome B/E parent arrives after its children, as
+// its E comes later, but has the lower depth), then earlier arrival.
+bool before(int64_t ts_a, int64_t end_a, int32_t depth_a, uint64_t seq_a, int64_t ts_b, int64_t end_b, int32_t depth_b,
+            uint64_t seq_b) {
     if (ts_a != ts_b) return ts_a < ts_b;
     if (end_a != end_b) return end_a > end_b;
+    if (depth_a != depth_b) return depth_a < depth_b;
     return seq_a < seq_b;
 }
 
@@ -180,12 +187,13 @@ uint32_t EventSpool::track_of(const Event& e) {
         // Past the cap: nothing more is remembered per track.
         if (overflow_track_ == kNoTrack) {
             overflow_track_ = static_cast<uint32_t>(tracks_.size());
-            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false, true});
+            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false, kNoId, kNoId, {}, true});
         }
         return overflow_track_;
     }
     auto id = static_cast<uint32_t>(tracks_.size());
-    tracks_.push_back({key.substr(1), e.engine, e.type == EventType::counter, 0, e.type == EventType::active});
+    tracks_.push_back({key.substr(1), e.engine, e.type == EventType::counter, 0, e.type == EventType::active, e.pid,
+                       e.tid, std::string(e.process), false});
     track_ids_.emplace(key, id);
     return id;
 }
@@ -211,9 +219,10 @@ void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
     std::memcpy(fixed + 8, &end, 8);
     std::memcpy(fixed + 16, &seq, 8);
     std::memcpy(fixed + 24, &track, 4);
-    fixed[28] = static_cast<char>(e.type);
-    fixed[29] = static_cast<char>(e.engine);
-    fixed[30] = static_cast<char>(e.dma_kind);
+    std::memcpy(fixed + 28, &e.depth, 4);
+    fixed[32] = static_cast<char>(e.type);
+    fixed[33] = static_cast<char>(e.engine);
+    fixed[34] = static_cast<char>(e.dma_kind);
     uint8_t flags = e.transpose ? kTransposeFlag : 0, string_mask = 0;
     chunk_.append(fixed, kFixedBytes);
     auto number = [&](int bit, const auto& v, bool present) {
@@ -237,8 +246,8 @@ void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
         string_mask |= static_cast<uint8_t>(1u << i);
         chunk_.append(reinterpret_cast<const char*>(&l), 4);
     }
-    chunk_[start + 31] = static_cast<char>(flags);
-    chunk_[start + 32] = static_cast<char>(string_mask);
+    chunk_[start + 35] = static_cast<char>(flags);
+    chunk_[start + 36] = static_cast<char>(string_mask);
     for (std::string_view v : strings) chunk_.append(v);
 
     ++tracks_[track].events;
@@ -253,16 +262,17 @@ void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
 
     if (!keys_.empty()) {
         const Key& last = keys_.back();
-        if (keys_sorted_ && before(ts, end, seq, last.ts, last.end, last.seq)) keys_sorted_ = false;
+        if (keys_sorted_ && before(ts, end, e.depth, seq, last.ts, last.end, last.depth, last.seq))
+            keys_sorted_ = false;
     }
-    keys_.push_back({ts, end, seq, start});
+    keys_.push_back({ts, end, seq, start, e.depth});
     if (chunk_.size() >= chunk_limit_) spill_chunk();
 }
 
 void EventSpool::sort_chunk() {
     if (keys_sorted_) return;
     std::sort(keys_.begin(), keys_.end(),
-              [](const Key& a, const Key& b) { return before(a.ts, a.end, a.seq, b.ts, b.end, b.seq); });
+              [](const Key& a, const Key& b) { return before(a.ts, a.end, a.depth, a.seq, b.ts, b.end, b.depth, b.seq); });
     keys_sorted_ = true;
     arrival_order_ = false;
 }
@@ -377,9 +387,12 @@ struct EventSpool::Reader::State {
         int64_t ts, end;
         uint64_t seq;
         size_t source;
+        int32_t depth;
     };
     struct Later {
-        bool operator()(const Item& a, const Item& b) const { return before(b.ts, b.end, b.seq, a.ts, a.end, a.seq); }
+        bool operator()(const Item& a, const Item& b) const {
+            return before(b.ts, b.end, b.depth, b.seq, a.ts, a.end, a.depth, a.seq);
+        }
     };
     std::priority_queue<Item, std::vector<Item>, Later> heap;
     static constexpr size_t kNone = static_cast<size_t>(-1);
@@ -389,7 +402,7 @@ struct EventSpool::Reader::State {
         const char* p = sources[i]->current();
         if (!p) return;
         FixedPart f = fixed_part(p);
-        heap.push({f.ts, f.end, f.seq, i});
+        heap.push({f.ts, f.end, f.seq, i, f.depth});
     }
 };
 

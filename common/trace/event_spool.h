@@ -12,7 +12,11 @@
 // disk.
 //
 // Order: start time, then longer events first (so a parent precedes the
-// children that start with it), then arrival order (deterministic output).
+// children that start with it), then lower nesting depth (Event::depth: a
+// Chrome B/E parent, which arrives after its children, still comes first),
+// then arrival order (deterministic output: the source's order for X events).
+// So two zero-duration slices at one time keep their order, and neither
+// contains the other (trace_layout.h).
 //
 // Tracks: the spool (and the layout after it) keeps a few hundred bytes per
 // distinct track, so their number is capped: a profile's first
@@ -54,6 +58,7 @@ struct SpooledEvent {
     DmaKind dma_kind = DmaKind::unknown;
     bool transpose = false;
     uint32_t track = 0;   // index into EventSpool::tracks()
+    int32_t depth = 0;    // Event::depth
     int64_t bytes = -1;
     double flops = -1;
     double model_flops = -1;
@@ -78,6 +83,11 @@ public:
         bool counter = false;
         int64_t events = 0;
         bool active = false;  // holds the profiler's busy intervals (EventType::active)
+        // The source's process and thread (Event::pid, tid, process) of its
+        // first event.
+        int64_t pid = kNoId;
+        int64_t tid = kNoId;
+        std::string process;
         bool merged = false;  // the overflow track (kOverflowTrackName) of the tracks past the cap
     };
 
@@ -128,6 +138,7 @@ private:
         int64_t end;
         uint64_t seq;
         size_t offset;  // of the record in chunk_
+        int32_t depth;
     };
     struct Run {
         long offset;  // in the spill file

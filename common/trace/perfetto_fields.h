@@ -45,6 +45,12 @@ constexpr uint32_t pid = 1;
 constexpr uint32_t process_name = 6;
 }  // namespace process_descriptor
 
+namespace thread_descriptor {
+constexpr uint32_t pid = 1;
+constexpr uint32_t tid = 2;
+constexpr uint32_t thread_name = 5;
+}  // namespace thread_descriptor
+
 namespace counter_descriptor {
 constexpr uint32_t unit = 3;
 constexpr uint32_t unit_name = 6;
@@ -63,6 +69,8 @@ constexpr uint32_t categories = 22;
 constexpr uint32_t name = 23;
 constexpr uint32_t counter_value = 30;
 constexpr uint32_t double_counter_value = 44;
+constexpr uint32_t flow_ids = 47;              // repeated fixed64
+constexpr uint32_t terminating_flow_ids = 48;  // repeated fixed64
 }  // namespace track_event
 
 // TrackEvent.Type

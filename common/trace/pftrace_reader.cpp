@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "common/trace/perfetto_fields.h"
@@ -40,6 +41,7 @@ public:
         }
         for (auto& [uuid, stack] : open_)
             if (!stack.empty()) error("track " + std::to_string(uuid) + ": " + std::to_string(stack.size()) + " slices never ended");
+        for (uint64_t id : open_flows_) error("flow " + std::to_string(id) + " never ends");
         return std::move(out_);
     }
 
@@ -128,6 +130,17 @@ private:
                     }
                     break;
                 }
+                case pf::track_descriptor::thread: {
+                    t.is_thread = true;
+                    ProtoReader p(f.bytes, r.offset_of(f.bytes));
+                    Field g;
+                    while (p.next(g)) {
+                        if (g.number == pf::thread_descriptor::pid) t.pid = static_cast<int32_t>(g.value);
+                        else if (g.number == pf::thread_descriptor::tid) t.tid = static_cast<int32_t>(g.value);
+                        else if (g.number == pf::thread_descriptor::thread_name) t.name.assign(g.bytes);
+                    }
+                    break;
+                }
                 case pf::track_descriptor::counter: {
                     t.is_counter = true;
                     ProtoReader c(f.bytes, r.offset_of(f.bytes));
@@ -147,6 +160,11 @@ private:
         }
         if (t.parent != 0 && !index_.count(t.parent))
             error("track '" + t.name + "' names parent " + std::to_string(t.parent) + " before it is declared");
+        if (t.is_thread) {
+            auto [it, added] = thread_pids_.emplace(t.tid, t.pid);
+            if (!added) error("tid " + std::to_string(t.tid) + " declared twice (pids " + std::to_string(it->second) + " and " +
+                              std::to_string(t.pid) + ")");
+        }
         index_[t.uuid] = out_.tracks.size();
         out_.tracks.push_back(std::move(t));
     }
@@ -176,6 +194,8 @@ private:
                 case pf::track_event::double_counter_value: value = f.as_double(); break;
                 case pf::track_event::counter_value: value = static_cast<double>(f.as_int()); break;
                 case pf::track_event::debug_annotations: s.args.push_back(annotation(seq, f.bytes, r.offset_of(f.bytes))); break;
+                case pf::track_event::flow_ids: s.flow_ids.push_back(f.value); break;
+                case pf::track_event::terminating_flow_ids: s.terminating_flow_ids.push_back(f.value); break;
                 default: break;
             }
         }
@@ -189,6 +209,11 @@ private:
         last = ts;
         std::vector<size_t>& stack = open_[track];
         if (type == pf::kTypeSliceBegin) {
+            // Perfetto pairs flow ids in time order: a flow must start before it ends.
+            for (uint64_t id : s.flow_ids)
+                if (!open_flows_.insert(id).second) error("flow " + std::to_string(id) + " starts twice");
+            for (uint64_t id : s.terminating_flow_ids)
+                if (open_flows_.erase(id) == 0) error("flow " + std::to_string(id) + " ends without a start");
             s.track = track;
             s.ts = ts;
             s.depth = static_cast<int>(stack.size());
@@ -235,6 +260,8 @@ private:
     std::unordered_map<uint64_t, int64_t> last_ts_;
     std::map<uint64_t, std::vector<size_t>> open_;
     std::map<std::pair<uint32_t, uint64_t>, std::string> iids_seen_;
+    std::set<uint64_t> open_flows_;
+    std::map<int64_t, int64_t> thread_pids_;  // tid -> pid of its thread track
 };
 
 }  // namespace

@@ -1,11 +1,13 @@
 // A small decoder for the Perfetto traces nx writes: tracks (with their
-// process, parent, order and counter unit), slices rebuilt from begin/end
-// pairs the way trace processor does (an end closes the innermost open slice
-// of its track), and counter samples, with interned strings resolved.
+// process or thread, parent, order and counter unit), slices rebuilt from
+// begin/end pairs the way trace processor does (an end closes the innermost
+// open slice of its track) with their flow ids, and counter samples, with
+// interned strings resolved.
 //
 // It checks what a viewer relies on and reports each violation in `errors`:
 // events on undeclared tracks, unknown iids, an end with nothing open, a
-// track's events going back in time, slices left open.  Used by the unit
+// track's events going back in time, slices left open, a flow that ends
+// before it starts or never ends, two threads with one tid.  Used by the unit
 // tests and by test-pftrace_dump (the Bats suite's decoder); it holds the
 // whole trace in memory, which is fine for test-sized traces.
 #pragma once
@@ -23,7 +25,9 @@ struct DecodedTrack {
     uint64_t parent = 0;
     std::string name;
     bool is_process = false;
+    bool is_thread = false;  // a ThreadDescriptor: name is its thread_name
     int64_t pid = 0;
+    int64_t tid = 0;
     bool is_counter = false;
     uint64_t unit = 0;
     std::string unit_name;
@@ -39,6 +43,8 @@ struct DecodedSlice {
     std::string name;
     std::string category;
     std::vector<std::pair<std::string, std::string>> args;  // values as text
+    std::vector<uint64_t> flow_ids;              // flows leaving this slice
+    std::vector<uint64_t> terminating_flow_ids;  // flows arriving
     std::string arg(std::string_view key) const;
 };
 

@@ -26,15 +26,17 @@ public:
     explicit PftraceWriter(Output& out) : out_(out) {}
 
     void begin_process(const TraceProcess& p) override {
-        sequence_ = static_cast<uint32_t>(p.pid);
-        // A new sequence starts with empty intern tables.
-        reset_interning();
+        if (p.sequence != sequence_) {
+            // Each profile is a sequence, and starts with empty intern tables.
+            sequence_ = p.sequence;
+            reset_interning();
+        }
         ProtoWriter& d = start_packet(0, false);
         d.begin(pf::packet::track_descriptor);
         d.add_varint(pf::track_descriptor::uuid, p.uuid);
         d.begin(pf::track_descriptor::process);
         d.add_int(pf::process_descriptor::pid, p.pid);
-        d.add_string(pf::process_descriptor::process_name, p.name);
+        if (!p.name.empty()) d.add_string(pf::process_descriptor::process_name, p.name);
         d.end();
         d.add_varint(pf::track_descriptor::child_ordering, pf::kChildOrderingExplicit);
         d.end();
@@ -46,7 +48,16 @@ public:
         d.begin(pf::packet::track_descriptor);
         d.add_varint(pf::track_descriptor::uuid, t.uuid);
         d.add_varint(pf::track_descriptor::parent_uuid, t.parent);
-        d.add_string(pf::track_descriptor::name, t.name);
+        if (t.thread) {
+            // The thread's name is the track's.
+            d.begin(pf::track_descriptor::thread);
+            d.add_int(pf::thread_descriptor::pid, t.pid);
+            d.add_int(pf::thread_descriptor::tid, t.tid);
+            d.add_string(pf::thread_descriptor::thread_name, t.name);
+            d.end();
+        } else {
+            d.add_string(pf::track_descriptor::name, t.name);
+        }
         d.add_int(pf::track_descriptor::sibling_order_rank, t.rank);
         if (t.kind == TrackKind::counter) {
             d.begin(pf::track_descriptor::counter);
@@ -59,7 +70,8 @@ public:
         emit_packet();
     }
 
-    void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t, int64_t clipped_from_ns) override {
+    void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t, int64_t clipped_from_ns,
+                     std::span<const FlowEnd> flows) override {
         // Reset before interning this event's strings, so that the packet
         // carrying the reset defines every iid it uses.
         if (interned_entries_ > kMaxInternedEntries) reset_interning();
@@ -83,6 +95,8 @@ public:
             }
             event_.end();
         });
+        for (const FlowEnd& f : flows)
+            event_.add_fixed64(f.out ? pf::track_event::flow_ids : pf::track_event::terminating_flow_ids, f.id);
         write_event(e.ts);
     }
 
@@ -161,7 +175,7 @@ private:
     }
 
     Output& out_;
-    uint32_t sequence_ = 1;
+    uint32_t sequence_ = 0;
     bool cleared_pending_ = true;
     ProtoWriter packet_, event_, interned_;
     std::string frame_, key_;

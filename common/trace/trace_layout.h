@@ -4,6 +4,19 @@
 // source's counters and nx's DMA throughput, DMA pending and per-engine
 // utilisation (trace_counters.h).
 //
+// Sources with processes and threads (Chrome traces: Event::pid, tid) keep
+// them: one process per source pid, named by the source, each source thread
+// a thread track (its pid and tid, unless the file has them already: then
+// fresh ids), so Perfetto shows the tree the source showed; rows without a
+// pid, and nx's derived counters, stay in the profile's own process, which
+// is written only when it has tracks.  Flows (ProfileSink::flow) become
+// arrows between the slices they join.
+//
+// Order within a row is the spool's (event_spool.h): start, longer first,
+// outer (lower depth) first, then arrival.  A slice that ends where the
+// next one starts is closed first, so a zero-duration slice never contains
+// another: two zero-duration slices at one time are siblings, in that order.
+//
 // Nesting: trace viewers need the slices of a track properly nested, but
 // hardware rows overlap (pipelined TensorMatrix instructions, concurrent DMA
 // transfers on one queue).  Events are taken in start order (longer first on
@@ -23,6 +36,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "common/trace/event_spool.h"
 #include "common/trace/trace_writer.h"
@@ -34,14 +50,39 @@ struct LayoutStats {
     int64_t counter_samples = 0;  // the source's counter events
     int64_t overflow_tracks = 0;
     int64_t clipped = 0;
+    int64_t flows_left_out = 0;  // flows ending before they start (Perfetto cannot pair them)
 };
 
 constexpr int kMaxLanes = 32;
 // Slice lanes (rows and their overflow lanes) per profile.
 constexpr size_t kMaxLaneTracks = 4 * kMaxTraceTracks;
 
-// Writes one profile (its spooled events, in order) as process `p`.
-LayoutStats lay_out_profile(EventSpool& spool, const TraceProcess& p, TraceWriter& w);
+// Process and thread ids already used in one trace file: a source's pid or
+// tid is kept unless it is taken (or does not fit 32 bits); then a fresh one
+// from kFirstFreshId up.  Perfetto merges processes and threads by id, so two
+// profiles' "pid 0" must not become one process.
+class TraceIds {
+public:
+    static constexpr int32_t kFirstFreshId = int32_t{1} << 30;
+    int32_t process(int64_t wanted) { return take(pids_, next_pid_, wanted); }
+    int32_t thread(int64_t wanted) { return take(tids_, next_tid_, wanted); }
+
+private:
+    static int32_t take(std::unordered_set<int64_t>& used, int32_t& next, int64_t wanted);
+    std::unordered_set<int64_t> pids_, tids_;
+    int32_t next_pid_ = kFirstFreshId, next_tid_ = kFirstFreshId;
+};
+
+// A flow between two spooled events (their seq), and what the source called it.
+struct TraceFlow {
+    uint64_t from = 0, to = 0;
+    std::string category, name;
+};
+
+// Writes one profile (its spooled events, in order): `own` is the profile's
+// process (uuid, pid, name, sequence); `flows` are its flows.
+LayoutStats lay_out_profile(EventSpool& spool, const TraceProcess& own, TraceIds& ids,
+                            const std::vector<TraceFlow>& flows, TraceWriter& w);
 
 // "TensorMatrix", "TensorMatrix (2)", ...: the name of lane `lane` (0-based).
 std::string lane_name(const std::string& track, int lane);

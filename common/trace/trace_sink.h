@@ -19,9 +19,10 @@ public:
     explicit TraceSink(std::unique_ptr<TraceWriter> writer, size_t chunk_bytes = EventSpool::kDefaultChunkBytes);
 
     void begin_profile(const ProfileInfo& info) override;
-    void event(const Event& e) override { spool_.add(e); }
+    void event(const Event& e) override;
+    void flow(const Flow& f) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
-    void abort_profile() override { spool_.clear(); }
+    void abort_profile() override;
     // Ends the file and notes on stderr what the layout had to change.
     void finish() override;
 
@@ -31,6 +32,8 @@ public:
 private:
     std::unique_ptr<TraceWriter> writer_;
     EventSpool spool_;
+    std::vector<TraceFlow> flows_;  // the profile's
+    TraceIds ids_;                  // pids and tids of the file so far
     LayoutStats totals_;
     int profiles_ = 0;
 };

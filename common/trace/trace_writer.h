@@ -7,16 +7,23 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "common/trace/event_spool.h"
 
 namespace nx {
 
+// A process of the trace: each profile's own (pid 1, 2, ... in input order,
+// named after the profile) and, for sources that have them (Chrome traces),
+// one per source process, with its pid (unless one is taken already) and
+// name (empty when the source gives none).
 struct TraceProcess {
     uint64_t uuid = 0;
-    int32_t pid = 0;   // 1, 2, ... one per profile in the file
-    std::string name;  // the profile's name
+    int32_t pid = 0;
+    std::string name;
+    uint32_t sequence = 0;  // the profile's index in the file (1, 2, ...)
 };
 
 enum class TrackKind : uint8_t { slices, counter };
@@ -27,7 +34,10 @@ struct TraceTrack {
     uint64_t uuid = 0;
     uint64_t parent = 0;     // the process's uuid
     int32_t pid = 0;
-    int32_t tid = 0;         // 1, 2, ... within the process (Chrome JSON threads)
+    int32_t tid = 0;         // unique within the process (Chrome JSON threads)
+    // A source thread (its first lane): Perfetto gets a thread descriptor
+    // (pid, tid, name) so the trace shows the source's process/thread tree.
+    bool thread = false;
     std::string name;
     TrackKind kind = TrackKind::slices;
     int32_t rank = 0;        // display order within the process (lower first)
@@ -40,16 +50,28 @@ struct TraceTrack {
     int32_t lane = 0;
 };
 
+// A flow arrow at a slice: it leaves (out) or arrives (in).  Ids are unique
+// in the file.
+struct FlowEnd {
+    uint64_t id = 0;
+    bool out = false;
+    std::string_view category, name;
+};
+
 class TraceWriter {
 public:
     virtual ~TraceWriter() = default;
+    // Each process before its tracks; a profile's processes share a sequence.
     virtual void begin_process(const TraceProcess& p) = 0;
     virtual void track(const TraceTrack& t) = 0;
     // A slice from e.ts to `end` (e.end, or earlier when the layout clipped it;
-    // then `clipped_from_ns` is the original duration, else -1).
-    virtual void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t end, int64_t clipped_from_ns) = 0;
+    // then `clipped_from_ns` is the original duration, else -1), with the
+    // flows that leave or reach it.
+    virtual void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t end, int64_t clipped_from_ns,
+                             std::span<const FlowEnd> flows) = 0;
     virtual void slice_end(const TraceTrack& t, int64_t ts) = 0;
     virtual void counter(const TraceTrack& t, int64_t ts, double value) = 0;
+    // The profile is written.
     virtual void end_process() = 0;
     // Everything is written (closing brackets and the like).
     virtual void finish() = 0;

@@ -25,15 +25,16 @@ struct Totals {
 void decode(const nx::ExplorerTables& t, const char* table, std::vector<std::string> columns, bool all, Totals& out) {
     const std::vector<std::string>* files = t.find(table);
     if (!files) throw nx::Error(std::string("no ") + table + " table", t.dir);
-    if (all) columns = nx::parquet::TableReader(*files, {}).column_names();
-    nx::parquet::TableReader r(*files, columns);
+    using Others = nx::parquet::TableReader::Others;
+    nx::parquet::TableReader r(*files, all ? std::vector<std::string>{} : columns, all ? Others::add : Others::skip);
+    columns = r.names();
     while (r.next()) {
         ++out.rows;
         for (size_t i = 0; i < columns.size(); ++i) {
             const nx::parquet::ColumnCursor* c = r.column(i);
             if (!c || c->is_null()) continue;
             ++out.values;
-            if (c->info().is_list) out.values += static_cast<long long>(c->list_size());
+            if (c->is_list()) out.values += static_cast<long long>(c->list_size());
             else if (c->holds_integers()) out.ints += c->i64();
             else if (c->holds_reals()) out.reals += c->f64();
             else out.text_bytes += static_cast<long long>(c->str().size());

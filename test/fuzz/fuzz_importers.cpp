@@ -1,5 +1,6 @@
 // libFuzzer target: every importer and the format sniffer on arbitrary bytes.
-// The first byte picks the importer; the rest is the input.  Bad input must
+// The first byte picks the importer; the rest is the input (the Chrome
+// importer reads it twice: its first pass over M and flow events too).  Bad input must
 // end in nx::Error (or a counted bad record), never a crash, hang or leak.
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +19,9 @@ public:
     void event(const nx::Event& e) override {
         sum_ += e.track.size() + e.name.size() + e.opcode.size() + e.hlo_name.size() + e.layer.size() +
                 e.args_json.size() + static_cast<size_t>(e.ts_ns & 1);
+    }
+    void flow(const nx::Flow& f) override {
+        sum_ += f.id.size() + f.category.size() + f.name.size() + static_cast<size_t>((f.from_slice ^ f.to_slice) & 1);
     }
     void end_profile(const nx::ProfileInfo&, const nx::ProfileSummary& s) override { sum_ += s.metrics.size(); }
     size_t sum_ = 0;

@@ -73,8 +73,8 @@ int main(int argc, char** argv) {
             for (const std::string& f : files) dump_meta(f.c_str());
             return 0;
         }
-        std::vector<std::string> names = nx::parquet::TableReader(files, {}).column_names();
-        nx::parquet::TableReader t(files, names);
+        nx::parquet::TableReader t(files, {}, nx::parquet::TableReader::Others::add);
+        const std::vector<std::string>& names = t.names();
         while (t.next()) {
             rapidjson::StringBuffer buf;
             Writer w(buf);

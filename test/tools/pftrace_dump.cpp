@@ -1,7 +1,8 @@
 // test-pftrace_dump FILE: decodes a Perfetto trace with nx's own decoder
 // (common/trace/pftrace_reader.h) and prints it as JSON Lines for the Bats
-// suite: one record per track, slice and counter sample, then one per
-// problem the decoder found ("kind":"error").  Exit 1 when there was any.
+// suite: one record per track (threads with their tid), slice (with the
+// flows leaving and arriving: flow_out, flow_in) and counter sample, then one
+// per problem the decoder found ("kind":"error").  Exit 1 when there was any.
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -61,6 +62,12 @@ int main(int argc, char** argv) {
         w.Bool(tr.is_process);
         w.Key("pid");
         w.Int64(tr.pid);
+        if (tr.is_thread) {
+            w.Key("thread");
+            w.Bool(true);
+            w.Key("tid");
+            w.Int64(tr.tid);
+        }
         w.Key("counter");
         w.Bool(tr.is_counter);
         str(w, "unit_name", tr.unit_name);
@@ -91,6 +98,13 @@ int main(int argc, char** argv) {
         w.StartObject();
         for (const auto& [k, v] : s.args) str(w, k.c_str(), v);
         w.EndObject();
+        for (auto [key, ids] : {std::pair{"flow_out", &s.flow_ids}, std::pair{"flow_in", &s.terminating_flow_ids}}) {
+            if (ids->empty()) continue;
+            w.Key(key);
+            w.StartArray();
+            for (uint64_t id : *ids) w.Uint64(id);
+            w.EndArray();
+        }
         w.EndObject();
         std::cout << buf.GetString() << '\n';
     }

@@ -136,4 +136,25 @@ TEST(Document, TimelineChartsAreSparklinesOnAFixedScaleInText) {
     EXPECT_NE(render(d, "text").find("Vector  _#= "), std::string::npos) << render(d, "text");
 }
 
+TEST(Document, LongCellsAreClippedInTextMarkdownAndHtmlWhichKeepsTheWholeTextAsATitle) {
+    // A 10-character column: 9 characters and "…", or 7 and "..." (piped
+    // text); "é" is one character, not two bytes.
+    nx::TableBlock t;
+    t.columns = {"n", "name"};
+    t.numeric = {true, false};
+    t.max_width = {0, 10};
+    t.rows = {{"1", "ééééé<6789abcdef"}, {"2", "short"}};
+    EXPECT_EQ(nx::clipped_cell(t, 1, t.rows[0][1], "…"), "ééééé<678…");
+    EXPECT_EQ(nx::clipped_cell(t, 1, "0123456789", "…"), "0123456789");  // fits exactly
+    EXPECT_EQ(nx::clipped_cell(t, 0, "123456789012", "…"), "123456789012");  // no limit
+    nx::Document d;
+    d.table(t);
+    EXPECT_NE(render(d, "text").find("1  ééééé<6...\n"), std::string::npos) << render(d, "text");
+    EXPECT_NE(render(d, "terminal").find("1  ééééé<678…\n"), std::string::npos) << render(d, "terminal");
+    EXPECT_NE(render(d, "markdown").find("| 1 | ééééé&lt;678… |"), std::string::npos) << render(d, "markdown");
+    std::string html = render(d, "html");
+    EXPECT_NE(html.find("<td title=\"ééééé&lt;6789abcdef\">ééééé&lt;678…</td>"), std::string::npos) << html;
+    EXPECT_NE(html.find("<td>short</td>"), std::string::npos);
+}
+
 }  // namespace

@@ -40,12 +40,15 @@ struct RecordedEvent {
     bool transpose;
     int32_t depth;
     int64_t line;
+    int64_t pid, tid;
+    std::string process;
 };
 
 struct RecordedProfile {
     nx::ProfileInfo info;
     std::vector<std::pair<std::string, double>> metrics;
     std::vector<RecordedEvent> events;
+    std::vector<nx::Flow> flows;
     bool ended = false;
     bool aborted = false;
 
@@ -71,8 +74,10 @@ public:
         current().events.push_back({e.type, e.engine, std::string(e.track), std::string(e.name), std::string(e.opcode),
                                     std::string(e.hlo_name), std::string(e.layer), std::string(e.tensor),
                                     std::string(e.args_json), e.ts_ns, e.dur_ns, e.bytes, e.flops, e.model_flops,
-                                    e.value, e.dma_kind, e.transpose, e.depth, e.line});
+                                    e.value, e.dma_kind, e.transpose, e.depth, e.line, e.pid, e.tid,
+                                    std::string(e.process)});
     }
+    void flow(const nx::Flow& f) override { current().flows.push_back(f); }
     void update_info(const nx::ProfileInfo& info) override { current().info = info; }
     void end_profile() override { current().ended = true; }
     void abort_profile() override { current().aborted = true; }
@@ -802,7 +807,10 @@ TEST(ChromeJson, UnterminatedBeginIsKeptAndMarked) {
     EXPECT_EQ(open->args_json, R"({"a":1,"unterminated":true})");
     rapidjson::Document carried = parse(rec.profiles.at(0).info.carried_json);
     EXPECT_EQ(carried["chrome_unterminated_slices"].GetInt(), 1);
-    EXPECT_EQ(carried["chrome_phases_ignored"]["s"].GetInt(), 1);
+    // The flow start binds to "last" and never ends: counted, not fatal.
+    EXPECT_FALSE(carried.HasMember("chrome_phases_ignored"));
+    EXPECT_EQ(carried["chrome_flows"]["without_end"].GetInt(), 1);
+    EXPECT_EQ(carried["chrome_flows"]["flows"].GetInt(), 0);
 }
 
 TEST(ChromeJson, BareArrayIsAccepted) {
@@ -864,6 +872,186 @@ TEST(ChromeJson, KeepGoingSkipsBadEventsAndKeepsGoodOnes) {
     ASSERT_EQ(ev.size(), 2u);
     EXPECT_EQ(ev[0].name, "a");
     EXPECT_EQ(ev[1].name, "c");
+}
+
+// Chrome traces as PyTorch's profiler writes them: names at the end, flows.
+
+// The flows of a profile as "from -> to" event names.
+std::vector<std::string> flow_names(const RecordedProfile& p) {
+    std::vector<std::string> out;
+    for (const nx::Flow& f : p.flows)
+        out.push_back(p.events.at(static_cast<size_t>(f.from)).name + " -> " + p.events.at(static_cast<size_t>(f.to)).name);
+    return out;
+}
+
+TEST(ChromeJson, NamesGivenAtTheEndNameTracksFromTheirFirstEvent) {
+    TempDir dir;
+    Recorder rec = import_ok(nx::import_chrome_json,
+                             dir.write("k.json", "{\"traceEvents\": [\n"
+                                                 "{\"ph\": \"X\", \"name\": \"k\", \"ts\": 1, \"dur\": 2, \"pid\": 0, \"tid\": 7},\n"
+                                                 "{\"ph\": \"X\", \"name\": \"op\", \"ts\": 1, \"dur\": 2, \"pid\": 9, \"tid\": 9},\n"
+                                                 "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": \"Device 0\"}},\n"
+                                                 "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": \"stream 7 \"}},\n"
+                                                 "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"args\": {\"name\": \"GPU 0\"}}\n"
+                                                 "]}\n"));
+    auto ev = rec.all_events();
+    ASSERT_EQ(ev.size(), 2u);
+    // The last name given wins, trimmed; the process is named too.
+    EXPECT_EQ(ev[0].track, "stream 7");
+    EXPECT_EQ(ev[0].process, "GPU 0");
+    EXPECT_EQ(ev[0].pid, 0);
+    EXPECT_EQ(ev[0].tid, 7);
+    EXPECT_EQ(ev[1].track, "9/9");
+    EXPECT_EQ(ev[1].process, "");
+}
+
+TEST(ChromeJson, AThreadNameTwoThreadsShareGetsTheirPidAndTid) {
+    TempDir dir;
+    Recorder rec = import_ok(nx::import_chrome_json,
+                             dir.write("k.json", "[{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 2, \"pid\": 0, \"tid\": 7},\n"
+                                                 "{\"ph\": \"X\", \"name\": \"b\", \"ts\": 1, \"dur\": 2, \"pid\": 1, \"tid\": 7},\n"
+                                                 "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": \"stream 7\"}},\n"
+                                                 "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 7, \"args\": {\"name\": \"stream 7\"}}]\n"));
+    auto ev = rec.all_events();
+    ASSERT_EQ(ev.size(), 2u);
+    EXPECT_EQ(ev[0].track, "stream 7 (0/7)");
+    EXPECT_EQ(ev[1].track, "stream 7 (1/7)");
+}
+
+TEST(ChromeJson, KinetoCategoriesClassifyGpuWork) {
+    TempDir dir;
+    Recorder rec = import_ok(
+        nx::import_chrome_json,
+        dir.write("k.json", "[{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 2, \"tid\": 7},\n"
+                            "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"c\", \"ts\": 3, \"dur\": 1, \"tid\": 7,"
+                            " \"args\": {\"bytes\": 4096}},\n"
+                            "{\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"s\", \"ts\": 5, \"dur\": 1, \"tid\": 7},\n"
+                            "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"r\", \"ts\": 1, \"dur\": 1, \"tid\": 1},\n"
+                            "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"d\", \"ts\": 2, \"dur\": 1, \"tid\": 1},\n"
+                            "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"o\", \"ts\": 3, \"dur\": 1, \"tid\": 1}]\n"));
+    auto ev = rec.all_events();
+    ASSERT_EQ(ev.size(), 6u);
+    EXPECT_EQ(ev[0].type, EventType::kernel);
+    EXPECT_EQ(ev[1].type, EventType::memcpy);
+    EXPECT_EQ(ev[1].bytes, 4096);
+    EXPECT_EQ(ev[2].type, EventType::memset);
+    EXPECT_EQ(ev[2].bytes, -1);
+    EXPECT_EQ(ev[3].type, EventType::runtime);
+    EXPECT_EQ(ev[4].type, EventType::runtime);
+    EXPECT_EQ(ev[5].type, EventType::region);
+    EXPECT_EQ(ev[5].engine, Engine::none);
+    EXPECT_EQ(ev[0].args_json, R"({"cat":"kernel"})");  // the category stays queryable
+}
+
+// tid 1: outer [0, 100] holds inner [10, 20]; tid 2: slices [40, 60] and
+// [70, 80].  Flow 1: s at 15 on tid 1 (inner), f bp "e" at 50 on tid 2.
+// Flow 2: s at 90 on tid 1 (outer), f without bp at 65 on tid 2 (the next
+// slice: [70, 80]), written before its start.  Flow 3: an f alone.  Flow 4:
+// s, t at 45 (bp "e"), f at 75 (bp "e"): two arrows.  Flow 5: an s on a
+// thread with no slice.
+const char* kFlows =
+    "[\n"
+    "{\"ph\": \"X\", \"name\": \"outer\", \"ts\": 0, \"dur\": 100, \"tid\": 1},\n"
+    "{\"ph\": \"X\", \"name\": \"inner\", \"ts\": 10, \"dur\": 10, \"tid\": 1},\n"
+    "{\"ph\": \"s\", \"id\": 1, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"ts\": 15, \"tid\": 1},\n"
+    "{\"ph\": \"f\", \"id\": 1, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"ts\": 50, \"tid\": 2, \"bp\": \"e\"},\n"
+    "{\"ph\": \"X\", \"name\": \"first\", \"ts\": 40, \"dur\": 20, \"tid\": 2},\n"
+    "{\"ph\": \"f\", \"id\": \"0x2\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"ts\": 65, \"tid\": 2},\n"
+    "{\"ph\": \"X\", \"name\": \"second\", \"ts\": 70, \"dur\": 10, \"tid\": 2},\n"
+    "{\"ph\": \"s\", \"id\": \"0x2\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"ts\": 60, \"tid\": 1},\n"
+    "{\"ph\": \"f\", \"id\": 3, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"ts\": 55, \"tid\": 2, \"bp\": \"e\"},\n"
+    "{\"ph\": \"s\", \"id\": 4, \"cat\": \"fwdbwd\", \"name\": \"fwdbwd\", \"ts\": 12, \"tid\": 1},\n"
+    "{\"ph\": \"t\", \"id\": 4, \"cat\": \"fwdbwd\", \"name\": \"fwdbwd\", \"ts\": 45, \"tid\": 2, \"bp\": \"e\"},\n"
+    "{\"ph\": \"f\", \"id\": 4, \"cat\": \"fwdbwd\", \"name\": \"fwdbwd\", \"ts\": 75, \"tid\": 2, \"bp\": \"e\"},\n"
+    "{\"ph\": \"s\", \"id\": 5, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"ts\": 5, \"tid\": 3}\n"
+    "]\n";
+
+TEST(ChromeJson, FlowEventsBindToSlicesAsTheFormatSays) {
+    TempDir dir;
+    Recorder rec = import_ok(nx::import_chrome_json, dir.write("f.json", kFlows));
+    const RecordedProfile& p = rec.profiles.at(0);
+    EXPECT_EQ(flow_names(p), (std::vector<std::string>{"inner -> first", "outer -> second", "inner -> first",
+                                                       "first -> second"}));
+    EXPECT_EQ(p.flows[0].id, "1");
+    EXPECT_EQ(p.flows[0].category, "ac2g");
+    EXPECT_EQ(p.flows[1].id, "0x2");
+    EXPECT_EQ(p.flows[2].category, "fwdbwd");
+    rapidjson::Document carried = parse(p.info.carried_json);
+    const rapidjson::Value& n = carried["chrome_flows"];
+    EXPECT_EQ(n["flows"].GetInt(), 4);
+    EXPECT_EQ(n["points"].GetInt(), 9);
+    EXPECT_EQ(n["unbound"].GetInt(), 1);        // flow 5's start
+    EXPECT_EQ(n["without_start"].GetInt(), 1);  // flow 3
+    EXPECT_EQ(n["without_end"].GetInt(), 1);    // flow 5
+    EXPECT_FALSE(carried.HasMember("chrome_phases_ignored"));
+}
+
+TEST(ChromeJson, EqualSlicesBindTheOneWrittenBeforeThePoint) {
+    // Two zero-duration slices at 5 on one thread: an "s" written between
+    // them binds to the first, one written after both to the second.
+    TempDir dir;
+    Recorder rec = import_ok(nx::import_chrome_json,
+                             dir.write("z.json", "[{\"ph\": \"X\", \"name\": \"a\", \"ts\": 5, \"dur\": 0, \"tid\": 1},\n"
+                                                 "{\"ph\": \"s\", \"id\": 1, \"ts\": 5, \"tid\": 1},\n"
+                                                 "{\"ph\": \"X\", \"name\": \"b\", \"ts\": 5, \"dur\": 0, \"tid\": 1},\n"
+                                                 "{\"ph\": \"s\", \"id\": 2, \"ts\": 5, \"tid\": 1},\n"
+                                                 "{\"ph\": \"X\", \"name\": \"c\", \"ts\": 9, \"dur\": 1, \"tid\": 2},\n"
+                                                 "{\"ph\": \"f\", \"id\": 1, \"ts\": 9, \"tid\": 2, \"bp\": \"e\"},\n"
+                                                 "{\"ph\": \"f\", \"id\": 2, \"ts\": 9, \"tid\": 2, \"bp\": \"e\"}]\n"));
+    EXPECT_EQ(flow_names(rec.profiles.at(0)), (std::vector<std::string>{"a -> c", "b -> c"}));
+}
+
+TEST(ChromeJson, BindIdFlowsJoinTheSlicesThatCarryThem) {
+    TempDir dir;
+    Recorder rec = import_ok(
+        nx::import_chrome_json,
+        dir.write("v2.json", "[{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 1, \"tid\": 1, \"bind_id\": \"0xa\","
+                             " \"flow_out\": true},\n"
+                             "{\"ph\": \"B\", \"name\": \"b\", \"ts\": 3, \"tid\": 2, \"bind_id\": \"0xa\", \"flow_in\": true,"
+                             " \"flow_out\": true},\n"
+                             "{\"ph\": \"E\", \"ts\": 4, \"tid\": 2},\n"
+                             "{\"ph\": \"X\", \"name\": \"c\", \"ts\": 5, \"dur\": 1, \"tid\": 1, \"bind_id\": \"0xa\","
+                             " \"flow_in\": true}]\n"));
+    EXPECT_EQ(flow_names(rec.profiles.at(0)), (std::vector<std::string>{"a -> b", "b -> c"}));
+    EXPECT_EQ(rec.profiles.at(0).flows[0].id, "0xa");
+}
+
+TEST(ChromeJson, AFlowWithoutAUsableIdIsABadRecord) {
+    TempDir dir;
+    for (const char* id : {"", ", \"id\": {\"x\": 1}", ", \"id\": 1.5", ", \"id2\": {\"x\": 1}"}) {
+        std::string p = dir.write("bad.json", std::string("[\n{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 2},\n"
+                                                          "{\"ph\": \"s\", \"ts\": 1") + id + "}\n]\n");
+        nx::Error e = import_error(nx::import_chrome_json, p);
+        EXPECT_EQ(e.line(), 3) << id;
+        EXPECT_TRUE(contains(e.what(), "flow event")) << e.what();
+    }
+    // With --keep-going it is counted and left out.
+    std::string p = dir.write("kg.json", "[{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 2},\n"
+                                         "{\"ph\": \"s\", \"ts\": 1, \"id\": [1]}]\n");
+    Recorder rec;
+    nx::ImportContext ctx;
+    ctx.keep_going = true;
+    run_import(nx::import_chrome_json, p, rec, ctx);
+    EXPECT_EQ(ctx.bad_records, 1);
+    EXPECT_EQ(rec.all_events().size(), 1u);
+    EXPECT_FALSE(parse(rec.profiles.at(0).info.carried_json.empty() ? "{}" : rec.profiles.at(0).info.carried_json)
+                     .HasMember("chrome_flows"));
+}
+
+TEST(ChromeJson, AThreadNameThatIsNotAStringIsABadRecord) {
+    TempDir dir;
+    std::string p = dir.write("m.json", "[\n{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 2, \"tid\": 1},\n"
+                                        "{\"ph\": \"M\", \"name\": \"thread_name\", \"tid\": 1, \"args\": {\"name\": 7}}\n]\n");
+    nx::Error e = import_error(nx::import_chrome_json, p);
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_TRUE(contains(e.what(), "\"thread_name\" metadata without a string")) << e.what();
+    // Skipped with --keep-going: the thread keeps its "pid/tid" name.
+    Recorder rec;
+    nx::ImportContext ctx;
+    ctx.keep_going = true;
+    run_import(nx::import_chrome_json, p, rec, ctx);
+    EXPECT_EQ(ctx.bad_records, 1);
+    EXPECT_EQ(rec.all_events().at(0).track, "/1");
 }
 
 // ---- nx-jsonl

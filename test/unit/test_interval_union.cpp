@@ -299,3 +299,29 @@ TEST(MergeIntervals, EmptyInputGivesEmptyOutput) { EXPECT_TRUE(nx::merge_interva
 TEST(MergeIntervals, OnlyEmptyIntervalsGiveEmptyOutput) {
     EXPECT_TRUE(nx::merge_intervals({{3, 3}, {5, 1}}).empty());
 }
+
+// ---- TimeBuckets
+
+TEST(TimeBuckets, SplitsMergedIntervalsAcrossUnevenBuckets) {
+    // [100, 110) in 3 buckets: edges 100, 103, 106, 110 (10 * b / 3 rounded down).
+    nx::TimeBuckets b(100, 110, 3);
+    EXPECT_EQ(b.edge(1), 103);
+    EXPECT_EQ(b.edge(2), 106);
+    EXPECT_EQ(b.edge(3), 110);
+    EXPECT_EQ(b.of(99), 0);    // clamped
+    EXPECT_EQ(b.of(105), 1);
+    EXPECT_EQ(b.of(200), 2);   // clamped
+    // [101, 104) and [102, 105) merge to [101, 105): 2 ns in bucket 0, 2 in 1;
+    // [107, 110): 3 ns in bucket 2.
+    IntervalUnion u;
+    u.add(101, 104);
+    u.add(102, 105);
+    u.add(107, 110);
+    EXPECT_EQ(b.busy(u), (std::vector<int64_t>{2, 2, 3}));
+}
+
+TEST(TimeBuckets, EmptySpanIsOneNanosecond) {
+    nx::TimeBuckets b(5, 5, 0);
+    EXPECT_EQ(b.count(), 1);
+    EXPECT_EQ(b.edge(1), 6);
+}

@@ -227,6 +227,42 @@ TEST(DbSink, EventIdsOfAProfileAreContiguous) {
     EXPECT_EQ(query_int(store, "SELECT last_event_id - first_event_id + 1 FROM profile"), 5);
 }
 
+TEST(DbSink, FlowsJoinEventIdsThroughTheFlowView) {
+    // Counter samples between the slices have no event id: the builder
+    // counts the flow's ends among the slices.
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    nx::DbSink sink(store);
+    nx::ProfileBuilder b;
+    b.add_sink(&sink);
+    b.begin_profile(info("p_f", "f"));
+    Event counter = nx_test::make_event(EventType::counter, Engine::none, "mem", 5, 0, {}, "mem");
+    b.event(counter);                                                   // 0
+    b.event(instr("host", Engine::none, 0, 10, "launch"));              // 1
+    b.event(counter);                                                   // 2
+    b.event(counter);                                                   // 3
+    b.event(instr("stream 7", Engine::none, 20, 10, "kernel"));         // 4
+    nx::Flow f;
+    f.id = "7";
+    f.category = "ac2g";
+    f.from = 1;
+    f.to = 4;
+    b.flow(f);
+    // A counter sample is not a slice; nor is an event not sent yet.
+    f.to = 2;
+    EXPECT_THROW(b.flow(f), nx::Error);
+    f.to = 5;
+    EXPECT_THROW(b.flow(f), nx::Error);
+    b.end_profile();
+    sink.finish();
+    EXPECT_EQ(query_rows(store, "SELECT o.name, i.name, f.trace_id, f.category, f.name FROM flow f"
+                                " JOIN slice o ON o.id = f.slice_out JOIN slice i ON i.id = f.slice_in"),
+              (std::vector<std::string>{"launch|kernel|7|ac2g|NULL"}));
+    // Re-importing the profile replaces its flows.
+    load(store, info("p_f", "f"), {instr("host", Engine::none, 0, 10, "launch")});
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event_flow"), 0);
+}
+
 TEST(DbSink, NameEqualToOpcodeIsStoredOnceAndRestoredBySlice) {
     TempDir dir;
     nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
@@ -504,10 +540,11 @@ TEST(StoreLayout, EventsPastTheTracesTrackCapKeepTheirOwnTrackAtDepthZero) {
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice_layout"), 0);
 }
 
-// A database as schema version 2 left it: no slice_layout, no track.row.
-void downgrade_to_version_2(const std::string& path) {
+// A database as schema version 3 left it (no slice_layout, no track.row), or
+// version 2 (no event_flow either).
+void downgrade(const std::string& path, int version) {
     nx::SqliteDb db(path, nx::SqliteDb::Mode::read_write);
-    // The track table as version 2 declared it (a comment after its last column).
+    // The track table as versions 2 and 3 declared it (a comment after its last column).
     db.exec(std::string(nx::kSchemaViewDrops) +
             "DROP TABLE slice_layout;"
             "CREATE TABLE track_v2(\n    id INTEGER PRIMARY KEY,\n    profile_id INTEGER NOT NULL,\n"
@@ -515,18 +552,19 @@ void downgrade_to_version_2(const std::string& path) {
             "INSERT INTO track_v2 SELECT id, profile_id, name, engine, kind FROM track WHERE row IS NOT NULL;"
             "DELETE FROM counter WHERE track_id NOT IN (SELECT id FROM track_v2);"
             "DROP TABLE track; ALTER TABLE track_v2 RENAME TO track;"
-            "CREATE INDEX track_by_profile ON track(profile_id);"
-            "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+            "CREATE INDEX track_by_profile ON track(profile_id);" +
+            std::string(version < 3 ? "DROP TABLE event_flow;" : "") +
+            "UPDATE meta SET value = '" + std::to_string(version) + "' WHERE key = 'schema_version'");
 }
 
-TEST(StoreLayout, ADatabaseOfSchemaVersion2GetsTheNewTablesWhenNextWritten) {
+TEST(StoreLayout, ADatabaseOfSchemaVersion3GetsTheNewTableAndColumnWhenNextWritten) {
     TempDir dir;
     std::string path = dir.path("old.db");
     {
         nx::Store store(path, nx::Store::Access::read_write);
         load(store, info("p_old", "old"), overlap_events());
     }
-    downgrade_to_version_2(path);
+    downgrade(path, 3);
     nx::Store store(path, nx::Store::Access::read_write);
     EXPECT_EQ(query_text(store, "SELECT value FROM meta WHERE key = 'schema_version'"), std::to_string(nx::kSchemaVersion));
     // The old profile reads as before (no lanes, no nesting known); a new
@@ -539,22 +577,25 @@ TEST(StoreLayout, ADatabaseOfSchemaVersion2GetsTheNewTablesWhenNextWritten) {
               (std::vector<std::string>{"NULL", "Vector"}));
 }
 
-TEST(StoreLayout, DatabasesOfSchemaVersion2AndLaterAreQueriedTogether) {
-    TempDir dir;
-    std::string old_db = dir.path("old.db"), new_db = dir.path("new.db");
-    {
-        nx::Store a(old_db, nx::Store::Access::read_write);
-        load(a, info("p_old", "old"), overlap_events());
-        nx::Store b(new_db, nx::Store::Access::read_write);
-        load(b, info("p_new", "new"), overlap_events());
-    }
-    downgrade_to_version_2(old_db);
-    for (const auto& [first, second] : {std::pair{old_db, new_db}, std::pair{new_db, old_db}}) {
-        nx::Store s(first, nx::Store::Access::read_only, {second});
-        EXPECT_EQ(query_rows(s, "SELECT p.uid, t.name, s.depth FROM slice s JOIN track t ON t.id = s.track_id"
-                                " JOIN profile p ON p.id = s.profile_id WHERE s.ts = 50 ORDER BY p.uid"),
-                  (std::vector<std::string>{"p_new|TensorMatrix (2)|0", "p_old|TensorMatrix|0"}))
-            << first;
+TEST(StoreLayout, DatabasesOfOlderSchemasAndNewerOnesAreQueriedTogether) {
+    for (int version : {2, 3}) {
+        TempDir dir;
+        std::string old_db = dir.path("old.db"), new_db = dir.path("new.db");
+        {
+            nx::Store a(old_db, nx::Store::Access::read_write);
+            load(a, info("p_old", "old"), overlap_events());
+            nx::Store b(new_db, nx::Store::Access::read_write);
+            load(b, info("p_new", "new"), overlap_events());
+        }
+        downgrade(old_db, version);
+        for (const auto& [first, second] : {std::pair{old_db, new_db}, std::pair{new_db, old_db}}) {
+            nx::Store s(first, nx::Store::Access::read_only, {second});
+            EXPECT_EQ(query_rows(s, "SELECT p.uid, t.name, s.depth FROM slice s JOIN track t ON t.id = s.track_id"
+                                    " JOIN profile p ON p.id = s.profile_id WHERE s.ts = 50 ORDER BY p.uid"),
+                      (std::vector<std::string>{"p_new|TensorMatrix (2)|0", "p_old|TensorMatrix|0"}))
+                << "version " << version << ", " << first << " first";
+            EXPECT_EQ(query_int(s, "SELECT count(*) FROM flow"), 0);
+        }
     }
 }
 

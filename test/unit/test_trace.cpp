@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -238,6 +239,152 @@ TEST(TraceLayout, ZeroDurationsAndIdenticalSlicesNestWithoutErrors) {
     ASSERT_EQ(v.size(), 5u);
     EXPECT_EQ(t.track_named("Vector (2)"), nullptr);
     for (const auto* s : v) EXPECT_GE(s->dur, 0);
+}
+
+TEST(TraceLayout, ZeroDurationSlicesAtOneTimeAreSiblingsInTheSourcesOrder) {
+    // b2 arrives first (a Chrome B/E child closes before its parent) but the
+    // source nests it inside b1 (depth 1): b1 comes first; neither of two
+    // zero-duration slices contains the other.
+    Event b2 = instr("host", Engine::none, 10, 0, "b2");
+    b2.depth = 1;
+    nx::DecodedTrace t = trace_of({instr("host", Engine::none, 0, 0, "x1"), instr("host", Engine::none, 0, 0, "x2"), b2,
+                                   instr("host", Engine::none, 10, 0, "b1")});
+    EXPECT_TRUE(t.errors.empty());
+    auto h = slices_on(t, "host");
+    ASSERT_EQ(h.size(), 4u);
+    std::vector<std::string> order;
+    for (const auto* s : h) {
+        order.push_back(s->name);
+        EXPECT_EQ(s->depth, 0) << s->name;
+    }
+    EXPECT_EQ(order, (std::vector<std::string>{"x1", "x2", "b1", "b2"}));
+}
+
+// Events of a source with processes and threads (a Chrome trace's).
+Event on_thread(std::string_view track, int64_t pid, int64_t tid, std::string_view process, int64_t ts, int64_t dur,
+                std::string_view name) {
+    Event e = nx_test::make_event(EventType::region, Engine::none, track, ts, dur, {}, name);
+    e.pid = pid;
+    e.tid = tid;
+    e.process = process;
+    return e;
+}
+
+// Runs profiles (each a list of events and flows) through one pftrace sink.
+nx::DecodedTrace trace_of_profiles(const std::vector<std::pair<std::vector<Event>, std::vector<nx::Flow>>>& profiles,
+                                   int64_t* left_out = nullptr) {
+    MemoryOutput mem;
+    nx::TraceSink sink(nx::make_pftrace_writer(mem.out()));
+    for (size_t i = 0; i < profiles.size(); ++i) {
+        nx::ProfileInfo info;
+        info.name = "p" + std::to_string(i + 1);
+        sink.begin_profile(info);
+        for (const Event& e : profiles[i].first) sink.event(e);
+        for (const nx::Flow& f : profiles[i].second) sink.flow(f);
+        sink.end_profile(info, {});
+    }
+    sink.finish();
+    if (left_out) *left_out = sink.totals().flows_left_out;
+    return nx::decode_pftrace(mem.text());
+}
+
+nx::Flow flow(int64_t from, int64_t to) {
+    nx::Flow f;
+    f.from = from;
+    f.to = to;
+    return f;
+}
+
+TEST(TraceLayout, SourceProcessesAndThreadsKeepTheirIds) {
+    std::vector<Event> kineto = {on_thread("thread 5 (python)", 5, 5, "python", 0, 10, "op"),
+                                 on_thread("stream 7", 0, 7, "GPU 0", 2, 3, "kernel"),
+                                 on_thread("stream 7 (2)", 0, 7, "GPU 0", 9, 3, "other"),  // one (pid, tid) twice
+                                 on_thread("Spans/x", nx::kNoId, nx::kNoId, {}, 0, 1, "span")};
+    nx::DecodedTrace t = trace_of_profiles({{kineto, {}}, {kineto, {}}});
+    EXPECT_TRUE(t.errors.empty()) << t.errors.front();
+    std::vector<std::string> processes, threads;
+    for (const auto& tr : t.tracks) {
+        if (tr.is_process) processes.push_back(tr.name + " " + std::to_string(tr.pid));
+        if (tr.is_thread) threads.push_back(tr.name + " " + std::to_string(tr.pid) + "/" + std::to_string(tr.tid));
+    }
+    // The second profile's pids and tids are taken: fresh ones from 2^30.
+    EXPECT_EQ(processes, (std::vector<std::string>{"p1 1", "GPU 0 0", "python 5", "p2 2", "GPU 0 1073741824",
+                                                   "python 1073741825"}));
+    EXPECT_EQ(threads[0], "stream 7 0/7");
+    EXPECT_EQ(threads[1], "stream 7 (2) 0/1073741824");
+    EXPECT_EQ(threads[2], "thread 5 (python) 5/5");
+    EXPECT_EQ(threads.size(), 6u);
+    EXPECT_EQ(t.track(t.track_named("Spans/x")->parent)->name, "p1");
+}
+
+TEST(TraceLayout, FlowsJoinTheirSlicesAndSourcesComeFirstAtOneTime) {
+    // "sync" (the destination) sorts before "call" at one time; the flow's
+    // start must still be written first.
+    std::vector<Event> ev = {on_thread("stream", 0, 7, "GPU", 10, 5, "sync"),
+                             on_thread("thread", 1, 1, "cpu", 10, 5, "call"),
+                             on_thread("thread", 1, 1, "cpu", 0, 5, "launch"),
+                             on_thread("stream", 0, 7, "GPU", 6, 1, "kernel"),
+                             on_thread("thread", 1, 1, "cpu", 30, 1, "late"),
+                             on_thread("stream", 0, 7, "GPU", 20, 1, "early")};
+    int64_t left_out = 0;
+    nx::DecodedTrace t = trace_of_profiles({{ev, {flow(2, 3), flow(1, 0), flow(4, 5)}}}, &left_out);
+    EXPECT_TRUE(t.errors.empty()) << t.errors.front();
+    std::map<uint64_t, std::string> out, in;
+    std::vector<std::string> order;
+    for (const auto& s : t.slices) {
+        order.push_back(s.name);
+        for (uint64_t id : s.flow_ids) out[id] = s.name;
+        for (uint64_t id : s.terminating_flow_ids) in[id] = s.name;
+    }
+    ASSERT_EQ(out.size(), 2u);
+    ASSERT_EQ(in.size(), 2u);
+    std::vector<std::string> arrows;
+    for (auto& [id, name] : out) arrows.push_back(name + " -> " + in[id]);
+    EXPECT_EQ(arrows, (std::vector<std::string>{"launch -> kernel", "call -> sync"}));
+    EXPECT_LT(std::find(order.begin(), order.end(), "call") - order.begin(),
+              std::find(order.begin(), order.end(), "sync") - order.begin());
+    // late -> early goes back in time: left out, and counted.
+    EXPECT_EQ(left_out, 1);
+}
+
+TEST(TraceIds, KeepsFreeIdsAndGivesFreshOnesForTakenOrOutOfRangeOnes) {
+    nx::TraceIds ids;
+    EXPECT_EQ(ids.process(0), 0);
+    EXPECT_EQ(ids.process(7), 7);
+    EXPECT_EQ(ids.process(7), nx::TraceIds::kFirstFreshId);
+    EXPECT_EQ(ids.process(int64_t{1} << 40), nx::TraceIds::kFirstFreshId + 1);
+    EXPECT_EQ(ids.process(-1), nx::TraceIds::kFirstFreshId + 2);
+    EXPECT_EQ(ids.process(nx::kNoId), nx::TraceIds::kFirstFreshId + 3);
+    EXPECT_EQ(ids.thread(7), 7);  // threads are numbered apart
+}
+
+TEST(ChromeJsonWriter, FlowsAreFlowEventsRightAfterTheirSlices) {
+    MemoryOutput mem;
+    nx::TraceSink sink(nx::make_chrome_json_writer(mem.out()));
+    nx::ProfileInfo info;
+    info.name = "p";
+    sink.begin_profile(info);
+    sink.event(on_thread("thread", 1, 1, "cpu", 0, 5, "launch"));
+    sink.event(on_thread("stream", 0, 7, "GPU", 6, 1, "kernel"));
+    nx::Flow f = flow(0, 1);
+    f.category = "ac2g";
+    f.name = "ac2g";
+    sink.flow(f);
+    sink.end_profile(info, {});
+    sink.finish();
+    std::string text = mem.text();
+    size_t launch = text.find("\"launch\""), s = text.find("\"ph\":\"s\""), kernel = text.find("\"kernel\""),
+           fin = text.find("\"ph\":\"f\"");
+    ASSERT_NE(fin, std::string::npos) << text;
+    EXPECT_LT(launch, s);
+    EXPECT_LT(s, kernel);
+    EXPECT_LT(kernel, fin);
+    EXPECT_NE(text.find("{\"ph\":\"f\",\"pid\":0,\"tid\":7,\"bp\":\"e\",\"id\":4294967297,\"cat\":\"ac2g\",\"name\":\"ac2g\","
+                        "\"ts\":0.006}"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"GPU\"}}"),
+              std::string::npos);
 }
 
 TEST(TraceLayout, PastTheLaneLimitSlicesAreClippedAndSaySo) {

@@ -1,0 +1,57 @@
+// The backend table (backends.h).
+#include "common/run/backends.h"
+
+#include "common/error.h"
+#include "common/run/cpu_backend.h"
+#include "common/run/neuron_backend.h"
+#include "common/run/sim_backend.h"
+#include "common/targets.h"
+
+namespace nx {
+
+namespace {
+
+template <class B>
+std::unique_ptr<Backend> make(const BackendOptions& o) {
+    return std::make_unique<B>(o);
+}
+
+constexpr BackendDef kBackends[] = {
+    {"sim", "the NeuronCore model: predictions, not measurements", kDefaultDeviceTarget, true,
+     CaptureMethod::in_process, make<SimBackend>},
+    {"cpu", "real execution on the host (OpenBLAS, fp32): host measurements", "cpu", false,
+     CaptureMethod::in_process, make<CpuBackend>},
+    {"neuron", "a Neuron device through the Neuron SDK (torch-neuronx)", kDefaultDeviceTarget, true,
+     CaptureMethod::neuron_profiler, make<NeuronBackend>},
+};
+
+}  // namespace
+
+std::span<const BackendDef> backend_defs() { return kBackends; }
+
+const BackendDef* find_backend(std::string_view name) {
+    for (const BackendDef& b : kBackends)
+        if (b.name == name) return &b;
+    return nullptr;
+}
+
+std::string backend_names() {
+    std::string s;
+    for (const BackendDef& b : kBackends) s += (s.empty() ? "" : ", ") + std::string(b.name);
+    return s;
+}
+
+std::unique_ptr<Backend> make_backend(const std::string& name, BackendOptions o) {
+    const BackendDef* def = find_backend(name);
+    if (!def) throw UsageError("unknown --backend '" + name + "' (known: " + backend_names() + ")");
+    if (o.target.empty()) o.target = def->default_target;
+    if (def->device_targets && !find_target(o.target))
+        throw UsageError("unknown --target '" + o.target + "' for the " + name + " backend (known: " +
+                         target_names() + ")");
+    if (!def->device_targets && o.target != def->default_target)
+        throw UsageError("the " + name + " backend runs on the host: --target must be " +
+                         std::string(def->default_target) + " (got '" + o.target + "')");
+    return def->make(o);
+}
+
+}  // namespace nx
