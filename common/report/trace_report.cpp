@@ -340,7 +340,10 @@ void write_trace_records(const std::vector<ProfileEntry>& profiles, const Report
     out.finish();
 
     out.columns({"kind", "profile", "profile_name", "track", "busy_by", "rank", "start_ns", "offset_ns", "length_ns"});
-    for (const auto& [p, st] : traces) {
+    for (const auto& entry : traces) {
+        // Named, not structured bindings: clang 14 cannot capture those in a lambda.
+        const auto& p = entry.first;
+        const auto& st = entry.second;
         auto gaps = [&](const std::string& track, const char* by, const std::vector<TraceGap>& list) {
             for (size_t i = 0; i < list.size(); ++i) {
                 std::vector<Cell> r = head("trace_gap", *p);
