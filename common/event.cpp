@@ -49,6 +49,19 @@ std::optional<DmaKind> parse_dma_kind(std::string_view s) {
     return std::nullopt;
 }
 
+std::string_view event_track(const Event& e) {
+    if (!e.track.empty()) return e.track;
+    return e.engine != Engine::none ? to_string(e.engine) : to_string(e.type);
+}
+
+void track_key(const Event& e, std::string& key) {
+    std::string_view name = event_track(e);
+    key.clear();
+    key.reserve(name.size() + 1);
+    key.push_back(e.type == EventType::counter ? 'C' : 'S');
+    key.append(name);
+}
+
 Engine engine_from_label(std::string_view label) {
     // Newer profiles say "TensorMatrix"; older UI rows add an "E" ("TensorMatrixE").
     if (!label.empty() && label.back() == 'E' && label.size() > 1) label.remove_suffix(1);

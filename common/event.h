@@ -73,6 +73,15 @@ Engine engine_from_label(std::string_view label);
 // Guesses a DMA transfer's kind from its queue name (qScalarSpillReload0...).
 DmaKind dma_kind_from_queue(std::string_view queue);
 
+// The track an event is drawn on: its source row (Event::track), or when the
+// source names none, a row named after its engine (or its type).  Counter
+// samples and slices of one name are different tracks: track_key (a 'C' or
+// 'S' before the name) tells them apart.  The trace layout (event_spool.h) and
+// the study database (store.h) both name and key tracks this way, so a track
+// of one is a track of the other.
+std::string_view event_track(const Event& e);
+void track_key(const Event& e, std::string& key);
+
 // True for engines whose instructions compute (everything but dma/host/none).
 inline bool is_compute_engine(Engine e) {
     return e == Engine::tensor || e == Engine::tensor_matrix || e == Engine::vector || e == Engine::scalar ||

@@ -46,6 +46,19 @@ public:
         separator();
         out_ += "null";
     }
+    // A value that is JSON text already (a nested object or array).
+    void raw(std::string_view json) {
+        separator();
+        out_ += json;
+    }
+    // Starts over inside `object` (the text of a JSON object, "{...}"): the
+    // next key() adds a member, end_object() closes it again.
+    void reopen_object(std::string_view object) {
+        clear();
+        out_.assign(object.data(), object.size() - 1);
+        depth_ = 1;
+        first_ = object.find_first_not_of(" \t\r\n", 1) == object.size() - 1;
+    }
 
 private:
     void separator() {

@@ -21,7 +21,9 @@
 #include "common/limits.h"
 #include "common/metric_defs.h"
 #include "common/profile_record.h"
+#include "common/store_layout.h"
 #include "common/store_schema.h"
+#include "common/trace/trace_layout.h"
 
 namespace nx {
 
@@ -265,31 +267,47 @@ void Store::merge_databases(const std::vector<std::string>& also) {
         schemas.push_back(name);
     }
     // One temp view per table: every database's rows, ids kept apart.
-    for (const IdColumns& t : kIdColumns) {
+    auto columns_of = [&](const std::string& schema, std::string_view table) {
         std::vector<std::string> cols;
-        SqliteStmt info(db_, "SELECT name FROM pragma_table_info(?)");
-        info.bind(1, t.table);
+        SqliteStmt info(db_, "SELECT name FROM pragma_table_info(?, ?)");
+        info.bind(1, table).bind(2, std::string_view(schema));
         while (info.step()) cols.push_back(info.column_text(0));
+        return cols;
+    };
+    for (const IdColumns& t : kIdColumns) {
+        std::vector<std::string> cols = columns_of("main", t.table);
+        // Columns and tables added since an older main database was written
+        // (the views use them).
+        for (const AddedColumn& a : kAddedColumns)
+            if (a.table == t.table && std::find(cols.begin(), cols.end(), a.column) == cols.end())
+                cols.emplace_back(a.column);
         if (cols.empty()) continue;  // an older main database without this table
         std::string sql = "CREATE TEMP VIEW " + std::string(t.table) + " AS ";
         bool first = true;
         for (size_t k = 0; k < schemas.size(); ++k) {
-            // Databases of an older schema may lack a newer table.
-            SqliteStmt has(db_, "SELECT count(*) FROM " + schemas[k] + ".sqlite_master WHERE name = ?");
-            has.bind(1, t.table);
-            if (!has.step() || has.column_int(0) == 0) continue;
+            // Databases of an older schema may lack a newer table, or columns.
+            std::vector<std::string> has = columns_of(schemas[k], t.table);
+            if (has.empty()) continue;
             if (!first) sql += " UNION ALL ";
             first = false;
             sql += "SELECT ";
             for (size_t c = 0; c < cols.size(); ++c) {
                 bool is_id = std::find(t.columns.begin(), t.columns.end(), cols[c]) != t.columns.end();
                 if (c) sql += ", ";
-                if (is_id && k > 0)
+                if (std::find(has.begin(), has.end(), cols[c]) == has.end())
+                    sql += "NULL AS " + cols[c];
+                else if (is_id && k > 0)
                     sql += cols[c] + " + " + std::to_string(kIdStride * static_cast<int64_t>(k)) + " AS " + cols[c];
                 else
                     sql += cols[c];
             }
             sql += " FROM " + schemas[k] + "." + std::string(t.table);
+        }
+        if (first) {
+            // No database has the table: an empty one.
+            sql += "SELECT ";
+            for (size_t c = 0; c < cols.size(); ++c) sql += (c ? ", NULL AS " : "NULL AS ") + cols[c];
+            sql += " WHERE 0";
         }
         db_.exec(sql);
     }
@@ -362,6 +380,19 @@ void Store::create_source_views() {
     }
 }
 
+// A database an older nx wrote: the tables exist (CREATE TABLE IF NOT EXISTS
+// left them as they were) without the columns added since.  Their rows read
+// NULL there, which every view and query takes as "not known".
+void Store::add_missing_columns() {
+    for (const AddedColumn& c : kAddedColumns) {
+        SqliteStmt has(db_, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?");
+        has.bind(1, c.table).bind(2, c.column);
+        if (has.step() && has.column_int(0) > 0) continue;
+        db_.exec("ALTER TABLE " + std::string(c.table) + " ADD COLUMN " + std::string(c.column) + " " +
+                 std::string(c.type));
+    }
+}
+
 void Store::init_schema() {
     // Refuse a file that is not nx's before anything (page size, WAL) touches it.
     existing_schema_version();
@@ -387,6 +418,7 @@ void Store::init_schema() {
         int version = existing_schema_version();  // again, under the write lock
         if (version < kSchemaVersion) {
             db_.exec(std::string(kSchemaTables));
+            add_missing_columns();
             db_.exec(std::string(kSchemaViewDrops));
             db_.exec(std::string(kSchemaViews));
             db_.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '" +
@@ -406,7 +438,7 @@ struct DbSink::Statements {
                        " flops, model_flops, dma_kind, tensor, depth, args)"
                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
           insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
-          insert_track(db, "INSERT INTO track(profile_id, name, engine, kind) VALUES (?,?,?,?)"),
+          insert_track(db, "INSERT INTO track(profile_id, name, engine, kind, row) VALUES (?,?,?,?,?2)"),
           find_string(db, "SELECT id FROM string WHERE value = ?"),
           insert_string(db, "INSERT INTO string(value) VALUES (?)"),
           insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)"),
@@ -415,7 +447,8 @@ struct DbSink::Statements {
     SqliteStmt insert_event, insert_counter, insert_track, find_string, insert_string, insert_metric, insert_flow;
 };
 
-DbSink::DbSink(Store& store) : store_(store), st_(std::make_unique<Statements>(store.db())) {}
+DbSink::DbSink(Store& store)
+    : store_(store), st_(std::make_unique<Statements>(store.db())), layout_(kLayoutChunkBytes) {}
 
 DbSink::~DbSink() {
     st_.reset();
@@ -429,9 +462,12 @@ void DbSink::delete_profile(const std::string& uid) {
     if (!find.step()) return;
     int64_t id = find.column_int(0);
     if (!find.column_is_null(1) && !find.column_is_null(2)) {
-        // A profile's events have contiguous ids: delete by rowid range.
+        // A profile's events have contiguous ids: delete by rowid range (their
+        // slice_layout rows have the same ids).
         SqliteStmt del(db, "DELETE FROM event WHERE id BETWEEN ? AND ? AND profile_id = ?");
         del.bind(1, find.column_int(1)).bind(2, find.column_int(2)).bind(3, id).run();
+        SqliteStmt del_layout(db, "DELETE FROM slice_layout WHERE id BETWEEN ? AND ?");
+        del_layout.bind(1, find.column_int(1)).bind(2, find.column_int(2)).run();
     } else {
         SqliteStmt del(db, "DELETE FROM event WHERE profile_id = ?");
         del.bind(1, id).run();
@@ -531,29 +567,67 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     profile_rowid_ = db.last_insert_rowid();
     first_event_ = last_event_ = 0;
     tracks_.clear();
-    last_track_name_.clear();
-    last_track_id_ = 0;
+    last_track_key_.clear();
+    last_track_ = {};
+    layout_.clear();
+    layout_flows_.clear();
 }
 
-int64_t DbSink::track_id(const Event& e) {
+DbSink::TrackIds DbSink::track_id(const Event& e) {
+    // Tracks are named and told apart as the trace layout does (event.h), so
+    // the layout's rows are the database's tracks.
+    track_key(e, key_);
     // Consecutive events usually share a track: skip the hash lookup then.
-    if (last_track_id_ != 0 && e.track == last_track_name_) return last_track_id_;
-    auto it = tracks_.find(e.track);
-    int64_t id;
+    if (last_track_.id != 0 && key_ == last_track_key_) return last_track_;
+    auto it = tracks_.find(key_);
+    TrackIds ids;
     if (it != tracks_.end()) {
-        id = it->second;
+        ids = it->second;
     } else {
         SqliteStmt& ins = st_->insert_track;
-        ins.bind(1, profile_rowid_).bind(2, e.track);
+        ins.bind(1, profile_rowid_).bind(2, event_track(e));
         ins.bind_text_or_null(3, to_string(e.engine));
         ins.bind(4, to_string(e.type));
         ins.run();
-        id = store_.db().last_insert_rowid();
-        tracks_.emplace(std::string(e.track), id);
+        ids.id = store_.db().last_insert_rowid();
+        ids.layout = layout_.track_of(e);
+        tracks_.emplace(key_, ids);
     }
-    last_track_name_.assign(e.track);
-    last_track_id_ = id;
-    return id;
+    last_track_key_ = key_;
+    last_track_ = ids;
+    return ids;
+}
+
+void DbSink::spool_for_layout(const Event& e, int64_t id, uint32_t track) {
+    // What the layout reads (trace_layout.cpp): times, track, type, engine,
+    // the source's nesting (order of equal starts), process and thread,
+    // opcode (engine busy time), bytes (DMA throughput) and a counter's value.
+    Event lean;
+    lean.type = e.type;
+    lean.engine = e.engine;
+    lean.track = e.track;
+    lean.ts_ns = e.ts_ns;
+    lean.dur_ns = e.dur_ns;
+    lean.depth = e.depth;
+    lean.pid = e.pid;
+    lean.tid = e.tid;
+    lean.process = e.process;
+    lean.opcode = e.opcode;
+    lean.bytes = e.bytes;
+    lean.value = e.value;
+    lean.line = e.line;
+    layout_.add(lean, id, track);
+}
+
+void DbSink::lay_out() {
+    // The database track of each of the layout's rows (none for the
+    // overflow track of the tracks past its cap).
+    std::vector<int64_t> rows(layout_.tracks().size(), 0);
+    for (const auto& [key, ids] : tracks_)
+        if (ids.layout < rows.size() && !layout_.tracks()[ids.layout].merged) rows[ids.layout] = ids.id;
+    lay_out_in_store(store_.db(), profile_rowid_, layout_, layout_flows_, rows);
+    layout_.clear();
+    layout_flows_.clear();
 }
 
 int64_t DbSink::string_id(std::string_view s) {
@@ -610,14 +684,15 @@ void DbSink::source_rows(const SourceRows& r) {
 
 void DbSink::event(const Event& e) {
     sqlite3* db = store_.db().handle();
-    int64_t track = track_id(e);
+    TrackIds track = track_id(e);
     if (e.type == EventType::counter) {
         sqlite3_stmt* c = st_->insert_counter.handle();
         sqlite3_bind_int64(c, 1, e.ts_ns);
-        sqlite3_bind_int64(c, 2, track);
+        sqlite3_bind_int64(c, 2, track.id);
         sqlite3_bind_double(c, 3, e.value);
         if (sqlite3_step(c) != SQLITE_DONE) store_.db().fail("cannot insert counter");
         sqlite3_reset(c);
+        spool_for_layout(e, 0, track.layout);
         return;
     }
     sqlite3_stmt* s = st_->insert_event.handle();
@@ -640,7 +715,7 @@ void DbSink::event(const Event& e) {
     };
     std::string_view type = to_string(e.type);
     sqlite3_bind_int64(s, 1, profile_rowid_);
-    sqlite3_bind_int64(s, 2, track);
+    sqlite3_bind_int64(s, 2, track.id);
     sqlite3_bind_text(s, 3, type.data(), static_cast<int>(type.size()), SQLITE_STATIC);
     sqlite3_bind_int64(s, 4, e.ts_ns);
     sqlite3_bind_int64(s, 5, e.dur_ns);
@@ -665,7 +740,9 @@ void DbSink::event(const Event& e) {
     if (e.model_flops >= 0) sqlite3_bind_double(s, 12, e.model_flops); else sqlite3_bind_null(s, 12);
     text(13, to_string(e.dma_kind));
     text(14, e.tensor);
-    if (e.depth > 0) sqlite3_bind_int(s, 15, e.depth); else sqlite3_bind_null(s, 15);
+    // Depth comes from the layout at the end of the profile (lay_out), not
+    // from the source: it is the trace's.
+    sqlite3_bind_null(s, 15);
     text(16, e.args_json);
     if (sqlite3_step(s) != SQLITE_DONE) {
         int code = sqlite3_errcode(db);
@@ -677,6 +754,7 @@ void DbSink::event(const Event& e) {
     int64_t id = sqlite3_last_insert_rowid(db);
     if (first_event_ == 0) first_event_ = id;
     last_event_ = id;
+    spool_for_layout(e, id, track.layout);
 }
 
 void DbSink::flow(const Flow& f) {
@@ -690,10 +768,12 @@ void DbSink::flow(const Flow& f) {
     ins.bind(3, first_event_ + f.from_slice).bind(4, first_event_ + f.to_slice);
     ins.bind_text_or_null(5, f.category).bind_text_or_null(6, f.name);
     ins.run();
+    layout_flows_.push_back({static_cast<uint64_t>(f.from), static_cast<uint64_t>(f.to), f.category, f.name});
 }
 
 void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     SqliteDb& db = store_.db();
+    lay_out();
     std::string record = profile_record_json(info, summary);
     SqliteStmt upd(db, "UPDATE profile SET name = ?, source = ?, format = ?, backend = ?, target = ?, dtype = ?,"
                        " rank = ?, start_ns = ?, end_ns = ?, event_count = ?, first_event_id = ?, last_event_id = ?,"
@@ -727,6 +807,8 @@ void DbSink::abort_profile() {
     db.exec("ROLLBACK TO nx_profile");
     db.exec("RELEASE nx_profile");
     in_profile_ = false;
+    layout_.clear();
+    layout_flows_.clear();
     // Ids cached for this profile's strings may have been rolled back.
     strings_.clear();
     last_hlo_id_ = last_layer_id_ = 0;

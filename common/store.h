@@ -17,8 +17,11 @@
 
 #include "common/profile_sink.h"
 #include "common/sqlite_db.h"
+#include "common/trace/event_spool.h"
 
 namespace nx {
+
+struct TraceFlow;  // trace_layout.h (not included: the report has a TraceTrack of its own)
 
 class Store {
 public:
@@ -45,6 +48,7 @@ public:
 
 private:
     void init_schema();
+    void add_missing_columns();
     int existing_schema_version();
     void check_schema_version(const std::string& schema, const std::string& path);
     void merge_databases(const std::vector<std::string>& also);
@@ -85,7 +89,9 @@ RunRow run_row_from_record(const rapidjson::Value& rec, std::string record_json)
 // Loads profiles into a Store.  All profiles of one DbSink go into one
 // transaction, committed by finish(); each profile is a savepoint that
 // abort_profile() rolls back (nx-convert --keep-going).  Destroyed without
-// finish(), it rolls everything back.
+// finish(), it rolls everything back.  Events are inserted as they come and
+// spooled; when the profile ends it is laid out as its trace would be
+// (store_layout.h): lanes, nesting and nx's counter tracks.
 class DbSink : public ProfileSink {
 public:
     explicit DbSink(Store& store);
@@ -106,7 +112,13 @@ public:
 private:
     struct Statements;
     void ensure_transaction();
-    int64_t track_id(const Event& e);
+    struct TrackIds {
+        int64_t id = 0;       // track.id
+        uint32_t layout = 0;  // the layout spool's track index (EventSpool::track_of)
+    };
+    TrackIds track_id(const Event& e);
+    void spool_for_layout(const Event& e, int64_t id, uint32_t track);
+    void lay_out();
     int64_t string_id(std::string_view s);
     void delete_profile(const std::string& uid);
 
@@ -123,11 +135,17 @@ private:
         using is_transparent = void;
         size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
     };
-    // Looked up by string_view: a track change (interleaved engines and
-    // queues) costs no allocation.
-    std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> tracks_;
-    std::string last_track_name_;
-    int64_t last_track_id_ = 0;
+    // By track_key (event.h), built in a reused string: a track change
+    // (interleaved engines and queues) costs no allocation.
+    std::unordered_map<std::string, TrackIds, StringHash, std::equal_to<>> tracks_;
+    std::string key_, last_track_key_;
+    TrackIds last_track_;
+    // The profile's events as the layout reads them (store_layout.h), in a
+    // smaller chunk than a trace's: the database has its own cache to keep;
+    // and its flows (they order slices that start together).
+    static constexpr size_t kLayoutChunkBytes = size_t{4} << 20;
+    EventSpool layout_;
+    std::vector<TraceFlow> layout_flows_;
     std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
     // Consecutive events usually repeat their HLO name and layer.
     std::string last_hlo_, last_layer_;

@@ -39,12 +39,16 @@ CREATE TABLE IF NOT EXISTS metric(
     PRIMARY KEY(profile_id, name)
 ) WITHOUT ROWID;
 
+-- One row per track of the profile's trace (trace_layout.h): each source row
+-- and counter series, each overflow lane of a row ("TensorMatrix (2)"), and
+-- nx's counters (DMA throughput, DMA pending, per-engine utilisation).
 CREATE TABLE IF NOT EXISTS track(
     id         INTEGER PRIMARY KEY,
     profile_id INTEGER NOT NULL,
     name       TEXT NOT NULL,
     engine     TEXT,        -- tensor, tensor_matrix, vector, scalar, gpsimd, sync, dma, host
-    kind       TEXT         -- instruction, dma, semaphore, counter, runtime, region
+    kind       TEXT,        -- instruction, dma, semaphore, counter, runtime, region
+    row        TEXT         -- the source row it shows (its own name, or an overflow lane's row); NULL: nx's counters
 );
 CREATE INDEX IF NOT EXISTS track_by_profile ON track(profile_id);
 
@@ -70,8 +74,18 @@ CREATE TABLE IF NOT EXISTS event(
     model_flops REAL,
     dma_kind    TEXT,
     tensor      TEXT,
-    depth       INTEGER,
+    depth       INTEGER,         -- nesting the source gave (Chrome B/E); the trace's is slice.depth
     args        TEXT             -- the source's other fields, a JSON object
+);
+
+-- Where nx's trace puts each slice that is not at depth 0 on its own row
+-- (store_layout.h): nested in another slice, or on an overflow lane.  The
+-- slice view reads it; the event rows stay as the source gave them.
+CREATE TABLE IF NOT EXISTS slice_layout(
+    id        INTEGER PRIMARY KEY,  -- event.id
+    track_id  INTEGER NOT NULL,     -- the lane's track.id (the row's, or an overflow lane's)
+    depth     INTEGER NOT NULL,
+    parent_id INTEGER               -- event.id of the slice it nests in
 );
 
 -- Flow arrows between two events of a profile (Chrome trace flow events:
@@ -149,31 +163,60 @@ DROP VIEW IF EXISTS flow;
 )SQL";
 
 const std::string_view kSchemaViews = R"SQL(
--- Perfetto trace processor's slice table (all times in ns) plus nx columns.
+-- Perfetto trace processor's slice table (all times in ns) plus nx columns:
+-- track_id, depth and parent_id as Perfetto reads them from nx's trace (the
+-- lane, its nesting); track_name is the source row, as nx's queries group by.
 CREATE VIEW slice AS
-SELECT e.id AS id, e.ts AS ts, e.dur AS dur, e.track_id AS track_id,
-       e.type AS category, COALESCE(e.name, e.opcode) AS name, COALESCE(e.depth, 0) AS depth,
-       NULL AS parent_id,
-       CASE WHEN e.args IS NULL THEN NULL ELSE e.id END AS arg_set_id,
+SELECT e.id AS id, e.ts AS ts, e.dur AS dur, COALESCE(l.track_id, e.track_id) AS track_id,
+       e.type AS category, COALESCE(e.name, e.opcode) AS name, COALESCE(l.depth, 0) AS depth,
+       l.parent_id AS parent_id,
+       CASE WHEN COALESCE(e.args, e.opcode, e.hlo_id, e.layer_id, e.bytes, e.flops, e.model_flops, e.dma_kind,
+                          e.tensor) IS NULL THEN NULL ELSE e.id END AS arg_set_id,
        e.profile_id AS profile_id, t.name AS track_name, t.engine AS engine,
        e.opcode AS opcode,
        (SELECT value FROM string WHERE string.id = e.hlo_id) AS hlo_name,
        (SELECT value FROM string WHERE string.id = e.layer_id) AS layer,
        e.bytes AS bytes, e.flops AS flops
-FROM event e JOIN track t ON t.id = e.track_id;
+FROM event e JOIN track t ON t.id = e.track_id LEFT JOIN slice_layout l ON l.id = e.id;
 
--- Perfetto's args table: one row per field of an event's args object.
+-- Perfetto's args table: one row per argument of a slice, keyed as Perfetto's
+-- JSON importer keys a Chrome event's "args" ("args.NAME"): the arguments
+-- nx's traces show (trace_args.h), nx's columns first, then every field of
+-- the source's args object (a field named like a column is the column's).
 CREATE VIEW args AS
-SELECT e.id AS arg_set_id, j.key AS flat_key, j.key AS key,
-       CASE WHEN j.type = 'integer' THEN j.value END AS int_value,
+SELECT id AS arg_set_id, 'args.opcode' AS flat_key, 'args.opcode' AS key, NULL AS int_value,
+       opcode AS string_value, NULL AS real_value, 'string' AS value_type
+FROM event WHERE opcode IS NOT NULL
+UNION ALL
+SELECT e.id, 'args.hlo_name', 'args.hlo_name', NULL, s.value, NULL, 'string'
+FROM event e JOIN string s ON s.id = e.hlo_id
+UNION ALL
+SELECT e.id, 'args.layer', 'args.layer', NULL, s.value, NULL, 'string'
+FROM event e JOIN string s ON s.id = e.layer_id
+UNION ALL
+SELECT id, 'args.bytes', 'args.bytes', bytes, NULL, NULL, 'int' FROM event WHERE bytes IS NOT NULL
+UNION ALL
+SELECT id, 'args.flops', 'args.flops', NULL, NULL, flops, 'real' FROM event WHERE flops IS NOT NULL
+UNION ALL
+SELECT id, 'args.model_flops', 'args.model_flops', NULL, NULL, model_flops, 'real'
+FROM event WHERE model_flops IS NOT NULL AND model_flops IS NOT flops
+UNION ALL
+SELECT id, 'args.dma_kind', 'args.dma_kind', NULL, dma_kind, NULL, 'string' FROM event WHERE dma_kind IS NOT NULL
+UNION ALL
+SELECT id, 'args.tensor', 'args.tensor', NULL, tensor, NULL, 'string' FROM event WHERE tensor IS NOT NULL
+UNION ALL
+SELECT e.id, 'args.' || j.key, 'args.' || j.key,
+       CASE WHEN j.type = 'integer' THEN j.value END,
        CASE WHEN j.type = 'text' THEN j.value
-            WHEN j.type IN ('array', 'object') THEN j.value END AS string_value,
-       CASE WHEN j.type = 'real' THEN j.value END AS real_value,
+            WHEN j.type IN ('array', 'object') THEN j.value END,
+       CASE WHEN j.type = 'real' THEN j.value END,
        CASE j.type WHEN 'integer' THEN 'int' WHEN 'real' THEN 'real'
                    WHEN 'true' THEN 'bool' WHEN 'false' THEN 'bool'
-                   WHEN 'null' THEN 'null' ELSE 'string' END AS value_type
+                   WHEN 'null' THEN 'null' ELSE 'string' END
 FROM event e, json_each(e.args) j
-WHERE e.args IS NOT NULL;
+WHERE e.args IS NOT NULL
+  AND j.key NOT IN ('opcode', 'hlo_name', 'layer', 'bytes', 'flops', 'model_flops', 'dma_kind', 'tensor',
+                    'transpose', 'clipped_dur_ns');
 
 -- Perfetto trace processor's flow table: one row per arrow.
 CREATE VIEW flow AS
@@ -190,12 +233,28 @@ SELECT s.*, s.track_name AS queue FROM slice s WHERE category = 'dma';
 
 )SQL";
 
+const std::vector<AddedColumn> kAddedColumns = {
+    {"event_flow", "id", "INTEGER"},
+    {"event_flow", "profile_id", "INTEGER"},
+    {"event_flow", "flow_id", "TEXT"},
+    {"event_flow", "from_event_id", "INTEGER"},
+    {"event_flow", "to_event_id", "INTEGER"},
+    {"event_flow", "category", "TEXT"},
+    {"event_flow", "name", "TEXT"},
+    {"track", "row", "TEXT"},
+    {"slice_layout", "id", "INTEGER"},
+    {"slice_layout", "track_id", "INTEGER"},
+    {"slice_layout", "depth", "INTEGER"},
+    {"slice_layout", "parent_id", "INTEGER"},
+};
+
 const std::vector<IdColumns> kIdColumns = {
     {"profile", {"id", "first_event_id", "last_event_id"}},
     {"metric", {"profile_id"}},
     {"track", {"id", "profile_id"}},
     {"string", {"id"}},
     {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id"}},
+    {"slice_layout", {"id", "track_id", "parent_id"}},
     {"counter", {"id", "track_id"}},
     {"event_flow", {"id", "profile_id", "from_event_id", "to_event_id"}},
     {"run", {"id"}},

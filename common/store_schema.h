@@ -9,13 +9,25 @@
 
 namespace nx {
 
-constexpr int kSchemaVersion = 3;  // 2: source_row, source_table; 3: event_flow, the flow view
+// 2: source_row, source_table.  3: event_flow, the flow view.  4:
+// slice_layout, track.row; lane and counter tracks as in the trace; args
+// keyed "args.NAME".
+constexpr int kSchemaVersion = 4;
 
 // Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open).
 extern const std::string_view kSchemaTables;
 // Views (recreated when the schema version changes): drops, then creates.
 extern const std::string_view kSchemaViewDrops;
 extern const std::string_view kSchemaViews;
+
+// Columns (and tables) added after schema version 2: a database an older nx
+// wrote gets them when it is next opened for writing (kSchemaTables creates
+// the tables), and merged databases (nx-query --db A --db B) that lack one
+// show NULL (no rows for a table).
+struct AddedColumn {
+    std::string_view table, column, type;
+};
+extern const std::vector<AddedColumn> kAddedColumns;
 
 // The tables whose integer ids must be kept apart when several databases are
 // queried together (nx-query --db A --db B), and which columns hold ids.

@@ -83,8 +83,43 @@ JSON
     [ "${lines[2]}" = "TENSOR_TENSOR,8,60" ]
     run nx-query --db s.db --format csv --sql "SELECT t.name, COUNT(*) FROM slice s JOIN track t ON s.track_id = t.id GROUP BY t.name ORDER BY t.name LIMIT 2"
     [ "${lines[1]}" = "GpSimd,8" ]
-    run nx-query --db s.db --format csv --sql "SELECT key, int_value FROM args WHERE key = 'pc' ORDER BY arg_set_id LIMIT 1"
-    [ "${lines[1]}" = "pc,0" ]
+    run nx-query --db s.db --format csv --sql "SELECT key, int_value FROM args WHERE key = 'args.pc' ORDER BY arg_set_id LIMIT 1"
+    [ "${lines[1]}" = "args.pc,0" ]
+}
+
+@test "nx-query: args are the trace's arguments keyed as Perfetto keys Chrome args ('args.NAME')" {
+    # Every argument of nx's Chrome trace of the profile, slice by slice, is
+    # the args view's arg set of that slice (Perfetto's JSON importer would
+    # read the trace's args object the same way).
+    nx-convert --to chrome-json "$FIXTURES/small.json" >trace.json
+    python3 - s.db trace.json <<'PY'
+import collections, json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+trace = json.load(open(sys.argv[2]))
+def value(v):
+    return json.dumps(v) if isinstance(v, (list, dict)) else str(v)
+want = collections.Counter(
+    (e["name"], e["ts"], tuple(sorted(("args." + k, value(v)) for k, v in e["args"].items())))
+    for e in trace["traceEvents"] if e["ph"] == "X")
+got = collections.Counter()
+for name, ts, arg_set in db.execute("SELECT name, ts, arg_set_id FROM slice"):
+    args = db.execute("SELECT key, COALESCE(int_value, string_value, real_value) FROM args WHERE arg_set_id = ?", (arg_set,))
+    got[(name, ts / 1000, tuple(sorted((k, value(v)) for k, v in args)))] += 1
+assert got == want, (list((got - want).items())[:2], list((want - got).items())[:2])
+assert len(want) == 61
+PY
+    [ "$(sqlite3 s.db "SELECT group_concat(key, ' ') FROM args WHERE arg_set_id = (SELECT id FROM slice WHERE name = 'MATMUL' ORDER BY ts LIMIT 1)")" = \
+      "args.opcode args.hlo_name args.layer args.operands args.inst_dep_ids args.pc args.id" ]
+}
+
+@test "nx-query: every field of a neuron-profile instruction is a column or an argument" {
+    printf '%s\n' '{"instruction": [{"timestamp": 10, "duration": 5, "label": "Tensor", "subgroup": "TensorE",' \
+        '"opcode": "LoadStationary", "name": "ls.1", "instruction_type": "TRANSPOSE", "pc": 3}],' \
+        '"dma": [{"timestamp": 12, "duration": 4, "subgroup": "qSyncIO0", "label": "DMA", "transfer_size": 64}]}' >p.json
+    nx-convert --db p.db p.json >/dev/null
+    [ "$(sqlite3 p.db "SELECT s.name, s.track_name, s.ts, s.dur, (SELECT group_concat(kv, ' ') FROM (SELECT a.key || '=' || COALESCE(a.int_value, a.string_value) AS kv FROM args a WHERE a.arg_set_id = s.arg_set_id ORDER BY a.key)) FROM slice s ORDER BY s.ts")" = \
+      "$(printf '%s\n' 'LoadStationary|Tensor|10|5|args.instruction_type=TRANSPOSE args.name=ls.1 args.opcode=LoadStationary args.pc=3 args.subgroup=TensorE' \
+                       'dma|qSyncIO0|12|4|args.bytes=64 args.label=DMA')" ]
 }
 
 @test "nx-query: REGEXP uses RE2: long inputs and hostile patterns do not crash" {

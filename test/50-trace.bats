@@ -2,7 +2,8 @@
 # nx-convert --to pftrace|chrome-json: traces for Perfetto UI and
 # chrome://tracing.  Every trace is decoded twice, by protoc --decode_raw and
 # by nx's own decoder (test-pftrace_dump), and compared with the source
-# profile's events (nx-convert --to events).
+# profile's events (nx-convert --to events) and with the study database's
+# Perfetto-style tables of the same profile.
 
 load test_helper
 
@@ -86,6 +87,57 @@ JSON
     [ "$(jget dump.jsonl '[(x["ts"], x["value"]) for x in r if x["kind"] == "counter" and x["track"] == "DMA pending transfers"]')" = '[[1000, 1], [1050, 2], [1100, 1], [1150, 0]]' ]
     # 4096 B over 100 ns = 40.96 GB/s each.
     [ "$(jget dump.jsonl '[x["value"] for x in r if x["kind"] == "counter" and x["track"] == "DMA throughput (B/s)"]')" = '[40960000000, 81920000000, 40960000000, 0]' ]
+}
+
+# tables_agree INPUT: loads INPUT into a database and writes its trace, then
+# compares Perfetto's reading of the trace with nx's tables (trace_check.py).
+tables_agree() {
+    rm -f t.db t.db-wal t.db-shm
+    nx-convert --db t.db "$1" >/dev/null
+    nx-convert --to pftrace -o t.pftrace "$1" >/dev/null
+    python3 "$CHECK" tables t.pftrace t.db
+}
+
+@test "the database holds Perfetto's tables of nx's trace: the same tracks, slices at the same depth under the same parent, the same counter samples" {
+    run tables_agree "$FIXTURES/small.json"
+    [ "$status" -eq 0 ]
+    # 10 rows and 8 counter tracks (DMA throughput and pending, 6 engines'
+    # utilisation), which the database now has too.
+    [ "$output" = "OK depth {0: 61} parented 0 counters 182 tracks 18" ]
+    [ "$(sqlite3 t.db "SELECT count(*) FROM track WHERE row IS NULL")" = 8 ]
+    # Unsorted, partially overlapping: a nested slice and two overflow lanes.
+    overlapping_profile
+    run tables_agree overlap.json
+    [ "$output" = "OK depth {0: 6, 1: 1} parented 1 counters 13 tracks 9" ]
+    [ "$(sqlite3 t.db "SELECT t.name, t.engine, t.kind, t.row FROM slice s JOIN track t ON t.id = s.track_id WHERE s.dur = 200")" = \
+      "TensorMatrix (2)|tensor_matrix|instruction|TensorMatrix" ]
+    [ "$(sqlite3 t.db "SELECT p.name || ' ' || p.dur FROM slice s JOIN slice p ON p.id = s.parent_id")" = "MATMUL 100" ]
+    # nx's own columns and queries still see the source's rows.
+    [ "$(sqlite3 t.db "SELECT DISTINCT track_name FROM slice WHERE category = 'dma'")" = qSyncIO0 ]
+    [ "$(nx-query --db t.db dma_activity | jget - '[(x["queue"], x["transfers"]) for x in r]')" = '[["qSyncIO0", 2]]' ]
+}
+
+@test "the database and the trace agree on bigger, unsorted, Explorer and Chrome profiles" {
+    "$NX_BIN/bench-gen_profile" 20000 --unsorted >big.json
+    run tables_agree big.json
+    [ "$status" -eq 0 ]
+    [ "$output" = "OK depth {0: 19073, 1: 913, 2: 14} parented 927 counters 16913 tracks 77" ]
+    run tables_agree "$FIXTURES/parquet/explorer/matmul@latest"
+    [ "$status" -eq 0 ]
+    [ "$output" = "OK depth {0: 527} parented 0 counters 861 tracks 36" ]
+    # Chrome B/E slices nest three deep.
+    run tables_agree "$FIXTURES/trace.json"
+    [ "$output" = "OK depth {0: 4, 1: 1, 2: 1} parented 2 counters 13 tracks 9" ]
+}
+
+@test "the table comparison fails when the database holds another profile" {
+    nx-convert --to pftrace -o small.pftrace "$FIXTURES/small.json" >/dev/null
+    overlapping_profile
+    nx-convert --db o.db overlap.json >/dev/null
+    run python3 "$CHECK" tables small.pftrace o.db
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"slice tracks only in the trace:"* ]]
+    [[ "$output" == *"counter tracks only in the database:"* ]]
 }
 
 @test "nx-convert --to pftrace: several profiles are several processes" {

@@ -20,8 +20,9 @@ const nx::ToolSpec kSpec = {
     "nx-query --db FILE [--db FILE]... (NAME | --sql TEXT | --file F.sql) [--param K=V]... [--format F] [--write]\n"
     "       nx-query --list",
     "Runs SQL over nx study databases, read-only unless --write.  NAME is a named query from\n"
-    "queries/ (--list shows them).  Tables: profile, metric, track, event, counter, run;\n"
-    "Perfetto-style views slice, track, counter, args, flow; REGEXP uses RE2.",
+    "queries/ (--list shows them).  Tables: profile, metric, track, event, slice_layout, counter,\n"
+    "run; Perfetto-style views slice, track, counter, args, flow (as trace_processor reads nx's\n"
+    "trace); REGEXP uses RE2.",
     "  nx-query --db study.db engine_utilization\n"
     "  nx-query --db study.db --format table top_opcodes --param profile=vmap --param limit=5\n"
     "  nx-query --db study.db --sql \"SELECT name, COUNT(*), AVG(dur) FROM slice WHERE name REGEXP 'MATMUL|TENSOR' GROUP BY name\"\n"

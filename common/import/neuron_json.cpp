@@ -18,6 +18,7 @@
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
 #include "common/import/slots.h"
+#include "common/json_text.h"
 #include "common/jsonl.h"
 #include "common/targets.h"
 
@@ -168,12 +169,16 @@ public:
         e.hlo_name = slot_text(s[kHloName], scratch_[3]);
         e.layer = slot_text(s[kLayer], scratch_[4]);
         std::string_view name = slot_text(s[kName], scratch_[5]);
-        e.args_json = args;
         e.line = line;
+        // The fields that became the event's columns, its name or its row;
+        // the other known fields go back into args (unused_fields).
+        bool used[kFieldCount] = {};
+        used[kTimestamp] = used[kDuration] = used[kOpcode] = used[kHloName] = used[kLayer] = true;
         if (is_dma) {
             e.type = EventType::dma;
             e.engine = Engine::dma;
             e.track = !subgroup.empty() ? subgroup : (!label.empty() ? label : std::string_view("dma"));
+            (!subgroup.empty() ? used[kSubgroup] : used[kLabel]) = true;
             e.dma_kind = queue_kind(e.track);
             if (s[kTransferSize].present()) {
                 err = slot_to_int(s[kTransferSize], "transfer_size", e.bytes);
@@ -181,14 +186,18 @@ public:
                     ctx_.bad_record(err + " in \"dma\"", line);
                     return;
                 }
+                used[kTransferSize] = true;
             }
             e.name = !name.empty() ? name : (!e.opcode.empty() ? e.opcode : std::string_view("dma"));
+            used[kName] = true;
         } else if (is_instruction) {
             e.type = EventType::instruction;
             // "label" names the timeline row; older files only have "subgroup".
             e.track = !label.empty() ? label : (!subgroup.empty() ? subgroup : std::string_view("unknown"));
+            (!label.empty() ? used[kLabel] : used[kSubgroup]) = true;
             e.engine = engine_from_label(e.track);
             e.name = !e.opcode.empty() ? e.opcode : (!name.empty() ? name : e.track);
+            used[kName] = e.opcode.empty();
             std::string_view itype = slot_text(s[kInstructionType], scratch_[6]);
             e.transpose = itype == "TRANSPOSE";
             if (s[kFlops].present()) {
@@ -197,12 +206,15 @@ public:
                     ctx_.bad_record(err.empty() ? "negative \"flops\"" : err, line);
                     return;
                 }
+                used[kFlops] = true;
             }
         } else {
             e.type = EventType::region;
             e.track = section;
             e.name = !name.empty() ? name : (!label.empty() ? label : (!e.opcode.empty() ? e.opcode : section));
+            (!name.empty() ? used[kName] : used[kLabel]) = true;
         }
+        e.args_json = with_unused_fields(s, used, args);
         out_.event(e);
     }
 
@@ -266,6 +278,35 @@ private:
             out.insert(out.size() - 1, (out.size() > 2 ? "," : "") + json_quote(f.name) + ":" + text);
         }
         return out;
+    }
+
+    // An event's args: the source's other fields, and the known ones that
+    // did not become a column, its name or its row (an instruction's
+    // "subgroup" beside its "label", its "instruction_type", a DMA's
+    // "flops"...), so every field of the source is somewhere.  Known fields
+    // holding an empty string ("instruction_type": "") read as absent, as
+    // they do for the columns.
+    // Called for every event: appends in place, allocating nothing once warm.
+    std::string_view with_unused_fields(const std::vector<Slot>& s, const bool* used, std::string_view args) {
+        bool reopened = false;
+        for (const FieldName& f : kFields) {
+            const Slot& v = s[f.field];
+            if (used[f.field] || !v.present() || (v.kind == Slot::string && v.s.empty())) continue;
+            if (!reopened) extra_.reopen_object(args.empty() ? std::string_view("{}") : args);
+            reopened = true;
+            extra_.key(f.name);
+            switch (v.kind) {
+                case Slot::integer: extra_.int64(v.i); break;
+                case Slot::unsigned_big: extra_.uint64(v.u); break;
+                case Slot::real: extra_.real(v.d); break;
+                case Slot::boolean: extra_.boolean(v.b); break;
+                case Slot::string: extra_.string(v.s); break;
+                default: extra_.raw(v.s); break;  // Slot::json: a nested value's text
+            }
+        }
+        if (!reopened) return args;
+        extra_.end_object();
+        return extra_.view();
     }
 
     // One sample of a time series (kSeries): counter events.
@@ -456,6 +497,7 @@ private:
     ImportContext& ctx_;
     ProfileInfo info_;
     std::string scratch_[7];
+    JsonText extra_;  // an event's args with its unused known fields
     std::map<std::string, std::string> carried_;
     size_t carried_records_ = 0;
     int summaries_ = 0;

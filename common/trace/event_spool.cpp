@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -16,58 +18,111 @@ namespace nx {
 
 namespace {
 
-// Read buffers of the merge share this budget, but each gets at least the
-// minimum (so a huge number of runs costs more memory rather than failing).
-constexpr size_t kMergeBudgetBytes = size_t{16} << 20;
+// Read buffers of the merge share a budget of one chunk's size, but each gets
+// at least the minimum (so a huge number of runs costs more memory rather
+// than failing).
 constexpr size_t kMinRunBufferBytes = size_t{16} << 10;
 
 enum StringSlot { kName, kOpcode, kHlo, kLayer, kTensor, kArgs, kMergedTrack, kStringSlots };
 
-// The fixed part of a spooled record; the strings follow it.
-struct RecordHeader {
+// A spooled record: the fixed part, then the optional numbers that differ
+// from their defaults (flags bits 0-4, in this order), a 32-bit length per
+// non-empty string (strings mask), then those strings.  Most events leave
+// most fields at their defaults (the study database spools times and tracks
+// only), so records are about half the size of a fixed layout: half the
+// copying and half the temporary file.
+struct FixedPart {
     int64_t ts;
     int64_t end;
     uint64_t seq;
-    int64_t bytes;
-    double flops;
-    double model_flops;
-    double value;
     uint32_t track;
     int32_t depth;
-    uint8_t type, engine, dma_kind, transpose;
-    uint32_t len[kStringSlots];
+    uint8_t type, engine, dma_kind;
+    uint8_t flags;    // bits 0-4: ref, bytes, flops, model_flops, value present; bit 5: transpose
+    uint8_t strings;  // bit per StringSlot: non-empty
 };
+constexpr size_t kFixedBytes = 8 + 8 + 8 + 4 + 4 + 3 + 1 + 1;
+constexpr int kOptionalNumbers = 5;
+constexpr uint8_t kTransposeFlag = 1u << 5;
 
+FixedPart fixed_part(const char* p) {
+    FixedPart f;
+    std::memcpy(&f.ts, p, 8);
+    std::memcpy(&f.end, p + 8, 8);
+    std::memcpy(&f.seq, p + 16, 8);
+    std::memcpy(&f.track, p + 24, 4);
+    std::memcpy(&f.depth, p + 28, 4);
+    f.type = static_cast<uint8_t>(p[32]);
+    f.engine = static_cast<uint8_t>(p[33]);
+    f.dma_kind = static_cast<uint8_t>(p[34]);
+    f.flags = static_cast<uint8_t>(p[35]);
+    f.strings = static_cast<uint8_t>(p[36]);
+    return f;
+}
+
+// Set bits of a byte (without a popcnt instruction the builtin is a call).
+constexpr auto kBitCounts = [] {
+    std::array<uint8_t, 256> n{};
+    for (size_t i = 0; i < n.size(); ++i) n[i] = static_cast<uint8_t>((i & 1) + (i ? n[i / 2] : 0));
+    return n;
+}();
+
+// Bytes up to the strings: computable from the fixed part alone.
+size_t head_size(const FixedPart& f) {
+    return kFixedBytes + 8 * size_t{kBitCounts[f.flags & ((1u << kOptionalNumbers) - 1)]} +
+           4 * size_t{kBitCounts[f.strings]};
+}
+size_t head_size(const char* p) { return head_size(fixed_part(p)); }
+
+// The whole record (its head must be readable).
 size_t record_size(const char* p) {
-    RecordHeader h;
-    std::memcpy(&h, p, sizeof h);
-    size_t n = sizeof h;
-    for (uint32_t l : h.len) n += l;
+    FixedPart f = fixed_part(p);
+    size_t n = head_size(f);
+    const char* len = p + n - 4 * size_t{kBitCounts[f.strings]};
+    for (int i = 0; i < kBitCounts[f.strings]; ++i) {
+        uint32_t l;
+        std::memcpy(&l, len + 4 * i, 4);
+        n += l;
+    }
     return n;
 }
 
 void decode(const char* p, SpooledEvent& e) {
-    RecordHeader h;
-    std::memcpy(&h, p, sizeof h);
-    e.ts = h.ts;
-    e.end = h.end;
-    e.seq = h.seq;
-    e.bytes = h.bytes;
-    e.flops = h.flops;
-    e.model_flops = h.model_flops;
-    e.value = h.value;
-    e.track = h.track;
-    e.depth = h.depth;
-    e.type = static_cast<EventType>(h.type);
-    e.engine = static_cast<Engine>(h.engine);
-    e.dma_kind = static_cast<DmaKind>(h.dma_kind);
-    e.transpose = h.transpose != 0;
-    const char* s = p + sizeof h;
+    FixedPart f = fixed_part(p);
+    e.ts = f.ts;
+    e.end = f.end;
+    e.seq = f.seq;
+    e.track = f.track;
+    e.depth = f.depth;
+    e.type = static_cast<EventType>(f.type);
+    e.engine = static_cast<Engine>(f.engine);
+    e.dma_kind = static_cast<DmaKind>(f.dma_kind);
+    e.transpose = (f.flags & kTransposeFlag) != 0;
+    const char* q = p + kFixedBytes;
+    auto number = [&](int bit, auto& out, auto fallback) {
+        if (f.flags & (1u << bit)) {
+            std::memcpy(&out, q, 8);
+            q += 8;
+        } else {
+            out = fallback;
+        }
+    };
+    number(0, e.ref, int64_t{0});
+    number(1, e.bytes, int64_t{-1});
+    number(2, e.flops, -1.0);
+    number(3, e.model_flops, -1.0);
+    number(4, e.value, 0.0);
+    uint32_t len[kStringSlots] = {};
+    for (int i = 0; i < kStringSlots; ++i)
+        if (f.strings & (1u << i)) {
+            std::memcpy(&len[i], q, 4);
+            q += 4;
+        }
     std::string_view* views[kStringSlots] = {&e.name,   &e.opcode,    &e.hlo_name,    &e.layer,
                                              &e.tensor, &e.args_json, &e.merged_track};
     for (int i = 0; i < kStringSlots; ++i) {
-        *views[i] = std::string_view(s, h.len[i]);
-        s += h.len[i];
+        *views[i] = std::string_view(q, len[i]);
+        q += len[i];
     }
 }
 
@@ -100,7 +155,7 @@ std::FILE* open_spill_file() {
 
 }  // namespace
 
-EventSpool::EventSpool(size_t chunk_bytes) : chunk_limit_(std::max<size_t>(chunk_bytes, sizeof(RecordHeader))) {}
+EventSpool::EventSpool(size_t chunk_bytes) : chunk_limit_(std::max<size_t>(chunk_bytes, kFixedBytes)) {}
 
 EventSpool::~EventSpool() {
     if (spill_) std::fclose(spill_);
@@ -109,7 +164,7 @@ EventSpool::~EventSpool() {
 void EventSpool::clear() {
     chunk_.clear();
     keys_.clear();
-    keys_sorted_ = true;
+    keys_sorted_ = arrival_order_ = true;
     if (spill_) {
         std::fclose(spill_);
         spill_ = nullptr;
@@ -123,74 +178,94 @@ void EventSpool::clear() {
     min_ts_ = max_end_ = 0;
 }
 
-uint32_t EventSpool::track_index(const Event& e, std::string& merged) {
-    merged.clear();
-    bool counter = e.type == EventType::counter;
-    std::string key;
-    key.reserve(e.track.size() + 1);
-    key.push_back(counter ? 'C' : 'S');
-    if (!e.track.empty()) key.append(e.track);
-    else key.append(e.engine != Engine::none ? to_string(e.engine) : to_string(e.type));
+uint32_t EventSpool::track_of(const Event& e) {
+    std::string& key = key_;  // reused: no allocation per event
+    track_key(e, key);
     auto it = track_ids_.find(key);
     if (it != track_ids_.end()) return it->second;
     if (track_ids_.size() >= kMaxTraceTracks) {
         // Past the cap: nothing more is remembered per track.
         if (overflow_track_ == kNoTrack) {
             overflow_track_ = static_cast<uint32_t>(tracks_.size());
-            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false, kNoId, kNoId, {}});
+            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false, kNoId, kNoId, {}, true});
         }
-        ++merged_events_;
-        merged.assign(key, 1);
         return overflow_track_;
     }
     auto id = static_cast<uint32_t>(tracks_.size());
-    tracks_.push_back({key.substr(1), e.engine, counter, 0, e.type == EventType::active, e.pid, e.tid,
-                       std::string(e.process)});
-    track_ids_.emplace(std::move(key), id);
+    tracks_.push_back({key.substr(1), e.engine, e.type == EventType::counter, 0, e.type == EventType::active, e.pid,
+                       e.tid, std::string(e.process), false});
+    track_ids_.emplace(key, id);
     return id;
 }
 
-void EventSpool::add(const Event& e) {
-    RecordHeader h{};
-    h.ts = e.ts_ns;
+void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
+    int64_t ts = e.ts_ns, end = 0;
     int64_t dur = e.type == EventType::counter ? 0 : std::max<int64_t>(e.dur_ns, 0);
-    if (__builtin_add_overflow(e.ts_ns, dur, &h.end)) h.end = std::numeric_limits<int64_t>::max();
-    h.seq = static_cast<uint64_t>(count_);
-    h.bytes = e.bytes;
-    h.flops = e.flops;
-    h.model_flops = e.model_flops;
-    h.value = e.value;
-    h.track = track_index(e, merged_);
-    h.depth = e.depth;
-    h.type = static_cast<uint8_t>(e.type);
-    h.engine = static_cast<uint8_t>(e.engine);
-    h.dma_kind = static_cast<uint8_t>(e.dma_kind);
-    h.transpose = e.transpose ? 1 : 0;
-    const std::string_view strings[kStringSlots] = {e.name, e.opcode, e.hlo_name, e.layer, e.tensor, e.args_json, merged_};
-    for (int i = 0; i < kStringSlots; ++i) {
-        if (strings[i].size() > std::numeric_limits<uint32_t>::max())
-            throw Error("event field longer than 4 GiB", {}, e.line);
-        h.len[i] = static_cast<uint32_t>(strings[i].size());
+    if (__builtin_add_overflow(e.ts_ns, dur, &end)) end = std::numeric_limits<int64_t>::max();
+    auto seq = static_cast<uint64_t>(count_);
+    if (track == kNoTrack) track = track_of(e);
+    merged_.clear();
+    if (track == overflow_track_) {
+        // The event carries its own track's name.
+        track_key(e, key_);
+        merged_.assign(key_, 1);
+        ++merged_events_;
     }
+    const std::string_view strings[kStringSlots] = {e.name, e.opcode, e.hlo_name, e.layer, e.tensor, e.args_json, merged_};
 
-    ++tracks_[h.track].events;
+    size_t start = chunk_.size();
+    char fixed[kFixedBytes];
+    std::memcpy(fixed, &ts, 8);
+    std::memcpy(fixed + 8, &end, 8);
+    std::memcpy(fixed + 16, &seq, 8);
+    std::memcpy(fixed + 24, &track, 4);
+    std::memcpy(fixed + 28, &e.depth, 4);
+    fixed[32] = static_cast<char>(e.type);
+    fixed[33] = static_cast<char>(e.engine);
+    fixed[34] = static_cast<char>(e.dma_kind);
+    uint8_t flags = e.transpose ? kTransposeFlag : 0, string_mask = 0;
+    chunk_.append(fixed, kFixedBytes);
+    auto number = [&](int bit, const auto& v, bool present) {
+        if (!present) return;
+        flags |= static_cast<uint8_t>(1u << bit);
+        chunk_.append(reinterpret_cast<const char*>(&v), 8);
+    };
+    number(0, ref, ref != 0);
+    number(1, e.bytes, e.bytes != -1);
+    number(2, e.flops, e.flops != -1.0);
+    number(3, e.model_flops, e.model_flops != -1.0);
+    // Bit for bit: -0.0 is kept.
+    number(4, e.value, std::bit_cast<uint64_t>(e.value) != 0);
+    for (int i = 0; i < kStringSlots; ++i) {
+        if (strings[i].empty()) continue;
+        if (strings[i].size() > std::numeric_limits<uint32_t>::max()) {
+            chunk_.resize(start);
+            throw Error("event field longer than 4 GiB", {}, e.line);
+        }
+        auto l = static_cast<uint32_t>(strings[i].size());
+        string_mask |= static_cast<uint8_t>(1u << i);
+        chunk_.append(reinterpret_cast<const char*>(&l), 4);
+    }
+    chunk_[start + 35] = static_cast<char>(flags);
+    chunk_[start + 36] = static_cast<char>(string_mask);
+    for (std::string_view v : strings) chunk_.append(v);
+
+    ++tracks_[track].events;
     if (count_ == 0) {
-        min_ts_ = h.ts;
-        max_end_ = h.end;
+        min_ts_ = ts;
+        max_end_ = end;
     } else {
-        min_ts_ = std::min(min_ts_, h.ts);
-        max_end_ = std::max(max_end_, h.end);
+        min_ts_ = std::min(min_ts_, ts);
+        max_end_ = std::max(max_end_, end);
     }
     ++count_;
 
     if (!keys_.empty()) {
         const Key& last = keys_.back();
-        if (keys_sorted_ && before(h.ts, h.end, h.depth, h.seq, last.ts, last.end, last.depth, last.seq))
+        if (keys_sorted_ && before(ts, end, e.depth, seq, last.ts, last.end, last.depth, last.seq))
             keys_sorted_ = false;
     }
-    keys_.push_back({h.ts, h.end, h.seq, chunk_.size(), h.depth});
-    chunk_.append(reinterpret_cast<const char*>(&h), sizeof h);
-    for (std::string_view s : strings) chunk_.append(s);
+    keys_.push_back({ts, end, seq, start, e.depth});
     if (chunk_.size() >= chunk_limit_) spill_chunk();
 }
 
@@ -199,6 +274,7 @@ void EventSpool::sort_chunk() {
     std::sort(keys_.begin(), keys_.end(),
               [](const Key& a, const Key& b) { return before(a.ts, a.end, a.depth, a.seq, b.ts, b.end, b.depth, b.seq); });
     keys_sorted_ = true;
+    arrival_order_ = false;
 }
 
 void EventSpool::spill_chunk() {
@@ -208,17 +284,20 @@ void EventSpool::spill_chunk() {
     if (std::fseek(spill_, 0, SEEK_END) != 0) throw Error("cannot seek the temporary trace file");
     long offset = std::ftell(spill_);
     long bytes = 0;
-    for (const Key& k : keys_) {
-        const char* p = chunk_.data() + k.offset;
-        size_t n = record_size(p);
+    auto write = [&](const char* p, size_t n) {
         if (std::fwrite(p, 1, n, spill_) != n)
             throw Error(std::string("cannot write the temporary trace file: ") + std::strerror(errno));
         bytes += static_cast<long>(n);
+    };
+    if (arrival_order_) {
+        write(chunk_.data(), chunk_.size());  // sorted as it came: the chunk is the run
+    } else {
+        for (const Key& k : keys_) write(chunk_.data() + k.offset, record_size(chunk_.data() + k.offset));
     }
     runs_.push_back({offset, bytes});
     chunk_.clear();
     keys_.clear();
-    keys_sorted_ = true;
+    keys_sorted_ = arrival_order_ = true;
 }
 
 // ---- reading back ------------------------------------------------------------
@@ -266,8 +345,9 @@ private:
     // Makes the next record contiguous in the buffer (have_ = false at the end).
     void load() {
         have_ = false;
-        if (!ensure(sizeof(RecordHeader))) return;
-        if (!ensure(record_size(buf_.data() + off_))) throw Error("the temporary trace file is truncated");
+        if (!ensure(kFixedBytes)) return;
+        if (!ensure(head_size(buf_.data() + off_)) || !ensure(record_size(buf_.data() + off_)))
+            throw Error("the temporary trace file is truncated");
         have_ = true;
     }
     bool ensure(size_t n) {
@@ -321,9 +401,8 @@ struct EventSpool::Reader::State {
     void push(size_t i) {
         const char* p = sources[i]->current();
         if (!p) return;
-        RecordHeader h;
-        std::memcpy(&h, p, sizeof h);
-        heap.push({h.ts, h.end, h.seq, i, h.depth});
+        FixedPart f = fixed_part(p);
+        heap.push({f.ts, f.end, f.seq, i, f.depth});
     }
 };
 
@@ -332,7 +411,7 @@ EventSpool::Reader::Reader(EventSpool& spool) : state_(std::make_unique<State>()
     spool.sort_chunk();
     if (spool.spill_ && std::fflush(spool.spill_) != 0)
         throw Error(std::string("cannot write the temporary trace file: ") + std::strerror(errno));
-    size_t per_run = std::max(kMinRunBufferBytes, kMergeBudgetBytes / std::max<size_t>(spool.runs_.size(), 1));
+    size_t per_run = std::max(kMinRunBufferBytes, spool.chunk_limit_ / std::max<size_t>(spool.runs_.size(), 1));
     for (const Run& r : spool.runs_) s.sources.push_back(std::make_unique<FileSource>(spool.spill_, r.offset, r.bytes, per_run));
     if (!spool.keys_.empty()) s.sources.push_back(std::make_unique<MemorySource>(spool.chunk_, spool.keys_));
     for (size_t i = 0; i < s.sources.size(); ++i) s.push(i);

@@ -7,8 +7,9 @@
 // event into a compact record in a bounded in-memory chunk; a full chunk is
 // sorted and spilled to an unlinked temporary file as one run, and the Reader
 // k-way merges the runs (plus the last chunk, still in memory).  Memory is
-// the chunk plus one read buffer per run, whatever the number of events; a
-// small profile never touches the disk.
+// the chunk plus read buffers sharing one chunk's size (at least 16 KiB per
+// run), whatever the number of events; a small profile never touches the
+// disk.
 //
 // Order: start time, then longer events first (so a parent precedes the
 // children that start with it), then lower nesting depth (Event::depth: a
@@ -51,6 +52,7 @@ struct SpooledEvent {
     int64_t ts = 0;
     int64_t end = 0;      // ts + duration (negative durations read as 0)
     uint64_t seq = 0;     // arrival order within the profile
+    int64_t ref = 0;      // what the caller gave add() (the study database: the event's row id)
     EventType type = EventType::instruction;
     Engine engine = Engine::none;
     DmaKind dma_kind = DmaKind::unknown;
@@ -86,6 +88,7 @@ public:
         int64_t pid = kNoId;
         int64_t tid = kNoId;
         std::string process;
+        bool merged = false;  // the overflow track (kOverflowTrackName) of the tracks past the cap
     };
 
     // `chunk_bytes`: how much to hold in memory before spilling a sorted run
@@ -95,7 +98,14 @@ public:
     EventSpool& operator=(const EventSpool&) = delete;
     ~EventSpool();
 
-    void add(const Event& e);
+    static constexpr uint32_t kNoTrack = UINT32_MAX;
+    // The index of the event's track in tracks(), registered when new (past
+    // kMaxTraceTracks, the overflow track's).  A caller that keeps it per
+    // track passes it to add(), saving a lookup per event.
+    uint32_t track_of(const Event& e);
+    // `ref` comes back with the event (SpooledEvent::ref); `track` is
+    // track_of(e), or kNoTrack to have it looked up.
+    void add(const Event& e, int64_t ref = 0, uint32_t track = kNoTrack);
     // Forgets everything (the next profile, or an aborted one).
     void clear();
 
@@ -134,7 +144,6 @@ private:
         long offset;  // in the spill file
         long bytes;
     };
-    uint32_t track_index(const Event& e, std::string& merged);
     void sort_chunk();
     void spill_chunk();
 
@@ -142,11 +151,12 @@ private:
     std::string chunk_;
     std::vector<Key> keys_;
     bool keys_sorted_ = true;
+    bool arrival_order_ = true;  // keys_ (sorted or not) still in chunk_ order
     std::FILE* spill_ = nullptr;
     std::vector<Run> runs_;
     std::vector<Track> tracks_;
     std::unordered_map<std::string, uint32_t> track_ids_;
-    static constexpr uint32_t kNoTrack = UINT32_MAX;
+    std::string key_;
     uint32_t overflow_track_ = kNoTrack;
     int64_t merged_events_ = 0;
     std::string merged_;  // the merged track name of the event being added

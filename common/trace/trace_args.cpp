@@ -16,6 +16,7 @@ constexpr size_t kValueBufferBytes = 8192;
 constexpr size_t kParseBufferBytes = 1024;
 
 // Names nx writes itself; a source field with the same name is not repeated.
+// The study database's args view (store_schema.cpp) skips the same names.
 bool is_own_field(std::string_view k) {
     return k == "opcode" || k == "hlo_name" || k == "layer" || k == "bytes" || k == "flops" || k == "model_flops" ||
            k == "dma_kind" || k == "tensor" || k == "transpose" || k == "clipped_dur_ns";

@@ -84,6 +84,7 @@ struct Lane {
 
 struct SliceTrack {
     std::string name;
+    uint32_t row = 0;  // spool track index
     int32_t position = 0;
     size_t process = 0;         // index into Layout::processes_
     int64_t tid = kNoId;        // the source thread's tid (its first lane is the thread's track)
@@ -271,10 +272,12 @@ void Layout::plan_tracks() {
         size_t process = process_of_[r.index];
         if (tracks[r.index].counter) {
             counter_tracks_[r.index] = make_track(r.name, TrackKind::counter, pos, 0, process);
+            counter_tracks_[r.index]->row = static_cast<int64_t>(r.index);
             w_.track(*counter_tracks_[r.index]);
         } else {
             SliceTrack st;
             st.name = r.name;
+            st.row = static_cast<uint32_t>(r.index);
             st.position = pos;
             st.process = process;
             if (process != kOwnProcess) st.tid = tracks[r.index].tid;
@@ -299,6 +302,8 @@ void Layout::plan_tracks() {
 size_t Layout::new_lane(SliceTrack& t) {
     int lane = static_cast<int>(t.lanes.size());
     lanes_.push_back({make_track(lane_name(t.name, lane), TrackKind::slices, t.position, lane, t.process, t.tid), {}});
+    lanes_.back().track.row = t.row;
+    lanes_.back().track.lane = lane;
     t.lanes.push_back(lanes_.size() - 1);
     if (lane > 0) ++stats_.overflow_tracks;
     w_.track(lanes_.back().track);

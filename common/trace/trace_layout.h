@@ -29,6 +29,10 @@
 // lane when the profile already has kMaxLaneTracks of them.  Memory: the
 // open slices, and per track (at most kMaxTraceTracks, event_spool.h) and
 // lane (at most kMaxLaneTracks) a descriptor, whatever the input holds.
+//
+// The study database stores the same layout of each profile it loads
+// (store_layout.h, through a TraceWriter of its own), so its tables are what
+// Perfetto reads from the trace.
 #pragma once
 
 #include <cstdint>

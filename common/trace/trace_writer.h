@@ -43,6 +43,11 @@ struct TraceTrack {
     int32_t rank = 0;        // display order within the process (lower first)
     ValueUnit unit = ValueUnit::none;
     std::string unit_name;   // counters: "B/s", "%", "transfers"
+    // What the track shows: the spool track (EventSpool::tracks() index) of a
+    // source row or counter series, -1 for nx's own counters; for slices,
+    // which lane of its row (0: the row itself, 1: "<row> (2)" ...).
+    int64_t row = -1;
+    int32_t lane = 0;
 };
 
 // A flow arrow at a slice: it leaves (out) or arrives (in).  Ids are unique

@@ -267,7 +267,39 @@ TEST(NeuronJson, InstructionFieldsBecomeEventColumns) {
     EXPECT_EQ(ls.opcode, "LoadStationary");
     EXPECT_TRUE(ls.transpose);  // instruction_type TRANSPOSE
     EXPECT_EQ(ls.line, 5);
-    EXPECT_EQ(ls.args_json, "");  // every field was a known one
+    // nx reads TRANSPOSE as a flag; the field itself stays with the event.
+    EXPECT_EQ(ls.args_json, R"({"instruction_type":"TRANSPOSE"})");
+}
+
+TEST(NeuronJson, KnownFieldsThatBecomeNoColumnStayInArgs) {
+    // Whatever did not become a column, the slice's name or its row is kept:
+    // an instruction's subgroup beside its label and its name beside its
+    // opcode, a DMA's label beside its subgroup, fields a section does not
+    // use.  Empty strings read as absent, as they do for the columns.
+    TempDir dir;
+    Recorder rec = import_ok(nx::import_neuron_json,
+                             dir.write("prof.json",
+                                       "{\"instruction\": [\n"
+                                       "{\"timestamp\": 1, \"duration\": 2, \"label\": \"Vector\", \"subgroup\": \"VectorE\","
+                                       " \"opcode\": \"Add\", \"name\": \"add.3\", \"instruction_type\": \"\","
+                                       " \"transfer_size\": 64, \"pc\": 9}],\n"
+                                       "\"dma\": [\n"
+                                       "{\"timestamp\": 3, \"duration\": 4, \"label\": \"q\", \"subgroup\": \"qSyncIO0-Q1\","
+                                       " \"flops\": 1.5, \"name\": \"copy\", \"transfer_size\": 128}],\n"
+                                       "\"ham\": [\n"
+                                       "{\"timestamp\": 5, \"duration\": 1, \"label\": \"h\", \"subgroup\": \"s\", \"k\": 7}]}\n"));
+    auto ev = rec.all_events();
+    ASSERT_EQ(ev.size(), 3u);
+    EXPECT_EQ(ev[0].track, "Vector");
+    EXPECT_EQ(ev[0].name, "Add");
+    EXPECT_EQ(ev[0].args_json, R"({"pc":9,"subgroup":"VectorE","transfer_size":64,"name":"add.3"})");
+    EXPECT_EQ(ev[1].track, "qSyncIO0-Q1");
+    EXPECT_EQ(ev[1].name, "copy");
+    EXPECT_EQ(ev[1].bytes, 128);
+    EXPECT_EQ(ev[1].args_json, R"({"label":"q","flops":1.5})");
+    EXPECT_EQ(ev[2].track, "ham");
+    EXPECT_EQ(ev[2].name, "h");
+    EXPECT_EQ(ev[2].args_json, R"({"k":7,"subgroup":"s"})");
 }
 
 TEST(NeuronJson, UnknownFieldsLandInArgsAsValidJson) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@
 #include "common/sqlite_db.h"
 #include "common/store.h"
 #include "common/store_schema.h"
+#include "common/trace/event_spool.h"
+#include "common/trace/pftrace_reader.h"
 
 namespace {
 
@@ -197,9 +200,13 @@ TEST(DbSink, LoadsEventsTracksAndMetrics) {
          {{"total_time", 0.5}});
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM profile"), 1);
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 4);
-    EXPECT_EQ(query_rows(store, "SELECT name, engine, kind FROM track ORDER BY id"),
-              (std::vector<std::string>{"TensorMatrix|tensor_matrix|instruction", "Vector|vector|instruction",
-                                        "qSyncIO0|dma|dma"}));
+    // The source's rows, then the counters nx's trace adds (no source row).
+    EXPECT_EQ(query_rows(store, "SELECT name, engine, kind, row FROM track ORDER BY id"),
+              (std::vector<std::string>{"TensorMatrix|tensor_matrix|instruction|TensorMatrix",
+                                        "Vector|vector|instruction|Vector", "qSyncIO0|dma|dma|qSyncIO0",
+                                        "DMA throughput (B/s)|NULL|counter|NULL", "DMA pending transfers|NULL|counter|NULL",
+                                        "TensorMatrix utilisation (%)|NULL|counter|NULL",
+                                        "Vector utilisation (%)|NULL|counter|NULL"}));
     EXPECT_EQ(query_rows(store, "SELECT uid, name, format, backend, target, start_ns, end_ns, event_count FROM profile"),
               (std::vector<std::string>{"p_a|a|neuron-json|neuron|trn1|0|100|4"}));
     // The source's total_time is kept as 'source'; nx's own are 'derived'.
@@ -295,8 +302,13 @@ TEST(DbSink, CountersGoToTheCounterTable) {
     c.value = 1024;
     load(store, info("p_a", "a"), {instr("Vector", Engine::vector, 0, 10, "Add"), c});
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 1);
-    EXPECT_EQ(query_rows(store, "SELECT c.ts, c.value, t.name, t.kind FROM counter c JOIN track t ON t.id = c.track_id"),
-              (std::vector<std::string>{"5|1024.0|mem_usage.host_bytes|counter"}));
+    // The source's sample, and the Vector utilisation nx's trace shows
+    // (busy all of [0, 10), then 0 at the end).
+    EXPECT_EQ(query_rows(store, "SELECT c.ts, c.value, t.name, t.kind, t.row FROM counter c JOIN track t ON t.id = c.track_id"
+                                " ORDER BY c.id"),
+              (std::vector<std::string>{"5|1024.0|mem_usage.host_bytes|counter|mem_usage.host_bytes",
+                                        "0|100.0|Vector utilisation (%)|counter|NULL",
+                                        "10|0.0|Vector utilisation (%)|counter|NULL"}));
 }
 
 TEST(DbSink, ArgsAreReadableThroughTheArgsView) {
@@ -305,8 +317,13 @@ TEST(DbSink, ArgsAreReadableThroughTheArgsView) {
     Event e = instr("Vector", Engine::vector, 0, 10, "Add");
     e.args_json = R"({"pc":12,"deps":[1,2],"op":"x"})";
     load(store, info("p_a", "a"), {e});
-    EXPECT_EQ(query_rows(store, "SELECT key, int_value, string_value, value_type FROM args ORDER BY key"),
-              (std::vector<std::string>{"deps|NULL|[1,2]|string", "op|NULL|x|string", "pc|12|NULL|int"}));
+    // Keyed as Perfetto keys a Chrome event's args: nx's columns (the opcode)
+    // and the source's fields.
+    EXPECT_EQ(query_rows(store, "SELECT flat_key, key, int_value, string_value, value_type FROM args ORDER BY key"),
+              (std::vector<std::string>{"args.deps|args.deps|NULL|[1,2]|string", "args.op|args.op|NULL|x|string",
+                                        "args.opcode|args.opcode|NULL|Add|string", "args.pc|args.pc|12|NULL|int"}));
+    EXPECT_EQ(query_int(store, "SELECT count(DISTINCT arg_set_id) FROM args"), 1);
+    EXPECT_EQ(query_int(store, "SELECT arg_set_id = id FROM slice"), 1);
 }
 
 TEST(DbSink, ReimportingTheSameIdReplacesTheProfile) {
@@ -316,7 +333,11 @@ TEST(DbSink, ReimportingTheSameIdReplacesTheProfile) {
     load(store, info("p_a", "second"), {instr("Scalar", Engine::scalar, 0, 10, "Exp")});
     EXPECT_EQ(query_rows(store, "SELECT uid, name FROM profile"), (std::vector<std::string>{"p_a|second"}));
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 1);
-    EXPECT_EQ(query_rows(store, "SELECT name FROM track"), (std::vector<std::string>{"Scalar"}));
+    EXPECT_EQ(query_rows(store, "SELECT name FROM track"),
+              (std::vector<std::string>{"Scalar", "Scalar utilisation (%)"}));
+    // The first profile's lanes, nesting and counters went with it.
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice_layout"), 0);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM counter"), 2);
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM metric WHERE profile_id NOT IN (SELECT id FROM profile)"), 0);
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM metric WHERE name = 'tensor_engine_active_time'"), 0);
 }
@@ -387,6 +408,195 @@ TEST(DbSink, DestroyedWithoutFinishRollsBack) {
     // No transaction is left open: the next load works.
     load(store, info("p_b", "b"), {instr("Vector", Engine::vector, 0, 10, "Add")});
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM profile"), 1);
+}
+
+// ---- the trace's tables (store_layout.h)
+
+// Each slice as "track|name|depth|parent's name" in start order, the track
+// being slice.track_id's (the lane).
+std::vector<std::string> slice_placement(nx::Store& s) {
+    return query_rows(s, "SELECT t.name, s.name, s.depth, COALESCE(p.name, '-') FROM slice s"
+                         " JOIN track t ON t.id = s.track_id LEFT JOIN slice p ON p.id = s.parent_id ORDER BY s.ts, s.id");
+}
+
+TEST(StoreLayout, SlicesNestAndCrossingSlicesMoveToALaneAsInTheTrace) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"),
+         {instr("TensorMatrix", Engine::tensor_matrix, 50, 100, "crosses"),  // 50..150 crosses outer's end
+          instr("TensorMatrix", Engine::tensor_matrix, 0, 100, "outer"),
+          instr("TensorMatrix", Engine::tensor_matrix, 10, 20, "inner"),
+          instr("TensorMatrix", Engine::tensor_matrix, 12, 5, "innermost"),
+          instr("TensorMatrix", Engine::tensor_matrix, 200, 10, "after")});
+    EXPECT_EQ(slice_placement(store),
+              (std::vector<std::string>{"TensorMatrix|outer|0|-", "TensorMatrix|inner|1|outer",
+                                        "TensorMatrix|innermost|2|inner", "TensorMatrix (2)|crosses|0|-",
+                                        "TensorMatrix|after|0|-"}));
+    // The lane is a track of the row's engine and kind; the events and the
+    // slice view's track_name stay on the source's row.
+    EXPECT_EQ(query_rows(store, "SELECT name, engine, kind, row FROM track WHERE name LIKE 'TensorMatrix (%'"),
+              (std::vector<std::string>{"TensorMatrix (2)|tensor_matrix|instruction|TensorMatrix"}));
+    EXPECT_EQ(query_rows(store, "SELECT DISTINCT t.name FROM event e JOIN track t ON t.id = e.track_id"),
+              (std::vector<std::string>{"TensorMatrix"}));
+    EXPECT_EQ(query_rows(store, "SELECT DISTINCT track_name FROM slice"), (std::vector<std::string>{"TensorMatrix"}));
+    // Only the slices off depth 0 of their row have a row in slice_layout.
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice_layout"), 3);
+}
+
+// What Perfetto's trace processor reads back from nx's trace of the same
+// events, as rows comparable with the database's.
+struct TraceTables {
+    std::multiset<std::string> slices, counters, tracks;
+};
+
+TraceTables trace_tables(const std::vector<Event>& events) {
+    nx::DecodedTrace t = nx_test::trace_of(events);
+    EXPECT_TRUE(t.errors.empty());
+    TraceTables out;
+    for (const nx::DecodedTrack& k : t.tracks)
+        if (!k.is_process) out.tracks.insert(k.name);
+    for (const nx::DecodedSlice& s : t.slices)
+        out.slices.insert(t.track(s.track)->name + "|" + std::to_string(s.ts) + "|" + std::to_string(s.dur) + "|" + s.name +
+                          "|" + std::to_string(s.depth));
+    for (const nx::DecodedCounter& c : t.counters) {
+        nx::SqliteDb mem_db(":memory:", nx::SqliteDb::Mode::read_write);
+        nx::SqliteStmt v(mem_db, "SELECT ?1 || '|' || ?2 || '|' || ?3");
+        v.bind(1, std::string_view(t.track(c.track)->name)).bind(2, c.ts).bind(3, c.value);
+        v.step();
+        out.counters.insert(v.column_text(0));
+    }
+    return out;
+}
+
+TraceTables database_tables(nx::Store& s) {
+    TraceTables out;
+    for (const std::string& r : query_rows(s, "SELECT name FROM track")) out.tracks.insert(r);
+    for (const std::string& r : query_rows(s, "SELECT t.name, s.ts, s.dur, s.name, s.depth FROM slice s"
+                                               " JOIN track t ON t.id = s.track_id"))
+        out.slices.insert(r);
+    for (const std::string& r : query_rows(s, "SELECT t.name, c.ts, c.value FROM counter c JOIN track t ON t.id = c.track_id"))
+        out.counters.insert(r);
+    return out;
+}
+
+TEST(StoreLayout, TheDatabaseHoldsWhatPerfettoReadsFromNxsTrace) {
+    // Unsorted input: nested and crossing slices, identical and zero-length
+    // ones, overlapping DMA transfers on one queue, a source counter series.
+    Event sample = nx_test::make_event(EventType::counter, Engine::none, "SBUF used (%)", 40, 0);
+    sample.value = 12.5;
+    Event sample2 = sample;
+    sample2.ts_ns = 400;
+    sample2.value = 0;
+    std::vector<Event> events = {
+        instr("Vector", Engine::vector, 300, 50, "late"),
+        instr("TensorMatrix", Engine::tensor_matrix, 0, 100, "outer"),
+        dma(20, 100, 4096),
+        instr("TensorMatrix", Engine::tensor_matrix, 50, 100, "crosses"),
+        instr("TensorMatrix", Engine::tensor_matrix, 60, 100, "crosses again"),
+        instr("TensorMatrix", Engine::tensor_matrix, 10, 20, "inner"),
+        sample,
+        dma(60, 100, 1024),
+        instr("Vector", Engine::vector, 310, 0, "nop"),
+        instr("Vector", Engine::vector, 310, 0, "nop"),
+        instr("Vector", Engine::vector, 300, 50, "twin"),
+        instr("Sync", Engine::sync, 0, 400, "EVENT_SEMAPHORE"),
+        sample2,
+    };
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"), events);
+    TraceTables trace = trace_tables(events), db = database_tables(store);
+    EXPECT_EQ(db.tracks, trace.tracks);
+    EXPECT_EQ(db.slices, trace.slices);
+    EXPECT_EQ(db.counters, trace.counters);
+    EXPECT_EQ(trace.tracks.count("TensorMatrix (3)"), 1u);
+    EXPECT_EQ(trace.tracks.count("qSyncIO0 (2)"), 1u);
+    // Every slice off depth 0 has the slice it nests in, on its own lane.
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice WHERE (depth > 0) != (parent_id IS NOT NULL)"), 0);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice s JOIN slice p ON p.id = s.parent_id"
+                               " WHERE p.track_id != s.track_id OR p.depth != s.depth - 1 OR p.ts > s.ts"
+                               " OR p.ts + p.dur < s.ts + s.dur"),
+              0);
+}
+
+TEST(StoreLayout, EventsPastTheTracesTrackCapKeepTheirOwnTrackAtDepthZero) {
+    // The trace merges every track past kMaxTraceTracks onto one
+    // "(other tracks)" row; the database keeps each track and does not nest
+    // their events.
+    std::vector<std::string> names;
+    for (size_t i = 0; i < nx::kMaxTraceTracks; ++i) names.push_back("row" + std::to_string(i));
+    std::vector<Event> events;
+    for (const std::string& n : names) events.push_back(nx_test::make_event(EventType::region, Engine::none, n, 0, 10, {}, "r"));
+    events.push_back(nx_test::make_event(EventType::region, Engine::none, "late", 0, 100, {}, "outer"));
+    events.push_back(nx_test::make_event(EventType::region, Engine::none, "late", 10, 20, {}, "inner"));
+    events.push_back(nx_test::make_event(EventType::region, Engine::none, "late", 50, 100, {}, "crosses"));
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"), events);
+    EXPECT_EQ(query_rows(store, "SELECT s.name, t.name, s.depth, s.parent_id IS NULL FROM slice s"
+                                " JOIN track t ON t.id = s.track_id WHERE s.track_name = 'late' ORDER BY s.ts"),
+              (std::vector<std::string>{"outer|late|0|1", "inner|late|0|1", "crosses|late|0|1"}));
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM track WHERE name = 'late' OR name LIKE '(other%'"), 1);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice_layout"), 0);
+}
+
+// A database as schema version 3 left it (no slice_layout, no track.row), or
+// version 2 (no event_flow either).
+void downgrade(const std::string& path, int version) {
+    nx::SqliteDb db(path, nx::SqliteDb::Mode::read_write);
+    // The track table as versions 2 and 3 declared it (a comment after its last column).
+    db.exec(std::string(nx::kSchemaViewDrops) +
+            "DROP TABLE slice_layout;"
+            "CREATE TABLE track_v2(\n    id INTEGER PRIMARY KEY,\n    profile_id INTEGER NOT NULL,\n"
+            "    name TEXT NOT NULL,\n    engine TEXT,\n    kind TEXT         -- instruction, dma, semaphore\n);"
+            "INSERT INTO track_v2 SELECT id, profile_id, name, engine, kind FROM track WHERE row IS NOT NULL;"
+            "DELETE FROM counter WHERE track_id NOT IN (SELECT id FROM track_v2);"
+            "DROP TABLE track; ALTER TABLE track_v2 RENAME TO track;"
+            "CREATE INDEX track_by_profile ON track(profile_id);" +
+            std::string(version < 3 ? "DROP TABLE event_flow;" : "") +
+            "UPDATE meta SET value = '" + std::to_string(version) + "' WHERE key = 'schema_version'");
+}
+
+TEST(StoreLayout, ADatabaseOfSchemaVersion3GetsTheNewTableAndColumnWhenNextWritten) {
+    TempDir dir;
+    std::string path = dir.path("old.db");
+    {
+        nx::Store store(path, nx::Store::Access::read_write);
+        load(store, info("p_old", "old"), overlap_events());
+    }
+    downgrade(path, 3);
+    nx::Store store(path, nx::Store::Access::read_write);
+    EXPECT_EQ(query_text(store, "SELECT value FROM meta WHERE key = 'schema_version'"), std::to_string(nx::kSchemaVersion));
+    // The old profile reads as before (no lanes, no nesting known); a new
+    // one gets them.
+    load(store, info("p_new", "new"), overlap_events());
+    EXPECT_EQ(query_rows(store, "SELECT p.uid, t.name, s.depth FROM slice s JOIN track t ON t.id = s.track_id"
+                                " JOIN profile p ON p.id = s.profile_id WHERE s.ts = 50"),
+              (std::vector<std::string>{"p_old|TensorMatrix|0", "p_new|TensorMatrix (2)|0"}));
+    EXPECT_EQ(query_rows(store, "SELECT row FROM track WHERE name = 'Vector' ORDER BY id"),
+              (std::vector<std::string>{"NULL", "Vector"}));
+}
+
+TEST(StoreLayout, DatabasesOfOlderSchemasAndNewerOnesAreQueriedTogether) {
+    for (int version : {2, 3}) {
+        TempDir dir;
+        std::string old_db = dir.path("old.db"), new_db = dir.path("new.db");
+        {
+            nx::Store a(old_db, nx::Store::Access::read_write);
+            load(a, info("p_old", "old"), overlap_events());
+            nx::Store b(new_db, nx::Store::Access::read_write);
+            load(b, info("p_new", "new"), overlap_events());
+        }
+        downgrade(old_db, version);
+        for (const auto& [first, second] : {std::pair{old_db, new_db}, std::pair{new_db, old_db}}) {
+            nx::Store s(first, nx::Store::Access::read_only, {second});
+            EXPECT_EQ(query_rows(s, "SELECT p.uid, t.name, s.depth FROM slice s JOIN track t ON t.id = s.track_id"
+                                    " JOIN profile p ON p.id = s.profile_id WHERE s.ts = 50 ORDER BY p.uid"),
+                      (std::vector<std::string>{"p_new|TensorMatrix (2)|0", "p_old|TensorMatrix|0"}))
+                << "version " << version << ", " << first << " first";
+            EXPECT_EQ(query_int(s, "SELECT count(*) FROM flow"), 0);
+        }
+    }
 }
 
 // ---- read-only access

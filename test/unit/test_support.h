@@ -4,13 +4,23 @@
 #include <stdlib.h>
 #include <zlib.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/event.h"
+#include "common/output.h"
+#include "common/profile.h"
+#include "common/trace/event_spool.h"
+#include "common/trace/pftrace_reader.h"
+#include "common/trace/pftrace_sink.h"
+#include "common/trace/trace_sink.h"
 
 namespace nx_test {
 
@@ -47,6 +57,30 @@ private:
     std::string path_;
 };
 
+// Collects what an Output writes (open_memstream).
+class MemoryOutput {
+public:
+    MemoryOutput() : file_(open_memstream(&data_, &size_)), out_(std::make_unique<nx::Output>(file_, "memory")) {}
+    ~MemoryOutput() {
+        out_.reset();
+        std::fclose(file_);
+        std::free(data_);
+    }
+    MemoryOutput(const MemoryOutput&) = delete;
+    MemoryOutput& operator=(const MemoryOutput&) = delete;
+    nx::Output& out() { return *out_; }
+    std::string text() {
+        out_->flush();
+        return std::string(data_, size_);
+    }
+
+private:
+    char* data_ = nullptr;
+    size_t size_ = 0;
+    std::FILE* file_;
+    std::unique_ptr<nx::Output> out_;
+};
+
 // An event as the tests build them: type, engine, row, time span, opcode and
 // name (the name is the opcode when empty).
 inline nx::Event make_event(nx::EventType type, nx::Engine engine, std::string_view track, int64_t ts, int64_t dur,
@@ -60,6 +94,20 @@ inline nx::Event make_event(nx::EventType type, nx::Engine engine, std::string_v
     e.opcode = opcode;
     e.name = name.empty() ? opcode : name;
     return e;
+}
+
+// Runs events through a pftrace sink as one profile and decodes the bytes.
+inline nx::DecodedTrace trace_of(const std::vector<nx::Event>& events,
+                                 size_t chunk_bytes = nx::EventSpool::kDefaultChunkBytes) {
+    MemoryOutput mem;
+    nx::TraceSink sink(nx::make_pftrace_writer(mem.out()), chunk_bytes);
+    nx::ProfileInfo info;
+    info.name = "p";
+    sink.begin_profile(info);
+    for (const nx::Event& e : events) sink.event(e);
+    sink.end_profile(info, {});
+    sink.finish();
+    return nx::decode_pftrace(mem.text());
 }
 
 }  // namespace nx_test

@@ -3,6 +3,7 @@
 // lanes, clipping), interning resets, DMA counters, Chrome JSON times.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -27,27 +28,7 @@ using nx::Engine;
 using nx::Event;
 using nx::EventType;
 
-// Collects what an Output writes (open_memstream).
-class MemoryOutput {
-public:
-    MemoryOutput() : file_(open_memstream(&data_, &size_)), out_(std::make_unique<nx::Output>(file_, "memory")) {}
-    ~MemoryOutput() {
-        out_.reset();
-        std::fclose(file_);
-        std::free(data_);
-    }
-    nx::Output& out() { return *out_; }
-    std::string text() {
-        out_->flush();
-        return std::string(data_, size_);
-    }
-
-private:
-    char* data_ = nullptr;
-    size_t size_ = 0;
-    std::FILE* file_;
-    std::unique_ptr<nx::Output> out_;
-};
+using nx_test::MemoryOutput;
 
 Event instr(std::string_view track, Engine engine, int64_t ts, int64_t dur, std::string_view name = "MATMUL") {
     return nx_test::make_event(EventType::instruction, engine, track, ts, dur, name);
@@ -59,18 +40,7 @@ Event dma(std::string_view queue, int64_t ts, int64_t dur, int64_t bytes) {
     return e;
 }
 
-// Runs events through a pftrace sink as one profile and decodes the bytes.
-nx::DecodedTrace trace_of(const std::vector<Event>& events, size_t chunk_bytes = nx::EventSpool::kDefaultChunkBytes) {
-    MemoryOutput mem;
-    nx::TraceSink sink(nx::make_pftrace_writer(mem.out()), chunk_bytes);
-    nx::ProfileInfo info;
-    info.name = "p";
-    sink.begin_profile(info);
-    for (const Event& e : events) sink.event(e);
-    sink.end_profile(info, {});
-    sink.finish();
-    return nx::decode_pftrace(mem.text());
-}
+using nx_test::trace_of;
 
 std::vector<const nx::DecodedSlice*> slices_on(const nx::DecodedTrace& t, std::string_view track) {
     std::vector<const nx::DecodedSlice*> out;
@@ -144,6 +114,78 @@ TEST(EventSpool, ReadsBackInStartOrderAcrossSpilledRuns) {
     EXPECT_EQ(n, 2000);
     EXPECT_EQ(spool.start_ns(), 0);
     EXPECT_EQ(spool.end_ns(), 19995);
+}
+
+TEST(EventSpool, EveryFieldReadsBackWhetherAtItsDefaultOrNot) {
+    // Records carry only the numbers and strings that differ from their
+    // defaults: both cases must read back exactly, -0.0 included.
+    nx::EventSpool spool;
+    Event full = dma("qSyncIO0", 10, 20, 4096);
+    full.flops = 2.5;
+    full.model_flops = 0;
+    full.value = -0.0;
+    full.transpose = true;
+    full.dma_kind = nx::DmaKind::spill_save;
+    full.opcode = "COPY";
+    full.hlo_name = "%h";
+    full.layer = "l";
+    full.tensor = "t";
+    full.args_json = R"({"a":1})";
+    spool.add(full, 77);
+    Event bare = nx_test::make_event(EventType::region, Engine::none, "", 30, 0);
+    spool.add(bare);
+    nx::EventSpool::Reader r(spool);
+    nx::SpooledEvent e;
+    ASSERT_TRUE(r.next(e));
+    EXPECT_EQ(e.ref, 77);
+    EXPECT_EQ(e.bytes, 4096);
+    EXPECT_EQ(e.flops, 2.5);
+    EXPECT_EQ(e.model_flops, 0);
+    EXPECT_TRUE(std::signbit(e.value));
+    EXPECT_TRUE(e.transpose);
+    EXPECT_EQ(e.dma_kind, nx::DmaKind::spill_save);
+    EXPECT_EQ(e.engine, Engine::dma);
+    EXPECT_EQ(e.type, EventType::dma);
+    EXPECT_EQ(e.name, "dma");
+    EXPECT_EQ(e.opcode, "COPY");
+    EXPECT_EQ(e.hlo_name, "%h");
+    EXPECT_EQ(e.layer, "l");
+    EXPECT_EQ(e.tensor, "t");
+    EXPECT_EQ(e.args_json, R"({"a":1})");
+    EXPECT_EQ(e.end, 30);
+    ASSERT_TRUE(r.next(e));
+    EXPECT_EQ(e.ref, 0);
+    EXPECT_EQ(e.bytes, -1);
+    EXPECT_EQ(e.flops, -1);
+    EXPECT_EQ(e.model_flops, -1);
+    EXPECT_EQ(e.value, 0);
+    EXPECT_FALSE(std::signbit(e.value));
+    EXPECT_FALSE(e.transpose);
+    EXPECT_TRUE(e.name.empty() && e.opcode.empty() && e.args_json.empty());
+    // A row the source does not name is named after the event's type.
+    EXPECT_EQ(spool.tracks()[e.track].name, "region");
+    EXPECT_FALSE(r.next(e));
+}
+
+TEST(EventSpool, ChunksThatArriveInOrderAreSpilledWholeAndReadBackTheSame) {
+    nx::EventSpool spool(4096);
+    for (int i = 0; i < 2000; ++i) {
+        Event e = dma("qSyncIO" + std::to_string(i % 3), i * 10, 5 + i % 7, i);
+        spool.add(e, i + 1);
+    }
+    EXPECT_GT(spool.runs(), 10u);
+    nx::EventSpool::Reader r(spool);
+    nx::SpooledEvent e;
+    int n = 0;
+    while (r.next(e)) {
+        ASSERT_EQ(e.ts, n * 10);
+        ASSERT_EQ(e.end, n * 10 + 5 + n % 7);
+        ASSERT_EQ(e.bytes, n);
+        ASSERT_EQ(e.ref, n + 1);
+        ASSERT_EQ(spool.tracks()[e.track].name, "qSyncIO" + std::to_string(n % 3));
+        ++n;
+    }
+    EXPECT_EQ(n, 2000);
 }
 
 TEST(EventSpool, TiesPutTheLongerEventFirstThenArrivalOrder) {

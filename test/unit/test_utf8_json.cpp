@@ -252,6 +252,23 @@ TEST(JsonText, Uint64AboveInt64MaxIsWrittenInFull) {
     EXPECT_EQ(j.view(), "18446744073709551615");
 }
 
+TEST(JsonText, AReopenedObjectGetsMoreMembers) {
+    nx::JsonText j;
+    j.reopen_object(R"({"a":1,"b":[2,{"c":3}]})");
+    j.key("d");
+    j.raw(R"({"e":[4]})");
+    j.key("f");
+    j.string("g\"h");
+    j.end_object();
+    EXPECT_EQ(j.view(), R"({"a":1,"b":[2,{"c":3}],"d":{"e":[4]},"f":"g\"h"})");
+    // An empty object gets no leading comma, and reopening forgets the last one.
+    j.reopen_object("{ }");
+    j.key("x");
+    j.boolean(true);
+    j.end_object();
+    EXPECT_EQ(j.view(), R"({ "x":true})");
+}
+
 TEST(JsonText, ClearStartsAFreshDocument) {
     nx::JsonText j;
     j.start_array();
