@@ -170,7 +170,8 @@ void RowJson::put_value(const ColumnCursor& c) {
     put(scratch_.data(), scratch_.size());
 }
 
-void RowJson::put_dictionary_entry(Column& col, const ColumnCursor& c) {
+// Inlined into write(): called for most values of a wide table.
+[[gnu::always_inline]] inline void RowJson::put_dictionary_entry(Column& col, const ColumnCursor& c) {
     if (col.dictionary != c.dictionary_id()) {
         col.dictionary = c.dictionary_id();
         col.spans.assign(c.dictionary_size(), kUnset);
