@@ -72,7 +72,7 @@ class PerEntry {
 public:
     template <typename F>
     T get(const ColumnCursor* c, std::string_view text, F&& compute) {
-        if (!c || c->is_null() || !c->from_dictionary() || c->is_list()) return compute(text);
+        if (!c || c->is_null() || !c->from_dictionary()) return compute(text);
         if (dictionary_ != c->dictionary_id()) {
             dictionary_ = c->dictionary_id();
             values_.assign(c->dictionary_size(), std::nullopt);

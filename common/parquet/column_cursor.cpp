@@ -119,8 +119,8 @@ void ColumnCursor::reset(const ParquetFile& file, size_t row_group, const Column
         pos_ = *m.dictionary_page_offset;
     end_ = pos_ + m.total_compressed_size;
     levels_left_ = levels_ = li_ = vi_ = fast_end_ = 0;
-    have_dict_ = from_dict_ = false;
-    dict_id_ = 0;
+    have_dict_ = false;
+    dict_id_ = dict_key_ = 0;
     dict_size_ = 0;
     null_ = true;
     if (pos_ < 4 || m.total_compressed_size < 0 || end_ > file.data_end() || end_ < pos_)
@@ -312,7 +312,7 @@ size_t ColumnCursor::count_present(size_t levels) const {
 }
 
 void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encoding enc) {
-    from_dict_ = false;
+    dict_key_ = 0;
     page_value_ = 0;
     vbegin_ = vp_ = p;
     vend_ = p + n;
@@ -325,7 +325,7 @@ void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encod
         case Encoding::rle_dictionary: {
             if (!have_dict_) throw EncodingError("dictionary-encoded page without a dictionary page");
             source_ = Source::dictionary;
-            from_dict_ = true;
+            if (flat_) dict_key_ = dict_id_;
             // An empty page may have no bit width byte.
             val_dec_ = n < 1 ? RleDecoder(p, 0, 0) : RleDecoder(p + 1, n - 1, p[0]);
             if (n < 1 && levels > 0 && count_present(levels) > 0) throw EncodingError("dictionary indices missing");

@@ -80,13 +80,14 @@ public:
     double f64() const { return static_cast<const double*>(vals_)[cur_]; }
     std::string_view str() const { return static_cast<const std::string_view*>(vals_)[cur_]; }
 
-    // Whether the current (non-null, non-list) value came from the chunk's
-    // dictionary, and which entry: equal entries of one dictionary are equal
-    // values, so a caller can convert each entry once.  dictionary_id() is
-    // unique to one decoded dictionary in the process.
-    bool from_dictionary() const { return from_dict_; }
+    // For a flat column's current (non-null) value that came from the
+    // chunk's dictionary: which dictionary and which entry.  Equal entries of
+    // one dictionary are equal values, so a caller can convert each entry
+    // once.  dictionary_id() is unique to one decoded dictionary in the
+    // process, and 0 when the value is not a dictionary entry.
+    uint64_t dictionary_id() const { return dict_key_; }
+    bool from_dictionary() const { return dict_key_ != 0; }
     uint32_t dictionary_index() const { return idxp_[cur_]; }
-    uint64_t dictionary_id() const { return dict_id_; }
     size_t dictionary_size() const { return dict_size_; }
 
     // Lists: the current row's elements.
@@ -142,12 +143,11 @@ private:
     int64_t rows_read_ = 0;
     const void* vals_ = nullptr;      // the slice's values: ints_, reals_ or strs_ by kind_
     const uint32_t* idxp_ = nullptr;  // idx_
-    uint64_t dict_id_ = 0;
+    uint64_t dict_key_ = 0;           // dict_id_ while the page's values are its entries (flat columns)
     uint32_t dict_size_ = 0;
     bool null_ = true;
     uint8_t max_def_ = 0;
     Kind kind_ = Kind::integers;
-    bool from_dict_ = false;        // the page's values are dictionary entries (idx_)
     bool list_ = false;
 
     // A value per present level of the slice (only the column kind's array is used).
@@ -185,6 +185,7 @@ private:
     uint32_t value_scratch_[kSlice] = {};  // RLE booleans
 
     bool have_dict_ = false;
+    uint64_t dict_id_ = 0;
     std::vector<int64_t> dict_ints_;
     std::vector<double> dict_reals_;
     ByteArrays dict_strs_;
