@@ -76,9 +76,9 @@ public:
     // Values of the current (non-null, non-list) row.  Integers: BOOLEAN,
     // INT32 and INT64; reals: FLOAT and DOUBLE; text: BYTE_ARRAY,
     // FIXED_LEN_BYTE_ARRAY and INT96 (its 12 raw bytes).
-    int64_t i64() const { return static_cast<const int64_t*>(vals_)[cur_]; }
-    double f64() const { return static_cast<const double*>(vals_)[cur_]; }
-    std::string_view str() const { return static_cast<const std::string_view*>(vals_)[cur_]; }
+    int64_t i64() const { return value<int64_t>(cur_); }
+    double f64() const { return value<double>(cur_); }
+    std::string_view str() const { return value<std::string_view>(cur_); }
 
     // For a flat column's current (non-null) value that came from the
     // chunk's dictionary: which dictionary and which entry.  Equal entries of
@@ -120,6 +120,13 @@ private:
         decoded,       // DELTA_* and BYTE_STREAM_SPLIT, decoded for the whole page (m_*)
     };
 
+    // Value v of the slice: looked up in the dictionary (dict_vals_) when
+    // the page is dictionary-encoded, else the slice's own array.
+    template <typename T>
+    T value(uint32_t v) const {
+        return dict_vals_ ? static_cast<const T*>(dict_vals_)[idxp_[v]] : static_cast<const T*>(vals_)[v];
+    }
+
     [[noreturn]] void fail(const std::string& message) const;
     void next_row_slow();
     bool next_level();  // li_ on a level of the row, loading slices and pages; false at the chunk's end
@@ -142,6 +149,7 @@ private:
     uint32_t vi_ = 0, cur_ = 0;       // next value of the slice, the current row's
     int64_t rows_read_ = 0;
     const void* vals_ = nullptr;      // the slice's values: ints_, reals_ or strs_ by kind_
+    const void* dict_vals_ = nullptr; // or, for a dictionary-encoded page, the entries idx_ points at
     const uint32_t* idxp_ = nullptr;  // idx_
     uint64_t dict_key_ = 0;           // dict_id_ while the page's values are its entries (flat columns)
     uint32_t dict_size_ = 0;
