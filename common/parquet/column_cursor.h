@@ -1,12 +1,12 @@
 // Reads one column chunk of one row group a row at a time.  A page is
 // decompressed whole (codecs work on pages), but its levels and values are
-// decoded in slices of kSlice levels: PLAIN values are read straight from the
-// page bytes, dictionary indices are decoded a slice at a time and looked up,
-// so besides the page bytes a cursor holds a fixed number of rows whatever
-// the page size.  Only the rare DELTA_* and BYTE_STREAM_SPLIT encodings are
-// decoded a page at a time.  A cursor moves on to the next row group with
-// reset(), keeping its buffers.  Errors carry "row group R, column C" and the
-// file name.
+// decoded in slices of kSlice levels: PLAIN values are taken from the page
+// bytes a slice at a time (strings as views into them), dictionary indices
+// are decoded a slice at a time and looked up when read, so besides the page
+// bytes a cursor holds a fixed number of rows whatever the page size.  Only
+// the rare DELTA_* and BYTE_STREAM_SPLIT encodings are decoded a page at a
+// time.  A cursor moves on to the next row group with reset(), keeping its
+// buffers.  Errors carry "row group R, column C" and the file name.
 #pragma once
 
 #include <cstdint>
@@ -114,7 +114,7 @@ private:
     enum class Kind : uint8_t { integers, reals, bytes };
     // Where a page's values come from.
     enum class Source : uint8_t {
-        plain,         // PLAIN, read in place
+        plain,         // PLAIN, from the page bytes a slice at a time
         dictionary,    // indices decoded per slice, looked up
         rle_booleans,  // RLE booleans, decoded per slice
         decoded,       // DELTA_* and BYTE_STREAM_SPLIT, decoded for the whole page (m_*)
