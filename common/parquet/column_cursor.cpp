@@ -321,7 +321,7 @@ void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encod
     const uint8_t* end = p + n;
     switch (enc) {
         case Encoding::plain:
-            source_ = Source::plain;  // read in place, a slice at a time
+            source_ = Source::plain;  // taken from the page bytes a slice at a time
             return;
         case Encoding::plain_dictionary:
         case Encoding::rle_dictionary: {
@@ -369,11 +369,7 @@ void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encod
             else decode_delta_byte_array(p, end, count, m_strs_);
             if (m_strs_.size() != count)
                 throw EncodingError(to_string(enc) + " holds " + std::to_string(m_strs_.size()) + " values, the page needs " + std::to_string(count));
-            if (col_.is_string)
-                for (size_t i = 0; i < m_strs_.size(); ++i)
-                    if (!is_valid_utf8(m_strs_.view(i)))
-                        throw EncodingError("value " + std::to_string(i) + " of the page is not valid UTF-8");
-            return;
+            break;
         }
         case Encoding::byte_stream_split: {
             if (width_ == 0) throw EncodingError("BYTE_STREAM_SPLIT for a " + to_string(col_.type) + " column");
@@ -381,10 +377,14 @@ void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encod
             std::vector<uint8_t> gathered(count * width_);
             decode_byte_stream_split(p, n, width_, count, gathered.data());
             decode_plain(gathered.data(), gathered.size(), count, m_ints_, m_reals_, m_strs_);
-            return;
+            break;
         }
         default: throw EncodingError("values in " + to_string(enc) + " are not supported");
     }
+    if (col_.is_string && kind_ == Kind::bytes)
+        for (size_t i = 0; i < m_strs_.size(); ++i)
+            if (!is_valid_utf8(m_strs_.view(i)))
+                throw EncodingError("value " + std::to_string(i) + " of the page is not valid UTF-8");
 }
 
 // The next `count` values of the page into the slice arrays.
