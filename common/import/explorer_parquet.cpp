@@ -65,6 +65,29 @@ struct FieldFacts {
 };
 using SchemaFacts = std::map<std::pair<std::string, std::string>, FieldFacts>;
 
+// A value derived from a text column, computed once per dictionary entry
+// (per row when the column's page is not dictionary-encoded): queue names
+// repeat on every DMA row and classifying one takes several substring scans.
+template <typename T>
+class PerEntry {
+public:
+    template <typename F>
+    T get(const ColumnCursor* c, std::string_view text, F&& compute) {
+        if (!c || c->is_null() || !c->from_dictionary()) return compute(text);
+        if (dictionary_ != c->dictionary_id()) {
+            dictionary_ = c->dictionary_id();
+            values_.assign(c->dictionary_size(), std::nullopt);
+        }
+        std::optional<T>& v = values_[c->dictionary_index()];
+        if (!v) v = compute(text);
+        return *v;
+    }
+
+private:
+    uint64_t dictionary_ = 0;
+    std::vector<std::optional<T>> values_;
+};
+
 // One table opened with the columns a mapping asks for, every other column
 // too (for args), and typed access that names table, row group and column
 // in every complaint.
@@ -329,6 +352,7 @@ private:
                        {"variable", Kind::text}, {"pcore_idx", Kind::integer}},
                       facts_, "DmaPacket", true);
             std::string scratch;
+            PerEntry<DmaKind> queue_kinds;
             while (tab.next()) {
                 Event e;
                 if (!interval(tab, kStart, kEnd, kDur, e)) continue;
@@ -338,7 +362,8 @@ private:
                 if (queue.empty()) queue = "dma";
                 e.track = track_name(queue, tab.integer(kPcore).value_or(0), scratch);
                 e.name = queue;
-                e.dma_kind = dma_kind(queue, tab.text(kQueueType));
+                e.dma_kind = dma_kind(queue_kinds.get(tab.reader().column(kQueue), queue, dma_kind_from_queue),
+                                      tab.text(kQueueType));
                 if (auto b = tab.integer(kBytes)) {
                     if (*b < 0) { bad_row(tab, kBytes, "negative transfer size"); continue; }
                     e.bytes = *b;
@@ -534,9 +559,9 @@ private:
 
     // Explorer names the queue type (DmaQueueType); spill and weight queues
     // are known by name as in neuron-profile JSON.
-    DmaKind dma_kind(std::string_view queue, std::string_view type) {
-        DmaKind k = dma_kind_from_queue(queue);
-        if (k != DmaKind::unknown) return k;
+    // `from_queue`: dma_kind_from_queue() of the queue's name.
+    DmaKind dma_kind(DmaKind from_queue, std::string_view type) {
+        if (from_queue != DmaKind::unknown) return from_queue;
         if (type == "input") return DmaKind::hbm_read;
         if (type == "output") return DmaKind::hbm_write;
         return DmaKind::unknown;

@@ -119,8 +119,9 @@ void ColumnCursor::reset(const ParquetFile& file, size_t row_group, const Column
         pos_ = *m.dictionary_page_offset;
     end_ = pos_ + m.total_compressed_size;
     levels_left_ = levels_ = li_ = vi_ = fast_end_ = 0;
-    have_dict_ = from_dict_ = false;
-    dict_id_ = 0;
+    have_dict_ = false;
+    dict_id_ = dict_key_ = 0;
+    dict_vals_ = nullptr;
     dict_size_ = 0;
     null_ = true;
     if (pos_ < 4 || m.total_compressed_size < 0 || end_ > file.data_end() || end_ < pos_)
@@ -312,20 +313,24 @@ size_t ColumnCursor::count_present(size_t levels) const {
 }
 
 void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encoding enc) {
-    from_dict_ = false;
+    dict_key_ = 0;
+    dict_vals_ = nullptr;
     page_value_ = 0;
     vbegin_ = vp_ = p;
     vend_ = p + n;
     const uint8_t* end = p + n;
     switch (enc) {
         case Encoding::plain:
-            source_ = Source::plain;  // read in place, a slice at a time
+            source_ = Source::plain;  // taken from the page bytes a slice at a time
             return;
         case Encoding::plain_dictionary:
         case Encoding::rle_dictionary: {
             if (!have_dict_) throw EncodingError("dictionary-encoded page without a dictionary page");
             source_ = Source::dictionary;
-            from_dict_ = true;
+            if (flat_) dict_key_ = dict_id_;
+            dict_vals_ = kind_ == Kind::integers ? static_cast<const void*>(dict_ints_.data())
+                       : kind_ == Kind::reals    ? static_cast<const void*>(dict_reals_.data())
+                                                 : static_cast<const void*>(dict_views_.data());
             // An empty page may have no bit width byte.
             val_dec_ = n < 1 ? RleDecoder(p, 0, 0) : RleDecoder(p + 1, n - 1, p[0]);
             if (n < 1 && levels > 0 && count_present(levels) > 0) throw EncodingError("dictionary indices missing");
@@ -364,11 +369,7 @@ void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encod
             else decode_delta_byte_array(p, end, count, m_strs_);
             if (m_strs_.size() != count)
                 throw EncodingError(to_string(enc) + " holds " + std::to_string(m_strs_.size()) + " values, the page needs " + std::to_string(count));
-            if (col_.is_string)
-                for (size_t i = 0; i < m_strs_.size(); ++i)
-                    if (!is_valid_utf8(m_strs_.view(i)))
-                        throw EncodingError("value " + std::to_string(i) + " of the page is not valid UTF-8");
-            return;
+            break;
         }
         case Encoding::byte_stream_split: {
             if (width_ == 0) throw EncodingError("BYTE_STREAM_SPLIT for a " + to_string(col_.type) + " column");
@@ -376,10 +377,14 @@ void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encod
             std::vector<uint8_t> gathered(count * width_);
             decode_byte_stream_split(p, n, width_, count, gathered.data());
             decode_plain(gathered.data(), gathered.size(), count, m_ints_, m_reals_, m_strs_);
-            return;
+            break;
         }
         default: throw EncodingError("values in " + to_string(enc) + " are not supported");
     }
+    if (col_.is_string && kind_ == Kind::bytes)
+        for (size_t i = 0; i < m_strs_.size(); ++i)
+            if (!is_valid_utf8(m_strs_.view(i)))
+                throw EncodingError("value " + std::to_string(i) + " of the page is not valid UTF-8");
 }
 
 // The next `count` values of the page into the slice arrays.
@@ -453,13 +458,8 @@ void ColumnCursor::decode_slice_values(size_t count) {
                     if (idx_[i] >= dict_size_)
                         throw EncodingError("dictionary index " + std::to_string(idx_[i]) + " out of range (" +
                                             std::to_string(dict_size_) + " entries)");
-            // Strings were checked when the dictionary was read.
-            if (kind_ == Kind::integers)
-                for (size_t i = 0; i < count; ++i) ints_[i] = dict_ints_[idx_[i]];
-            else if (kind_ == Kind::reals)
-                for (size_t i = 0; i < count; ++i) reals_[i] = dict_reals_[idx_[i]];
-            else
-                for (size_t i = 0; i < count; ++i) strs_[i] = dict_views_[idx_[i]];
+            // Values are looked up through the indices (value()); strings
+            // were checked when the dictionary was read.
             return;
         }
         case Source::rle_booleans:
@@ -625,11 +625,11 @@ void ColumnCursor::next_row_slow() {
         if (present) {
             uint32_t v = vi_++;
             if (holds_integers()) {
-                elem_ints_.push_back(ints_[v]);
+                elem_ints_.push_back(value<int64_t>(v));
             } else if (holds_reals()) {
-                elem_reals_.push_back(reals_[v]);
+                elem_reals_.push_back(value<double>(v));
             } else {
-                std::string_view s = strs_[v];
+                std::string_view s = value<std::string_view>(v);
                 elem_strs_.add(s.data(), s.size());
             }
         } else {

@@ -1,12 +1,12 @@
 // Reads one column chunk of one row group a row at a time.  A page is
 // decompressed whole (codecs work on pages), but its levels and values are
-// decoded in slices of kSlice levels: PLAIN values are read straight from the
-// page bytes, dictionary indices are decoded a slice at a time and looked up,
-// so besides the page bytes a cursor holds a fixed number of rows whatever
-// the page size.  Only the rare DELTA_* and BYTE_STREAM_SPLIT encodings are
-// decoded a page at a time.  A cursor moves on to the next row group with
-// reset(), keeping its buffers.  Errors carry "row group R, column C" and the
-// file name.
+// decoded in slices of kSlice levels: PLAIN values are taken from the page
+// bytes a slice at a time (strings as views into them), dictionary indices
+// are decoded a slice at a time and looked up when read, so besides the page
+// bytes a cursor holds a fixed number of rows whatever the page size.  Only
+// the rare DELTA_* and BYTE_STREAM_SPLIT encodings are decoded a page at a
+// time.  A cursor moves on to the next row group with reset(), keeping its
+// buffers.  Errors carry "row group R, column C" and the file name.
 #pragma once
 
 #include <cstdint>
@@ -76,17 +76,18 @@ public:
     // Values of the current (non-null, non-list) row.  Integers: BOOLEAN,
     // INT32 and INT64; reals: FLOAT and DOUBLE; text: BYTE_ARRAY,
     // FIXED_LEN_BYTE_ARRAY and INT96 (its 12 raw bytes).
-    int64_t i64() const { return static_cast<const int64_t*>(vals_)[cur_]; }
-    double f64() const { return static_cast<const double*>(vals_)[cur_]; }
-    std::string_view str() const { return static_cast<const std::string_view*>(vals_)[cur_]; }
+    int64_t i64() const { return value<int64_t>(cur_); }
+    double f64() const { return value<double>(cur_); }
+    std::string_view str() const { return value<std::string_view>(cur_); }
 
-    // Whether the current (non-null, non-list) value came from the chunk's
-    // dictionary, and which entry: equal entries of one dictionary are equal
-    // values, so a caller can convert each entry once.  dictionary_id() is
-    // unique to one decoded dictionary in the process.
-    bool from_dictionary() const { return from_dict_; }
+    // For a flat column's current (non-null) value that came from the
+    // chunk's dictionary: which dictionary and which entry.  Equal entries of
+    // one dictionary are equal values, so a caller can convert each entry
+    // once.  dictionary_id() is unique to one decoded dictionary in the
+    // process, and 0 when the value is not a dictionary entry.
+    uint64_t dictionary_id() const { return dict_key_; }
+    bool from_dictionary() const { return dict_key_ != 0; }
     uint32_t dictionary_index() const { return idxp_[cur_]; }
-    uint64_t dictionary_id() const { return dict_id_; }
     size_t dictionary_size() const { return dict_size_; }
 
     // Lists: the current row's elements.
@@ -113,11 +114,18 @@ private:
     enum class Kind : uint8_t { integers, reals, bytes };
     // Where a page's values come from.
     enum class Source : uint8_t {
-        plain,         // PLAIN, read in place
+        plain,         // PLAIN, from the page bytes a slice at a time
         dictionary,    // indices decoded per slice, looked up
         rle_booleans,  // RLE booleans, decoded per slice
         decoded,       // DELTA_* and BYTE_STREAM_SPLIT, decoded for the whole page (m_*)
     };
+
+    // Value v of the slice: looked up in the dictionary (dict_vals_) when
+    // the page is dictionary-encoded, else the slice's own array.
+    template <typename T>
+    T value(uint32_t v) const {
+        return dict_vals_ ? static_cast<const T*>(dict_vals_)[idxp_[v]] : static_cast<const T*>(vals_)[v];
+    }
 
     [[noreturn]] void fail(const std::string& message) const;
     void next_row_slow();
@@ -141,13 +149,13 @@ private:
     uint32_t vi_ = 0, cur_ = 0;       // next value of the slice, the current row's
     int64_t rows_read_ = 0;
     const void* vals_ = nullptr;      // the slice's values: ints_, reals_ or strs_ by kind_
+    const void* dict_vals_ = nullptr; // or, for a dictionary-encoded page, the entries idx_ points at
     const uint32_t* idxp_ = nullptr;  // idx_
-    uint64_t dict_id_ = 0;
+    uint64_t dict_key_ = 0;           // dict_id_ while the page's values are its entries (flat columns)
     uint32_t dict_size_ = 0;
     bool null_ = true;
     uint8_t max_def_ = 0;
     Kind kind_ = Kind::integers;
-    bool from_dict_ = false;        // the page's values are dictionary entries (idx_)
     bool list_ = false;
 
     // A value per present level of the slice (only the column kind's array is used).
@@ -185,6 +193,7 @@ private:
     uint32_t value_scratch_[kSlice] = {};  // RLE booleans
 
     bool have_dict_ = false;
+    uint64_t dict_id_ = 0;
     std::vector<int64_t> dict_ints_;
     std::vector<double> dict_reals_;
     ByteArrays dict_strs_;

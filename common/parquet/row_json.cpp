@@ -170,8 +170,11 @@ void RowJson::put_value(const ColumnCursor& c) {
     put(scratch_.data(), scratch_.size());
 }
 
-void RowJson::put_dictionary_entry(Column& col, const ColumnCursor& c) {
-    if (col.dictionary != c.dictionary_id()) {
+// Inlined into write(): called for most values of a wide table.  The
+// column's cache holds entries of the value's dictionary already (`fresh`:
+// start it for this dictionary).
+[[gnu::always_inline]] inline void RowJson::put_dictionary_entry(Column& col, const ColumnCursor& c, bool fresh) {
+    if (fresh) {
         col.dictionary = c.dictionary_id();
         col.spans.assign(c.dictionary_size(), kUnset);
         col.text.clear();
@@ -199,8 +202,11 @@ std::string_view RowJson::write(const TableReader& reader, size_t first) {
         const ColumnCursor* c = reader.column(h);
         if (!c || c->is_null()) continue;
         Column& col = columns_[h];
-        if (c->from_dictionary() && c->dictionary_size() <= kCachedEntries && !c->is_list()) {
-            put_dictionary_entry(col, *c);
+        uint64_t dictionary = c->dictionary_id();
+        if (dictionary != 0 && dictionary == col.dictionary) {
+            put_dictionary_entry(col, *c, false);
+        } else if (dictionary != 0 && c->dictionary_size() <= kCachedEntries) {
+            put_dictionary_entry(col, *c, true);
         } else {
             put(col.key.data(), col.key.size());
             put_value(*c);

@@ -74,7 +74,7 @@ private:
         }
     }
     void put_value(const ColumnCursor& c);
-    void put_dictionary_entry(Column& col, const ColumnCursor& c);
+    void put_dictionary_entry(Column& col, const ColumnCursor& c, bool fresh);
 
     std::vector<Column> columns_;
     std::string out_;

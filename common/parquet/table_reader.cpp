@@ -16,7 +16,7 @@ TableReader::TableReader(std::vector<std::string> files, std::vector<std::string
             if (std::find(names_.begin(), names_.end(), c.name) == names_.end()) names_.push_back(c.name);
     }
     cursors_.resize(names_.size());
-    active_.resize(names_.size());
+    view_.resize(names_.size());
     infos_.resize(names_.size());
 }
 
@@ -61,11 +61,12 @@ bool TableReader::open_group() {
     live_.clear();
     for (size_t i = 0; i < names_.size(); ++i) {
         const ColumnInfo* c = file_->find_column(names_[i]);
-        active_[i] = c != nullptr;
+        view_[i] = nullptr;
         if (!c) continue;
         if (cursors_[i]) cursors_[i]->reset(*file_, group_, *c);
         else cursors_[i] = std::make_unique<ColumnCursor>(*file_, group_, *c, &scratch_);
-        live_.push_back(cursors_[i].get());
+        view_[i] = cursors_[i].get();
+        live_.push_back(view_[i]);
     }
     return true;
 }

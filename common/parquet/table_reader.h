@@ -30,7 +30,7 @@ public:
 
     // The current row's cursor for column handle `i`, or nullptr when the
     // current file has no such column (its values are null).
-    const ColumnCursor* column(size_t i) const { return active_[i] ? cursors_[i].get() : nullptr; }
+    const ColumnCursor* column(size_t i) const { return view_[i]; }
     // The column's description in the first file that has it (types are
     // checked before any row is read).
     const ColumnInfo* info(size_t i) const;
@@ -55,7 +55,7 @@ private:
     size_t group_ = 0;
     int64_t group_rows_ = 0, row_ = -1;
     std::vector<std::unique_ptr<ColumnCursor>> cursors_;  // kept for the next row group
-    std::vector<char> active_;                             // the current file has the column
+    std::vector<ColumnCursor*> view_;                      // by handle: the cursor, or nullptr when the current file lacks the column
     std::vector<ColumnCursor*> live_;                      // the active cursors, for next()
     PageBuffer scratch_;                                   // compressed pages, for every cursor
     std::vector<std::unique_ptr<ColumnInfo>> infos_;
