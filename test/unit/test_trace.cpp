@@ -170,7 +170,8 @@ TEST(EventSpool, EveryFieldReadsBackWhetherAtItsDefaultOrNot) {
 TEST(EventSpool, ChunksThatArriveInOrderAreSpilledWholeAndReadBackTheSame) {
     nx::EventSpool spool(4096);
     for (int i = 0; i < 2000; ++i) {
-        Event e = dma("qSyncIO" + std::to_string(i % 3), i * 10, 5 + i % 7, i);
+        std::string queue = "qSyncIO" + std::to_string(i % 3);  // the event only views its track
+        Event e = dma(queue, i * 10, 5 + i % 7, i);
         spool.add(e, i + 1);
     }
     EXPECT_GT(spool.runs(), 10u);
