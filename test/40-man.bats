@@ -43,7 +43,7 @@ prepare_examples() {
 
 @test "nx(7) documents every metric nx defines, and nx-report(1) every rule" {
     run nx-convert --to events "$FIXTURES/small.json" --target trn1
-    metrics=$(python3 - "$NX_ROOT/common/metric_defs.cpp" <<'PY'
+    metrics=$(python3 - "$NX_ROOT/common/profile/metric_defs.cpp" <<'PY'
 import re, sys
 print("\n".join(re.findall(r'^\s*\{"([a-z_]+)", "', open(sys.argv[1]).read(), re.M)))
 PY

@@ -3,12 +3,12 @@
 // See nx-capture(1).
 #include <optional>
 
-#include "common/cli.h"
-#include "common/diag.h"
-#include "common/error.h"
-#include "common/jsonl.h"
-#include "common/output.h"
-#include "common/progress.h"
+#include "common/cli/cli.h"
+#include "common/cli/diag.h"
+#include "common/io/error.h"
+#include "common/records/jsonl.h"
+#include "common/io/output.h"
+#include "common/cli/progress.h"
 #include "common/records/record_loop.h"
 #include "common/run/capture.h"
 

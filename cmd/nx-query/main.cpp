@@ -4,12 +4,12 @@
 #include <optional>
 #include <sstream>
 
-#include "common/cli.h"
-#include "common/error.h"
-#include "common/limits.h"
-#include "common/output.h"
-#include "common/query.h"
-#include "common/store.h"
+#include "common/cli/cli.h"
+#include "common/io/error.h"
+#include "common/io/limits.h"
+#include "common/io/output.h"
+#include "common/store/query.h"
+#include "common/store/store.h"
 
 namespace {
 

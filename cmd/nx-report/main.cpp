@@ -4,13 +4,13 @@
 #include <optional>
 #include <sstream>
 
-#include "common/atomic_file.h"
-#include "common/file_guard.h"
-#include "common/cli.h"
-#include "common/diag.h"
-#include "common/error.h"
-#include "common/jsonl.h"
-#include "common/output.h"
+#include "common/io/atomic_file.h"
+#include "common/io/file_guard.h"
+#include "common/cli/cli.h"
+#include "common/cli/diag.h"
+#include "common/io/error.h"
+#include "common/records/jsonl.h"
+#include "common/io/output.h"
 #include "common/report/buckets.h"
 #include "common/report/compare_report.h"
 #include "common/report/document.h"
@@ -22,8 +22,8 @@
 #include "common/report/run_view.h"
 #include "common/report/study_report.h"
 #include "common/report/trace_report.h"
-#include "common/row_format.h"
-#include "common/rules.h"
+#include "common/report/row_format.h"
+#include "common/profile/rules.h"
 
 namespace {
 

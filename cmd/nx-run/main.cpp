@@ -2,20 +2,20 @@
 // neuron) with warm-up and timed executions; writes run records.  See nx-run(1).
 #include <optional>
 
-#include "common/cli.h"
-#include "common/data_dir.h"
-#include "common/diag.h"
-#include "common/error.h"
-#include "common/jsonl.h"
+#include "common/cli/cli.h"
+#include "common/io/data_dir.h"
+#include "common/cli/diag.h"
+#include "common/io/error.h"
+#include "common/records/jsonl.h"
 #include "common/model/sim.h"
-#include "common/output.h"
-#include "common/progress.h"
+#include "common/io/output.h"
+#include "common/cli/progress.h"
 #include "common/run/backends.h"
 #include "common/records/record_loop.h"
 #include "common/run/run_record.h"
-#include "common/study_plan.h"
-#include "common/targets.h"
-#include "common/workload_record.h"
+#include "common/workload/study_plan.h"
+#include "common/profile/targets.h"
+#include "common/workload/workload_record.h"
 
 namespace {
 

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "common/import/chrome_records.h"
-#include "common/profile_sink.h"
+#include "common/profile/profile_sink.h"
 
 namespace nx::chrome {
 

@@ -2,7 +2,7 @@
 
 #include <rapidjson/document.h>
 
-#include "common/event.h"
+#include "common/profile/event.h"
 #include "common/import/slots.h"
 
 namespace nx::chrome {

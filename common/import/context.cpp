@@ -1,7 +1,7 @@
 #include "common/import/importer.h"
 
-#include "common/diag.h"
-#include "common/error.h"
+#include "common/cli/diag.h"
+#include "common/io/error.h"
 #include "common/records/error_counts.h"
 
 namespace nx {

@@ -20,16 +20,16 @@
 #include <optional>
 #include <set>
 
-#include "common/diag.h"
-#include "common/error.h"
+#include "common/cli/diag.h"
+#include "common/io/error.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
-#include "common/jsonl.h"
+#include "common/records/jsonl.h"
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
 #include "common/records/error_counts.h"
-#include "common/targets.h"
-#include "common/utf8.h"
+#include "common/profile/targets.h"
+#include "common/io/utf8.h"
 
 namespace nx {
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "common/error.h"
+#include "common/io/error.h"
 
 
 namespace nx {

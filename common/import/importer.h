@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/input.h"
-#include "common/profile.h"
-#include "common/profile_sink.h"
+#include "common/io/input.h"
+#include "common/profile/profile.h"
+#include "common/profile/profile_sink.h"
 
 namespace nx {
 

@@ -14,13 +14,13 @@
 #include <map>
 #include <span>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
 #include "common/import/slots.h"
-#include "common/json_text.h"
-#include "common/jsonl.h"
-#include "common/targets.h"
+#include "common/io/json_text.h"
+#include "common/records/jsonl.h"
+#include "common/profile/targets.h"
 
 namespace nx {
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "common/error.h"
-#include "common/json_text.h"
-#include "common/jsonl.h"
-#include "common/limits.h"
-#include "common/utf8.h"
+#include "common/io/error.h"
+#include "common/io/json_text.h"
+#include "common/records/jsonl.h"
+#include "common/io/limits.h"
+#include "common/io/utf8.h"
 
 namespace nx {
 

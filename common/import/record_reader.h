@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/input.h"
+#include "common/io/input.h"
 
 namespace nx {
 

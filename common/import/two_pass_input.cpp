@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "common/error.h"
+#include "common/io/error.h"
 
 namespace nx {
 

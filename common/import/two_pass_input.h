@@ -13,8 +13,8 @@
 
 #include <memory>
 
-#include "common/input.h"
-#include "common/temp_path.h"
+#include "common/io/input.h"
+#include "common/io/temp_path.h"
 
 namespace nx {
 

@@ -13,11 +13,11 @@
 #include <memory>
 #include <optional>
 
-#include "common/error.h"
-#include "common/input.h"
-#include "common/jsonl.h"
+#include "common/io/error.h"
+#include "common/io/input.h"
+#include "common/records/jsonl.h"
 #include "common/model/sim.h"
-#include "common/profile_builder.h"
+#include "common/profile/profile_builder.h"
 
 namespace nx::model {
 

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "common/targets.h"
+#include "common/profile/targets.h"
 
 namespace nx::model {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "common/model/cost_model.h"
-#include "common/targets.h"
+#include "common/profile/targets.h"
 
 namespace nx::model {
 

@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/event.h"
+#include "common/profile/event.h"
 #include "common/model/cost_model.h"
-#include "common/profile_sink.h"
+#include "common/profile/profile_sink.h"
 
 namespace nx::model {
 

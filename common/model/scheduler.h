@@ -41,10 +41,10 @@
 #include <deque>
 #include <utility>
 
-#include "common/event.h"
+#include "common/profile/event.h"
 #include "common/model/cost_model.h"
 #include "common/model/event_stream.h"
-#include "common/profile_sink.h"
+#include "common/profile/profile_sink.h"
 
 namespace nx::model {
 

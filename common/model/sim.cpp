@@ -1,7 +1,7 @@
 // simulate(): validate, lower, schedule, summarise.
 #include "common/model/sim.h"
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/model/scheduler.h"
 #include "common/model/validate.h"
 

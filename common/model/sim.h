@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "common/model/matmul.h"
-#include "common/output.h"
-#include "common/profile_sink.h"
-#include "common/targets.h"
-#include "common/workload.h"
+#include "common/io/output.h"
+#include "common/profile/profile_sink.h"
+#include "common/profile/targets.h"
+#include "common/workload/workload.h"
 
 namespace nx::model {
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "common/error.h"
+#include "common/io/error.h"
 
 namespace nx::model {
 

@@ -13,7 +13,7 @@
 #include "common/model/matmul.h"
 #include "common/model/mlp.h"
 #include "common/model/patterns.h"
-#include "common/workload.h"
+#include "common/workload/workload.h"
 
 namespace nx::model {
 

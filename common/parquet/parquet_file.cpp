@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/parquet/thrift_compact.h"
 
 namespace nx::parquet {

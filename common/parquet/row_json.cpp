@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "common/utf8.h"
+#include "common/io/utf8.h"
 
 namespace nx::parquet {
 

@@ -1,8 +1,8 @@
 // for_each_record (record_loop.h).
 #include "common/records/record_loop.h"
 
-#include "common/error.h"
-#include "common/jsonl.h"
+#include "common/io/error.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

@@ -12,7 +12,7 @@
 #include <functional>
 #include <string>
 
-#include "common/input.h"
+#include "common/io/input.h"
 #include "common/records/error_counts.h"
 
 namespace nx {

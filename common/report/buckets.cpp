@@ -10,8 +10,8 @@
 #include <limits>
 #include <sstream>
 
-#include "common/error.h"
-#include "common/jsonl.h"
+#include "common/io/error.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

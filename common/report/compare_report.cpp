@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "common/metric_defs.h"
+#include "common/profile/metric_defs.h"
 #include "common/report/units.h"
 
 namespace nx {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/output.h"
+#include "common/io/output.h"
 
 namespace nx {
 

@@ -5,9 +5,9 @@
 #include <map>
 #include <optional>
 
-#include "common/error.h"
-#include "common/jsonl.h"
-#include "common/metric_defs.h"
+#include "common/io/error.h"
+#include "common/records/jsonl.h"
+#include "common/profile/metric_defs.h"
 #include "common/report/units.h"
 
 namespace nx {

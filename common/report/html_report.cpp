@@ -3,7 +3,7 @@
 #include <string>
 
 #include "common/report/svg_chart.h"
-#include "common/version.h"
+#include "common/cli/version.h"
 
 namespace nx {
 

@@ -4,7 +4,7 @@
 // can be mailed or archived as a single file.
 #pragma once
 
-#include "common/output.h"
+#include "common/io/output.h"
 #include "common/report/document.h"
 
 namespace nx {

@@ -6,8 +6,8 @@
 #include <set>
 #include <tuple>
 
-#include "common/diag.h"
-#include "common/llm_models.h"
+#include "common/cli/diag.h"
+#include "common/workload/llm_models.h"
 #include "common/report/buckets.h"
 #include "common/report/units.h"
 

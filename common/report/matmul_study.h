@@ -10,7 +10,7 @@
 #include "common/report/buckets.h"
 #include "common/report/document.h"
 #include "common/report/run_view.h"
-#include "common/row_format.h"
+#include "common/report/row_format.h"
 
 namespace nx {
 

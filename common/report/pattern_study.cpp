@@ -5,7 +5,7 @@
 #include <map>
 
 #include "common/report/units.h"
-#include "common/rules.h"
+#include "common/profile/rules.h"
 
 namespace nx {
 

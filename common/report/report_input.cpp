@@ -11,10 +11,10 @@
 #include <optional>
 #include <unordered_map>
 
-#include "common/diag.h"
-#include "common/error.h"
-#include "common/jsonl.h"
-#include "common/profile_record.h"
+#include "common/cli/diag.h"
+#include "common/io/error.h"
+#include "common/records/jsonl.h"
+#include "common/profile/profile_record.h"
 #include "common/records/record_loop.h"
 #include "common/report/trace_report.h"
 

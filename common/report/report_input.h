@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "common/input.h"
-#include "common/profile.h"
+#include "common/io/input.h"
+#include "common/profile/profile.h"
 #include "common/report/trace_stats.h"
-#include "common/store.h"
+#include "common/store/store.h"
 
 namespace nx {
 

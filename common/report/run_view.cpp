@@ -1,6 +1,6 @@
 #include "common/report/run_view.h"
 
-#include "common/jsonl.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

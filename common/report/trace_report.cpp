@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/report/trace_stats.h"
 #include "common/report/units.h"
 

@@ -7,11 +7,11 @@
 
 #include <vector>
 
-#include "common/profile.h"
+#include "common/profile/profile.h"
 #include "common/report/document.h"
 #include "common/report/profile_report.h"
 #include "common/report/report_input.h"
-#include "common/row_format.h"
+#include "common/report/row_format.h"
 
 namespace nx {
 

@@ -4,8 +4,8 @@
 #include <limits>
 #include <map>
 
-#include "common/error.h"
-#include "common/interval_union.h"
+#include "common/io/error.h"
+#include "common/profile/interval_union.h"
 
 namespace nx {
 

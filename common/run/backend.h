@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/profile_sink.h"
-#include "common/workload.h"
+#include "common/io/error.h"
+#include "common/profile/profile_sink.h"
+#include "common/workload/workload.h"
 
 namespace nx {
 

@@ -1,11 +1,11 @@
 // The backend table (backends.h).
 #include "common/run/backends.h"
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/run/cpu_backend.h"
 #include "common/run/neuron_backend.h"
 #include "common/run/sim_backend.h"
-#include "common/targets.h"
+#include "common/profile/targets.h"
 
 namespace nx {
 

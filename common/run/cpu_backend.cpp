@@ -3,7 +3,7 @@
 #include <cblas.h>
 
 #include "common/run/cpu_kernels.h"
-#include "common/workload_record.h"
+#include "common/workload/workload_record.h"
 
 namespace nx {
 

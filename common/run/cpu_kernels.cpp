@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "common/io/error.h"
 
 namespace nx {
 

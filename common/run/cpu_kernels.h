@@ -8,7 +8,7 @@
 #include <memory>
 #include <string_view>
 
-#include "common/workload.h"
+#include "common/workload/workload.h"
 
 namespace nx {
 

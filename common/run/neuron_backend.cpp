@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "common/data_dir.h"
-#include "common/jsonl.h"
-#include "common/process.h"
-#include "common/workload_record.h"
+#include "common/io/data_dir.h"
+#include "common/records/jsonl.h"
+#include "common/io/process.h"
+#include "common/workload/workload_record.h"
 
 namespace nx {
 

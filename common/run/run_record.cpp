@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <ctime>
 
-#include "common/jsonl.h"
+#include "common/records/jsonl.h"
 #include "common/run/latency_stats.h"
-#include "common/workload_record.h"
+#include "common/workload/workload_record.h"
 
 namespace nx {
 

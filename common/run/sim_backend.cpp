@@ -1,9 +1,9 @@
 #include "common/run/sim_backend.h"
 
-#include "common/jsonl.h"
+#include "common/records/jsonl.h"
 #include "common/model/sim.h"
-#include "common/targets.h"
-#include "common/version.h"
+#include "common/profile/targets.h"
+#include "common/cli/version.h"
 
 namespace nx {
 

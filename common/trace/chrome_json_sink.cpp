@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "common/jsonl.h"
+#include "common/records/jsonl.h"
 #include "common/trace/trace_args.h"
 #include "common/trace/trace_sink.h"
 

@@ -12,7 +12,7 @@
 #include <limits>
 #include <queue>
 
-#include "common/error.h"
+#include "common/io/error.h"
 
 namespace nx {
 

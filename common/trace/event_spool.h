@@ -38,7 +38,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/event.h"
+#include "common/profile/event.h"
 
 namespace nx {
 

@@ -17,8 +17,8 @@
 
 #include <memory>
 
-#include "common/output.h"
-#include "common/profile_sink.h"
+#include "common/io/output.h"
+#include "common/profile/profile_sink.h"
 #include "common/trace/trace_writer.h"
 
 namespace nx {

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "common/error.h"
+#include "common/io/error.h"
 
 namespace nx::proto {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "common/jsonl.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

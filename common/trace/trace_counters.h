@@ -13,7 +13,7 @@
 #include <queue>
 #include <vector>
 
-#include "common/event.h"
+#include "common/profile/event.h"
 #include "common/trace/trace_writer.h"
 
 namespace nx {

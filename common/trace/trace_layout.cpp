@@ -9,7 +9,7 @@
 #include <optional>
 #include <queue>
 
-#include "common/engine_busy.h"
+#include "common/profile/engine_busy.h"
 #include "common/trace/same_time_order.h"
 #include "common/trace/trace_counters.h"
 

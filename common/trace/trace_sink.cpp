@@ -1,6 +1,6 @@
 #include "common/trace/trace_sink.h"
 
-#include "common/diag.h"
+#include "common/cli/diag.h"
 
 namespace nx {
 

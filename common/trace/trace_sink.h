@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "common/profile_sink.h"
+#include "common/profile/profile_sink.h"
 #include "common/trace/event_spool.h"
 #include "common/trace/trace_layout.h"
 #include "common/trace/trace_writer.h"

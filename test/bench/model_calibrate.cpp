@@ -6,10 +6,10 @@
 #include <exception>
 #include <string>
 
-#include "common/error.h"
-#include "common/exit_status.h"
+#include "common/io/error.h"
+#include "common/cli/exit_status.h"
 #include "common/model/sim.h"
-#include "common/output.h"
+#include "common/io/output.h"
 
 int main(int argc, char** argv) {
     const std::string data = argc > 1 ? argv[1] : "common/model/calibration.jsonl";

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "common/model/sim.h"
-#include "common/profile_builder.h"
+#include "common/profile/profile_builder.h"
 
 namespace {
 

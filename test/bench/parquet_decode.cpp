@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/import/explorer_tables.h"
 #include "common/parquet/table_reader.h"
 

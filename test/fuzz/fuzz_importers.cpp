@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/import/importer.h"
-#include "common/profile_builder.h"
+#include "common/profile/profile_builder.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/parquet/table_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/trace/pftrace_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

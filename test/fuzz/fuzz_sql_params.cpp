@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "common/error.h"
-#include "common/output.h"
-#include "common/query.h"
-#include "common/store.h"
+#include "common/io/error.h"
+#include "common/io/output.h"
+#include "common/store/query.h"
+#include "common/store/store.h"
 
 namespace {
 

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <string>
 
-#include "common/error.h"
-#include "common/jsonl.h"
-#include "common/study_plan.h"
-#include "common/workload_record.h"
+#include "common/io/error.h"
+#include "common/records/jsonl.h"
+#include "common/workload/study_plan.h"
+#include "common/workload/workload_record.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string text(reinterpret_cast<const char*>(data), size);

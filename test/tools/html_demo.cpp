@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "common/output.h"
+#include "common/io/output.h"
 #include "common/report/document.h"
 #include "common/report/html_report.h"
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/parquet/table_reader.h"
-#include "common/utf8.h"
+#include "common/io/utf8.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "common/error.h"
-#include "common/jsonl.h"
+#include "common/io/error.h"
+#include "common/records/jsonl.h"
 #include "common/trace/pftrace_reader.h"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <regex>
 #include <string>
 
-#include "common/output.h"
+#include "common/io/output.h"
 #include "common/report/document.h"
 #include "common/report/html_report.h"
 #include "common/report/svg_chart.h"

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/import/slots.h"
 #include "common/import/importer.h"
-#include "common/input.h"
+#include "common/io/input.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Reading inputs (common/input.h): plain and gzip files, peek, truncated
+// Reading inputs (common/io/input.h): plain and gzip files, peek, truncated
 // gzip, and the line-counting RapidJSON stream.
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <random>
 #include <string>
 
-#include "common/error.h"
-#include "common/input.h"
+#include "common/io/error.h"
+#include "common/io/input.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// IntervalUnion, intersection_length and merge_intervals (common/interval_union.h).
+// IntervalUnion, intersection_length and merge_intervals (common/profile/interval_union.h).
 //
 // Expectations are worked out by hand in the comments; the large random case
 // is checked against a bitmap, which shares no code with the library.
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/interval_union.h"
+#include "common/profile/interval_union.h"
 
 namespace {
 

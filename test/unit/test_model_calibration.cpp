@@ -8,7 +8,7 @@
 #include <cstring>
 #include <unistd.h>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "test/unit/test_model_support.h"
 
 namespace nx::model {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/model/cost_model.h"
 #include "test/unit/test_model_support.h"
 

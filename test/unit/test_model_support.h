@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/model/sim.h"
-#include "common/profile_builder.h"
+#include "common/profile/profile_builder.h"
 
 namespace nx::model::testing {
 

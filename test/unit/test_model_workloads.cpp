@@ -6,7 +6,7 @@
 #include <cmath>
 #include <functional>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/model/cost_model.h"
 #include "test/unit/test_model_support.h"
 

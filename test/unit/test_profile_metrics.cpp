@@ -1,4 +1,4 @@
-// ProfileMetrics (common/profile_metrics.h): summary metrics derived from
+// ProfileMetrics (common/profile/profile_metrics.h): summary metrics derived from
 // hand-made events with the formulas of neuron-facts.md section 3.  Every
 // expected value is worked out in the comment next to it.
 #include <gtest/gtest.h>
@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/metric_defs.h"
-#include "common/profile.h"
-#include "common/profile_metrics.h"
+#include "common/profile/metric_defs.h"
+#include "common/profile/profile.h"
+#include "common/profile/profile_metrics.h"
 #include "test/unit/test_support.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Rendering rows (common/row_format.h) into an Output over a temporary file:
+// Rendering rows (common/report/row_format.h) into an Output over a temporary file:
 // jsonl, csv, tsv, markdown and the aligned table; number formatting.
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/output.h"
-#include "common/row_format.h"
+#include "common/io/error.h"
+#include "common/io/output.h"
+#include "common/report/row_format.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
-#include "common/utf8.h"
+#include "common/io/utf8.h"
 
 namespace {
 

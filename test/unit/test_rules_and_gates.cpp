@@ -1,4 +1,4 @@
-// Findings (common/rules.h: the rule table of neuron-facts.md section 4) and
+// Findings (common/profile/rules.h: the rule table of neuron-facts.md section 4) and
 // regression gates (common/report/gates.h).
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "common/error.h"
-#include "common/profile.h"
+#include "common/io/error.h"
+#include "common/profile/profile.h"
 #include "common/report/gates.h"
-#include "common/rules.h"
+#include "common/profile/rules.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
-// The study database (common/store.h): schema, transactional loads through
+// The study database (common/store/store.h): schema, transactional loads through
 // DbSink, the read-only lock, REGEXP, the engine interval functions
-// (common/engine_intervals.h) and merged databases.
+// (common/store/engine_intervals.h) and merged databases.
 #include <gtest/gtest.h>
 
 #include "test/unit/test_support.h"
@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/event.h"
-#include "common/profile.h"
-#include "common/profile_builder.h"
-#include "common/query.h"
-#include "common/sqlite_db.h"
-#include "common/store.h"
-#include "common/store_schema.h"
+#include "common/io/error.h"
+#include "common/profile/event.h"
+#include "common/profile/profile.h"
+#include "common/profile/profile_builder.h"
+#include "common/store/query.h"
+#include "common/store/sqlite_db.h"
+#include "common/store/store.h"
+#include "common/store/store_schema.h"
 #include "common/trace/event_spool.h"
 #include "common/trace/pftrace_reader.h"
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/study_plan.h"
-#include "common/workload_record.h"
+#include "common/io/error.h"
+#include "common/workload/study_plan.h"
+#include "common/workload/workload_record.h"
 
 namespace {
 

@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/event.h"
-#include "common/output.h"
-#include "common/profile.h"
+#include "common/profile/event.h"
+#include "common/io/output.h"
+#include "common/profile/profile.h"
 #include "common/trace/event_spool.h"
 #include "common/trace/pftrace_reader.h"
 #include "common/trace/pftrace_sink.h"

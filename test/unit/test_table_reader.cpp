@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/parquet/table_reader.h"
 
 namespace {

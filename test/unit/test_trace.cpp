@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/output.h"
+#include "common/io/error.h"
+#include "common/io/output.h"
 #include "common/trace/chrome_json_sink.h"
 #include "common/trace/event_spool.h"
 #include "common/trace/pftrace_reader.h"

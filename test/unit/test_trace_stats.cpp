@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "common/io/error.h"
 #include "common/report/trace_stats.h"
 
 namespace {

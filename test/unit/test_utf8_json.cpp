@@ -1,5 +1,5 @@
-// UTF-8 validation (common/utf8.h), the JSON text builder (common/json_text.h)
-// and JSON Lines reading and field access (common/jsonl.h).
+// UTF-8 validation (common/io/utf8.h), the JSON text builder (common/io/json_text.h)
+// and JSON Lines reading and field access (common/records/jsonl.h).
 #include <gtest/gtest.h>
 
 #include "test/unit/test_support.h"
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/input.h"
-#include "common/json_text.h"
-#include "common/jsonl.h"
-#include "common/utf8.h"
+#include "common/io/error.h"
+#include "common/io/input.h"
+#include "common/io/json_text.h"
+#include "common/records/jsonl.h"
+#include "common/io/utf8.h"
 
 namespace {
 

@@ -1,0 +1,369 @@
+#include "common/convert/convert.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <optional>
+#include <regex>
+
+#include "common/io/atomic_file.h"
+#include "common/cli/diag.h"
+#include "common/io/error.h"
+#include "common/import/explorer_tables.h"
+#include "common/import/importer.h"
+#include "common/records/jsonl.h"
+#include "common/run/neuron_tools.h"
+#include "common/convert/record_paths.h"
+#include "common/records/error_counts.h"
+#include "common/records/record_loop.h"
+#include "common/io/temp_path.h"
+
+namespace nx {
+
+namespace {
+
+constexpr size_t kSniffBytes = 64 * 1024;
+
+std::string resolved_path(const std::string& path) {
+    char buf[PATH_MAX];
+    if (::realpath(path.c_str(), buf)) return buf;
+    return path;
+}
+
+bool is_directory(const std::string& path) {
+    struct stat st {};
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// A Perfetto protobuf trace: a .pftrace/.perfetto-trace name, or a Trace
+// message's first field (packet, field 1, length-delimited: 0x0A) followed by
+// binary bytes no text format has.
+bool looks_like_perfetto_trace(std::string_view prefix, std::string_view name) {
+    for (std::string_view ext : {".pftrace", ".perfetto-trace", ".pb"})
+        if (name.size() > ext.size() && name.substr(name.size() - ext.size()) == ext) return true;
+    if (prefix.size() < 4 || prefix[0] != '\x0A') return false;
+    std::string_view head = prefix.substr(0, 64);
+    return head.find('\0') != std::string_view::npos;
+}
+
+std::string first_line_kind(std::string_view prefix) {
+    size_t nl = prefix.find('\n');
+    if (nl == std::string_view::npos) return {};
+    if (json_too_deep(prefix.substr(0, nl))) return {};
+    rapidjson::Document doc;
+    doc.Parse(prefix.data(), nl);
+    if (doc.HasParseError() || !doc.IsObject()) return {};
+    auto it = doc.FindMember("kind");
+    if (it == doc.MemberEnd() || !it->value.IsString()) return {};
+    return it->value.GetString();
+}
+
+}  // namespace
+
+Converter::Converter(ProfileBuilder& builder, ConvertOptions options)
+    : builder_(builder), options_(std::move(options)) {}
+
+void Converter::failed(const Error& e) {
+    builder_.abort_profile();
+    error_counts().add(ErrorKind::failed_input, e.what(), e.where(), e.line());
+}
+
+void Converter::convert_argument(const std::string& arg) {
+    error_counts().set_total(ErrorKind::failed_input, ++stats_.inputs);
+    try {
+        if (arg == "-") {
+            auto in = InputSource::open("-");
+            std::string format = options_.format;
+            if (format.empty()) {
+                std::string_view prefix = in->peek(kSniffBytes);
+                format = std::string(sniff_format(prefix, ""));
+                if (format == "nx-jsonl" && first_line_kind(prefix) == "capture") {
+                    convert_captures(*in);
+                    return;
+                }
+                if (format == "nx-jsonl" && first_line_kind(prefix) == "run") {
+                    convert_runs(*in);
+                    return;
+                }
+            }
+            import_stream(*in, format, options_.base, "stdin:" + options_.base.name);
+        } else if (is_directory(arg)) {
+            std::vector<std::string> profiles = find_explorer_profiles(arg);
+            if (!profiles.empty()) convert_explorer_dirs(profiles, options_.base);
+            else convert_directory(arg, options_.base);
+        } else {
+            convert_one(arg, options_.format, options_.base, options_.neff);
+        }
+    } catch (const Error& e) {
+        if (!options_.keep_going) {
+            builder_.abort_profile();
+            throw;
+        }
+        failed(e);
+    }
+}
+
+void Converter::convert_one(const std::string& path, const std::string& format, const ProfileInfo& base,
+                            const std::string& neff) {
+    std::string fmt = format;
+    std::unique_ptr<InputSource> in;
+    if (fmt.empty()) {
+        std::string_view kind = sniff_format({}, path);
+        if (kind == "ntff") {
+            fmt = "ntff";
+        } else {
+            in = InputSource::open(path);
+            fmt = std::string(sniff_format(in->peek(kSniffBytes), path));
+            std::string kind = fmt == "nx-jsonl" ? first_line_kind(in->peek(kSniffBytes)) : std::string();
+            if (kind == "capture") {
+                convert_captures(*in);
+                return;
+            }
+            if (kind == "run") {
+                convert_runs(*in);
+                return;
+            }
+        }
+    }
+    if (fmt == "ntff") {
+        convert_ntff(path, neff, base);
+        return;
+    }
+    if (fmt == "parquet-table") {
+        std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.find_last_of('/'));
+        throw Error("a Parquet table of a Neuron Explorer profile: give the profile directory (" + dir +
+                        "), which holds all its tables",
+                    path);
+    }
+    if (!in) in = InputSource::open(path);
+    if (format.empty() || fmt == "nx-jsonl") {  // nx's own records say what they hold
+        import_stream(*in, fmt, base, resolved_path(path));
+        return;
+    }
+    // A forced format that finds nothing it reads is an error, not an empty profile.
+    std::string looks(sniff_format(in->peek(kSniffBytes), path));
+    std::string nothing = "--format " + fmt + " found no " + fmt + " profile here" +
+                          (looks.empty() || looks == fmt ? "" : " (it looks like " + looks + ")");
+    builder_.require_content(nothing + ": no events, no metrics");
+    int before = builder_.profiles_done();
+    try {
+        import_stream(*in, fmt, base, resolved_path(path));
+    } catch (Error& e) {
+        builder_.require_content({});
+        if (e.where().empty()) e.set_where(in->name());
+        throw;
+    }
+    builder_.require_content({});
+    if (builder_.profiles_done() == before)
+        throw Error(nothing, in->name());
+}
+
+void Converter::import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
+                              const std::string& identity) {
+    if (format.empty()) {
+        std::string_view prefix = in.peek(kSniffBytes);
+        if (prefix.find_first_not_of(" \t\r\n") == std::string_view::npos)
+            throw Error("empty input: no profile to convert", in.name(), 1);
+        if (looks_like_perfetto_trace(prefix, in.name()))
+            throw Error("a Perfetto trace (protobuf): nx writes these (nx-convert --to pftrace) but does not read them; "
+                        "convert the profile the trace was made from",
+                        in.name());
+        throw Error("not a profile nx can read: cannot tell its format (use --format: " + input_format_names() + ")",
+                    in.name(), 1);
+    }
+    const FormatDef* def = find_input_format(format);
+    if (!def) throw Error("unknown format '" + format + "' (known: " + input_format_names() + ")", in.name());
+    if (!def->import) throw Error("format " + format + " is a directory: give the profile directory, not a file", in.name());
+    ImportContext ctx;
+    ctx.where = in.name();
+    ctx.keep_going = options_.keep_going;
+    ctx.base = base;
+    if (ctx.base.source.empty()) ctx.base.source = in.is_stdin() ? "-" : in.path();
+    ctx.identity = identity;
+    run_import(in.name(), [&] { def->import(in, builder_, ctx); });
+}
+
+void Converter::run_import(const std::string& input, const std::function<void()>& import) {
+    try {
+        import();
+        // Ending the profile may fail too (the database refuses a value).
+        if (builder_.in_profile()) builder_.end_profile();
+    } catch (Error& e) {
+        if (e.where().empty()) e.set_where(input);  // e.g. the database refused a record's value
+        throw;
+    }
+}
+
+void Converter::convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base) {
+    if (neff.empty()) throw Error("an NTFF needs its NEFF to be read (--neff FILE)", ntff);
+    ProfileInfo b = base;
+    if (b.source.empty()) b.source = ntff;
+    if (b.name.empty()) {
+        std::string stem = ntff.substr(ntff.find_last_of('/') == std::string::npos ? 0 : ntff.find_last_of('/') + 1);
+        if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".ntff") == 0) stem.resize(stem.size() - 5);
+        b.name = stem;
+    }
+    std::string tool = neuron_profiler_tool();
+    // Name the NTFF the user gave, not our temporary files.
+    auto blame_ntff = [&](Error& e, const std::string& temp, const char* how) {
+        if (e.where().compare(0, temp.size(), temp) == 0) e.set_where(ntff + " (" + how + e.where().substr(temp.size()) + ")");
+    };
+    if (profiler_writes_parquet(tool)) {
+        TempDirectory dir;
+        neuron_view_parquet(tool, neff, ntff, dir.path());
+        try {
+            import_explorer(dir.path(), b, resolved_path(ntff));
+        } catch (Error& e) {
+            blame_ntff(e, dir.path(), "as Parquet from neuron-explorer view: ");
+            throw;
+        }
+        return;
+    }
+    TempPath json(".json");
+    neuron_view_json(tool, neff, ntff, json.path());
+    auto in = InputSource::open(json.path());
+    try {
+        import_stream(*in, "neuron-json", b, resolved_path(ntff));
+    } catch (Error& e) {
+        if (e.where() == json.path()) e.set_where(ntff + " (as JSON from neuron-profile view)");
+        throw;
+    }
+}
+
+void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base) {
+    if (!options_.format.empty() && options_.format != "explorer-parquet")
+        throw Error("a Neuron Explorer profile directory, not " + options_.format, dirs.front());
+    for (std::string dir : dirs) {
+        // "dir//name@latest" when the user typed a trailing slash.
+        for (size_t at; (at = dir.find("//")) != std::string::npos;) dir.erase(at, 1);
+        try {
+            import_explorer(dir, base, resolved_path(dir));
+        } catch (const Error& e) {
+            if (!options_.keep_going) throw;
+            failed(e);
+        }
+    }
+}
+
+void Converter::import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity) {
+    ImportContext ctx;
+    ctx.where = dir;
+    ctx.keep_going = options_.keep_going;
+    ctx.base = base;
+    if (ctx.base.source.empty()) ctx.base.source = dir;
+    if (ctx.base.name.empty()) {
+        // "<display-name>@latest" is Explorer's directory for a profile.
+        std::string stem = dir;
+        while (stem.size() > 1 && stem.back() == '/') stem.pop_back();
+        stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
+        if (stem.size() > 7 && stem.compare(stem.size() - 7, 7, "@latest") == 0) stem.resize(stem.size() - 7);
+        ctx.base.name = stem;
+    }
+    ctx.identity = identity;
+    run_import(dir, [&] { import_explorer_profile(dir, builder_, ctx); });
+}
+
+void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo& base) {
+    // "ranks/" names its files "ranks/profile_rank_0.json", not "ranks//...".
+    std::string dir = dir_arg;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    static const std::regex kRankFile(R"(profile_rank_(\d+)\.(ntff|json|json\.gz)$)");
+    std::vector<std::pair<int, std::string>> files;
+    std::vector<std::string> neffs;
+    DIR* d = opendir(dir.c_str());
+    if (!d) throw Error("cannot open directory", dir);
+    while (dirent* ent = readdir(d)) {
+        std::string name = ent->d_name;
+        std::smatch m;
+        if (std::regex_match(name, m, kRankFile)) files.emplace_back(std::stoi(m[1].str()), name);
+        else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".neff") == 0) neffs.push_back(dir + "/" + name);
+    }
+    closedir(d);
+    if (files.empty()) throw Error("no profile_rank_<i> files (.ntff, .json, .json.gz) in the directory", dir);
+    std::sort(files.begin(), files.end());
+    std::string neff = options_.neff;
+    if (neff.empty() && neffs.size() == 1) neff = neffs.front();
+    std::string stem = dir;
+    while (stem.size() > 1 && stem.back() == '/') stem.pop_back();
+    stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
+    for (auto& [rank, name] : files) {
+        ProfileInfo b = base;
+        b.rank = rank;
+        b.name = (base.name.empty() ? stem : base.name) + "/rank" + std::to_string(rank);
+        std::string path = dir + "/" + name;
+        try {
+            convert_one(path, name.find(".ntff") != std::string::npos ? "ntff" : options_.format, b, neff);
+        } catch (const Error& e) {
+            if (!options_.keep_going) throw;
+            failed(e);
+        }
+    }
+}
+
+void Converter::convert_runs(InputSource& in) {
+    if (!options_.on_run) throw Error("run records go into a study database's run history: give --db FILE", in.name(), 1);
+    for_each_record(in, options_.keep_going, [&](rapidjson::Document& rec, const std::string& text, int64_t) {
+        std::string kind = get_string(rec, "kind").value_or("");
+        if (kind != "run") throw Error("expected run records, got \"" + kind + "\"");
+        options_.on_run(run_row_from_record(rec, text));
+        ++stats_.runs;
+    });
+}
+
+void Converter::convert_captures(InputSource& in) {
+    JsonlReader reader(in);
+    rapidjson::Document rec;
+    while (reader.next(rec)) {
+        int64_t line = reader.line();
+        try {
+            std::string kind = get_string(rec, "kind").value_or("");
+            if (kind != "capture")
+                throw Error("expected capture records, got \"" + kind + "\"", in.name(), line);
+            const rapidjson::Value* p = find_member(rec, "profile");
+            if (!p || !p->IsObject()) throw Error("capture record without a \"profile\" object", in.name(), line);
+            ProfileInfo b = options_.base;
+            if (auto v = get_string(rec, "name")) b.name = *v;
+            if (auto v = get_string(rec, "backend")) b.backend = *v;
+            if (auto v = get_string(rec, "target")) b.target = *v;
+            if (auto v = get_string(rec, "dtype")) b.dtype = *v;
+            if (auto r = get_int(*p, "rank")) b.rank = static_cast<int>(*r);
+            // Everything the capture says (workload, run statistics, tags) is
+            // carried into the profile record.
+            rapidjson::Document carried;
+            carried.CopyFrom(rec, carried.GetAllocator());
+            carried.RemoveMember("kind");
+            carried.RemoveMember("profile");
+            b.carried_json = to_json(carried);
+            std::string format = get_string(*p, "format").value_or("");
+            // Only files inside the allowed roots (record_paths.h).
+            RecordPaths allowed(options_.roots);
+            auto named = [&](const char* key, const char* field, const std::string& dflt) {
+                std::optional<std::string> v = get_string(*p, key);
+                return v && !v->empty() ? allowed.resolve(*v, in.path(), field) : dflt;
+            };
+            std::string path = named("path", "profile.path", "");
+            std::string ntff = named("ntff", "profile.ntff", "");
+            std::string neff = named("neff", "profile.neff", options_.neff);
+            if (path.empty() && ntff.empty())
+                throw Error("capture record names no profile file (profile.path)", in.name(), line);
+            if (path.empty() || format == "ntff") {
+                convert_ntff(ntff.empty() ? path : ntff, neff, b);
+            } else {
+                convert_one(path, format == "auto" ? std::string() : format, b, neff);
+            }
+        } catch (const Error& e) {
+            Error located = e.where().empty() ? Error(e.what(), in.name(), line) : e;
+            if (!options_.keep_going) {
+                builder_.abort_profile();
+                throw located;
+            }
+            failed(located);
+        }
+    }
+}
+
+}  // namespace nx

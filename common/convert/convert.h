@@ -1,0 +1,66 @@
+// nx-convert's work, as a library: resolve each input (file, "-", directory of
+// profile_rank_<i> files, NTFF+NEFF, a stream of capture records), pick its
+// format, and run the importer into a ProfileBuilder.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/io/error.h"
+#include "common/import/importer.h"
+#include "common/io/input.h"
+#include "common/profile/profile_builder.h"
+#include "common/store/store.h"
+
+namespace nx {
+
+struct ConvertOptions {
+    std::string format;     // forced input format; empty: sniff
+    // Where run records (nx-run output) go: the study database's history.
+    // Unset: run records are an error (they need --db).
+    std::function<void(RunRow row)> on_run;
+    std::string neff;       // NEFF for NTFF inputs
+    bool keep_going = false;
+    ProfileInfo base;       // --name, --target, --backend, --dtype
+    // Where files named in capture records may be read from (record_paths.h).
+    std::vector<std::string> roots;
+};
+
+struct ConvertStats {
+    int inputs = 0;
+    int runs = 0;           // run records passed to on_run
+};
+
+class Converter {
+public:
+    Converter(ProfileBuilder& builder, ConvertOptions options);
+
+    // Converts one command-line argument.  Throws Error unless keep_going
+    // (then failures are reported, counted and skipped).
+    void convert_argument(const std::string& arg);
+    const ConvertStats& stats() const { return stats_; }
+
+private:
+    void convert_one(const std::string& path, const std::string& format, const ProfileInfo& base,
+                     const std::string& neff);
+    void convert_directory(const std::string& dir_arg, const ProfileInfo& base);
+    void convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base);
+    void import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity);
+    void convert_captures(InputSource& in);
+    void convert_runs(InputSource& in);
+    void convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base);
+    void import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
+                       const std::string& identity);
+    // Runs one importer: names the input in errors
+    // that do not say where, and ends the profile it left open.
+    void run_import(const std::string& input, const std::function<void()>& import);
+    void failed(const Error& e);
+
+    ProfileBuilder& builder_;
+    ConvertOptions options_;
+    ConvertStats stats_;
+};
+
+}  // namespace nx

@@ -1,0 +1,152 @@
+#include "common/io/atomic_file.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "common/io/error.h"
+#include "common/io/file_guard.h"
+
+namespace nx {
+
+namespace {
+
+// The signal handler may only use async-signal-safe calls, so the registry is a
+// fixed table of C strings rather than a std::set.
+constexpr int kMaxTempPaths = 64;
+constexpr int kMaxPathLen = 4096;
+char g_temp_paths[kMaxTempPaths][kMaxPathLen];
+volatile sig_atomic_t g_temp_used[kMaxTempPaths];
+std::mutex g_registry_mutex;
+
+void cleanup_and_reraise(int sig) {
+    for (int i = 0; i < kMaxTempPaths; ++i)
+        if (g_temp_used[i]) unlink(g_temp_paths[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+}  // namespace
+
+void register_temp_path(const std::string& path) {
+    if (path.size() >= kMaxPathLen) return;
+    std::lock_guard<std::mutex> lock(g_registry_mutex);
+    for (int i = 0; i < kMaxTempPaths; ++i) {
+        if (!g_temp_used[i]) {
+            std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+            g_temp_used[i] = 1;
+            return;
+        }
+    }
+}
+
+void unregister_temp_path(const std::string& path) {
+    std::lock_guard<std::mutex> lock(g_registry_mutex);
+    for (int i = 0; i < kMaxTempPaths; ++i) {
+        if (g_temp_used[i] && path == g_temp_paths[i]) {
+            g_temp_used[i] = 0;
+            return;
+        }
+    }
+}
+
+void install_cleanup_handlers() {
+    static bool installed = false;
+    if (installed) return;
+    installed = true;
+    struct sigaction sa {};
+    sa.sa_handler = cleanup_and_reraise;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+    // Write errors on a closed pipe come back as EPIPE and end the tool quietly.
+    signal(SIGPIPE, SIG_IGN);
+}
+
+mode_t output_file_mode(const std::string& path) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return st.st_mode & 07777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
+    check_output_path(path_);
+    mode_t mode = output_file_mode(path_);
+    std::string templ = path_ + ".tmp.XXXXXX";
+    int fd = mkstemp(templ.data());
+    if (fd < 0) throw Error(std::string("cannot create temporary file: ") + std::strerror(errno), path_);
+    temp_path_ = templ;
+    register_temp_path(temp_path_);
+    fchmod(fd, mode);  // mkstemp made it 0600
+    if (gzip) {
+        sync_fd_ = dup(fd);
+        gz_ = gzdopen(fd, "wb6");
+        if (!gz_ || sync_fd_ < 0) {
+            if (!gz_) close(fd);
+            if (gz_) gzclose(gz_);
+            if (sync_fd_ >= 0) close(sync_fd_);
+            unlink(temp_path_.c_str());
+            unregister_temp_path(temp_path_);
+            throw Error("cannot open a gzip stream", path_);
+        }
+        out_ = std::make_unique<Output>(gz_, path_);
+        return;
+    }
+    stream_ = fdopen(fd, "wb");
+    if (!stream_) {
+        int err = errno;
+        close(fd);
+        unlink(temp_path_.c_str());
+        unregister_temp_path(temp_path_);
+        throw Error(std::string("cannot open: ") + std::strerror(err), path_);
+    }
+    out_ = std::make_unique<Output>(stream_, path_);
+}
+
+AtomicFile::~AtomicFile() {
+    if (committed_) return;
+    out_.reset();
+    if (stream_) std::fclose(stream_);
+    if (gz_) gzclose(gz_);
+    if (sync_fd_ >= 0) close(sync_fd_);
+    unlink(temp_path_.c_str());
+    unregister_temp_path(temp_path_);
+}
+
+void AtomicFile::commit() {
+    out_->close();
+    check_output_path(path_);  // inputs opened since the file was created
+    if (gz_) {
+        int rc = gzclose(gz_);
+        gz_ = nullptr;
+        bool synced = fsync(sync_fd_) == 0;
+        close(sync_fd_);
+        sync_fd_ = -1;
+        if (rc != Z_OK || !synced) throw Error("cannot write the gzip file", path_);
+        if (rename(temp_path_.c_str(), path_.c_str()) != 0)
+            throw Error(std::string("cannot rename into place: ") + std::strerror(errno), path_);
+        unregister_temp_path(temp_path_);
+        committed_ = true;
+        return;
+    }
+    if (fsync(fileno(stream_)) != 0 && errno != EINVAL)
+        throw Error(std::string("cannot write: ") + std::strerror(errno), path_);
+    if (std::fclose(stream_) != 0) {
+        stream_ = nullptr;
+        throw Error(std::string("cannot write: ") + std::strerror(errno), path_);
+    }
+    stream_ = nullptr;
+    if (rename(temp_path_.c_str(), path_.c_str()) != 0)
+        throw Error(std::string("cannot rename into place: ") + std::strerror(errno), path_);
+    unregister_temp_path(temp_path_);
+    committed_ = true;
+}
+
+}  // namespace nx

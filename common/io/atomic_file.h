@@ -1,0 +1,54 @@
+// Output files that appear whole or not at all.
+// AtomicFile writes to "<path>.tmp.XXXXXX" in the same directory and renames it
+// over <path> on commit() (refusing a path that names an input or a database in
+// use: file_guard.h; keeping an existing file's mode, else honouring the umask); if the process fails, is interrupted (SIGINT/SIGTERM)
+// or the object is destroyed uncommitted, the temporary file is removed.
+#pragma once
+
+#include <sys/types.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "common/io/output.h"
+
+namespace nx {
+
+class AtomicFile {
+public:
+    // gzip: write the file gzip-compressed (its name should end in .gz).
+    explicit AtomicFile(std::string path, bool gzip = false);
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+    ~AtomicFile();
+
+    Output& out() { return *out_; }
+    const std::string& path() const { return path_; }
+    // Flush, fsync and rename into place.  Throws Error on failure (and leaves
+    // nothing behind).
+    void commit();
+
+private:
+    std::string path_;
+    std::string temp_path_;
+    std::FILE* stream_ = nullptr;
+    gzFile gz_ = nullptr;
+    int sync_fd_ = -1;  // a duplicate of the file's descriptor, to fsync after gzclose
+    std::unique_ptr<Output> out_;
+    bool committed_ = false;
+};
+
+// The mode an output file gets: an existing file keeps its mode, a new one
+// gets 0666 less the umask (what the shell's `>` gives).
+mode_t output_file_mode(const std::string& path);
+
+// Registers a path to unlink if the process is killed by SIGINT/SIGTERM/SIGHUP.
+// Used by AtomicFile and by anything else that creates temporary files.
+void register_temp_path(const std::string& path);
+void unregister_temp_path(const std::string& path);
+// Installs the signal handlers (idempotent).  Called by run_tool.
+void install_cleanup_handlers();
+
+}  // namespace nx

@@ -1,0 +1,203 @@
+#include "common/io/input.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include "common/io/error.h"
+#include "common/io/file_guard.h"
+#include "common/io/limits.h"
+
+namespace nx {
+
+std::unique_ptr<InputSource> InputSource::open(const std::string& path) {
+    return open_as(path, path == "-" ? "<stdin>" : path);
+}
+
+std::unique_ptr<InputSource> InputSource::open_as(const std::string& path, std::string name) {
+    int fd = path == "-" ? dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(std::string("cannot open: ") + std::strerror(errno), name);
+    guard_input_fd(fd, name);
+    struct stat st {};
+    bool regular = path != "-" && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    gzFile file = gzdopen(fd, "rb");
+    if (!file) {
+        close(fd);
+        throw Error("cannot open: out of memory", name);
+    }
+    gzbuffer(file, 1 << 18);
+    auto in = std::unique_ptr<InputSource>(new InputSource(file, path, std::move(name)));
+    in->regular_file_ = regular;
+    return in;
+}
+
+std::unique_ptr<InputSource> InputSource::reopen() const {
+    if (!file_) return from_memory(memory_, name_);
+    if (!regular_file_) return nullptr;
+    return open_as(path_, name_);
+}
+
+std::unique_ptr<InputSource> InputSource::from_memory(std::string data, std::string name) {
+    auto in = std::unique_ptr<InputSource>(new InputSource(nullptr, name, name));
+    in->memory_ = std::move(data);
+    return in;
+}
+
+InputSource::InputSource(gzFile file, std::string path, std::string name)
+    : file_(file), path_(std::move(path)), name_(std::move(name)) {}
+
+InputSource::~InputSource() {
+    if (file_) gzclose(file_);
+}
+
+size_t InputSource::read_raw(char* buf, size_t n) {
+    if (pending_) {
+        Error e = *pending_;
+        pending_.reset();
+        throw e;
+    }
+    if (!file_) {
+        size_t got = std::min(n, memory_.size() - memory_pos_);
+        std::memcpy(buf, memory_.data() + memory_pos_, got);
+        memory_pos_ += got;
+        return got;
+    }
+    size_t total = 0;
+    while (total < n) {
+        unsigned chunk = static_cast<unsigned>(std::min<size_t>(n - total, 1u << 30));
+        int got = gzread(file_, buf + total, chunk);
+        std::optional<Error> failure;
+        if (got < 0) {
+            int errnum = 0;
+            const char* msg = gzerror(file_, &errnum);
+            if (errnum == Z_ERRNO) failure = Error(std::string("cannot read: ") + std::strerror(errno), name_);
+            else failure = Error(std::string("damaged gzip data: ") + (msg ? msg : "unknown error"), name_);
+        } else if (got == 0) {
+            int errnum = 0;
+            const char* msg = gzerror(file_, &errnum);
+            // zlib reports a cut-short gzip member as Z_BUF_ERROR at end of input.
+            if (errnum == Z_BUF_ERROR) failure = Error("truncated gzip data (unexpected end of file)", name_);
+            else if (errnum != Z_OK) failure = Error(std::string("damaged gzip data: ") + (msg ? msg : "unknown"), name_);
+            else break;
+        }
+        if (failure) {
+            if (total == 0) throw *failure;
+            pending_ = std::make_unique<Error>(*failure);
+            break;
+        }
+        total += static_cast<size_t>(got);
+    }
+    return total;
+}
+
+size_t InputSource::read(char* buf, size_t n) {
+    size_t total = 0;
+    if (lookahead_pos_ < lookahead_.size()) {
+        total = std::min(n, lookahead_.size() - lookahead_pos_);
+        std::memcpy(buf, lookahead_.data() + lookahead_pos_, total);
+        lookahead_pos_ += total;
+        if (lookahead_pos_ == lookahead_.size()) {
+            lookahead_.clear();
+            lookahead_pos_ = 0;
+        }
+    }
+    if (total < n) total += read_raw(buf + total, n - total);
+    return total;
+}
+
+std::string_view InputSource::peek(size_t n) {
+    size_t have = lookahead_.size() - lookahead_pos_;
+    if (have < n) {
+        if (lookahead_pos_ > 0) {
+            lookahead_.erase(0, lookahead_pos_);
+            lookahead_pos_ = 0;
+        }
+        // Read in chunks so that a stream failing part way (a gzip cut
+        // short) still tells which line it reached.
+        constexpr size_t kChunk = 1 << 14;
+        while (lookahead_.size() < n) {
+            size_t old = lookahead_.size();
+            size_t want = std::min(kChunk, n - old);
+            lookahead_.resize(old + want);
+            size_t got;
+            try {
+                got = read_raw(lookahead_.data() + old, want);
+            } catch (Error& e) {
+                lookahead_.resize(old);
+                if (e.line() == 0) e.set_line(1 + std::count(lookahead_.begin(), lookahead_.end(), '\n'));
+                throw;
+            }
+            lookahead_.resize(old + got);
+            if (got < want) break;
+        }
+        have = lookahead_.size();
+    }
+    return std::string_view(lookahead_.data() + lookahead_pos_, std::min(n, have));
+}
+
+JsonInputStream::JsonInputStream(InputSource& source, size_t buffer_size)
+    : source_(source), size_(buffer_size), buffer_(new char[buffer_size + 1]) {
+    current_ = buffer_.get();
+    last_ = buffer_.get();
+    *current_ = '\0';
+    read_count_ = 0;
+    refill();
+    // A UTF-8 byte-order mark is not JSON: step over it.
+    if (read_count_ >= 3 && std::memcmp(buffer_.get(), "\xEF\xBB\xBF", 3) == 0) current_ += 3;
+}
+
+void JsonInputStream::refill() {
+    if (eof_) return;
+    if (token_limit_ > 0 && Tell() - mark_ > token_limit_)
+        throw Error("a JSON string or value longer than the limit of " + max_record_text(), source_.name(), line());
+    // Count the newlines of the buffer we are leaving (line() has usually
+    // counted most of it already); line() counts the rest of the new one.
+    if (read_count_ > 0) {
+        current_ = buffer_.get() + read_count_;
+        line();
+        lines_before_ += counted_lines_;
+        consumed_before_ += read_count_;
+    }
+    try {
+        read_count_ = source_.read(buffer_.get(), size_);
+    } catch (Error& e) {
+        // The input failed under us (a gzip cut short): say which line it reached.
+        if (e.line() == 0) e.set_line(1 + lines_before_);
+        throw;
+    }
+    current_ = buffer_.get();
+    counted_to_ = buffer_.get();
+    counted_lines_ = 0;
+    last_ = buffer_.get() + read_count_ - 1;
+    // A short read with an error behind it is not the end: the next refill
+    // raises the error, at the line the parser reached.
+    if (read_count_ < size_ && !source_.has_pending_error()) {
+        // A '\0' after the data tells the reader the input ended.
+        buffer_[read_count_] = '\0';
+        ++last_;
+        eof_ = true;
+    }
+}
+
+int64_t JsonInputStream::line() const {
+    const char* p = counted_to_ ? counted_to_ : buffer_.get();
+    if (p > current_) p = buffer_.get(), counted_lines_ = 0;
+    while (p < current_) {
+        const void* nl = std::memchr(p, '\n', static_cast<size_t>(current_ - p));
+        if (!nl) {
+            p = current_;
+            break;
+        }
+        ++counted_lines_;
+        p = static_cast<const char*>(nl) + 1;
+    }
+    counted_to_ = p;
+    return 1 + lines_before_ + counted_lines_;
+}
+
+}  // namespace nx

@@ -1,0 +1,112 @@
+#include "common/profile/engine_busy.h"
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <queue>
+#include <vector>
+
+namespace nx {
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kOriginNames = {
+    "derived from instructions, semaphore waits excluded", "profiler active_time", "derived from DMA transfers"};
+
+}  // namespace
+
+std::string_view to_string(BusyOrigin o) { return kOriginNames[static_cast<size_t>(o)]; }
+
+std::optional<BusyOrigin> parse_busy_origin(std::string_view s) {
+    for (size_t i = 0; i < kOriginNames.size(); ++i)
+        if (kOriginNames[i] == s) return static_cast<BusyOrigin>(i);
+    return std::nullopt;
+}
+
+bool is_wait_opcode(std::string_view opcode) { return opcode == "EVENT_SEMAPHORE"; }
+
+Interval work_interval(EventType type, std::string_view opcode, int64_t ts, int64_t dur) {
+    int64_t end = ts + std::max<int64_t>(dur, 0);
+    if (type == EventType::instruction && is_wait_opcode(opcode)) return {ts, ts};
+    return {ts, end};
+}
+
+void EngineBusy::add(EventType type, Engine engine, int64_t ts, int64_t dur, std::string_view opcode) {
+    if (engine == Engine::none) return;
+    size_t i = static_cast<size_t>(engine);
+    if (type == EventType::active) {
+        profiler_[i] = true;
+        intervals_[i].add(ts, ts + std::max<int64_t>(dur, 0));
+        return;
+    }
+    if (type != EventType::instruction && type != EventType::dma) return;
+    ++count_[i];
+    dur_sum_[i] += dur;
+    Interval w = work_interval(type, opcode, ts, dur);
+    work_[i].add(w.begin, w.end);
+}
+
+Engine EngineBusy::row(Engine e) const { return e == Engine::tensor_matrix && folded() ? Engine::tensor : e; }
+
+bool EngineBusy::present(Engine r) const {
+    size_t i = static_cast<size_t>(r);
+    if (row(r) != r) return false;
+    if (r == Engine::tensor && folded()) return true;
+    return profiler_[i] || count_[i] > 0;
+}
+
+BusyOrigin EngineBusy::origin(Engine r) const {
+    if (profiler_[static_cast<size_t>(r)]) return BusyOrigin::profiler;
+    return r == Engine::dma ? BusyOrigin::transfers : BusyOrigin::instructions;
+}
+
+IntervalUnion& EngineBusy::busy(Engine r) {
+    size_t i = static_cast<size_t>(r);
+    return profiler_[i] ? intervals_[i] : work_[i];
+}
+
+int64_t EngineBusy::instructions(Engine r) const {
+    int64_t n = count_[static_cast<size_t>(r)];
+    if (r == Engine::tensor && folded()) n += count_[static_cast<size_t>(Engine::tensor_matrix)];
+    return n;
+}
+
+int64_t EngineBusy::duration_sum(Engine r) const {
+    int64_t n = dur_sum_[static_cast<size_t>(r)];
+    if (r == Engine::tensor && folded()) n += dur_sum_[static_cast<size_t>(Engine::tensor_matrix)];
+    return n;
+}
+
+int64_t EngineBusy::union_length(std::initializer_list<Engine> rows) {
+    // k-way merge of the rows' sorted, disjoint intervals.
+    std::vector<std::unique_ptr<IntervalUnion::Reader>> readers;
+    using Item = std::pair<Interval, size_t>;
+    auto later = [](const Item& a, const Item& b) { return a.first.begin > b.first.begin; };
+    std::priority_queue<Item, std::vector<Item>, decltype(later)> heap(later);
+    for (Engine r : rows) {
+        if (!present(r)) continue;
+        readers.push_back(std::make_unique<IntervalUnion::Reader>(busy(r)));
+        Interval iv;
+        if (readers.back()->next(iv)) heap.push({iv, readers.size() - 1});
+    }
+    int64_t total = 0;
+    bool have = false;
+    Interval cur{0, 0};
+    while (!heap.empty()) {
+        auto [iv, src] = heap.top();
+        heap.pop();
+        Interval next;
+        if (readers[src]->next(next)) heap.push({next, src});
+        if (have && iv.begin <= cur.end) {
+            cur.end = std::max(cur.end, iv.end);
+            continue;
+        }
+        if (have) total += cur.end - cur.begin;
+        cur = iv;
+        have = true;
+    }
+    if (have) total += cur.end - cur.begin;
+    return total;
+}
+
+}  // namespace nx

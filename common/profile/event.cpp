@@ -1,0 +1,84 @@
+#include "common/profile/event.h"
+
+#include <array>
+
+namespace nx {
+
+namespace {
+constexpr std::array<std::string_view, 10> kTypeNames = {"instruction", "dma",    "semaphore", "counter", "runtime",
+                                                         "region",      "active", "kernel",    "memcpy",  "memset"};
+constexpr std::array<std::string_view, kEngineCount> kEngineNames = {
+    "", "tensor", "tensor_matrix", "vector", "scalar", "gpsimd", "sync", "dma", "host"};
+constexpr std::array<std::string_view, 7> kDmaKindNames = {
+    "", "hbm_read", "hbm_write", "spill_save", "spill_reload", "weight_load", "on_chip"};
+
+// ASCII case folding, as std::tolower does in the C locale nx runs in,
+// without a libc call per byte (DMA rows test their queue name per row).
+char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
+
+bool contains_nocase(std::string_view hay, std::string_view needle) {
+    if (needle.size() > hay.size()) return false;
+    for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+        size_t j = 0;
+        while (j < needle.size() && lower_ascii(hay[i + j]) == lower_ascii(needle[j])) ++j;
+        if (j == needle.size()) return true;
+    }
+    return false;
+}
+}  // namespace
+
+std::string_view to_string(EventType t) { return kTypeNames[static_cast<size_t>(t)]; }
+std::string_view to_string(Engine e) { return kEngineNames[static_cast<size_t>(e)]; }
+std::string_view to_string(DmaKind k) { return kDmaKindNames[static_cast<size_t>(k)]; }
+
+std::optional<EventType> parse_event_type(std::string_view s) {
+    for (size_t i = 0; i < kTypeNames.size(); ++i)
+        if (kTypeNames[i] == s) return static_cast<EventType>(i);
+    return std::nullopt;
+}
+
+std::optional<Engine> parse_engine(std::string_view s) {
+    for (size_t i = 0; i < kEngineNames.size(); ++i)
+        if (kEngineNames[i] == s) return static_cast<Engine>(i);
+    return std::nullopt;
+}
+
+std::optional<DmaKind> parse_dma_kind(std::string_view s) {
+    for (size_t i = 0; i < kDmaKindNames.size(); ++i)
+        if (kDmaKindNames[i] == s) return static_cast<DmaKind>(i);
+    return std::nullopt;
+}
+
+std::string_view event_track(const Event& e) {
+    if (!e.track.empty()) return e.track;
+    return e.engine != Engine::none ? to_string(e.engine) : to_string(e.type);
+}
+
+void track_key(const Event& e, std::string& key) {
+    std::string_view name = event_track(e);
+    key.clear();
+    key.reserve(name.size() + 1);
+    key.push_back(e.type == EventType::counter ? 'C' : 'S');
+    key.append(name);
+}
+
+Engine engine_from_label(std::string_view label) {
+    // Newer profiles say "TensorMatrix"; older UI rows add an "E" ("TensorMatrixE").
+    if (!label.empty() && label.back() == 'E' && label.size() > 1) label.remove_suffix(1);
+    if (label == "TensorMatrix") return Engine::tensor_matrix;
+    if (label == "Tensor") return Engine::tensor;
+    if (label == "Vector") return Engine::vector;
+    if (label == "Scalar" || label == "Act" || label == "Activation") return Engine::scalar;
+    if (label == "GpSimd" || label == "Pool") return Engine::gpsimd;
+    if (label == "Sync" || label == "SP") return Engine::sync;
+    return Engine::none;
+}
+
+DmaKind dma_kind_from_queue(std::string_view queue) {
+    if (contains_nocase(queue, "spillreload") || contains_nocase(queue, "reload")) return DmaKind::spill_reload;
+    if (contains_nocase(queue, "spillsave") || contains_nocase(queue, "spill")) return DmaKind::spill_save;
+    if (contains_nocase(queue, "weight")) return DmaKind::weight_load;
+    return DmaKind::unknown;
+}
+
+}  // namespace nx

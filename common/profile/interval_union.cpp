@@ -1,0 +1,246 @@
+#include "common/profile/interval_union.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <queue>
+
+#include "common/io/error.h"
+
+namespace nx {
+
+namespace {
+
+// Sorts by begin and merges overlapping/adjacent intervals in place.
+void sort_and_merge(std::vector<Interval>& v) {
+    if (!std::is_sorted(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; }))
+        std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
+    size_t out = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (out > 0 && v[i].begin <= v[out - 1].end) {
+            v[out - 1].end = std::max(v[out - 1].end, v[i].end);
+        } else {
+            v[out++] = v[i];
+        }
+    }
+    v.resize(out);
+}
+
+// Reads one spilled run sequentially through a small buffer.
+class RunReader {
+public:
+    RunReader(std::FILE* f, long offset, size_t count) : file_(f), offset_(offset), left_(count) {}
+    bool next(Interval& out) {
+        if (pos_ == buf_.size()) {
+            if (left_ == 0) return false;
+            size_t n = std::min<size_t>(left_, 4096);
+            buf_.resize(n);
+            if (std::fseek(file_, offset_, SEEK_SET) != 0 || std::fread(buf_.data(), sizeof(Interval), n, file_) != n)
+                throw Error(std::string("cannot read temporary interval run: ") + std::strerror(errno));
+            offset_ += static_cast<long>(n * sizeof(Interval));
+            left_ -= n;
+            pos_ = 0;
+        }
+        out = buf_[pos_++];
+        return true;
+    }
+
+private:
+    std::FILE* file_;
+    long offset_;
+    size_t left_;
+    std::vector<Interval> buf_;
+    size_t pos_ = 0;
+};
+
+}  // namespace
+
+IntervalUnion::IntervalUnion(size_t chunk_intervals) : chunk_limit_(std::max<size_t>(chunk_intervals, 2)) {}
+
+IntervalUnion::IntervalUnion(IntervalUnion&& o) noexcept
+    : chunk_limit_(o.chunk_limit_), count_(o.count_), ordered_(o.ordered_), cur_begin_(o.cur_begin_),
+      cur_end_(o.cur_end_), have_cur_(o.have_cur_), online_total_(o.online_total_), chunk_(std::move(o.chunk_)),
+      spill_(o.spill_), runs_(std::move(o.runs_)), finished_(o.finished_), total_(o.total_) {
+    o.spill_ = nullptr;
+}
+
+IntervalUnion::~IntervalUnion() {
+    if (spill_) std::fclose(spill_);
+}
+
+void IntervalUnion::add(int64_t begin, int64_t end) {
+    if (end <= begin) return;
+    ++count_;
+    if (ordered_) {
+        if (!have_cur_) {
+            cur_begin_ = begin;
+            cur_end_ = end;
+            have_cur_ = true;
+            return;
+        }
+        if (begin >= cur_begin_) {
+            if (begin <= cur_end_) {
+                cur_end_ = std::max(cur_end_, end);
+            } else {
+                // The current merged interval is final: keep it (as detail for
+                // the day order breaks) and count it.
+                online_total_ += cur_end_ - cur_begin_;
+                chunk_.push_back({cur_begin_, cur_end_});
+                if (chunk_.size() >= chunk_limit_) flush_chunk();
+                cur_begin_ = begin;
+                cur_end_ = end;
+            }
+            return;
+        }
+        // Order broke: from here on keep raw intervals and merge at the end.
+        ordered_ = false;
+        chunk_.push_back({cur_begin_, cur_end_});
+        have_cur_ = false;
+    }
+    chunk_.push_back({begin, end});
+    if (chunk_.size() >= chunk_limit_) flush_chunk();
+}
+
+void IntervalUnion::flush_chunk() {
+    if (chunk_.empty()) return;
+    if (!ordered_) sort_and_merge(chunk_);
+    if (!spill_) {
+        spill_ = std::tmpfile();
+        if (!spill_) throw Error(std::string("cannot create temporary file for interval runs: ") + std::strerror(errno));
+    }
+    if (std::fseek(spill_, 0, SEEK_END) != 0) throw Error("cannot seek temporary interval file");
+    long offset = std::ftell(spill_);
+    if (std::fwrite(chunk_.data(), sizeof(Interval), chunk_.size(), spill_) != chunk_.size())
+        throw Error(std::string("cannot write temporary interval run: ") + std::strerror(errno));
+    runs_.emplace_back(offset, chunk_.size());
+    chunk_.clear();
+}
+
+struct IntervalUnion::Reader::State {
+    std::vector<Interval> tail;  // the in-memory part, as one more run
+    size_t tail_pos = 0;
+    std::vector<RunReader> readers;
+    using Item = std::pair<Interval, size_t>;  // interval, source (readers.size() = tail)
+    struct Later {
+        bool operator()(const Item& a, const Item& b) const { return a.first.begin > b.first.begin; }
+    };
+    std::priority_queue<Item, std::vector<Item>, Later> heap;
+    bool have = false;
+    Interval cur{0, 0};
+
+    void pull(size_t src) {
+        Interval iv;
+        if (src < readers.size()) {
+            if (readers[src].next(iv)) heap.push({iv, src});
+        } else if (tail_pos < tail.size()) {
+            heap.push({tail[tail_pos++], src});
+        }
+    }
+};
+
+IntervalUnion::Reader::Reader(IntervalUnion& u) : state_(std::make_unique<State>()) {
+    State& s = *state_;
+    s.tail = u.chunk_;
+    if (u.ordered_ && u.have_cur_) s.tail.push_back({u.cur_begin_, u.cur_end_});
+    if (!u.ordered_) sort_and_merge(s.tail);
+    if (u.spill_) std::fflush(u.spill_);
+    s.readers.reserve(u.runs_.size());
+    for (auto& r : u.runs_) s.readers.emplace_back(u.spill_, r.first, r.second);
+    for (size_t i = 0; i <= s.readers.size(); ++i) s.pull(i);
+}
+
+IntervalUnion::Reader::~Reader() = default;
+
+bool IntervalUnion::Reader::next(Interval& out) {
+    State& s = *state_;
+    while (!s.heap.empty()) {
+        State::Item top = s.heap.top();
+        s.heap.pop();
+        s.pull(top.second);
+        const Interval& iv = top.first;
+        if (s.have && iv.begin <= s.cur.end) {
+            s.cur.end = std::max(s.cur.end, iv.end);
+            continue;
+        }
+        if (s.have) {
+            out = s.cur;
+            s.cur = iv;
+            return true;
+        }
+        s.cur = iv;
+        s.have = true;
+    }
+    if (s.have) {
+        out = s.cur;
+        s.have = false;
+        return true;
+    }
+    return false;
+}
+
+void IntervalUnion::merge_runs(const std::function<void(const Interval&)>& fn) {
+    Reader reader(*this);
+    Interval iv;
+    while (reader.next(iv)) fn(iv);
+}
+
+int64_t IntervalUnion::total() {
+    if (finished_) return total_;
+    if (ordered_) {
+        total_ = online_total_ + (have_cur_ ? cur_end_ - cur_begin_ : 0);
+    } else {
+        int64_t sum = 0;
+        merge_runs([&](const Interval& iv) { sum += iv.end - iv.begin; });
+        total_ = sum;
+    }
+    finished_ = true;
+    return total_;
+}
+
+void IntervalUnion::for_each(const std::function<void(const Interval&)>& fn) { merge_runs(fn); }
+
+TimeBuckets::TimeBuckets(int64_t start, int64_t end, int64_t count)
+    : t0_(start), span_(std::max<int64_t>(end - start, 1)), n_(std::max<int64_t>(count, 1)) {}
+
+int64_t TimeBuckets::edge(int64_t b) const {
+    return t0_ + static_cast<int64_t>(static_cast<__int128>(b) * span_ / n_);
+}
+
+int64_t TimeBuckets::of(int64_t t) const {
+    int64_t b = static_cast<int64_t>(static_cast<__int128>(t - t0_) * n_ / span_);
+    return std::clamp<int64_t>(b, 0, n_ - 1);
+}
+
+std::vector<int64_t> TimeBuckets::busy(IntervalUnion& u) const {
+    std::vector<int64_t> out(static_cast<size_t>(n_), 0);
+    IntervalUnion::Reader reader(u);
+    Interval iv;
+    while (reader.next(iv)) {
+        for (int64_t b = of(iv.begin), last = of(iv.end - 1); b <= last; ++b) {
+            int64_t lo = std::max(iv.begin, edge(b)), hi = std::min(iv.end, edge(b + 1));
+            if (hi > lo) out[static_cast<size_t>(b)] += hi - lo;
+        }
+    }
+    return out;
+}
+
+int64_t intersection_length(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    int64_t total = 0;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        int64_t lo = std::max(a[i].begin, b[j].begin);
+        int64_t hi = std::min(a[i].end, b[j].end);
+        if (hi > lo) total += hi - lo;
+        if (a[i].end < b[j].end) ++i;
+        else ++j;
+    }
+    return total;
+}
+
+std::vector<Interval> merge_intervals(std::vector<Interval> v) {
+    v.erase(std::remove_if(v.begin(), v.end(), [](const Interval& iv) { return iv.end <= iv.begin; }), v.end());
+    sort_and_merge(v);
+    return v;
+}
+
+}  // namespace nx

@@ -1,0 +1,95 @@
+#include "common/profile/metric_defs.h"
+
+namespace nx {
+
+namespace {
+
+const std::vector<MetricDef> kDefs = {
+    // Time and counts.
+    {"total_time", "s", Better::lower, "device time of the run (source summary, else first event start to last event end)"},
+    {"neuroncore_cycle_count", "count", Better::lower, "NeuronCore cycles at the profiler base clock"},
+    {"event_count", "count", Better::neither, "events in the profile"},
+    // Engines: active time is the union of the engine's busy intervals.
+    {"tensor_engine_active_time", "s", Better::neither, "TensorE busy time (LoadStationary and MultiplyMoving rows together)"},
+    {"tensor_engine_active_time_percent", "%", Better::higher, "TensorE busy time over total_time"},
+    {"tensor_engine_instruction_count", "count", Better::neither, "TensorE instructions"},
+    {"vector_engine_active_time", "s", Better::neither, "VectorE busy time"},
+    {"vector_engine_active_time_percent", "%", Better::neither, "VectorE busy time over total_time"},
+    {"vector_engine_instruction_count", "count", Better::neither, "VectorE instructions"},
+    {"scalar_engine_active_time", "s", Better::neither, "ScalarE busy time"},
+    {"scalar_engine_active_time_percent", "%", Better::neither, "ScalarE busy time over total_time"},
+    {"scalar_engine_instruction_count", "count", Better::neither, "ScalarE instructions"},
+    {"gpsimd_engine_active_time", "s", Better::neither, "GpSimdE busy time"},
+    {"gpsimd_engine_active_time_percent", "%", Better::neither, "GpSimdE busy time over total_time"},
+    {"gpsimd_engine_instruction_count", "count", Better::neither, "GpSimdE instructions"},
+    {"sync_engine_active_time", "s", Better::neither, "SyncE busy time"},
+    {"sync_engine_active_time_percent", "%", Better::neither, "SyncE busy time over total_time"},
+    {"sync_engine_instruction_count", "count", Better::neither, "SyncE instructions"},
+    {"matmul_instruction_count", "count", Better::neither, "MultiplyMoving (MATMUL) instructions"},
+    {"compute_active_time", "s", Better::neither, "time any compute engine is busy (nx)"},
+    {"busiest_engine_active_time_percent", "%", Better::neither, "active time percent of the busiest compute engine (nx)"},
+    {"tensor_engine_time_share_percent", "%", Better::higher,
+     "TensorE busy time over the summed busy time of all compute engines (nx; the pattern study's TensorMatrix share)"},
+    // FLOPs and roofline.
+    {"model_flops", "flop", Better::neither, "useful matmul FLOPs of the model"},
+    {"hardware_flops", "flop", Better::neither, "all TensorE FLOPs: sum of 2 x active rows x active cols x elements"},
+    {"transpose_flops", "flop", Better::lower, "TensorE FLOPs spent on transposes"},
+    {"achieved_tflops", "TFLOP/s", Better::higher, "hardware_flops over total_time (nx)"},
+    {"peak_flops", "flop/s", Better::neither, "dense peak FLOP/s of one NeuronCore for the profile's dtype (nx)"},
+    {"mm_arithmetic_intensity", "flop/B", Better::higher, "(hardware_flops - transpose_flops) / (hbm_read_bytes + hbm_write_bytes)"},
+    {"peak_flops_bandwidth_ratio", "flop/B", Better::neither, "ridge point: peak FLOP/s over peak HBM bytes/s"},
+    {"mfu_estimated_percent", "%", Better::higher, "model FLOPs over peak FLOP/s x total_time"},
+    {"hfu_estimated_percent", "%", Better::higher, "hardware FLOPs over peak FLOP/s x total_time"},
+    {"mfu_max_achievable_estimated_percent", "%", Better::higher, "min(100, 100 x mm_arithmetic_intensity / peak_flops_bandwidth_ratio)"},
+    {"mbu_estimated_percent", "%", Better::higher, "achieved HBM bytes/s over peak HBM bytes/s"},
+    // DMA.
+    {"dma_active_time", "s", Better::neither, "time at least one DMA transfer is in flight (union)"},
+    {"dma_active_time_percent", "%", Better::neither, "dma_active_time over total_time"},
+    {"dma_transfer_count", "count", Better::neither, "DMA transfers"},
+    {"dma_transfer_total_bytes", "bytes", Better::neither, "bytes moved by DMA"},
+    {"dma_transfer_average_bytes", "bytes", Better::higher, "bytes per DMA transfer"},
+    {"dma_wait_time", "s", Better::lower, "time DMA is active while no compute engine is (nx: data movement not hidden)"},
+    {"dma_wait_percent", "%", Better::lower, "dma_wait_time over total_time (nx)"},
+    // Memory.
+    {"hbm_read_bytes", "bytes", Better::neither, "bytes read from HBM"},
+    {"hbm_write_bytes", "bytes", Better::neither, "bytes written to HBM"},
+    {"hbm_reload_bytes", "bytes", Better::lower, "HBM bytes read again for a tensor already loaded"},
+    {"sbuf_read_bytes", "bytes", Better::neither, "bytes read from SBUF"},
+    {"sbuf_write_bytes", "bytes", Better::neither, "bytes written to SBUF"},
+    {"spill_save_bytes", "bytes", Better::lower, "bytes spilled from SBUF to HBM"},
+    {"spill_reload_bytes", "bytes", Better::lower, "spilled bytes read back from HBM"},
+    {"weight_queue_bytes", "bytes", Better::lower, "bytes moved by weight-load DMA queues"},
+    {"weight_size_bytes", "bytes", Better::neither, "size of the weights"},
+    {"inputs_outputs_weights_size_bytes", "bytes", Better::neither, "size of inputs, outputs and weights"},
+    {"sbuf_reload_ratio", "ratio", Better::lower, "SBUF reloads over loads"},
+    {"sbuf_save_ratio", "ratio", Better::lower, "SBUF saves over stores"},
+    {"sbuf_fullness_percent", "%", Better::neither, "peak SBUF occupancy"},
+    {"useful_read_percent", "%", Better::higher, "(hbm_read_bytes - hbm_reload_bytes) / hbm_read_bytes"},
+    {"max_tensor_load_count", "count", Better::lower, "most times one tensor was loaded from HBM (nx)"},
+    // Instruction mix (the pattern study's heuristic).
+    {"memory_instruction_percent", "%", Better::neither, "load/store/dma/copy instructions and DMA transfers over all (nx)"},
+    {"compute_instruction_percent", "%", Better::neither, "matmul/add/mul/conv/activation instructions over all (nx)"},
+};
+
+}  // namespace
+
+const std::vector<MetricDef>& metric_defs() { return kDefs; }
+
+const MetricDef* find_metric_def(std::string_view name) {
+    for (const MetricDef& d : kDefs)
+        if (d.name == name) return &d;
+    return nullptr;
+}
+
+std::string_view metric_unit(std::string_view name) {
+    if (const MetricDef* d = find_metric_def(name)) return d->unit;
+    // The Neuron profile schema states units in its names (nx(7), RECORDS).
+    struct Suffix { std::string_view suffix, unit; };
+    static constexpr Suffix kSuffixes[] = {{"_percent", "%"}, {"_bytes", "bytes"}, {"_time", "s"},
+                                           {"_ns", "ns"},     {"_count", "count"}, {"_flops", "flop"}};
+    for (const Suffix& s : kSuffixes)
+        if (name.size() > s.suffix.size() && name.substr(name.size() - s.suffix.size()) == s.suffix) return s.unit;
+    return {};
+}
+
+}  // namespace nx

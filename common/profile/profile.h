@@ -1,0 +1,113 @@
+// A profile as nx describes it (nx(7) RECORDS, kind "profile"): where it came
+// from, which backend made it, and its summary (metrics, engines, top opcodes
+// and layers).  ProfileInfo is known when a profile starts; ProfileSummary when
+// its events are all seen.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/profile/event.h"
+
+namespace nx {
+
+// How the source wrote its `*_percent` metrics: neuron-profile JSON writes
+// fractions of 1, Explorer's Parquet writes 0..100; `guess` decides per
+// summary (all <= 1: fractions) for sources that do not say.
+enum class PercentScale : uint8_t { guess, fraction, percent };
+
+struct ProfileInfo {
+    std::string id;       // stable: "p_" + 16 hex digits of a hash of the source identity
+    std::string name;     // for people: file stem, capture workload name, or graph id
+    std::string source;   // the file it came from ("-" for stdin)
+    std::string format;   // neuron-json, summary-json, system-json, chrome-json, nx-jsonl, sim
+    std::string backend;  // neuron, sim, cpu; empty when unknown
+    std::string target;   // trn1, inf2, trn2, trn3, cpu; empty when unknown
+    std::string dtype;    // the workload's dtype when known (selects the peak FLOP/s)
+    int rank = -1;        // worker rank for multi-worker captures
+    PercentScale source_percents = PercentScale::guess;
+    // Fields carried over from the capture/run/workload record (a JSON object
+    // text, or empty), so tags users add with jq reach the report.
+    std::string carried_json;
+};
+
+constexpr int kTimelineBuckets = 50;
+
+// Stable profile id for a source identity (path + rank + graph ...).
+std::string make_profile_id(std::string_view identity);
+
+struct MetricValue {
+    std::string name;
+    double value;
+    bool measured;  // true: the source reported it; false: nx derived it from events
+};
+
+// How an engine row's busy time was made (engine_busy.h).
+enum class BusyOrigin : uint8_t { instructions, profiler, transfers };
+// "derived from instructions, waits excluded", "profiler active_time", ...
+std::string_view to_string(BusyOrigin o);
+std::optional<BusyOrigin> parse_busy_origin(std::string_view s);
+
+struct EngineStat {
+    Engine engine;
+    BusyOrigin origin = BusyOrigin::instructions;
+    int64_t instructions = 0;
+    int64_t active_ns = 0;   // union of busy intervals
+    int64_t busy_sum_ns = 0; // plain sum of durations (for the mean)
+    double active_percent = 0;
+};
+
+// A figure the source reported that nx, deriving it from the events,
+// makes more than 10% different: reports show both.
+struct MetricDisagreement {
+    std::string name;
+    double source = 0;
+    double derived = 0;
+    std::string derived_from;  // how nx made its figure
+};
+
+struct KeyStat {
+    std::string key;
+    int64_t count = 0;
+    int64_t time_ns = 0;
+};
+
+// A track's activity, for profiles without engine rows (Chrome traces,
+// system profiles), where reports show tracks (threads, GPU streams) instead
+// of engines: its slices and busy time (the union of their intervals).
+struct TrackStat {
+    std::string track;
+    std::string process;  // the source's process name (Event::process), or empty
+    int64_t events = 0;
+    int64_t busy_ns = 0;
+};
+
+// Active percent of each engine row in equal time buckets across the profile
+// (the report's timeline strip).
+struct EngineTimeline {
+    Engine engine;
+    std::vector<double> active_percent;
+};
+
+struct ProfileSummary {
+    std::vector<MetricValue> metrics;
+    std::vector<EngineStat> engines;
+    std::vector<KeyStat> top_opcodes;
+    std::vector<KeyStat> top_layers;
+    std::vector<TrackStat> tracks;  // only without engine rows; busiest first, at most 20
+    std::vector<EngineTimeline> timeline;  // kTimelineBuckets buckets from start_ns to end_ns
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    int64_t events = 0;
+    std::vector<std::string> notes;  // what could not be derived and why
+    std::vector<MetricDisagreement> disagreements;
+
+    const MetricValue* find(std::string_view name) const;
+    // Value or the fallback when absent.
+    double value_or(std::string_view name, double fallback) const;
+};
+
+}  // namespace nx

@@ -1,0 +1,87 @@
+#include "common/profile/profile_builder.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/io/error.h"
+
+namespace nx {
+
+void ProfileBuilder::begin_profile(const ProfileInfo& info) {
+    if (metrics_) end_profile();
+    info_ = info;
+    content_ = 0;
+    events_ = counters_ = 0;
+    counter_runs_.clear();
+    metrics_ = std::make_unique<ProfileMetrics>();
+    for (ProfileSink* s : sinks_) s->begin_profile(info_);
+}
+
+void ProfileBuilder::source_metric(std::string_view name, double value) {
+    if (!metrics_) throw Error("internal: metric outside a profile");
+    // A profile's length is a duration: negative or not a number is bad input.
+    if (name == "total_time" && !(value >= 0 && std::isfinite(value)))
+        throw Error("total_time must be a non-negative number (got " + std::to_string(value) + ")");
+    ++content_;
+    metrics_->add_source_metric(name, value);
+}
+
+void ProfileBuilder::event(const Event& e) {
+    if (!metrics_) throw Error("internal: event outside a profile");
+    ++content_;
+    metrics_->add(e);
+    if (e.type == EventType::counter) {
+        if (!counter_runs_.empty() && counter_runs_.back().end == events_) ++counter_runs_.back().end;
+        else counter_runs_.push_back({events_, events_ + 1, counters_});
+        ++counters_;
+    }
+    ++events_;
+    for (ProfileSink* s : sinks_) s->event(e);
+}
+
+int64_t ProfileBuilder::slice_index(int64_t ordinal) const {
+    if (ordinal < 0 || ordinal >= events_) return -1;
+    auto after = std::upper_bound(counter_runs_.begin(), counter_runs_.end(), ordinal,
+                                  [](int64_t o, const CounterRun& r) { return o < r.begin; });
+    if (after == counter_runs_.begin()) return ordinal;
+    const CounterRun& run = *(after - 1);
+    if (ordinal < run.end) return -1;
+    return ordinal - (run.before + (run.end - run.begin));
+}
+
+void ProfileBuilder::flow(const Flow& f) {
+    if (!metrics_) throw Error("internal: flow outside a profile");
+    Flow checked = f;
+    checked.from_slice = slice_index(f.from);
+    checked.to_slice = slice_index(f.to);
+    for (auto [ordinal, index] : {std::pair{f.from, checked.from_slice}, std::pair{f.to, checked.to_slice}})
+        if (index < 0)
+            throw Error("flow " + f.id + ": event " + std::to_string(ordinal) + " is not a slice of this profile" +
+                        (ordinal >= 0 && ordinal < events_ ? " (it is a counter sample)" : ""));
+    for (ProfileSink* s : sinks_) s->flow(checked);
+}
+
+void ProfileBuilder::source_rows(const SourceRows& rows) {
+    if (!metrics_) throw Error("internal: source rows outside a profile");
+    ++content_;
+    for (ProfileSink* s : sinks_) s->source_rows(rows);
+}
+
+void ProfileBuilder::update_info(const ProfileInfo& info) { info_ = info; }
+
+void ProfileBuilder::end_profile() {
+    if (!metrics_) return;
+    if (content_ == 0 && !require_content_.empty()) throw Error(require_content_);
+    ProfileSummary summary = metrics_->finish(info_);
+    metrics_.reset();
+    for (ProfileSink* s : sinks_) s->end_profile(info_, summary);
+    ++done_;
+}
+
+void ProfileBuilder::abort_profile() {
+    if (!metrics_) return;
+    metrics_.reset();
+    for (ProfileSink* s : sinks_) s->abort_profile();
+}
+
+}  // namespace nx

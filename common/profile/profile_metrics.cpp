@@ -1,0 +1,480 @@
+#include "common/profile/profile_metrics.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "common/profile/metric_defs.h"
+
+namespace nx {
+
+namespace {
+
+constexpr size_t kTopKeys = 20;
+
+bool icontains(std::string_view hay, std::string_view needle) {
+    if (needle.size() > hay.size()) return false;
+    auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    });
+    return it != hay.end();
+}
+
+std::vector<KeyStat> top_keys(const ProfileMetrics::KeyTable& table);
+
+}  // namespace
+
+std::string make_profile_id(std::string_view identity) {
+    // FNV-1a, 64 bit: stable across runs and machines (std::hash is not).
+    uint64_t h = 14695981039346656037ull;
+    for (unsigned char c : identity) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    static const char* hex = "0123456789abcdef";
+    std::string id = "p_";
+    for (int i = 15; i >= 0; --i) id += hex[(h >> (i * 4)) & 0xF];
+    return id;
+}
+
+const MetricValue* ProfileSummary::find(std::string_view name) const {
+    for (const MetricValue& m : metrics)
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+double ProfileSummary::value_or(std::string_view name, double fallback) const {
+    const MetricValue* m = find(name);
+    return m ? m->value : fallback;
+}
+
+OpClass classify_opcode(std::string_view op) {
+    // The pattern study counted load/store/dma/copy as memory operations and
+    // matmul/add/mul/conv as compute; activations, reductions and the vector
+    // ALU ops are compute too.  LoadStationary is a load, as in the study.
+    static constexpr std::string_view kMemory[] = {"load", "store", "dma", "copy", "move", "gather",
+                                                   "scatter", "spill", "reload", "memset"};
+    static constexpr std::string_view kCompute[] = {"matmul", "matmult", "gemm", "multiply", "add", "mul", "sub",
+                                                    "silu", "mean", "sum", "square", "softmax", "norm",
+                                                    "conv", "activ", "exp", "tensor_tensor", "tensor_scalar",
+                                                    "reduce", "max", "min", "div", "recip", "sqrt", "gelu",
+                                                    "relu", "sigmoid", "tanh", "select", "iota"};
+    for (std::string_view m : kMemory)
+        if (icontains(op, m)) return OpClass::memory;
+    for (std::string_view c : kCompute)
+        if (icontains(op, c)) return OpClass::compute;
+    return OpClass::other;
+}
+
+ProfileMetrics::ProfileMetrics() = default;
+
+ProfileMetrics::KeyAcc& ProfileMetrics::bump(KeyTable& table, std::string_view key, int64_t dur, bool classify) {
+    auto it = table.find(key);
+    if (it == table.end()) {
+        if (table.size() >= kMaxKeys) key = "(other)";
+        it = table.try_emplace(std::string(key)).first;
+        if (classify) it->second.op_class = static_cast<int>(classify_opcode(key));
+    }
+    it->second.count += 1;
+    it->second.time_ns += dur;
+    return it->second;
+}
+
+void ProfileMetrics::add(const Event& e) {
+    ++events_;
+    int64_t end = e.ts_ns + e.dur_ns;
+    if (e.type != EventType::counter) {
+        start_ns_ = std::min(start_ns_, e.ts_ns);
+        end_ns_ = std::max(end_ns_, end);
+    }
+    busy_.add(e);
+    if ((e.type == EventType::instruction || e.type == EventType::active) && is_compute_engine(e.engine))
+        any_compute_ = true;
+    if (!engine_seen_ && (e.engine != Engine::none && e.engine != Engine::host)) {
+        engine_seen_ = true;
+        tracks_.clear();
+        last_acc_ = nullptr;
+    }
+    if (!engine_seen_ && e.type != EventType::counter) add_to_track(e);
+    if (e.type == EventType::instruction && is_compute_engine(e.engine)) {
+        if (e.engine == Engine::tensor || e.engine == Engine::tensor_matrix) {
+            if (e.flops >= 0) {
+                flops_known_ = true;
+                hardware_flops_ += e.flops;
+                if (e.transpose) transpose_flops_ += e.flops;
+            }
+            if (e.model_flops >= 0) {
+                model_flops_known_ = true;
+                model_flops_ += e.model_flops;
+            }
+        }
+        if (e.engine == Engine::tensor_matrix) ++matmul_count_;
+    }
+    // Opcode and layer tables and the instruction mix cover every instruction,
+    // host ones too (cpu traces), not only the NeuronCore engines'.
+    if (e.type == EventType::instruction) {
+        std::string_view op = !e.opcode.empty() ? e.opcode : e.name;
+        OpClass cls = op.empty() ? OpClass::other : static_cast<OpClass>(bump(opcodes_, op, e.dur_ns, true).op_class);
+        std::string_view layer = !e.layer.empty() ? e.layer : e.hlo_name;
+        if (!layer.empty()) bump(layers_, layer, e.dur_ns, false);
+        ++classified_total_;
+        switch (cls) {
+            case OpClass::memory: ++memory_ops_; break;
+            case OpClass::compute: ++compute_ops_; break;
+            case OpClass::other: break;
+        }
+    }
+    if (e.type == EventType::dma) {
+        ++dma_count_;
+        ++classified_total_;
+        ++memory_ops_;
+        if (e.bytes >= 0) {
+            dma_bytes_known_ = true;
+            dma_bytes_ += e.bytes;
+            ++dma_sized_count_;
+        }
+        int64_t b = std::max<int64_t>(e.bytes, 0);
+        if (e.dma_kind != DmaKind::unknown) {
+            dma_kind_known_ = true;
+        } else if (b > 0) {
+            ++dma_unclassified_;
+            dma_unclassified_bytes_ += b;
+        }
+        switch (e.dma_kind) {
+            case DmaKind::hbm_read: hbm_read_ += b; break;
+            case DmaKind::weight_load: hbm_read_ += b; weight_queue_ += b; break;
+            case DmaKind::spill_reload: hbm_read_ += b; spill_reload_ += b; break;
+            case DmaKind::hbm_write: hbm_write_ += b; break;
+            case DmaKind::spill_save: hbm_write_ += b; spill_save_ += b; break;
+            case DmaKind::on_chip:
+            case DmaKind::unknown: break;
+        }
+        bool is_load = e.dma_kind == DmaKind::hbm_read || e.dma_kind == DmaKind::weight_load;
+        if (is_load && !e.tensor.empty()) {
+            tensors_known_ = true;
+            // A tensor's first load is useful; each later one is a reload.
+            // Past kMaxKeys distinct tensors new ones are not tracked (lumping
+            // them together would count distinct tensors as reloads).
+            auto it = tensor_loads_.find(e.tensor);
+            if (it != tensor_loads_.end()) {
+                if (++it->second.count > 1) hbm_reload_ += b;
+            } else if (tensor_loads_.size() < kMaxKeys) {
+                tensor_loads_.try_emplace(std::string(e.tensor)).first->second.count = 1;
+            } else {
+                tensors_untracked_ = true;
+            }
+        }
+    }
+}
+
+void ProfileMetrics::add_to_track(const Event& e) {
+    // Consecutive events usually share a track: skip the lookup then.
+    if (!last_acc_ || e.track != last_track_) {
+        std::string_view name = e.track;
+        auto it = tracks_.find(name);
+        if (it == tracks_.end()) {
+            if (tracks_.size() >= kMaxTracks) name = "(other tracks)";
+            it = tracks_.find(name);
+            if (it == tracks_.end()) {
+                it = tracks_.try_emplace(std::string(name)).first;
+                it->second.process.assign(e.process);
+                // Small chunks: up to kMaxTracks of these are alive at once.
+                it->second.busy = std::make_unique<IntervalUnion>(size_t{1} << 10);
+            }
+        }
+        last_track_.assign(e.track);
+        last_acc_ = &it->second;
+    }
+    ++last_acc_->events;
+    int64_t end;
+    if (__builtin_add_overflow(e.ts_ns, std::max<int64_t>(e.dur_ns, 0), &end)) end = INT64_MAX;
+    last_acc_->busy->add(e.ts_ns, end);
+}
+
+void ProfileMetrics::add_source_metric(std::string_view name, double value) {
+    auto it = source_.find(name);
+    if (it == source_.end()) source_.emplace(std::string(name), value);
+    else it->second = value;
+}
+
+namespace {
+
+std::vector<KeyStat> top_keys(const ProfileMetrics::KeyTable& table) {
+    std::vector<KeyStat> v;
+    v.reserve(table.size());
+    for (const auto& [k, acc] : table) v.push_back({k, acc.count, acc.time_ns});
+    std::sort(v.begin(), v.end(), [](const KeyStat& a, const KeyStat& b) {
+        if (a.time_ns != b.time_ns) return a.time_ns > b.time_ns;
+        if (a.count != b.count) return a.count > b.count;
+        return a.key < b.key;
+    });
+    if (v.size() > kTopKeys) v.resize(kTopKeys);
+    return v;
+}
+
+// Builds the final metric list: source values win, derived fill the gaps.
+class MetricList {
+public:
+    explicit MetricList(const std::map<std::string, double, std::less<>>& source) : source_(source) {}
+    // Adds a derived value unless the source reported the metric.
+    void derive(std::string_view name, double value) {
+        if (!std::isfinite(value)) return;
+        if (source_.count(name)) {
+            overridden_.emplace(std::string(name), value);
+            return;
+        }
+        derived_.emplace(std::string(name), value);
+    }
+    // Source figures nx would have derived differently, by more than
+    // kDisagreement of the source's value.
+    template <class Fn>
+    void for_each_disagreement(Fn fn) const {
+        for (const auto& [name, derived] : overridden_) {
+            double src = source_.find(name)->second;
+            if (std::fabs(derived - src) > kDisagreement * std::fabs(src)) fn(name, src, derived);
+        }
+    }
+    bool has(std::string_view name) const { return source_.count(name) || derived_.count(name); }
+    double get(std::string_view name, double fallback = NAN) const {
+        auto s = source_.find(name);
+        if (s != source_.end()) return s->second;
+        auto d = derived_.find(name);
+        return d != derived_.end() ? d->second : fallback;
+    }
+    std::vector<MetricValue> build() const {
+        std::vector<MetricValue> out;
+        // Known metrics in table order, then the source's others by name.
+        for (const MetricDef& def : metric_defs()) {
+            auto s = source_.find(def.name);
+            if (s != source_.end()) out.push_back({s->first, s->second, true});
+            else if (auto d = derived_.find(def.name); d != derived_.end()) out.push_back({d->first, d->second, false});
+        }
+        for (const auto& [k, v] : source_)
+            if (!find_metric_def(k)) out.push_back({k, v, true});
+        return out;
+    }
+
+private:
+    static constexpr double kDisagreement = 0.10;
+    const std::map<std::string, double, std::less<>>& source_;
+    std::map<std::string, double, std::less<>> derived_;
+    std::map<std::string, double, std::less<>> overridden_;
+};
+
+}  // namespace
+
+ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
+    ProfileSummary out;
+    out.events = events_;
+    out.start_ns = events_ > 0 && start_ns_ != INT64_MAX ? start_ns_ : 0;
+    out.end_ns = events_ > 0 && end_ns_ != INT64_MIN ? end_ns_ : 0;
+
+    // Some profiler versions report *_percent metrics as fractions 0..1.  Decide
+    // per summary, not per value: if no percent value exceeds 1, scale them all.
+    {
+        bool any_percent = false, any_above_one = false, any_positive = false;
+        for (const auto& [k, v] : source_) {
+            if (!k.ends_with("_percent")) continue;
+            any_percent = true;
+            if (v > 1.0) any_above_one = true;
+            if (v > 0) any_positive = true;
+        }
+        bool fractions = info.source_percents == PercentScale::fraction ||
+                         (info.source_percents == PercentScale::guess && any_positive && !any_above_one);
+        if (any_percent && fractions) {
+            for (auto& [k, v] : source_)
+                if (k.ends_with("_percent")) v *= 100.0;
+            out.notes.push_back("the source reported percentages as fractions; scaled to 0..100");
+        }
+    }
+
+    MetricList m(source_);
+    double span_s = (out.end_ns - out.start_ns) / 1e9;
+    if (events_ > 0) m.derive("total_time", span_s);
+    m.derive("event_count", static_cast<double>(events_));
+    double total = m.get("total_time", 0);
+
+    auto percent_of_total = [&](double seconds) { return total > 0 ? 100.0 * seconds / total : NAN; };
+
+    // Engines: busy time per engine_busy.h.  Where the source reported an
+    // engine's figures they win (MetricList); the busiest engine and the
+    // tensor share follow whichever figures the profile ends up with.
+    struct EngineMetric { std::string_view prefix; Engine engine; };
+    static constexpr EngineMetric kEngines[] = {{"tensor", Engine::tensor}, {"vector", Engine::vector},
+                                                {"scalar", Engine::scalar}, {"gpsimd", Engine::gpsimd},
+                                                {"sync", Engine::sync}};
+    std::map<std::string, BusyOrigin, std::less<>> busy_origin;  // metric -> how nx derived it
+    double engine_time_sum = 0, busiest_percent = -1;
+    for (const EngineMetric& em : kEngines) {
+        bool tensor = em.engine == Engine::tensor;
+        bool present = busy_.present(em.engine) || (tensor && busy_.present(Engine::tensor_matrix));
+        if (!present) continue;
+        double active_s = (tensor ? busy_.union_length({Engine::tensor, Engine::tensor_matrix})
+                                  : busy_.busy(em.engine).total()) / 1e9;
+        std::string p(em.prefix);
+        int64_t instr = busy_.instructions(em.engine) +
+                        (tensor && busy_.present(Engine::tensor_matrix) ? busy_.instructions(Engine::tensor_matrix) : 0);
+        m.derive(p + "_engine_active_time", active_s);
+        m.derive(p + "_engine_active_time_percent", percent_of_total(active_s));
+        if (instr > 0) m.derive(p + "_engine_instruction_count", static_cast<double>(instr));
+        if (tensor && instr > 0) m.derive("matmul_instruction_count", static_cast<double>(matmul_count_));
+        for (const char* suffix : {"_engine_active_time", "_engine_active_time_percent"})
+            busy_origin[p + suffix] = busy_.origin(em.engine);
+        engine_time_sum += m.get(p + "_engine_active_time", 0);
+        busiest_percent = std::max(busiest_percent, m.get(p + "_engine_active_time_percent", 0));
+    }
+    double compute_s = busy_.union_length({Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+                                           Engine::gpsimd, Engine::sync}) / 1e9;
+    if (any_compute_) {
+        m.derive("compute_active_time", compute_s);
+        if (busiest_percent >= 0) m.derive("busiest_engine_active_time_percent", busiest_percent);
+        if (engine_time_sum > 0)
+            m.derive("tensor_engine_time_share_percent",
+                     100.0 * m.get("tensor_engine_active_time", 0) / engine_time_sum);
+    }
+
+    // DMA.
+    if (dma_count_ > 0) {
+        double dma_s = busy_.busy(Engine::dma).total() / 1e9;
+        m.derive("dma_transfer_count", static_cast<double>(dma_count_));
+        m.derive("dma_active_time", dma_s);
+        m.derive("dma_active_time_percent", percent_of_total(dma_s));
+        if (dma_bytes_known_) {
+            m.derive("dma_transfer_total_bytes", static_cast<double>(dma_bytes_));
+            // Over the transfers whose size the source gave.
+            m.derive("dma_transfer_average_bytes", static_cast<double>(dma_bytes_) / dma_sized_count_);
+        }
+        // DMA not hidden behind compute: |DMA \ compute| = |DMA u compute| - |compute|.
+        double all_s = busy_.union_length({Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+                                           Engine::gpsimd, Engine::sync, Engine::dma}) / 1e9;
+        double wait_s = std::max(0.0, all_s - compute_s);
+        m.derive("dma_wait_time", wait_s);
+        m.derive("dma_wait_percent", percent_of_total(wait_s));
+    }
+    // Partial sums are not figures: with some packets of unknown memories
+    // (real neuron-profile files: queues Q0, Q14 ...), hbm_read_bytes from
+    // the rest would look like a measurement and be off by any amount.
+    if (dma_kind_known_ && dma_unclassified_ > 0) {
+        out.notes.push_back(std::to_string(dma_unclassified_) + " DMA packets (" + std::to_string(dma_unclassified_bytes_) +
+                            " bytes) do not say which memory they read or wrote: HBM and spill bytes come from the "
+                            "source summary only");
+    } else if (dma_kind_known_) {
+        m.derive("hbm_read_bytes", static_cast<double>(hbm_read_));
+        m.derive("hbm_write_bytes", static_cast<double>(hbm_write_));
+        m.derive("spill_save_bytes", static_cast<double>(spill_save_));
+        m.derive("spill_reload_bytes", static_cast<double>(spill_reload_));
+        m.derive("weight_queue_bytes", static_cast<double>(weight_queue_));
+    }
+    if (tensors_known_) {
+        int64_t max_loads = 0;
+        for (const auto& [k, acc] : tensor_loads_) max_loads = std::max(max_loads, acc.count);
+        m.derive("max_tensor_load_count", static_cast<double>(max_loads));
+        m.derive("hbm_reload_bytes", static_cast<double>(hbm_reload_));
+        if (tensors_untracked_)
+            out.notes.push_back("more than " + std::to_string(kMaxKeys) +
+                                " distinct tensors: reloads of the later ones are not counted");
+    }
+    if (m.has("hbm_read_bytes") && m.has("hbm_reload_bytes") && m.get("hbm_read_bytes") > 0)
+        m.derive("useful_read_percent",
+                 100.0 * (m.get("hbm_read_bytes") - m.get("hbm_reload_bytes")) / m.get("hbm_read_bytes"));
+
+    // FLOPs and roofline.
+    if (flops_known_) {
+        m.derive("hardware_flops", hardware_flops_);
+        m.derive("transpose_flops", transpose_flops_);
+    }
+    if (model_flops_known_) m.derive("model_flops", model_flops_);
+    if (m.has("hardware_flops") && total > 0) m.derive("achieved_tflops", m.get("hardware_flops") / total / 1e12);
+
+    double hbm_bytes = m.get("hbm_read_bytes", 0) + m.get("hbm_write_bytes", 0);
+    if (m.has("hardware_flops") && hbm_bytes > 0)
+        m.derive("mm_arithmetic_intensity", (m.get("hardware_flops") - m.get("transpose_flops", 0)) / hbm_bytes);
+
+    const Target* target = find_target(info.target);
+    if (target) {
+        DType dtype = parse_dtype(info.dtype).value_or(DType::bf16);
+        if (!parse_dtype(info.dtype)) out.notes.push_back("no dtype known: peak FLOP/s assumes bf16");
+        double peak = target->peak_flops(dtype);
+        double peak_bw = target->hbm_bytes_per_s_core();
+        m.derive("peak_flops", peak);
+        m.derive("peak_flops_bandwidth_ratio", target->ridge_point(dtype));
+        if (total > 0) {
+            if (m.has("model_flops")) m.derive("mfu_estimated_percent", 100.0 * m.get("model_flops") / (peak * total));
+            if (m.has("hardware_flops"))
+                m.derive("hfu_estimated_percent", 100.0 * m.get("hardware_flops") / (peak * total));
+            if (m.has("hbm_read_bytes"))
+                m.derive("mbu_estimated_percent", 100.0 * hbm_bytes / total / peak_bw);
+        }
+    } else if (info.target.empty()) {
+        out.notes.push_back("no target known: MFU, HFU, MBU and the ridge point need one (--target)");
+    } else {
+        out.notes.push_back("unknown target '" + info.target + "': no peak figures (known: " + target_names() + ")");
+    }
+    if (m.has("mm_arithmetic_intensity") && m.has("peak_flops_bandwidth_ratio") && m.get("peak_flops_bandwidth_ratio") > 0)
+        m.derive("mfu_max_achievable_estimated_percent",
+                 std::min(100.0, 100.0 * m.get("mm_arithmetic_intensity") / m.get("peak_flops_bandwidth_ratio")));
+
+    if (classified_total_ > 0) {
+        m.derive("memory_instruction_percent", 100.0 * memory_ops_ / classified_total_);
+        m.derive("compute_instruction_percent", 100.0 * compute_ops_ / classified_total_);
+    }
+    if (!m.has("hbm_read_bytes") && dma_count_ > 0 && !(dma_kind_known_ && dma_unclassified_ > 0))
+        out.notes.push_back("DMA transfers do not say which memory they read or wrote: HBM metrics need the source summary");
+
+    out.metrics = m.build();
+    m.for_each_disagreement([&](const std::string& name, double src, double derived) {
+        // Not the same figure: the source counts DMA transfers, its records
+        // are packets; its event_count is not nx's count of every event
+        // (profiler intervals and counter samples included).
+        if (name.rfind("dma_transfer_", 0) == 0 || name == "event_count") return;
+        std::string how = "derived by nx from the events";
+        if (auto o = busy_origin.find(name); o != busy_origin.end()) how = to_string(o->second);
+        else if (dma_kind_known_ && (name.rfind("hbm_", 0) == 0 || name.rfind("spill_", 0) == 0 ||
+                                     name == "weight_queue_bytes"))
+            how = "derived from DMA queue names";
+        out.disagreements.push_back({name, src, derived, how});
+    });
+
+    // Per-engine table for reports (rows as the profiler shows them).
+    for (Engine e : EngineBusy::kRows) {
+        if (!busy_.present(e)) continue;
+        EngineStat st;
+        st.engine = e;
+        st.origin = busy_.origin(e);
+        st.instructions = busy_.instructions(e);
+        st.active_ns = busy_.busy(e).total();
+        st.busy_sum_ns = busy_.duration_sum(e);
+        st.active_percent = total > 0 ? 100.0 * (st.active_ns / 1e9) / total : 0;
+        out.engines.push_back(st);
+    }
+    out.top_opcodes = top_keys(opcodes_);
+    out.top_layers = top_keys(layers_);
+    if (out.engines.empty()) {
+        for (auto& [name, acc] : tracks_) out.tracks.push_back({name, acc.process, acc.events, acc.busy->total()});
+        std::sort(out.tracks.begin(), out.tracks.end(), [](const TrackStat& a, const TrackStat& b) {
+            if (a.busy_ns != b.busy_ns) return a.busy_ns > b.busy_ns;
+            if (a.events != b.events) return a.events > b.events;
+            return a.track < b.track;
+        });
+        if (out.tracks.size() > kTopKeys) out.tracks.resize(kTopKeys);
+    }
+
+    // Timeline: each engine row's merged busy intervals cut into equal buckets.
+    int64_t span = out.end_ns - out.start_ns;
+    if (span > 0) {
+        TimeBuckets buckets(out.start_ns, out.end_ns, kTimelineBuckets);
+        for (Engine e : EngineBusy::kRows) {
+            if (!busy_.present(e)) continue;
+            std::vector<int64_t> busy = buckets.busy(busy_.busy(e));
+            EngineTimeline t{e, {}};
+            for (int64_t b = 0; b < kTimelineBuckets; ++b) {
+                double width = static_cast<double>(buckets.edge(b + 1) - buckets.edge(b));
+                t.active_percent.push_back(width > 0 ? 100.0 * static_cast<double>(busy[static_cast<size_t>(b)]) / width : 0);
+            }
+            out.timeline.push_back(std::move(t));
+        }
+    }
+    return out;
+}
+
+}  // namespace nx

@@ -1,0 +1,340 @@
+#include "common/profile/profile_record.h"
+
+#include <cmath>
+#include <set>
+
+#include "common/io/error.h"
+
+namespace nx {
+
+namespace {
+
+// Fields the profile record defines itself; carried fields with these names
+// are replaced, never duplicated.
+const std::set<std::string, std::less<>> kOwnFields = {
+    "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
+    "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
+    "metric_disagreements", "tracks"};
+
+void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
+void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
+
+void write_key_stats(JsonWriter& w, const char* name, const char* key_name, const std::vector<KeyStat>& stats) {
+    key(w, name);
+    w.StartArray();
+    for (const KeyStat& s : stats) {
+        w.StartObject();
+        key(w, key_name);
+        str(w, s.key);
+        key(w, "count");
+        w.Int64(s.count);
+        key(w, "time_ns");
+        w.Int64(s.time_ns);
+        w.EndObject();
+    }
+    w.EndArray();
+}
+
+}  // namespace
+
+void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileSummary& summary) {
+    w.StartObject();
+    key(w, "kind");
+    str(w, "profile");
+    key(w, "id");
+    str(w, info.id);
+    key(w, "name");
+    str(w, info.name);
+    if (!info.carried_json.empty()) {
+        rapidjson::Document carried;
+        carried.Parse(info.carried_json.data(), info.carried_json.size());
+        if (!carried.HasParseError() && carried.IsObject()) {
+            for (auto& m : carried.GetObject()) {
+                std::string_view k(m.name.GetString(), m.name.GetStringLength());
+                if (kOwnFields.count(k)) continue;
+                key(w, k);
+                m.value.Accept(w);
+            }
+        }
+    }
+    key(w, "source");
+    str(w, info.source);
+    key(w, "format");
+    str(w, info.format);
+    key(w, "backend");
+    if (info.backend.empty()) w.Null(); else str(w, info.backend);
+    key(w, "target");
+    if (info.target.empty()) w.Null(); else str(w, info.target);
+    if (!info.dtype.empty()) {
+        key(w, "dtype");
+        str(w, info.dtype);
+    }
+    if (info.rank >= 0) {
+        key(w, "rank");
+        w.Int(info.rank);
+    }
+    key(w, "start_ns");
+    w.Int64(summary.start_ns);
+    key(w, "end_ns");
+    w.Int64(summary.end_ns);
+    key(w, "event_count");
+    w.Int64(summary.events);
+
+    key(w, "metrics");
+    w.StartObject();
+    for (const MetricValue& m : summary.metrics) {
+        key(w, m.name);
+        write_number(w, m.value);
+    }
+    w.EndObject();
+    key(w, "metric_origin");
+    w.StartObject();
+    for (const MetricValue& m : summary.metrics) {
+        key(w, m.name);
+        str(w, m.measured ? "source" : "derived");
+    }
+    w.EndObject();
+
+    key(w, "engines");
+    w.StartArray();
+    for (const EngineStat& e : summary.engines) {
+        w.StartObject();
+        key(w, "engine");
+        str(w, to_string(e.engine));
+        key(w, "instructions");
+        w.Int64(e.instructions);
+        key(w, "active_ns");
+        w.Int64(e.active_ns);
+        key(w, "busy_sum_ns");
+        w.Int64(e.busy_sum_ns);
+        key(w, "active_percent");
+        write_number(w, e.active_percent);
+        key(w, "origin");
+        str(w, to_string(e.origin));
+        w.EndObject();
+    }
+    w.EndArray();
+    write_key_stats(w, "top_opcodes", "opcode", summary.top_opcodes);
+    write_key_stats(w, "top_layers", "layer", summary.top_layers);
+    if (!summary.tracks.empty()) {
+        key(w, "tracks");
+        w.StartArray();
+        for (const TrackStat& t : summary.tracks) {
+            w.StartObject();
+            key(w, "track");
+            str(w, t.track);
+            if (!t.process.empty()) {
+                key(w, "process");
+                str(w, t.process);
+            }
+            key(w, "events");
+            w.Int64(t.events);
+            key(w, "busy_ns");
+            w.Int64(t.busy_ns);
+            w.EndObject();
+        }
+        w.EndArray();
+    }
+    if (!summary.timeline.empty()) {
+        key(w, "timeline");
+        w.StartObject();
+        key(w, "buckets");
+        w.Int(kTimelineBuckets);
+        key(w, "active_percent");
+        w.StartObject();
+        for (const EngineTimeline& t : summary.timeline) {
+            key(w, to_string(t.engine));
+            w.StartArray();
+            for (double v : t.active_percent) w.Double(std::round(v * 100) / 100);
+            w.EndArray();
+        }
+        w.EndObject();
+        w.EndObject();
+    }
+    if (!summary.disagreements.empty()) {
+        key(w, "metric_disagreements");
+        w.StartArray();
+        for (const MetricDisagreement& d : summary.disagreements) {
+            w.StartObject();
+            key(w, "metric");
+            str(w, d.name);
+            key(w, "source");
+            write_number(w, d.source);
+            key(w, "derived");
+            write_number(w, d.derived);
+            key(w, "derived_from");
+            str(w, d.derived_from);
+            w.EndObject();
+        }
+        w.EndArray();
+    }
+    key(w, "notes");
+    w.StartArray();
+    for (const std::string& n : summary.notes) str(w, n);
+    w.EndArray();
+    w.EndObject();
+}
+
+std::string profile_record_json(const ProfileInfo& info, const ProfileSummary& summary) {
+    rapidjson::StringBuffer sb;
+    JsonWriter w(sb);
+    write_profile_record(w, info, summary);
+    return std::string(sb.GetString(), sb.GetSize());
+}
+
+void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, ProfileSummary& summary) {
+    info.id = get_string(rec, "id").value_or("");
+    info.name = get_string(rec, "name").value_or("");
+    info.source = get_string(rec, "source").value_or("");
+    info.format = get_string(rec, "format").value_or("");
+    info.backend = get_string(rec, "backend").value_or("");
+    info.target = get_string(rec, "target").value_or("");
+    info.dtype = get_string(rec, "dtype").value_or("");
+    info.rank = static_cast<int>(get_int(rec, "rank").value_or(-1));
+    summary.start_ns = get_int(rec, "start_ns").value_or(0);
+    summary.end_ns = get_int(rec, "end_ns").value_or(0);
+    summary.events = get_int(rec, "event_count").value_or(0);
+
+    const rapidjson::Value* origin = find_member(rec, "metric_origin");
+    if (const rapidjson::Value* metrics = find_member(rec, "metrics")) {
+        if (!metrics->IsObject()) throw Error("expected an object for \"metrics\"");
+        for (auto& m : metrics->GetObject()) {
+            if (!m.value.IsNumber()) continue;  // null: not finite when written
+            std::string name(m.name.GetString(), m.name.GetStringLength());
+            bool measured = false;
+            if (origin && origin->IsObject()) {
+                auto o = origin->FindMember(m.name);
+                measured = o != origin->MemberEnd() && o->value.IsString() && std::string_view(o->value.GetString()) == "source";
+            }
+            summary.metrics.push_back({name, m.value.GetDouble(), measured});
+        }
+    }
+    if (const rapidjson::Value* engines = find_member(rec, "engines"); engines && engines->IsArray()) {
+        for (auto& e : engines->GetArray()) {
+            EngineStat st;
+            auto eng = parse_engine(get_string(e, "engine").value_or(""));
+            if (!eng) continue;
+            st.engine = *eng;
+            st.instructions = get_int(e, "instructions").value_or(0);
+            st.active_ns = get_int(e, "active_ns").value_or(0);
+            st.busy_sum_ns = get_int(e, "busy_sum_ns").value_or(0);
+            st.active_percent = get_number(e, "active_percent").value_or(0);
+            st.origin = parse_busy_origin(get_string(e, "origin").value_or("")).value_or(
+                st.engine == Engine::dma ? BusyOrigin::transfers : BusyOrigin::instructions);
+            summary.engines.push_back(st);
+        }
+    }
+    auto read_stats = [&](const char* field, const char* key_name, std::vector<KeyStat>& out) {
+        const rapidjson::Value* arr = find_member(rec, field);
+        if (!arr || !arr->IsArray()) return;
+        for (auto& s : arr->GetArray())
+            out.push_back({get_string(s, key_name).value_or(""), get_int(s, "count").value_or(0),
+                           get_int(s, "time_ns").value_or(0)});
+    };
+    read_stats("top_opcodes", "opcode", summary.top_opcodes);
+    read_stats("top_layers", "layer", summary.top_layers);
+    if (const rapidjson::Value* arr = find_member(rec, "tracks"); arr && arr->IsArray())
+        for (auto& t : arr->GetArray())
+            if (t.IsObject())
+                summary.tracks.push_back({get_string(t, "track").value_or(""), get_string(t, "process").value_or(""),
+                                          get_int(t, "events").value_or(0), get_int(t, "busy_ns").value_or(0)});
+    if (const rapidjson::Value* tl = find_member(rec, "timeline"); tl && tl->IsObject()) {
+        if (const rapidjson::Value* ap = find_member(*tl, "active_percent"); ap && ap->IsObject()) {
+            for (auto& m : ap->GetObject()) {
+                auto eng = parse_engine(m.name.GetString());
+                if (!eng || !m.value.IsArray()) continue;
+                EngineTimeline t{*eng, {}};
+                for (auto& v : m.value.GetArray()) t.active_percent.push_back(v.IsNumber() ? v.GetDouble() : 0);
+                summary.timeline.push_back(std::move(t));
+            }
+        }
+    }
+    if (const rapidjson::Value* ds = find_member(rec, "metric_disagreements"); ds && ds->IsArray()) {
+        for (auto& d : ds->GetArray()) {
+            auto name = get_string(d, "metric");
+            auto src = get_number(d, "source");
+            auto derived = get_number(d, "derived");
+            if (!name || !src || !derived) continue;
+            summary.disagreements.push_back({std::string(*name), *src, *derived,
+                                             std::string(get_string(d, "derived_from").value_or(""))});
+        }
+    }
+    if (const rapidjson::Value* notes = find_member(rec, "notes"); notes && notes->IsArray())
+        for (auto& n : notes->GetArray())
+            if (n.IsString()) summary.notes.emplace_back(n.GetString(), n.GetStringLength());
+
+    // Everything else is carried.
+    rapidjson::StringBuffer sb;
+    JsonWriter w(sb);
+    w.StartObject();
+    bool any = false;
+    for (auto& m : rec.GetObject()) {
+        std::string_view k(m.name.GetString(), m.name.GetStringLength());
+        if (kOwnFields.count(k)) continue;
+        key(w, k);
+        m.value.Accept(w);
+        any = true;
+    }
+    w.EndObject();
+    info.carried_json = any ? std::string(sb.GetString(), sb.GetSize()) : std::string();
+}
+
+void write_event_record(JsonWriter& w, const std::string& profile_id, const Event& e) {
+    w.StartObject();
+    key(w, "kind");
+    str(w, "event");
+    key(w, "profile");
+    str(w, profile_id);
+    key(w, "type");
+    str(w, to_string(e.type));
+    key(w, "track");
+    str(w, e.track);
+    if (e.pid != kNoId) { key(w, "pid"); w.Int64(e.pid); }
+    if (e.tid != kNoId) { key(w, "tid"); w.Int64(e.tid); }
+    if (!e.process.empty()) { key(w, "process"); str(w, e.process); }
+    if (e.engine != Engine::none) {
+        key(w, "engine");
+        str(w, to_string(e.engine));
+    }
+    key(w, "ts_ns");
+    w.Int64(e.ts_ns);
+    key(w, "dur_ns");
+    w.Int64(e.dur_ns);
+    key(w, "name");
+    str(w, e.name);
+    if (!e.opcode.empty()) { key(w, "opcode"); str(w, e.opcode); }
+    if (!e.hlo_name.empty()) { key(w, "hlo_name"); str(w, e.hlo_name); }
+    if (!e.layer.empty()) { key(w, "layer"); str(w, e.layer); }
+    if (e.bytes >= 0) { key(w, "bytes"); w.Int64(e.bytes); }
+    if (e.flops >= 0) { key(w, "flops"); write_number(w, e.flops); }
+    if (e.model_flops >= 0) { key(w, "model_flops"); write_number(w, e.model_flops); }
+    if (e.dma_kind != DmaKind::unknown) { key(w, "dma_kind"); str(w, to_string(e.dma_kind)); }
+    if (e.transpose) { key(w, "transpose"); w.Bool(true); }
+    if (!e.tensor.empty()) { key(w, "tensor"); str(w, e.tensor); }
+    if (e.type == EventType::counter) { key(w, "value"); write_number(w, e.value); }
+    if (e.depth > 0) { key(w, "depth"); w.Int(e.depth); }
+    if (!e.args_json.empty()) {
+        key(w, "args");
+        w.RawValue(e.args_json.data(), e.args_json.size(), rapidjson::kObjectType);
+    }
+    w.EndObject();
+}
+
+void write_flow_record(JsonWriter& w, const std::string& profile_id, const Flow& f) {
+    w.StartObject();
+    key(w, "kind");
+    str(w, "flow");
+    key(w, "profile");
+    str(w, profile_id);
+    key(w, "id");
+    str(w, f.id);
+    if (!f.category.empty()) { key(w, "category"); str(w, f.category); }
+    if (!f.name.empty()) { key(w, "name"); str(w, f.name); }
+    key(w, "from_event");
+    w.Int64(f.from);
+    key(w, "to_event");
+    w.Int64(f.to);
+    w.EndObject();
+}
+
+}  // namespace nx

@@ -1,0 +1,30 @@
+// The "profile" record (nx(7) RECORDS): ProfileInfo + ProfileSummary as one JSON
+// object, with the fields carried from the capture record kept, and the
+// reverse (a record back into info and summary) for tools that read them.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <string>
+
+#include "common/records/jsonl.h"
+#include "common/profile/profile.h"
+#include "common/profile/profile_sink.h"
+
+namespace nx {
+
+// Writes the record as one JSON object (no newline).
+void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileSummary& summary);
+std::string profile_record_json(const ProfileInfo& info, const ProfileSummary& summary);
+
+// Reads a profile record (kind "profile").  Unknown fields go to
+// info.carried_json.  Throws Error on wrong types.
+void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, ProfileSummary& summary);
+
+// Writes one event record (kind "event") for `profile_id`.
+void write_event_record(JsonWriter& w, const std::string& profile_id, const Event& e);
+// Writes one flow record (kind "flow"): its ends are the 0-based indexes of
+// event records of the same profile (from_event, to_event).
+void write_flow_record(JsonWriter& w, const std::string& profile_id, const Flow& f);
+
+}  // namespace nx

@@ -1,0 +1,350 @@
+#include "common/profile/rules.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <rapidjson/document.h>
+
+namespace nx {
+
+namespace {
+
+enum class Op { lt, gt, ge };
+
+// One condition: metric [/ divisor] OP (constant | other metric x factor).
+struct Condition {
+    std::string_view metric;
+    std::string_view divisor;        // empty: the metric itself
+    Op op;
+    double threshold;                // used when threshold_metric is empty
+    std::string_view threshold_metric;
+};
+
+struct Rule {
+    std::string_view id;
+    Severity severity;
+    Condition when;
+    Condition also;                  // a second condition (empty metric: none)
+    std::string_view cause;
+    std::string_view action;
+};
+
+constexpr Condition kNone{};
+
+// The pattern study's instruction-mix rule: over this share of memory (or
+// compute) operations makes a kernel memory- (compute-) bound.  Used by the
+// two mix rules and by classify_bound.
+constexpr double kInstructionMixPercent = 70;
+
+// Thresholds: neuron-facts.md section 4 unless noted.  ">>" in the source
+// ("weight_queue_bytes >> weight_size_bytes") is read as more than twice.
+const Rule kRules[] = {
+    {"tensor_engine_idle", Severity::critical,
+     {"tensor_engine_active_time_percent", {}, Op::lt, 50, {}}, kNone,
+     "the tensor engine is busy less than half the time (pattern study: restructure matmuls)",
+     "restructure matmuls: fewer, larger matmuls with tiles that fill the 128x128 array; batch small ones"},
+    {"tensor_engine_underused", Severity::warn,
+     {"tensor_engine_active_time_percent", {}, Op::lt, 70, {}}, kNone,
+     "tensor engine utilisation is low: small batch or memory-bound operations",
+     "increase the batch size and improve the data layout"},
+    {"dma_wait", Severity::warn,
+     {"dma_wait_percent", {}, Op::gt, 15, {}}, kNone,
+     "data movement blocks compute: DMA runs while no compute engine does",
+     "prefetch data (double-buffer DMA behind compute) and improve the memory access pattern"},
+    {"sbuf_full", Severity::warn,
+     {"sbuf_fullness_percent", {}, Op::gt, 90, {}}, kNone,
+     "the state buffer is nearly full: intermediate tensors spill",
+     "fuse adjacent ops and keep tensors live in SBUF to cut spills"},
+    {"sbuf_reloads", Severity::warn,
+     {"sbuf_reload_ratio", {}, Op::gt, 0.6, {}}, kNone,
+     "intermediate tensors are spilled and reloaded",
+     "fuse adjacent ops and keep tensors live in SBUF to cut spills"},
+    {"sbuf_saves", Severity::warn,
+     {"sbuf_save_ratio", {}, Op::gt, 0.6, {}}, kNone,
+     "intermediate tensors are spilled to HBM",
+     "fuse adjacent ops and keep tensors live in SBUF to cut spills"},
+    {"memory_bound_roofline", Severity::warn,
+     {"mm_arithmetic_intensity", {}, Op::lt, 0, "peak_flops_bandwidth_ratio"}, kNone,
+     "the kernel is memory-bound: arithmetic intensity is below the ridge point",
+     "raise arithmetic intensity: reduce reloads and spills, cut layout overhead, make DMAs bigger"},
+    {"compute_bound_roofline", Severity::info,
+     {"mm_arithmetic_intensity", {}, Op::ge, 0, "peak_flops_bandwidth_ratio"}, kNone,
+     "the kernel is compute-bound: arithmetic intensity is at or above the ridge point",
+     "keep one compute engine 90%+ active and push mfu_estimated_percent toward 100%"},
+    {"weights_reloaded", Severity::warn,
+     {"weight_queue_bytes", "weight_size_bytes", Op::gt, 2, {}}, kNone,
+     "weights are loaded from HBM again and again",
+     "restructure to reuse weights from SBUF and avoid duplicate HBM reads"},
+    {"dma_fragmented", Severity::warn,
+     {"dma_transfer_average_bytes", {}, Op::lt, 32768, {}}, {"dma_transfer_count", {}, Op::ge, 1000, {}},
+     "DMA transfers are small and many: per-transfer overhead (~1.3 us) dominates",
+     "make transfers at least 32 KiB (>= 2 KiB per partition) to raise mbu_estimated_percent"},
+    {"tensor_engine_poorly_fed", Severity::warn,
+     {"model_flops", "hardware_flops", Op::lt, 0.5, {}}, kNone,
+     "less than half of the tensor engine's FLOPs are model FLOPs",
+     "use bigger tiles and pipeline matmuls so the array is not waiting or padding"},
+    {"transposes", Severity::warn,
+     {"transpose_flops", "hardware_flops", Op::gt, 0.10, {}}, kNone,
+     "layout transposes take more than 10% of the tensor engine's FLOPs",
+     "change the data layout so operands arrive in the layout the matmul wants"},
+    {"spill_reloads", Severity::warn,
+     {"spill_reload_bytes", "hbm_read_bytes", Op::gt, 0.25, {}}, kNone,
+     "spill reloads are more than a quarter of HBM reads",
+     "fuse ops or re-tile so intermediates fit in SBUF"},
+    {"tensor_reloaded", Severity::warn,
+     {"max_tensor_load_count", {}, Op::gt, 2, {}}, kNone,
+     "a tensor is loaded from HBM more than twice",
+     "hoist the loads out of the loop and reuse the tile from SBUF"},
+    {"memory_bound_mix", Severity::info,
+     {"memory_instruction_percent", {}, Op::gt, kInstructionMixPercent, {}}, kNone,
+     "memory-bound by instruction mix: over 70% of operations are loads, stores, copies or DMA (pattern study)",
+     "optimise HBM-SBUF transfers and data layout"},
+    {"compute_bound_mix", Severity::info,
+     {"compute_instruction_percent", {}, Op::gt, kInstructionMixPercent, {}}, kNone,
+     "compute-bound by instruction mix: over 70% of operations are matmul/add/mul/conv (pattern study)",
+     "parallelise across engines and fuse operations"},
+    {"engine_saturated", Severity::info,
+     {"busiest_engine_active_time_percent", {}, Op::ge, 90, {}}, kNone,
+     "an engine is active 90% or more of the time: compute-bound",
+     "reduce the work on the busiest engine or move some of it to idle engines"},
+    {"bandwidth_bound", Severity::info,
+     {"mbu_estimated_percent", {}, Op::ge, 60, {}}, kNone,
+     "HBM bandwidth utilisation is 60% or more: memory-bound",
+     "cut bytes moved: reuse tiles from SBUF, fuse ops, use smaller dtypes"},
+};
+
+const char* op_text(Op op) {
+    switch (op) {
+        case Op::lt: return "<";
+        case Op::gt: return ">";
+        case Op::ge: return ">=";
+    }
+    return "?";
+}
+
+bool holds(Op op, double v, double t) {
+    switch (op) {
+        case Op::lt: return v < t;
+        case Op::gt: return v > t;
+        case Op::ge: return v >= t;
+    }
+    return false;
+}
+
+// Evaluates one condition: sets value/threshold; false when inputs are missing.
+bool evaluate(const Condition& c, const ProfileSummary& s, double& value, double& threshold, bool& result,
+              std::string& missing) {
+    const MetricValue* m = s.find(c.metric);
+    if (!m) {
+        missing = std::string(c.metric);
+        return false;
+    }
+    value = m->value;
+    if (!c.divisor.empty()) {
+        const MetricValue* d = s.find(c.divisor);
+        if (!d || d->value == 0) {
+            missing = std::string(c.divisor);
+            return false;
+        }
+        value /= d->value;
+    }
+    threshold = c.threshold;
+    if (!c.threshold_metric.empty()) {
+        const MetricValue* t = s.find(c.threshold_metric);
+        if (!t) {
+            missing = std::string(c.threshold_metric);
+            return false;
+        }
+        threshold = t->value;
+    }
+    result = holds(c.op, value, threshold);
+    return true;
+}
+
+std::string number(double v) {
+    char buf[32];
+    double a = std::fabs(v);
+    if (v == std::floor(v) && a < 1e12) {
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return buf;
+    }
+    if (a != 0 && (a < 0.01 || a >= 1e6)) std::snprintf(buf, sizeof buf, "%.3g", v);
+    else std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+std::string condition_text(const Condition& c) {
+    std::string lhs(c.metric);
+    if (!c.divisor.empty()) lhs += " / " + std::string(c.divisor);
+    std::string rhs = c.threshold_metric.empty() ? number(c.threshold) : std::string(c.threshold_metric);
+    return lhs + " " + op_text(c.op) + " " + rhs;
+}
+
+}  // namespace
+
+std::string_view to_string(Severity s) {
+    switch (s) {
+        case Severity::info: return "info";
+        case Severity::warn: return "warn";
+        case Severity::critical: return "critical";
+    }
+    return "info";
+}
+
+std::vector<Finding> evaluate_rules(const ProfileSummary& summary, std::vector<std::string>* missing) {
+    std::vector<Finding> out;
+    for (const Rule& r : kRules) {
+        double value = 0, threshold = 0;
+        bool fires = false;
+        std::string lacking;
+        if (!evaluate(r.when, summary, value, threshold, fires, lacking)) {
+            if (missing) missing->push_back(std::string(r.id) + " (needs " + lacking + ")");
+            continue;
+        }
+        if (!fires) continue;
+        if (!r.also.metric.empty()) {
+            double v2 = 0, t2 = 0;
+            bool also = false;
+            if (!evaluate(r.also, summary, v2, t2, also, lacking)) {
+                if (missing) missing->push_back(std::string(r.id) + " (needs " + lacking + ")");
+                continue;
+            }
+            if (!also) continue;
+        }
+        Finding f;
+        f.rule = std::string(r.id);
+        f.severity = r.severity;
+        f.metric = std::string(r.when.metric);
+        if (!r.when.divisor.empty()) f.metric += "/" + std::string(r.when.divisor);
+        f.value = value;
+        f.threshold = threshold;
+        std::string cond = f.metric + " = " + number(value) + " " + op_text(r.when.op) + " " + number(threshold);
+        if (!r.when.threshold_metric.empty()) cond += " (" + std::string(r.when.threshold_metric) + ")";
+        f.message = std::string(r.cause) + " [" + cond + "]";
+        f.action = std::string(r.action);
+        double scale = std::max(std::fabs(threshold), 1e-12);
+        f.excess = std::fabs(value - threshold) / scale;
+        out.push_back(std::move(f));
+    }
+    rank_findings(out);
+    return out;
+}
+
+void rank_findings(std::vector<Finding>& findings) {
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+        if (a.severity != b.severity) return a.severity > b.severity;
+        return a.excess > b.excess;
+    });
+}
+
+std::vector<const Finding*> top_findings(const std::vector<Finding>& ranked, size_t top) {
+    // Like Neuron Explorer's summary: the few most important, one per metric
+    // (the critical "tensor engine idle" hides the milder "under-used").
+    std::vector<const Finding*> out;
+    for (const Finding& f : ranked) {
+        if (out.size() >= top) break;
+        bool same_metric = std::any_of(out.begin(), out.end(), [&](const Finding* g) { return g->metric == f.metric; });
+        if (!same_metric) out.push_back(&f);
+    }
+    return out;
+}
+
+std::vector<RuleInfo> rule_table() {
+    std::vector<RuleInfo> out;
+    for (const Rule& r : kRules) {
+        std::string c = condition_text(r.when);
+        if (!r.also.metric.empty()) c += " and " + condition_text(r.also);
+        out.push_back({std::string(r.id), std::string(to_string(r.severity)), c, std::string(r.action)});
+    }
+    return out;
+}
+
+BoundVerdict classify_bound(const ProfileSummary& s) {
+    const MetricValue* ai = s.find("mm_arithmetic_intensity");
+    const MetricValue* ridge = s.find("peak_flops_bandwidth_ratio");
+    if (ai && ridge && ridge->value > 0) {
+        bool compute = ai->value >= ridge->value;
+        return {compute ? "compute-bound" : "memory-bound",
+                "arithmetic intensity " + number(ai->value) + " FLOP/B vs ridge point " + number(ridge->value)};
+    }
+    const MetricValue* mem = s.find("memory_instruction_percent");
+    const MetricValue* comp = s.find("compute_instruction_percent");
+    if (mem && comp) {
+        std::string evidence = "instruction mix: " + number(mem->value) + "% memory ops, " + number(comp->value) +
+                               "% compute ops (" + number(kInstructionMixPercent) + "% rule)";
+        if (mem->value > kInstructionMixPercent) return {"memory-bound", evidence};
+        if (comp->value > kInstructionMixPercent) return {"compute-bound", evidence};
+        return {"balanced", evidence};
+    }
+    return {"unknown", "no arithmetic intensity or instruction mix in the profile"};
+}
+
+namespace {
+
+// What to do about a profiler message, by a phrase in it (neuron-profile
+// 2.27's wording); the first match wins.
+struct WarningAction {
+    std::string_view phrase;
+    std::string_view action;
+};
+constexpr WarningAction kWarningActions[] = {
+    {"--enable-dge-notifs",
+     "capture with --enable-dge-notifs (or NEURON_RT_ENABLE_DGE_NOTIFICATIONS=1): the DMA figures are incomplete "
+     "without it"},
+    {"missing compiler metrics", "recompile the model with the current neuronx-cc to get the compiler's metrics"},
+};
+constexpr std::string_view kDefaultWarningAction = "read the profiler's message: figures it names may be incomplete";
+
+// The message of one warning object: "message", else its first string field.
+std::string warning_text(const rapidjson::Value& w, const char* key) {
+    auto it = w.FindMember(key);
+    if (it != w.MemberEnd() && it->value.IsString()) return it->value.GetString();
+    return {};
+}
+
+}  // namespace
+
+std::vector<Finding> source_findings(const ProfileInfo& info) {
+    std::vector<Finding> out;
+    if (info.carried_json.find("\"warnings\"") == std::string::npos &&
+        info.carried_json.find("\"errors\"") == std::string::npos)
+        return out;
+    rapidjson::Document doc;
+    doc.Parse(info.carried_json.data(), info.carried_json.size());
+    if (doc.HasParseError() || !doc.IsObject()) return out;
+    for (const char* list : {"errors", "warnings"}) {
+        auto it = doc.FindMember(list);
+        if (it == doc.MemberEnd() || !it->value.IsArray()) continue;
+        bool error = std::string_view(list) == "errors";
+        for (const auto& w : it->value.GetArray()) {
+            std::string message;
+            if (w.IsString()) message = w.GetString();
+            else if (w.IsObject()) {
+                message = warning_text(w, "message");
+                for (auto m = w.MemberBegin(); message.empty() && m != w.MemberEnd(); ++m)
+                    if (m->value.IsString()) message = m->value.GetString();
+            }
+            if (message.empty()) continue;
+            Finding f;
+            f.rule = error ? "profiler_error" : "profiler_warning";
+            f.severity = error ? Severity::critical : Severity::warn;
+            f.metric = w.IsObject() ? warning_text(w, "category") : std::string();
+            if (f.metric.empty()) f.metric = list;
+            f.value = f.threshold = std::numeric_limits<double>::quiet_NaN();
+            f.message = "the profiler says: " + message;
+            f.action = kDefaultWarningAction;
+            for (const WarningAction& a : kWarningActions)
+                if (message.find(a.phrase) != std::string::npos) {
+                    f.action = a.action;
+                    break;
+                }
+            f.excess = 0;
+            out.push_back(std::move(f));
+        }
+    }
+    return out;
+}
+
+}  // namespace nx

@@ -1,0 +1,131 @@
+#include "common/profile/targets.h"
+
+namespace nx {
+
+// Sources (AWS Neuron documentation, aws-neuron-sdk repository), abbreviated:
+//   [arch-v2]  "Trainium/Inferentia2 architecture" and "NeuronCore-v2" pages
+//   [arch-v3]  "Trainium2 architecture" and "NeuronCore-v3" pages
+//   [arch-v4]  "Trainium3 architecture" and "NeuronCore-v4" pages
+//   [nki-arch] NKI "Trainium/Inferentia2 Architecture Guide" (TensorE, SBUF/PSUM)
+//   [nki-perf] NKI performance guide (engine cost model, DMA overheads)
+//   [dma]      NKI DMA guide ("17 B/ns per DMA engine" on NC-v2)
+//   [prof]     neuron-profile / Neuron Explorer summary metric reference
+// Collected in shared/reference/neuron-facts.md sections 5-6.  Where sources
+// disagree the choice is noted on the row.
+namespace {
+
+const std::vector<Target> kTargets = {
+    {
+        "trn1", "NC-v2", /*cores_per_chip*/ 2,                       // [arch-v2]
+        128, 128, /*tensor GHz*/ 2.8,                                // [nki-arch] 128x128 at 2.8 GHz
+        /*vector*/ 1.12, /*scalar*/ 1.4, /*gpsimd*/ 1.4,             // [nki-perf]
+        /*profiler clock*/ 1.4,                                      // [prof]
+        128, /*sbuf*/ 24.0 * 1024 * 1024, /*psum*/ 2.0 * 1024 * 1024, 8,  // [nki-arch] 128 x 192 KiB; 128 x 16 KiB
+        /*hbm*/ 32.0 * 1024 * 1024 * 1024, /*B/s chip*/ 820e9,       // [arch-v2] 820 GB/s (one page says GiB/s; GB/s used)
+        16, /*B/ns per engine*/ 17.0, /*fixed ns*/ 1300.0,           // [dma] 17 B/ns (arch guide: 27 GiB/s; DMA guide used)
+        /*bf16*/ 128.0 * 128 * 2 * 2.8e9, /*fp16*/ 128.0 * 128 * 2 * 2.8e9,  // 91.75 TFLOPS [nki-arch]
+        /*fp32*/ 23e12, /*fp8*/ 128.0 * 128 * 2 * 2.8e9,             // fp32 ~1/4 rate [arch-v2]; no fp8 speed-up on NC-v2
+        /*vector+gpsimd share SBUF*/ true,                           // [nki-perf] "NC-v2: VectorE and GpSimdE cannot access SBUF at the same time"
+    },
+    {
+        "inf2", "NC-v2", 2,                                          // [arch-v2] Inferentia2 uses NeuronCore-v2
+        128, 128, 2.8,
+        1.12, 1.4, 1.4,
+        1.4,
+        128, 24.0 * 1024 * 1024, 2.0 * 1024 * 1024, 8,
+        32.0 * 1024 * 1024 * 1024, 820e9,                            // [arch-v2] same HBM figures as trn1
+        16, 17.0, 1300.0,
+        128.0 * 128 * 2 * 2.8e9, 128.0 * 128 * 2 * 2.8e9,
+        23e12, 128.0 * 128 * 2 * 2.8e9,
+        true,                                                        // [nki-perf] NC-v2, as trn1
+    },
+    {
+        "trn2", "NC-v3", 8,                                          // [arch-v3]
+        128, 128, 2.4,                                               // [arch-v3]
+        0.96, 1.2, 1.2,                                              // [nki-perf]
+        1.2,                                                         // [prof]
+        128, 28.0 * 1024 * 1024, 2.0 * 1024 * 1024, 8,               // [arch-v3] 128 x 224 KiB
+        96.0 * 1024 * 1024 * 1024, 2.9e12,                           // [arch-v3] 2.9-3 TB/s: the lower figure
+        16, 23.0, 1300.0,                                            // [dma] 23 B/ns; fixed cost as NC-v2 (no v3 figure)
+        79e12, 79e12,                                                // [arch-v3] 79 dense bf16/fp16 TFLOPS per core
+        20e12, 158e12,                                               // [arch-v3] fp32 20, fp8 158
+        false,                                                       // [nki-perf] the restriction is stated for NC-v2 only
+    },
+    {
+        "trn3", "NC-v4", 8,                                          // [arch-v4]
+        128, 128, 2.4,
+        1.2, 1.2, 1.2,                                               // [arch-v4]
+        1.2,                                                         // assumed as trn2 (no published figure)
+        128, 32.0 * 1024 * 1024, 2.0 * 1024 * 1024, 8,               // [arch-v4] 32 MiB SBUF; PSUM as v2/v3
+        144.0 * 1024 * 1024 * 1024, 4.7e12,                          // [arch-v4] 4.7-4.9 TB/s: the lower figure
+        16, 33.0, 1300.0,                                            // [dma] 33 B/ns
+        79e12, 79e12,                                                // [arch-v4] 79 dense bf16 TFLOPS per core
+        20e12, 315e12,                                               // fp32 assumed as v3; mxfp8 315 [arch-v4]
+        false,                                                       // [nki-perf] the restriction is stated for NC-v2 only
+    },
+};
+
+}  // namespace
+
+std::optional<DType> parse_dtype(std::string_view s) {
+    if (s == "bf16" || s == "bfloat16") return DType::bf16;
+    if (s == "fp16" || s == "float16" || s == "half") return DType::fp16;
+    if (s == "fp32" || s == "float32" || s == "float") return DType::fp32;
+    if (s == "fp8" || s == "float8" || s == "fp8_e4m3" || s == "fp8_e5m2") return DType::fp8;
+    return std::nullopt;
+}
+
+std::string_view to_string(DType d) {
+    switch (d) {
+        case DType::bf16: return "bf16";
+        case DType::fp16: return "fp16";
+        case DType::fp32: return "fp32";
+        case DType::fp8: return "fp8";
+    }
+    return "bf16";
+}
+
+int dtype_bytes(DType d) {
+    switch (d) {
+        case DType::fp32: return 4;
+        case DType::fp8: return 1;
+        default: return 2;
+    }
+}
+
+double Target::peak_flops(DType d) const {
+    switch (d) {
+        case DType::bf16: return peak_flops_bf16;
+        case DType::fp16: return peak_flops_fp16;
+        case DType::fp32: return peak_flops_fp32;
+        case DType::fp8: return peak_flops_fp8;
+    }
+    return peak_flops_bf16;
+}
+
+const Target* find_target(std::string_view name) {
+    for (const Target& t : kTargets)
+        if (name == t.name) return &t;
+    return nullptr;
+}
+
+
+std::string target_names() {
+    std::string s;
+    for (const Target& t : kTargets) {
+        if (!s.empty()) s += ", ";
+        s += t.name;
+    }
+    return s;
+}
+
+std::string target_of_instance(std::string_view type) {
+    static constexpr std::pair<std::string_view, std::string_view> kFamilies[] = {
+        {"inf2", "inf2"}, {"trn1", "trn1"}, {"trn1n", "trn1"}, {"trn2", "trn2"}, {"trn2u", "trn2"}, {"trn3", "trn3"}, {"trn3u", "trn3"}};
+    std::string_view family = type.substr(0, type.find('.'));
+    for (const auto& [name, target] : kFamilies)
+        if (family == name) return std::string(target);
+    return {};
+}
+
+}  // namespace nx

@@ -1,0 +1,78 @@
+// Rendering rows of named columns in the output formats every nx tool offers:
+// jsonl (one object per row), table (aligned), csv, tsv, markdown.  Formats
+// are rows of one table (row_format.cpp).  jsonl, csv, tsv and markdown
+// stream; table buffers every row to size its columns.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/io/output.h"
+
+namespace nx {
+
+struct Cell {
+    enum Type : uint8_t { null, integer, real, text, json } type = null;
+    int64_t i = 0;
+    double d = 0;
+    std::string s;  // text, or JSON text (json)
+
+    static Cell of_int(int64_t v) { Cell c; c.type = integer; c.i = v; return c; }
+    static Cell of_real(double v) { Cell c; c.type = real; c.d = v; return c; }
+    static Cell of_text(std::string v) { Cell c; c.type = text; c.s = std::move(v); return c; }
+    static Cell of_json(std::string v) { Cell c; c.type = json; c.s = std::move(v); return c; }
+    bool is_number() const { return type == integer || type == real; }
+};
+
+enum class RowFormat { jsonl, table, csv, tsv, markdown };
+
+// Parses a format name; throws UsageError listing the names.
+RowFormat parse_row_format(std::string_view name);
+std::string row_format_names();
+// jsonl when stdout is not a terminal, table when it is.
+RowFormat default_row_format(const Output& out);
+
+// Text of a number as people read it in tables: integers whole, reals with at
+// most 6 significant digits ("1.2346e+13" avoided below 1e15).
+std::string human_number(double v);
+// Shortest text that reads back as the same double (for machine formats).
+std::string exact_number(double v);
+
+// Text from profiles (names, messages) made safe per output format:
+// a CSV cell, quoted when needed, with a leading ' when it starts with
+// = + - @ (or tab/CR) and is not a plain number, as spreadsheets expect
+// against formula injection;
+std::string csv_text_cell(std::string_view s);
+// markdown with no raw HTML (< > & as entities), | escaped, newlines as spaces;
+std::string markdown_text(std::string_view s);
+// text for a terminal or table: ESC, CR, other control characters and DEL as
+// \xNN (newlines kept when `keep_newlines`, else \n).
+std::string terminal_text(std::string_view s, bool keep_newlines);
+
+class RowWriter {
+public:
+    RowWriter(RowFormat format, Output& out);
+    ~RowWriter();
+    void columns(std::vector<std::string> names);
+    void row(const std::vector<Cell>& cells);
+    // Prints buffered rows (table) and ends the result set.
+    void finish();
+    size_t rows() const { return rows_; }
+
+private:
+    std::string render(const Cell& c, bool human) const;
+    // csv, tsv, markdown: the column names, once per result.
+    void write_header();
+    RowFormat format_;
+    Output& out_;
+    std::vector<std::string> names_;
+    std::vector<std::vector<std::string>> buffered_;
+    std::vector<bool> numeric_;
+    size_t rows_ = 0;
+    bool header_done_ = false;
+};
+
+}  // namespace nx

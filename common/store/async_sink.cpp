@@ -1,0 +1,216 @@
+#include "common/store/async_sink.h"
+
+#include <string>
+#include <vector>
+
+namespace nx {
+
+namespace {
+// The string fields of an Event, packed as offsets into the batch arena.
+constexpr int kStringFields = 8;
+std::string_view Event::* const kFields[kStringFields] = {&Event::track,  &Event::name,      &Event::opcode,
+                                                          &Event::hlo_name, &Event::layer,   &Event::tensor,
+                                                          &Event::args_json, &Event::process};
+}  // namespace
+
+struct AsyncSink::Batch {
+    struct Packed {
+        Event e;
+        uint32_t off[kStringFields];
+        uint32_t len[kStringFields];
+    };
+    std::vector<Packed> events;
+    std::string arena;
+    // Flows after the events (a batch never has an event after a flow).
+    std::vector<Flow> flows;
+};
+
+struct AsyncSink::Message {
+    enum Kind { begin, batch, end, abort, finish, task } kind;
+    ProfileInfo info;
+    std::function<void()> work;
+    ProfileSummary summary;
+    std::unique_ptr<Batch> events;
+};
+
+AsyncSink::AsyncSink(ProfileSink& inner) : inner_(inner), worker_([this] { run(); }) {}
+
+AsyncSink::~AsyncSink() {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        stopping_ = true;
+    }
+    can_pop_.notify_all();
+    can_push_.notify_all();
+    worker_.join();
+}
+
+void AsyncSink::push(std::unique_ptr<Message> m) {
+    std::unique_lock<std::mutex> lock(mu_);
+    can_push_.wait(lock, [&] { return queue_.size() < kMaxQueued || error_ || stopping_; });
+    if (error_) std::rethrow_exception(error_);
+    queue_.push_back(std::move(m));
+    lock.unlock();
+    can_pop_.notify_one();
+}
+
+void AsyncSink::flush_batch() {
+    if (!batch_ || (batch_->events.empty() && batch_->flows.empty())) return;
+    auto m = std::make_unique<Message>();
+    m->kind = Message::batch;
+    m->events = std::move(batch_);
+    push(std::move(m));
+}
+
+void AsyncSink::begin_profile(const ProfileInfo& info) {
+    auto m = std::make_unique<Message>();
+    m->kind = Message::begin;
+    m->info = info;
+    push(std::move(m));
+}
+
+void AsyncSink::event(const Event& e) {
+    if (batch_ && !batch_->flows.empty()) flush_batch();  // keeps events and flows in order
+    if (!batch_) {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (!spare_.empty()) {
+                batch_ = std::move(spare_.back());
+                spare_.pop_back();
+            }
+        }
+        if (!batch_) {
+            batch_ = std::make_unique<Batch>();
+            // Grown as needed: batches of wide events are cut by their strings long
+            // before kBatchEvents, and a full reservation would sit unused in the queue.
+            batch_->events.reserve(1024);
+            batch_->arena.reserve(kBatchArenaBytes + kArenaSlack);
+        }
+    }
+    Batch::Packed& p = batch_->events.emplace_back();
+    p.e = e;
+    for (int i = 0; i < kStringFields; ++i) {
+        std::string_view v = e.*kFields[i];
+        p.off[i] = static_cast<uint32_t>(batch_->arena.size());
+        p.len[i] = static_cast<uint32_t>(v.size());
+        batch_->arena.append(v);
+        p.e.*kFields[i] = {};
+    }
+    if (batch_->events.size() >= kBatchEvents || batch_->arena.size() >= kBatchArenaBytes) flush_batch();
+}
+
+void AsyncSink::flow(const Flow& f) {
+    if (!batch_) batch_ = std::make_unique<Batch>();
+    batch_->flows.push_back(f);
+    if (batch_->flows.size() >= kBatchEvents) flush_batch();
+}
+
+void AsyncSink::source_rows(const SourceRows& rows) {
+    // Rows come in batches already: each travels as one task, in order.
+    post([this, copy = rows] { inner_.source_rows(copy); });
+}
+
+void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
+    flush_batch();
+    auto m = std::make_unique<Message>();
+    m->kind = Message::end;
+    m->info = info;
+    m->summary = summary;
+    push(std::move(m));
+    // Waits for the worker to end the profile: an error it meets there
+    // surfaces now, while the importer that sent the profile can still name
+    // its input, not at some later call.
+    ++ends_sent_;
+    std::unique_lock<std::mutex> lock(mu_);
+    can_push_.wait(lock, [&] { return ends_done_ == ends_sent_ || error_; });
+    if (error_) std::rethrow_exception(error_);
+}
+
+void AsyncSink::abort_profile() {
+    batch_.reset();
+    auto m = std::make_unique<Message>();
+    m->kind = Message::abort;
+    push(std::move(m));
+}
+
+void AsyncSink::post(std::function<void()> task) {
+    flush_batch();
+    auto m = std::make_unique<Message>();
+    m->kind = Message::task;
+    m->work = std::move(task);
+    push(std::move(m));
+}
+
+void AsyncSink::finish() {
+    flush_batch();
+    auto m = std::make_unique<Message>();
+    m->kind = Message::finish;
+    push(std::move(m));
+    std::unique_lock<std::mutex> lock(mu_);
+    can_push_.wait(lock, [&] { return done_ || error_; });
+    if (error_) std::rethrow_exception(error_);
+}
+
+void AsyncSink::run() {
+    for (;;) {
+        std::unique_ptr<Message> m;
+        {
+            std::unique_lock<std::mutex> lock(mu_);
+            can_pop_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+            // Stopping without finish(): what is queued is dropped (the
+            // inner sink rolls back).
+            if (stopping_ || queue_.empty()) return;
+            m = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        can_push_.notify_one();
+        try {
+            switch (m->kind) {
+                case Message::begin: inner_.begin_profile(m->info); break;
+                case Message::batch: {
+                    for (Batch::Packed& p : m->events->events) {
+                        for (int i = 0; i < kStringFields; ++i)
+                            p.e.*kFields[i] = std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
+                        inner_.event(p.e);
+                    }
+                    for (const Flow& f : m->events->flows) inner_.flow(f);
+                    m->events->events.clear();
+                    m->events->arena.clear();
+                    m->events->flows.clear();
+                    std::lock_guard<std::mutex> lock(mu_);
+                    // As many as can be in flight; more would only hold memory.
+                    if (spare_.size() < kMaxQueued + 1) spare_.push_back(std::move(m->events));
+                    break;
+                }
+                case Message::end:
+                    inner_.end_profile(m->info, m->summary);
+                    {
+                        std::lock_guard<std::mutex> lock(mu_);
+                        ++ends_done_;
+                    }
+                    can_push_.notify_all();
+                    break;
+                case Message::abort: inner_.abort_profile(); break;
+                case Message::task: m->work(); break;
+                case Message::finish:
+                    inner_.finish();
+                    {
+                        std::lock_guard<std::mutex> lock(mu_);
+                        done_ = true;
+                    }
+                    can_push_.notify_all();
+                    break;
+            }
+        } catch (...) {
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                error_ = std::current_exception();
+                queue_.clear();
+            }
+            can_push_.notify_all();
+            return;
+        }
+    }
+}
+
+}  // namespace nx

@@ -1,0 +1,72 @@
+// Runs a ProfileSink on its own thread.  nx-convert parses on one core while
+// SQLite writes on the other: events are copied into batches (strings packed
+// into one arena per batch) and handed over through a bounded queue, so memory
+// stays bounded and the slower side sets the pace.  Batches the worker is
+// done with go back to the producer, buffers and all, so memory stays flat
+// rather than drifting with the allocator.  An exception in the worker stops
+// the producer at its next call and is rethrown there; end_profile waits for
+// the worker, so a profile's errors surface before the next input.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "common/profile/profile_sink.h"
+
+namespace nx {
+
+class AsyncSink : public ProfileSink {
+public:
+    explicit AsyncSink(ProfileSink& inner);
+    ~AsyncSink() override;
+
+    void begin_profile(const ProfileInfo& info) override;
+    void event(const Event& e) override;
+    void source_rows(const SourceRows& rows) override;
+    void flow(const Flow& f) override;
+    void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
+    void abort_profile() override;
+    // Waits until the worker has applied everything (and inner.finish()).
+    void finish() override;
+    // Runs `task` on the worker thread, in order with the profiles (for work
+    // that must use the inner sink's connection, e.g. appending run records).
+    void post(std::function<void()> task);
+
+    static constexpr size_t kBatchEvents = 8192;
+    static constexpr size_t kMaxQueued = 4;
+    // A batch is also handed over when its strings reach this size: rows with
+    // large args (Explorer instructions carry ~700 B) would otherwise queue
+    // kMaxQueued x kBatchEvents of them (tens of MB) between the threads.
+    static constexpr size_t kBatchArenaBytes = 1u << 20;
+    // Room past kBatchArenaBytes, so that the event that fills a batch fits
+    // without the arena growing.
+    static constexpr size_t kArenaSlack = 64u << 10;
+
+private:
+    struct Batch;
+    struct Message;
+    void push(std::unique_ptr<Message> m);
+    void flush_batch();
+    void run();
+
+    ProfileSink& inner_;
+    std::unique_ptr<Batch> batch_;
+    std::vector<std::unique_ptr<Batch>> spare_;  // emptied by the worker, for reuse (under mu_)
+    std::mutex mu_;
+    std::condition_variable can_push_, can_pop_;
+    std::deque<std::unique_ptr<Message>> queue_;
+    bool stopping_ = false;
+    bool done_ = false;
+    int64_t ends_sent_ = 0;  // profiles ended by the producer
+    int64_t ends_done_ = 0;  // and by the worker (under mu_)
+    std::exception_ptr error_;
+    std::thread worker_;
+};
+
+}  // namespace nx

@@ -1,0 +1,179 @@
+#include "common/store/store_layout.h"
+
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "common/trace/trace_layout.h"
+#include "common/trace/trace_writer.h"
+
+namespace nx {
+
+namespace {
+
+// Rows inserted kBatchRows to a statement: for rows this small (a counter
+// sample), SQLite's cost per statement outweighs its cost per row.
+class BatchInsert {
+public:
+    static constexpr int kBatchRows = 64;
+
+    // `table_columns`: "counter(ts, track_id, value)"; values are integers,
+    // reals or NULL.
+    BatchInsert(SqliteDb& db, const std::string& table_columns, int columns)
+        : columns_(columns),
+          one_(db, statement(table_columns, columns, 1)),
+          batch_(db, statement(table_columns, columns, kBatchRows)) {
+        cells_.reserve(static_cast<size_t>(columns * kBatchRows));
+    }
+
+    struct Cell {
+        enum Kind : uint8_t { null, integer, real } kind = null;
+        int64_t i = 0;
+        double d = 0;
+    };
+    static Cell integer(int64_t v) { return {Cell::integer, v, 0}; }
+    static Cell real(double v) { return {Cell::real, 0, v}; }
+    static Cell integer_or_null(int64_t v) { return v != 0 ? integer(v) : Cell{}; }
+
+    void add(std::initializer_list<Cell> row) {
+        cells_.insert(cells_.end(), row.begin(), row.end());
+        if (cells_.size() == static_cast<size_t>(columns_ * kBatchRows)) {
+            run(batch_, 0, cells_.size());
+            cells_.clear();
+        }
+    }
+    void flush() {
+        auto n = static_cast<size_t>(columns_);
+        for (size_t at = 0; at < cells_.size(); at += n) run(one_, at, at + n);
+        cells_.clear();
+    }
+
+private:
+    static std::string statement(const std::string& table_columns, int columns, int rows) {
+        std::string row = "(";
+        for (int c = 0; c < columns; ++c) row += c ? ",?" : "?";
+        row += ")";
+        std::string sql = "INSERT INTO " + table_columns + " VALUES ";
+        for (int r = 0; r < rows; ++r) sql += (r ? "," : "") + row;
+        return sql;
+    }
+    void run(SqliteStmt& st, size_t from, size_t to) {
+        int i = 1;
+        for (size_t c = from; c < to; ++c, ++i) {
+            const Cell& v = cells_[c];
+            if (v.kind == Cell::integer) st.bind(i, v.i);
+            else if (v.kind == Cell::real) st.bind(i, v.d);
+            else st.bind_null(i);
+        }
+        st.run();
+    }
+
+    int columns_;
+    SqliteStmt one_, batch_;
+    std::vector<Cell> cells_;
+};
+
+class StoreWriter : public TraceWriter {
+public:
+    StoreWriter(SqliteDb& db, int64_t profile_id, const std::vector<int64_t>& row_tracks)
+        : db_(db),
+          profile_id_(profile_id),
+          row_tracks_(row_tracks),
+          insert_lane_(db,
+                       "INSERT INTO track(profile_id, name, engine, kind, row)"
+                       " SELECT profile_id, ?1, engine, kind, COALESCE(row, name) FROM track WHERE id = ?2"),
+          insert_counter_track_(db,
+                                "INSERT INTO track(profile_id, name, engine, kind, row)"
+                                " VALUES (?, ?, NULL, 'counter', NULL)"),
+          samples_(db, "counter(ts, track_id, value)", 3),
+          placements_(db, "slice_layout(id, track_id, depth, parent_id)", 4) {}
+
+    void begin_process(const TraceProcess&) override {}
+
+    void track(const TraceTrack& t) override {
+        Track& s = at(t);
+        auto index = static_cast<size_t>(t.row);
+        int64_t row = t.row >= 0 && index < row_tracks_.size() ? row_tracks_[index] : 0;
+        if (t.kind == TrackKind::slices) {
+            if (row == 0) return;  // a track the database does not have: its events stay as they are
+            s.id = row;
+            if (t.lane > 0) {
+                insert_lane_.bind(1, std::string_view(t.name)).bind(2, row).run();
+                s.id = db_.last_insert_rowid();
+                s.lane = true;
+            }
+        } else if (t.row >= 0) {
+            s.id = row;  // the source's counter: its samples are loaded already
+        } else {
+            insert_counter_track_.bind(1, profile_id_).bind(2, std::string_view(t.name)).run();
+            s.id = db_.last_insert_rowid();
+            s.derived = true;
+        }
+    }
+
+    // Flows are in the database already (event_flow).
+    void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t, int64_t, std::span<const FlowEnd>) override {
+        Track& s = at(t);
+        // A slice the database does not place (its track is not there, or
+        // the trace merged it onto "(other tracks)") still takes its place
+        // on the lane, as 0, so the slices inside it keep the trace's depth.
+        bool placed = s.id != 0 && e.merged_track.empty();
+        int64_t parent = s.open.empty() ? 0 : s.open.back();
+        auto depth = static_cast<int64_t>(s.open.size());
+        s.open.push_back(placed ? e.ref : 0);
+        if (!placed || (depth == 0 && !s.lane)) return;
+        using B = BatchInsert;
+        placements_.add({B::integer(e.ref), B::integer(s.id), B::integer(depth), B::integer_or_null(parent)});
+    }
+
+    void slice_end(const TraceTrack& t, int64_t) override {
+        Track& s = at(t);
+        if (!s.open.empty()) s.open.pop_back();
+    }
+
+    void counter(const TraceTrack& t, int64_t ts, double value) override {
+        Track& s = at(t);
+        if (!s.derived) return;
+        samples_.add({BatchInsert::integer(ts), BatchInsert::integer(s.id), BatchInsert::real(value)});
+    }
+
+    void end_process() override {
+        samples_.flush();
+        placements_.flush();
+    }
+    void finish() override {}
+
+private:
+    struct Track {
+        int64_t id = 0;        // track.id; 0: not in the database
+        bool lane = false;     // an overflow lane: its slices are placed on it
+        bool derived = false;  // nx's counter: its samples are inserted here
+        std::vector<int64_t> open;  // event ids of the open slices, innermost last
+    };
+
+    SqliteDb& db_;
+    int64_t profile_id_;
+    const std::vector<int64_t>& row_tracks_;
+    SqliteStmt insert_lane_, insert_counter_track_;
+    BatchInsert samples_, placements_;
+    // By uuid: the layout numbers a profile's tracks 1, 2, ... from the
+    // process's uuid (0 here).
+    std::vector<Track> tracks_;
+    Track& at(const TraceTrack& t) {
+        if (t.uuid >= tracks_.size()) tracks_.resize(t.uuid + 1);
+        return tracks_[t.uuid];
+    }
+};
+
+}  // namespace
+
+void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<TraceFlow>& flows,
+                      const std::vector<int64_t>& row_tracks) {
+    StoreWriter writer(db, profile_id, row_tracks);
+    // Process and thread ids matter to the trace file only.
+    TraceIds ids;
+    lay_out_profile(spool, TraceProcess{}, ids, flows, writer);
+}
+
+}  // namespace nx

@@ -1,0 +1,265 @@
+#include "common/store/store_schema.h"
+
+namespace nx {
+
+const std::string_view kSchemaTables = R"SQL(
+CREATE TABLE IF NOT EXISTS meta(
+    key   TEXT PRIMARY KEY,
+    value TEXT
+) WITHOUT ROWID;
+
+-- One row per profile.  uid is stable for a source, so re-importing replaces.
+-- Events of a profile are inserted in one transaction and so have contiguous
+-- ids: first_event_id..last_event_id lets queries scan one profile by rowid.
+CREATE TABLE IF NOT EXISTS profile(
+    id             INTEGER PRIMARY KEY,
+    uid            TEXT NOT NULL UNIQUE,
+    name           TEXT,
+    source         TEXT,
+    format         TEXT,
+    backend        TEXT,
+    target         TEXT,
+    dtype          TEXT,
+    rank           INTEGER,
+    start_ns       INTEGER,
+    end_ns         INTEGER,
+    event_count    INTEGER,
+    first_event_id INTEGER,
+    last_event_id  INTEGER,
+    imported_at    TEXT,
+    record         TEXT     -- the profile record as JSON (workload fields, engines, notes)
+);
+
+CREATE TABLE IF NOT EXISTS metric(
+    profile_id INTEGER NOT NULL,
+    name       TEXT NOT NULL,
+    value      REAL,
+    unit       TEXT,
+    origin     TEXT,        -- 'source' (reported by the profile) or 'derived' (computed by nx)
+    PRIMARY KEY(profile_id, name)
+) WITHOUT ROWID;
+
+-- One row per track of the profile's trace (trace_layout.h): each source row
+-- and counter series, each overflow lane of a row ("TensorMatrix (2)"), and
+-- nx's counters (DMA throughput, DMA pending, per-engine utilisation).
+CREATE TABLE IF NOT EXISTS track(
+    id         INTEGER PRIMARY KEY,
+    profile_id INTEGER NOT NULL,
+    name       TEXT NOT NULL,
+    engine     TEXT,        -- tensor, tensor_matrix, vector, scalar, gpsimd, sync, dma, host
+    kind       TEXT,        -- instruction, dma, semaphore, counter, runtime, region
+    row        TEXT         -- the source row it shows (its own name, or an overflow lane's row); NULL: nx's counters
+);
+CREATE INDEX IF NOT EXISTS track_by_profile ON track(profile_id);
+
+-- Long, repeated strings (HLO names, layers) are stored once.
+CREATE TABLE IF NOT EXISTS string(
+    id    INTEGER PRIMARY KEY,
+    value TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE IF NOT EXISTS event(
+    id          INTEGER PRIMARY KEY,
+    profile_id  INTEGER NOT NULL,
+    track_id    INTEGER NOT NULL,
+    type        TEXT NOT NULL,   -- instruction, dma, semaphore, runtime, region
+    ts          INTEGER NOT NULL,-- ns
+    dur         INTEGER NOT NULL,-- ns
+    name        TEXT,            -- NULL when it equals opcode (see slice.name)
+    opcode      TEXT,
+    hlo_id      INTEGER,         -- string.id
+    layer_id    INTEGER,         -- string.id
+    bytes       INTEGER,
+    flops       REAL,
+    model_flops REAL,
+    dma_kind    TEXT,
+    tensor      TEXT,
+    depth       INTEGER,         -- nesting the source gave (Chrome B/E); the trace's is slice.depth
+    args        TEXT             -- the source's other fields, a JSON object
+);
+
+-- Where nx's trace puts each slice that is not at depth 0 on its own row
+-- (store_layout.h): nested in another slice, or on an overflow lane.  The
+-- slice view reads it; the event rows stay as the source gave them.
+CREATE TABLE IF NOT EXISTS slice_layout(
+    id        INTEGER PRIMARY KEY,  -- event.id
+    track_id  INTEGER NOT NULL,     -- the lane's track.id (the row's, or an overflow lane's)
+    depth     INTEGER NOT NULL,
+    parent_id INTEGER               -- event.id of the slice it nests in
+);
+
+-- Flow arrows between two events of a profile (Chrome trace flow events:
+-- a kernel launch to its kernel); the flow view shows them as Perfetto does.
+CREATE TABLE IF NOT EXISTS event_flow(
+    id            INTEGER PRIMARY KEY,
+    profile_id    INTEGER NOT NULL,
+    flow_id       TEXT,             -- the source's flow id
+    from_event_id INTEGER NOT NULL, -- event.id the arrow leaves
+    to_event_id   INTEGER NOT NULL, -- event.id it arrives at
+    category      TEXT,             -- the flow events' "cat"
+    name          TEXT
+);
+CREATE INDEX IF NOT EXISTS event_flow_by_profile ON event_flow(profile_id);
+CREATE INDEX IF NOT EXISTS event_flow_out ON event_flow(from_event_id);
+CREATE INDEX IF NOT EXISTS event_flow_in ON event_flow(to_event_id);
+
+CREATE TABLE IF NOT EXISTS counter(
+    id       INTEGER PRIMARY KEY,
+    ts       INTEGER NOT NULL,
+    track_id INTEGER NOT NULL,
+    value    REAL
+);
+
+-- Source tables nx keeps as the source wrote them (Neuron Explorer's
+-- OpcodeSummary, Flow, TensorInfo, FrameworkNode, ...): one row per source
+-- row, its non-null columns as a JSON object.  source_table lists each
+-- table's columns; nx creates a view explorer_<Table> per table that shows
+-- them as SQL columns (store.cpp: create_source_views).
+CREATE TABLE IF NOT EXISTS source_row(
+    profile_id INTEGER NOT NULL,
+    tbl        TEXT NOT NULL,
+    data       TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS source_row_by_table ON source_row(tbl, profile_id);
+CREATE TABLE IF NOT EXISTS source_table(
+    tbl     TEXT PRIMARY KEY,
+    columns TEXT NOT NULL      -- JSON array of column names, in source order
+);
+
+-- Run history (nx-run records appended by studies and cron jobs).
+CREATE TABLE IF NOT EXISTS run(
+    id                 INTEGER PRIMARY KEY,
+    study              TEXT,
+    name               TEXT,
+    op                 TEXT,
+    backend            TEXT,
+    target             TEXT,
+    dtype              TEXT,
+    started_at         TEXT,
+    host               TEXT,
+    latency_median_us  REAL,
+    latency_mean_us    REAL,
+    latency_min_us     REAL,
+    latency_max_us     REAL,
+    latency_p95_us     REAL,
+    latency_stdev_us   REAL,
+    iterations         INTEGER,
+    compile_ms         REAL,
+    tflops             REAL,
+    record             TEXT
+);
+CREATE INDEX IF NOT EXISTS run_by_name ON run(study, name, started_at);
+-- One row per run: re-importing the same runs into the history adds nothing.
+CREATE UNIQUE INDEX IF NOT EXISTS run_identity ON run(study, name, backend, target, started_at, host);
+)SQL";
+
+const std::string_view kSchemaViewDrops = R"SQL(
+DROP VIEW IF EXISTS slice;
+DROP VIEW IF EXISTS args;
+DROP VIEW IF EXISTS instruction;
+DROP VIEW IF EXISTS dma;
+DROP VIEW IF EXISTS busy;
+DROP VIEW IF EXISTS flow;
+)SQL";
+
+const std::string_view kSchemaViews = R"SQL(
+-- Perfetto trace processor's slice table (all times in ns) plus nx columns:
+-- track_id, depth and parent_id as Perfetto reads them from nx's trace (the
+-- lane, its nesting); track_name is the source row, as nx's queries group by.
+CREATE VIEW slice AS
+SELECT e.id AS id, e.ts AS ts, e.dur AS dur, COALESCE(l.track_id, e.track_id) AS track_id,
+       e.type AS category, COALESCE(e.name, e.opcode) AS name, COALESCE(l.depth, 0) AS depth,
+       l.parent_id AS parent_id,
+       CASE WHEN COALESCE(e.args, e.opcode, e.hlo_id, e.layer_id, e.bytes, e.flops, e.model_flops, e.dma_kind,
+                          e.tensor) IS NULL THEN NULL ELSE e.id END AS arg_set_id,
+       e.profile_id AS profile_id, t.name AS track_name, t.engine AS engine,
+       e.opcode AS opcode,
+       (SELECT value FROM string WHERE string.id = e.hlo_id) AS hlo_name,
+       (SELECT value FROM string WHERE string.id = e.layer_id) AS layer,
+       e.bytes AS bytes, e.flops AS flops
+FROM event e JOIN track t ON t.id = e.track_id LEFT JOIN slice_layout l ON l.id = e.id;
+
+-- Perfetto's args table: one row per argument of a slice, keyed as Perfetto's
+-- JSON importer keys a Chrome event's "args" ("args.NAME"): the arguments
+-- nx's traces show (trace_args.h), nx's columns first, then every field of
+-- the source's args object (a field named like a column is the column's).
+CREATE VIEW args AS
+SELECT id AS arg_set_id, 'args.opcode' AS flat_key, 'args.opcode' AS key, NULL AS int_value,
+       opcode AS string_value, NULL AS real_value, 'string' AS value_type
+FROM event WHERE opcode IS NOT NULL
+UNION ALL
+SELECT e.id, 'args.hlo_name', 'args.hlo_name', NULL, s.value, NULL, 'string'
+FROM event e JOIN string s ON s.id = e.hlo_id
+UNION ALL
+SELECT e.id, 'args.layer', 'args.layer', NULL, s.value, NULL, 'string'
+FROM event e JOIN string s ON s.id = e.layer_id
+UNION ALL
+SELECT id, 'args.bytes', 'args.bytes', bytes, NULL, NULL, 'int' FROM event WHERE bytes IS NOT NULL
+UNION ALL
+SELECT id, 'args.flops', 'args.flops', NULL, NULL, flops, 'real' FROM event WHERE flops IS NOT NULL
+UNION ALL
+SELECT id, 'args.model_flops', 'args.model_flops', NULL, NULL, model_flops, 'real'
+FROM event WHERE model_flops IS NOT NULL AND model_flops IS NOT flops
+UNION ALL
+SELECT id, 'args.dma_kind', 'args.dma_kind', NULL, dma_kind, NULL, 'string' FROM event WHERE dma_kind IS NOT NULL
+UNION ALL
+SELECT id, 'args.tensor', 'args.tensor', NULL, tensor, NULL, 'string' FROM event WHERE tensor IS NOT NULL
+UNION ALL
+SELECT e.id, 'args.' || j.key, 'args.' || j.key,
+       CASE WHEN j.type = 'integer' THEN j.value END,
+       CASE WHEN j.type = 'text' THEN j.value
+            WHEN j.type IN ('array', 'object') THEN j.value END,
+       CASE WHEN j.type = 'real' THEN j.value END,
+       CASE j.type WHEN 'integer' THEN 'int' WHEN 'real' THEN 'real'
+                   WHEN 'true' THEN 'bool' WHEN 'false' THEN 'bool'
+                   WHEN 'null' THEN 'null' ELSE 'string' END
+FROM event e, json_each(e.args) j
+WHERE e.args IS NOT NULL
+  AND j.key NOT IN ('opcode', 'hlo_name', 'layer', 'bytes', 'flops', 'model_flops', 'dma_kind', 'tensor',
+                    'transpose', 'clipped_dur_ns');
+
+-- Perfetto trace processor's flow table: one row per arrow.
+CREATE VIEW flow AS
+SELECT f.id AS id, f.from_event_id AS slice_out, f.to_event_id AS slice_in,
+       f.flow_id AS trace_id, NULL AS arg_set_id,
+       f.profile_id AS profile_id, f.category AS category, f.name AS name
+FROM event_flow f;
+
+CREATE VIEW instruction AS
+SELECT * FROM slice WHERE category = 'instruction';
+
+CREATE VIEW dma AS
+SELECT s.*, s.track_name AS queue FROM slice s WHERE category = 'dma';
+
+)SQL";
+
+const std::vector<AddedColumn> kAddedColumns = {
+    {"event_flow", "id", "INTEGER"},
+    {"event_flow", "profile_id", "INTEGER"},
+    {"event_flow", "flow_id", "TEXT"},
+    {"event_flow", "from_event_id", "INTEGER"},
+    {"event_flow", "to_event_id", "INTEGER"},
+    {"event_flow", "category", "TEXT"},
+    {"event_flow", "name", "TEXT"},
+    {"track", "row", "TEXT"},
+    {"slice_layout", "id", "INTEGER"},
+    {"slice_layout", "track_id", "INTEGER"},
+    {"slice_layout", "depth", "INTEGER"},
+    {"slice_layout", "parent_id", "INTEGER"},
+};
+
+const std::vector<IdColumns> kIdColumns = {
+    {"profile", {"id", "first_event_id", "last_event_id"}},
+    {"metric", {"profile_id"}},
+    {"track", {"id", "profile_id"}},
+    {"string", {"id"}},
+    {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id"}},
+    {"slice_layout", {"id", "track_id", "parent_id"}},
+    {"counter", {"id", "track_id"}},
+    {"event_flow", {"id", "profile_id", "from_event_id", "to_event_id"}},
+    {"run", {"id"}},
+    {"source_row", {"profile_id"}},
+    {"source_table", {}},
+};
+
+}  // namespace nx
