@@ -28,7 +28,8 @@ namespace {
 
 enum Field : int {
     kTimestamp, kDuration, kLabel, kOpcode, kHloName, kLayer, kSubgroup, kTransferSize, kInstructionType,
-    kName, kFlops, kStartTs, kEndTs, kEngine, kValue, kId, kRate, kHbmRate, kUsageAvg, kType, kFieldCount
+    kName, kFlops, kSource, kDest, kAggregated, kStartTs, kEndTs, kEngine, kValue, kId, kRate, kHbmRate, kUsageAvg,
+    kType, kFieldCount
 };
 
 struct FieldName {
@@ -40,6 +41,7 @@ constexpr FieldName kFields[] = {
     {"timestamp", kTimestamp}, {"duration", kDuration}, {"label", kLabel}, {"opcode", kOpcode},
     {"hlo_name", kHloName}, {"layer", kLayer}, {"subgroup", kSubgroup}, {"transfer_size", kTransferSize},
     {"instruction_type", kInstructionType}, {"name", kName}, {"flops", kFlops},
+    {"source", kSource}, {"dest", kDest}, {"aggregated", kAggregated},
 };
 
 // The profiler's own busy intervals: "active_time":[{"pcore_idx":0,
@@ -174,12 +176,24 @@ public:
         // the other known fields go back into args (unused_fields).
         bool used[kFieldCount] = {};
         used[kTimestamp] = used[kDuration] = used[kOpcode] = used[kHloName] = used[kLayer] = true;
-        if (is_dma) {
+        if (is_dma && slot_text(s[kAggregated], scratch_[6]) == "yes") {
+            // A DMA transfer as the compiler planned it, drawn over the
+            // packets that carried it (they name it in packet_aggregation_id
+            // and are in the array too).  Not a packet: counting it would
+            // add its bytes and its time twice.
+            e.type = EventType::region;
+            e.track = !subgroup.empty() ? subgroup : (!label.empty() ? label : std::string_view("dma"));
+            (!subgroup.empty() ? used[kSubgroup] : used[kLabel]) = true;
+            e.name = !name.empty() ? name : std::string_view("DMA transfer");
+            used[kName] = !name.empty();
+        } else if (is_dma) {
             e.type = EventType::dma;
             e.engine = Engine::dma;
             e.track = !subgroup.empty() ? subgroup : (!label.empty() ? label : std::string_view("dma"));
             (!subgroup.empty() ? used[kSubgroup] : used[kLabel]) = true;
-            e.dma_kind = queue_kind(e.track);
+            // The packet's own memories first; the queue's name when they say nothing.
+            e.dma_kind = dma_kind_from_memories(slot_text(s[kSource], scratch_[6]), slot_text(s[kDest], scratch_[7]));
+            if (e.dma_kind == DmaKind::unknown) e.dma_kind = queue_kind(e.track);
             if (s[kTransferSize].present()) {
                 err = slot_to_int(s[kTransferSize], "transfer_size", e.bytes);
                 if (!err.empty()) {
@@ -496,7 +510,7 @@ private:
     ImportHandler& out_;
     ImportContext& ctx_;
     ProfileInfo info_;
-    std::string scratch_[7];
+    std::string scratch_[8];
     JsonText extra_;  // an event's args with its unused known fields
     std::map<std::string, std::string> carried_;
     size_t carried_records_ = 0;

@@ -10,8 +10,9 @@ namespace nx {
 
 namespace {
 
-constexpr std::array<std::string_view, 3> kOriginNames = {
-    "derived from instructions, semaphore waits excluded", "profiler active_time", "derived from DMA transfers"};
+constexpr std::array<std::string_view, 4> kOriginNames = {
+    "derived from instructions, semaphore waits excluded", "profiler active_time", "derived from DMA transfers",
+    "profiler dma_active_time"};
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include "common/profile/event.h"
 
 #include <array>
+#include <cctype>
 
 namespace nx {
 
@@ -79,6 +80,57 @@ DmaKind dma_kind_from_queue(std::string_view queue) {
     if (contains_nocase(queue, "spillsave") || contains_nocase(queue, "spill")) return DmaKind::spill_save;
     if (contains_nocase(queue, "weight")) return DmaKind::weight_load;
     return DmaKind::unknown;
+}
+
+namespace {
+
+enum class Memory { unknown, on_chip, hbm, weight, spill };
+
+// Every name in a memory field ("[[\"WEIGHT\"]]", "SB"), folded into one
+// place; a field naming two different places (a gather from HBM and SBUF)
+// is unknown.
+Memory memory_of(std::string_view field) {
+    Memory found = Memory::unknown;
+    bool any = false;
+    size_t i = 0;
+    while (i < field.size()) {
+        if (!std::isalnum(static_cast<unsigned char>(field[i]))) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j < field.size() && (std::isalnum(static_cast<unsigned char>(field[j])) || field[j] == '_')) ++j;
+        std::string_view name = field.substr(i, j - i);
+        i = j;
+        Memory m;
+        if (name == "SB" || name == "SBUF" || name == "PSUM") m = Memory::on_chip;
+        else if (name == "WEIGHT" || name == "WEIGHTS") m = Memory::weight;
+        else if (name == "SPILL" || name == "DRAM_SPILL") m = Memory::spill;
+        else if (name == "IN" || name == "INPUT" || name == "OUT" || name == "OUTPUT" || name == "HBM" ||
+                 name == "DRAM" || name == "IO")
+            m = Memory::hbm;
+        else return Memory::unknown;  // "unknown", or a name nx cannot place
+        if (any && m != found) return Memory::unknown;
+        found = m;
+        any = true;
+    }
+    return found;
+}
+
+}  // namespace
+
+DmaKind dma_kind_from_memories(std::string_view source, std::string_view dest) {
+    Memory from = memory_of(source), to = memory_of(dest);
+    if (from == Memory::unknown || to == Memory::unknown) return DmaKind::unknown;
+    bool to_chip = to == Memory::on_chip, from_chip = from == Memory::on_chip;
+    if (from_chip && to_chip) return DmaKind::on_chip;
+    if (to_chip) {
+        if (from == Memory::weight) return DmaKind::weight_load;
+        if (from == Memory::spill) return DmaKind::spill_reload;
+        return DmaKind::hbm_read;
+    }
+    if (from_chip) return to == Memory::spill ? DmaKind::spill_save : DmaKind::hbm_write;
+    return DmaKind::unknown;  // HBM to HBM: neither a read into nor a write from the chip
 }
 
 }  // namespace nx

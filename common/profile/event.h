@@ -72,6 +72,12 @@ std::optional<DmaKind> parse_dma_kind(std::string_view s);
 Engine engine_from_label(std::string_view label);
 // Guesses a DMA transfer's kind from its queue name (qScalarSpillReload0...).
 DmaKind dma_kind_from_queue(std::string_view queue);
+// A DMA packet's kind from the memories it says it reads and writes, as
+// neuron-profile JSON writes them (source [["WEIGHT"]], dest ["SB"]; JSON
+// text or plain names).  unknown when either side says nothing nx can place.
+// It beats the queue name: neuron-profile 2.27 moves weights (WEIGHT -> SB)
+// on a queue named qSyncSpillReload0.
+DmaKind dma_kind_from_memories(std::string_view source, std::string_view dest);
 
 // The track an event is drawn on: its source row (Event::track), or when the
 // source names none, a row named after its engine (or its type).  Counter

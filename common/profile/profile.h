@@ -46,7 +46,9 @@ struct MetricValue {
 };
 
 // How an engine row's busy time was made (engine_busy.h).
-enum class BusyOrigin : uint8_t { instructions, profiler, transfers };
+// summary: the DMA row, from the profiler's summary dma_active_time (it gives
+// no DMA intervals); the intervals still draw the row's timeline.
+enum class BusyOrigin : uint8_t { instructions, profiler, transfers, summary };
 // "derived from instructions, waits excluded", "profiler active_time", ...
 std::string_view to_string(BusyOrigin o);
 std::optional<BusyOrigin> parse_busy_origin(std::string_view s);

@@ -344,6 +344,41 @@ TEST(NeuronJson, DmaRecordsCarryBytesAndKindFromTheQueue) {
     EXPECT_EQ(io.bytes, 128);  // "128" as a string is accepted
 }
 
+TEST(DmaKindFromMemories, ThePacketsMemoriesNameItsKind) {
+    using nx::dma_kind_from_memories;
+    // As neuron-profile 2.27 writes them: JSON text of nested lists.
+    EXPECT_EQ(dma_kind_from_memories(R"([["WEIGHT"]])", R"(["SB"])"), DmaKind::weight_load);
+    EXPECT_EQ(dma_kind_from_memories(R"([["unknown"]])", R"(["unknown"])"), DmaKind::unknown);
+    EXPECT_EQ(dma_kind_from_memories("INPUT", "SB"), DmaKind::hbm_read);
+    EXPECT_EQ(dma_kind_from_memories("SB", "OUTPUT"), DmaKind::hbm_write);
+    EXPECT_EQ(dma_kind_from_memories("SPILL", "SB"), DmaKind::spill_reload);
+    EXPECT_EQ(dma_kind_from_memories("SB", "SPILL"), DmaKind::spill_save);
+    EXPECT_EQ(dma_kind_from_memories("PSUM", "SB"), DmaKind::on_chip);
+    // One side unknown, or two places on one side, or HBM to HBM: not placed.
+    EXPECT_EQ(dma_kind_from_memories("WEIGHT", ""), DmaKind::unknown);
+    EXPECT_EQ(dma_kind_from_memories(R"([["INPUT"], ["SB"]])", R"(["SB"])"), DmaKind::unknown);
+    EXPECT_EQ(dma_kind_from_memories("INPUT", "OUTPUT"), DmaKind::unknown);
+    EXPECT_EQ(dma_kind_from_memories("TENSOR_Q", "SB"), DmaKind::unknown);
+}
+
+TEST(NeuronJson, AnAggregatedDmaRecordIsATransferNotAPacket) {
+    TempDir dir;
+    const char* json = R"({"summary": [{"total_time": 1e-6}], "instruction": [],
+ "dma": [{"timestamp": 10, "duration": 5, "subgroup": "qSyncSpillReload0-Q1-E0", "transfer_size": 64,
+          "source": [["WEIGHT"]], "dest": ["SB"], "aggregated": "no"},
+         {"timestamp": 10, "duration": 9, "subgroup": "qSyncSpillReload0", "transfer_size": 64,
+          "source": [["WEIGHT"]], "dest": ["SB"], "aggregated": "yes"}]})";
+    Recorder rec = import_ok(nx::import_neuron_json, dir.write("prof.json", json));
+    auto ev = rec.all_events();
+    ASSERT_EQ(ev.size(), 2u);
+    EXPECT_EQ(ev[0].type, EventType::dma);
+    EXPECT_EQ(ev[0].dma_kind, DmaKind::weight_load);  // the packet's memories beat the queue's name
+    EXPECT_EQ(ev[1].type, EventType::region);
+    EXPECT_EQ(ev[1].engine, Engine::none);
+    EXPECT_EQ(ev[1].track, "qSyncSpillReload0");
+    EXPECT_EQ(ev[1].name, "DMA transfer");
+}
+
 TEST(NeuronJson, SummaryNumbersBecomeSourceMetricsButIdentifiersDoNot) {
     TempDir dir;
     Recorder rec = import_ok(nx::import_neuron_json, dir.write("prof.json", kNeuronJson));
