@@ -5,10 +5,10 @@
 
 #include "common/cli/cli.h"
 #include "common/cli/diag.h"
-#include "common/io/error.h"
-#include "common/records/jsonl.h"
-#include "common/io/output.h"
 #include "common/cli/progress.h"
+#include "common/io/error.h"
+#include "common/io/output.h"
+#include "common/records/jsonl.h"
 #include "common/records/record_loop.h"
 #include "common/run/capture.h"
 

@@ -4,22 +4,22 @@
 #include <memory>
 #include <optional>
 
-#include "common/store/async_sink.h"
-#include "common/io/atomic_file.h"
 #include "common/cli/cli.h"
-#include "common/convert/convert.h"
 #include "common/cli/diag.h"
-#include "common/io/error.h"
-#include "common/io/file_guard.h"
-#include "common/import/importer.h"
-#include "common/io/output.h"
+#include "common/convert/convert.h"
 #include "common/convert/pipe_guard_sink.h"
 #include "common/convert/record_paths.h"
 #include "common/convert/record_sinks.h"
-#include "common/run/backends.h"
 #include "common/convert/sink_formats.h"
-#include "common/store/store.h"
+#include "common/import/importer.h"
+#include "common/io/atomic_file.h"
+#include "common/io/error.h"
+#include "common/io/file_guard.h"
+#include "common/io/output.h"
 #include "common/profile/targets.h"
+#include "common/run/backends.h"
+#include "common/store/async_sink.h"
+#include "common/store/store.h"
 
 namespace {
 

@@ -4,13 +4,14 @@
 #include <optional>
 #include <sstream>
 
-#include "common/io/atomic_file.h"
-#include "common/io/file_guard.h"
 #include "common/cli/cli.h"
 #include "common/cli/diag.h"
+#include "common/io/atomic_file.h"
 #include "common/io/error.h"
-#include "common/records/jsonl.h"
+#include "common/io/file_guard.h"
 #include "common/io/output.h"
+#include "common/profile/rules.h"
+#include "common/records/jsonl.h"
 #include "common/report/buckets.h"
 #include "common/report/compare_report.h"
 #include "common/report/document.h"
@@ -18,12 +19,11 @@
 #include "common/report/html_report.h"
 #include "common/report/profile_report.h"
 #include "common/report/report_input.h"
-#include "common/report/units.h"
+#include "common/report/row_format.h"
 #include "common/report/run_view.h"
 #include "common/report/study_report.h"
 #include "common/report/trace_report.h"
-#include "common/report/row_format.h"
-#include "common/profile/rules.h"
+#include "common/report/units.h"
 
 namespace {
 

@@ -3,18 +3,18 @@
 #include <optional>
 
 #include "common/cli/cli.h"
-#include "common/io/data_dir.h"
 #include "common/cli/diag.h"
-#include "common/io/error.h"
-#include "common/records/jsonl.h"
-#include "common/model/sim.h"
-#include "common/io/output.h"
 #include "common/cli/progress.h"
-#include "common/run/backends.h"
+#include "common/io/data_dir.h"
+#include "common/io/error.h"
+#include "common/io/output.h"
+#include "common/model/sim.h"
+#include "common/profile/targets.h"
+#include "common/records/jsonl.h"
 #include "common/records/record_loop.h"
+#include "common/run/backends.h"
 #include "common/run/run_record.h"
 #include "common/workload/study_plan.h"
-#include "common/profile/targets.h"
 #include "common/workload/workload_record.h"
 
 namespace {
@@ -46,7 +46,7 @@ const nx::ToolSpec kSpec = {
 struct Options {
     nx::PlanOptions plan;
     bool study_given = false;
-    std::string backend = "sim";
+    std::string backend{nx::default_backend()};
     nx::BackendOptions backend_options;
     std::vector<std::string> inputs;
     bool plan_only = false, keep_going = false, no_cache = false;
@@ -81,8 +81,8 @@ std::optional<Options> parse(int argc, char** argv) {
         ("intermediate", nx::po::value(&o.plan.intermediate), "mlp intermediate sizes (default 14336)");
     nx::po::options_description run("Run options");
     run.add_options()
-        ("backend", nx::po::value(&o.backend), "sim (default), cpu or neuron")
-        ("target", nx::po::value(&o.backend_options.target), "trn1, inf2, trn2 (default), trn3; cpu for the cpu backend")
+        ("backend", nx::po::value(&o.backend), nx::backend_option_help().c_str())
+        ("target", nx::po::value(&o.backend_options.target), nx::target_option_help().c_str())
         ("warmup", nx::po::value(&o.backend_options.warmup), "untimed executions first (default 5)")
         ("timed", nx::po::value(&o.backend_options.timed), "timed executions (default 20)")
         ("no-cache", nx::po::bool_switch(&o.no_cache), "recompile even when a compiled artefact is cached")

@@ -3,13 +3,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "common/io/atomic_file.h"
 #include "common/cli/diag.h"
-#include "common/io/error.h"
 #include "common/cli/exit_status.h"
+#include "common/cli/version.h"
+#include "common/io/atomic_file.h"
+#include "common/io/error.h"
 #include "common/io/output.h"
 #include "common/records/error_counts.h"
-#include "common/cli/version.h"
 
 namespace nx {
 

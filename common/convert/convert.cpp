@@ -10,17 +10,17 @@
 #include <optional>
 #include <regex>
 
-#include "common/io/atomic_file.h"
 #include "common/cli/diag.h"
-#include "common/io/error.h"
+#include "common/convert/record_paths.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
-#include "common/records/jsonl.h"
-#include "common/run/neuron_tools.h"
-#include "common/convert/record_paths.h"
-#include "common/records/error_counts.h"
-#include "common/records/record_loop.h"
+#include "common/io/atomic_file.h"
+#include "common/io/error.h"
 #include "common/io/temp_path.h"
+#include "common/records/error_counts.h"
+#include "common/records/jsonl.h"
+#include "common/records/record_loop.h"
+#include "common/run/neuron_tools.h"
 
 namespace nx {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "common/io/error.h"
 #include "common/import/importer.h"
+#include "common/io/error.h"
 #include "common/io/input.h"
 #include "common/profile/profile_builder.h"
 #include "common/store/store.h"

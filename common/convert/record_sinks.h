@@ -4,9 +4,9 @@
 
 #include <rapidjson/stringbuffer.h>
 
-#include "common/records/jsonl.h"
 #include "common/io/output.h"
 #include "common/profile/profile_sink.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

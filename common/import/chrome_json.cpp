@@ -38,13 +38,13 @@
 #include <optional>
 #include <unordered_map>
 
-#include "common/io/error.h"
 #include "common/import/chrome_flows.h"
 #include "common/import/chrome_records.h"
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
 #include "common/import/slots.h"
 #include "common/import/two_pass_input.h"
+#include "common/io/error.h"
 #include "common/records/jsonl.h"
 
 namespace nx {

@@ -2,8 +2,8 @@
 
 #include <rapidjson/document.h>
 
-#include "common/profile/event.h"
 #include "common/import/slots.h"
+#include "common/profile/event.h"
 
 namespace nx::chrome {
 

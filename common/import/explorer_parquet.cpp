@@ -21,15 +21,15 @@
 #include <set>
 
 #include "common/cli/diag.h"
-#include "common/io/error.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
-#include "common/records/jsonl.h"
+#include "common/io/error.h"
+#include "common/io/utf8.h"
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
-#include "common/records/error_counts.h"
 #include "common/profile/targets.h"
-#include "common/io/utf8.h"
+#include "common/records/error_counts.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

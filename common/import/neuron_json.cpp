@@ -14,13 +14,13 @@
 #include <map>
 #include <span>
 
-#include "common/io/error.h"
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
 #include "common/import/slots.h"
+#include "common/io/error.h"
 #include "common/io/json_text.h"
-#include "common/records/jsonl.h"
 #include "common/profile/targets.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

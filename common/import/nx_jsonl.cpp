@@ -7,10 +7,10 @@
 #include <climits>
 #include <cstdint>
 
-#include "common/io/error.h"
 #include "common/import/importer.h"
-#include "common/records/jsonl.h"
+#include "common/io/error.h"
 #include "common/profile/profile_record.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

@@ -8,9 +8,9 @@
 
 #include "common/io/error.h"
 #include "common/io/json_text.h"
-#include "common/records/jsonl.h"
 #include "common/io/limits.h"
 #include "common/io/utf8.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

@@ -6,11 +6,11 @@
 
 #include <cmath>
 
-#include "common/io/error.h"
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
-#include "common/records/jsonl.h"
+#include "common/io/error.h"
 #include "common/profile/targets.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

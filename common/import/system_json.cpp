@@ -6,10 +6,10 @@
 
 #include <cmath>
 
-#include "common/io/error.h"
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
 #include "common/import/slots.h"
+#include "common/io/error.h"
 #include "common/records/jsonl.h"
 
 namespace nx {

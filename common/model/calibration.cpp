@@ -15,9 +15,9 @@
 
 #include "common/io/error.h"
 #include "common/io/input.h"
-#include "common/records/jsonl.h"
 #include "common/model/sim.h"
 #include "common/profile/profile_builder.h"
+#include "common/records/jsonl.h"
 
 namespace nx::model {
 

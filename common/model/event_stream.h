@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "common/profile/event.h"
 #include "common/model/cost_model.h"
+#include "common/profile/event.h"
 #include "common/profile/profile_sink.h"
 
 namespace nx::model {

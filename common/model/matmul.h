@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/profile/event.h"
 #include "common/model/cost_model.h"
 #include "common/model/sbuf_plan.h"
+#include "common/profile/event.h"
 #include "common/profile/targets.h"
 
 namespace nx::model {

@@ -41,9 +41,9 @@
 #include <deque>
 #include <utility>
 
-#include "common/profile/event.h"
 #include "common/model/cost_model.h"
 #include "common/model/event_stream.h"
+#include "common/profile/event.h"
 #include "common/profile/profile_sink.h"
 
 namespace nx::model {

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "common/model/matmul.h"
 #include "common/io/output.h"
+#include "common/model/matmul.h"
 #include "common/profile/profile_sink.h"
 #include "common/profile/targets.h"
 #include "common/workload/workload.h"

@@ -9,9 +9,9 @@
 #include <sys/mman.h>
 
 #include "common/io/error.h"
+#include "common/io/utf8.h"
 #include "common/parquet/codecs.h"
 #include "common/parquet/thrift_compact.h"
-#include "common/io/utf8.h"
 
 namespace nx::parquet {
 

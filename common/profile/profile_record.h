@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "common/records/jsonl.h"
 #include "common/profile/profile.h"
 #include "common/profile/profile_sink.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

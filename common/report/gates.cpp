@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "common/io/error.h"
-#include "common/records/jsonl.h"
 #include "common/profile/metric_defs.h"
+#include "common/records/jsonl.h"
 #include "common/report/units.h"
 
 namespace nx {

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "common/report/svg_chart.h"
 #include "common/cli/version.h"
+#include "common/report/svg_chart.h"
 
 namespace nx {
 

@@ -7,9 +7,9 @@
 #include <tuple>
 
 #include "common/cli/diag.h"
-#include "common/workload/llm_models.h"
 #include "common/report/buckets.h"
 #include "common/report/units.h"
+#include "common/workload/llm_models.h"
 
 namespace nx {
 

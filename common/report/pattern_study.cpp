@@ -4,8 +4,8 @@
 #include <cmath>
 #include <map>
 
-#include "common/report/units.h"
 #include "common/profile/rules.h"
+#include "common/report/units.h"
 
 namespace nx {
 

@@ -5,8 +5,8 @@
 
 #include <rapidjson/document.h>
 
-#include "common/records/jsonl.h"
 #include "common/profile/metric_defs.h"
+#include "common/records/jsonl.h"
 #include "common/report/trace_report.h"
 #include "common/report/units.h"
 

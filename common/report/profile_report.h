@@ -6,11 +6,11 @@
 
 #include <vector>
 
+#include "common/profile/rules.h"
 #include "common/records/jsonl.h"
 #include "common/report/document.h"
 #include "common/report/report_input.h"
 #include "common/report/row_format.h"
-#include "common/profile/rules.h"
 
 namespace nx {
 

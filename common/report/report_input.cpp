@@ -13,8 +13,8 @@
 
 #include "common/cli/diag.h"
 #include "common/io/error.h"
-#include "common/records/jsonl.h"
 #include "common/profile/profile_record.h"
+#include "common/records/jsonl.h"
 #include "common/records/record_loop.h"
 #include "common/report/trace_report.h"
 

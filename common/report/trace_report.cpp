@@ -106,7 +106,7 @@ void add_tracks(Document& doc, const TraceStats& st) {
     t.columns = {"track", "slices", "busy", "busy %", "categories"};
     t.numeric = {false, true, true, true, false};
     t.max_width = {kTrackWidth};
-    for (const TraceTrack& tr : st.tracks)
+    for (const TrackActivity& tr : st.tracks)
         t.rows.push_back({tr.name, count_text(tr.slices), ns_text(tr.busy_ns),
                           format_percent(percent_of(tr.busy_ns, st.span_ns())), joined(tr.categories)});
     doc.table(t);
@@ -215,7 +215,7 @@ void add_gaps(Document& doc, const TraceStats& st, const ReportOptions& o) {
     t.columns = {"track", "busy by", "at", "length"};
     t.numeric = {false, false, true, true};
     t.max_width = {kTrackWidth};
-    for (const TraceTrack& tr : st.tracks)
+    for (const TrackActivity& tr : st.tracks)
         if (!is_gpu_stream(st, tr.name))
             for (const TraceGap& g : tr.gaps) t.rows.push_back({tr.name, "slices", at_text(g.start_ns, st), ns_text(g.length_ns)});
     for (const GpuStream& s : st.gpu_streams)
@@ -282,7 +282,7 @@ void write_trace_records(const std::vector<ProfileEntry>& profiles, const Report
 
     out.columns({"kind", "profile", "profile_name", "track", "slices", "busy_ns", "busy_percent", "categories"});
     for (const auto& [p, st] : traces)
-        for (const TraceTrack& t : st.tracks) {
+        for (const TrackActivity& t : st.tracks) {
             std::vector<Cell> r = head("trace_track", *p);
             r.push_back(Cell::of_text(t.name));
             r.push_back(Cell::of_int(t.slices));
@@ -354,7 +354,7 @@ void write_trace_records(const std::vector<ProfileEntry>& profiles, const Report
                 out.row(r);
             }
         };
-        for (const TraceTrack& t : st.tracks)
+        for (const TrackActivity& t : st.tracks)
             if (!is_gpu_stream(st, t.name)) gaps(t.name, "slices", t.gaps);
         for (const GpuStream& g : st.gpu_streams) gaps(g.track, "gpu_work", g.gaps);
     }

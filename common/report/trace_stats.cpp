@@ -133,7 +133,7 @@ TraceStats compute_trace_stats(const TraceSlices& in, int64_t start_ns, int64_t 
         std::stable_sort(slices.begin(), slices.end(), [](const TraceSlices::Slice& a, const TraceSlices::Slice& b) {
             return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
         });
-        TraceTrack tt;
+        TrackActivity tt;
         tt.name = in.text(track.name);
         tt.slices = static_cast<int64_t>(slices.size());
         IntervalUnion busy, gpu;
@@ -196,7 +196,7 @@ TraceStats compute_trace_stats(const TraceSlices& in, int64_t start_ns, int64_t 
     out.gpu_busy_ns = gpu_all.total();
 
     // Busiest first; equal ones by name, so the order never depends on the input's.
-    std::stable_sort(out.tracks.begin(), out.tracks.end(), [](const TraceTrack& a, const TraceTrack& b) {
+    std::stable_sort(out.tracks.begin(), out.tracks.end(), [](const TrackActivity& a, const TrackActivity& b) {
         return a.busy_ns != b.busy_ns ? a.busy_ns > b.busy_ns : a.name < b.name;
     });
     std::stable_sort(out.gpu_streams.begin(), out.gpu_streams.end(), [](const GpuStream& a, const GpuStream& b) {

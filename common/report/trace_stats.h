@@ -66,7 +66,7 @@ struct TraceGap {
     int64_t length_ns = 0;
 };
 
-struct TraceTrack {
+struct TrackActivity {
     std::string name;
     std::vector<std::string> categories;  // most slices first
     int64_t slices = 0;
@@ -106,7 +106,7 @@ struct TraceStats {
     int64_t slices = 0;
     int64_t instants = 0;
     int64_t improperly_nested = 0;
-    std::vector<TraceTrack> tracks;       // busiest first
+    std::vector<TrackActivity> tracks;       // busiest first
     std::vector<GpuStream> gpu_streams;   // busiest first
     int64_t gpu_busy_ns = 0;              // union of GPU work on every stream
     int64_t gpu_first_ns = 0, gpu_last_ns = 0;  // the first GPU work's start, the last one's end

@@ -1,11 +1,13 @@
 // The backend table (backends.h).
 #include "common/run/backends.h"
 
+#include <iterator>
+
 #include "common/io/error.h"
+#include "common/profile/targets.h"
 #include "common/run/cpu_backend.h"
 #include "common/run/neuron_backend.h"
 #include "common/run/sim_backend.h"
-#include "common/profile/targets.h"
 
 namespace nx {
 
@@ -38,6 +40,28 @@ const BackendDef* find_backend(std::string_view name) {
 std::string backend_names() {
     std::string s;
     for (const BackendDef& b : kBackends) s += (s.empty() ? "" : ", ") + std::string(b.name);
+    return s;
+}
+
+std::string_view default_backend() { return kBackends[0].name; }
+
+std::string backend_option_help() {
+    std::string s;
+    for (size_t i = 0; i < std::size(kBackends); ++i) {
+        s += i == 0 ? "" : i + 1 == std::size(kBackends) ? " or " : ", ";
+        s += kBackends[i].name;
+        if (i == 0) s += " (default)";
+    }
+    return s;
+}
+
+std::string target_option_help() {
+    std::string s = target_names();
+    std::string def(kDefaultDeviceTarget);
+    if (size_t at = (", " + s + ",").find(", " + def + ","); at != std::string::npos)
+        s.insert(at + def.size(), " (default)");
+    for (const BackendDef& b : kBackends)
+        if (!b.device_targets) s += "; " + std::string(b.default_target) + " for the " + std::string(b.name) + " backend";
     return s;
 }
 

@@ -33,6 +33,12 @@ std::span<const BackendDef> backend_defs();
 const BackendDef* find_backend(std::string_view name);
 // "sim, cpu, neuron" for messages.
 std::string backend_names();
+// The first row is the backend a run uses when --backend is not given.
+std::string_view default_backend();
+// --help texts from the table: "sim (default), cpu or neuron" and
+// "trn1, inf2, trn2 (default), trn3; cpu for the cpu backend".
+std::string backend_option_help();
+std::string target_option_help();
 // The backend `name` on options.target (its default target when empty).
 // Throws UsageError for an unknown backend or a target it cannot run.
 std::unique_ptr<Backend> make_backend(const std::string& name, BackendOptions options);

@@ -11,13 +11,13 @@
 #include <cstring>
 #include <regex>
 
+#include "common/convert/record_sinks.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
-#include "common/records/jsonl.h"
-#include "common/run/neuron_tools.h"
 #include "common/profile/profile_builder.h"
-#include "common/convert/record_sinks.h"
+#include "common/records/jsonl.h"
 #include "common/run/backends.h"
+#include "common/run/neuron_tools.h"
 #include "common/workload/workload_record.h"
 
 namespace nx {

@@ -4,8 +4,8 @@
 #include <cstdlib>
 
 #include "common/io/data_dir.h"
-#include "common/records/jsonl.h"
 #include "common/io/process.h"
+#include "common/records/jsonl.h"
 #include "common/workload/workload_record.h"
 
 namespace nx {

@@ -1,9 +1,9 @@
 #include "common/run/sim_backend.h"
 
-#include "common/records/jsonl.h"
+#include "common/cli/version.h"
 #include "common/model/sim.h"
 #include "common/profile/targets.h"
-#include "common/cli/version.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 

@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/profile/engine_busy.h"
 #include "common/io/error.h"
+#include "common/profile/engine_busy.h"
 #include "common/profile/event.h"
 #include "common/profile/interval_union.h"
 #include "common/store/store.h"

@@ -14,13 +14,13 @@
 #include <ctime>
 #include <set>
 
-#include "common/store/engine_intervals.h"
 #include "common/io/error.h"
 #include "common/io/file_guard.h"
-#include "common/records/jsonl.h"
 #include "common/io/limits.h"
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
+#include "common/records/jsonl.h"
+#include "common/store/engine_intervals.h"
 #include "common/store/store_layout.h"
 #include "common/store/store_schema.h"
 #include "common/trace/trace_layout.h"

@@ -21,7 +21,7 @@
 
 namespace nx {
 
-struct TraceFlow;  // trace_layout.h (not included: the report has a TraceTrack of its own)
+struct TraceFlow;  // trace/trace_layout.h (not included: the store needs only the name)
 
 class Store {
 public:

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "common/io/error.h"
+#include "common/profile/targets.h"
 #include "common/records/jsonl.h"
 #include "common/workload/llm_models.h"
-#include "common/profile/targets.h"
 
 namespace nx {
 

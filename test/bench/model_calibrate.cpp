@@ -6,10 +6,10 @@
 #include <exception>
 #include <string>
 
-#include "common/io/error.h"
 #include "common/cli/exit_status.h"
-#include "common/model/sim.h"
+#include "common/io/error.h"
 #include "common/io/output.h"
+#include "common/model/sim.h"
 
 int main(int argc, char** argv) {
     const std::string data = argc > 1 ? argv[1] : "common/model/calibration.jsonl";

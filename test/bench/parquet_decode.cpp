@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "common/io/error.h"
 #include "common/import/explorer_tables.h"
+#include "common/io/error.h"
 #include "common/parquet/table_reader.h"
 
 namespace {

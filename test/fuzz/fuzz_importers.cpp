@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "common/io/error.h"
 #include "common/import/importer.h"
+#include "common/io/error.h"
 #include "common/profile/profile_builder.h"
 
 namespace {

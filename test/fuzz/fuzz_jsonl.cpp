@@ -5,8 +5,8 @@
 #include <string>
 
 #include "common/io/error.h"
-#include "common/records/jsonl.h"
 #include "common/profile/profile_record.h"
+#include "common/records/jsonl.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto in = nx::InputSource::from_memory(std::string(reinterpret_cast<const char*>(data), size), "fuzz.jsonl");

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "common/io/error.h"
-#include "common/parquet/table_reader.h"
 #include "common/io/utf8.h"
+#include "common/parquet/table_reader.h"
 
 namespace {
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "common/io/error.h"
-#include "common/import/slots.h"
 #include "common/import/importer.h"
+#include "common/import/slots.h"
+#include "common/io/error.h"
 #include "common/io/input.h"
 
 namespace {

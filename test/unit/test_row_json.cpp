@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "common/io/utf8.h"
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
-#include "common/io/utf8.h"
 
 namespace {
 

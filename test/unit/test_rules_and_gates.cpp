@@ -11,8 +11,8 @@
 
 #include "common/io/error.h"
 #include "common/profile/profile.h"
-#include "common/report/gates.h"
 #include "common/profile/rules.h"
+#include "common/report/gates.h"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "common/profile/event.h"
 #include "common/io/output.h"
+#include "common/profile/event.h"
 #include "common/profile/profile.h"
 #include "common/trace/event_spool.h"
 #include "common/trace/pftrace_reader.h"

@@ -20,8 +20,8 @@ const nx::NameStat* name_stat(const TraceStats& st, const std::string& name) {
     return nullptr;
 }
 
-const nx::TraceTrack* track(const TraceStats& st, const std::string& name) {
-    for (const nx::TraceTrack& t : st.tracks)
+const nx::TrackActivity* track(const TraceStats& st, const std::string& name) {
+    for (const nx::TrackActivity& t : st.tracks)
         if (t.name == name) return &t;
     return nullptr;
 }

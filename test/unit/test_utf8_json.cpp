@@ -16,8 +16,8 @@
 #include "common/io/error.h"
 #include "common/io/input.h"
 #include "common/io/json_text.h"
-#include "common/records/jsonl.h"
 #include "common/io/utf8.h"
+#include "common/records/jsonl.h"
 
 namespace {
 
