@@ -322,6 +322,12 @@ CalibrationReport run_calibration(const std::string& data_file) {
     return evaluate_calibration(read_calibration_points(data_file), fitted_params());
 }
 
+void print_check(const CalibrationReport& report, Output& out) {
+    out.write(report.drifted.empty() ? "\ncheck: every point where the last fit left it\n"
+                                     : "\ncheck FAILED (run make calibrate after changing the model):\n");
+    for (const std::string& d : report.drifted) out.write("  " + d + "\n");
+}
+
 void print_calibration(const CalibrationReport& report, Output& out) {
     out.write(std::string("nx-sim calibration: public measurements against the model (") +
               (report.fitted ? "parameters fitted in this run" : "the compiled-in fitted parameters") + ")\n");

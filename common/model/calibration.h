@@ -98,5 +98,7 @@ CalibrationReport fit_calibration(const std::vector<CalibrationPoint>& points);
 void write_fitted_params(const CalibrationReport& report, const std::string& data_file, const std::string& path);
 
 void print_calibration(const CalibrationReport& report, Output& out);
+// The --check verdict: every point where the last fit left it, or the drifts.
+void print_check(const CalibrationReport& report, Output& out);
 
 }  // namespace nx::model

@@ -46,10 +46,7 @@ int main(int argc, char** argv) {
             nx::model::write_fitted_params(report, data, write);
             out.write("\nwrote " + write + " (rebuild to compile the parameters in)\n");
         }
-        if (check) {
-            out.write(report.drifted.empty() ? "\ncheck: every point where the last fit left it\n" : "\ncheck FAILED:\n");
-            for (const std::string& d : report.drifted) out.write("  " + d + "\n");
-        }
+        if (check) nx::model::print_check(report, out);
         out.close();
         if (check) return report.drifted.empty() ? nx::kExitOk : nx::kExitGate;
         return report.goals_met ? nx::kExitOk : nx::kExitGate;
