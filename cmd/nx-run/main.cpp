@@ -144,7 +144,8 @@ int calibrate(const std::string& file) {
     if (path.empty()) throw nx::Error("cannot find calibration.jsonl (give its path)");
     nx::model::CalibrationReport r = nx::model::run_calibration(path);
     nx::model::print_calibration(r, nx::Output::standard());
-    return r.goals_met ? nx::kExitOk : nx::kExitGate;
+    nx::model::print_check(r, nx::Output::standard());
+    return r.drifted.empty() ? nx::kExitOk : nx::kExitGate;
 }
 
 // --list backends: the backend table (common/run/backends.h).

@@ -2,11 +2,27 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+
+#include "common/model/event_stream.h"
+#include "common/model/fitted.h"
 
 namespace nx::model {
 
-CostModel::CostModel(const Target& target)
-    : target_(target), hbm_bytes_per_ns_(target.hbm_bytes_per_s_core() * kHbmTileDmaEfficiency / 1e9) {}
+CostModel::CostModel(const Target& target) : CostModel(target, fitted_params()) {}
+
+CostModel::CostModel(const Target& target, const ModelParams& params)
+    : target_(target),
+      params_(params),
+      hbm_contiguous_(target.hbm_bytes_per_s_core() * params.hbm_contiguous / 1e9),
+      hbm_strided_(target.hbm_bytes_per_s_core() * params.hbm_strided / 1e9),
+      dma_engines_(std::clamp(target.dma_engines_per_logical_core(), 1, kMaxDmaEngines)) {}
+
+Time CostModel::kernel_fixed_ns() const {
+    // NC-v3 has its own fitted value; NC-v4 has no measured point and is
+    // assumed to behave as NC-v3.
+    return std::string_view(target_.core) == "NC-v2" ? params_.fixed_ns_v2 : params_.fixed_ns_v3;
+}
 
 int CostModel::k_pack(DType d) const {
     if (d != DType::fp8) return 1;

@@ -1,7 +1,8 @@
 // The NeuronCore cost model: what one instruction or one DMA transfer costs
 // on a target.  The constants come from AWS's public NKI documentation
-// (neuron-facts.md section 6) and name their source; the one fitted constant
-// and the few assumptions say so, and all of them are listed in nx-sim(7).
+// (neuron-facts.md section 6) and name their source; the fitted parameters
+// (ModelParams) and the few assumptions say so, and all of them are listed
+// in nx-sim(7).
 //
 // Sources (aws-neuron-sdk repository):
 //   [nki-arch]  NKI "Trainium/Inferentia2 Architecture Guide" (TensorE, PSUM)
@@ -12,6 +13,7 @@
 //   [arch-v4]   Trainium3 / NeuronCore-v4 architecture page (mxfp8 peak)
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "common/profile/targets.h"
@@ -59,8 +61,8 @@ inline constexpr int64_t kSyncInstructionCycles = kAccessStaticCycles;
 
 // --- DMA ---------------------------------------------------------------------
 // Each of the 16 DMA engines serves 8 SBUF partitions; a transfer touching P
-// partitions is spread over the engines of those partitions [dma-intro].
-inline constexpr int64_t kPartitionsPerDmaEngine = 8;
+// partitions is spread over the engines of those partitions [dma-intro].  A
+// logical core of two physical cores (trn2) has 32 engines, 4 partitions each.
 // DMA sizing [nki-perf]: below 256 B per partition a transfer is
 // overhead-bound, >= 2 KiB is the minimum for efficiency, >= 4 KiB saturates.
 // Modelled as a per-descriptor (per partition row) cost equal to moving
@@ -69,16 +71,43 @@ inline constexpr double kDmaDescriptorOverheadBytes = 256;
 // The ~1300 ns fixed cross-engine overhead per transfer (Target::
 // dma_fixed_overhead_ns, [nki-perf]) is latency between the trigger and the
 // first byte, not engine occupancy: a 32 KiB single-engine transfer itself
-// lasts 1416 ns on trn2 [dma-intro], which is its bytes over 23 B/ns.
-//
-// FITTED: the HBM throughput that tile DMA traffic sustains, as a fraction of
-// the per-core HBM peak.  The three memory-bound kernels of the NKI matmul
-// tutorial [nki-mm] all move HBM bytes at 103-105 GB/s on trn1 whatever their
-// tile shapes (256 B to 1 KiB per partition), i.e. ~25% of the 410 GB/s
-// per-core peak; no documented engine or HBM figure explains that rate.
-// Fitted once on those three kernels (make calibrate shows the residuals);
-// other targets assume the same fraction of their own per-core HBM peak.
-inline constexpr double kHbmTileDmaEfficiency = 0.2535;
+// lasts 1416 ns on trn2 [dma-intro], which is its bytes over 23 B/ns.  What
+// does occupy the issuing engine is writing the transfer's descriptors: the
+// fitted ModelParams::dma_issue_ns, once per physical core whose DMA rings
+// the transfer uses (LNC of them: the packets are split per queue).
+
+// --- Kernel launch and drain ---------------------------------------------------
+// Every measured kernel pays a fixed 13-30 us on top of its work (the vector
+// add points: one 100 KB tile takes 15-19 us).  Modelled as a preamble (every
+// engine drains, waits on the launch semaphore, sets its ordering mode;
+// ScalarE loads its first activation table) and a drain (every engine waits
+// for the last transfer, clears its semaphores and notifies), named as in a
+// neuron-profile capture.  The total is fitted (ModelParams::fixed_ns_*); the
+// drain's share and the small instructions' durations are as observed in a
+// neuron-profile 2.27 capture of a small inf2 kernel (real-samples, reading
+// material): DRAIN ~10 ns, SET_ORDERING_MODE ~8 ns, NOTIFY ~10 ns,
+// ACT_TABLE_LOAD 368 ns, EVENT_SEMAPHORE_RANGE_CLEAR ~300 ns, and ~2.6 us from
+// the last transfer to the end of the drain.
+inline constexpr double kDrainInstrNs = 10;
+inline constexpr double kSetOrderingModeNs = 8;
+inline constexpr double kNotifyNs = 10;
+inline constexpr double kActTableLoadNs = 368;
+inline constexpr double kSemaphoreRangeClearNs = 300;
+inline constexpr double kKernelDrainNs = 2600;
+
+// --- Fitted parameters ------------------------------------------------------------
+// The free parameters `make calibrate` fits (least squares on log error) to
+// the fit subset of common/model/calibration.jsonl.  Their values, with the
+// fit's residuals, are compiled in from fitted_params.inc (fitted.h); the
+// HBM fractions replace issue 3's single kHbmTileDmaEfficiency (0.2535,
+// fitted on the strided tiles of the NKI matmul tutorial alone).
+struct ModelParams {
+    double fixed_ns_v2 = 0;     // kernel preamble + drain on NC-v2 (trn1, inf2)
+    double fixed_ns_v3 = 0;     // the same on NC-v3 (trn2; trn3 assumed alike)
+    double dma_issue_ns = 0;    // descriptor issue per transfer and physical core, on the issuing engine
+    double hbm_contiguous = 0;  // sustained fraction of the logical core's HBM peak, one contiguous range
+    double hbm_strided = 0;     // ... a tile of rows strided across a larger tensor
+};
 
 // --- Host ----------------------------------------------------------------------
 // One graph launch through the Neuron runtime (nrt_execute) as seen by the
@@ -90,7 +119,11 @@ inline constexpr double kHostDispatchNs = 20000;
 // Per-instruction costs on one target, in ns.
 class CostModel {
 public:
+    // `params`: the fitted values (fitted.h) unless a fit is trying others.
     explicit CostModel(const Target& target);
+    CostModel(const Target& target, const ModelParams& params);
+
+    const ModelParams& params() const { return params_; }
 
     const Target& target() const { return target_; }
 
@@ -114,13 +147,26 @@ public:
     // One DMA engine's share of a transfer: `rows` partition rows of
     // `row_bytes` each, at the engine's rated bandwidth.
     Time dma_engine_ns(int64_t rows, int64_t row_bytes) const;
-    // Sustained HBM bytes per ns for tile DMA traffic (shared by the queues).
-    double hbm_bytes_per_ns() const { return hbm_bytes_per_ns_; }
+    // Sustained HBM bytes per ns of the logical core (shared by the queues)
+    // for contiguous or strided transfers.
+    double hbm_bytes_per_ns(bool strided = true) const { return strided ? hbm_strided_ : hbm_contiguous_; }
     Time dma_fixed_latency_ns() const { return target_.dma_fixed_overhead_ns; }
+    // Descriptor issue of one transfer on the issuing engine.
+    Time dma_issue_ns() const { return params_.dma_issue_ns * target_.lnc; }
+    // DMA engines a transfer of the logical core can use, and the SBUF
+    // partitions each serves.
+    int dma_engines() const { return dma_engines_; }
+    int64_t partitions_per_dma_engine() const { return kPartitions / dma_engines_; }
+    // Kernel preamble and drain (see above).
+    Time kernel_fixed_ns() const;
+    Time kernel_drain_ns() const { return std::min(kKernelDrainNs, kernel_fixed_ns() / 2); }
+    Time kernel_preamble_ns() const { return kernel_fixed_ns() - kernel_drain_ns(); }
 
 private:
     const Target& target_;
-    double hbm_bytes_per_ns_;
+    ModelParams params_;
+    double hbm_contiguous_, hbm_strided_;
+    int dma_engines_;
 };
 
 }  // namespace nx::model

@@ -194,8 +194,9 @@ ElementwiseOutcome lower_elementwise(Scheduler& s, const ElementwiseSpec& spec) 
         for (int64_t ct = 0; ct * kChunkElems < spec.cols; ++ct) {
             const int64_t c = std::min(kChunkElems, spec.cols - ct * kChunkElems);
             size_t slot = in.take();
-            Time a = e.dma(DmaKind::hbm_read, x_name, r, c, in.ready(slot), rt, ct);
-            Time bb = binary ? e.dma(DmaKind::hbm_read, y_name, r, c, in.ready(slot), rt, ct) : a;
+            const bool strided = c < spec.cols;
+            Time a = e.dma(DmaKind::hbm_read, x_name, r, c, in.ready(slot), rt, ct, kTrackSync, strided);
+            Time bb = binary ? e.dma(DmaKind::hbm_read, y_name, r, c, in.ready(slot), rt, ct, kTrackSync, strided) : a;
             size_t oslot = outs.take();
             Time ready = std::max({a, bb, reduce ? 0.0 : outs.ready(oslot)});
             Time done = 0;
@@ -213,7 +214,7 @@ ElementwiseOutcome lower_elementwise(Scheduler& s, const ElementwiseSpec& spec) 
             }
             in.release(slot, done);
             if (!reduce) {
-                Time st = e.dma(DmaKind::hbm_write, out_name, r, c, done, rt, ct, unit);
+                Time st = e.dma(DmaKind::hbm_write, out_name, r, c, done, rt, ct, unit, strided);
                 outs.release(oslot, st);
                 end = std::max(end, st);
             }

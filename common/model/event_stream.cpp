@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace nx::model {
 
@@ -36,18 +39,27 @@ constexpr OpText kOps[] = {
     {"dma_sbuf_to_hbm", "DMA"},
     {"dma_sbuf_to_sbuf", "DMA"},
     {"nrt_execute", "nrt_execute"},
+    {"DRAIN", "DRAIN"},
+    {"EVENT_SEMAPHORE", "EVENT_SEMAPHORE"},
+    {"SET_ORDERING_MODE", "SET_ORDERING_MODE"},
+    {"ACT_TABLE_LOAD", "ACT_TABLE_LOAD"},
+    {"EVENT_SEMAPHORE_RANGE_CLEAR", "EVENT_SEMAPHORE_RANGE_CLEAR"},
+    {"NOTIFY", "NOTIFY"},
 };
+static_assert(std::size(kOps) == static_cast<size_t>(Op::notify) + 1, "one name per Op");
 
-constexpr std::string_view kDmaTracks[kDmaQueueKinds][kMaxDmaEngines] = {
-    {"qSyncIO0", "qSyncIO1", "qSyncIO2", "qSyncIO3", "qSyncIO4", "qSyncIO5", "qSyncIO6", "qSyncIO7", "qSyncIO8",
-     "qSyncIO9", "qSyncIO10", "qSyncIO11", "qSyncIO12", "qSyncIO13", "qSyncIO14", "qSyncIO15"},
-    {"qScalarIO0", "qScalarIO1", "qScalarIO2", "qScalarIO3", "qScalarIO4", "qScalarIO5", "qScalarIO6", "qScalarIO7",
-     "qScalarIO8", "qScalarIO9", "qScalarIO10", "qScalarIO11", "qScalarIO12", "qScalarIO13", "qScalarIO14", "qScalarIO15"},
-    {"qVectorIO0", "qVectorIO1", "qVectorIO2", "qVectorIO3", "qVectorIO4", "qVectorIO5", "qVectorIO6", "qVectorIO7",
-     "qVectorIO8", "qVectorIO9", "qVectorIO10", "qVectorIO11", "qVectorIO12", "qVectorIO13", "qVectorIO14", "qVectorIO15"},
-    {"qGpSimdIO0", "qGpSimdIO1", "qGpSimdIO2", "qGpSimdIO3", "qGpSimdIO4", "qGpSimdIO5", "qGpSimdIO6", "qGpSimdIO7",
-     "qGpSimdIO8", "qGpSimdIO9", "qGpSimdIO10", "qGpSimdIO11", "qGpSimdIO12", "qGpSimdIO13", "qGpSimdIO14", "qGpSimdIO15"},
-};
+// "qSyncIO3": the Sync engine's queue on DMA engine 3.
+constexpr std::string_view kQueuePrefix[kDmaQueueKinds] = {"qSyncIO", "qScalarIO", "qVectorIO", "qGpSimdIO"};
+
+const std::vector<std::string>& dma_track_names() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (std::string_view prefix : kQueuePrefix)
+            for (int e = 0; e < kMaxDmaEngines; ++e) v.push_back(std::string(prefix) + std::to_string(e));
+        return v;
+    }();
+    return names;
+}
 
 
 
@@ -66,8 +78,7 @@ std::string_view track_name(int track) {
         case kTrackSync: return "Sync";
         case kTrackHost: return "nrt-nc-000";
         default: {
-            int i = track - kTrackDma0;
-            return kDmaTracks[i / kMaxDmaEngines][i % kMaxDmaEngines];
+            return dma_track_names()[static_cast<size_t>(track - kTrackDma0)];
         }
     }
 }
@@ -116,7 +127,7 @@ void EventStream::Ring::pop() {
     --size;
 }
 
-static_assert(kTrackCount <= (1 << 7), "the tournament tree has 128 leaves");
+static_assert(kTrackCount <= (1 << 8), "the tournament tree has 256 leaves");
 
 EventStream::EventStream(ImportHandler* handler) : handler_(handler), tree_(2 * kLeaves, kEmpty) {
     names_.emplace_back();  // id 0: none

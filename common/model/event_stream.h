@@ -40,7 +40,9 @@ enum TrackId : uint8_t {
     kTrackHost,
     kTrackDma0,
 };
-inline constexpr int kMaxDmaEngines = 16;
+// 16 DMA engines per physical core, two physical cores per logical core on
+// trn2/trn3 (Target::dma_engines_per_logical_core).
+inline constexpr int kMaxDmaEngines = 32;
 // DMA queues by trigger engine: Sync, Scalar (Activation), Vector, GpSimd.
 inline constexpr int kDmaQueueKinds = 4;
 inline constexpr int kTrackCount = kTrackDma0 + kDmaQueueKinds * kMaxDmaEngines;
@@ -73,6 +75,13 @@ enum class Op : uint8_t {
     dma_sbuf_to_hbm,
     dma_sbuf_to_sbuf,
     nrt_execute,
+    // Kernel preamble and drain, named as neuron-profile shows them.
+    drain,
+    event_semaphore,
+    set_ordering_mode,
+    act_table_load,
+    semaphore_range_clear,
+    notify,
 };
 std::string_view op_name(Op op);
 std::string_view op_opcode(Op op);
@@ -156,7 +165,7 @@ private:
     // A tournament (winner) tree over the track heads: leaf key is
     // (head ts << kTrackBits | track), or kEmpty; the root is the next event
     // in (ts, track) order.  One update costs log2(kLeaves) comparisons.
-    static constexpr int kTrackBits = 7;
+    static constexpr int kTrackBits = 8;
     static constexpr int kLeaves = 1 << kTrackBits;
     static constexpr uint64_t kEmpty = UINT64_MAX;
     std::vector<uint64_t> tree_;

@@ -25,9 +25,10 @@ struct KernelEmitter {
     Time pool(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
         return instr(kTrackGpSimd, op, cost.gpsimd_ns(elems, inputs), ready, rows, elems);
     }
-    // A rows x cols tile of `tensor` at tile coordinates (r, c).
+    // A rows x cols tile of `tensor` at tile coordinates (r, c); `strided`
+    // when the tile's rows are parts of longer rows in HBM.
     Time dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r = 0, int64_t c = 0,
-             int trigger = kTrackSync);
+             int trigger = kTrackSync, bool strided = false);
 
     Scheduler& s;
     const CostModel& cost;

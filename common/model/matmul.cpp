@@ -198,7 +198,7 @@ MatmulVariant choose_matmul_variant(const MatmulProblem& problem, const CostMode
         MatmulPlan plan = plan_matmul(p, v, cost);
         if (!plan.fits) continue;
         // HBM traffic at the sustained rate is a lower bound on the latency.
-        if (plan.hbm_bytes / cost.hbm_bytes_per_ns() >= best_time) continue;
+        if (plan.hbm_bytes / std::max(cost.hbm_bytes_per_ns(true), cost.hbm_bytes_per_ns(false)) >= best_time) continue;
         plan = best_matmul_plan(p, v, cost);
         Scheduler sched(cost, nullptr);
         Time t = lower_matmul(sched, p, plan);

@@ -66,13 +66,22 @@ struct Kernel {
         return s.stream().layer(name);
     }
 
-    Time load(DmaKind kind, uint16_t tensor, int64_t k, int64_t col, int64_t cols, Time ready, uint32_t lay) {
+    Time load_lhs(int64_t k, int64_t col, int64_t cols, Time ready, uint32_t lay) {
+        return load(p.lhs_kind, lhs, k, col, cols, g.M, ready, lay);
+    }
+    Time load_rhs(int64_t k, int64_t col, int64_t cols, Time ready, uint32_t lay) {
+        return load(p.rhs_kind, rhs, k, col, cols, g.N, ready, lay);
+    }
+    // A K tile of `cols` of an operand `width` columns wide.
+    Time load(DmaKind kind, uint16_t tensor, int64_t k, int64_t col, int64_t cols, int64_t width, Time ready, uint32_t lay) {
         Transfer t;
         t.partitions = g.k_parts(k);
         t.row_bytes = g.row_bytes(cols);
         t.kind = kind;
         t.ready = ready;
         t.layer = lay;
+        // Contiguous only when the tile spans whole rows of its operand.
+        t.strided = cols < width;
         t.tensor = TensorRef{tensor, 0, static_cast<int32_t>(k), static_cast<int32_t>(col)};
         return s.dma(t);
     }
@@ -123,6 +132,7 @@ struct Kernel {
         t.kind = DmaKind::hbm_write;
         t.ready = ready;
         t.layer = lay;
+        t.strided = cols < g.N;
         t.tensor = TensorRef{out, 0, static_cast<int32_t>(m), static_cast<int32_t>(n)};
         return s.dma(t);
     }
@@ -134,6 +144,7 @@ struct Kernel {
         t.kind = DmaKind::hbm_read;
         t.ready = std::max(ready, p.epilogue_ready);
         t.layer = lay;
+        t.strided = cols < g.N;
         t.tensor = TensorRef{epi, 0, static_cast<int32_t>(m), static_cast<int32_t>(n)};
         return s.dma(t);
     }
@@ -202,8 +213,8 @@ Time lower_matmul_naive(Scheduler& s, const MatmulProblem& p, const MatmulPlan& 
             Time mm_end = 0;
             for (int64_t k = 0; k < c.g.kt; ++k) {
                 int64_t slot = tiles.take();
-                Time lhs = c.load(p.lhs_kind, c.lhs, k, m, mc, std::max(tiles.ready(slot), p.lhs_ready), lay);
-                Time rhs = c.load(p.rhs_kind, c.rhs, k, n, nc, std::max(tiles.ready(slot), p.rhs_ready), lay);
+                Time lhs = c.load_lhs( k, m, mc, std::max(tiles.ready(slot), p.lhs_ready), lay);
+                Time rhs = c.load_rhs( k, n, nc, std::max(tiles.ready(slot), p.rhs_ready), lay);
                 mm_end = c.mm(lhs, rhs, k == 0 ? s.psum_ready(bank) : 0, k, mc, nc, lay);
                 tiles.release(slot, mm_end);
             }
@@ -228,7 +239,7 @@ Time lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan
         uint32_t lay = c.layer("block_m", m);
         for (int64_t k = 0; k < kt; ++k) {
             size_t i = static_cast<size_t>(k);
-            lhs_done[i] = c.load(p.lhs_kind, c.lhs, k, m, mc, std::max(lhs_free[gl + i], p.lhs_ready), lay);
+            lhs_done[i] = c.load_lhs( k, m, mc, std::max(lhs_free[gl + i], p.lhs_ready), lay);
             lhs_last[i] = 0;
         }
         for (int64_t n = 0; n < c.g.nt; ++n) {
@@ -243,7 +254,7 @@ Time lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan
             lay = c.layer("block_m", m, "_n", n);
             for (int64_t k = 0; k < kt; ++k) {
                 size_t i = static_cast<size_t>(k);
-                rhs_done[i] = c.load(p.rhs_kind, c.rhs, k, n, nc, std::max(rhs_free[gr + i], p.rhs_ready), lay);
+                rhs_done[i] = c.load_rhs( k, n, nc, std::max(rhs_free[gr + i], p.rhs_ready), lay);
             }
             int64_t bank = s.psum_take();
             Time mm_end = 0;
@@ -288,7 +299,7 @@ Time lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const Matmu
             int64_t m = mb * TM + bm;
             for (int64_t k = 0; k < kt; ++k) {
                 lhs_done[idx(0, TM, bm, k)] =
-                    c.load(p.lhs_kind, c.lhs, k, m, c.g.m_cols(m), std::max(lhs_free[idx(gl, TM, bm, k)], p.lhs_ready), lay);
+                    c.load_lhs( k, m, c.g.m_cols(m), std::max(lhs_free[idx(gl, TM, bm, k)], p.lhs_ready), lay);
                 lhs_last[idx(0, TM, bm, k)] = 0;
             }
         }
@@ -301,7 +312,7 @@ Time lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const Matmu
                 int64_t n = nb * TN + bn;
                 for (int64_t k = 0; k < kt; ++k)
                     rhs_done[idx(0, TN, bn, k)] =
-                        c.load(p.rhs_kind, c.rhs, k, n, c.g.n_cols(n), std::max(rhs_free[idx(gr, TN, bn, k)], p.rhs_ready), lay);
+                        c.load_rhs( k, n, c.g.n_cols(n), std::max(rhs_free[idx(gr, TN, bn, k)], p.rhs_ready), lay);
             }
             for (int64_t bm = 0; bm < tm; ++bm) {
                 for (int64_t bn = 0; bn < tn; ++bn) {
@@ -365,7 +376,7 @@ Time lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Matmul
                 for (int64_t t = 0; t < tk; ++t) {
                     const int64_t k = kb * TK + t;
                     rhs_done[static_cast<size_t>(t)] =
-                        c.load(p.rhs_kind, c.rhs, k, nb, block_n, std::max(rhs_free[gr + static_cast<size_t>(t)], p.rhs_ready), lay);
+                        c.load_rhs( k, nb, block_n, std::max(rhs_free[gr + static_cast<size_t>(t)], p.rhs_ready), lay);
                 }
                 for (int64_t m0 = gm; m0 < gm + gt; m0 += TM) {
                     const int64_t tm = std::min(TM, gm + gt - m0);
@@ -376,7 +387,7 @@ Time lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Matmul
                     for (int64_t t = 0; t < tk; ++t) {
                         const int64_t k = kb * TK + t;
                         lhs_done[static_cast<size_t>(t)] =
-                            c.load(p.lhs_kind, c.lhs, k, mb, block_m, std::max(lhs_free[gl + static_cast<size_t>(t)], p.lhs_ready), lay);
+                            c.load_lhs( k, mb, block_m, std::max(lhs_free[gl + static_cast<size_t>(t)], p.lhs_ready), lay);
                     }
                     for (int64_t bn = 0; bn < tn; ++bn) {
                         const int64_t nc = g.n_cols(nb * TN + bn);

@@ -153,11 +153,13 @@ Time lower_for_loop_launch(Graph& g, Time& device_ns) {
         g.s.set_floor(Floor(g.s).hold(t, kTrackHost).value());
         g.set_layer("launch" + std::to_string(i));
         Time launched = g.instr(kTrackHost, Op::nrt_execute, kHostDispatchNs, t, 0, 0, EventType::runtime);
-        Time row = g.dma(DmaKind::hbm_read, data, 1, sp.features, launched, i % sp.batch);
-        Time prev = g.dma(DmaKind::hbm_read, out, 1, 1, launched);
+        const Time body = g.s.begin_kernel(launched);
+        Time row = g.dma(DmaKind::hbm_read, data, 1, sp.features, body, i % sp.batch);
+        Time prev = g.dma(DmaKind::hbm_read, out, 1, 1, body);
         Time sum = g.vec(Op::tensor_reduce, 1, sp.features, 1, row);
         Time res = g.act(Op::activation, 1, kScalarElems, std::max(sum, prev));
-        t = g.dma(DmaKind::hbm_write, out, 1, 1, res, 0, 0, kTrackScalar);
+        g.dma(DmaKind::hbm_write, out, 1, 1, res, 0, 0, kTrackScalar);
+        t = g.s.end_kernel();
         device_ns += t - launched;
     }
     return t;

@@ -19,7 +19,56 @@ bool writes_hbm(DmaKind k) { return k == DmaKind::hbm_write || k == DmaKind::spi
 }  // namespace
 
 Scheduler::Scheduler(const CostModel& cost, ImportHandler* events)
-    : cost_(cost), stream_(events), dma_engines_(std::clamp(cost.target().dma_engines_per_core, 1, kMaxDmaEngines)) {}
+    : cost_(cost), stream_(events), dma_engines_(cost.dma_engines()) {}
+
+Time Scheduler::fixed(int unit, Op op, Time start, Time end) {
+    ++stats_.instructions;
+    ++stats_.unit_instructions[unit];
+    if (op != Op::event_semaphore) stats_.unit_busy_ns[unit] += end - start;
+    PendingEvent e;
+    e.op = op;
+    push(unit, start, end, e);
+    return end;
+}
+
+namespace {
+// The engines that take part in a kernel's preamble and drain (TensorE as its
+// PE row, as neuron-profile shows them).
+constexpr int kKernelEngines[] = {kTrackScalar, kTrackVector, kTrackGpSimd, kTrackTensor, kTrackSync};
+}  // namespace
+
+Time Scheduler::begin_kernel(Time at) {
+    at = std::max(at, floor_);
+    const Time start = at + cost_.kernel_preamble_ns();
+    for (int u : kKernelEngines) {
+        Time t = fixed(u, Op::drain, std::max(at, unit_free_[u]), std::max(at, unit_free_[u]) + kDrainInstrNs);
+        // The launch semaphore; ScalarE then loads its first activation table.
+        const Time tail = kSetOrderingModeNs + (u == kTrackScalar ? kActTableLoadNs : 0);
+        if (start - tail > t) t = fixed(u, Op::event_semaphore, t, start - tail);
+        if (u == kTrackScalar) t = fixed(u, Op::act_table_load, t, t + kActTableLoadNs);
+        t = fixed(u, Op::set_ordering_mode, t, t + kSetOrderingModeNs);
+        unit_free_[u] = t;
+    }
+    unit_free_[kTrackTensorMatrix] = std::max(unit_free_[kTrackTensorMatrix], start);
+    return start;
+}
+
+Time Scheduler::end_kernel() {
+    const Time last = std::max(stats_.end, floor_);
+    const Time end = last + cost_.kernel_drain_ns();
+    for (int u : kKernelEngines) {
+        // Wait for the last transfer, clear the kernel's semaphores, meet the
+        // other engines and notify the runtime.
+        Time t = std::max(unit_free_[u], floor_);
+        if (last > t) t = fixed(u, Op::event_semaphore, t, last);
+        t = fixed(u, Op::semaphore_range_clear, t, t + kSemaphoreRangeClearNs);
+        const Time tail = kNotifyNs + kSetOrderingModeNs;
+        if (end - tail > t) t = fixed(u, Op::event_semaphore, t, end - tail);
+        t = fixed(u, Op::notify, t, t + kNotifyNs);
+        unit_free_[u] = fixed(u, Op::set_ordering_mode, t, t + kSetOrderingModeNs);
+    }
+    return stats_.end;
+}
 
 Time Scheduler::trigger_ns(int unit) const {
     // A DMA trigger is one queue write: one static access overhead at the
@@ -158,7 +207,7 @@ Time Scheduler::dma(const Transfer& t) {
             push(unit, wait_from, trig, w);
         }
     }
-    const Time trig_ns = trigger_ns(unit);
+    const Time trig_ns = trigger_ns(unit) + cost_.dma_issue_ns();
     Time trig_end = trig + trig_ns;
     unit_free_[unit] = trig_end;
     ++stats_.instructions;
@@ -178,7 +227,7 @@ Time Scheduler::dma(const Transfer& t) {
     const bool hbm = reads_hbm(t.kind) || writes_hbm(t.kind);
     Time hbm_end = 0;
     if (hbm) {
-        const Time dur = total / cost_.hbm_bytes_per_ns();
+        const Time dur = total / cost_.hbm_bytes_per_ns(t.strided);
         hbm_end = queue_kind(unit) == queue_kind(kTrackSync) ? hbm_prefetch(issue, dur) : hbm_priority(qk, issue, dur);
         if (reads_hbm(t.kind)) stats_.hbm_read_bytes += total;
         else stats_.hbm_write_bytes += total;
@@ -189,9 +238,10 @@ Time Scheduler::dma(const Transfer& t) {
     Op op = reads_hbm(t.kind) ? Op::dma_hbm_to_sbuf : writes_hbm(t.kind) ? Op::dma_sbuf_to_hbm : Op::dma_sbuf_to_sbuf;
     Time done = issue;
     const int64_t last = t.partition0 + t.partitions;
+    const int64_t per_engine = cost_.partitions_per_dma_engine();
     for (int64_t p = t.partition0; p < last;) {
-        int engine = static_cast<int>(std::min<int64_t>(p / kPartitionsPerDmaEngine, dma_engines_ - 1));
-        int64_t group_end = std::min<int64_t>(last, (p / kPartitionsPerDmaEngine + 1) * kPartitionsPerDmaEngine);
+        int engine = static_cast<int>(std::min<int64_t>(p / per_engine, dma_engines_ - 1));
+        int64_t group_end = std::min<int64_t>(last, (p / per_engine + 1) * per_engine);
         if (engine == dma_engines_ - 1) group_end = last;
         int64_t rows = group_end - p;
         Time s = std::max(issue, dma_free_[qk][engine]);

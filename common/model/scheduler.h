@@ -9,12 +9,17 @@
 // passes as `ready`), and the scheduling floor.  That is a list schedule in
 // one pass, O(1) per instruction, with no graph kept in memory.
 //
+// A kernel starts with a preamble and ends with a drain on every engine
+// (begin_kernel, end_kernel): the fixed cost measured kernels show.
+//
 // DMA: a transfer is triggered by an engine (loads by the Sync engine, stores
 // by the engine that produced the data; waiting on the Sync engine is a
-// semaphore wait), reaches its queue after the fixed cross-engine latency, and
-// is split over the DMA engines of the partitions it touches (8 partitions
-// per engine).  Each queue moves its rows at the engine's rated bandwidth plus
-// a per-descriptor cost.  HBM traffic moves at the sustained tile-DMA rate:
+// semaphore wait), which is busy for the trigger and the descriptor issue,
+// reaches its queue after the fixed cross-engine latency, and is split over
+// the DMA engines of the partitions it touches (8 partitions per engine, 4 on
+// a two-core logical core).  Each queue moves its rows at the engine's rated
+// bandwidth plus a per-descriptor cost.  HBM traffic moves at the sustained
+// rate of its access pattern (contiguous or strided):
 // the Sync engine's prefetches are served in issue order; a store (triggered
 // by a compute engine) does not queue behind that prefetch backlog but shares
 // HBM with it half and half while both are busy (round-robin queues), so the
@@ -97,6 +102,9 @@ struct Transfer {
     // produced the data, so a store waiting for compute never holds up the
     // next loads.
     int trigger = kTrackSync;
+    // A tile of rows strided across a larger tensor (HBM moves it at the
+    // strided rate), or one contiguous range.
+    bool strided = true;
     uint32_t layer = kNoLayer;
     TensorRef tensor;
 };
@@ -127,6 +135,12 @@ public:
     const CostModel& cost() const { return cost_; }
     EventStream& stream() { return stream_; }
     bool tracing() const { return stream_.enabled(); }
+
+    // The kernel's preamble from `at` on every engine (see cost_model.h);
+    // returns when the kernel's own instructions may start.
+    Time begin_kernel(Time at);
+    // The drain after the last event so far; returns the kernel's end.
+    Time end_kernel();
 
     // Each returns the completion time.
     Time run(const Instr& in);
@@ -159,6 +173,8 @@ private:
     Time hbm_priority(int queue_kind, Time issue, Time dur);
     Time hbm_prefetch(Time issue, Time dur);
     void push(int track, Time start, Time end, PendingEvent& e);
+    // A fixed-cost instruction of the preamble or drain; returns its end.
+    Time fixed(int unit, Op op, Time start, Time end);
 
     const CostModel& cost_;
     EventStream stream_;

@@ -2,6 +2,7 @@
 #include "common/model/sim.h"
 
 #include "common/io/error.h"
+#include "common/model/fitted.h"
 #include "common/model/scheduler.h"
 #include "common/model/validate.h"
 
@@ -59,11 +60,19 @@ const Target& workload_target(const Workload& w) {
 }
 
 SimResult simulate(const Workload& w, const Target& target, ImportHandler* events) {
-    CostModel cost(target);
+    return simulate(w, target, events, fitted_params());
+}
+
+SimResult simulate(const Workload& w, const Target& target, ImportHandler* events, const ModelParams& params) {
+    CostModel cost(target, params);
     WorkloadSpec spec = validate_workload(w, cost);
     Scheduler sched(cost, events);
     SimResult r;
+    // The launch pattern's every launch is a kernel of its own (patterns.cpp).
+    const bool one_kernel = !(spec.kind == WorkloadKind::pattern && spec.pattern.kind == PatternKind::for_loop_launch);
+    if (one_kernel) sched.begin_kernel(0);
     Lowered low = lower(sched, spec, r);
+    if (one_kernel) sched.end_kernel();
     sched.finish();
 
     const SimStats& st = sched.stats();

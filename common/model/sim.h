@@ -6,9 +6,9 @@
 // latency with counts; with an ImportHandler it also streams the timeline's
 // events (the same rows a real profile has) so ProfileBuilder computes the
 // summary metrics exactly as nx-convert does for measured profiles.
-// run_calibration() compares predictions with the public measurements listed
-// in common/model/calibration.jsonl.  The model, its sources, assumptions and
-// blind spots are described in nx-sim(7).
+// calibration.h compares predictions with the public measurements listed in
+// common/model/calibration.jsonl and fits the model's free parameters.  The
+// model, its sources, assumptions and blind spots are described in nx-sim(7).
 #pragma once
 
 #include <array>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/io/output.h"
+#include "common/model/calibration.h"
 #include "common/model/matmul.h"
 #include "common/profile/profile_sink.h"
 #include "common/profile/targets.h"
@@ -61,31 +62,7 @@ const Target& workload_target(const Workload& w);
 // cannot carry are reported through events->source_metric(): SBUF fullness
 // and traffic, weight and input/output sizes, the cycle count.
 SimResult simulate(const Workload& w, const Target& target, ImportHandler* events = nullptr);
-
-// Calibration: every public measurement in the data file against the model.
-struct CalibrationRow {
-    std::string name;      // the calibration point
-    std::string metric;    // latency_ms, hfu_percent, tflops ...
-    std::string source;    // the document the published figure comes from
-    double published = 0;
-    double predicted = 0;
-    double error_percent = 0;      // (predicted - published) / published * 100
-    double tolerance_percent = 0;
-    bool within = false;
-    bool goal = false;     // counts toward the calibration goals
-    std::string note;
-};
-struct CalibrationReport {
-    std::vector<CalibrationRow> rows;
-    double mean_abs_error_percent = 0;  // over the goal latency rows
-    bool order_ok = false;              // goal latencies rank as published
-    bool goals_met = false;             // each goal row within tolerance, mean within kCalibrationMeanGoal, order ok
-};
-// The mean-error goal over the NKI tutorial variants (issue 3).
-inline constexpr double kCalibrationMeanGoalPercent = 15;
-
-// Throws nx::Error naming the file and line for a bad data file.
-CalibrationReport run_calibration(const std::string& data_file);
-void print_calibration(const CalibrationReport& report, Output& out);
+// The same with other parameter values than the fitted ones (the fit).
+SimResult simulate(const Workload& w, const Target& target, ImportHandler* events, const ModelParams& params);
 
 }  // namespace nx::model

@@ -10,6 +10,8 @@ namespace nx {
 //   [nki-perf] NKI performance guide (engine cost model, DMA overheads)
 //   [dma]      NKI DMA guide ("17 B/ns per DMA engine" on NC-v2)
 //   [prof]     neuron-profile / Neuron Explorer summary metric reference
+//   [lnc]      "Logical NeuronCore configuration" (default LNC=2 on Trn2,
+//              1 on Trn1/Inf2, where it cannot be changed)
 // Collected in shared/reference/neuron-facts.md sections 5-6.  Where sources
 // disagree the choice is noted on the row.
 namespace {
@@ -26,6 +28,7 @@ const std::vector<Target> kTargets = {
         /*bf16*/ 128.0 * 128 * 2 * 2.8e9, /*fp16*/ 128.0 * 128 * 2 * 2.8e9,  // 91.75 TFLOPS [nki-arch]
         /*fp32*/ 23e12, /*fp8*/ 128.0 * 128 * 2 * 2.8e9,             // fp32 ~1/4 rate [arch-v2]; no fp8 speed-up on NC-v2
         /*vector+gpsimd share SBUF*/ true,                           // [nki-perf] "NC-v2: VectorE and GpSimdE cannot access SBUF at the same time"
+        /*lnc*/ 1,                                                   // [lnc] Trn1: one physical core per logical core
     },
     {
         "inf2", "NC-v2", 2,                                          // [arch-v2] Inferentia2 uses NeuronCore-v2
@@ -38,6 +41,7 @@ const std::vector<Target> kTargets = {
         128.0 * 128 * 2 * 2.8e9, 128.0 * 128 * 2 * 2.8e9,
         23e12, 128.0 * 128 * 2 * 2.8e9,
         true,                                                        // [nki-perf] NC-v2, as trn1
+        1,                                                           // [lnc] Inf2: one physical core per logical core
     },
     {
         "trn2", "NC-v3", 8,                                          // [arch-v3]
@@ -50,6 +54,7 @@ const std::vector<Target> kTargets = {
         79e12, 79e12,                                                // [arch-v3] 79 dense bf16/fp16 TFLOPS per core
         20e12, 158e12,                                               // [arch-v3] fp32 20, fp8 158
         false,                                                       // [nki-perf] the restriction is stated for NC-v2 only
+        2,                                                           // [lnc] Trn2 default LNC=2: HBM and DMA of two physical cores
     },
     {
         "trn3", "NC-v4", 8,                                          // [arch-v4]
@@ -62,6 +67,7 @@ const std::vector<Target> kTargets = {
         79e12, 79e12,                                                // [arch-v4] 79 dense bf16 TFLOPS per core
         20e12, 315e12,                                               // fp32 assumed as v3; mxfp8 315 [arch-v4]
         false,                                                       // [nki-perf] the restriction is stated for NC-v2 only
+        2,                                                           // assumed as trn2 (no published Trn3 default found)
     },
 };
 

@@ -41,8 +41,14 @@ struct Target {
     // VectorE and GpSimdE share one SBUF port and cannot access SBUF at the
     // same time (true on NC-v2; the performance model serialises them).
     bool vector_gpsimd_share_sbuf;
+    // Logical NeuronCore: physical cores the runtime presents as one core by
+    // default (NEURON_LOGICAL_NC_CONFIG).  A profile, a kernel launch and the
+    // HBM and DMA resources below are per logical core.
+    int lnc;
 
-    double hbm_bytes_per_s_core() const { return hbm_bytes_per_s_chip / cores_per_chip; }
+    // HBM bandwidth and DMA engines of one logical core (its share of the chip).
+    double hbm_bytes_per_s_core() const { return hbm_bytes_per_s_chip / cores_per_chip * lnc; }
+    int dma_engines_per_logical_core() const { return dma_engines_per_core * lnc; }
     double sbuf_bytes_per_partition() const { return sbuf_bytes / sbuf_partitions; }
     double peak_flops(DType d) const;
     // Ridge point (FLOP per HBM byte) for a dtype: peak FLOP/s over HBM B/s.

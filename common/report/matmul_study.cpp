@@ -349,7 +349,7 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
     for (size_t i = 0; i < n; ++i) {
         const RunView& r = mm[i];
         t.rows.push_back({r.name, std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype,
-                          format_ns(r.median_us * 1e3), format_ns(r.p95_us * 1e3), format_value(r.tflops),
+                          format_run_ns(r, r.median_us * 1e3), format_run_ns(r, r.p95_us * 1e3), format_value(r.tflops),
                           std::to_string(r.tiles_M) + " x " + std::to_string(r.tiles_K) + " x " + std::to_string(r.tiles_N) +
                               " = " + std::to_string(r.tiles_total)});
     }

@@ -104,7 +104,7 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
             best_share_value = sh;
             best_share = r;
         }
-        t.rows.push_back({std::to_string(++rank), r->name, format_ns(r->median_us * 1e3),
+        t.rows.push_back({std::to_string(++rank), r->name, format_run_ns(*r, r->median_us * 1e3),
                           format_ratio(r->median_us / fastest), instr >= 0 ? format_count(static_cast<double>(instr)) : "",
                           std::isfinite(tm) ? format_ns(tm) : "", std::isfinite(other) ? format_ns(other) : "",
                           std::isfinite(sh) ? format_percent(sh) : "", bound});

@@ -1,6 +1,10 @@
 #include "common/report/run_view.h"
 
+#include <cmath>
+#include <cstdio>
+
 #include "common/records/jsonl.h"
+#include "common/report/units.h"
 
 namespace nx {
 
@@ -59,6 +63,7 @@ RunView view_run(const rapidjson::Value& r) {
     if (const rapidjson::Value* p = object(r, "predicted")) {
         auto it = p->FindMember("instructions");
         if (it != p->MemberEnd() && it->value.IsInt64()) v.predicted_instructions = it->value.GetInt64();
+        v.error_band_percent = number(*p, "error_band_percent");
     }
     auto c = r.FindMember("cached");
     v.cached = c != r.MemberEnd() && c->value.IsBool() && c->value.GetBool();
@@ -69,6 +74,13 @@ std::vector<RunView> view_runs(const std::vector<rapidjson::Document>& runs) {
     std::vector<RunView> out;
     for (const auto& r : runs) out.push_back(view_run(r));
     return out;
+}
+
+std::string format_run_ns(const RunView& r, double ns) {
+    if (!std::isfinite(ns) || !std::isfinite(r.error_band_percent)) return format_ns(ns);
+    char band[32];
+    std::snprintf(band, sizeof band, " (+-%.0f%%)", r.error_band_percent);
+    return "~" + format_ns(ns) + band;
 }
 
 std::string backend_phrase(const std::string& backend) {

@@ -18,11 +18,16 @@ struct RunView {
     double median_us = NAN, p95_us = NAN, tflops = NAN, compile_ms = NAN;
     int64_t tiles_M = 0, tiles_K = 0, tiles_N = 0, tiles_total = 0;
     int64_t predicted_instructions = -1;
+    double error_band_percent = NAN;  // sim: the model's error on comparable calibration points
     bool cached = false;
 };
 
 RunView view_run(const rapidjson::Value& r);
 std::vector<RunView> view_runs(const std::vector<rapidjson::Document>& runs);
+
+// A run's time for a text table: "~55.0 us (+-20%)" for a prediction that
+// carries an error band, format_ns otherwise.
+std::string format_run_ns(const RunView& r, double ns);
 
 // "sim (predicted by the nx model)" etc., for headings.
 std::string backend_phrase(const std::string& backend);

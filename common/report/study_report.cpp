@@ -22,7 +22,7 @@ void add_study_report(Document& doc, const std::vector<rapidjson::Document>& rec
     t.columns = {"name", "op", "backend", "target", "median", "p95", "TFLOP/s", "compile"};
     t.numeric = {false, false, false, false, true, true, true, true};
     for (const RunView* r : others)
-        t.rows.push_back({r->name, r->op, r->backend, r->target, format_ns(r->median_us * 1e3), format_ns(r->p95_us * 1e3),
+        t.rows.push_back({r->name, r->op, r->backend, r->target, format_run_ns(*r, r->median_us * 1e3), format_run_ns(*r, r->p95_us * 1e3),
                           std::isfinite(r->tflops) ? format_value(r->tflops) : "",
                           std::isfinite(r->compile_ms) ? format_ns(r->compile_ms * 1e6) : ""});
     doc.table(t);

@@ -1,6 +1,9 @@
 #include "common/run/sim_backend.h"
 
+#include <cmath>
+
 #include "common/cli/version.h"
+#include "common/model/fitted.h"
 #include "common/model/sim.h"
 #include "common/profile/targets.h"
 #include "common/records/jsonl.h"
@@ -34,6 +37,12 @@ Execution SimBackend::run(const Workload& w) {
     write_number(j, r.hbm_bytes);
     j.Key("sbuf_peak_bytes");
     write_number(j, r.sbuf_peak_bytes);
+    // How far off the model was on comparable calibration points (nx-sim(7)).
+    const model::ErrorBand band = model::error_band(model::op_family(w.op), t->name);
+    j.Key("error_band_percent");
+    write_number(j, std::round(band.percent * 10) / 10);
+    j.Key("error_band_basis");
+    j.String(band.basis.c_str());
     j.EndObject();
     e.predicted_json.assign(sb.GetString(), sb.GetSize());
     return e;

@@ -2,7 +2,11 @@
 // one DMA transfer, SBUF planning.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "common/model/cost_model.h"
+#include "common/model/fitted.h"
 #include "common/model/matmul.h"
 #include "common/model/sbuf_plan.h"
 #include "common/model/scheduler.h"
@@ -63,17 +67,18 @@ TEST(ModelCost, Fp8PacksTwoKRowsPerPartitionOnTrn2AndNoneOnTrn1) {
     EXPECT_EQ(CostModel(trn2()).k_tile(DType::fp8), 256);
 }
 
-TEST(ModelCost, DmaOfOneTransferIsTriggerPlusFixedLatencyPlusBytesOverSustainedBandwidth) {
+TEST(ModelCost, DmaOfOneTransferIsTriggerAndIssuePlusFixedLatencyPlusBytesOverSustainedBandwidth) {
     CostModel cost(trn1());
     Recorder rec;
     Scheduler s(cost, &rec);
     Transfer t;
     t.partitions = 128;
-    t.row_bytes = 2048;  // 256 KiB over all 16 engines
+    t.row_bytes = 2048;  // 256 KiB over all 16 engines, a strided tile
     Time done = s.dma(t);
     s.finish();
-    const double trigger = 60 / 1.4;                        // one static access at the Sync clock
-    const double hbm_bytes_per_ns = 820e9 / 2 * 0.2535 / 1e9;  // per-core HBM peak x fitted efficiency
+    // One static access at the Sync clock plus the fitted descriptor issue.
+    const double trigger = 60 / 1.4 + fitted_params().dma_issue_ns;
+    const double hbm_bytes_per_ns = 820e9 / 2 * fitted_params().hbm_strided / 1e9;  // per-core HBM peak x fitted fraction
     EXPECT_NEAR(done, trigger + 1300 + 262144 / hbm_bytes_per_ns, 1e-6);
     int pieces = 0;
     for (const auto& e : rec.events)
@@ -86,6 +91,45 @@ TEST(ModelCost, DmaOfOneTransferIsTriggerPlusFixedLatencyPlusBytesOverSustainedB
     EXPECT_EQ(pieces, 16);
 }
 
+TEST(ModelCost, AContiguousTransferMovesAtTheContiguousRate) {
+    CostModel cost(trn1());
+    Scheduler strided(cost, nullptr), contiguous(cost, nullptr);
+    Transfer t;
+    t.partitions = 128;
+    t.row_bytes = 8192;  // 1 MiB: HBM-bound
+    const Time a = strided.dma(t);
+    t.strided = false;
+    const Time b = contiguous.dma(t);
+    const double fixed = 60 / 1.4 + fitted_params().dma_issue_ns + 1300;
+    EXPECT_NEAR(a - fixed, 1048576 / cost.hbm_bytes_per_ns(true), 1e-6);
+    EXPECT_NEAR(b - fixed, 1048576 / cost.hbm_bytes_per_ns(false), 1e-6);
+    EXPECT_NE(a, b);
+}
+
+TEST(ModelCost, Trn2IsALogicalCoreOfTwoPhysicalCores) {
+    // LNC=2: twice a physical core's share of HBM, 32 DMA engines of 4
+    // partitions each, and a transfer's descriptors issued for both cores.
+    EXPECT_EQ(trn2().lnc, 2);
+    EXPECT_EQ(trn1().lnc, 1);
+    EXPECT_DOUBLE_EQ(trn2().hbm_bytes_per_s_core(), 2.9e12 / 8 * 2);
+    EXPECT_DOUBLE_EQ(trn1().hbm_bytes_per_s_core(), 820e9 / 2);
+    CostModel cost(trn2());
+    EXPECT_EQ(cost.dma_engines(), 32);
+    EXPECT_EQ(cost.partitions_per_dma_engine(), 4);
+    EXPECT_DOUBLE_EQ(cost.dma_issue_ns(), 2 * fitted_params().dma_issue_ns);
+    Recorder rec;
+    Scheduler s(cost, &rec);
+    Transfer t;
+    t.partitions = 128;
+    t.row_bytes = 1024;
+    s.dma(t);
+    s.finish();
+    int pieces = 0;
+    for (const auto& e : rec.events)
+        if (e.type == EventType::dma) ++pieces;
+    EXPECT_EQ(pieces, 32);
+}
+
 TEST(ModelCost, SmallTransferUsesOnlyTheEnginesOfItsPartitionsAndIsEngineBound) {
     CostModel cost(trn1());
     Recorder rec;
@@ -96,7 +140,7 @@ TEST(ModelCost, SmallTransferUsesOnlyTheEnginesOfItsPartitionsAndIsEngineBound) 
     Time done = s.dma(t);
     s.finish();
     // One engine moves 4 rows at 17 B/ns, each with a 256-byte descriptor cost.
-    EXPECT_NEAR(done, 60 / 1.4 + 1300 + 4 * (4096 + 256) / 17.0, 1e-6);
+    EXPECT_NEAR(done, 60 / 1.4 + fitted_params().dma_issue_ns + 1300 + 4 * (4096 + 256) / 17.0, 1e-6);
     int pieces = 0;
     for (const auto& e : rec.events)
         if (e.type == EventType::dma) {
@@ -104,6 +148,31 @@ TEST(ModelCost, SmallTransferUsesOnlyTheEnginesOfItsPartitionsAndIsEngineBound) 
             EXPECT_EQ(e.track, "qSyncIO0");
         }
     EXPECT_EQ(pieces, 1);
+}
+
+TEST(ModelCost, AKernelPaysItsFittedFixedCostAsPreambleAndDrainEvents) {
+    for (const char* name : {"trn1", "trn2"}) {
+        CostModel cost(*find_target(name));
+        Recorder rec;
+        Scheduler s(cost, &rec);
+        const Time start = s.begin_kernel(0);
+        EXPECT_DOUBLE_EQ(start, cost.kernel_preamble_ns()) << name;
+        const Time end = s.end_kernel();
+        s.finish();
+        EXPECT_NEAR(end, cost.kernel_fixed_ns(), 1e-6) << name;
+        EXPECT_DOUBLE_EQ(cost.kernel_fixed_ns(), std::string(name) == "trn1" ? fitted_params().fixed_ns_v2 : fitted_params().fixed_ns_v3);
+        std::map<std::string, int> opcodes;
+        for (const auto& e : rec.events) ++opcodes[e.opcode];
+        // Five engines (Scalar, Vector, GpSimd, PE, Sync) each drain, wait on
+        // the launch semaphore, set their ordering mode, clear semaphores and
+        // notify; ScalarE loads its activation table once.
+        EXPECT_EQ(opcodes["DRAIN"], 5) << name;
+        EXPECT_EQ(opcodes["SET_ORDERING_MODE"], 10) << name;
+        EXPECT_EQ(opcodes["ACT_TABLE_LOAD"], 1) << name;
+        EXPECT_EQ(opcodes["EVENT_SEMAPHORE_RANGE_CLEAR"], 5) << name;
+        EXPECT_EQ(opcodes["NOTIFY"], 5) << name;
+        EXPECT_GE(opcodes["EVENT_SEMAPHORE"], 5) << name;
+    }
 }
 
 TEST(ModelCost, SbufPlanDoubleBuffersWhatFitsAndRefusesWhatDoesNot) {

@@ -129,7 +129,7 @@ TEST(ModelScheduler, AStoreDoesNotWaitBehindThePrefetchBacklogButDelaysIt) {
     for (int i = 0; i < 4; ++i) backlog_mixed = mixed.dma(load);
     const double one = 128.0 * 8192 / cost.hbm_bytes_per_ns();
     // Sharing HBM with the backlog, the store takes at most twice its own time...
-    EXPECT_LE(stored, 60 / 1.12 + 1300 + 2 * one + 1);
+    EXPECT_LE(stored, 60 / 1.12 + cost.dma_issue_ns() + 1300 + 2 * one + 1);
     // ...and the backlog finishes later by the store's duration.
     EXPECT_NEAR(backlog_mixed - backlog_alone, one, 1.0);
 }
@@ -149,7 +149,9 @@ TEST(ModelScheduler, TheReorderBufferDoesNotGrowWithTheProgram) {
     Workload large = testing::matmul_workload(4096, 2048, 2048, "naive");
     SimResult s = simulate(small, workload_target(small), &small_rec);
     SimResult l = simulate(large, workload_target(large), &large_rec);
-    EXPECT_EQ(l.instructions, 8 * s.instructions);
+    // The kernel's preamble and drain are the same fixed instructions in both.
+    const int64_t fixed = 16 + 25;  // preamble: 3 per engine + the table load; drain: 5 per engine
+    EXPECT_EQ(l.instructions - fixed, 8 * (s.instructions - fixed));
     EXPECT_LE(l.peak_buffered_events, s.peak_buffered_events + s.peak_buffered_events / 4);
 }
 
