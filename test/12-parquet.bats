@@ -203,3 +203,36 @@ EOF2
     nx-query --db s.db --db t.db --sql 'SELECT count(*) AS n FROM explorer_FutureThing' >n.jsonl
     [ "$(jget n.jsonl 'r[0]["n"]')" -ge 1 ]
 }
+
+@test "nx-convert explorer: a system profile brings the device profiles it names, linked both ways" {
+    SYS=$PQ/system/system@latest
+    sysfig() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$SYS.expected.json" "$1"; }
+    run nx-convert "$SYS"
+    [ "$status" -eq 0 ]
+    # The directory nx could not find is named, once.
+    [[ "$output" == *"DeviceProfileList names device profiles nx did not find below the system profile: dev_missing"* ]]
+    nx-convert "$SYS" 2>/dev/null >out.jsonl
+    [ "$(jget out.jsonl "[p['name'] for p in r]")" = '["system", "dev_nc0", "dev_nc1"]' ]
+    # The host's events, as DuckDB wrote them: one per row, Unix-epoch ns kept exact.
+    [ "$(jget out.jsonl "r[0]['event_count']")" = "$(sysfig "d['events']")" ]
+    [ "$(jget out.jsonl "r[0]['start_ns']")" = "$(sysfig "d['host_first_ts_ns']")" ]
+    # System -> devices: each with the directory found and its core's nc_exec_running span.
+    [ "$(jget out.jsonl "[(d['device_profile_name'], d['path'] is not None) for d in r[0]['device_profiles']]")" = \
+      "$(sysfig "[(d['device_profile_name'], d['found']) for d in d['device_profiles']]" | tr "'" '"' | sed 's/(/[/g; s/)/]/g; s/True/true/g; s/False/false/g')" ]
+    want=$(sysfig "[int(d['host_first_ts_ns']) + x['exec']['start'] for x in d['device_profiles'] if x['found']]")
+    [ "$(jget out.jsonl "[d['nc_exec_running']['first_start_ns'] for d in r[0]['device_profiles'] if d['path']]")" = "$want" ]
+    # Device -> system: the same row and span on each device profile.
+    [ "$(jget out.jsonl "[p['system_profile']['nc_exec_running']['first_start_ns'] for p in r[1:]]")" = "$want" ]
+    [ "$(jget out.jsonl "[p['system_profile']['nc_id'] for p in r[1:]]")" = '[0, 1]' ]
+    # A device profile given alone still finds its system profile.
+    nx-convert "$SYS/device/dev_nc1@latest" >one.jsonl
+    [ "$(jget one.jsonl "r[0]['system_profile']['device_profile_name']")" = dev_nc1 ]
+    # Reports show the link on both sides; the database holds all three.
+    run nx-report --format text out.jsonl
+    [[ "$output" == *"Device profiles (DeviceProfileList"* ]]
+    [[ "$output" == *"dev_missing"*"not found below the system profile"* ]]
+    [[ "$output" == *"system profile  $SYS (instance i-0abc, process 4242, core 1); on the host from"*"for 95 us"* ]]
+    nx-convert --db s.db "$PQ/system" 2>/dev/null >/dev/null
+    [ "$(sqlite3 s.db "SELECT group_concat(name, ' ') FROM (SELECT name FROM profile ORDER BY id)")" = "system dev_nc0 dev_nc1" ]
+    [ "$(sqlite3 s.db "SELECT COUNT(*) FROM slice s JOIN track t ON s.track_id = t.id WHERE s.name = 'nc_exec_running'")" = 2 ]
+}

@@ -15,6 +15,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -205,6 +206,84 @@ std::string_view track_name(std::string_view base, int64_t pcore, std::string& s
     return scratch;
 }
 
+// SystemProfileEvents with the columns nx reads by name.
+struct SystemEventTable {
+    enum { kStart, kEnd, kDur, kName, kSource, kPid, kTid, kNc, kInstance };
+    SystemEventTable(const std::vector<std::string>& files, const SchemaFacts& facts)
+        : table(files,
+                {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
+                 {"name", Kind::text, true}, {"trace_event_source", Kind::text}, {"process_id", Kind::integer},
+                 {"thread_id", Kind::integer}, {"nc_idx", Kind::integer}, {"instance_id", Kind::text}},
+                facts, "SystemProfileEvents", true) {}
+    bool next() { return table.next(); }
+    Table table;
+};
+
+// What ties a device profile to the system profile's events: the instance,
+// process and logical core that ran it.
+std::string exec_key(std::string_view instance, int64_t pid, int64_t nc) {
+    return std::string(instance) + "/" + std::to_string(pid) + "/" + std::to_string(nc);
+}
+
+// nc_exec_running spans per core, in host ns.
+class ExecSpans {
+public:
+    void add(SystemEventTable& tab, const Event& e) {
+        auto nc = tab.table.integer(SystemEventTable::kNc);
+        if (!nc) return;
+        int64_t pid = tab.table.integer(SystemEventTable::kPid).value_or(kNoId);
+        Span& s = spans_[exec_key(tab.table.text(SystemEventTable::kInstance), pid, *nc)];
+        s.first = s.count ? std::min(s.first, e.ts_ns) : e.ts_ns;
+        s.last = s.count ? std::max(s.last, e.ts_ns + e.dur_ns) : e.ts_ns + e.dur_ns;
+        ++s.count;
+    }
+    // "nc_exec_running":{...} or null, for a profile record.
+    std::string json(const std::string& key) const {
+        auto it = spans_.find(key);
+        if (it == spans_.end()) return "\"nc_exec_running\":null";
+        return "\"nc_exec_running\":{\"count\":" + std::to_string(it->second.count) +
+               ",\"first_start_ns\":" + std::to_string(it->second.first) +
+               ",\"last_end_ns\":" + std::to_string(it->second.last) + "}";
+    }
+
+private:
+    struct Span { int64_t first = 0, last = 0, count = 0; };
+    std::map<std::string, Span> spans_;
+};
+
+struct DeviceRow {
+    std::string name;      // device_profile_name
+    std::string key;       // exec_key()
+    std::string row_json;  // every column, as a JSON object
+};
+
+std::vector<DeviceRow> read_device_rows(const std::vector<std::string>& files, const SchemaFacts& facts) {
+    Table tab(files, {{"device_profile_name", Kind::text, true}, {"instance_id", Kind::text}, {"process_id", Kind::integer},
+                      {"nc_id", Kind::integer}},
+              facts, "DeviceProfileList", true);
+    std::vector<DeviceRow> out;
+    while (tab.next())
+        out.push_back({std::string(tab.text(0)),
+                       exec_key(tab.text(1), tab.integer(2).value_or(kNoId), tab.integer(3).value_or(kNoId)),
+                       tab.row_json()});
+    return out;
+}
+
+// {"a":1} + "\"b\":2" -> {"a":1,"b":2}
+std::string with_fields(const std::string& object, const std::string& fields) {
+    if (object.size() < 2) return "{" + fields + "}";
+    std::string out = object.substr(0, object.size() - 1);
+    return out + (out.size() > 1 ? "," : "") + fields + "}";
+}
+
+std::string id_text(int64_t id) { return id == kNoId ? "?" : std::to_string(id); }
+
+bool parse_int(std::string_view text, int64_t& out) {
+    if (text.empty()) return false;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
 class ExplorerImport {
 public:
     ExplorerImport(const ExplorerTables& t, ImportHandler& out, ImportContext& ctx) : t_(t), out_(out), ctx_(ctx) {}
@@ -215,8 +294,11 @@ public:
         if (info_.backend.empty()) info_.backend = "neuron";
         info_.source_percents = PercentScale::percent;
         read_metadata();
+        link_to_system();
         out_.begin_profile(info_);
         if (trace_seconds_ > 0) out_.source_metric("total_time", trace_seconds_);
+        read_system_events();
+        read_device_list();
         read_summary();
         read_instructions();
         read_dma();
@@ -283,6 +365,8 @@ private:
             // Every Metadata field (versions, clocks, core counts) goes with the profile.
             metadata_json_ = tab.row_json();
         });
+        read_system_metadata();
+        if (version_.empty() && t_.find("SystemProfileEvents")) return;  // a system profile has no Metadata
         if (version_.empty()) {
             print_warning("no Metadata.profile_schema_version: importing the tables nx recognises", t_.dir);
             return;
@@ -292,6 +376,113 @@ private:
             print_warning("profile schema " + version_ + " is newer than nx knows (7.x, 12.x): importing the tables and "
                           "columns it recognises, checked against the profile's SchemaFields",
                           t_.dir);
+    }
+
+    // A system profile's time bounds: Unix-epoch ns written as text.
+    void read_system_metadata() {
+        table("SystemProfileMetadata", [&](const std::vector<std::string>& files) {
+            Table tab(files, {{"first_ts_ns", Kind::text}, {"last_ts_ns", Kind::text}}, facts_, "SystemProfileMetadata", true);
+            if (!tab.next()) return;
+            int64_t first = 0, last = 0;
+            if (parse_int(tab.text(0), first) && parse_int(tab.text(1), last) && last > first)
+                trace_seconds_ = static_cast<double>(last - first) / 1e9;
+            metadata_json_ = tab.row_json();
+        });
+    }
+
+    // SystemProfileEvents: the host's runtime (neuron_rt), hardware
+    // (neuron_hw) and framework events, one track per source and thread,
+    // under their process.  Each core's nc_exec_running spans are kept: they
+    // tie a device profile to host time (exec_spans_).
+    void read_system_events() {
+        table("SystemProfileEvents", [&](const std::vector<std::string>& files) {
+            SystemEventTable tab(files, facts_);
+            std::string track, process;
+            while (tab.next()) {
+                Event e;
+                if (!interval(tab.table, SystemEventTable::kStart, SystemEventTable::kEnd, SystemEventTable::kDur, e))
+                    continue;
+                std::string_view source = tab.table.text(SystemEventTable::kSource);
+                e.type = source == "framework" ? EventType::region : EventType::runtime;
+                e.name = tab.table.text(SystemEventTable::kName);
+                e.pid = tab.table.integer(SystemEventTable::kPid).value_or(kNoId);
+                e.tid = tab.table.integer(SystemEventTable::kTid).value_or(kNoId);
+                std::string_view instance = tab.table.text(SystemEventTable::kInstance);
+                track = std::string(source.empty() ? "host" : source) + " pid " + id_text(e.pid) + " tid " + id_text(e.tid);
+                process = "process " + id_text(e.pid) + (instance.empty() ? "" : " on " + std::string(instance));
+                e.track = track;
+                e.process = process;
+                e.args_json = tab.table.other_args();
+                if (e.name == "nc_exec_running") exec_spans_.add(tab, e);
+                out_.event(e);
+            }
+        });
+    }
+
+    // DeviceProfileList: the device profiles captured inside this system
+    // profile, each with the directory nx found it in (null when absent) and
+    // its core's nc_exec_running span in host time.
+    void read_device_list() {
+        table("DeviceProfileList", [&](const std::vector<std::string>& files) {
+            std::map<std::string, std::string> found = linked_device_dirs(t_.dir);
+            std::string list = "[";
+            std::vector<std::string> missing;
+            for (DeviceRow& d : read_device_rows(files, facts_)) {
+                auto it = found.find(d.name);
+                std::string path = it != found.end() ? json_quote(it->second) : "null";
+                if (it == found.end()) missing.push_back(d.name);
+                list += (list.size() > 1 ? "," : "") + with_fields(d.row_json, "\"path\":" + path + "," +
+                                                                   exec_spans_.json(d.key));
+            }
+            carried_["device_profiles"] = list + "]";
+            if (!missing.empty()) {
+                std::string names;
+                for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
+                print_warning("DeviceProfileList names device profiles nx did not find below the system profile: " +
+                                  names,
+                              t_.dir);
+            }
+        });
+    }
+
+    // A device profile inside a system profile (a directory up to three
+    // levels below one with DeviceProfileList): its row of that list and its
+    // core's nc_exec_running span go with the profile as "system_profile".
+    void link_to_system() {
+        if (t_.find("SystemProfileEvents")) return;
+        std::string name = profile_dir_name(t_.dir);
+        std::string dir = t_.dir;
+        for (int up = 0; up < 3; ++up) {
+            size_t slash = dir.find_last_of('/');
+            if (slash == std::string::npos || slash == 0) return;
+            dir.resize(slash);
+            ExplorerTables sys = scan_explorer_dir(dir);
+            const std::vector<std::string>* list = sys.find("DeviceProfileList");
+            if (!list) continue;
+            try {
+                for (DeviceRow& d : read_device_rows(*list, {})) {
+                    if (d.name != name) continue;
+                    ExecSpans spans;
+                    if (const std::vector<std::string>* ev = sys.find("SystemProfileEvents")) {
+                        SystemEventTable tab(*ev, {});
+                        while (tab.next())
+                            if (tab.table.text(SystemEventTable::kName) == "nc_exec_running") {
+                                Event e;
+                                if (interval(tab.table, SystemEventTable::kStart, SystemEventTable::kEnd,
+                                             SystemEventTable::kDur, e))
+                                    spans.add(tab, e);
+                            }
+                    }
+                    carried_["system_profile"] =
+                        with_fields(d.row_json, "\"path\":" + json_quote(dir) + "," + spans.json(d.key));
+                    return;
+                }
+            } catch (const Error& e) {
+                // The device profile stands on its own; only the link is lost.
+                print_warning(std::string("cannot read the system profile it belongs to: ") + e.what(), dir);
+            }
+            return;
+        }
     }
 
     void read_summary() {
@@ -577,6 +768,7 @@ private:
     double trace_seconds_ = 0;  // Metadata's last - first hardware timestamp
     std::map<std::string, std::string> carried_;
     std::set<std::string> done_;
+    ExecSpans exec_spans_;
 };
 
 }  // namespace

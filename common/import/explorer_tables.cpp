@@ -79,12 +79,11 @@ bool is_explorer_profile_dir(const std::string& dir) {
     return false;
 }
 
-std::vector<std::string> find_explorer_profiles(const std::string& dir) {
+namespace {
+
+// Profile directories strictly below `dir`, `levels` deep at most, sorted.
+std::vector<std::string> profiles_below(const std::string& dir, int levels) {
     std::vector<std::string> out;
-    if (is_explorer_profile_dir(dir)) {
-        out.push_back(dir);
-        return out;
-    }
     std::vector<std::pair<std::string, int>> todo{{dir, 0}};
     while (!todo.empty()) {
         auto [d, depth] = todo.back();
@@ -93,10 +92,41 @@ std::vector<std::string> find_explorer_profiles(const std::string& dir) {
             std::string p = d + "/" + name;
             if (!is_dir(p)) continue;
             if (is_explorer_profile_dir(p)) out.push_back(p);
-            else if (depth < 2) todo.emplace_back(p, depth + 1);
+            else if (depth + 1 < levels) todo.emplace_back(p, depth + 1);
         }
     }
     std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool is_system_profile_dir(const std::string& dir) {
+    for (const std::string& name : list_dir(dir))
+        if (name.rfind("DeviceProfileList", 0) == 0 && std::regex_match(name, table_file())) return true;
+    return false;
+}
+
+}  // namespace
+
+std::vector<std::string> find_explorer_profiles(const std::string& dir) {
+    std::vector<std::string> found = is_explorer_profile_dir(dir) ? std::vector<std::string>{dir} : profiles_below(dir, 3);
+    std::vector<std::string> out;
+    for (const std::string& p : found) {
+        out.push_back(p);
+        if (is_system_profile_dir(p))
+            for (auto& [name, device] : linked_device_dirs(p)) out.push_back(device);
+    }
+    return out;
+}
+
+std::string profile_dir_name(std::string_view dir) {
+    while (dir.size() > 1 && dir.back() == '/') dir.remove_suffix(1);
+    if (size_t slash = dir.find_last_of('/'); slash != std::string_view::npos) dir.remove_prefix(slash + 1);
+    return std::string(dir.substr(0, dir.find('@')));
+}
+
+std::map<std::string, std::string> linked_device_dirs(const std::string& system_dir) {
+    std::map<std::string, std::string> out;
+    for (const std::string& p : profiles_below(system_dir, 3)) out.emplace(profile_dir_name(p), p);
     return out;
 }
 

@@ -26,6 +26,14 @@ struct ExplorerTables {
 ExplorerTables scan_explorer_dir(const std::string& dir);
 bool is_explorer_profile_dir(const std::string& dir);
 // Profile directories at or below `dir` (three levels: data-path/profiles/global/X@latest).
+// A system profile (one with DeviceProfileList) is followed by the device
+// profiles below it (linked_device_dirs).
 std::vector<std::string> find_explorer_profiles(const std::string& dir);
+// "dev_nc0" for ".../dev_nc0@latest/": the name Explorer gave the profile.
+std::string profile_dir_name(std::string_view dir);
+// Where a system profile's device profiles are is not documented: nx looks
+// for profile directories up to three levels below the system profile's own
+// (device/<name>@latest in nx's fixture) and keys them by profile_dir_name.
+std::map<std::string, std::string> linked_device_dirs(const std::string& system_dir);
 
 }  // namespace nx

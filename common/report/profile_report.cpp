@@ -7,6 +7,7 @@
 
 #include "common/profile/metric_defs.h"
 #include "common/records/jsonl.h"
+#include "common/report/system_links.h"
 #include "common/report/trace_report.h"
 #include "common/report/units.h"
 
@@ -224,6 +225,8 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     if (i.rank >= 0) facts.push_back({"rank", std::to_string(i.rank)});
     std::string versions = versions_text(i);
     if (!versions.empty()) facts.push_back({"versions", versions});
+    std::string system = system_profile_text(i);
+    if (!system.empty()) facts.push_back({"system profile", system});
     facts.push_back({"total time", metric_text(s, "total_time")});
     facts.push_back({"events", format_count(static_cast<double>(s.events))});
     doc.facts(facts);
@@ -340,6 +343,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         doc.facts(dma);
     }
     add_layers(doc, i, o);
+    add_device_profiles(doc, i, s.start_ns);
 
     auto key_table = [&](const std::vector<KeyStat>& stats, const char* name) {
         TableBlock t;
