@@ -184,20 +184,6 @@ private:
     std::unique_ptr<parquet::RowJson> json_;
 };
 
-Engine engine_from_name(std::string_view name) {
-    // ActiveTime writes lowercase engine names, Instruction capitalised ones;
-    // descriptions use the short aliases too (PE, ACT, DVE, POOL, SP).
-    std::string n;
-    for (char c : name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (n == "tensor" || n == "pe") return Engine::tensor;
-    if (n == "tensormatrix") return Engine::tensor_matrix;
-    if (n == "vector" || n == "dve") return Engine::vector;
-    if (n == "scalar" || n == "act" || n == "activation") return Engine::scalar;
-    if (n == "gpsimd" || n == "pool") return Engine::gpsimd;
-    if (n == "sync" || n == "sp") return Engine::sync;
-    return Engine::none;
-}
-
 // Tracks of physical core 0 keep the profiler's row names; other physical
 // cores (LNC=2) get a "pcoreN/" prefix so their rows stay apart.
 std::string_view track_name(std::string_view base, int64_t pcore, std::string& scratch) {
@@ -517,7 +503,7 @@ private:
                 if (track.empty()) track = engine;
                 e.type = EventType::instruction;
                 e.engine = engine_from_label(track);
-                if (e.engine == Engine::none) e.engine = engine_from_name(engine);
+                if (e.engine == Engine::none) e.engine = engine_from_label(engine);
                 e.track = track_name(track, tab.integer(kPcore).value_or(0), scratch);
                 e.opcode = tab.text(kOpcode);
                 e.name = !e.opcode.empty() ? e.opcode : e.track;
@@ -578,7 +564,7 @@ private:
                 Event e;
                 if (!interval(tab, kStart, kEnd, kDur, e)) continue;
                 e.type = EventType::active;
-                e.engine = engine_from_name(tab.text(kEngine));
+                e.engine = engine_from_label(tab.text(kEngine));
                 if (e.engine == Engine::none) {
                     bad_row(tab, kEngine, "unknown engine \"" + std::string(tab.text(kEngine)) + "\"");
                     continue;

@@ -1,5 +1,6 @@
 #include "common/profile/event.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -63,15 +64,38 @@ void track_key(const Event& e, std::string& key) {
     key.append(name);
 }
 
+namespace {
+
+// Every name a source gives an engine row: neuron-profile's UI rows
+// ("TensorMatrix", "Act"), Explorer's engine column and ActiveTime rows
+// ("tensor", "pool"), the short hardware names (PE, DVE, ACT, POOL, SP).
+// Matched without regard to case.
+struct EngineAlias {
+    std::string_view name;
+    Engine engine;
+};
+constexpr EngineAlias kEngineAliases[] = {
+    {"tensormatrix", Engine::tensor_matrix}, {"tensor", Engine::tensor}, {"pe", Engine::tensor},
+    {"vector", Engine::vector},              {"dve", Engine::vector},    {"scalar", Engine::scalar},
+    {"act", Engine::scalar},                 {"activation", Engine::scalar}, {"gpsimd", Engine::gpsimd},
+    {"pool", Engine::gpsimd},                {"sync", Engine::sync},     {"sp", Engine::sync},
+};
+
+Engine engine_alias(std::string_view name) {
+    for (const EngineAlias& a : kEngineAliases)
+        if (a.name.size() == name.size() &&
+            std::equal(name.begin(), name.end(), a.name.begin(),
+                       [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) == y; }))
+            return a.engine;
+    return Engine::none;
+}
+
+}  // namespace
+
 Engine engine_from_label(std::string_view label) {
-    // Newer profiles say "TensorMatrix"; older UI rows add an "E" ("TensorMatrixE").
-    if (!label.empty() && label.back() == 'E' && label.size() > 1) label.remove_suffix(1);
-    if (label == "TensorMatrix") return Engine::tensor_matrix;
-    if (label == "Tensor") return Engine::tensor;
-    if (label == "Vector") return Engine::vector;
-    if (label == "Scalar" || label == "Act" || label == "Activation") return Engine::scalar;
-    if (label == "GpSimd" || label == "Pool") return Engine::gpsimd;
-    if (label == "Sync" || label == "SP") return Engine::sync;
+    if (Engine e = engine_alias(label); e != Engine::none) return e;
+    // Older UI rows add an "E" ("TensorMatrixE", "VectorE").
+    if (label.size() > 1 && label.back() == 'E') return engine_alias(label.substr(0, label.size() - 1));
     return Engine::none;
 }
 

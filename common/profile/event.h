@@ -67,8 +67,9 @@ std::optional<EventType> parse_event_type(std::string_view s);
 std::optional<Engine> parse_engine(std::string_view s);
 std::optional<DmaKind> parse_dma_kind(std::string_view s);
 
-// Maps a neuron-profile row label ("TensorMatrix", "VectorE", "qSyncIO0"...) to
-// an engine; Engine::none when it is not an engine row.
+// Maps an engine row's name as any source writes it ("TensorMatrix", "VectorE",
+// Explorer's "tensor" or "pool", the short PE/DVE/ACT/POOL/SP) to an engine;
+// Engine::none when it is not an engine row ("qSyncIO0").  One alias table.
 Engine engine_from_label(std::string_view label);
 // Guesses a DMA transfer's kind from its queue name (qScalarSpillReload0...).
 DmaKind dma_kind_from_queue(std::string_view queue);

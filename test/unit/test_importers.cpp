@@ -344,6 +344,25 @@ TEST(NeuronJson, DmaRecordsCarryBytesAndKindFromTheQueue) {
     EXPECT_EQ(io.bytes, 128);  // "128" as a string is accepted
 }
 
+TEST(EngineFromLabel, EverySourcesNameForAnEngineRowIsOneTable) {
+    using nx::engine_from_label;
+    // neuron-profile's UI rows, old and new.
+    EXPECT_EQ(engine_from_label("TensorMatrix"), Engine::tensor_matrix);
+    EXPECT_EQ(engine_from_label("TensorMatrixE"), Engine::tensor_matrix);
+    EXPECT_EQ(engine_from_label("VectorE"), Engine::vector);
+    EXPECT_EQ(engine_from_label("Act"), Engine::scalar);
+    // Explorer's engine column and ActiveTime rows, and the short names.
+    EXPECT_EQ(engine_from_label("tensor"), Engine::tensor);
+    EXPECT_EQ(engine_from_label("pool"), Engine::gpsimd);
+    EXPECT_EQ(engine_from_label("PE"), Engine::tensor);
+    EXPECT_EQ(engine_from_label("DVE"), Engine::vector);
+    EXPECT_EQ(engine_from_label("SP"), Engine::sync);
+    // Not engine rows.
+    EXPECT_EQ(engine_from_label("qSyncIO0"), Engine::none);
+    EXPECT_EQ(engine_from_label("E"), Engine::none);
+    EXPECT_EQ(engine_from_label(""), Engine::none);
+}
+
 TEST(DmaKindFromMemories, ThePacketsMemoriesNameItsKind) {
     using nx::dma_kind_from_memories;
     // As neuron-profile 2.27 writes them: JSON text of nested lists.
