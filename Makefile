@@ -97,6 +97,7 @@ help:
 	@echo "  clean        remove build trees"
 	@echo "  study        both studies (matmul, patterns) on BACKEND/TARGET: out/<study>/report.md"
 	@echo "  study-matmul, study-patterns   one study"
+	@echo "  study-nightly  both studies, the workloads re-run every time, GATE checked against HISTORY (cron)"
 	@echo "  calibrate    the sim model against public measurements"
 	@echo "  fuzz         libFuzzer targets for FUZZ_SECONDS each"
 	@$(MAKE) --no-print-directory study-help

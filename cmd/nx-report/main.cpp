@@ -30,13 +30,15 @@ namespace {
 constexpr nx::Listing kListings[] = {{"rules", "rules", "the finding rules"}};
 constexpr nx::OptionRule kOptionRules[] = {
     {nx::OptionRule::needs, "fail-on", "baseline"},
+    {nx::OptionRule::needs, "first-run-ok", "baseline"},
     {nx::OptionRule::conflicts, "compare", "baseline"},
 };
 
 const nx::ToolSpec kSpec = {
     "nx-report",
-    "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare] [--baseline FILE|DB [--fail-on EXPR]...]\n"
-    "          [--all] [--top N] [--format text|markdown|html|csv|jsonl] [-o FILE]",
+    "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare]\n"
+    "          [--baseline FILE|DB [--fail-on EXPR]... [--first-run-ok]]\n"
+    "          [--all] [--top N] [--format text|markdown|html|csv|tsv|jsonl] [-o FILE]",
     "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
     "DMA, top opcodes and layers; for a Chrome/PyTorch trace with its events, busy tracks, GPU kernels,\n"
     "self time and idle gaps), compares profiles side by side, checks records against a baseline\n"
@@ -59,7 +61,7 @@ struct Options {
     std::vector<std::string> inputs, dbs, profiles, fail_on;
     std::string baseline, format, output;
     nx::MatmulStudyOptions study;
-    bool compare = false, all = false, rules = false, keep_going = false;
+    bool compare = false, all = false, rules = false, keep_going = false, first_run_ok = false;
     size_t top = 3;
 };
 
@@ -72,6 +74,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("compare", nx::po::bool_switch(&o.compare), "show the profiles side by side with ratios and engine deltas")
         ("baseline", nx::po::value(&o.baseline), "compare with these records (JSONL file or study database)")
         ("fail-on", nx::po::value(&o.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")
+        ("first-run-ok", nx::po::bool_switch(&o.first_run_ok), "when the baseline has none of the records (a first night), pass and say so instead of exiting 1")
         ("all", nx::po::bool_switch(&o.all), "every finding, metric and note")
         ("top", nx::po::value(&o.top), "findings in the short list (default 3)")
         ("format,f", nx::po::value(&o.format), "text, markdown, html, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
@@ -248,15 +251,20 @@ int run(const Options& o) {
             while (std::getline(ss, one, ','))
                 if (!one.empty()) gates.push_back(nx::parse_gate(one));
         }
-        std::vector<std::string> unmatched;
-        std::vector<nx::GateCheck> checks = nx::check_baseline(input, base, gates, unmatched);
+        nx::BaselineMatch match;
+        std::vector<nx::GateCheck> checks = nx::check_baseline(input, base, gates, match);
+        bool first_run = o.first_run_ok && match.matched == 0 && match.records > 0;
         for (const nx::GateCheck& c : checks) {
             if (!c.tripped) continue;
             status = nx::kExitGate;
             nx::print_error("gate tripped: " + c.gate + " for " + c.record + " (" + nx::format_value(c.baseline) +
                             " -> " + nx::format_value(c.current) + ")");
         }
-        if (checks.empty() && !gates.empty()) {
+        if (first_run) {
+            // The first night of a history: nothing to compare with yet.
+            nx::print_note("first run: the baseline has none of these records (" + std::to_string(match.records) +
+                           "), so nothing was checked; appended to the history, they are the baseline of the next run");
+        } else if (checks.empty() && !gates.empty()) {
             // A gate that checked nothing must not pass silently in cron.
             nx::print_error("no record matched the baseline: nothing was checked");
             status = nx::kExitFailure;
@@ -265,7 +273,10 @@ int run(const Options& o) {
             nx::RowWriter w(row_format(format), out);
             nx::write_baseline_checks(checks, w);
         } else {
-            nx::add_baseline_report(doc, checks, unmatched);
+            nx::add_baseline_report(doc, checks, match);
+            if (first_run)
+                doc.paragraph("First run: the baseline has none of these records. Nothing was checked; once appended "
+                              "to the history they are the baseline the next run is checked against.");
         }
     } else if (o.compare) {
         if (input.profiles.size() < 2)

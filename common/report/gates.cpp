@@ -1,9 +1,11 @@
 #include "common/report/gates.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "common/io/error.h"
 #include "common/records/jsonl.h"
@@ -80,6 +82,50 @@ std::optional<double> lookup(const Flat& f, const std::string& metric) {
     return std::nullopt;
 }
 
+// Edit distance counting a swap of neighbours as one edit ("medain" is one
+// from "median"), to suggest the metric a misspelled gate meant.
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+// A gate on a metric that no record has and nx does not define is a typo:
+// say so, with the nearest names, rather than "no record matched".
+void check_gate_metrics(const std::vector<Gate>& gates, const std::vector<Flat>& current,
+                        const std::vector<Flat>& baseline) {
+    for (const Gate& g : gates) {
+        if (find_metric_def(g.metric)) continue;
+        std::set<std::string> names;
+        bool found = false;
+        for (const std::vector<Flat>* side : {&current, &baseline})
+            for (const Flat& f : *side) {
+                if (lookup(f, g.metric)) found = true;
+                for (const auto& [name, value] : f.values) names.insert(name);
+            }
+        if (found) continue;
+        std::string msg = "unknown metric '" + g.metric + "' in --fail-on '" + g.text + "': no record has it";
+        std::vector<std::pair<size_t, std::string>> near;
+        for (const std::string& n : names) near.emplace_back(edit_distance(g.metric, n), n);
+        std::sort(near.begin(), near.end());
+        if (!near.empty() && near.front().first <= 3) {
+            msg += " (did you mean '" + near.front().second + "'?)";
+        } else if (!near.empty()) {
+            msg += "; the records have:";
+            for (size_t i = 0; i < near.size() && i < 12; ++i) msg += (i ? ", " : " ") + near[i].second;
+            if (near.size() > 12) msg += ", ...";
+        }
+        throw UsageError(msg);
+    }
+}
+
 }  // namespace
 
 Gate parse_gate(const std::string& text) {
@@ -104,22 +150,27 @@ Gate parse_gate(const std::string& text) {
 }
 
 std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportInput& baseline,
-                                      const std::vector<Gate>& gates, std::vector<std::string>& unmatched) {
+                                      const std::vector<Gate>& gates, BaselineMatch& match) {
+    std::vector<std::string>& unmatched = match.unmatched;
+    std::vector<Flat> base_all = flatten_all(baseline);
+    std::vector<Flat> cur_all = flatten_all(current);
+    check_gate_metrics(gates, cur_all, base_all);
     // Profiles and bench records name one figure each: several baseline
     // records under one key are ambiguous and not compared.  Runs are a
     // history: the latest run of a workload is its baseline.
     std::map<std::string, Flat> base;
     std::map<std::string, int> seen;
-    for (Flat& f : flatten_all(baseline)) {
+    for (Flat& f : base_all) {
         ++seen[f.key];
         base[f.key] = std::move(f);
     }
     std::map<std::string, int> current_seen;
-    std::vector<Flat> cur_all = flatten_all(current);
     for (const Flat& f : cur_all) ++current_seen[f.key];
     std::vector<GateCheck> out;
+    match.records = cur_all.size();
     for (const Flat& cur : cur_all) {
         bool history = cur.key.rfind("run|", 0) == 0;
+        if (base.count(cur.key)) ++match.matched;
         if (!history && (seen[cur.key] > 1 || current_seen[cur.key] > 1)) {
             unmatched.push_back(cur.name + " (ambiguous: several records share its name)");
             continue;
@@ -158,7 +209,7 @@ std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportIn
     return out;
 }
 
-void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, const std::vector<std::string>& unmatched) {
+void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, const BaselineMatch& match) {
     int tripped = 0;
     for (const GateCheck& c : checks) tripped += c.tripped;
     doc.heading("Baseline check");
@@ -175,9 +226,9 @@ void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, co
                           c.gate.empty() ? "" : (c.tripped ? "TRIPPED" : "ok")});
     }
     doc.table(t);
-    if (!unmatched.empty()) {
+    if (!match.unmatched.empty()) {
         std::vector<std::string> items;
-        for (const std::string& u : unmatched) items.push_back("no baseline for " + u);
+        for (const std::string& u : match.unmatched) items.push_back("no baseline for " + u);
         doc.items(items);
     }
 }
