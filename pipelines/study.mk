@@ -83,8 +83,7 @@ $(OUT)/$(1)/report.html: $(OUT)/$(1)/runs.jsonl $(OUT)/$(1)/study.db $(OUT)/$(1)
 # first night (no history, or none for these runs) passes and says so.
 $(OUT)/$(1)/history.stamp: $(OUT)/$(1)/runs.jsonl
 	@if [ -n "$(GATE)" ]; then \
-	    base=$(HISTORY); [ -f "$$$$base" ] || base=/dev/null; \
-	    $(NX)/nx-report $(OUT)/$(1)/runs.jsonl --baseline "$$$$base" --first-run-ok --fail-on '$(GATE)' --format text; \
+	    $(NX)/nx-report $(OUT)/$(1)/runs.jsonl --baseline $(HISTORY) --first-run-ok --fail-on '$(GATE)' --format text; \
 	fi
 	$(NX)/nx-convert --root $(OUT) --db $(HISTORY) <$$< >/dev/null
 	@touch $$@

@@ -115,6 +115,25 @@ setup() {
     run --separate-stderr nx-report other.jsonl --baseline s.db --fail-on 'total_time>1%'
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"no record matched the baseline: nothing was checked"* ]]
+    # The first night of a history passes with --first-run-ok, and says so;
+    # so does a history that does not exist yet.
+    run --separate-stderr nx-report other.jsonl --baseline s.db --fail-on 'total_time>1%' --first-run-ok
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"first run: the baseline has none of these records (1), so nothing was checked"* ]]
+    run --separate-stderr nx-report other.jsonl --baseline later.db --fail-on 'total_time>1%' --first-run-ok
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"first run: later.db does not exist yet"* ]]
+    run nx-report other.jsonl --baseline later.db --fail-on 'total_time>1%'
+    [ "$status" -eq 1 ]
+    # Once the baseline has the record, the gate is checked as usual.
+    run nx-report --db s.db --baseline s.db --fail-on 'total_time<-1%,total_time>-1%' --first-run-ok
+    [ "$status" -eq 3 ]
+}
+
+@test "nx-report: a gate metric no record has is unknown, with the nearest name" {
+    run --separate-stderr nx-report profiles.jsonl --baseline profiles.jsonl --fail-on 'total_tmie>5%'
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"unknown metric 'total_tmie' in --fail-on 'total_tmie>5%': no record has it (did you mean 'total_time'?)"* ]]
 }
 
 @test "nx-report: bad gates and conflicting options are usage errors" {
@@ -327,4 +346,38 @@ setup() {
     # cudaMemcpyAsync [40,45) directly: self 300 - (5 + 150) = 145 µs.
     [[ "$output" == *"slices          14 on 3 tracks"* ]]
     [[ "$output" == *"      1  300 us  145 us  cpu_op           aten::linear"* ]]
+}
+
+@test "nx-report labels every sim figure a prediction, in every format, and flags sim beside measured" {
+    label='predicted by the model (sim)'
+    nx-run --study patterns --patterns vmap,scan --sizes small --timed 1 --warmup 0 >runs.jsonl
+    nx-capture --dir prof <runs.jsonl | nx-convert --db sim.db >/dev/null
+    # The study report and each of its charts.
+    for f in text markdown html; do
+        nx-report runs.jsonl --db sim.db --format "$f" | grep -qF "Every figure here is $label, not measured." || { echo "$f"; false; }
+    done
+    nx-report runs.jsonl --db sim.db --format html >study.html
+    charts=$(grep -o '<figcaption>' study.html | wc -l)
+    [ "$charts" -ge 2 ]
+    [ "$(grep -oF "</figcaption>" study.html | wc -l)" = "$(grep -oF " — $label</figcaption>" study.html | wc -l)" ]
+    # Record formats: a provenance column on every row (findings, runs).
+    [ "$(nx-report --db sim.db --format csv | head -n 1)" = "kind,profile,name,rule,severity,metric,value,threshold,message,action,start_ns,end_ns,provenance" ]
+    nx-report --db sim.db --format csv | tail -n +2 | while IFS= read -r l; do [[ "$l" == *",$label" ]]; done
+    nx-report --db sim.db --format tsv | tail -n +2 | while IFS= read -r l; do [[ "$l" == *"	$label" ]]; done
+    [ "$(nx-report --db sim.db --format jsonl | jget - 'sorted({x["provenance"] for x in r})')" = "[\"$label\"]" ]
+    [[ "$(nx-report runs.jsonl --format csv | sed -n 2p)" == *",$label" ]]
+    # --compare and --baseline, in every format.
+    for f in text markdown html csv tsv jsonl; do
+        nx-report --db sim.db --compare --format "$f" | grep -qF "$label" || { echo "compare $f"; false; }
+        nx-report runs.jsonl --baseline runs.jsonl --format "$f" | grep -qF "$label" || { echo "baseline $f"; false; }
+    done
+    # Predictions beside measurements are flagged.
+    nx-convert --db sim.db --target trn2 "$FIXTURES/small.json" >/dev/null
+    run nx-report --db sim.db --compare --profile vmap --profile small --format text
+    [[ "$output" == *"warning: mixed inputs: figures $label beside figures measured (neuron); the predictions are not measurements"* ]]
+    run nx-report --db sim.db --compare --profile vmap --profile small --format csv
+    [[ "${lines[1]}" == *",mixed: $label and measured (neuron)" ]]
+    # Measured figures alone keep their outputs as they were.
+    [[ "$(nx-report --db s.db --format csv | head -n 1)" != *provenance* ]]
+    [[ "$(nx-report --db s.db --format text)" != *"predicted"* ]]
 }

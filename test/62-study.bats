@@ -13,7 +13,7 @@ study() {
     for f in config workloads.jsonl runs.jsonl captures.jsonl study.db report.md matmul.csv history.stamp; do
         [ -s "out/matmul/$f" ] || [ "$f" = history.stamp ]
     done
-    [ "$(head -n 1 out/matmul/matmul.csv)" = "M,K,N,latency_ms,num_tiles_M,num_tiles_K,num_tiles_N,total_tiles,name,dtype,backend,target,latency_p95_ms,tflops,compile_ms,cached" ]
+    [ "$(head -n 1 out/matmul/matmul.csv)" = "M,K,N,latency_ms,num_tiles_M,num_tiles_K,num_tiles_N,total_tiles,name,dtype,backend,target,latency_p95_ms,tflops,compile_ms,cached,provenance" ]
     [ "$(tail -n +2 out/matmul/matmul.csv | wc -l)" = 34 ]
     grep -q '^# Matmul study' out/matmul/report.md
     grep -q '^## Tiling cliffs' out/matmul/report.md

@@ -1,5 +1,8 @@
 // nx-report: metrics, findings with actions, comparisons and regression gates
 // from profile, run, bench or query records.  See nx-report(1).
+#include <unistd.h>
+
+#include <cerrno>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -17,6 +20,7 @@
 #include "common/report/gates.h"
 #include "common/report/html_report.h"
 #include "common/report/profile_report.h"
+#include "common/report/provenance.h"
 #include "common/report/report_input.h"
 #include "common/report/units.h"
 #include "common/report/run_view.h"
@@ -169,7 +173,11 @@ void add_rows(nx::Document& doc, const std::vector<rapidjson::Document>& rows) {
     doc.table(t);
 }
 
-void write_rows(const std::vector<rapidjson::Document>& rows, nx::RowFormat format, nx::Output& out) {
+// jsonl passes the records through as they are (a sim run record says
+// "backend":"sim" and carries its "predicted" figures); the other formats
+// end each row with the provenance column when a figure is a prediction.
+void write_rows(const std::vector<rapidjson::Document>& rows, nx::RowFormat format, nx::Output& out,
+                const nx::Provenance& provenance) {
     if (format == nx::RowFormat::jsonl) {
         for (const auto& r : rows) {
             out.write(nx::to_json(r));
@@ -182,6 +190,7 @@ void write_rows(const std::vector<rapidjson::Document>& rows, nx::RowFormat form
         for (auto& m : r.GetObject())
             if (std::find(cols.begin(), cols.end(), m.name.GetString()) == cols.end()) cols.emplace_back(m.name.GetString());
     nx::RowWriter w(format, out);
+    provenance.label_rows(w);
     w.columns(cols);
     for (const auto& r : rows) {
         std::vector<nx::Cell> cells;
@@ -235,6 +244,10 @@ int run(const Options& o) {
 
     nx::Document doc;
     int status = nx::kExitOk;
+    // Every figure from the sim backend is labelled a prediction, the
+    // baseline's included.
+    nx::Provenance provenance;
+    provenance.add(input);
     bool records = format == OutFormat::jsonl || format == OutFormat::csv || format == OutFormat::tsv;
     // Read once, whatever the format: record formats render no study
     // sections, but a bad distribution file must not pass unnoticed.
@@ -243,7 +256,11 @@ int run(const Options& o) {
 
     if (!o.baseline.empty()) {
         nx::ReportInput base;
-        load_source(o.baseline, base, o, true);
+        // The first night of a history: the database is written after this
+        // check, so with --first-run-ok it need not exist yet.
+        bool no_history = o.first_run_ok && access(o.baseline.c_str(), F_OK) != 0 && errno == ENOENT;
+        if (!no_history) load_source(o.baseline, base, o, true);
+        provenance.add(base);
         std::vector<nx::Gate> gates;
         for (const std::string& spec : o.fail_on) {
             std::stringstream ss(spec);
@@ -262,8 +279,10 @@ int run(const Options& o) {
         }
         if (first_run) {
             // The first night of a history: nothing to compare with yet.
-            nx::print_note("first run: the baseline has none of these records (" + std::to_string(match.records) +
-                           "), so nothing was checked; appended to the history, they are the baseline of the next run");
+            std::string why = no_history ? o.baseline + " does not exist yet"
+                                         : "the baseline has none of these records (" + std::to_string(match.records) + ")";
+            nx::print_note("first run: " + why +
+                           ", so nothing was checked; appended to the history, they are the baseline of the next run");
         } else if (checks.empty() && !gates.empty()) {
             // A gate that checked nothing must not pass silently in cron.
             nx::print_error("no record matched the baseline: nothing was checked");
@@ -271,6 +290,7 @@ int run(const Options& o) {
         }
         if (records) {
             nx::RowWriter w(row_format(format), out);
+            provenance.label_rows(w);
             nx::write_baseline_checks(checks, w);
         } else {
             nx::add_baseline_report(doc, checks, match);
@@ -285,6 +305,7 @@ int run(const Options& o) {
         for (const nx::ProfileEntry& p : input.profiles) ps.push_back(&p);
         if (records) {
             nx::RowWriter w(row_format(format), out);
+            provenance.label_rows(w);
             nx::write_comparison(ps, o.all, w);
         } else {
             nx::add_comparison(doc, ps, o.all);
@@ -296,6 +317,7 @@ int run(const Options& o) {
         if (records) {
             if (!input.profiles.empty()) {
                 nx::RowWriter w(row_format(format), out);
+                provenance.label_rows(w);
                 nx::write_findings(input.profiles, w);
                 nx::write_trace_records(input.profiles, ro, w);
             }
@@ -305,13 +327,14 @@ int run(const Options& o) {
                 if (matmul && format != OutFormat::jsonl) {
                     // The matmul study's CSV: the seed profiler's columns first.
                     nx::RowWriter w(row_format(format), out);
+                    provenance.label_rows(w);
                     nx::write_matmul_csv(runs, w);
                 } else {
-                    write_rows(input.runs, row_format(format), out);
+                    write_rows(input.runs, row_format(format), out, provenance);
                 }
             }
-            if (!input.benches.empty()) write_rows(input.benches, row_format(format), out);
-            if (!input.rows.empty()) write_rows(input.rows, row_format(format), out);
+            if (!input.benches.empty()) write_rows(input.benches, row_format(format), out, nx::Provenance());
+            if (!input.rows.empty()) write_rows(input.rows, row_format(format), out, nx::Provenance());
         } else {
             if (!input.runs.empty()) {
                 // A study: its answers first, the profiles behind it after.
@@ -329,6 +352,7 @@ int run(const Options& o) {
             if (doc.blocks.empty()) doc.paragraph("no records to report");
         }
     }
+    provenance.label_document(doc);
     if (format == OutFormat::text) nx::render_text(doc, out, terminal);
     else if (format == OutFormat::markdown) nx::render_markdown(doc, out);
     else if (format == OutFormat::html) nx::render_html(doc, out);
