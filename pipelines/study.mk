@@ -32,9 +32,16 @@ NX       := $(BUILD)/bin
 
 .PHONY: study study-all study-nightly study-matmul study-patterns study-help FORCE
 
-study: deps all
+# The studies need the tools only (not the unit tests, nor their packages),
+# built in parallel unless make was given -j (its jobs are then shared).
+NPROC      := $(shell nproc 2>/dev/null || echo 2)
+BUILD_JOBS  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+
+study: deps-build
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) $(BIN)
 	@$(MAKE) --no-print-directory study-all
-study-nightly: deps all
+study-nightly: deps-build
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) $(BIN)
 	@$(MAKE) --no-print-directory study-all NIGHTLY=1
 FORCE:
 

@@ -103,6 +103,20 @@ study() {
     [ ! -e out/history.db ]
 }
 
+@test "make study installs only what the studies need (no chromium, no gtest) and builds in parallel by default" {
+    run study -n study
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"libsqlite3-dev"* ]]
+    [[ "$output" != *chromium* && "$output" != *libgtest-dev* ]]
+    [[ "$output" == *"--no-print-directory -j"[0-9]*" "*"/nx-capture "* ]]
+    # Given -j, make shares its own jobs instead.
+    run study -n -j2 study
+    [[ "$output" != *"--no-print-directory -j"* ]]
+    # make test installs the test tools too.
+    run make -C "$NX_ROOT" -n deps
+    [[ "$output" == *chromium* && "$output" == *libgtest-dev* ]]
+}
+
 @test "make help lists the study variables" {
     run make -C "$NX_ROOT" --no-print-directory help
     [ "$status" -eq 0 ]

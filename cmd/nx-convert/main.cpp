@@ -18,6 +18,7 @@
 #include "common/convert/record_sinks.h"
 #include "common/run/backends.h"
 #include "common/convert/sink_formats.h"
+#include "common/convert/summary_line_sink.h"
 #include "common/store/store.h"
 #include "common/profile/targets.h"
 
@@ -58,6 +59,7 @@ struct Options {
     std::string output;
     bool keep_going = false;
     bool list_formats = false;
+    bool records = false;
     nx::ConvertOptions convert;
 };
 
@@ -77,6 +79,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("backend", nx::po::value(&o.convert.base.backend), "what made the profile: neuron, sim, cpu")
         ("dtype", nx::po::value(&o.convert.base.dtype), "matmul dtype for peak FLOP/s: bf16, fp16, fp32, fp8")
         ("root", nx::po::value(&o.convert.roots)->composing(), "capture records may name files under DIR (repeatable; default: the current directory tree and the record file's directory)")
+        ("records", nx::po::bool_switch(&o.records), "with --db on a terminal: profile records, not one summary line per profile")
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
@@ -114,7 +117,7 @@ int run(const Options& o) {
     nx::ProfileBuilder builder;
     std::unique_ptr<nx::AtomicFile> to_file;
     std::unique_ptr<nx::ProfileSink> to_sink;
-    std::unique_ptr<nx::ProfileRecordSink> records;
+    std::unique_ptr<nx::ProfileSink> records;
     // With --db, a closed stdout must not stop the load (pipe_guard_sink.h).
     std::vector<std::unique_ptr<nx::PipeGuardSink>> guards;
     auto add_stdout_sink = [&](nx::ProfileSink* sink) {
@@ -131,8 +134,12 @@ int run(const Options& o) {
         else add_stdout_sink(to_sink.get());
     }
     // Profile records go to stdout unless the --to output does.
+    // Loading a database from a terminal, a person reads them: one line each.
     if (o.to.empty() || to_file) {
-        records = std::make_unique<nx::ProfileRecordSink>(stdout_);
+        if (!o.db.empty() && !o.records && stdout_.is_terminal())
+            records = std::make_unique<nx::SummaryLineSink>(stdout_);
+        else
+            records = std::make_unique<nx::ProfileRecordSink>(stdout_);
         add_stdout_sink(records.get());
     }
     std::unique_ptr<nx::Store> store;
