@@ -47,7 +47,8 @@ const nx::ToolSpec kSpec = {
     "  nx-convert --db study.db output/                # profile_rank_<i> files, one per rank\n"
     "  nx-run --study matmul | nx-capture | nx-convert --db study.db\n"
     "  nx-convert --to events trace.json | jq -c 'select(.engine==\"dma\")'\n"
-    "  nx-convert --to pftrace -o profile.pftrace profile.json   # open in ui.perfetto.dev",
+    "  nx-convert --to pftrace -o profile.pftrace profile.json   # open in ui.perfetto.dev\n"
+    "  nx-convert --to pftrace -o vmap.pftrace study.db --profile vmap   # a profile stored in a database",
     kListings,
     kOptionRules,
 };
@@ -79,6 +80,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("backend", nx::po::value(&o.convert.base.backend), "what made the profile: neuron, sim, cpu")
         ("dtype", nx::po::value(&o.convert.base.dtype), "matmul dtype for peak FLOP/s: bf16, fp16, fp32, fp8")
         ("root", nx::po::value(&o.convert.roots)->composing(), "capture records may name files under DIR (repeatable; default: the current directory tree and the record file's directory)")
+        ("profile", nx::po::value(&o.convert.profiles)->composing(), "with a study database as input: only this stored profile (name or id; repeatable)")
         ("records", nx::po::bool_switch(&o.records), "with --db on a terminal: profile records, not one summary line per profile")
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on");
     nx::po::variables_map vm;
