@@ -130,6 +130,20 @@ setup() {
     [ "$status" -eq 3 ]
 }
 
+@test "nx-report --baseline across targets: nothing comparable says so and exits 1, gates or not" {
+    nx-convert --target trn1 "$FIXTURES/small.json" >trn1.jsonl
+    nx-convert --target trn2 "$FIXTURES/small.json" >trn2.jsonl
+    for gate in "" "--fail-on=total_time>5%"; do
+        run --separate-stderr nx-report trn2.jsonl --baseline trn1.jsonl $gate --format text
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == *"no record matched the baseline: nothing was checked; it has them for another backend or target, not comparable: small (baseline neuron on trn1, here neuron on trn2)"* ]]
+        [[ "$output" == *"Not comparable: the baseline has these records for another backend or target: small (baseline neuron on trn1, here neuron on trn2)."* ]]
+    done
+    # Like with like is compared as before.
+    run nx-report trn1.jsonl --baseline trn1.jsonl
+    [ "$status" -eq 0 ]
+}
+
 @test "nx-report: a gate metric no record has is unknown, with the nearest name" {
     run --separate-stderr nx-report profiles.jsonl --baseline profiles.jsonl --fail-on 'total_tmie>5%'
     [ "$status" -eq 2 ]

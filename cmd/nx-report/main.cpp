@@ -283,9 +283,15 @@ int run(const Options& o) {
                                          : "the baseline has none of these records (" + std::to_string(match.records) + ")";
             nx::print_note("first run: " + why +
                            ", so nothing was checked; appended to the history, they are the baseline of the next run");
-        } else if (checks.empty() && !gates.empty()) {
-            // A gate that checked nothing must not pass silently in cron.
-            nx::print_error("no record matched the baseline: nothing was checked");
+        } else if ((checks.empty() && !gates.empty()) || (match.records > 0 && match.matched == 0)) {
+            // A gate that checked nothing must not pass silently in cron, nor
+            // a comparison with nothing comparable look like one.
+            std::string why;
+            for (size_t i = 0; i < match.elsewhere.size() && i < 5; ++i) why += (i ? ", " : "") + match.elsewhere[i];
+            if (match.elsewhere.size() > 5) why += ", ...";
+            nx::print_error("no record matched the baseline: nothing was checked" +
+                            (why.empty() ? std::string()
+                                         : "; it has them for another backend or target, not comparable: " + why));
             status = nx::kExitFailure;
         }
         if (records) {

@@ -21,6 +21,7 @@ namespace {
 struct Flat {
     std::string key;
     std::string name;
+    std::string where;     // "sim on trn2": what else must match besides the name
     std::string headline;  // metric shown when no gate is given
     std::map<std::string, double> values;
 };
@@ -44,6 +45,10 @@ std::string field(const rapidjson::Value& r, const char* k) {
     }
 }
 
+std::string where_of(const std::string& backend, const std::string& target) {
+    return (backend.empty() ? "unknown backend" : backend) + " on " + (target.empty() ? "unknown target" : target);
+}
+
 std::vector<Flat> flatten_all(const ReportInput& in) {
     std::vector<Flat> out;
     for (const ProfileEntry& p : in.profiles) {
@@ -51,6 +56,7 @@ std::vector<Flat> flatten_all(const ReportInput& in) {
         f.name = p.info.name;
         f.key = "profile|" + p.info.name + "|" + p.info.backend + "|" + p.info.target + "|" + std::to_string(p.info.rank);
         if (p.info.rank >= 0) f.name += " (rank " + std::to_string(p.info.rank) + ")";
+        f.where = where_of(p.info.backend, p.info.target);
         f.headline = "total_time";
         for (const MetricValue& m : p.summary.metrics) f.values[m.name] = m.value;
         out.push_back(std::move(f));
@@ -59,6 +65,7 @@ std::vector<Flat> flatten_all(const ReportInput& in) {
         Flat f;
         f.name = field(r, "name");
         f.key = "run|" + field(r, "study") + "|" + f.name + "|" + field(r, "backend") + "|" + field(r, "target");
+        f.where = where_of(field(r, "backend"), field(r, "target"));
         f.headline = "latency_us.median";
         flatten(r, "", f.values);
         out.push_back(std::move(f));
@@ -166,6 +173,8 @@ std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportIn
     }
     std::map<std::string, int> current_seen;
     for (const Flat& f : cur_all) ++current_seen[f.key];
+    std::map<std::string, std::string> base_where;  // by name: where the baseline has it
+    for (const auto& [key, f] : base) base_where.emplace(f.name, f.where);
     std::vector<GateCheck> out;
     match.records = cur_all.size();
     for (const Flat& cur : cur_all) {
@@ -178,6 +187,9 @@ std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportIn
         auto it = base.find(cur.key);
         if (it == base.end()) {
             unmatched.push_back(cur.name);
+            auto w = base_where.find(cur.name);
+            if (w != base_where.end() && w->second != cur.where)
+                match.elsewhere.push_back(cur.name + " (baseline " + w->second + ", here " + cur.where + ")");
             continue;
         }
         auto check = [&](const std::string& metric, const Gate* g) {
@@ -230,6 +242,11 @@ void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, co
         std::vector<std::string> items;
         for (const std::string& u : match.unmatched) items.push_back("no baseline for " + u);
         doc.items(items);
+    }
+    if (!match.elsewhere.empty()) {
+        std::string list;
+        for (const std::string& e : match.elsewhere) list += (list.empty() ? "" : ", ") + e;
+        doc.paragraph("Not comparable: the baseline has these records for another backend or target: " + list + ".");
     }
 }
 

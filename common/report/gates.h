@@ -40,6 +40,9 @@ struct BaselineMatch {
     std::vector<std::string> unmatched;  // current records without a usable baseline, and why
     size_t records = 0;                  // current records
     size_t matched = 0;                  // of them, those the baseline has
+    // Unmatched records the baseline has under the same name for another
+    // backend or target: "mm (baseline neuron on trn1, here sim on trn2)".
+    std::vector<std::string> elsewhere;
 };
 
 // Matches records by kind, name, backend and target (runs: study too) and
