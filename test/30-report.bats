@@ -395,3 +395,21 @@ setup() {
     [[ "$(nx-report --db s.db --format csv | head -n 1)" != *provenance* ]]
     [[ "$(nx-report --db s.db --format text)" != *"predicted"* ]]
 }
+
+@test "pattern study: host-dispatch-dominated is launch-bound, transposes are not arithmetic, a sim ranking says it is predicted" {
+    nx-run --study patterns --patterns for_loop,for_loop_launch --sizes small,large --timed 1 --warmup 0 >runs.jsonl
+    nx-capture --dir prof <runs.jsonl | nx-convert --db p.db >/dev/null
+    run nx-report runs.jsonl --db p.db --format markdown
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"| for_loop_launch_small | "*"| launch-bound |"* ]]
+    [[ "$output" == *"- launch-bound: for_loop_launch_small (the device works "*" of "*"); the rest is host dispatch"* ]]
+    # The loops' TensorMatrix work is all layout transposes: no pattern "uses the array best".
+    [[ "$output" != *"used best by for_loop"* ]]
+    [[ "$output" == *"- no pattern does its arithmetic on the systolic array: the TensorMatrix time here is layout transposes (model FLOPs are at most 0.00% of the tensor engine's)"* ]]
+    [[ "$output" == *"- this ranking is predicted by the model (sim), not measured"* ]]
+    # scan's matmuls are half model arithmetic: it can be named.
+    nx-run --study patterns --patterns scan,for_loop --sizes large --timed 1 --warmup 0 >runs2.jsonl
+    nx-capture --dir prof2 <runs2.jsonl | nx-convert --db p2.db >/dev/null
+    run nx-report runs2.jsonl --db p2.db --format markdown
+    [[ "$output" == *"- the systolic array is used best by scan: "* ]]
+}
