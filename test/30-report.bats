@@ -413,3 +413,26 @@ setup() {
     run nx-report runs2.jsonl --db p2.db --format markdown
     [[ "$output" == *"- the systolic array is used best by scan: "* ]]
 }
+
+@test "matmul study: the kernel variant per run; a variant switch is not a tile-boundary cliff, and padding is advised only when the boundary costs" {
+    # Run records as nx-run writes them (hand-written: the model's own
+    # choices may move); M 257 is where auto switched kernels.
+    mm() {  # M variant latency_us
+        printf '{"kind":"run","study":"matmul","name":"mm_%sx512x512_bf16","op":"matmul","M":%s,"K":512,"N":512,"dtype":"bf16","backend":"sim","target":"trn2","latency_us":{"median":%s,"p95":%s,"n":1},"tflops":1,"tiles":{"M":%s,"K":4,"N":1,"total":%s},"predicted":{"variant":"%s"}}\n' \
+            "$1" "$1" "$3" "$3" $((($1 + 127) / 128)) $((($1 + 127) / 128 * 4)) "$2"
+    }
+    { mm 255 blocked_free 14.95; mm 256 blocked_free 14.97; mm 257 blocked_mnk 19.2; } >auto.jsonl
+    run nx-report auto.jsonl --format markdown
+    [[ "$output" == *"| M | 256 | 257 | 2 -&gt; 3 | blocked_free -&gt; blocked_mnk | variant switch |"* ]]
+    [[ "$output" == *"a variant switch, not the tile boundary"* ]]
+    [[ "$output" == *"padding to a multiple of the tile does not help here."* ]]
+    [[ "$output" != *"Keep M at a multiple of 128"* ]]
+    [[ "$output" == *"| mm_257x512x512_bf16 | 257 | 512 | 512 | bf16 | blocked_mnk |"* ]]
+    # One variant throughout: the boundary's own cost, and then the advice.
+    { mm 127 naive 10; mm 128 naive 10.05; mm 129 naive 15; } >naive.jsonl
+    run nx-report naive.jsonl --format markdown
+    [[ "$output" == *"| M | 128 | 129 | 1 -&gt; 2 | naive | tile boundary |"* ]]
+    [[ "$output" == *"Worst at a tile boundary: M 128 -&gt; 129 costs "*"Keep M at a multiple of 128"* ]]
+    # The tiling study on sim names each run's kernel too.
+    nx-run --study matmul --M 128 --K 128 --N 128 --timed 1 --warmup 0 | nx-report --format markdown | grep -q '| bf16 | [a-z_]\+ | '
+}

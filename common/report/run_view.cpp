@@ -59,6 +59,7 @@ RunView view_run(const rapidjson::Value& r) {
     if (const rapidjson::Value* p = object(r, "predicted")) {
         auto it = p->FindMember("instructions");
         if (it != p->MemberEnd() && it->value.IsInt64()) v.predicted_instructions = it->value.GetInt64();
+        v.variant = text(*p, "variant");
     }
     auto c = r.FindMember("cached");
     v.cached = c != r.MemberEnd() && c->value.IsBool() && c->value.GetBool();

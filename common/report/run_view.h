@@ -18,6 +18,7 @@ struct RunView {
     double median_us = NAN, p95_us = NAN, tflops = NAN, compile_ms = NAN;
     int64_t tiles_M = 0, tiles_K = 0, tiles_N = 0, tiles_total = 0;
     int64_t predicted_instructions = -1;
+    std::string variant;   // the matmul kernel variant that ran (sim: predicted.variant)
     bool cached = false;
 };
 
