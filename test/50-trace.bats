@@ -226,6 +226,16 @@ PY
     nx-convert --to chrome-json -o k-source.json "$FIXTURES/kineto_step.json" >/dev/null
     [ "$(jget k.json 'len([e for e in r[0]["traceEvents"] if e["ph"] == "X"])')" = "$(jget k-source.json 'len([e for e in r[0]["traceEvents"] if e["ph"] == "X"])')" ]
     [ "$(jget k.json 'len([e for e in r[0]["traceEvents"] if e["ph"] in ("s", "f")])')" = "$(jget k-source.json 'len([e for e in r[0]["traceEvents"] if e["ph"] in ("s", "f")])')" ]
+    # A sim profile: its transposes (transpose_flops) are kept too.
+    nx-run --study patterns --patterns vmap --sizes small --timed 1 --warmup 0 | nx-capture --dir prof >captures.jsonl
+    nx-convert --db sim.db <captures.jsonl >from-capture.jsonl
+    nx-convert sim.db >from-db.jsonl
+    [ "$(jget from-db.jsonl 'r[0]["metrics"]["transpose_flops"]')" = "$(jget from-capture.jsonl 'r[0]["metrics"]["transpose_flops"]')" ]
+    [ "$(jget from-db.jsonl 'r[0]["metrics"]["transpose_flops"] > 0')" = true ]
+    [ "$(sqlite3 sim.db 'SELECT count(*) FROM event WHERE transpose = 1')" -gt 0 ]
+    nx-convert --to pftrace -o sim-source.pftrace prof/vmap.sim.trn2.jsonl.gz >/dev/null
+    nx-convert --to pftrace -o sim-db.pftrace sim.db >/dev/null
+    diff <(test-pftrace_dump sim-source.pftrace) <(test-pftrace_dump sim-db.pftrace)
     # A name the database does not have.
     run --separate-stderr nx-convert --to pftrace -o x.pftrace s.db --profile nope
     [ "$status" -eq 1 ]

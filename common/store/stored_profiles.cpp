@@ -75,7 +75,7 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
     // the first id; the counter samples follow them.
     SqliteStmt events(db,
                       "SELECT e.type, t.engine, t.name, e.ts, e.dur, COALESCE(e.name, e.opcode), e.opcode, h.value, "
-                      "l.value, e.bytes, e.flops, e.model_flops, e.dma_kind, e.tensor, e.args, e.id "
+                      "l.value, e.bytes, e.flops, e.model_flops, e.dma_kind, e.tensor, e.args, e.id, e.transpose "
                       "FROM event e JOIN track t ON t.id = e.track_id LEFT JOIN string h ON h.id = e.hlo_id "
                       "LEFT JOIN string l ON l.id = e.layer_id WHERE e.profile_id = ? ORDER BY e.id");
     events.bind(1, p.rowid);
@@ -108,6 +108,7 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         e.dma_kind = parse_dma_kind(dma_kind).value_or(DmaKind::unknown);
         e.tensor = tensor;
         e.args_json = args;
+        e.transpose = events.column_int(16) == 1;
         e.line = events.column_int(15);
         out.event(e);
         ++emitted;

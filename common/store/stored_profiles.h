@@ -5,7 +5,7 @@
 // a stored profile (users keep databases, not source files).
 //
 // What the database does not keep is not replayed: a Chrome trace's process
-// and thread ids, and which TensorE instructions were transposes.
+// and thread ids (nx's own come back).
 #pragma once
 
 #include <string>
