@@ -89,7 +89,8 @@ clean:
 help:
 	@echo "nx make targets"
 	@echo "  all          build the tools ($(TOOLS)) and the unit tests into $(BUILD)/bin"
-	@echo "  deps         install missing Debian packages (needs root or sudo)"
+	@echo "  deps         install missing Debian packages: to build, and to test (needs root or sudo)"
+	@echo "  deps-build   only those needed to build the tools and run the studies"
 	@echo "  test         deps + build + unit tests + Bats suites; last line 'N passed, N failed'"
 	@echo "  test-asan    the same suite built with AddressSanitizer and UBSan (build-asan/)"
 	@echo "  bench        benchmarks with same-run baselines; records in out/bench/bench.jsonl"
@@ -97,7 +98,9 @@ help:
 	@echo "  clean        remove build trees"
 	@echo "  study        both studies (matmul, patterns) on BACKEND/TARGET: out/<study>/report.md"
 	@echo "  study-matmul, study-patterns   one study"
+	@echo "  study-nightly  both studies, the workloads re-run every time, GATE checked against HISTORY (cron)"
 	@echo "  calibrate    the sim model against public measurements"
+	@echo "  bench-model  the sim model's speed (simulated instructions per second) and the NKI tutorial matmul"
 	@echo "  fuzz         libFuzzer targets for FUZZ_SECONDS each"
 	@$(MAKE) --no-print-directory study-help
 

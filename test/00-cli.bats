@@ -114,3 +114,44 @@ TOOLS="nx-run nx-capture nx-convert nx-query nx-report"
         --M 128 --K 128 --N 128 --cache-dir "$BATS_TEST_TMPDIR/cache" --timed 1 --warmup 0 >r.jsonl
     [ "$(jget r.jsonl 'r[0]["backend"]')" = neuron ]
 }
+
+# Runs "$@" with standard input on a terminal (a pty); once the tool has said
+# on stderr that it reads standard input, types Ctrl-D.  Prints its stderr.
+on_terminal_stdin() {
+    timeout 30 python3 - "$@" <<'PY'
+import os, pty, subprocess, sys
+m, s = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=s, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+os.close(s)
+err = b""
+while b"Ctrl-D" not in err:
+    chunk = os.read(p.stderr.fileno(), 4096)
+    if not chunk:
+        break
+    err += chunk
+os.write(m, b"\x04")
+err += p.stderr.read()
+p.wait()
+sys.stdout.write(err.decode())
+PY
+}
+
+@test "every tool reading a terminal's standard input says so: 'reading standard input; Ctrl-D to end'" {
+    for tool in nx-convert nx-capture nx-report; do
+        run on_terminal_stdin "$tool"
+        [[ "${lines[0]}" == "$tool: reading standard input; Ctrl-D to end" ]] || { echo "$tool: $output"; false; }
+    done
+    # Not when standard input is a pipe or a file.
+    run --separate-stderr nx-report </dev/null
+    [[ "$stderr" != *"Ctrl-D"* ]]
+}
+
+@test "nx-capture's progress on a stream counts what it did, never '[N/0]'" {
+    nx-run --study patterns --patterns vmap,scan --sizes small --timed 1 --warmup 0 >runs.jsonl
+    run --separate-stderr nx-capture --progress --dir prof <runs.jsonl
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"[1] vmap"*"[2] scan"* ]]
+    [[ "$stderr" != *"/0]"* ]]
+    run --separate-stderr nx-run --progress <(nx-run --study patterns --patterns vmap,scan --sizes small --plan) --timed 1 --warmup 0
+    [[ "$stderr" == *"[1/2] vmap"*"[2/2] scan"* ]]
+}

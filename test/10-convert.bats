@@ -274,3 +274,15 @@ JSON
     [ "$(jget out.jsonl 'len(r)')" = 3 ]
     [ "$(sqlite3 s.db 'SELECT count(*) FROM profile')" = 3 ]
 }
+
+@test "nx-convert --db on a terminal prints one line per profile; piped, or with --records, the records" {
+    run on_terminal_stdout nx-convert --db s.db --target trn1 "$FIXTURES/small.json" "$FIXTURES/small_slow.json"
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 2 ]
+    [ "${lines[0]}" = "small: neuron on trn1, 61 events, 4 us, MFU 12.0%" ]
+    [[ "${lines[1]}" == "small_slow: neuron on trn1, "* ]]
+    [ "$(sqlite3 s.db 'SELECT count(*) FROM profile')" = 2 ]
+    run on_terminal_stdout nx-convert --db s.db --records "$FIXTURES/small.json"
+    [[ "${lines[0]}" == '{"kind":"profile"'* ]]
+    nx-convert --db s.db "$FIXTURES/small.json" | head -c 17 | grep -q '{"kind":"profile"'
+}

@@ -115,6 +115,39 @@ setup() {
     run --separate-stderr nx-report other.jsonl --baseline s.db --fail-on 'total_time>1%'
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"no record matched the baseline: nothing was checked"* ]]
+    # The first night of a history passes with --first-run-ok, and says so;
+    # so does a history that does not exist yet.
+    run --separate-stderr nx-report other.jsonl --baseline s.db --fail-on 'total_time>1%' --first-run-ok
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"first run: the baseline has none of these records (1), so nothing was checked"* ]]
+    run --separate-stderr nx-report other.jsonl --baseline later.db --fail-on 'total_time>1%' --first-run-ok
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"first run: later.db does not exist yet"* ]]
+    run nx-report other.jsonl --baseline later.db --fail-on 'total_time>1%'
+    [ "$status" -eq 1 ]
+    # Once the baseline has the record, the gate is checked as usual.
+    run nx-report --db s.db --baseline s.db --fail-on 'total_time<-1%,total_time>-1%' --first-run-ok
+    [ "$status" -eq 3 ]
+}
+
+@test "nx-report --baseline across targets: nothing comparable says so and exits 1, gates or not" {
+    nx-convert --target trn1 "$FIXTURES/small.json" >trn1.jsonl
+    nx-convert --target trn2 "$FIXTURES/small.json" >trn2.jsonl
+    for gate in "" "--fail-on=total_time>5%"; do
+        run --separate-stderr nx-report trn2.jsonl --baseline trn1.jsonl $gate --format text
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == *"no record matched the baseline: nothing was checked; it has them for another backend or target, not comparable: small (baseline neuron on trn1, here neuron on trn2)"* ]]
+        [[ "$output" == *"Not comparable: the baseline has these records for another backend or target: small (baseline neuron on trn1, here neuron on trn2)."* ]]
+    done
+    # Like with like is compared as before.
+    run nx-report trn1.jsonl --baseline trn1.jsonl
+    [ "$status" -eq 0 ]
+}
+
+@test "nx-report: a gate metric no record has is unknown, with the nearest name" {
+    run --separate-stderr nx-report profiles.jsonl --baseline profiles.jsonl --fail-on 'total_tmie>5%'
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"unknown metric 'total_tmie' in --fail-on 'total_tmie>5%': no record has it (did you mean 'total_time'?)"* ]]
 }
 
 @test "nx-report: bad gates and conflicting options are usage errors" {
@@ -327,4 +360,79 @@ setup() {
     # cudaMemcpyAsync [40,45) directly: self 300 - (5 + 150) = 145 µs.
     [[ "$output" == *"slices          14 on 3 tracks"* ]]
     [[ "$output" == *"      1  300 us  145 us  cpu_op           aten::linear"* ]]
+}
+
+@test "nx-report labels every sim figure a prediction, in every format, and flags sim beside measured" {
+    label='predicted by the model (sim)'
+    nx-run --study patterns --patterns vmap,scan --sizes small --timed 1 --warmup 0 >runs.jsonl
+    nx-capture --dir prof <runs.jsonl | nx-convert --db sim.db >/dev/null
+    # The study report and each of its charts.
+    for f in text markdown html; do
+        nx-report runs.jsonl --db sim.db --format "$f" | grep -qF "Every figure here is $label, not measured." || { echo "$f"; false; }
+    done
+    nx-report runs.jsonl --db sim.db --format html >study.html
+    charts=$(grep -o '<figcaption>' study.html | wc -l)
+    [ "$charts" -ge 2 ]
+    [ "$(grep -oF "</figcaption>" study.html | wc -l)" = "$(grep -oF " — $label</figcaption>" study.html | wc -l)" ]
+    # Record formats: a provenance column on every row (findings, runs).
+    [ "$(nx-report --db sim.db --format csv | head -n 1)" = "kind,profile,name,rule,severity,metric,value,threshold,message,action,start_ns,end_ns,provenance" ]
+    nx-report --db sim.db --format csv | tail -n +2 | while IFS= read -r l; do [[ "$l" == *",$label" ]]; done
+    nx-report --db sim.db --format tsv | tail -n +2 | while IFS= read -r l; do [[ "$l" == *"	$label" ]]; done
+    [ "$(nx-report --db sim.db --format jsonl | jget - 'sorted({x["provenance"] for x in r})')" = "[\"$label\"]" ]
+    [[ "$(nx-report runs.jsonl --format csv | sed -n 2p)" == *",$label" ]]
+    # --compare and --baseline, in every format.
+    for f in text markdown html csv tsv jsonl; do
+        nx-report --db sim.db --compare --format "$f" | grep -qF "$label" || { echo "compare $f"; false; }
+        nx-report runs.jsonl --baseline runs.jsonl --format "$f" | grep -qF "$label" || { echo "baseline $f"; false; }
+    done
+    # Predictions beside measurements are flagged.
+    nx-convert --db sim.db --target trn2 "$FIXTURES/small.json" >/dev/null
+    run nx-report --db sim.db --compare --profile vmap --profile small --format text
+    [[ "$output" == *"warning: mixed inputs: figures $label beside figures measured (neuron); the predictions are not measurements"* ]]
+    run nx-report --db sim.db --compare --profile vmap --profile small --format csv
+    [[ "${lines[1]}" == *",mixed: $label and measured (neuron)" ]]
+    # Measured figures alone keep their outputs as they were.
+    [[ "$(nx-report --db s.db --format csv | head -n 1)" != *provenance* ]]
+    [[ "$(nx-report --db s.db --format text)" != *"predicted"* ]]
+}
+
+@test "pattern study: host-dispatch-dominated is launch-bound, transposes are not arithmetic, a sim ranking says it is predicted" {
+    nx-run --study patterns --patterns for_loop,for_loop_launch --sizes small,large --timed 1 --warmup 0 >runs.jsonl
+    nx-capture --dir prof <runs.jsonl | nx-convert --db p.db >/dev/null
+    run nx-report runs.jsonl --db p.db --format markdown
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"| for_loop_launch_small | "*"| launch-bound |"* ]]
+    [[ "$output" == *"- launch-bound: for_loop_launch_small (the device works "*" of "*"); the rest is host dispatch"* ]]
+    # The loops' TensorMatrix work is all layout transposes: no pattern "uses the array best".
+    [[ "$output" != *"used best by for_loop"* ]]
+    [[ "$output" == *"- no pattern does its arithmetic on the systolic array: the TensorMatrix time here is layout transposes (model FLOPs are at most 0.00% of the tensor engine's)"* ]]
+    [[ "$output" == *"- this ranking is predicted by the model (sim), not measured"* ]]
+    # scan's matmuls are half model arithmetic: it can be named.
+    nx-run --study patterns --patterns scan,for_loop --sizes large --timed 1 --warmup 0 >runs2.jsonl
+    nx-capture --dir prof2 <runs2.jsonl | nx-convert --db p2.db >/dev/null
+    run nx-report runs2.jsonl --db p2.db --format markdown
+    [[ "$output" == *"- the systolic array is used best by scan: "* ]]
+}
+
+@test "matmul study: the kernel variant per run; a variant switch is not a tile-boundary cliff, and padding is advised only when the boundary costs" {
+    # Run records as nx-run writes them (hand-written: the model's own
+    # choices may move); M 257 is where auto switched kernels.
+    mm() {  # M variant latency_us
+        printf '{"kind":"run","study":"matmul","name":"mm_%sx512x512_bf16","op":"matmul","M":%s,"K":512,"N":512,"dtype":"bf16","backend":"sim","target":"trn2","latency_us":{"median":%s,"p95":%s,"n":1},"tflops":1,"tiles":{"M":%s,"K":4,"N":1,"total":%s},"predicted":{"variant":"%s"}}\n' \
+            "$1" "$1" "$3" "$3" $((($1 + 127) / 128)) $((($1 + 127) / 128 * 4)) "$2"
+    }
+    { mm 255 blocked_free 14.95; mm 256 blocked_free 14.97; mm 257 blocked_mnk 19.2; } >auto.jsonl
+    run nx-report auto.jsonl --format markdown
+    [[ "$output" == *"| M | 256 | 257 | 2 -&gt; 3 | blocked_free -&gt; blocked_mnk | variant switch |"* ]]
+    [[ "$output" == *"a variant switch, not the tile boundary"* ]]
+    [[ "$output" == *"padding to a multiple of the tile does not help here."* ]]
+    [[ "$output" != *"Keep M at a multiple of 128"* ]]
+    [[ "$output" == *"| mm_257x512x512_bf16 | 257 | 512 | 512 | bf16 | blocked_mnk |"* ]]
+    # One variant throughout: the boundary's own cost, and then the advice.
+    { mm 127 naive 10; mm 128 naive 10.05; mm 129 naive 15; } >naive.jsonl
+    run nx-report naive.jsonl --format markdown
+    [[ "$output" == *"| M | 128 | 129 | 1 -&gt; 2 | naive | tile boundary |"* ]]
+    [[ "$output" == *"Worst at a tile boundary: M 128 -&gt; 129 costs "*"Keep M at a multiple of 128"* ]]
+    # The tiling study on sim names each run's kernel too.
+    nx-run --study matmul --M 128 --K 128 --N 128 --timed 1 --warmup 0 | nx-report --format markdown | grep -q '| bf16 | [a-z_]\+ | '
 }

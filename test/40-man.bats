@@ -61,3 +61,39 @@ PY
         grep -q "^\.BR $rule " "$NX_ROOT/man/nx-report.1" || { echo "undocumented rule: $rule"; return 1; }
     done
 }
+
+@test "every man page has a real date, no older than its last change, and every make target the docs name exists and is in make help" {
+    today=$(date -u +%F)
+    for page in "$NX_ROOT"/man/*.[17]; do
+        d=$(sed -n 's/^\.TH [^ ]* [0-9] "\([^"]*\)".*/\1/p' "$page")
+        [[ "$d" =~ ^20[0-9]{2}-[01][0-9]-[0-3][0-9]$ ]] && date -u -d "$d" >/dev/null 2>&1 || { echo "$(basename "$page"): date '$d'"; false; }
+        [[ ! "$d" > "$today" ]] || { echo "$(basename "$page"): date $d is in the future"; false; }
+        # A page changed since its date is stale (checked when the sources are a git checkout).
+        last=$(git -C "$NX_ROOT" log -1 --format=%cs -- "man/$(basename "$page")" 2>/dev/null || true)
+        [ -z "$last" ] || [[ ! "$d" < "$last" ]] || { echo "$(basename "$page"): dated $d, changed $last"; false; }
+    done
+    # The targets of `make X` commands in the README and the man pages.
+    targets=$(python3 - "$NX_ROOT" <<'PY'
+import glob, re, sys
+root = sys.argv[1]
+found = set()
+readme = open(root + "/README.md").read()
+found.update(re.findall(r"`make ([a-z][a-z0-9-]*)", readme))
+for block in re.findall(r"```\n(.*?)```", readme, re.S):
+    found.update(re.findall(r"(?:^|&& |\$ )make ([a-z][a-z0-9-]*)", block, re.M))
+for page in glob.glob(root + "/man/*.[17]"):
+    text = open(page).read().replace("\\-", "-")
+    found.update(re.findall(r"^\.B make ([a-z][a-z0-9-]*)", text, re.M))
+    for block in re.findall(r"^\.(?:nf|EX)\n(.*?)^\.(?:fi|EE)", text, re.M | re.S):
+        found.update(re.findall(r"^(?:\$ )?make ([a-z][a-z0-9-]*)", block, re.M))
+print("\n".join(sorted(found)))
+PY
+)
+    [[ "$targets" == *study-nightly* && "$targets" == *bench-model* ]]
+    defined=$(make -C "$NX_ROOT" -qp BUILD="$(dirname "$NX_BIN")" 2>/dev/null | sed -n 's/^\([a-z][a-z0-9-]*\):.*/\1/p' | sort -u)
+    help=$(make -C "$NX_ROOT" --no-print-directory help)
+    for t in $targets; do
+        grep -qx "$t" <<<"$defined" || { echo "no make target '$t'"; false; }
+        [ "$t" = help ] || [[ "$help" == *" $t "* || "$help" == *" $t,"* ]] || { echo "make help does not list '$t'"; false; }
+    done
+}

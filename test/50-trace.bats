@@ -207,3 +207,37 @@ def key(path, fold):
 assert key("events.jsonl", False) == key("back.jsonl", True), (key("events.jsonl", False), key("back.jsonl", True))
 PY
 }
+
+@test "nx-convert --to pftrace|chrome-json of a profile stored in a study database (no source file needed)" {
+    nx-convert --db s.db --target trn1 "$FIXTURES/small.json" "$FIXTURES/parquet/explorer/matmul@latest" "$FIXTURES/kineto_step.json" >/dev/null
+    # The same trace, byte for byte, as from the source.
+    nx-convert --to pftrace -o from-source.pftrace "$FIXTURES/parquet/explorer/matmul@latest" >/dev/null
+    nx-convert --to pftrace -o from-db.pftrace s.db --profile matmul >/dev/null
+    cmp from-source.pftrace from-db.pftrace
+    nx-convert --to pftrace -o small-source.pftrace --target trn1 "$FIXTURES/small.json" >/dev/null
+    nx-convert --to pftrace -o small-db.pftrace s.db --profile small >/dev/null
+    cmp small-source.pftrace small-db.pftrace
+    # The profile record comes back with its metrics and carried fields.
+    [ "$(nx-convert s.db --profile matmul | jget - 'r[0]["metrics"]')" = "$(nx-convert --target trn1 "$FIXTURES/parquet/explorer/matmul@latest" | jget - 'r[0]["metrics"]')" ]
+    [ "$(nx-convert s.db --profile matmul | jget - 'r[0]["metadata"]["instance_type"]')" = trn2.48xlarge ]
+    # Every profile without --profile; a Chrome trace's slices and flows as chrome-json.
+    [ "$(nx-convert s.db | jget - 'len(r)')" = 3 ]
+    nx-convert --to chrome-json -o k.json s.db --profile kineto_step >/dev/null
+    nx-convert --to chrome-json -o k-source.json "$FIXTURES/kineto_step.json" >/dev/null
+    [ "$(jget k.json 'len([e for e in r[0]["traceEvents"] if e["ph"] == "X"])')" = "$(jget k-source.json 'len([e for e in r[0]["traceEvents"] if e["ph"] == "X"])')" ]
+    [ "$(jget k.json 'len([e for e in r[0]["traceEvents"] if e["ph"] in ("s", "f")])')" = "$(jget k-source.json 'len([e for e in r[0]["traceEvents"] if e["ph"] in ("s", "f")])')" ]
+    # A sim profile: its transposes (transpose_flops) are kept too.
+    nx-run --study patterns --patterns vmap --sizes small --timed 1 --warmup 0 | nx-capture --dir prof >captures.jsonl
+    nx-convert --db sim.db <captures.jsonl >from-capture.jsonl
+    nx-convert sim.db >from-db.jsonl
+    [ "$(jget from-db.jsonl 'r[0]["metrics"]["transpose_flops"]')" = "$(jget from-capture.jsonl 'r[0]["metrics"]["transpose_flops"]')" ]
+    [ "$(jget from-db.jsonl 'r[0]["metrics"]["transpose_flops"] > 0')" = true ]
+    [ "$(sqlite3 sim.db 'SELECT count(*) FROM event WHERE transpose = 1')" -gt 0 ]
+    nx-convert --to pftrace -o sim-source.pftrace prof/vmap.sim.trn2.jsonl.gz >/dev/null
+    nx-convert --to pftrace -o sim-db.pftrace sim.db >/dev/null
+    diff <(test-pftrace_dump sim-source.pftrace) <(test-pftrace_dump sim-db.pftrace)
+    # A name the database does not have.
+    run --separate-stderr nx-convert --to pftrace -o x.pftrace s.db --profile nope
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"s.db: no profile named 'nope' (the database has small, matmul, kineto_step)"* ]]
+}

@@ -208,3 +208,15 @@ setup_neuron() {
     [[ "$output" == *"leave-one-out"* ]]
     [[ "$output" == *"check: every point where the last fit left it"* ]]
 }
+
+@test "nx-run --variant is honoured for workloads piped in, and refused when none is a matmul" {
+    w='{"kind":"workload","name":"tutorial","op":"matmul","M":1024,"K":2048,"N":2048}'
+    naive=$(echo "$w" | nx-run --backend sim --target trn1 --variant naive --timed 1 --warmup 0)
+    mnk=$(echo "$w" | nx-run --backend sim --target trn1 --variant blocked_mnk --timed 1 --warmup 0)
+    [ "$(jget - 'r[0]["predicted"]["variant"]' <<<"$naive")" = naive ]
+    [ "$(jget - 'r[0]["predicted"]["variant"]' <<<"$mnk")" = blocked_mnk ]
+    [ "$(jget - 'r[0]["latency_us"]["median"]' <<<"$naive")" != "$(jget - 'r[0]["latency_us"]["median"]' <<<"$mnk")" ]
+    run --separate-stderr nx-run --variant naive <<<'{"kind":"workload","name":"p","op":"pattern","pattern":"vmap","iterations":3,"batch":32,"features":128}'
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"--variant chooses a matmul kernel, and none of these workloads is a matmul"* ]]
+}

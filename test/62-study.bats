@@ -13,7 +13,7 @@ study() {
     for f in config workloads.jsonl runs.jsonl captures.jsonl study.db report.md matmul.csv history.stamp; do
         [ -s "out/matmul/$f" ] || [ "$f" = history.stamp ]
     done
-    [ "$(head -n 1 out/matmul/matmul.csv)" = "M,K,N,latency_ms,num_tiles_M,num_tiles_K,num_tiles_N,total_tiles,name,dtype,backend,target,latency_p95_ms,tflops,compile_ms,cached" ]
+    [ "$(head -n 1 out/matmul/matmul.csv)" = "M,K,N,latency_ms,num_tiles_M,num_tiles_K,num_tiles_N,total_tiles,name,dtype,backend,target,latency_p95_ms,tflops,compile_ms,cached,provenance" ]
     [ "$(tail -n +2 out/matmul/matmul.csv | wc -l)" = 34 ]
     grep -q '^# Matmul study' out/matmul/report.md
     grep -q '^## Tiling cliffs' out/matmul/report.md
@@ -73,8 +73,53 @@ study() {
     [[ "$output" == *"gate tripped: latency_us.median>5% for mm_128x512x512_bf16"* ]]
 }
 
+@test "make study-nightly re-runs every night: the first records the baseline, a regression fails naming the workload" {
+    nightly=(study-nightly MODE=sweep M=128 K=512 N=512 TIMED=1 WARMUP=0 'GATE=latency_us.median>5%')
+    matmul_runs="SELECT count(*) FROM run WHERE json_extract(record, '$.study') = 'matmul'"
+    # Night 1: no history yet; the runs pass as the baseline, and say so.
+    run study "${nightly[@]}"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [[ "$output" == *"first run: the baseline has none of these records"* ]]
+    [ "$(sqlite3 out/history.db "$matmul_runs")" = 1 ]
+    # Night 2, nothing changed but the night: the workloads run again and are checked.
+    run study "${nightly[@]}"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [[ "$output" == *"1 check, 0 tripped"* ]]
+    [ "$(sqlite3 out/history.db "$matmul_runs")" = 2 ]
+    # Night 3 is slower than the history says (its latencies halved).
+    sqlite3 out/history.db "UPDATE run SET record = json_set(record, '$.latency_us.median', json_extract(record, '$.latency_us.median') / 2)"
+    run study "${nightly[@]}"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"gate tripped: latency_us.median>5% for mm_128x512x512_bf16"* ]]
+    # A regressed night is not appended: the last good night stays the baseline.
+    [ "$(sqlite3 out/history.db "$matmul_runs")" = 2 ]
+}
+
+@test "make study with a misspelled GATE metric says the metric is unknown" {
+    run study study-matmul MODE=sweep M=128 K=512 N=512 TIMED=1 WARMUP=0 'GATE=latency_us.medain>5%'
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown metric 'latency_us.medain'"*"did you mean 'latency_us.median'"* ]]
+    [[ "$output" != *"no record matched"* ]]
+    [ ! -e out/history.db ]
+}
+
+@test "make study installs only what the studies need (no chromium, no gtest) and builds in parallel by default" {
+    run study -n study
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"libsqlite3-dev"* ]]
+    [[ "$output" != *chromium* && "$output" != *libgtest-dev* ]]
+    [[ "$output" == *"--no-print-directory -j"[0-9]*" "*"/nx-capture "* ]]
+    # Given -j, make shares its own jobs instead.
+    run study -n -j2 study
+    [[ "$output" != *"--no-print-directory -j"* ]]
+    # make test installs the test tools too.
+    run make -C "$NX_ROOT" -n deps
+    [[ "$output" == *chromium* && "$output" == *libgtest-dev* ]]
+}
+
 @test "make help lists the study variables" {
     run make -C "$NX_ROOT" --no-print-directory help
     [ "$status" -eq 0 ]
     [[ "$output" == *"BACKEND=sim|cpu|neuron"* && "$output" == *"MODE=sweep|tiling|llm"* && "$output" == *"GATE="* ]]
+    [[ "$output" == *"study-nightly"* && "$output" == *"NIGHTLY=1"* ]]
 }

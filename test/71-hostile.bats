@@ -222,6 +222,25 @@ with gzip.open("huge.json.gz", "wb") as f:
     [ "$(head -c 3 secret.csv)" != old ]
 }
 
+# -o /dev/null run as root once renamed a regular file over the device: every
+# later `>/dev/null` on the machine wrote to a file.  A FIFO stands in for the
+# device here (a failure must not break the machine running the suite).
+@test "-o naming a FIFO or device writes into it and leaves it in place" {
+    nx-convert "$FIXTURES/small.json" >r.jsonl
+    mkfifo pipe
+    timeout 20 cat pipe >from-pipe.csv &
+    nx-report r.jsonl --format csv -o pipe
+    wait
+    [ -p pipe ]
+    [ "$(head -n 1 from-pipe.csv | cut -d, -f1)" = kind ]
+    mkfifo pipe2
+    timeout 20 cat pipe2 >from-pipe.pftrace &
+    nx-convert --to pftrace -o pipe2 "$FIXTURES/small.json" >/dev/null
+    wait
+    [ -p pipe2 ] && [ -s from-pipe.pftrace ]
+    ls | grep -v -q '\.tmp\.' || { ls; false; }
+}
+
 # A profile whose names carry a formula, HTML, ESC and CR.
 hostile_profile() {
     python3 - <<'PY'

@@ -44,3 +44,25 @@ db_digest() {
     sqlite3 "$1" "SELECT uid, name, event_count FROM profile ORDER BY uid;
                   SELECT count(*) FROM event; SELECT count(*) FROM metric; SELECT count(*) FROM track;" | md5sum
 }
+
+# Runs "$@" with standard output on a terminal (a pty) and prints what it
+# wrote there (CRLF as LF); standard error goes where it went.
+on_terminal_stdout() {
+    timeout 60 python3 - "$@" <<'PY'
+import os, pty, subprocess, sys
+m, s = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=s)
+os.close(s)
+out = b""
+while True:
+    try:
+        chunk = os.read(m, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+sys.stdout.write(out.decode().replace("\r\n", "\n"))
+sys.exit(p.wait())
+PY
+}

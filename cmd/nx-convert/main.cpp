@@ -11,6 +11,7 @@
 #include "common/convert/record_paths.h"
 #include "common/convert/record_sinks.h"
 #include "common/convert/sink_formats.h"
+#include "common/convert/summary_line_sink.h"
 #include "common/import/importer.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
@@ -46,7 +47,8 @@ const nx::ToolSpec kSpec = {
     "  nx-convert --db study.db output/                # profile_rank_<i> files, one per rank\n"
     "  nx-run --study matmul | nx-capture | nx-convert --db study.db\n"
     "  nx-convert --to events trace.json | jq -c 'select(.engine==\"dma\")'\n"
-    "  nx-convert --to pftrace -o profile.pftrace profile.json   # open in ui.perfetto.dev",
+    "  nx-convert --to pftrace -o profile.pftrace profile.json   # open in ui.perfetto.dev\n"
+    "  nx-convert --to pftrace -o vmap.pftrace study.db --profile vmap   # a profile stored in a database",
     kListings,
     kOptionRules,
 };
@@ -58,6 +60,7 @@ struct Options {
     std::string output;
     bool keep_going = false;
     bool list_formats = false;
+    bool records = false;
     nx::ConvertOptions convert;
 };
 
@@ -77,6 +80,8 @@ std::optional<Options> parse(int argc, char** argv) {
         ("backend", nx::po::value(&o.convert.base.backend), "what made the profile: neuron, sim, cpu")
         ("dtype", nx::po::value(&o.convert.base.dtype), "matmul dtype for peak FLOP/s: bf16, fp16, fp32, fp8")
         ("root", nx::po::value(&o.convert.roots)->composing(), "capture records may name files under DIR (repeatable; default: the current directory tree and the record file's directory)")
+        ("profile", nx::po::value(&o.convert.profiles)->composing(), "with a study database as input: only this stored profile (name or id; repeatable)")
+        ("records", nx::po::bool_switch(&o.records), "with --db on a terminal: profile records, not one summary line per profile")
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
@@ -114,7 +119,7 @@ int run(const Options& o) {
     nx::ProfileBuilder builder;
     std::unique_ptr<nx::AtomicFile> to_file;
     std::unique_ptr<nx::ProfileSink> to_sink;
-    std::unique_ptr<nx::ProfileRecordSink> records;
+    std::unique_ptr<nx::ProfileSink> records;
     // With --db, a closed stdout must not stop the load (pipe_guard_sink.h).
     std::vector<std::unique_ptr<nx::PipeGuardSink>> guards;
     auto add_stdout_sink = [&](nx::ProfileSink* sink) {
@@ -131,8 +136,12 @@ int run(const Options& o) {
         else add_stdout_sink(to_sink.get());
     }
     // Profile records go to stdout unless the --to output does.
+    // Loading a database from a terminal, a person reads them: one line each.
     if (o.to.empty() || to_file) {
-        records = std::make_unique<nx::ProfileRecordSink>(stdout_);
+        if (!o.db.empty() && !o.records && stdout_.is_terminal())
+            records = std::make_unique<nx::SummaryLineSink>(stdout_);
+        else
+            records = std::make_unique<nx::ProfileRecordSink>(stdout_);
         add_stdout_sink(records.get());
     }
     std::unique_ptr<nx::Store> store;

@@ -1,5 +1,8 @@
 // nx-report: metrics, findings with actions, comparisons and regression gates
 // from profile, run, bench or query records.  See nx-report(1).
+#include <unistd.h>
+
+#include <cerrno>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -18,6 +21,7 @@
 #include "common/report/gates.h"
 #include "common/report/html_report.h"
 #include "common/report/profile_report.h"
+#include "common/report/provenance.h"
 #include "common/report/report_input.h"
 #include "common/report/row_format.h"
 #include "common/report/run_view.h"
@@ -30,13 +34,15 @@ namespace {
 constexpr nx::Listing kListings[] = {{"rules", "rules", "the finding rules"}};
 constexpr nx::OptionRule kOptionRules[] = {
     {nx::OptionRule::needs, "fail-on", "baseline"},
+    {nx::OptionRule::needs, "first-run-ok", "baseline"},
     {nx::OptionRule::conflicts, "compare", "baseline"},
 };
 
 const nx::ToolSpec kSpec = {
     "nx-report",
-    "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare] [--baseline FILE|DB [--fail-on EXPR]...]\n"
-    "          [--all] [--top N] [--format text|markdown|html|csv|jsonl] [-o FILE]",
+    "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare]\n"
+    "          [--baseline FILE|DB [--fail-on EXPR]... [--first-run-ok]]\n"
+    "          [--all] [--top N] [--format text|markdown|html|csv|tsv|jsonl] [-o FILE]",
     "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
     "DMA, top opcodes and layers; for a Chrome/PyTorch trace with its events, busy tracks, GPU kernels,\n"
     "self time and idle gaps), compares profiles side by side, checks records against a baseline\n"
@@ -59,7 +65,7 @@ struct Options {
     std::vector<std::string> inputs, dbs, profiles, fail_on;
     std::string baseline, format, output;
     nx::MatmulStudyOptions study;
-    bool compare = false, all = false, rules = false, keep_going = false;
+    bool compare = false, all = false, rules = false, keep_going = false, first_run_ok = false;
     size_t top = 3;
 };
 
@@ -72,6 +78,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("compare", nx::po::bool_switch(&o.compare), "show the profiles side by side with ratios and engine deltas")
         ("baseline", nx::po::value(&o.baseline), "compare with these records (JSONL file or study database)")
         ("fail-on", nx::po::value(&o.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")
+        ("first-run-ok", nx::po::bool_switch(&o.first_run_ok), "when the baseline has none of the records (a first night), pass and say so instead of exiting 1")
         ("all", nx::po::bool_switch(&o.all), "every finding, metric and note")
         ("top", nx::po::value(&o.top), "findings in the short list (default 3)")
         ("format,f", nx::po::value(&o.format), "text, markdown, html, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
@@ -166,7 +173,11 @@ void add_rows(nx::Document& doc, const std::vector<rapidjson::Document>& rows) {
     doc.table(t);
 }
 
-void write_rows(const std::vector<rapidjson::Document>& rows, nx::RowFormat format, nx::Output& out) {
+// jsonl passes the records through as they are (a sim run record says
+// "backend":"sim" and carries its "predicted" figures); the other formats
+// end each row with the provenance column when a figure is a prediction.
+void write_rows(const std::vector<rapidjson::Document>& rows, nx::RowFormat format, nx::Output& out,
+                const nx::Provenance& provenance) {
     if (format == nx::RowFormat::jsonl) {
         for (const auto& r : rows) {
             out.write(nx::to_json(r));
@@ -179,6 +190,7 @@ void write_rows(const std::vector<rapidjson::Document>& rows, nx::RowFormat form
         for (auto& m : r.GetObject())
             if (std::find(cols.begin(), cols.end(), m.name.GetString()) == cols.end()) cols.emplace_back(m.name.GetString());
     nx::RowWriter w(format, out);
+    provenance.label_rows(w);
     w.columns(cols);
     for (const auto& r : rows) {
         std::vector<nx::Cell> cells;
@@ -232,6 +244,10 @@ int run(const Options& o) {
 
     nx::Document doc;
     int status = nx::kExitOk;
+    // Every figure from the sim backend is labelled a prediction, the
+    // baseline's included.
+    nx::Provenance provenance;
+    provenance.add(input);
     bool records = format == OutFormat::jsonl || format == OutFormat::csv || format == OutFormat::tsv;
     // Read once, whatever the format: record formats render no study
     // sections, but a bad distribution file must not pass unnoticed.
@@ -240,7 +256,11 @@ int run(const Options& o) {
 
     if (!o.baseline.empty()) {
         nx::ReportInput base;
-        load_source(o.baseline, base, o, true);
+        // The first night of a history: the database is written after this
+        // check, so with --first-run-ok it need not exist yet.
+        bool no_history = o.first_run_ok && access(o.baseline.c_str(), F_OK) != 0 && errno == ENOENT;
+        if (!no_history) load_source(o.baseline, base, o, true);
+        provenance.add(base);
         std::vector<nx::Gate> gates;
         for (const std::string& spec : o.fail_on) {
             std::stringstream ss(spec);
@@ -248,24 +268,41 @@ int run(const Options& o) {
             while (std::getline(ss, one, ','))
                 if (!one.empty()) gates.push_back(nx::parse_gate(one));
         }
-        std::vector<std::string> unmatched;
-        std::vector<nx::GateCheck> checks = nx::check_baseline(input, base, gates, unmatched);
+        nx::BaselineMatch match;
+        std::vector<nx::GateCheck> checks = nx::check_baseline(input, base, gates, match);
+        bool first_run = o.first_run_ok && match.matched == 0 && match.records > 0;
         for (const nx::GateCheck& c : checks) {
             if (!c.tripped) continue;
             status = nx::kExitGate;
             nx::print_error("gate tripped: " + c.gate + " for " + c.record + " (" + nx::format_value(c.baseline) +
                             " -> " + nx::format_value(c.current) + ")");
         }
-        if (checks.empty() && !gates.empty()) {
-            // A gate that checked nothing must not pass silently in cron.
-            nx::print_error("no record matched the baseline: nothing was checked");
+        if (first_run) {
+            // The first night of a history: nothing to compare with yet.
+            std::string why = no_history ? o.baseline + " does not exist yet"
+                                         : "the baseline has none of these records (" + std::to_string(match.records) + ")";
+            nx::print_note("first run: " + why +
+                           ", so nothing was checked; appended to the history, they are the baseline of the next run");
+        } else if ((checks.empty() && !gates.empty()) || (match.records > 0 && match.matched == 0)) {
+            // A gate that checked nothing must not pass silently in cron, nor
+            // a comparison with nothing comparable look like one.
+            std::string why;
+            for (size_t i = 0; i < match.elsewhere.size() && i < 5; ++i) why += (i ? ", " : "") + match.elsewhere[i];
+            if (match.elsewhere.size() > 5) why += ", ...";
+            nx::print_error("no record matched the baseline: nothing was checked" +
+                            (why.empty() ? std::string()
+                                         : "; it has them for another backend or target, not comparable: " + why));
             status = nx::kExitFailure;
         }
         if (records) {
             nx::RowWriter w(row_format(format), out);
+            provenance.label_rows(w);
             nx::write_baseline_checks(checks, w);
         } else {
-            nx::add_baseline_report(doc, checks, unmatched);
+            nx::add_baseline_report(doc, checks, match);
+            if (first_run)
+                doc.paragraph("First run: the baseline has none of these records. Nothing was checked; once appended "
+                              "to the history they are the baseline the next run is checked against.");
         }
     } else if (o.compare) {
         if (input.profiles.size() < 2)
@@ -274,6 +311,7 @@ int run(const Options& o) {
         for (const nx::ProfileEntry& p : input.profiles) ps.push_back(&p);
         if (records) {
             nx::RowWriter w(row_format(format), out);
+            provenance.label_rows(w);
             nx::write_comparison(ps, o.all, w);
         } else {
             nx::add_comparison(doc, ps, o.all);
@@ -285,6 +323,7 @@ int run(const Options& o) {
         if (records) {
             if (!input.profiles.empty()) {
                 nx::RowWriter w(row_format(format), out);
+                provenance.label_rows(w);
                 nx::write_findings(input.profiles, w);
                 nx::write_trace_records(input.profiles, ro, w);
             }
@@ -294,13 +333,14 @@ int run(const Options& o) {
                 if (matmul && format != OutFormat::jsonl) {
                     // The matmul study's CSV: the seed profiler's columns first.
                     nx::RowWriter w(row_format(format), out);
+                    provenance.label_rows(w);
                     nx::write_matmul_csv(runs, w);
                 } else {
-                    write_rows(input.runs, row_format(format), out);
+                    write_rows(input.runs, row_format(format), out, provenance);
                 }
             }
-            if (!input.benches.empty()) write_rows(input.benches, row_format(format), out);
-            if (!input.rows.empty()) write_rows(input.rows, row_format(format), out);
+            if (!input.benches.empty()) write_rows(input.benches, row_format(format), out, nx::Provenance());
+            if (!input.rows.empty()) write_rows(input.rows, row_format(format), out, nx::Provenance());
         } else {
             if (!input.runs.empty()) {
                 // A study: its answers first, the profiles behind it after.
@@ -318,6 +358,7 @@ int run(const Options& o) {
             if (doc.blocks.empty()) doc.paragraph("no records to report");
         }
     }
+    provenance.label_document(doc);
     if (format == OutFormat::text) nx::render_text(doc, out, terminal);
     else if (format == OutFormat::markdown) nx::render_markdown(doc, out);
     else if (format == OutFormat::html) nx::render_html(doc, out);

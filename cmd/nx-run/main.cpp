@@ -1,5 +1,6 @@
 // nx-run: generates or reads workloads and runs them on a backend (sim, cpu,
 // neuron) with warm-up and timed executions; writes run records.  See nx-run(1).
+#include <algorithm>
 #include <optional>
 
 #include "common/cli/cli.h"
@@ -132,9 +133,14 @@ std::vector<nx::Workload> read_workloads(const Options& o) {
                 throw nx::Error("expected workload records, got \"" + kind + "\"");
             nx::Workload w = nx::workload_from_record(doc);
             w.target = o.backend_options.target;
+            // --variant means the same for piped matmuls as for a study's.
+            if (!o.plan.variant.empty() && w.op == "matmul") w.variant = o.plan.variant;
             out.push_back(std::move(w));
         });
     }
+    if (!o.plan.variant.empty() && !out.empty() &&
+        std::none_of(out.begin(), out.end(), [](const nx::Workload& w) { return w.op == "matmul"; }))
+        throw nx::UsageError("--variant chooses a matmul kernel, and none of these workloads is a matmul");
     return out;
 }
 

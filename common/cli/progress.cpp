@@ -13,7 +13,9 @@ Progress::~Progress() { done(); }
 void Progress::step(const std::string& what) {
     ++count_;
     if (!on_) return;
-    std::string line = "\r" + program_name() + ": [" + std::to_string(count_) + "/" + std::to_string(total_) + "] " + what;
+    // A stream's length is not known in advance (total 0): the count alone.
+    std::string count = std::to_string(count_) + (total_ ? "/" + std::to_string(total_) : std::string());
+    std::string line = "\r" + program_name() + ": [" + count + "] " + what;
     if (line.size() > 100) line.resize(100);
     line += "\033[K";
     std::fputs(line.c_str(), stderr);

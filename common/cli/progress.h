@@ -8,6 +8,7 @@ namespace nx {
 
 class Progress {
 public:
+    // total: the number of items, 0 when unknown (a stream): "[3/8] x", "[3] x".
     // force: 1 --progress, -1 --quiet, 0 decide by the terminal.
     Progress(size_t total, int force);
     ~Progress();

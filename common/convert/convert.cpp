@@ -21,6 +21,8 @@
 #include "common/records/jsonl.h"
 #include "common/records/record_loop.h"
 #include "common/run/neuron_tools.h"
+#include "common/store/store.h"
+#include "common/store/stored_profiles.h"
 
 namespace nx {
 
@@ -95,6 +97,8 @@ void Converter::convert_argument(const std::string& arg) {
             std::vector<std::string> profiles = find_explorer_profiles(arg);
             if (!profiles.empty()) convert_explorer_dirs(profiles, options_.base);
             else convert_directory(arg, options_.base);
+        } else if (options_.format.empty() && is_study_database(arg)) {
+            convert_database(arg);
         } else {
             convert_one(arg, options_.format, options_.base, options_.neff);
         }
@@ -247,6 +251,11 @@ void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, cons
             failed(e);
         }
     }
+}
+
+void Converter::convert_database(const std::string& path) {
+    Store store(path, Store::Access::read_only);
+    run_import(path, [&] { replay_stored_profiles(store, options_.profiles, builder_); });
 }
 
 void Converter::import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity) {

@@ -26,6 +26,8 @@ struct ConvertOptions {
     ProfileInfo base;       // --name, --target, --backend, --dtype
     // Where files named in capture records may be read from (record_paths.h).
     std::vector<std::string> roots;
+    // A study database argument: only these of its profiles (name or id).
+    std::vector<std::string> profiles;
 };
 
 struct ConvertStats {
@@ -50,6 +52,8 @@ private:
     void import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity);
     void convert_captures(InputSource& in);
     void convert_runs(InputSource& in);
+    // A study database: its stored profiles, replayed (stored_profiles.h).
+    void convert_database(const std::string& path);
     void convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base);
     void import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
                        const std::string& identity);

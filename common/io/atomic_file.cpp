@@ -78,13 +78,23 @@ mode_t output_file_mode(const std::string& path) {
 
 AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
     check_output_path(path_);
-    mode_t mode = output_file_mode(path_);
-    std::string templ = path_ + ".tmp.XXXXXX";
-    int fd = mkstemp(templ.data());
-    if (fd < 0) throw Error(std::string("cannot create temporary file: ") + std::strerror(errno), path_);
-    temp_path_ = templ;
-    register_temp_path(temp_path_);
-    fchmod(fd, mode);  // mkstemp made it 0600
+    int fd;
+    struct stat st {};
+    if (stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        // A device or FIFO (-o /dev/null, /dev/stdout, a named pipe) is written
+        // in place: renaming a file over it would replace the device itself
+        // (as root, /dev/null with a regular file).
+        fd = open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) throw Error(std::string("cannot open: ") + std::strerror(errno), path_);
+    } else {
+        mode_t mode = output_file_mode(path_);
+        std::string templ = path_ + ".tmp.XXXXXX";
+        fd = mkstemp(templ.data());
+        if (fd < 0) throw Error(std::string("cannot create temporary file: ") + std::strerror(errno), path_);
+        temp_path_ = templ;
+        register_temp_path(temp_path_);
+        fchmod(fd, mode);  // mkstemp made it 0600
+    }
     if (gzip) {
         sync_fd_ = dup(fd);
         gz_ = gzdopen(fd, "wb6");
@@ -92,8 +102,7 @@ AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
             if (!gz_) close(fd);
             if (gz_) gzclose(gz_);
             if (sync_fd_ >= 0) close(sync_fd_);
-            unlink(temp_path_.c_str());
-            unregister_temp_path(temp_path_);
+            discard_temp();
             throw Error("cannot open a gzip stream", path_);
         }
         out_ = std::make_unique<Output>(gz_, path_);
@@ -103,8 +112,7 @@ AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
     if (!stream_) {
         int err = errno;
         close(fd);
-        unlink(temp_path_.c_str());
-        unregister_temp_path(temp_path_);
+        discard_temp();
         throw Error(std::string("cannot open: ") + std::strerror(err), path_);
     }
     out_ = std::make_unique<Output>(stream_, path_);
@@ -116,8 +124,22 @@ AtomicFile::~AtomicFile() {
     if (stream_) std::fclose(stream_);
     if (gz_) gzclose(gz_);
     if (sync_fd_ >= 0) close(sync_fd_);
+    discard_temp();
+}
+
+void AtomicFile::discard_temp() {
+    if (temp_path_.empty()) return;
     unlink(temp_path_.c_str());
     unregister_temp_path(temp_path_);
+}
+
+void AtomicFile::move_into_place() {
+    if (!temp_path_.empty()) {
+        if (rename(temp_path_.c_str(), path_.c_str()) != 0)
+            throw Error(std::string("cannot rename into place: ") + std::strerror(errno), path_);
+        unregister_temp_path(temp_path_);
+    }
+    committed_ = true;
 }
 
 void AtomicFile::commit() {
@@ -126,14 +148,11 @@ void AtomicFile::commit() {
     if (gz_) {
         int rc = gzclose(gz_);
         gz_ = nullptr;
-        bool synced = fsync(sync_fd_) == 0;
+        bool synced = fsync(sync_fd_) == 0 || errno == EINVAL;  // EINVAL: a device or FIFO
         close(sync_fd_);
         sync_fd_ = -1;
         if (rc != Z_OK || !synced) throw Error("cannot write the gzip file", path_);
-        if (rename(temp_path_.c_str(), path_.c_str()) != 0)
-            throw Error(std::string("cannot rename into place: ") + std::strerror(errno), path_);
-        unregister_temp_path(temp_path_);
-        committed_ = true;
+        move_into_place();
         return;
     }
     if (fsync(fileno(stream_)) != 0 && errno != EINVAL)
@@ -143,10 +162,7 @@ void AtomicFile::commit() {
         throw Error(std::string("cannot write: ") + std::strerror(errno), path_);
     }
     stream_ = nullptr;
-    if (rename(temp_path_.c_str(), path_.c_str()) != 0)
-        throw Error(std::string("cannot rename into place: ") + std::strerror(errno), path_);
-    unregister_temp_path(temp_path_);
-    committed_ = true;
+    move_into_place();
 }
 
 }  // namespace nx

@@ -3,6 +3,8 @@
 // over <path> on commit() (refusing a path that names an input or a database in
 // use: file_guard.h; keeping an existing file's mode, else honouring the umask); if the process fails, is interrupted (SIGINT/SIGTERM)
 // or the object is destroyed uncommitted, the temporary file is removed.
+// A path that names a device or FIFO (/dev/null, /dev/stdout) is written in
+// place, never replaced.
 #pragma once
 
 #include <sys/types.h>
@@ -31,6 +33,8 @@ public:
     void commit();
 
 private:
+    void discard_temp();
+    void move_into_place();
     std::string path_;
     std::string temp_path_;
     std::FILE* stream_ = nullptr;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 
+#include "common/cli/diag.h"
 #include "common/io/error.h"
 #include "common/io/file_guard.h"
 #include "common/io/limits.h"
@@ -20,6 +21,12 @@ std::unique_ptr<InputSource> InputSource::open(const std::string& path) {
 }
 
 std::unique_ptr<InputSource> InputSource::open_as(const std::string& path, std::string name) {
+    // A tool left waiting on a terminal looks hung: say what it waits for.
+    static bool told = false;
+    if (path == "-" && !told && isatty(STDIN_FILENO) == 1) {
+        told = true;
+        print_note("reading standard input; Ctrl-D to end");
+    }
     int fd = path == "-" ? dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(std::string("cannot open: ") + std::strerror(errno), name);
     guard_input_fd(fd, name);

@@ -1,6 +1,8 @@
 // Reading inputs: files or stdin ("-"), gzip-compressed or plain (zlib detects
 // which), with a look-ahead window for format sniffing, and a RapidJSON input
 // stream that knows the current line number without a per-character cost.
+// Standard input on a terminal says so on stderr ("reading standard input;
+// Ctrl-D to end") before the tool waits on it.
 #pragma once
 
 #include <zlib.h>

@@ -1,9 +1,11 @@
 #include "common/report/gates.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "common/io/error.h"
 #include "common/profile/metric_defs.h"
@@ -19,6 +21,7 @@ namespace {
 struct Flat {
     std::string key;
     std::string name;
+    std::string where;     // "sim on trn2": what else must match besides the name
     std::string headline;  // metric shown when no gate is given
     std::map<std::string, double> values;
 };
@@ -42,6 +45,10 @@ std::string field(const rapidjson::Value& r, const char* k) {
     }
 }
 
+std::string where_of(const std::string& backend, const std::string& target) {
+    return (backend.empty() ? "unknown backend" : backend) + " on " + (target.empty() ? "unknown target" : target);
+}
+
 std::vector<Flat> flatten_all(const ReportInput& in) {
     std::vector<Flat> out;
     for (const ProfileEntry& p : in.profiles) {
@@ -49,6 +56,7 @@ std::vector<Flat> flatten_all(const ReportInput& in) {
         f.name = p.info.name;
         f.key = "profile|" + p.info.name + "|" + p.info.backend + "|" + p.info.target + "|" + std::to_string(p.info.rank);
         if (p.info.rank >= 0) f.name += " (rank " + std::to_string(p.info.rank) + ")";
+        f.where = where_of(p.info.backend, p.info.target);
         f.headline = "total_time";
         for (const MetricValue& m : p.summary.metrics) f.values[m.name] = m.value;
         out.push_back(std::move(f));
@@ -57,6 +65,7 @@ std::vector<Flat> flatten_all(const ReportInput& in) {
         Flat f;
         f.name = field(r, "name");
         f.key = "run|" + field(r, "study") + "|" + f.name + "|" + field(r, "backend") + "|" + field(r, "target");
+        f.where = where_of(field(r, "backend"), field(r, "target"));
         f.headline = "latency_us.median";
         flatten(r, "", f.values);
         out.push_back(std::move(f));
@@ -78,6 +87,50 @@ std::optional<double> lookup(const Flat& f, const std::string& metric) {
     it = f.values.find("metrics." + metric);  // run records may nest metrics
     if (it != f.values.end()) return it->second;
     return std::nullopt;
+}
+
+// Edit distance counting a swap of neighbours as one edit ("medain" is one
+// from "median"), to suggest the metric a misspelled gate meant.
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+// A gate on a metric that no record has and nx does not define is a typo:
+// say so, with the nearest names, rather than "no record matched".
+void check_gate_metrics(const std::vector<Gate>& gates, const std::vector<Flat>& current,
+                        const std::vector<Flat>& baseline) {
+    for (const Gate& g : gates) {
+        if (find_metric_def(g.metric)) continue;
+        std::set<std::string> names;
+        bool found = false;
+        for (const std::vector<Flat>* side : {&current, &baseline})
+            for (const Flat& f : *side) {
+                if (lookup(f, g.metric)) found = true;
+                for (const auto& [name, value] : f.values) names.insert(name);
+            }
+        if (found) continue;
+        std::string msg = "unknown metric '" + g.metric + "' in --fail-on '" + g.text + "': no record has it";
+        std::vector<std::pair<size_t, std::string>> near;
+        for (const std::string& n : names) near.emplace_back(edit_distance(g.metric, n), n);
+        std::sort(near.begin(), near.end());
+        if (!near.empty() && near.front().first <= 3) {
+            msg += " (did you mean '" + near.front().second + "'?)";
+        } else if (!near.empty()) {
+            msg += "; the records have:";
+            for (size_t i = 0; i < near.size() && i < 12; ++i) msg += (i ? ", " : " ") + near[i].second;
+            if (near.size() > 12) msg += ", ...";
+        }
+        throw UsageError(msg);
+    }
 }
 
 }  // namespace
@@ -104,22 +157,29 @@ Gate parse_gate(const std::string& text) {
 }
 
 std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportInput& baseline,
-                                      const std::vector<Gate>& gates, std::vector<std::string>& unmatched) {
+                                      const std::vector<Gate>& gates, BaselineMatch& match) {
+    std::vector<std::string>& unmatched = match.unmatched;
+    std::vector<Flat> base_all = flatten_all(baseline);
+    std::vector<Flat> cur_all = flatten_all(current);
+    check_gate_metrics(gates, cur_all, base_all);
     // Profiles and bench records name one figure each: several baseline
     // records under one key are ambiguous and not compared.  Runs are a
     // history: the latest run of a workload is its baseline.
     std::map<std::string, Flat> base;
     std::map<std::string, int> seen;
-    for (Flat& f : flatten_all(baseline)) {
+    for (Flat& f : base_all) {
         ++seen[f.key];
         base[f.key] = std::move(f);
     }
     std::map<std::string, int> current_seen;
-    std::vector<Flat> cur_all = flatten_all(current);
     for (const Flat& f : cur_all) ++current_seen[f.key];
+    std::map<std::string, std::string> base_where;  // by name: where the baseline has it
+    for (const auto& [key, f] : base) base_where.emplace(f.name, f.where);
     std::vector<GateCheck> out;
+    match.records = cur_all.size();
     for (const Flat& cur : cur_all) {
         bool history = cur.key.rfind("run|", 0) == 0;
+        if (base.count(cur.key)) ++match.matched;
         if (!history && (seen[cur.key] > 1 || current_seen[cur.key] > 1)) {
             unmatched.push_back(cur.name + " (ambiguous: several records share its name)");
             continue;
@@ -127,6 +187,9 @@ std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportIn
         auto it = base.find(cur.key);
         if (it == base.end()) {
             unmatched.push_back(cur.name);
+            auto w = base_where.find(cur.name);
+            if (w != base_where.end() && w->second != cur.where)
+                match.elsewhere.push_back(cur.name + " (baseline " + w->second + ", here " + cur.where + ")");
             continue;
         }
         auto check = [&](const std::string& metric, const Gate* g) {
@@ -158,7 +221,7 @@ std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportIn
     return out;
 }
 
-void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, const std::vector<std::string>& unmatched) {
+void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, const BaselineMatch& match) {
     int tripped = 0;
     for (const GateCheck& c : checks) tripped += c.tripped;
     doc.heading("Baseline check");
@@ -175,10 +238,15 @@ void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, co
                           c.gate.empty() ? "" : (c.tripped ? "TRIPPED" : "ok")});
     }
     doc.table(t);
-    if (!unmatched.empty()) {
+    if (!match.unmatched.empty()) {
         std::vector<std::string> items;
-        for (const std::string& u : unmatched) items.push_back("no baseline for " + u);
+        for (const std::string& u : match.unmatched) items.push_back("no baseline for " + u);
         doc.items(items);
+    }
+    if (!match.elsewhere.empty()) {
+        std::string list;
+        for (const std::string& e : match.elsewhere) list += (list.empty() ? "" : ", ") + e;
+        doc.paragraph("Not comparable: the baseline has these records for another backend or target: " + list + ".");
     }
 }
 

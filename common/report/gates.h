@@ -35,13 +35,24 @@ struct GateCheck {
     bool tripped = false;
 };
 
+// What matching found beyond the checks themselves.
+struct BaselineMatch {
+    std::vector<std::string> unmatched;  // current records without a usable baseline, and why
+    size_t records = 0;                  // current records
+    size_t matched = 0;                  // of them, those the baseline has
+    // Unmatched records the baseline has under the same name for another
+    // backend or target: "mm (baseline neuron on trn1, here sim on trn2)".
+    std::vector<std::string> elsewhere;
+};
+
 // Matches records by kind, name, backend and target (runs: study too) and
 // applies the gates; without gates, reports each record's headline metric.
-// Unmatched current records are listed in `unmatched`.
+// Throws UsageError for a gate metric no record has (a misspelling must not
+// read as a missing baseline).
 std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportInput& baseline,
-                                      const std::vector<Gate>& gates, std::vector<std::string>& unmatched);
+                                      const std::vector<Gate>& gates, BaselineMatch& match);
 
-void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, const std::vector<std::string>& unmatched);
+void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, const BaselineMatch& match);
 void write_baseline_checks(const std::vector<GateCheck>& checks, RowWriter& out);
 
 }  // namespace nx

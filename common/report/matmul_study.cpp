@@ -227,7 +227,8 @@ std::vector<TilingCliff> find_tiling_cliffs(const std::vector<RunView>& runs) {
             double size_ratio = static_cast<double>(vb) / static_cast<double>(va);
             double latency_ratio = b.median_us / a.median_us;
             if (latency_ratio <= size_ratio * kCliffMargin) continue;
-            out.push_back({f.dim, va, vb, tiles(va, tile), tiles(vb, tile), size_ratio, latency_ratio, a.name, b.name});
+            out.push_back({f.dim, va, vb, tiles(va, tile), tiles(vb, tile), size_ratio, latency_ratio, a.name, b.name,
+                           a.variant, b.variant});
         }
     }
     std::sort(out.begin(), out.end(), [](const TilingCliff& x, const TilingCliff& y) {
@@ -326,29 +327,50 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
                       format_percent((kCliffMargin - 1) * 100) + " beyond the size change");
     } else {
         TableBlock t;
-        t.columns = {"dim", "from", "to", "tiles", "size", "latency"};
-        t.numeric = {false, true, true, false, true, true};
+        t.columns = {"dim", "from", "to", "tiles", "kernel", "cause", "size", "latency"};
+        t.numeric = {false, true, true, false, false, false, true, true};
         for (const TilingCliff& c : cliffs)
             t.rows.push_back({c.dim, std::to_string(c.from), std::to_string(c.to),
                               std::to_string(c.tiles_from) + " -> " + std::to_string(c.tiles_to),
+                              c.variant_switch() ? c.variant_from + " -> " + c.variant_to : c.variant_from,
+                              c.variant_switch() ? "variant switch" : "tile boundary",
                               "+" + format_percent((c.size_ratio - 1) * 100), "+" + format_percent((c.latency_ratio - 1) * 100)});
         doc.table(t);
-        const TilingCliff& worst = cliffs.front();
-        int64_t tile = worst.dim == "N" ? kTileN : kTileMK;
-        doc.paragraph("Worst: " + worst.dim + " " + std::to_string(worst.from) + " -> " + std::to_string(worst.to) +
-                      " costs +" + format_percent((worst.latency_ratio - 1) * 100) + " latency for +" +
-                      format_percent((worst.size_ratio - 1) * 100) + " size. Keep " + worst.dim +
-                      " at a multiple of " + std::to_string(tile) + " (pad or split the work to the boundary).");
+        auto jump = [](const TilingCliff& c) {
+            return c.dim + " " + std::to_string(c.from) + " -> " + std::to_string(c.to) + " costs +" +
+                   format_percent((c.latency_ratio - 1) * 100) + " latency for +" + format_percent((c.size_ratio - 1) * 100) +
+                   " size";
+        };
+        // Padding to the boundary helps only where the tile boundary itself
+        // costs: a jump where the kernel variant changes is the variant's.
+        auto boundary = std::find_if(cliffs.begin(), cliffs.end(), [](const TilingCliff& c) { return !c.variant_switch(); });
+        std::string verdict;
+        if (boundary != cliffs.end()) {
+            int64_t tile = boundary->dim == "N" ? kTileN : kTileMK;
+            verdict = "Worst at a tile boundary: " + jump(*boundary) + ". Keep " + boundary->dim + " at a multiple of " +
+                      std::to_string(tile) + " (pad or split the work to the boundary).";
+        }
+        if (cliffs.front().variant_switch()) {
+            const TilingCliff& v = cliffs.front();
+            verdict = "Worst: " + jump(v) + ", where the kernel changes from " + v.variant_from + " to " + v.variant_to +
+                      ": a variant switch, not the tile boundary (run both shapes with --variant " + v.variant_from +
+                      " to see the boundary's own cost). " +
+                      (boundary == cliffs.end() ? std::string("No tile boundary costs more than ") +
+                                                      format_percent((kCliffMargin - 1) * 100) +
+                                                      " beyond the size change: padding to a multiple of the tile does not help here."
+                                                : verdict);
+        }
+        doc.paragraph(verdict);
     }
 
     doc.heading("Runs", 2);
     TableBlock t;
-    t.columns = {"name", "M", "K", "N", "dtype", "median", "p95", "TFLOP/s", "tiles M x K x N = total"};
-    t.numeric = {false, true, true, true, false, true, true, true, false};
+    t.columns = {"name", "M", "K", "N", "dtype", "kernel", "median", "p95", "TFLOP/s", "tiles M x K x N = total"};
+    t.numeric = {false, true, true, true, false, false, true, true, true, false};
     size_t n = o.all ? mm.size() : std::min(mm.size(), kTableRows);
     for (size_t i = 0; i < n; ++i) {
         const RunView& r = mm[i];
-        t.rows.push_back({r.name, std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype,
+        t.rows.push_back({r.name, std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype, r.variant,
                           format_run_ns(r, r.median_us * 1e3), format_run_ns(r, r.p95_us * 1e3), format_value(r.tflops),
                           std::to_string(r.tiles_M) + " x " + std::to_string(r.tiles_K) + " x " + std::to_string(r.tiles_N) +
                               " = " + std::to_string(r.tiles_total)});

@@ -31,6 +31,10 @@ struct TilingCliff {
     int64_t tiles_from = 0, tiles_to = 0;
     double size_ratio = 0, latency_ratio = 0;
     std::string from_run, to_run;
+    // The kernel variant of each run (empty when the run does not say): a
+    // jump where it changes is the variant switching, not the tile boundary.
+    std::string variant_from, variant_to;
+    bool variant_switch() const { return !variant_from.empty() && !variant_to.empty() && variant_from != variant_to; }
 };
 std::vector<TilingCliff> find_tiling_cliffs(const std::vector<RunView>& runs);
 

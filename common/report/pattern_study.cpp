@@ -94,13 +94,31 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
     int rank = 0;
     const RunView* best_share = nullptr;
     double best_share_value = -1;
+    bool any_share = false;
+    double best_model_share = -1;   // model FLOPs / tensor engine FLOPs, the highest seen
+    std::vector<std::string> launch_bound;
     for (const RunView* r : runs) {
         const ProfileEntry* p = profile_for(profiles, *r);
         double tm = engine_ns(p, true), other = engine_ns(p, false);
         double sh = p ? p->summary.value_or("tensor_engine_time_share_percent", NAN) : NAN;
         int64_t instr = p ? p->summary.events : r->predicted_instructions;
         std::string bound = p ? classify_bound(p->summary).verdict : "";
-        if (std::isfinite(sh) && sh > best_share_value) {
+        // The device busy for less than half the run: the rest is the host
+        // dispatching launches, which no engine or memory change speeds up.
+        double device_ns = p ? p->summary.value_or("total_time", NAN) * 1e9 : NAN;
+        if (std::isfinite(device_ns) && device_ns < 0.5 * r->median_us * 1e3) {
+            bound = "launch-bound";
+            launch_bound.push_back(r->name + " (the device works " + format_ns(device_ns) + " of " +
+                                   format_ns(r->median_us * 1e3) + ")");
+        }
+        // TensorMatrix time counts as using the array only when its FLOPs
+        // are mostly the model's, not layout transposes.
+        double hw = p ? p->summary.value_or("hardware_flops", NAN) : NAN;
+        double model = p ? p->summary.value_or("model_flops", NAN) : NAN;
+        double model_share = hw > 0 && std::isfinite(model) ? model / hw : NAN;
+        if (std::isfinite(sh)) any_share = true;
+        if (std::isfinite(model_share)) best_model_share = std::max(best_model_share, model_share);
+        if (std::isfinite(sh) && sh > 0 && std::isfinite(model_share) && model_share >= 0.5 && sh > best_share_value) {
             best_share_value = sh;
             best_share = r;
         }
@@ -121,7 +139,7 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
     // The bars repeat the table: for the HTML page only.
     doc.chart(lat);
     doc.html_only();
-    if (best_share) {
+    if (any_share) {
         doc.chart(share);
         doc.html_only();
     }
@@ -134,6 +152,16 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
     if (best_share)
         answers.push_back("the systolic array is used best by " + best_share->name + ": TensorMatrix " +
                           format_percent(best_share_value) + " of engine time");
+    else if (any_share && best_model_share >= 0)
+        answers.push_back("no pattern does its arithmetic on the systolic array: the TensorMatrix time here is layout "
+                          "transposes (model FLOPs are at most " + format_percent(100 * best_model_share) +
+                          " of the tensor engine's)");
+    if (!launch_bound.empty()) {
+        std::string list;
+        for (const std::string& l : launch_bound) list += (list.empty() ? "" : ", ") + l;
+        answers.push_back("launch-bound: " + list + "; the rest is host dispatch, so fuse the launches "
+                          "(one graph for the loop) rather than tune the kernel");
+    }
     std::map<std::string, const RunView*> loop;
     for (const RunView* r : runs)
         if (r->pattern == "for_loop") loop[r->size] = r;
@@ -161,6 +189,9 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
                 answers.push_back("launching every iteration (" + r->name + ") costs " +
                                   format_ratio(r->median_us / it->second->median_us) + " the unrolled loop: host dispatch per launch");
         }
+    if (any.backend == "sim")
+        answers.push_back("this ranking is predicted by the model (sim), not measured: confirm it on a device "
+                          "(make study-patterns BACKEND=neuron)");
     doc.heading("Answers", several ? 3 : 2);
     doc.items(answers);
 }

@@ -17,6 +17,7 @@
 #include "common/records/jsonl.h"
 #include "common/records/record_loop.h"
 #include "common/report/trace_report.h"
+#include "common/store/stored_profiles.h"
 
 namespace nx {
 
@@ -161,14 +162,7 @@ void read_report_records(InputSource& in, ReportInput& into, bool keep_going) {
                         into.rows.end());
 }
 
-bool is_sqlite_file(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return false;
-    char magic[16] = {};
-    size_t n = std::fread(magic, 1, sizeof magic, f);
-    std::fclose(f);
-    return n == sizeof magic && std::memcmp(magic, "SQLite format 3", 16) == 0;
-}
+bool is_sqlite_file(const std::string& path) { return is_study_database(path); }
 
 namespace {
 

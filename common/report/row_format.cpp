@@ -137,8 +137,14 @@ RowWriter::RowWriter(RowFormat format, Output& out) : format_(format), out_(out)
 
 RowWriter::~RowWriter() = default;
 
+void RowWriter::constant_column(std::string name, Cell value) {
+    constant_name_ = std::move(name);
+    constant_value_ = std::move(value);
+}
+
 void RowWriter::columns(std::vector<std::string> names) {
     names_ = std::move(names);
+    if (!constant_name_.empty()) names_.push_back(constant_name_);
     numeric_.assign(names_.size(), true);
     header_done_ = false;
 }
@@ -173,6 +179,14 @@ void RowWriter::write_header() {
 }
 
 void RowWriter::row(const std::vector<Cell>& cells) {
+    if (constant_name_.empty()) return write_row(cells);
+    std::vector<Cell> with = cells;
+    with.resize(names_.size() - 1);
+    with.push_back(constant_value_);
+    write_row(with);
+}
+
+void RowWriter::write_row(const std::vector<Cell>& cells) {
     ++rows_;
     switch (format_) {
         case RowFormat::jsonl: {

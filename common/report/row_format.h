@@ -56,6 +56,9 @@ class RowWriter {
 public:
     RowWriter(RowFormat format, Output& out);
     ~RowWriter();
+    // A last column with the same value in every row (e.g. where the
+    // figures come from); columns() and row() add it.
+    void constant_column(std::string name, Cell value);
     void columns(std::vector<std::string> names);
     void row(const std::vector<Cell>& cells);
     // Prints buffered rows (table) and ends the result set.
@@ -68,7 +71,10 @@ private:
     void write_header();
     RowFormat format_;
     Output& out_;
+    void write_row(const std::vector<Cell>& cells);
     std::vector<std::string> names_;
+    std::string constant_name_;
+    Cell constant_value_;
     std::vector<std::vector<std::string>> buffered_;
     std::vector<bool> numeric_;
     size_t rows_ = 0;

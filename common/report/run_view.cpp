@@ -64,6 +64,7 @@ RunView view_run(const rapidjson::Value& r) {
         auto it = p->FindMember("instructions");
         if (it != p->MemberEnd() && it->value.IsInt64()) v.predicted_instructions = it->value.GetInt64();
         v.error_band_percent = number(*p, "error_band_percent");
+        v.variant = text(*p, "variant");
     }
     auto c = r.FindMember("cached");
     v.cached = c != r.MemberEnd() && c->value.IsBool() && c->value.GetBool();

@@ -19,6 +19,7 @@ struct RunView {
     int64_t tiles_M = 0, tiles_K = 0, tiles_N = 0, tiles_total = 0;
     int64_t predicted_instructions = -1;
     double error_band_percent = NAN;  // sim: the model's error on comparable calibration points
+    std::string variant;   // the matmul kernel variant that ran (sim: predicted.variant)
     bool cached = false;
 };
 

@@ -435,8 +435,8 @@ struct DbSink::Statements {
     explicit Statements(SqliteDb& db)
         : insert_event(db,
                        "INSERT INTO event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
-                       " flops, model_flops, dma_kind, tensor, depth, args)"
-                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                       " flops, model_flops, dma_kind, tensor, depth, args, transpose)"
+                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
           insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
           insert_track(db, "INSERT INTO track(profile_id, name, engine, kind, row) VALUES (?,?,?,?,?2)"),
           find_string(db, "SELECT id FROM string WHERE value = ?"),
@@ -744,6 +744,7 @@ void DbSink::event(const Event& e) {
     // from the source: it is the trace's.
     sqlite3_bind_null(s, 15);
     text(16, e.args_json);
+    if (e.transpose) sqlite3_bind_int64(s, 17, 1); else sqlite3_bind_null(s, 17);
     if (sqlite3_step(s) != SQLITE_DONE) {
         int code = sqlite3_errcode(db);
         sqlite3_reset(s);

@@ -75,7 +75,8 @@ CREATE TABLE IF NOT EXISTS event(
     dma_kind    TEXT,
     tensor      TEXT,
     depth       INTEGER,         -- nesting the source gave (Chrome B/E); the trace's is slice.depth
-    args        TEXT             -- the source's other fields, a JSON object
+    args        TEXT,            -- the source's other fields, a JSON object
+    transpose   INTEGER          -- 1: a TensorE transpose (counts as transpose_flops); NULL: not one
 );
 
 -- Where nx's trace puts each slice that is not at depth 0 on its own row
@@ -234,6 +235,7 @@ SELECT s.*, s.track_name AS queue FROM slice s WHERE category = 'dma';
 )SQL";
 
 const std::vector<AddedColumn> kAddedColumns = {
+    {"event", "transpose", "INTEGER"},
     {"event_flow", "id", "INTEGER"},
     {"event_flow", "profile_id", "INTEGER"},
     {"event_flow", "flow_id", "TEXT"},

@@ -335,8 +335,8 @@ TEST(CheckBaseline, RelativeRiseBeyondTheLimitTrips) {
     // total_time 1.00 -> 1.10: +10 % > 5 %.
     auto base = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1.00}})});
     auto cur = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1.10}})});
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, unmatched);
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, match);
     ASSERT_EQ(checks.size(), 1u);
     EXPECT_EQ(checks[0].record, "mm");
     EXPECT_EQ(checks[0].metric, "total_time");
@@ -346,14 +346,14 @@ TEST(CheckBaseline, RelativeRiseBeyondTheLimitTrips) {
     EXPECT_TRUE(checks[0].relative);
     EXPECT_EQ(checks[0].gate, "total_time>5%");
     EXPECT_TRUE(checks[0].tripped);
-    EXPECT_TRUE(unmatched.empty());
+    EXPECT_TRUE(match.unmatched.empty());
 }
 
 TEST(CheckBaseline, RiseWithinTheLimitDoesNotTrip) {
     auto base = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1.00}})});
     auto cur = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1.10}})});
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>20%")}, unmatched);
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>20%")}, match);
     ASSERT_EQ(checks.size(), 1u);
     EXPECT_FALSE(checks[0].tripped);
 }
@@ -362,8 +362,8 @@ TEST(CheckBaseline, RelativeFallTrips) {
     // mfu 40 -> 36: -10 % < -5 %.
     auto base = with_profiles({profile("mm", "neuron", "trn1", {{"mfu_estimated_percent", 40}})});
     auto cur = with_profiles({profile("mm", "neuron", "trn1", {{"mfu_estimated_percent", 36}})});
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("mfu_estimated_percent<-5%")}, unmatched);
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("mfu_estimated_percent<-5%")}, match);
     ASSERT_EQ(checks.size(), 1u);
     EXPECT_NEAR(checks[0].change, -0.10, 1e-12);
     EXPECT_TRUE(checks[0].tripped);
@@ -373,9 +373,9 @@ TEST(CheckBaseline, AbsoluteGatesCompareDifferences) {
     // total_time 1.00 -> 1.10: +0.10 s; trips "> 0.05", not "> 0.2".
     auto base = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1.00}})});
     auto cur = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1.10}})});
-    std::vector<std::string> unmatched;
+    nx::BaselineMatch match;
     auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>0.05"), nx::parse_gate("total_time>0.2")},
-                                     unmatched);
+                                     match);
     ASSERT_EQ(checks.size(), 2u);
     EXPECT_FALSE(checks[0].relative);
     EXPECT_NEAR(checks[0].change, 0.10, 1e-12);
@@ -390,28 +390,28 @@ TEST(CheckBaseline, ProfilesMatchByNameBackendAndTarget) {
     auto cur = with_profiles({profile("mm", "sim", "trn2", {{"total_time", 2.2}}),
                               profile("mm", "neuron", "trn2", {{"total_time", 9}}),
                               profile("other", "neuron", "trn1", {{"total_time", 1}})});
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, unmatched);
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, match);
     ASSERT_EQ(checks.size(), 1u);
     EXPECT_EQ(checks[0].baseline, 2);  // the sim/trn2 baseline, not neuron/trn1
     EXPECT_TRUE(checks[0].tripped);    // 2 -> 2.2: +10 %
-    EXPECT_EQ(unmatched, (std::vector<std::string>{"mm", "other"}));
+    EXPECT_EQ(match.unmatched, (std::vector<std::string>{"mm", "other"}));
 }
 
 TEST(CheckBaseline, MissingGateMetricIsListedAsUnmatched) {
     auto base = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1}})});
     auto cur = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1}})});
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("mbu_estimated_percent<-5%")}, unmatched);
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("mbu_estimated_percent<-5%")}, match);
     EXPECT_TRUE(checks.empty());
-    EXPECT_EQ(unmatched, (std::vector<std::string>{"mm (no mbu_estimated_percent)"}));
+    EXPECT_EQ(match.unmatched, (std::vector<std::string>{"mm (no mbu_estimated_percent)"}));
 }
 
 TEST(CheckBaseline, WithoutGatesReportsTheHeadlineMetricUntripped) {
     auto base = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 2}, {"mfu_estimated_percent", 30}})});
     auto cur = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 3}, {"mfu_estimated_percent", 10}})});
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {}, unmatched);
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {}, match);
     ASSERT_EQ(checks.size(), 1u);
     EXPECT_EQ(checks[0].metric, "total_time");
     EXPECT_DOUBLE_EQ(checks[0].change, 0.5);  // 2 -> 3
@@ -426,11 +426,11 @@ TEST(CheckBaseline, SeveralBaselineProfilesOfOneNameAreAmbiguous) {
     auto base = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 1}}),
                                profile("mm", "neuron", "trn1", {{"total_time", 2}})});
     auto cur = with_profiles({profile("mm", "neuron", "trn1", {{"total_time", 2}})});
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, unmatched);
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, match);
     EXPECT_TRUE(checks.empty());
-    ASSERT_EQ(unmatched.size(), 1u);
-    EXPECT_NE(unmatched[0].find("ambiguous"), std::string::npos) << unmatched[0];
+    ASSERT_EQ(match.unmatched.size(), 1u);
+    EXPECT_NE(match.unmatched[0].find("ambiguous"), std::string::npos) << match.unmatched[0];
 }
 
 // Ranks of one multi-worker capture share a name: each is matched with its rank.
@@ -442,24 +442,33 @@ TEST(CheckBaseline, RanksOfOneProfileAreMatchedRankByRank) {
     };
     auto base = with_profiles({ranked(0, 1), ranked(1, 1)});
     auto cur = with_profiles({ranked(0, 1), ranked(1, 2)});
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, unmatched);
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("total_time>5%")}, match);
     ASSERT_EQ(checks.size(), 2u);
     EXPECT_FALSE(checks[0].tripped);
     EXPECT_TRUE(checks[1].tripped);
     EXPECT_EQ(checks[1].record, "mm (rank 1)");
-    EXPECT_TRUE(unmatched.empty());
+    EXPECT_TRUE(match.unmatched.empty());
 }
+
+namespace {
+
+// A run record of study "s" on sim/trn1 with this median latency.
+rapidjson::Document run_record(const std::string& name, double median_us) {
+    std::string text = R"({"kind":"run","study":"s","name":")" + name +
+                       R"(","backend":"sim","target":"trn1","latency_us":{"median":)" + std::to_string(median_us) + "}}";
+    return json(text.c_str());
+}
+
+}  // namespace
 
 TEST(CheckBaseline, RunRecordsGateOnNestedFields) {
     // latency_us.median 100 -> 120: +20 %.
     nx::ReportInput base, cur;
-    base.runs.push_back(json(R"({"kind":"run","study":"s","name":"r","backend":"sim","target":"trn1",
-                                 "latency_us":{"median":100}})"));
-    cur.runs.push_back(json(R"({"kind":"run","study":"s","name":"r","backend":"sim","target":"trn1",
-                                "latency_us":{"median":120}})"));
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("latency_us.median>10%")}, unmatched);
+    base.runs.push_back(run_record("r", 100));
+    cur.runs.push_back(run_record("r", 120));
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("latency_us.median>10%")}, match);
     ASSERT_EQ(checks.size(), 1u);
     EXPECT_NEAR(checks[0].change, 0.20, 1e-12);
     EXPECT_TRUE(checks[0].tripped);
@@ -468,9 +477,44 @@ TEST(CheckBaseline, RunRecordsGateOnNestedFields) {
 TEST(CheckBaseline, RiseFromZeroIsAnInfiniteRelativeChange) {
     auto base = with_profiles({profile("mm", "neuron", "trn1", {{"dma_wait_percent", 0}})});
     auto cur = with_profiles({profile("mm", "neuron", "trn1", {{"dma_wait_percent", 3}})});
-    std::vector<std::string> unmatched;
-    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("dma_wait_percent>5%")}, unmatched);
+    nx::BaselineMatch match;
+    auto checks = nx::check_baseline(cur, base, {nx::parse_gate("dma_wait_percent>5%")}, match);
     ASSERT_EQ(checks.size(), 1u);
     EXPECT_TRUE(std::isinf(checks[0].change));
     EXPECT_TRUE(checks[0].tripped);
+}
+
+// A misspelled gate metric is a usage error that names the metric and the
+// nearest one the records have, not a record "without a baseline".
+TEST(CheckBaseline, UnknownGateMetricIsAUsageErrorWithASuggestion) {
+    nx::ReportInput base, cur;
+    base.runs.push_back(run_record("r", 100));
+    cur.runs.push_back(run_record("r", 120));
+    nx::BaselineMatch match;
+    try {
+        nx::check_baseline(cur, base, {nx::parse_gate("latency_us.medain>10%")}, match);
+        FAIL() << "no error";
+    } catch (const nx::UsageError& e) {
+        std::string what = e.what();
+        EXPECT_NE(what.find("unknown metric 'latency_us.medain'"), std::string::npos) << what;
+        EXPECT_NE(what.find("did you mean 'latency_us.median'"), std::string::npos) << what;
+    }
+    // Even with nothing to compare against (the first night), the gate is checked.
+    nx::ReportInput empty;
+    EXPECT_THROW(nx::check_baseline(cur, empty, {nx::parse_gate("latency_us.medain>10%")}, match), nx::UsageError);
+}
+
+// The first night of a history: the baseline has none of the records.
+TEST(CheckBaseline, CountsTheRecordsTheBaselineHas) {
+    nx::ReportInput base, cur;
+    base.runs.push_back(run_record("a", 100));
+    cur.runs.push_back(run_record("a", 100));
+    cur.runs.push_back(run_record("b", 100));
+    nx::BaselineMatch match;
+    nx::check_baseline(cur, base, {nx::parse_gate("latency_us.median>10%")}, match);
+    EXPECT_EQ(match.records, 2u);
+    EXPECT_EQ(match.matched, 1u);
+    nx::BaselineMatch none;
+    nx::check_baseline(cur, nx::ReportInput{}, {nx::parse_gate("latency_us.median>10%")}, none);
+    EXPECT_EQ(none.matched, 0u);
 }

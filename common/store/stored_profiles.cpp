@@ -1,0 +1,162 @@
+#include "common/store/stored_profiles.h"
+
+#include <rapidjson/document.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "common/io/error.h"
+#include "common/profile/profile_record.h"
+
+namespace nx {
+
+namespace {
+
+struct StoredProfile {
+    int64_t rowid = 0;
+    int64_t first_event = 0;
+    ProfileInfo info;
+};
+
+std::vector<StoredProfile> select_profiles(Store& store, const std::vector<std::string>& names) {
+    std::vector<StoredProfile> all;
+    SqliteStmt q(store.db(),
+                 "SELECT id, uid, name, source, format, backend, target, dtype, rank, first_event_id, record "
+                 "FROM profile ORDER BY id");
+    while (q.step()) {
+        StoredProfile p;
+        p.rowid = q.column_int(0);
+        // The stored record has the fields carried from the source (Explorer
+        // metadata, a capture's workload); the columns say the rest.
+        if (!q.column_is_null(10)) {
+            rapidjson::Document rec;
+            std::string text = q.column_text(10);
+            rec.Parse(text.data(), text.size());
+            ProfileSummary ignored;
+            if (!rec.HasParseError() && rec.IsObject()) read_profile_record(rec, p.info, ignored);
+        }
+        p.info.id = q.column_text(1);
+        p.info.name = q.column_text(2);
+        p.info.source = q.column_text(3);
+        p.info.format = q.column_text(4);
+        p.info.backend = q.column_text(5);
+        p.info.target = q.column_text(6);
+        p.info.dtype = q.column_text(7);
+        p.info.rank = q.column_is_null(8) ? -1 : static_cast<int>(q.column_int(8));
+        p.first_event = q.column_int(9);
+        all.push_back(std::move(p));
+    }
+    if (all.empty()) throw Error("a study database with no profiles", store.path());
+    if (names.empty()) return all;
+    std::vector<StoredProfile> chosen;
+    for (const std::string& n : names) {
+        size_t before = chosen.size();
+        for (const StoredProfile& p : all)
+            if (p.info.name == n || p.info.id == n || std::to_string(p.rowid) == n) chosen.push_back(p);
+        if (chosen.size() == before) {
+            std::string known;
+            for (size_t i = 0; i < all.size() && i < 10; ++i) known += (i ? ", " : "") + all[i].info.name;
+            throw Error("no profile named '" + n + "' (the database has " + known + (all.size() > 10 ? ", ..." : "") + ")",
+                        store.path());
+        }
+    }
+    return chosen;
+}
+
+void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
+    SqliteDb& db = store.db();
+    out.begin_profile(p.info);
+    SqliteStmt metrics(db, "SELECT name, value FROM metric WHERE profile_id = ? AND origin = 'source' AND value IS NOT NULL");
+    metrics.bind(1, p.rowid);
+    while (metrics.step()) out.source_metric(metrics.column_text(0), metrics.column_double(1));
+
+    // Events in the order they were stored (the source's), so the flows'
+    // ordinals (events counted from the profile's first) are their ids less
+    // the first id; the counter samples follow them.
+    SqliteStmt events(db,
+                      "SELECT e.type, t.engine, t.name, e.ts, e.dur, COALESCE(e.name, e.opcode), e.opcode, h.value, "
+                      "l.value, e.bytes, e.flops, e.model_flops, e.dma_kind, e.tensor, e.args, e.id, e.transpose "
+                      "FROM event e JOIN track t ON t.id = e.track_id LEFT JOIN string h ON h.id = e.hlo_id "
+                      "LEFT JOIN string l ON l.id = e.layer_id WHERE e.profile_id = ? ORDER BY e.id");
+    events.bind(1, p.rowid);
+    std::string type, engine, track, name, opcode, hlo, layer, dma_kind, tensor, args;
+    int64_t emitted = 0;
+    while (events.step()) {
+        Event e;
+        type = events.column_text(0);
+        engine = events.column_text(1);
+        track = events.column_text(2);
+        name = events.column_text(5);
+        opcode = events.column_text(6);
+        hlo = events.column_text(7);
+        layer = events.column_text(8);
+        dma_kind = events.column_text(12);
+        tensor = events.column_text(13);
+        args = events.column_text(14);
+        e.type = parse_event_type(type).value_or(EventType::instruction);
+        e.engine = parse_engine(engine).value_or(Engine::none);
+        e.track = track;
+        e.ts_ns = events.column_int(3);
+        e.dur_ns = events.column_int(4);
+        e.name = name;
+        e.opcode = opcode;
+        e.hlo_name = hlo;
+        e.layer = layer;
+        if (!events.column_is_null(9)) e.bytes = events.column_int(9);
+        if (!events.column_is_null(10)) e.flops = events.column_double(10);
+        if (!events.column_is_null(11)) e.model_flops = events.column_double(11);
+        e.dma_kind = parse_dma_kind(dma_kind).value_or(DmaKind::unknown);
+        e.tensor = tensor;
+        e.args_json = args;
+        e.transpose = events.column_int(16) == 1;
+        e.line = events.column_int(15);
+        out.event(e);
+        ++emitted;
+    }
+    // The source's counters (nx's own, on tracks of no source row, are
+    // derived again from the events).
+    SqliteStmt counters(db,
+                        "SELECT c.ts, c.value, t.name, t.engine FROM counter c JOIN track t ON t.id = c.track_id "
+                        "WHERE t.profile_id = ? AND t.row IS NOT NULL ORDER BY c.id");
+    counters.bind(1, p.rowid);
+    while (counters.step()) {
+        Event e;
+        e.type = EventType::counter;
+        track = counters.column_text(2);
+        engine = counters.column_text(3);
+        e.track = track;
+        e.engine = parse_engine(engine).value_or(Engine::none);
+        e.ts_ns = counters.column_int(0);
+        e.value = counters.column_double(1);
+        out.event(e);
+    }
+    SqliteStmt flows(db,
+                     "SELECT flow_id, category, name, from_event_id, to_event_id FROM event_flow "
+                     "WHERE profile_id = ? ORDER BY id");
+    flows.bind(1, p.rowid);
+    while (flows.step()) {
+        Flow f;
+        f.id = flows.column_text(0);
+        f.category = flows.column_text(1);
+        f.name = flows.column_text(2);
+        f.from = flows.column_int(3) - p.first_event;
+        f.to = flows.column_int(4) - p.first_event;
+        if (f.from < 0 || f.to < 0 || f.from >= emitted || f.to >= emitted) continue;
+        out.flow(f);
+    }
+    out.end_profile();
+}
+
+}  // namespace
+
+void replay_stored_profiles(Store& store, const std::vector<std::string>& names, ImportHandler& out) {
+    for (const StoredProfile& p : select_profiles(store, names)) replay(store, p, out);
+}
+
+bool is_study_database(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    char magic[16] = {};
+    return f.read(magic, sizeof magic) && std::memcmp(magic, "SQLite format 3", 16) == 0;
+}
+
+}  // namespace nx
