@@ -95,6 +95,21 @@ inline constexpr double kActTableLoadNs = 368;
 inline constexpr double kSemaphoreRangeClearNs = 300;
 inline constexpr double kKernelDrainNs = 2600;
 
+// --- Compiler-lowered graphs (the pattern study's graphs, patterns.cpp) -----
+// What a neuron-profile capture of an XLA graph compiled by neuronx-cc shows
+// beside the kernel's own work (real-samples capture of a 128x128x136 dot on
+// inf2, reading material): graph inputs and outputs move by DMA_DIRECT2D
+// instructions on GpSimdE, whose descriptors are written at run time, one
+// packet per partition row plus a 4-byte semaphore write per DMA engine;
+// constants come by a static DMA; GpSimdE loads registers from device memory
+// with TENSOR_LOAD (389 ns and 689 ns in that capture: the shorter is taken
+// for a dynamic slice's index); every engine runs its own stream and
+// COMPARE_BRANCHes at a device loop's back-edge (42-91 ns there); register
+// arithmetic is assumed one static access (~43 ns at 1.4 GHz, the order of
+// the capture's WRITE and COMPARE_BRANCH).
+inline constexpr double kRegisterLoadNs = 389;
+inline constexpr int64_t kRegisterAluCycles = kAccessStaticCycles;
+
 // --- Fitted parameters ------------------------------------------------------------
 // The free parameters `make calibrate` fits (least squares on log error) to
 // the fit subset of common/model/calibration.jsonl.  Their values, with the

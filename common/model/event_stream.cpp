@@ -45,8 +45,12 @@ constexpr OpText kOps[] = {
     {"ACT_TABLE_LOAD", "ACT_TABLE_LOAD"},
     {"EVENT_SEMAPHORE_RANGE_CLEAR", "EVENT_SEMAPHORE_RANGE_CLEAR"},
     {"NOTIFY", "NOTIFY"},
+    {"TENSOR_LOAD", "TENSOR_LOAD"},
+    {"ALU", "ALU"},
+    {"DMA_DIRECT2D", "DMA_DIRECT2D"},
+    {"dma_semaphore_write", "DMA"},
 };
-static_assert(std::size(kOps) == static_cast<size_t>(Op::notify) + 1, "one name per Op");
+static_assert(std::size(kOps) == static_cast<size_t>(Op::dma_semaphore_write) + 1, "one name per Op");
 
 // "qSyncIO3": the Sync engine's queue on DMA engine 3.
 constexpr std::string_view kQueuePrefix[kDmaQueueKinds] = {"qSyncIO", "qScalarIO", "qVectorIO", "qGpSimdIO"};

@@ -82,6 +82,15 @@ enum class Op : uint8_t {
     act_table_load,
     semaphore_range_clear,
     notify,
+    // Compiler-lowered graphs (patterns.cpp): a register load from device
+    // memory (a dynamic slice's index), register arithmetic, a DMA whose
+    // descriptors the issuing engine writes itself (software DGE), and the
+    // 4-byte write that increments the consumer's semaphore when a DMA
+    // engine's share of a transfer is done.
+    tensor_load,
+    register_alu,
+    dma_direct2d,
+    dma_semaphore_write,
 };
 std::string_view op_name(Op op);
 std::string_view op_opcode(Op op);

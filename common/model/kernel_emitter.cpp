@@ -16,17 +16,23 @@ Time KernelEmitter::instr(int unit, Op op, Time dur, Time ready, int64_t rows, i
     return s.run(in);
 }
 
-Time KernelEmitter::dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r, int64_t c,
-                        int trigger, bool strided) {
+Transfer KernelEmitter::tile(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r,
+                             int64_t c) const {
     Transfer t;
-    t.trigger = trigger;
     t.partitions = rows;
     t.row_bytes = cols * b;
     t.kind = kind;
-    t.strided = strided;
     t.ready = ready;
     t.layer = layer;
     t.tensor = TensorRef{tensor, 0, static_cast<int32_t>(r), static_cast<int32_t>(c)};
+    return t;
+}
+
+Time KernelEmitter::dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r, int64_t c,
+                        int trigger, bool strided) {
+    Transfer t = tile(kind, tensor, rows, cols, ready, r, c);
+    t.trigger = trigger;
+    t.strided = strided;
     return s.dma(t);
 }
 

@@ -25,6 +25,14 @@ constexpr int64_t kScanPartials = 2;
 // the squares (or x @ x.T) -- what must fit in SBUF.
 constexpr int64_t kResidentRowTiles = 3;
 
+// The engines that run a device loop's stream and branch at its back-edge.
+constexpr int kLoopEngines[] = {kTrackTensor, kTrackVector, kTrackScalar, kTrackGpSimd, kTrackSync};
+
+// The graphs as neuronx-cc lowers them (cost_model.h, "Compiler-lowered
+// graphs"): inputs and outputs by DMA_DIRECT2D on GpSimdE, constants (the
+// identity of TensorE transposes, ones and 1/F columns) by one static DMA,
+// every transfer as its packets, an EVENT_SEMAPHORE wherever an engine waits
+// for another engine's result, dynamic slices through an index register.
 struct Graph : KernelEmitter {
     Graph(Scheduler& sched, const PatternSpec& sp) : KernelEmitter(sched, sp.dtype), spec(sp) {}
 
@@ -33,7 +41,18 @@ struct Graph : KernelEmitter {
     }
     uint16_t name(std::string_view n) { return s.stream().name(n); }
 
+    // `unit` waits on the semaphore of a producer on another engine.
+    void sem(int unit, Time ready) { s.wait(unit, ready, layer); }
+    Time vec_on(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
+        sem(kTrackVector, ready);
+        return vec(op, rows, elems, inputs, ready);
+    }
+    Time act_on(Op op, int64_t rows, int64_t elems, Time ready) {
+        sem(kTrackScalar, ready);
+        return act(op, rows, elems, ready);
+    }
     Time mm(Op op, Time stat, Time mov, int64_t k_rows, int64_t m_cols, int64_t n_cols) {
+        sem(kTrackTensor, std::max(stat, mov));
         MatmulInstr m;
         m.op = op;
         m.stationary_ready = stat;
@@ -46,107 +65,166 @@ struct Graph : KernelEmitter {
         m.hlo = hlo;
         return s.matmul(m);
     }
+    Time transfer(int trigger, Op trigger_op, DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready,
+                  int64_t r, int64_t c) {
+        Transfer t = tile(kind, tensor, rows, cols, ready, r, c);
+        t.trigger = trigger;
+        t.trigger_op = trigger_op;
+        t.packets = trigger == kTrackGpSimd ? Packets::per_row : Packets::static_chunks;
+        t.strided = false;
+        return s.dma(t);
+    }
+    // The graph's constants, one static DMA on the Sync engine's queue.
+    Time constants(int64_t rows, int64_t cols) {
+        return transfer(kTrackSync, Op::dma_trigger, DmaKind::weight_load, name("const"), rows, cols, 0, 0, 0);
+    }
+    // An input or output moved by a DMA_DIRECT2D on GpSimdE.
+    Time direct(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r = 0, int64_t c = 0) {
+        sem(kTrackGpSimd, ready);
+        return transfer(kTrackGpSimd, Op::dma_direct2d, kind, tensor, rows, cols, ready, r, c);
+    }
+    // A dynamic slice's address: GpSimdE loads the index into a register and
+    // scales it by the row stride.
+    Time dynamic_index(Time ready) {
+        sem(kTrackGpSimd, ready);
+        Time idx = instr(kTrackGpSimd, Op::tensor_load, kRegisterLoadNs, ready, 0, 0);
+        return instr(kTrackGpSimd, Op::register_alu, alu_ns(kTrackGpSimd), idx, 0, 0);
+    }
+    Time alu_ns(int unit) const { return static_cast<double>(kRegisterAluCycles) / kAccessStaticCycles * s.trigger_ns(unit); }
+    // A device loop's back-edge: every engine waits for the iteration's last
+    // result, increments its copy of the loop counter and branches; returns
+    // when the next iteration may start.
+    Time back_edge(Time ready) {
+        Time t = ready;
+        for (int u : kLoopEngines) {
+            sem(u, ready);
+            Time inc = instr(u, Op::register_alu, alu_ns(u), ready, 0, 0);
+            t = std::max(t, instr(u, Op::loop_branch, s.trigger_ns(u), inc, 0, 0));
+        }
+        return t;
+    }
+    Floor hold_engines(Time t) {
+        Floor f(s);
+        for (int u : kLoopEngines) f.hold(t, u);
+        return f;
+    }
 
     const PatternSpec& spec;
 };
 
-// vmap: one graph over the stacked [iterations * batch, features] input.
+// vmap: one graph over the stacked [iterations * batch, features] input, rows
+// on the partitions.  The sum over features runs on TensorE, so the compiler
+// inserts a TensorE transpose (features onto the partitions, against the
+// identity); VectorE squares while it evacuates PSUM, TensorE contracts the
+// squares against a ones column, ScalarE applies relu + 0.1.
 Time lower_vmap(Graph& g) {
     const PatternSpec& sp = g.spec;
     const int64_t rows = sp.iterations * sp.batch, F = sp.features;
     uint16_t x = g.name("x"), y = g.name("y");
     g.hlo = g.name("%f = add(relu(reduce(multiply(x, x))), 0.1)");
+    g.set_layer("const");
+    // The identity (up to 128 x 128) and the ones column.
+    const Time cst = g.constants(kPartitions, std::min(kPartitions, rows) + 1);
     Time end = 0;
     for (int64_t rt = 0; rt * kPartitions < rows; ++rt) {
-        // Nothing is carried between row tiles; the ones column is a constant.
-        g.s.set_floor(Floor(g.s).hold(0, kTrackSync).hold(0, kTrackTensor).value());
+        // Nothing is carried between row tiles.
+        g.s.set_floor(g.hold_engines(cst).hold(cst, kTrackTensorMatrix).value());
         const int64_t r = std::min(kPartitions, rows - rt * kPartitions);
         g.set_layer("f_r" + std::to_string(rt));
-        Time lx = g.dma(DmaKind::hbm_read, x, r, F, 0, rt);
-        Time sq = g.vec(Op::tensor_tensor, r, F, 2, lx);
-        // Sum over features on TensorE: transpose each 128-feature chunk, then
-        // contract it against a ones column, accumulating in one PSUM bank.
+        Time lx = g.direct(DmaKind::hbm_read, x, r, F, 0, rt);
         Time sum = 0;
         for (int64_t c = 0; c < F; c += kPartitions) {
             const int64_t fc = std::min(kPartitions, F - c);
-            Time tp = g.mm(Op::transpose, sq, 0, r, fc, r);
-            Time sqT = g.vec(Op::tensor_copy, fc, r, 1, tp);
-            sum = g.mm(Op::multiply_moving, 0, sqT, fc, 1, r);
+            Time tp = g.mm(Op::transpose, lx, cst, r, fc, r);
+            Time sqT = g.vec_on(Op::tensor_tensor, fc, r, 2, tp);
+            sum = g.mm(Op::multiply_moving, cst, sqT, fc, 1, r);
         }
-        Time out = g.act(Op::activation, 1, r, sum);
-        end = std::max(end, g.dma(DmaKind::hbm_write, y, 1, r, out, rt, 0, kTrackScalar));
+        Time out = g.act_on(Op::activation, 1, r, sum);
+        end = std::max(end, g.direct(DmaKind::hbm_write, y, 1, r, out, rt));
     }
     return end;
 }
 
-// scan: a device loop with carried state.
+// scan: a device loop with carried state.  Each iteration slices xs[i]
+// through the loop counter, transposes it on TensorE, multiplies x @ x.T,
+// reduces on VectorE, sums across partitions on TensorE, updates the carry
+// on ScalarE, writes ys[i]; every engine branches back after the iteration.
 Time lower_scan(Graph& g) {
     const PatternSpec& sp = g.spec;
     const int64_t B = sp.batch, F = sp.features;
     uint16_t xs = g.name("xs"), ys = g.name("ys"), carry_name = g.name("carry");
     g.hlo = g.name("%while = while(scan_body)");
-    Time carry = 0, back_edge = 0, y = 0;
+    g.set_layer("const");
+    // The identity (B x B) and the ones column.
+    const Time cst = g.constants(B, B + 1);
+    Time carry = 0, next = 0;
     for (int64_t i = 0; i < sp.iterations; ++i) {
-        g.s.set_floor(Floor(g.s).hold(back_edge, kTrackSync).hold(carry, kTrackScalar).hold(0, kTrackTensor).value());
+        g.s.set_floor(g.hold_engines(std::max(next, cst)).hold(carry, kTrackScalar).hold(cst, kTrackTensorMatrix).value());
         g.set_layer("body_i" + std::to_string(i));
-        Time lx = g.dma(DmaKind::hbm_read, xs, B, F, back_edge, i);
+        Time idx = g.dynamic_index(next);
+        Time lx = g.direct(DmaKind::hbm_read, xs, B, F, idx, i);
         // x^T by TensorE transposes (128 features at a time), then x @ x.T
         // accumulated over the feature chunks.
         Time xx = 0;
         for (int64_t c = 0; c < F; c += kPartitions) {
             const int64_t fc = std::min(kPartitions, F - c);
-            Time tp = g.mm(Op::transpose, lx, 0, B, fc, B);
-            Time xT = g.vec(Op::tensor_copy, fc, B, 1, tp);
+            Time tp = g.mm(Op::transpose, lx, cst, B, fc, B);
+            Time xT = g.vec_on(Op::tensor_copy, fc, B, 1, tp);
             xx = g.mm(Op::multiply_moving, xT, xT, fc, B, B);
         }
-        Time sum_xx = g.vec(Op::tensor_reduce, B, B, 1, xx);
-        Time sum_x = g.vec(Op::tensor_reduce, B, F, 1, lx);
-        // Across partitions: both partial sums against a ones column.
-        Time tot = g.mm(Op::multiply_moving, 0, std::max(sum_xx, sum_x), B, 1, kScanPartials);
-        carry = g.act(Op::activation, 1, kScalarElems, std::max(tot, carry));
-        y = g.vec(Op::tensor_tensor, 1, kScalarElems, 2, std::max(carry, tot));
-        back_edge = g.instr(kTrackSync, Op::loop_branch, g.cost.sync_ns(), std::max(y, carry), 1, kScalarElems);
+        Time sum_xx = g.vec_on(Op::tensor_reduce, B, B, 1, xx);
+        Time sum_x = g.vec_on(Op::tensor_reduce, B, F, 1, lx);
+        // Across partitions: both partial sums against the ones column.
+        Time tot = g.mm(Op::multiply_moving, cst, std::max(sum_xx, sum_x), B, 1, kScanPartials);
+        carry = g.act_on(Op::activation, 1, kScalarElems, std::max(tot, carry));
+        Time y = g.vec_on(Op::tensor_tensor, 1, kScalarElems, 2, std::max(carry, tot));
+        // ys[i] at the same index.
+        Time at = g.instr(kTrackGpSimd, Op::register_alu, g.alu_ns(kTrackGpSimd), idx, 0, 0);
+        Time stored = g.direct(DmaKind::hbm_write, ys, 1, kScalarElems, std::max(y, at), 0, i);
+        next = g.back_edge(std::max({y, carry, stored}));
     }
     g.set_layer("outputs");
-    Time a = g.dma(DmaKind::hbm_write, ys, 1, sp.iterations, back_edge);
-    Time b = g.dma(DmaKind::hbm_write, carry_name, 1, 1, back_edge);
-    return std::max(a, b);
+    return g.direct(DmaKind::hbm_write, carry_name, 1, 1, std::max(next, carry));
 }
 
-// One for-loop body on data resident in SBUF: move row i % batch to
-// partition 0 on TensorE, sum it on VectorE, scale and accumulate on ScalarE.
-Time loop_body(Graph& g, Time data, Time result) {
+// One for-loop body: data[i % batch] as a dynamic slice, feature-major (one
+// element per partition: a 1-D tensor's dimension goes on the partitions),
+// its mean contracted on TensorE against the 1/F column, accumulated into
+// the running result on VectorE.
+Time loop_body(Graph& g, uint16_t data, int64_t i, Time cst, Time ready, Time result) {
     const int64_t B = g.spec.batch, F = g.spec.features;
+    Time idx = g.dynamic_index(ready);
     Time sum = 0;
-    for (int64_t c = 0; c < F; c += kMovingMax) {
-        const int64_t fc = std::min(kMovingMax, F - c);
-        Time row = g.mm(Op::partition_select, 0, data, B, 1, fc);
-        sum = g.vec(Op::tensor_reduce, 1, fc, 1, std::max(row, sum));
+    for (int64_t c = 0; c < F; c += kPartitions) {
+        const int64_t fc = std::min(kPartitions, F - c);
+        Time row = g.direct(DmaKind::hbm_read, data, fc, 1, idx, i % B, c / kPartitions);
+        sum = g.mm(Op::multiply_moving, cst, std::max(row, sum), fc, 1, 1);
     }
-    return g.act(Op::activation, 1, kScalarElems, std::max(sum, result));
+    return g.vec_on(Op::tensor_tensor, 1, kScalarElems, 2, std::max(sum, result));
 }
 
 Time lower_for_loop(Graph& g) {
     const PatternSpec& sp = g.spec;
     uint16_t data = g.name("data"), out = g.name("result");
-    g.hlo = g.name("%add = add(%result, mean(slice(data)))");
-    g.set_layer("load");
-    Time ld = g.dma(DmaKind::hbm_read, data, sp.batch, sp.features, 0);
+    g.hlo = g.name("%add = add(%result, mean(dynamic-slice(data)))");
+    g.set_layer("const");
+    const Time cst = g.constants(std::min(kPartitions, sp.features), 1);  // the 1/F column
     Time result = 0;
     for (int64_t i = 0; i < sp.trip_count(); ++i) {
-        g.s.set_floor(Floor(g.s).hold(ld, kTrackTensorMatrix).hold(0, kTrackTensor).hold(result, kTrackScalar).value());
+        g.s.set_floor(g.hold_engines(0).hold(cst, kTrackTensorMatrix).hold(result, kTrackVector).value());
         g.set_layer("iter" + std::to_string(i));
-        result = loop_body(g, ld, result);
+        result = loop_body(g, data, i, cst, 0, result);
     }
     g.set_layer("store");
-    return g.dma(DmaKind::hbm_write, out, 1, 1, result, 0, 0, kTrackScalar);
+    return g.direct(DmaKind::hbm_write, out, 1, 1, result);
 }
 
-// for_loop_launch: one graph launch per iteration.
+// for_loop_launch: one graph launch per iteration; each graph reloads the
+// running result and stores it back.
 Time lower_for_loop_launch(Graph& g, Time& device_ns) {
     const PatternSpec& sp = g.spec;
     uint16_t data = g.name("data"), out = g.name("result");
-    g.hlo = g.name("%add = add(%result, mean(slice(data)))");
+    g.hlo = g.name("%add = add(%result, mean(dynamic-slice(data)))");
     Time t = 0;
     device_ns = 0;
     for (int64_t i = 0; i < sp.trip_count(); ++i) {
@@ -154,11 +232,10 @@ Time lower_for_loop_launch(Graph& g, Time& device_ns) {
         g.set_layer("launch" + std::to_string(i));
         Time launched = g.instr(kTrackHost, Op::nrt_execute, kHostDispatchNs, t, 0, 0, EventType::runtime);
         const Time body = g.s.begin_kernel(launched);
-        Time row = g.dma(DmaKind::hbm_read, data, 1, sp.features, body, i % sp.batch);
-        Time prev = g.dma(DmaKind::hbm_read, out, 1, 1, body);
-        Time sum = g.vec(Op::tensor_reduce, 1, sp.features, 1, row);
-        Time res = g.act(Op::activation, 1, kScalarElems, std::max(sum, prev));
-        g.dma(DmaKind::hbm_write, out, 1, 1, res, 0, 0, kTrackScalar);
+        Time cst = g.constants(std::min(kPartitions, sp.features), 1);
+        Time prev = g.direct(DmaKind::hbm_read, out, 1, 1, body);
+        Time res = loop_body(g, data, i, cst, body, prev);
+        g.direct(DmaKind::hbm_write, out, 1, 1, res);
         t = g.s.end_kernel();
         device_ns += t - launched;
     }

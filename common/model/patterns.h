@@ -1,20 +1,30 @@
 // The vmap / scan / for-loop study (reference/seeds/pattern-study-summary.md)
-// as the graphs a compiler builds for each way of writing the loop:
+// as the XLA graphs neuronx-cc compiles for each way of writing the loop,
+// lowered the way a neuron-profile capture of such a graph shows them
+// (cost_model.h, "Compiler-lowered graphs"): inputs and outputs by
+// DMA_DIRECT2D on GpSimdE in one packet per partition row plus a semaphore
+// write per DMA engine, constants by one static DMA, an EVENT_SEMAPHORE where
+// an engine waits for another's result, dynamic slices through an index
+// register.
 //
 //   vmap             f(x) = relu(sum(x * x, -1)) + 0.1 over x[iterations, batch,
-//                    features]: one batched graph.  VectorE squares, TensorE
-//                    transposes the squares and sums them against a ones vector,
-//                    ScalarE applies relu + 0.1.
+//                    features]: one batched graph.  TensorE transposes x
+//                    (features onto the partitions: a compiler-inserted
+//                    transpose), VectorE squares while evacuating PSUM, TensorE
+//                    sums the squares against a ones column, ScalarE applies
+//                    relu + 0.1.
 //   scan             g(carry, x) = (carry + sum(x), carry + sum(x) + sum(x @ x.T))
 //                    per iteration: one graph with a device loop; each iteration
-//                    loads its slice, transposes it, multiplies x @ x.T on
-//                    TensorE, reduces on VectorE, updates the carried state on
-//                    ScalarE and branches back on the Sync engine.  Iterations
-//                    are sequential (carried state).
+//                    slices xs[i] through the loop counter, transposes it,
+//                    multiplies x @ x.T on TensorE, reduces on VectorE, sums
+//                    across partitions on TensorE, updates the carried state on
+//                    ScalarE, writes ys[i]; every engine branches back.
+//                    Iterations are sequential (carried state).
 //   for_loop         result += mean(data[i % batch]) unrolled into the graph:
-//                    per iteration TensorE moves row i % batch to partition 0
-//                    (a one-hot matmul), VectorE sums it, ScalarE scales and
-//                    accumulates (a dependent chain).
+//                    per iteration the row is a dynamic slice, one element per
+//                    partition, contracted on TensorE against the 1/F column
+//                    and added to the running result on VectorE (a dependent
+//                    chain).
 //   for_loop_launch  the same body launched as its own graph per iteration: each
 //                    launch pays host dispatch (kHostDispatchNs) and reloads and
 //                    stores the running result through HBM.

@@ -216,7 +216,7 @@ Time Scheduler::dma(const Transfer& t) {
     ++stats_.dma_issued;
     {
         PendingEvent e;
-        e.op = Op::dma_trigger;
+        e.op = t.trigger_op;
         e.layer = t.layer;
         push(unit, trig, trig_end, e);
     }
@@ -245,24 +245,65 @@ Time Scheduler::dma(const Transfer& t) {
         if (engine == dma_engines_ - 1) group_end = last;
         int64_t rows = group_end - p;
         Time s = std::max(issue, dma_free_[qk][engine]);
+        const Time sem = t.packets == Packets::per_row ? cost_.dma_engine_ns(1, kSemaphorePacketBytes) : 0;
         Time end = s + cost_.dma_engine_ns(rows, t.row_bytes);
         if (hbm) end = std::max(end, hbm_end);
+        end += sem;
         dma_free_[qk][engine] = end;
         done = std::max(done, end);
-        ++stats_.instructions;
-        ++stats_.dma_transfers;
         PendingEvent e;
         e.op = op;
         e.type = EventType::dma;
-        e.bytes = rows * t.row_bytes;
         e.dma_kind = t.kind;
         e.layer = t.layer;
         e.tensor = t.tensor;
         e.tensor.partition = static_cast<uint16_t>(p);
-        push(dma_track(unit, engine), s, end, e);
+        if (t.packets == Packets::per_engine) {
+            ++stats_.instructions;
+            ++stats_.dma_transfers;
+            e.bytes = rows * t.row_bytes;
+            push(dma_track(unit, engine), s, end, e);
+        } else {
+            // The packets share the engine's span in proportion to their
+            // bytes, then the semaphore write.
+            const int64_t bytes = rows * t.row_bytes;
+            const int64_t chunk = t.packets == Packets::per_row ? t.row_bytes : kStaticPacketBytes;
+            const Time per_byte = (end - sem - s) / static_cast<double>(bytes);
+            for (int64_t at = 0; at < bytes; at += chunk) {
+                ++stats_.instructions;
+                ++stats_.dma_transfers;
+                e.bytes = std::min(chunk, bytes - at);
+                if (t.packets == Packets::per_row) e.tensor.partition = static_cast<uint16_t>(p + at / chunk);
+                push(dma_track(unit, engine), s + per_byte * static_cast<double>(at),
+                     s + per_byte * static_cast<double>(at + e.bytes), e);
+            }
+            if (sem > 0) {
+                ++stats_.instructions;
+                ++stats_.dma_transfers;
+                PendingEvent w;
+                w.op = Op::dma_semaphore_write;
+                w.type = EventType::dma;
+                w.dma_kind = DmaKind::on_chip;
+                w.bytes = kSemaphorePacketBytes;
+                w.layer = t.layer;
+                push(dma_track(unit, engine), end - sem, end, w);
+            }
+        }
         p = group_end;
     }
     return done;
+}
+
+void Scheduler::wait(int unit, Time ready, uint32_t layer) {
+    const Time from = std::max(unit_free_[unit], floor_);
+    if (!(ready > from)) return;
+    ++stats_.instructions;
+    ++stats_.unit_instructions[unit];
+    unit_free_[unit] = ready;
+    PendingEvent e;
+    e.op = Op::event_semaphore;
+    e.layer = layer;
+    push(unit, from, ready, e);
 }
 
 Time Scheduler::hbm_priority(int qk, Time issue, Time dur) {

@@ -90,6 +90,8 @@ struct MatmulInstr {
     uint16_t hlo = 0;
 };
 
+enum class Packets : uint8_t { per_engine, per_row, static_chunks };
+
 // One DMA transfer of `partitions` rows of `row_bytes` each.
 struct Transfer {
     int64_t partition0 = 0;
@@ -105,9 +107,27 @@ struct Transfer {
     // A tile of rows strided across a larger tensor (HBM moves it at the
     // strided rate), or one contiguous range.
     bool strided = true;
+    // How the transfer appears in the trace.  Hand-written kernels: one event
+    // per DMA engine.  Compiler-lowered graphs (patterns.cpp) as a
+    // neuron-profile capture shows them: a DMA_DIRECT2D's descriptors, one
+    // packet per partition row, then per DMA engine a 4-byte write
+    // incrementing the consumer's semaphore (one more descriptor's time); a
+    // static DMA's engine share in packets of at most kStaticPacketBytes, the
+    // semaphore increment riding on the last.
+    Packets packets = Packets::per_engine;
+    // The trigger instruction: a queue write (DMA_TRIGGER) or, on GpSimdE, a
+    // DMA_DIRECT2D whose descriptors the engine writes itself.
+    Op trigger_op = Op::dma_trigger;
     uint32_t layer = kNoLayer;
     TensorRef tensor;
 };
+
+// The semaphore write a DMA engine issues after its share of a DMA_DIRECT2D
+// (the 4-byte packets of a neuron-profile capture).
+inline constexpr int64_t kSemaphorePacketBytes = 4;
+// A static DMA's packets (the capture's constant identity: 32 packets of
+// 2048 B for 64 KiB).
+inline constexpr int64_t kStaticPacketBytes = 2048;
 
 struct SimStats {
     Time end = 0;                 // last completion
@@ -146,6 +166,10 @@ public:
     Time run(const Instr& in);
     Time matmul(const MatmulInstr& mm);
     Time dma(const Transfer& t);
+    // `unit` blocked on a producer's semaphore until `ready`: an
+    // EVENT_SEMAPHORE instruction (a wait, not work), as compiler-lowered
+    // graphs show before a consumer's first use of a producer's result.
+    void wait(int unit, Time ready, uint32_t layer);
 
     // PSUM accumulation banks, rotated by every matmul group the core runs:
     // a group's first pass waits until the bank's previous contents were
@@ -163,12 +187,14 @@ public:
     void finish();
 
     Time unit_free(int unit) const { return unit_free_[unit]; }
+    // One static access (a queue write, a register operation, a branch) at
+    // `unit`'s clock.
+    Time trigger_ns(int unit) const;
     const SimStats& stats() const { return stats_; }
     size_t peak_buffered_events() const { return stream_.peak_pending(); }
 
 private:
     Time start_on(int unit, Time ready);
-    Time trigger_ns(int unit) const;
     // HBM completion of a transfer of `dur` ns issued at `issue`.
     Time hbm_priority(int queue_kind, Time issue, Time dur);
     Time hbm_prefetch(Time issue, Time dur);

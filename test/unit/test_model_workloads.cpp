@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
+#include <utility>
 
 #include "common/io/error.h"
 #include "common/model/cost_model.h"
+#include "common/model/scheduler.h"
 #include "test/unit/test_model_support.h"
 
 namespace nx::model {
@@ -131,6 +134,84 @@ TEST(SimWorkloads, VmapIsOneBatchedGraphFasterThanScan) {
     EXPECT_LT(vmap.latency_ns, scan.latency_ns);
     EXPECT_LT(vmap.instructions, scan.instructions);
     EXPECT_GT(vmap.hardware_flops, 0);  // the sum runs on TensorE
+}
+
+// The vmap / scan / for-loop study on the hardware
+// (reference/seeds/pattern-study-summary.md): slices 877 < 1009 < 1117 <
+// 3401 < 10223; TensorMatrix share of engine time 64.8% (vmap) > 45.8%
+// (scan) > 43.4% > 15.2% > 13.4% (for_loop small, medium, large); engine
+// time least for vmap, scan and the small loop next, growing with the loop.
+// The model must give the same orders (not the figures) on either target.
+TEST(SimWorkloads, PatternStudyOrdersAreTheHardwares) {
+    struct Figures {
+        double share, engine_ns, slices;
+    };
+    for (const char* target : {"trn1", "trn2"}) {
+        auto figures = [&](const std::string& p, const std::string& size = "") {
+            Workload w = pattern(p, size);
+            w.target = target;
+            SimResult r;
+            ProfileSummary s = testing::summarize(w, &r);
+            EXPECT_EQ(r.floor_clamps, 0) << w.name;
+            double engine_s = 0;
+            for (const char* e : {"tensor", "vector", "scalar", "gpsimd", "sync"})
+                engine_s += s.value_or(std::string(e) + "_engine_active_time", 0);
+            return Figures{s.value_or("tensor_engine_time_share_percent", NAN), engine_s * 1e9,
+                           s.value_or("event_count", NAN)};
+        };
+        const Figures vmap = figures("vmap"), scan = figures("scan"), small = figures("for_loop", "small"),
+                      medium = figures("for_loop", "medium"), large = figures("for_loop", "large");
+        SCOPED_TRACE(target);
+        // Slices grow and the TensorMatrix share falls in the study's order.
+        const Figures* order[] = {&vmap, &scan, &small, &medium, &large};
+        for (size_t i = 1; i < std::size(order); ++i) {
+            EXPECT_GT(order[i - 1]->share, order[i]->share) << i;
+            EXPECT_LT(order[i - 1]->slices, order[i]->slices) << i;
+        }
+        // Engine time: each pair as the study ranks it (scan and the small
+        // loop tie there).
+        const std::pair<const Figures*, const Figures*> faster[] = {
+            {&vmap, &scan}, {&vmap, &small}, {&scan, &medium}, {&small, &medium}, {&medium, &large}};
+        for (const auto& [a, b] : faster) EXPECT_LT(a->engine_ns, b->engine_ns);
+        // Hundreds to thousands of slices, as a profile of the compiled graph
+        // has, not the few dozen of a hand-written minimum.
+        EXPECT_GT(vmap.slices, 150);
+        EXPECT_GT(large.slices, 3000);
+    }
+}
+
+// What the compiler's lowering shows in the trace: each iteration's dynamic
+// slice goes through an index register (TENSOR_LOAD) and a DMA_DIRECT2D on
+// GpSimdE; the row, one element per partition, moves as 128 packets plus one
+// 4-byte semaphore write per DMA engine (16 on trn1); TensorE waits on the
+// transfer's semaphore before it contracts the row.
+TEST(SimWorkloads, PatternGraphsShowDescriptorsPacketsAndSemaphoreWaits) {
+    Workload w = pattern("for_loop", "small");
+    w.target = "trn1";
+    SimResult r;
+    Recorder rec = record(w, &r);
+    int index_loads = 0, direct = 0, row_packets = 0, semaphore_writes = 0, tensor_waits = 0;
+    for (const auto& e : rec.events) {
+        if (e.track == "GpSimd" && e.opcode == "TENSOR_LOAD") ++index_loads;
+        if (e.track == "GpSimd" && e.opcode == "DMA_DIRECT2D") ++direct;
+        if (e.type == EventType::dma && e.tensor.rfind("data[", 0) == 0) {
+            EXPECT_EQ(e.bytes, 4);
+            ++row_packets;
+        }
+        if (e.type == EventType::dma && e.kind == DmaKind::on_chip && e.layer.rfind("for_loop/iter", 0) == 0) {
+            EXPECT_EQ(e.bytes, kSemaphorePacketBytes);
+            ++semaphore_writes;
+        }
+        if (e.track == "Tensor" && e.opcode == "EVENT_SEMAPHORE" && e.layer.rfind("for_loop/iter", 0) == 0) ++tensor_waits;
+    }
+    EXPECT_EQ(index_loads, 3);
+    EXPECT_EQ(direct, 3 + 1);  // the three slices and the result's store
+    EXPECT_EQ(row_packets, 3 * 128);
+    EXPECT_EQ(semaphore_writes, 3 * 16);
+    EXPECT_EQ(tensor_waits, 3);
+    EXPECT_EQ(r.dma_transfers, static_cast<int64_t>(std::count_if(rec.events.begin(), rec.events.end(), [](const auto& e) {
+                                   return e.type == EventType::dma;
+                               })));
 }
 
 TEST(SimWorkloads, ElementwiseOpsRunOnTheirEngines) {
