@@ -1,5 +1,6 @@
 // nx-report: metrics, findings with actions, comparisons and regression gates
 // from profile, run, bench or query records.  See nx-report(1).
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -57,9 +58,11 @@ enum class OutFormat { text, markdown, html, csv, tsv, jsonl };
 
 struct Options {
     std::vector<std::string> inputs, dbs, profiles, fail_on;
-    std::string baseline, format, output;
+    std::string baseline, format, output, rules_file;
+    std::vector<std::string> settings;
     nx::MatmulStudyOptions study;
     bool compare = false, all = false, rules = false, keep_going = false;
+    nx::RuleThresholds thresholds;
     size_t top = 3;
 };
 
@@ -72,6 +75,8 @@ std::optional<Options> parse(int argc, char** argv) {
         ("compare", nx::po::bool_switch(&o.compare), "show the profiles side by side with ratios and engine deltas")
         ("baseline", nx::po::value(&o.baseline), "compare with these records (JSONL file or study database)")
         ("fail-on", nx::po::value(&o.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")
+        ("set", nx::po::value(&o.settings)->composing(), "a rule's threshold for this run, RULE.threshold=V (repeatable; --list rules)")
+        ("rules-file", nx::po::value(&o.rules_file), "thresholds from a file, one RULE.threshold=V a line ('#' comments)")
         ("all", nx::po::bool_switch(&o.all), "every finding, metric and note")
         ("top", nx::po::value(&o.top), "findings in the short list (default 3)")
         ("format,f", nx::po::value(&o.format), "text, markdown, html, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
@@ -86,6 +91,8 @@ std::optional<Options> parse(int argc, char** argv) {
     if (o.top == 0) throw nx::UsageError("--top must be at least 1");
     if (o.study.buckets < 1 || o.study.buckets > 32) throw nx::UsageError("--buckets must be between 1 and 32");
     o.study.all = o.all;
+    for (const std::string& setting : o.settings)
+        if (auto err = o.thresholds.set(setting)) throw nx::UsageError("--set: " + *err);
     return o;
 }
 
@@ -206,12 +213,25 @@ int run(const Options& o) {
     OutFormat format = pick_format(o, out);
     bool terminal = !file && out.is_terminal();
 
+    // The rules file first: a --set on the command line wins over it.
+    nx::RuleThresholds thresholds;
+    if (!o.rules_file.empty()) {
+        nx::guard_input_path(o.rules_file);
+        if (auto err = thresholds.read_file(o.rules_file)) throw nx::Error(*err);
+    }
+    for (const auto& [rule, value] : o.thresholds.values) thresholds.values[rule] = value;
+
     if (o.rules) {
         nx::RowWriter w(format == OutFormat::text ? nx::RowFormat::table : row_format(format), out);
-        w.columns({"rule", "severity", "condition", "action"});
-        for (const nx::RuleInfo& r : nx::rule_table())
+        w.columns({"rule", "severity", "condition", "action", "from", "threshold"});
+        for (const nx::RuleInfo& r : nx::rule_table()) {
+            auto t = thresholds.values.find(r.id);
+            nx::Cell threshold = t != thresholds.values.end() ? nx::Cell::of_real(t->second)
+                                 : std::isnan(r.threshold)        ? nx::Cell()
+                                                                  : nx::Cell::of_real(r.threshold);
             w.row({nx::Cell::of_text(r.id), nx::Cell::of_text(r.severity), nx::Cell::of_text(r.condition),
-                   nx::Cell::of_text(r.action)});
+                   nx::Cell::of_text(r.action), nx::Cell::of_text(r.origin), threshold});
+        }
         w.finish();
         if (file) file->commit();
         return nx::kExitOk;
@@ -282,10 +302,11 @@ int run(const Options& o) {
         nx::ReportOptions ro;
         ro.all = o.all;
         ro.top = o.top;
+        ro.thresholds = thresholds;
         if (records) {
             if (!input.profiles.empty()) {
                 nx::RowWriter w(row_format(format), out);
-                nx::write_findings(input.profiles, w);
+                nx::write_findings(input.profiles, w, ro);
                 nx::write_trace_records(input.profiles, ro, w);
             }
             if (!input.runs.empty()) {

@@ -17,12 +17,13 @@ namespace nx {
 struct ReportOptions {
     bool all = false;   // every finding, metric and note
     size_t top = 3;     // findings in the short list (2-4 like Neuron Explorer)
+    RuleThresholds thresholds;  // --set RULE.threshold=V, --rules-file
 };
 
 void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOptions& options);
 
 // Findings as records (kind "finding") through a RowWriter (jsonl, csv ...).
-void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out);
+void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out, const ReportOptions& options);
 std::vector<std::string> finding_columns();
 
 }  // namespace nx
