@@ -7,6 +7,7 @@
 
 #include "common/records/jsonl.h"
 #include "common/profile/metric_defs.h"
+#include "common/report/region_report.h"
 #include "common/report/trace_report.h"
 #include "common/report/units.h"
 
@@ -308,6 +309,8 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         doc.paragraph(text);
     }
 
+    add_region_report(doc, p, {o.all, 10});
+
     if (!s.engines.empty()) {
         doc.heading("Engines (active time = union of busy intervals; semaphore waits are not work)", 2);
         std::vector<Bar> bars;
@@ -398,14 +401,17 @@ void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out, c
             f.end_ns = p.summary.end_ns;
         }
         for (Finding& f : evaluate_rules(p.summary, nullptr, &o.thresholds)) findings.push_back(std::move(f));
-        for (const Finding& f : findings) {
-            out.row({Cell::of_text("finding"), Cell::of_text(p.info.id), Cell::of_text(p.info.name), Cell::of_text(f.rule),
-                     Cell::of_text(std::string(to_string(f.severity))), Cell::of_text(f.metric), Cell::of_real(f.value),
-                     Cell::of_real(f.threshold), Cell::of_text(f.message), Cell::of_text(f.action),
-                     Cell::of_text(f.region), Cell::of_int(f.start_ns), Cell::of_int(f.end_ns)});
-        }
+        for (const Finding& f : findings) out.row(finding_cells(p, f));
+        write_region_findings(p, out);
     }
     out.finish();
+}
+
+std::vector<Cell> finding_cells(const ProfileEntry& p, const Finding& f) {
+    return {Cell::of_text("finding"), Cell::of_text(p.info.id), Cell::of_text(p.info.name), Cell::of_text(f.rule),
+            Cell::of_text(std::string(to_string(f.severity))), Cell::of_text(f.metric), Cell::of_real(f.value),
+            Cell::of_real(f.threshold), Cell::of_text(f.message), Cell::of_text(f.action),
+            Cell::of_text(f.region), Cell::of_int(f.start_ns), Cell::of_int(f.end_ns)};
 }
 
 }  // namespace nx
