@@ -91,3 +91,19 @@ setup() {
     [ "${lines[2]}" = "layer,model/attn,model,1000,1500" ]
     [ "${#lines[@]}" -eq 3 ]
 }
+
+@test "regions: a layer the instructions come back to is one iteration per run" {
+    # small.json's second layer, from 2800 ns on, renamed to the first: the
+    # first layer runs, the second, then the first again.
+    nx-convert --to events --target trn1 "$FIXTURES/small.json" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    if r.get("layer") == "model/layers.1/mlp" and r["ts_ns"] >= 2800: r["layer"] = "model/layers.0/mlp"
+    print(json.dumps(r))' >ev.jsonl
+    nx-convert --db ev.db ev.jsonl >/dev/null
+    run nx-query --db ev.db --sql "SELECT kind, name, start_ns, end_ns FROM region ORDER BY start_ns" --format csv
+    [ "${lines[1]}" = "iteration,model/layers.0/mlp #1,1000,2150" ]
+    [ "${lines[2]}" = "layer,model/layers.1/mlp,2200,2750" ]
+    [ "${lines[3]}" = "iteration,model/layers.0/mlp #2,2800,3350" ]
+}

@@ -65,13 +65,14 @@ void RuleInputs::add(const Event& e) {
     if (e.type == EventType::instruction && is_compute_engine(e.engine)) {
         size_t row = static_cast<size_t>(metric_row(e.engine));
         ++instructions_[row];
-        if (!e.args_json.empty()) {
-            std::string_view loc = json_field(e.args_json, "nki_source_location");
-            std::string_view kernel = json_field(e.args_json, "kernel_instruction_name");
-            if (!nki_field_seen_ && (e.args_json.find("\"nki_source_location\"") != std::string_view::npos ||
-                                     e.args_json.find("\"kernel_instruction_name\"") != std::string_view::npos))
-                nki_field_seen_ = true;
-            if (!loc.empty() || !kernel.empty()) ++nki_[row];
+        // Two plain searches first: most
+        // instructions carry neither.
+        if (!e.args_json.empty() && (e.args_json.find("nki_source_location\"") != std::string_view::npos ||
+                                     e.args_json.find("kernel_instruction_name\"") != std::string_view::npos)) {
+            nki_field_seen_ = true;
+            if (!json_field(e.args_json, "nki_source_location").empty() ||
+                !json_field(e.args_json, "kernel_instruction_name").empty())
+                ++nki_[row];
         }
         return;
     }

@@ -123,20 +123,63 @@ std::vector<Region> framework_regions(sqlite3* db, const DbProfile& p) {
     return out;
 }
 
-// The span of the instructions naming each layer.
+// The layers the instructions name, in file order: a layer's run of
+// instructions up to the next instruction of another layer is one
+// occurrence.  A layer with one occurrence is a layer region; one that comes
+// back (a loop body, a repeated block) is an iteration per occurrence
+// (RegionMetrics keeps the longest kMaxRegions).  Past kMaxRuns occurrences
+// the layers interleave too finely for runs to mean anything: each layer is
+// then one region spanning all of its instructions.
+constexpr size_t kMaxRuns = 64 * RegionMetrics::kMaxRegions;
+
 std::vector<Region> event_layer_regions(sqlite3* db, const DbProfile& p) {
+    struct Run { int64_t layer, start, end; };
+    std::vector<Run> runs;
+    bool too_many = false;
+    std::unordered_map<int64_t, std::pair<int64_t, int64_t>> spans;  // layer -> whole span
+    {
+        Stmt q(db, "SELECT layer_id, ts, ts + dur FROM " + p.schema + ".event WHERE " + p.where("") +
+                       " AND type = 'instruction' AND layer_id IS NOT NULL");
+        p.bind(q);
+        while (q.step()) {
+            int64_t layer = q.i64(0), b = q.i64(1), e = q.i64(2);
+            auto [it, fresh] = spans.try_emplace(layer, b, e);
+            if (!fresh) {
+                it->second.first = std::min(it->second.first, b);
+                it->second.second = std::max(it->second.second, e);
+            }
+            if (too_many) continue;
+            if (!runs.empty() && runs.back().layer == layer) {
+                runs.back().start = std::min(runs.back().start, b);
+                runs.back().end = std::max(runs.back().end, e);
+                continue;
+            }
+            runs.push_back({layer, b, e});
+            if (runs.size() > kMaxRuns) too_many = true;
+        }
+    }
+    std::unordered_map<int64_t, std::string> names;
+    {
+        Stmt q(db, "SELECT s.id, s.value FROM " + p.schema + ".string s WHERE s.id IN (SELECT DISTINCT layer_id FROM " +
+                       p.schema + ".event WHERE " + p.where("") + " AND type = 'instruction' AND layer_id IS NOT NULL)");
+        p.bind(q);
+        while (q.step()) names[q.i64(0)] = std::string(q.text(1));
+    }
     std::vector<Region> out;
-    Stmt q(db, "SELECT s.value, MIN(e.ts), MAX(e.ts + e.dur) FROM " + p.schema + ".event e JOIN " + p.schema +
-                   ".string s ON s.id = e.layer_id WHERE " + p.where("e.") +
-                   " AND e.type = 'instruction' AND e.layer_id IS NOT NULL GROUP BY e.layer_id");
-    p.bind(q);
-    while (q.step()) {
-        Region r;
-        r.kind = "layer";
-        r.name = std::string(q.text(0));
-        r.start_ns = q.i64(1);
-        r.end_ns = q.i64(2);
-        out.push_back(std::move(r));
+    if (too_many) {
+        for (const auto& [layer, span] : spans) out.push_back({"layer", names[layer], {}, span.first, span.second});
+        std::sort(out.begin(), out.end(), [](const Region& a, const Region& b) { return a.start_ns < b.start_ns; });
+        return out;
+    }
+    std::unordered_map<int64_t, int> count, nth;
+    for (const Run& r : runs) ++count[r.layer];
+    for (const Run& r : runs) {
+        Region g{"layer", names[r.layer], {}, r.start, r.end};
+        if (count[r.layer] > 1) {
+            g.kind = "iteration";
+            g.name += " #" + std::to_string(++nth[r.layer]);
+        }
+        out.push_back(std::move(g));
     }
     return out;
 }
