@@ -107,3 +107,21 @@ for l in sys.stdin:
     [ "${lines[2]}" = "layer,model/layers.1/mlp,2200,2750" ]
     [ "${lines[3]}" = "iteration,model/layers.0/mlp #2,2800,3350" ]
 }
+
+@test "nx-report: breakdowns of FLOPs, DMA queue types, HBM bandwidth and NKI share, or 'not in this profile'" {
+    run nx-report --db loop.db --format text
+    [[ "$output" == *"NKI vs compiler-generated instructions"*"tensor  ["*"]  25.0% NKI of 12 (3 NKI, 9 compiler)"* ]]
+    [[ "$output" == *"DMA by queue type"*"hardware_dynamic        120  61,440        512  1.8 us        61.2%"* ]]
+    [[ "$output" == *"HBM bandwidth (shares of peak x total time)"*"not in this profile: HBM bytes"* ]]
+    nx-convert --target trn1 "$FIXTURES/small.json" >small.jsonl
+    run nx-report --format markdown small.jsonl
+    [[ "$output" == *"### Tensor engine FLOPs (shares of the active FLOPs: peak x busy time)"* ]]
+    [[ "$output" == *"not in this profile: throttling (no throttle intervals)"* ]]
+    [[ "$output" == *"### DMA by queue type"*"not in this profile: the DMA transfers name no queue type"* ]]
+    # trn1: 410 GB/s per core x 4 us = 1,640,000 B available; 40,960 read = 2.50%.
+    [[ "$output" == *"read"*"40,960 B  2.50%"* ]]
+    [[ "$output" == *"unused"*"1,590,848 B  97.0%"* ]]
+    run nx-report --format html -o r.html small.jsonl
+    [ "$status" -eq 0 ]
+    [ "$(grep -o '<h3[^>]*>Tensor engine FLOPs' r.html | wc -l)" -eq 1 ]
+}

@@ -437,6 +437,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         RuleInputs::Output extra = rule_inputs_.finish(tensor_busy, peak_flops, total * 1e9);
         for (auto& [name, v] : extra.metrics) m.derive(name, v);
         for (std::string& n : extra.notes) out.notes.push_back(std::move(n));
+        out.dma_queue_types = std::move(extra.queue_types);
     }
     if (classified_total_ > 0) {
         m.derive("memory_instruction_percent", 100.0 * memory_ops_ / classified_total_);

@@ -25,6 +25,7 @@
 
 #include "common/profile/event.h"
 #include "common/profile/interval_union.h"
+#include "common/profile/profile.h"
 #include "common/profile/profile_sink.h"
 
 namespace nx {
@@ -42,15 +43,6 @@ constexpr int64_t kSmallDmaBytes = 4096;
 struct ThrottleSpan {
     int64_t begin = 0, end = 0;
     double allowed = 1;  // k / n
-};
-
-// Per DMA queue type (static/instruction, input, output, data, weights,
-// software_dynamic, hardware_dynamic, unknown): transfers, bytes, busy time.
-struct QueueTypeStat {
-    std::string type;
-    int64_t transfers = 0;
-    int64_t bytes = 0;
-    int64_t busy_ns = 0;  // union of its transfers' intervals
 };
 
 class RuleInputs {

@@ -7,6 +7,7 @@
 
 #include "common/records/jsonl.h"
 #include "common/profile/metric_defs.h"
+#include "common/report/breakdown_report.h"
 #include "common/report/region_report.h"
 #include "common/report/trace_report.h"
 #include "common/report/units.h"
@@ -350,6 +351,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         doc.facts(dma);
     }
     add_layers(doc, i, o);
+    add_breakdowns(doc, p);
 
     auto key_table = [&](const std::vector<KeyStat>& stats, const char* name) {
         TableBlock t;
