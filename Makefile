@@ -5,6 +5,10 @@
 # $(BUILD)/bin.  The ASan/UBSan build lives in its own tree (build-asan).
 
 BUILD    ?= build
+# One spelling per build tree: the Bats suites call make with an absolute
+# BUILD, and objects made under one spelling carry header dependencies the
+# other spelling's rules never see (a changed header would not rebuild them).
+override BUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(BUILD)))
 PREFIX   ?= /usr/local
 CXX      ?= g++
 OPT      ?= -O2 -g
@@ -100,6 +104,7 @@ help:
 	@echo "  study-matmul, study-patterns   one study"
 	@echo "  study-nightly  both studies, the workloads re-run every time, GATE checked against HISTORY (cron)"
 	@echo "  calibrate    the sim model against public measurements"
+	@echo "  calibrate-check  fail when a calibration point drifts from where the last fit left it"
 	@echo "  bench-model  the sim model's speed (simulated instructions per second) and the NKI tutorial matmul"
 	@echo "  fuzz         libFuzzer targets for FUZZ_SECONDS each"
 	@$(MAKE) --no-print-directory study-help

@@ -27,8 +27,13 @@ setup() {
     grep -q '<span class="rule">profiler_warning</span>' $dom
     grep -q 'class="finding sev-critical"><span class="sev">✖ critical</span><span class="rule">tensor_engine_idle</span>' $dom
     [ "$(count_in $dom 'class="action"')" -eq 3 ]
-    # Engine active-time bars: seven rows.
-    [ "$(count_in $dom '<g class="bar" data-label=')" -eq 7 ]
+    # Engine active-time bars: seven rows; the breakdowns' bars: the tensor
+    # engine's FLOPs (model, transpose, active but idle) and HBM bandwidth
+    # (read, write, spill reload, spill save, unused).
+    [ "$(count_in $dom '<g class="bar" data-label=')" -eq 15 ]
+    grep -q '<g class="bar" data-label="active but idle"' $dom
+    grep -q '<g class="bar" data-label="unused"' $dom
+    grep -q '<h3>HBM bandwidth (shares of peak x total time)</h3>' $dom
     # Roofline: the point, the roof and the ridge at trn1's 223.8 FLOP/B.
     grep -q '<svg class="chart chart-roofline" data-kind="roofline"' $dom
     grep -q 'class="ridge" data-x="223.8"' $dom

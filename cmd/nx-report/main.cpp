@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -28,6 +29,7 @@
 #include "common/report/study_report.h"
 #include "common/report/trace_report.h"
 #include "common/report/units.h"
+#include "common/store/region_store.h"
 
 namespace {
 
@@ -63,9 +65,12 @@ enum class OutFormat { text, markdown, html, csv, tsv, jsonl };
 
 struct Options {
     std::vector<std::string> inputs, dbs, profiles, fail_on;
-    std::string baseline, format, output;
+    std::string baseline, format, output, rules_file;
+    std::vector<std::string> settings, window_specs;
+    std::vector<nx::WindowSpec> windows;
     nx::MatmulStudyOptions study;
     bool compare = false, all = false, rules = false, keep_going = false, first_run_ok = false;
+    nx::RuleThresholds thresholds;
     size_t top = 3;
 };
 
@@ -79,7 +84,10 @@ std::optional<Options> parse(int argc, char** argv) {
         ("baseline", nx::po::value(&o.baseline), "compare with these records (JSONL file or study database)")
         ("fail-on", nx::po::value(&o.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")
         ("first-run-ok", nx::po::bool_switch(&o.first_run_ok), "when the baseline has none of the records (a first night), pass and say so instead of exiting 1")
-        ("all", nx::po::bool_switch(&o.all), "every finding, metric and note")
+        ("set", nx::po::value(&o.settings)->composing(), "a rule's threshold for this run, RULE.threshold=V (repeatable; --list rules)")
+        ("rules-file", nx::po::value(&o.rules_file), "thresholds from a file, one RULE.threshold=V a line ('#' comments)")
+        ("window", nx::po::value(&o.window_specs)->composing(), "a region of your own, FROM:TO or NAME=FROM:TO (ns from the profile's start, or N%; repeatable; profiles from a database)")
+        ("all", nx::po::bool_switch(&o.all), "every finding, metric, note and region")
         ("top", nx::po::value(&o.top), "findings in the short list (default 3)")
         ("format,f", nx::po::value(&o.format), "text, markdown, html, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
         ("output,o", nx::po::value(&o.output), "write the report to FILE (atomically)")
@@ -93,6 +101,13 @@ std::optional<Options> parse(int argc, char** argv) {
     if (o.top == 0) throw nx::UsageError("--top must be at least 1");
     if (o.study.buckets < 1 || o.study.buckets > 32) throw nx::UsageError("--buckets must be between 1 and 32");
     o.study.all = o.all;
+    for (const std::string& spec : o.window_specs) {
+        nx::WindowSpec w;
+        if (auto err = nx::parse_window(spec, w)) throw nx::UsageError("--window: " + *err);
+        o.windows.push_back(std::move(w));
+    }
+    for (const std::string& setting : o.settings)
+        if (auto err = o.thresholds.set(setting)) throw nx::UsageError("--set: " + *err);
     return o;
 }
 
@@ -132,10 +147,29 @@ nx::RowFormat row_format(OutFormat f) {
     return nx::RowFormat::jsonl;
 }
 
-void load_source(const std::string& path, nx::ReportInput& into, const Options& o, bool runs_too) {
+// The regions of the profiles a database just gave (into.profiles from
+// `first` on): their events are there to scan.  Trace profiles have none.
+void attach_regions(nx::Store& store, nx::ReportInput& into, size_t first, const Options& o,
+                    const nx::RuleThresholds* thresholds) {
+    if (!thresholds) return;
+    for (size_t i = first; i < into.profiles.size(); ++i) {
+        nx::ProfileEntry& p = into.profiles[i];
+        if (nx::is_trace_profile(p.info, p.summary)) continue;
+        if (!o.profiles.empty() && std::find(o.profiles.begin(), o.profiles.end(), p.info.name) == o.profiles.end() &&
+            std::find(o.profiles.begin(), o.profiles.end(), p.info.id) == o.profiles.end())
+            continue;  // select_profiles drops it anyway
+        p.regions = std::make_shared<std::vector<nx::RegionResult>>(
+            nx::store_regions(store, p.info.id, o.windows, thresholds, &p.region_notes));
+    }
+}
+
+void load_source(const std::string& path, nx::ReportInput& into, const Options& o, bool runs_too,
+                 const nx::RuleThresholds* regions = nullptr) {
     if (path != "-" && nx::is_sqlite_file(path)) {
         nx::Store store(path, nx::Store::Access::read_only);
+        size_t first = into.profiles.size();
         nx::read_db_profiles(store, o.profiles, into);
+        attach_regions(store, into, first, o, regions);
         if (runs_too) nx::read_db_runs(store, into);
         return;
     }
@@ -218,25 +252,42 @@ int run(const Options& o) {
     OutFormat format = pick_format(o, out);
     bool terminal = !file && out.is_terminal();
 
+    // The rules file first: a --set on the command line wins over it.
+    nx::RuleThresholds thresholds;
+    if (!o.rules_file.empty()) {
+        nx::guard_input_path(o.rules_file);
+        if (auto err = thresholds.read_file(o.rules_file)) throw nx::Error(*err);
+    }
+    for (const auto& [rule, value] : o.thresholds.values) thresholds.values[rule] = value;
+
     if (o.rules) {
         nx::RowWriter w(format == OutFormat::text ? nx::RowFormat::table : row_format(format), out);
-        w.columns({"rule", "severity", "condition", "action"});
-        for (const nx::RuleInfo& r : nx::rule_table())
+        w.columns({"rule", "severity", "condition", "action", "from", "threshold"});
+        for (const nx::RuleInfo& r : nx::rule_table()) {
+            auto t = thresholds.values.find(r.id);
+            nx::Cell threshold = t != thresholds.values.end() ? nx::Cell::of_real(t->second)
+                                 : std::isnan(r.threshold)        ? nx::Cell()
+                                                                  : nx::Cell::of_real(r.threshold);
             w.row({nx::Cell::of_text(r.id), nx::Cell::of_text(r.severity), nx::Cell::of_text(r.condition),
-                   nx::Cell::of_text(r.action)});
+                   nx::Cell::of_text(r.action), nx::Cell::of_text(r.origin), threshold});
+        }
         w.finish();
         if (file) file->commit();
         return nx::kExitOk;
     }
 
+    // Regions (and their event scan) for profile reports and findings only.
+    const nx::RuleThresholds* regions = o.compare || !o.baseline.empty() ? nullptr : &thresholds;
     nx::ReportInput input;
     for (const std::string& db : o.dbs) {
         nx::Store store(db, nx::Store::Access::read_only);
+        size_t first = input.profiles.size();
         nx::read_db_profiles(store, o.profiles, input);
+        attach_regions(store, input, first, o, regions);
     }
     std::vector<std::string> inputs = o.inputs;
     if (inputs.empty() && o.dbs.empty()) inputs.push_back("-");
-    for (const std::string& path : inputs) load_source(path, input, o, !o.baseline.empty());
+    for (const std::string& path : inputs) load_source(path, input, o, !o.baseline.empty(), regions);
     // --profile means the same whatever the profiles came from.
     std::vector<std::string> sources = o.dbs;
     sources.insert(sources.end(), inputs.begin(), inputs.end());
@@ -320,11 +371,12 @@ int run(const Options& o) {
         nx::ReportOptions ro;
         ro.all = o.all;
         ro.top = o.top;
+        ro.thresholds = thresholds;
         if (records) {
             if (!input.profiles.empty()) {
                 nx::RowWriter w(row_format(format), out);
                 provenance.label_rows(w);
-                nx::write_findings(input.profiles, w);
+                nx::write_findings(input.profiles, w, ro);
                 nx::write_trace_records(input.profiles, ro, w);
             }
             if (!input.runs.empty()) {

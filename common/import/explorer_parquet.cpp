@@ -546,6 +546,7 @@ private:
                     e.bytes = *b;
                 }
                 e.tensor = tab.text(kVariable);
+                e.queue_type = tab.text(kQueueType);
                 e.args_json = tab.other_args();
                 out_.event(e);
             }

@@ -47,6 +47,7 @@ struct Event {
     DmaKind dma_kind = DmaKind::unknown;
     bool transpose = false;     // a TensorE transpose (counts as transpose_flops)
     std::string_view tensor;    // DMA: the tensor moved, when known (reload detection)
+    std::string_view queue_type; // DMA: the source's queue type (hardware_dynamic ...), when a column gave it
     double value = 0;           // counter events: the sample value
     int32_t depth = 0;          // nesting depth on its track (Chrome B/E slices)
     std::string_view args_json; // the source's other fields as a JSON object, or empty

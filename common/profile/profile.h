@@ -87,6 +87,16 @@ struct TrackStat {
     int64_t busy_ns = 0;
 };
 
+// DMA use per queue type as the source names it (instruction, input,
+// output, data, weights, software_dynamic, hardware_dynamic, unknown):
+// transfers, bytes, busy time (union of its transfers' intervals).
+struct QueueTypeStat {
+    std::string type;
+    int64_t transfers = 0;
+    int64_t bytes = 0;
+    int64_t busy_ns = 0;
+};
+
 // Active percent of each engine row in equal time buckets across the profile
 // (the report's timeline strip).
 struct EngineTimeline {
@@ -100,6 +110,7 @@ struct ProfileSummary {
     std::vector<KeyStat> top_opcodes;
     std::vector<KeyStat> top_layers;
     std::vector<TrackStat> tracks;  // only without engine rows; busiest first, at most 20
+    std::vector<QueueTypeStat> dma_queue_types;  // only when the source names queue types
     std::vector<EngineTimeline> timeline;  // kTimelineBuckets buckets from start_ns to end_ns
     int64_t start_ns = 0;
     int64_t end_ns = 0;

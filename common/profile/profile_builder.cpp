@@ -64,6 +64,7 @@ void ProfileBuilder::flow(const Flow& f) {
 void ProfileBuilder::source_rows(const SourceRows& rows) {
     if (!metrics_) throw Error("internal: source rows outside a profile");
     ++content_;
+    metrics_->add_source_rows(rows);
     for (ProfileSink* s : sinks_) s->source_rows(rows);
 }
 

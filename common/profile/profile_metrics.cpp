@@ -88,6 +88,7 @@ void ProfileMetrics::add(const Event& e) {
         end_ns_ = std::max(end_ns_, end);
     }
     busy_.add(e);
+    rule_inputs_.add(e);
     if ((e.type == EventType::instruction || e.type == EventType::active) && is_compute_engine(e.engine))
         any_compute_ = true;
     if (!engine_seen_ && (e.engine != Engine::none && e.engine != Engine::host)) {
@@ -414,6 +415,30 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         m.derive("mfu_max_achievable_estimated_percent",
                  std::min(100.0, 100.0 * m.get("mm_arithmetic_intensity") / m.get("peak_flops_bandwidth_ratio")));
 
+    // Explorer's active FLOPs: what the tensor engine could have done while
+    // it was busy (peak x active time); model, transpose, idle and
+    // throttled FLOPs are shares of it.
+    double peak_flops = m.get("peak_flops", 0);
+    if (peak_flops > 0 && m.has("tensor_engine_active_time"))
+        m.derive("active_flops", peak_flops * m.get("tensor_engine_active_time"));
+    {
+        IntervalUnion merged;
+        IntervalUnion* tensor_busy = nullptr;
+        bool matrix = busy_.present(Engine::tensor_matrix) && busy_.row(Engine::tensor_matrix) == Engine::tensor_matrix;
+        if (matrix) {
+            // Both TensorE rows have busy time of their own: merge them.
+            for (Engine e : {Engine::tensor, Engine::tensor_matrix})
+                if (busy_.present(e)) busy_.busy(e).for_each([&](const Interval& i) { merged.add(i.begin, i.end); });
+            tensor_busy = &merged;
+        } else if (busy_.present(Engine::tensor)) {
+            tensor_busy = &busy_.busy(Engine::tensor);
+        }
+        rule_inputs_.add_carried(info.carried_json);
+        RuleInputs::Output extra = rule_inputs_.finish(tensor_busy, peak_flops, total * 1e9);
+        for (auto& [name, v] : extra.metrics) m.derive(name, v);
+        for (std::string& n : extra.notes) out.notes.push_back(std::move(n));
+        out.dma_queue_types = std::move(extra.queue_types);
+    }
     if (classified_total_ > 0) {
         m.derive("memory_instruction_percent", 100.0 * memory_ops_ / classified_total_);
         m.derive("compute_instruction_percent", 100.0 * compute_ops_ / classified_total_);

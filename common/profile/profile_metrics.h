@@ -21,6 +21,8 @@
 #include "common/profile/event.h"
 #include "common/profile/interval_union.h"
 #include "common/profile/profile.h"
+#include "common/profile/profile_sink.h"
+#include "common/profile/rule_inputs.h"
 #include "common/profile/targets.h"
 
 namespace nx {
@@ -39,6 +41,8 @@ public:
     // A metric the source reported (e.g. the neuron-profile summary).  Later
     // values for the same name replace earlier ones.
     void add_source_metric(std::string_view name, double value);
+    // Source tables the rules read (Explorer's Throttle, TensorInfo).
+    void add_source_rows(const SourceRows& rows) { rule_inputs_.add_source_rows(rows); }
     // Computes everything.  `info` supplies the target and dtype for MFU, MBU
     // and the ridge point.  Call once.
     ProfileSummary finish(const ProfileInfo& info);
@@ -63,6 +67,7 @@ private:
     KeyAcc& bump(KeyTable& table, std::string_view key, int64_t dur, bool classify);
 
     EngineBusy busy_;              // per-engine busy time (engine_busy.h)
+    RuleInputs rule_inputs_;       // the inputs of the 2.29+ and nx rules (rule_inputs.h)
     bool any_compute_ = false;     // a compute engine's instruction or profiler interval
 
     int64_t events_ = 0;

@@ -14,7 +14,7 @@ namespace {
 const std::set<std::string, std::less<>> kOwnFields = {
     "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
     "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
-    "metric_disagreements", "tracks"};
+    "metric_disagreements", "tracks", "dma_queue_types"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
 void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
@@ -114,6 +114,23 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         w.EndObject();
     }
     w.EndArray();
+    if (!summary.dma_queue_types.empty()) {
+        key(w, "dma_queue_types");
+        w.StartArray();
+        for (const QueueTypeStat& q : summary.dma_queue_types) {
+            w.StartObject();
+            key(w, "queue_type");
+            str(w, q.type);
+            key(w, "transfers");
+            w.Int64(q.transfers);
+            key(w, "bytes");
+            w.Int64(q.bytes);
+            key(w, "busy_ns");
+            w.Int64(q.busy_ns);
+            w.EndObject();
+        }
+        w.EndArray();
+    }
     write_key_stats(w, "top_opcodes", "opcode", summary.top_opcodes);
     write_key_stats(w, "top_layers", "layer", summary.top_layers);
     if (!summary.tracks.empty()) {
@@ -223,6 +240,11 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
                 st.engine == Engine::dma ? BusyOrigin::transfers : BusyOrigin::instructions);
             summary.engines.push_back(st);
         }
+    }
+    if (const rapidjson::Value* qs = find_member(rec, "dma_queue_types"); qs && qs->IsArray()) {
+        for (auto& q : qs->GetArray())
+            summary.dma_queue_types.push_back({get_string(q, "queue_type").value_or(""), get_int(q, "transfers").value_or(0),
+                                               get_int(q, "bytes").value_or(0), get_int(q, "busy_ns").value_or(0)});
     }
     auto read_stats = [&](const char* field, const char* key_name, std::vector<KeyStat>& out) {
         const rapidjson::Value* arr = find_member(rec, field);

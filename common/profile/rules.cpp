@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <limits>
 
 #include <rapidjson/document.h>
@@ -29,7 +31,13 @@ struct Rule {
     Condition also;                  // a second condition (empty metric: none)
     std::string_view cause;
     std::string_view action;
+    std::string_view origin;         // which rule set it comes from (RuleInfo::origin)
 };
+
+// A metric named with this placeholder is evaluated once per engine row
+// (tensor, vector, scalar, gpsimd, sync); the finding names the engine.
+constexpr std::string_view kEnginePlaceholder = "{engine}";
+constexpr std::string_view kEngineRows[] = {"tensor", "vector", "scalar", "gpsimd", "sync"};
 
 constexpr Condition kNone{};
 
@@ -44,75 +52,105 @@ const Rule kRules[] = {
     {"tensor_engine_idle", Severity::critical,
      {"tensor_engine_active_time_percent", {}, Op::lt, 50, {}}, kNone,
      "the tensor engine is busy less than half the time (pattern study: restructure matmuls)",
-     "restructure matmuls: fewer, larger matmuls with tiles that fill the 128x128 array; batch small ones"},
+     "restructure matmuls: fewer, larger matmuls with tiles that fill the 128x128 array; batch small ones", "pattern study"},
     {"tensor_engine_underused", Severity::warn,
      {"tensor_engine_active_time_percent", {}, Op::lt, 70, {}}, kNone,
      "tensor engine utilisation is low: small batch or memory-bound operations",
-     "increase the batch size and improve the data layout"},
+     "increase the batch size and improve the data layout", "Explorer 2.27"},
     {"dma_wait", Severity::warn,
      {"dma_wait_percent", {}, Op::gt, 15, {}}, kNone,
      "data movement blocks compute: DMA runs while no compute engine does",
-     "prefetch data (double-buffer DMA behind compute) and improve the memory access pattern"},
+     "prefetch data (double-buffer DMA behind compute) and improve the memory access pattern", "Explorer 2.27"},
     {"sbuf_full", Severity::warn,
      {"sbuf_fullness_percent", {}, Op::gt, 90, {}}, kNone,
      "the state buffer is nearly full: intermediate tensors spill",
-     "fuse adjacent ops and keep tensors live in SBUF to cut spills"},
+     "fuse adjacent ops and keep tensors live in SBUF to cut spills", "Explorer 2.27"},
     {"sbuf_reloads", Severity::warn,
      {"sbuf_reload_ratio", {}, Op::gt, 0.6, {}}, kNone,
      "intermediate tensors are spilled and reloaded",
-     "fuse adjacent ops and keep tensors live in SBUF to cut spills"},
+     "fuse adjacent ops and keep tensors live in SBUF to cut spills", "Explorer 2.27"},
     {"sbuf_saves", Severity::warn,
      {"sbuf_save_ratio", {}, Op::gt, 0.6, {}}, kNone,
      "intermediate tensors are spilled to HBM",
-     "fuse adjacent ops and keep tensors live in SBUF to cut spills"},
+     "fuse adjacent ops and keep tensors live in SBUF to cut spills", "Explorer 2.27"},
     {"memory_bound_roofline", Severity::warn,
      {"mm_arithmetic_intensity", {}, Op::lt, 0, "peak_flops_bandwidth_ratio"}, kNone,
      "the kernel is memory-bound: arithmetic intensity is below the ridge point",
-     "raise arithmetic intensity: reduce reloads and spills, cut layout overhead, make DMAs bigger"},
+     "raise arithmetic intensity: reduce reloads and spills, cut layout overhead, make DMAs bigger", "Explorer 2.27"},
     {"compute_bound_roofline", Severity::info,
      {"mm_arithmetic_intensity", {}, Op::ge, 0, "peak_flops_bandwidth_ratio"}, kNone,
      "the kernel is compute-bound: arithmetic intensity is at or above the ridge point",
-     "keep one compute engine 90%+ active and push mfu_estimated_percent toward 100%"},
+     "keep one compute engine 90%+ active and push mfu_estimated_percent toward 100%", "Explorer 2.27"},
     {"weights_reloaded", Severity::warn,
      {"weight_queue_bytes", "weight_size_bytes", Op::gt, 2, {}}, kNone,
      "weights are loaded from HBM again and again",
-     "restructure to reuse weights from SBUF and avoid duplicate HBM reads"},
+     "restructure to reuse weights from SBUF and avoid duplicate HBM reads", "Explorer 2.27"},
     {"dma_fragmented", Severity::warn,
      {"dma_transfer_average_bytes", {}, Op::lt, 32768, {}}, {"dma_transfer_count", {}, Op::ge, 1000, {}},
      "DMA transfers are small and many: per-transfer overhead (~1.3 us) dominates",
-     "make transfers at least 32 KiB (>= 2 KiB per partition) to raise mbu_estimated_percent"},
+     "make transfers at least 32 KiB (>= 2 KiB per partition) to raise mbu_estimated_percent", "Explorer 2.27"},
     {"tensor_engine_poorly_fed", Severity::warn,
      {"model_flops", "hardware_flops", Op::lt, 0.5, {}}, kNone,
      "less than half of the tensor engine's FLOPs are model FLOPs",
-     "use bigger tiles and pipeline matmuls so the array is not waiting or padding"},
+     "use bigger tiles and pipeline matmuls so the array is not waiting or padding", "NKI guide"},
     {"transposes", Severity::warn,
      {"transpose_flops", "hardware_flops", Op::gt, 0.10, {}}, kNone,
      "layout transposes take more than 10% of the tensor engine's FLOPs",
-     "change the data layout so operands arrive in the layout the matmul wants"},
+     "change the data layout so operands arrive in the layout the matmul wants", "Explorer 2.29"},
     {"spill_reloads", Severity::warn,
      {"spill_reload_bytes", "hbm_read_bytes", Op::gt, 0.25, {}}, kNone,
      "spill reloads are more than a quarter of HBM reads",
-     "fuse ops or re-tile so intermediates fit in SBUF"},
+     "fuse ops or re-tile so intermediates fit in SBUF", "Explorer 2.29"},
     {"tensor_reloaded", Severity::warn,
      {"max_tensor_load_count", {}, Op::gt, 2, {}}, kNone,
      "a tensor is loaded from HBM more than twice",
-     "hoist the loads out of the loop and reuse the tile from SBUF"},
+     "hoist the loads out of the loop and reuse the tile from SBUF", "NKI guide"},
     {"memory_bound_mix", Severity::info,
      {"memory_instruction_percent", {}, Op::gt, kInstructionMixPercent, {}}, kNone,
      "memory-bound by instruction mix: over 70% of operations are loads, stores, copies or DMA (pattern study)",
-     "optimise HBM-SBUF transfers and data layout"},
+     "optimise HBM-SBUF transfers and data layout", "pattern study"},
     {"compute_bound_mix", Severity::info,
      {"compute_instruction_percent", {}, Op::gt, kInstructionMixPercent, {}}, kNone,
      "compute-bound by instruction mix: over 70% of operations are matmul/add/mul/conv (pattern study)",
-     "parallelise across engines and fuse operations"},
+     "parallelise across engines and fuse operations", "pattern study"},
     {"engine_saturated", Severity::info,
      {"busiest_engine_active_time_percent", {}, Op::ge, 90, {}}, kNone,
      "an engine is active 90% or more of the time: compute-bound",
-     "reduce the work on the busiest engine or move some of it to idle engines"},
+     "reduce the work on the busiest engine or move some of it to idle engines", "NKI guide"},
     {"bandwidth_bound", Severity::info,
      {"mbu_estimated_percent", {}, Op::ge, 60, {}}, kNone,
      "HBM bandwidth utilisation is 60% or more: memory-bound",
-     "cut bytes moved: reuse tiles from SBUF, fuse ops, use smaller dtypes"},
+     "cut bytes moved: reuse tiles from SBUF, fuse ops, use smaller dtypes", "NKI guide"},
+    // Neuron Explorer 2.29 on: the tensor engine's model FLOPs against the
+    // FLOPs it could have done while active (peak x active time).
+    {"model_flops_low", Severity::warn,
+     {"model_flops", "active_flops", Op::lt, 0.5, {}}, kNone,
+     "model FLOPs are less than half of the tensor engine's active FLOPs: it is busy but poorly fed",
+     "use bigger tiles and pipeline matmuls: fewer transposes, less padding, no stalls between matmuls", "Explorer 2.29"},
+    {"nki_coverage", Severity::warn,
+     {"{engine}_engine_nki_instruction_percent", {}, Op::lt, 50, {}}, kNone,
+     "less than half of this engine's instructions come from NKI source: the compiler generated the rest",
+     "move the engine's remaining work into the NKI kernel, or check what the compiler inserted around it", "Explorer 2.29"},
+    {"flops_throttled", Severity::warn,
+     {"throttled_flops_percent", {}, Op::gt, 5, {}}, kNone,
+     "power throttling took part of the tensor engine's active FLOPs",
+     "spread dense matmul bursts out (the dI/dt limiter ramps at ~3 us), or accept the limit: it is the hardware's", "Explorer 2.29"},
+    {"collective_outlier", Severity::warn,
+     {"collective_outlier_ratio", {}, Op::gt, 2, {}}, kNone,
+     "a collective operation took far longer than the median of its group (same operation and size)",
+     "look for a straggling rank or contention at that time; compare ranks with nx-report --compare", "Explorer 2.29"},
+    {"small_dma", Severity::warn,
+     {"small_dma_transfer_percent", {}, Op::gt, 50, {}}, {"small_dma_transfer_count", {}, Op::ge, 100, {}},
+     "most hardware-DGE DMA transfers are under 4 KiB: many tiny transfers back-pressure HBM",
+     "make each DMA move at least 4 KiB (coalesce along the free dimension)", "Explorer 2.32"},
+    {"throttling", Severity::info,
+     {"throttle_active_time_percent", {}, Op::gt, 10, {}}, kNone,
+     "the core ran under a throttle limit for a large share of the time",
+     "read throttle_avg_util_limit_percent: the limit caps what any kernel change can gain here", "nx"},
+    {"tensor_repeat", Severity::warn,
+     {"max_tensor_repeat_factor", {}, Op::gt, 1, {}}, kNone,
+     "a tensor is loaded into SBUF more than once (its repeat factor is above 1)",
+     "keep the tensor resident in SBUF across its uses, or reorder loops so each tile is loaded once", "Explorer 2.28"},
 };
 
 const char* op_text(Op op) {
@@ -193,43 +231,139 @@ std::string_view to_string(Severity s) {
     return "info";
 }
 
-std::vector<Finding> evaluate_rules(const ProfileSummary& summary, std::vector<std::string>* missing) {
+namespace {
+
+// The threshold a run uses for a rule: its --set value, else the table's.
+double threshold_for(const Rule& r, const RuleThresholds* t) {
+    if (t) {
+        auto it = t->values.find(r.id);
+        if (it != t->values.end()) return it->second;
+    }
+    return r.when.threshold;
+}
+
+std::string replace_engine(std::string_view metric, std::string_view engine) {
+    std::string m(metric);
+    size_t p = m.find(kEnginePlaceholder);
+    if (p != std::string::npos) m.replace(p, kEnginePlaceholder.size(), engine);
+    return m;
+}
+
+void evaluate_rule(const Rule& r, const ProfileSummary& summary, std::string_view engine, double threshold,
+                   std::vector<Finding>& out, std::vector<std::string>* missing) {
+    std::string metric = replace_engine(r.when.metric, engine);
+    Condition when = r.when;
+    when.metric = metric;
+    when.threshold = threshold;
+    double value = 0, thr = 0;
+    bool fires = false;
+    std::string lacking;
+    std::string id(r.id);
+    if (!evaluate(when, summary, value, thr, fires, lacking)) {
+        if (missing) missing->push_back(id + " (needs " + lacking + ")");
+        return;
+    }
+    if (!fires) return;
+    if (!r.also.metric.empty()) {
+        double v2 = 0, t2 = 0;
+        bool also = false;
+        if (!evaluate(r.also, summary, v2, t2, also, lacking)) {
+            if (missing) missing->push_back(id + " (needs " + lacking + ")");
+            return;
+        }
+        if (!also) return;
+    }
+    Finding f;
+    f.rule = id;
+    f.severity = r.severity;
+    f.metric = metric;
+    if (!r.when.divisor.empty()) f.metric += "/" + std::string(r.when.divisor);
+    f.value = value;
+    f.threshold = thr;
+    std::string cond = f.metric + " = " + number(value) + " " + op_text(r.when.op) + " " + number(thr);
+    if (!r.when.threshold_metric.empty()) cond += " (" + std::string(r.when.threshold_metric) + ")";
+    std::string cause(r.cause);
+    if (!engine.empty()) cause = std::string(engine) + " engine: " + cause;
+    f.message = cause + " [" + cond + "]";
+    f.action = std::string(r.action);
+    double scale = std::max(std::fabs(thr), 1e-12);
+    f.excess = std::fabs(value - thr) / scale;
+    f.start_ns = summary.start_ns;
+    f.end_ns = summary.end_ns;
+    out.push_back(std::move(f));
+}
+
+}  // namespace
+
+std::vector<Finding> evaluate_rules(const ProfileSummary& summary, std::vector<std::string>* missing,
+                                    const RuleThresholds* thresholds) {
     std::vector<Finding> out;
     for (const Rule& r : kRules) {
-        double value = 0, threshold = 0;
-        bool fires = false;
-        std::string lacking;
-        if (!evaluate(r.when, summary, value, threshold, fires, lacking)) {
-            if (missing) missing->push_back(std::string(r.id) + " (needs " + lacking + ")");
+        double threshold = threshold_for(r, thresholds);
+        if (r.when.metric.find(kEnginePlaceholder) == std::string_view::npos) {
+            evaluate_rule(r, summary, {}, threshold, out, missing);
             continue;
         }
-        if (!fires) continue;
-        if (!r.also.metric.empty()) {
-            double v2 = 0, t2 = 0;
-            bool also = false;
-            if (!evaluate(r.also, summary, v2, t2, also, lacking)) {
-                if (missing) missing->push_back(std::string(r.id) + " (needs " + lacking + ")");
-                continue;
-            }
-            if (!also) continue;
+        // Per engine: "missing" only when no engine row has the metric.
+        bool any = false;
+        for (std::string_view e : kEngineRows) {
+            if (!summary.find(replace_engine(r.when.metric, e))) continue;
+            any = true;
+            evaluate_rule(r, summary, e, threshold, out, nullptr);
         }
-        Finding f;
-        f.rule = std::string(r.id);
-        f.severity = r.severity;
-        f.metric = std::string(r.when.metric);
-        if (!r.when.divisor.empty()) f.metric += "/" + std::string(r.when.divisor);
-        f.value = value;
-        f.threshold = threshold;
-        std::string cond = f.metric + " = " + number(value) + " " + op_text(r.when.op) + " " + number(threshold);
-        if (!r.when.threshold_metric.empty()) cond += " (" + std::string(r.when.threshold_metric) + ")";
-        f.message = std::string(r.cause) + " [" + cond + "]";
-        f.action = std::string(r.action);
-        double scale = std::max(std::fabs(threshold), 1e-12);
-        f.excess = std::fabs(value - threshold) / scale;
-        out.push_back(std::move(f));
+        if (!any && missing) missing->push_back(std::string(r.id) + " (needs " + std::string(r.when.metric) + ")");
     }
     rank_findings(out);
     return out;
+}
+
+std::vector<std::string> explorer_rules_missing(const std::vector<std::string>& missing) {
+    std::vector<std::string> out;
+    for (const std::string& m : missing) {
+        std::string id = m.substr(0, m.find(' '));
+        for (const Rule& r : kRules)
+            if (r.id == id && r.origin.substr(0, 8) == "Explorer" &&
+                std::find(out.begin(), out.end(), id) == out.end())
+                out.push_back(id);
+    }
+    return out;
+}
+
+std::optional<std::string> RuleThresholds::set(std::string_view setting) {
+    size_t eq = setting.find('=');
+    size_t dot = setting.find('.');
+    if (eq == std::string_view::npos || dot == std::string_view::npos || dot > eq ||
+        setting.substr(dot + 1, eq - dot - 1) != "threshold")
+        return "expected RULE.threshold=VALUE, got '" + std::string(setting) + "'";
+    std::string_view id = setting.substr(0, dot);
+    const Rule* rule = nullptr;
+    for (const Rule& r : kRules)
+        if (r.id == id) rule = &r;
+    if (!rule) return "unknown rule '" + std::string(id) + "' (nx-report --list rules lists them)";
+    if (!rule->when.threshold_metric.empty())
+        return "rule '" + std::string(id) + "' compares against " + std::string(rule->when.threshold_metric) +
+               ": it has no threshold to set";
+    std::string v(setting.substr(eq + 1));
+    char* end = nullptr;
+    double d = v.empty() ? 0 : std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !std::isfinite(d))
+        return "threshold of '" + std::string(id) + "' is not a number: '" + v + "'";
+    values[std::string(id)] = d;
+    return std::nullopt;
+}
+
+std::optional<std::string> RuleThresholds::read_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return path + ": cannot open the rules file";
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        size_t hash = line.find('#');
+        if (hash != std::string::npos) line.erase(hash);
+        size_t b = line.find_first_not_of(" \t\r"), e = line.find_last_not_of(" \t\r");
+        if (b == std::string::npos) continue;
+        if (auto err = set(std::string_view(line).substr(b, e - b + 1))) return path + ":" + std::to_string(n) + ": " + *err;
+    }
+    return std::nullopt;
 }
 
 void rank_findings(std::vector<Finding>& findings) {
@@ -256,7 +390,9 @@ std::vector<RuleInfo> rule_table() {
     for (const Rule& r : kRules) {
         std::string c = condition_text(r.when);
         if (!r.also.metric.empty()) c += " and " + condition_text(r.also);
-        out.push_back({std::string(r.id), std::string(to_string(r.severity)), c, std::string(r.action)});
+        double t = r.when.threshold_metric.empty() ? r.when.threshold : std::numeric_limits<double>::quiet_NaN();
+        out.push_back({std::string(r.id), std::string(to_string(r.severity)), c, std::string(r.action),
+                       std::string(r.origin), t});
     }
     return out;
 }

@@ -1,9 +1,15 @@
-// Findings: the rules of neuron-facts.md section 4 (the Neuron Explorer
-// summary and the NKI performance guide) and the pattern study's
-// instruction-mix heuristic, as one table of data (rules.cpp), evaluated
-// against a profile's metrics.
+// Findings: both generations of Neuron Explorer's summary rules (SDK
+// 2.27-2.28 and 2.29 on), the rules of neuron-facts.md section 4 (the NKI
+// performance guide), Explorer's timeline warnings (small DMA transfers) and
+// nx's own (throttling share, tensors reloaded, the pattern study's
+// instruction mix), as one table of data (rules.cpp), evaluated against a
+// profile's metrics or a region's (regions.h).  Thresholds can be set per
+// run (RuleThresholds: nx-report --set RULE.threshold=V).
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,11 +30,32 @@ struct Finding {
     std::string message;    // the condition and its cause, with numbers
     std::string action;
     double excess;          // how far past the threshold, relative: ranks findings
+    // What it applies to: "profile" (the whole profile) or a region's name
+    // (regions.h), and that time range in the profile's clock.
+    std::string region = "profile";
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+};
+
+// Thresholds set for a run, by rule id (nx-report --set RULE.threshold=V).
+struct RuleThresholds {
+    std::map<std::string, double, std::less<>> values;
+    // Parses "RULE.threshold=V" into `values`; the error text on a bad
+    // setting (unknown rule, a rule compared against a metric, not a number).
+    std::optional<std::string> set(std::string_view setting);
+    // Reads settings from a file, one per line ('#' comments, blank lines);
+    // the error text names the file and line.
+    std::optional<std::string> read_file(const std::string& path);
 };
 
 // Rules whose inputs the profile lacks are skipped; `missing` (optional)
-// collects their ids and the metric they needed.
-std::vector<Finding> evaluate_rules(const ProfileSummary& summary, std::vector<std::string>* missing = nullptr);
+// collects their ids and the metric they needed.  Findings apply to the
+// summary's whole time range (region "profile").
+std::vector<Finding> evaluate_rules(const ProfileSummary& summary, std::vector<std::string>* missing = nullptr,
+                                    const RuleThresholds* thresholds = nullptr);
+// The rules from Neuron Explorer (either generation) whose inputs the
+// profile lacks: what the report lists as "not in this profile".
+std::vector<std::string> explorer_rules_missing(const std::vector<std::string>& missing);
 
 // The source's own warnings ("warnings" carried with the profile, from the
 // neuron-profile JSON array or Explorer's Warning table; Explorer's Error
@@ -49,6 +76,8 @@ struct RuleInfo {
     std::string severity;
     std::string condition;
     std::string action;
+    std::string origin;     // "Explorer 2.27", "Explorer 2.29", "Explorer 2.32", "NKI guide", "nx", "pattern study"
+    double threshold = 0;   // the default threshold --set changes (NaN: compared against a metric)
 };
 std::vector<RuleInfo> rule_table();
 

@@ -7,6 +7,8 @@
 
 #include "common/profile/metric_defs.h"
 #include "common/records/jsonl.h"
+#include "common/report/breakdown_report.h"
+#include "common/report/region_report.h"
 #include "common/report/system_links.h"
 #include "common/report/trace_report.h"
 #include "common/report/units.h"
@@ -288,7 +290,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     add_roofline(doc, p);
 
     std::vector<std::string> missing;
-    std::vector<Finding> findings = evaluate_rules(s, &missing);
+    std::vector<Finding> findings = evaluate_rules(s, &missing, &o.thresholds);
     std::vector<const Finding*> shown;
     if (o.all) for (const Finding& f : findings) shown.push_back(&f);
     else shown = top_findings(findings, o.top);
@@ -303,6 +305,15 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         for (const Finding* f : shown) items.push_back({std::string(to_string(f->severity)), f->rule, f->message, f->action});
         doc.findings(items);
     }
+    // Explorer's rules this profile cannot answer: said, not guessed.
+    std::vector<std::string> absent = explorer_rules_missing(missing);
+    if (!absent.empty()) {
+        std::string text = "not in this profile (Explorer rules without their data): ";
+        for (size_t k = 0; k < absent.size(); ++k) text += (k ? ", " : "") + absent[k];
+        doc.paragraph(text);
+    }
+
+    add_region_report(doc, p, {o.all, 10});
 
     if (!s.engines.empty()) {
         doc.heading("Engines (active time = union of busy intervals; semaphore waits are not work)", 2);
@@ -344,6 +355,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     }
     add_layers(doc, i, o);
     add_device_profiles(doc, i, s.start_ns);
+    add_breakdowns(doc, p);
 
     auto key_table = [&](const std::vector<KeyStat>& stats, const char* name) {
         TableBlock t;
@@ -383,22 +395,29 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
 
 std::vector<std::string> finding_columns() {
     return {"kind", "profile", "name", "rule", "severity", "metric", "value", "threshold", "message", "action",
-            "start_ns", "end_ns"};
+            "region", "start_ns", "end_ns"};
 }
 
-void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out) {
+void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out, const ReportOptions& o) {
     out.columns(finding_columns());
     for (const ProfileEntry& p : profiles) {
         std::vector<Finding> findings = source_findings(p.info);
-        for (Finding& f : evaluate_rules(p.summary)) findings.push_back(std::move(f));
-        for (const Finding& f : findings) {
-            out.row({Cell::of_text("finding"), Cell::of_text(p.info.id), Cell::of_text(p.info.name), Cell::of_text(f.rule),
-                     Cell::of_text(std::string(to_string(f.severity))), Cell::of_text(f.metric), Cell::of_real(f.value),
-                     Cell::of_real(f.threshold), Cell::of_text(f.message), Cell::of_text(f.action),
-                     Cell::of_int(p.summary.start_ns), Cell::of_int(p.summary.end_ns)});
+        for (Finding& f : findings) {
+            f.start_ns = p.summary.start_ns;
+            f.end_ns = p.summary.end_ns;
         }
+        for (Finding& f : evaluate_rules(p.summary, nullptr, &o.thresholds)) findings.push_back(std::move(f));
+        for (const Finding& f : findings) out.row(finding_cells(p, f));
+        write_region_findings(p, out);
     }
     out.finish();
+}
+
+std::vector<Cell> finding_cells(const ProfileEntry& p, const Finding& f) {
+    return {Cell::of_text("finding"), Cell::of_text(p.info.id), Cell::of_text(p.info.name), Cell::of_text(f.rule),
+            Cell::of_text(std::string(to_string(f.severity))), Cell::of_text(f.metric), Cell::of_real(f.value),
+            Cell::of_real(f.threshold), Cell::of_text(f.message), Cell::of_text(f.action),
+            Cell::of_text(f.region), Cell::of_int(f.start_ns), Cell::of_int(f.end_ns)};
 }
 
 }  // namespace nx

@@ -12,6 +12,7 @@
 
 #include "common/io/input.h"
 #include "common/profile/profile.h"
+#include "common/profile/regions.h"
 #include "common/report/trace_stats.h"
 #include "common/store/store.h"
 
@@ -22,6 +23,10 @@ struct ProfileEntry {
     ProfileSummary summary;
     // A trace profile's slices, when its events came along (null otherwise).
     std::shared_ptr<const TraceSlices> trace;
+    // Its regions with their metrics and findings (regions.h), when its
+    // events were at hand (a study database); null otherwise.
+    std::shared_ptr<const std::vector<RegionResult>> regions;
+    std::vector<std::string> region_notes;
 };
 
 struct ReportInput {

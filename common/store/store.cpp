@@ -1,3 +1,4 @@
+#include "common/store/region_store.h"
 #include "common/store/store.h"
 
 #include <re2/re2.h>
@@ -169,6 +170,7 @@ void register_sql_functions(sqlite3* db) {
     sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nullptr, regexp_function,
                                nullptr, nullptr, nullptr);
     register_engine_functions(db);
+    register_region_functions(db);
 }
 
 Store::Store(const std::string& path, Access access, const std::vector<std::string>& also)
@@ -189,6 +191,7 @@ Store::Store(const std::string& path, Access access, const std::vector<std::stri
     else check_schema_version("main", path);
     if (!also.empty()) merge_databases(also);
     create_source_views();
+    db_.exec(kRegionView);
     if (access == Access::read_only) {
         db_.exec("PRAGMA query_only = 1");
         sqlite3_set_authorizer(db_.handle(), read_only_authorizer, nullptr);
