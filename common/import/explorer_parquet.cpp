@@ -528,7 +528,7 @@ private:
                        {"queue_name", Kind::text}, {"queue_type", Kind::text}, {"transfer_bytes", Kind::integer},
                        {"variable", Kind::text}, {"pcore_idx", Kind::integer}},
                       facts_, "DmaPacket", true);
-            std::string scratch;
+            std::string scratch, args;
             PerEntry<DmaKind> queue_kinds;
             while (tab.next()) {
                 Event e;
@@ -548,6 +548,12 @@ private:
                 e.tensor = tab.text(kVariable);
                 e.queue_type = tab.text(kQueueType);
                 e.args_json = tab.other_args();
+                // The queue type also stays in args: the study database keeps
+                // args, so rules that read it work on a stored profile too.
+                if (!e.queue_type.empty()) {
+                    args = with_fields(std::string(e.args_json), "\"queue_type\":" + json_quote(e.queue_type));
+                    e.args_json = args;
+                }
                 out_.event(e);
             }
         });

@@ -130,6 +130,32 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         e.value = counters.column_double(1);
         out.event(e);
     }
+    // The source's tables kept as they are (Explorer's TensorInfo,
+    // Throttle...): some metrics and rules read them.
+    SqliteStmt tables(db,
+                      "SELECT r.tbl, t.columns, r.data FROM source_row r LEFT JOIN source_table t ON t.tbl = r.tbl "
+                      "WHERE r.profile_id = ? ORDER BY r.tbl, r.rowid");
+    tables.bind(1, p.rowid);
+    SourceRows rows;
+    auto send_rows = [&] {
+        if (!rows.table.empty()) out.source_rows(rows);
+        rows = SourceRows{};
+    };
+    while (tables.step()) {
+        std::string tbl = tables.column_text(0);
+        if (tbl != rows.table) {
+            send_rows();
+            rows.table = tbl;
+            rapidjson::Document cols;
+            std::string text = tables.column_is_null(1) ? "" : tables.column_text(1);
+            cols.Parse(text.data(), text.size());
+            if (!cols.HasParseError() && cols.IsArray())
+                for (const auto& c : cols.GetArray())
+                    if (c.IsString()) rows.columns.emplace_back(c.GetString());
+        }
+        rows.rows.push_back(tables.column_text(2));
+    }
+    send_rows();
     SqliteStmt flows(db,
                      "SELECT flow_id, category, name, from_event_id, to_event_id FROM event_flow "
                      "WHERE profile_id = ? ORDER BY id");

@@ -1,6 +1,6 @@
 // Profiles stored in a study database, replayed as an importer would send
 // them: the profile's header, the source's own metrics, every event and
-// counter sample, then its flows.  nx-convert reads a database argument this
+// counter sample, the source's tables kept as they are, then its flows.  nx-convert reads a database argument this
 // way, so `nx-convert --to pftrace -o t.pftrace study.db` writes the trace of
 // a stored profile (users keep databases, not source files).
 //
