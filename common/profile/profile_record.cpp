@@ -359,4 +359,11 @@ void write_flow_record(JsonWriter& w, const std::string& profile_id, const Flow&
     w.EndObject();
 }
 
+rapidjson::Document carried_document(const ProfileInfo& info) {
+    rapidjson::Document doc;
+    if (!info.carried_json.empty()) doc.Parse(info.carried_json.data(), info.carried_json.size());
+    if (doc.HasParseError() || !doc.IsObject()) doc.SetObject();
+    return doc;
+}
+
 }  // namespace nx

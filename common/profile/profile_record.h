@@ -20,6 +20,9 @@ std::string profile_record_json(const ProfileInfo& info, const ProfileSummary& s
 // Reads a profile record (kind "profile").  Unknown fields go to
 // info.carried_json.  Throws Error on wrong types.
 void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, ProfileSummary& summary);
+// The fields carried from the source (ProfileInfo::carried_json) as a JSON
+// object: an empty object when there are none or they do not parse.
+rapidjson::Document carried_document(const ProfileInfo& info);
 
 // Writes one event record (kind "event") for `profile_id`.
 void write_event_record(JsonWriter& w, const std::string& profile_id, const Event& e);

@@ -9,6 +9,8 @@
 
 #include <rapidjson/document.h>
 
+#include "common/profile/profile_record.h"
+
 namespace nx {
 
 namespace {
@@ -447,9 +449,7 @@ std::vector<Finding> source_findings(const ProfileInfo& info) {
     if (info.carried_json.find("\"warnings\"") == std::string::npos &&
         info.carried_json.find("\"errors\"") == std::string::npos)
         return out;
-    rapidjson::Document doc;
-    doc.Parse(info.carried_json.data(), info.carried_json.size());
-    if (doc.HasParseError() || !doc.IsObject()) return out;
+    rapidjson::Document doc = carried_document(info);
     for (const char* list : {"errors", "warnings"}) {
         auto it = doc.FindMember(list);
         if (it == doc.MemberEnd() || !it->value.IsArray()) continue;

@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 
 #include "common/profile/metric_defs.h"
+#include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
 #include "common/report/breakdown_report.h"
 #include "common/report/region_report.h"
@@ -123,18 +124,11 @@ const rapidjson::Value* carried_member(const rapidjson::Document& doc, const cha
     return it == doc.MemberEnd() ? nullptr : &it->value;
 }
 
-rapidjson::Document carried_doc(const ProfileInfo& i) {
-    rapidjson::Document doc;
-    if (!i.carried_json.empty()) doc.Parse(i.carried_json.data(), i.carried_json.size());
-    if (doc.HasParseError()) doc.SetObject();
-    return doc;
-}
-
 // "profiler 2.27.33.0, runtime 2.29.40, compiler 2.22.12471.0" from the
 // carried "versions" object (neuron_json.cpp).
 std::string versions_text(const ProfileInfo& i) {
     if (i.carried_json.find("\"versions\"") == std::string::npos) return {};
-    rapidjson::Document doc = carried_doc(i);
+    rapidjson::Document doc = carried_document(i);
     const rapidjson::Value* v = carried_member(doc, "versions");
     if (!v || !v->IsObject()) return {};
     std::string out;
@@ -150,7 +144,7 @@ std::string versions_text(const ProfileInfo& i) {
 // The profiler's per-layer figures (layer_summary, carried as "layers").
 void add_layers(Document& doc, const ProfileInfo& i, const ReportOptions& o) {
     if (i.carried_json.find("\"layers\"") == std::string::npos) return;
-    rapidjson::Document d = carried_doc(i);
+    rapidjson::Document d = carried_document(i);
     const rapidjson::Value* layers = carried_member(d, "layers");
     if (!layers || !layers->IsArray() || layers->Empty()) return;
     TableBlock t;

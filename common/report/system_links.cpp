@@ -3,18 +3,12 @@
 
 #include <rapidjson/document.h>
 
+#include "common/profile/profile_record.h"
 #include "common/report/units.h"
 
 namespace nx {
 
 namespace {
-
-rapidjson::Document carried(const ProfileInfo& info) {
-    rapidjson::Document doc;
-    if (!info.carried_json.empty()) doc.Parse(info.carried_json.data(), info.carried_json.size());
-    if (doc.HasParseError() || !doc.IsObject()) doc.SetObject();
-    return doc;
-}
 
 std::string text_of(const rapidjson::Value& o, const char* key) {
     auto it = o.FindMember(key);
@@ -52,7 +46,7 @@ std::string where_it_ran(const rapidjson::Value& o) {
 
 void add_device_profiles(Document& doc, const ProfileInfo& info, int64_t profile_start_ns) {
     if (info.carried_json.find("\"device_profiles\"") == std::string::npos) return;
-    rapidjson::Document d = carried(info);
+    rapidjson::Document d = carried_document(info);
     auto list = d.FindMember("device_profiles");
     if (list == d.MemberEnd() || !list->value.IsArray()) return;
     TableBlock t;
@@ -74,7 +68,7 @@ void add_device_profiles(Document& doc, const ProfileInfo& info, int64_t profile
 
 std::string system_profile_text(const ProfileInfo& info) {
     if (info.carried_json.find("\"system_profile\"") == std::string::npos) return {};
-    rapidjson::Document d = carried(info);
+    rapidjson::Document d = carried_document(info);
     auto sp = d.FindMember("system_profile");
     if (sp == d.MemberEnd() || !sp->value.IsObject()) return {};
     std::string out = text_of(sp->value, "path") + " (" + where_it_ran(sp->value) + ")";
