@@ -25,6 +25,7 @@
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
 #include "common/io/error.h"
+#include "common/io/json_text.h"
 #include "common/io/utf8.h"
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
@@ -528,7 +529,8 @@ private:
                        {"queue_name", Kind::text}, {"queue_type", Kind::text}, {"transfer_bytes", Kind::integer},
                        {"variable", Kind::text}, {"pcore_idx", Kind::integer}},
                       facts_, "DmaPacket", true);
-            std::string scratch, args;
+            std::string scratch;
+            JsonText args;
             PerEntry<DmaKind> queue_kinds;
             while (tab.next()) {
                 Event e;
@@ -551,8 +553,16 @@ private:
                 // The queue type also stays in args: the study database keeps
                 // args, so rules that read it work on a stored profile too.
                 if (!e.queue_type.empty()) {
-                    args = with_fields(std::string(e.args_json), "\"queue_type\":" + json_quote(e.queue_type));
-                    e.args_json = args;
+                    if (e.args_json.empty()) {  // no other columns: RowJson writes nothing
+                        args.clear();
+                        args.start_object();
+                    } else {
+                        args.reopen_object(e.args_json);
+                    }
+                    args.key("queue_type");
+                    args.string(e.queue_type);
+                    args.end_object();
+                    e.args_json = args.view();
                 }
                 out_.event(e);
             }
