@@ -20,6 +20,7 @@
 #include "common/profile/targets.h"
 #include "common/run/backends.h"
 #include "common/store/async_sink.h"
+#include "common/store/db_sink.h"
 #include "common/store/store.h"
 
 namespace {

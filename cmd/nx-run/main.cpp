@@ -14,7 +14,7 @@
 #include "common/records/jsonl.h"
 #include "common/records/record_loop.h"
 #include "common/run/backends.h"
-#include "common/run/run_record.h"
+#include "common/records/run_record.h"
 #include "common/workload/study_plan.h"
 #include "common/workload/workload_record.h"
 

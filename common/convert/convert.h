@@ -12,7 +12,7 @@
 #include "common/io/error.h"
 #include "common/io/input.h"
 #include "common/profile/profile_builder.h"
-#include "common/store/store.h"
+#include "common/records/run_record.h"
 
 namespace nx {
 

@@ -11,21 +11,12 @@
 
 #include "common/io/error.h"
 #include "common/profile/profile_sink.h"
+#include "common/records/run_record.h"
 #include "common/workload/workload.h"
 
 namespace nx {
 
 // What one workload's run produced.
-struct Execution {
-    std::vector<double> latencies_us;  // the timed executions
-    std::optional<double> compile_ms;  // none: the backend has no compile step
-    bool cached = false;               // a compiled artefact was reused
-    std::string neff;                  // compiled artefact (neuron)
-    std::string toolchain;             // what compiled/ran it, with version
-    std::string note;                  // caveats ("bf16 runs as fp32 on the host")
-    std::string predicted_json;        // sim: what the model predicts besides latency (JSON object)
-};
-
 struct BackendOptions {
     std::string target;       // trn1 | inf2 | trn2 | trn3 (sim, neuron); cpu: "cpu"
     int warmup = 5;

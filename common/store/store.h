@@ -1,27 +1,18 @@
-// The study database (nx(7) DATABASE SCHEMA): opening it in the right mode, creating and
-// checking the schema, the SQL functions nx adds (REGEXP on RE2), and DbSink,
-// the ProfileSink that loads profiles transactionally.
+// The study database (nx(7) DATABASE SCHEMA): opening it in the right mode,
+// creating and checking the schema, and merging several databases into one
+// view.  Loading is DbSink's (db_sink.h); the SQL functions are
+// sql_functions.h's; the read-only lock is read_only.h's.
 //
 // Write access uses WAL with a busy timeout so several cron jobs can append to
-// one history database; an import is one transaction, and each profile a
-// savepoint, so a failed or interrupted load leaves the database as it was.
+// one history database.
 #pragma once
 
-#include <rapidjson/document.h>
-
-#include <memory>
-#include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-#include "common/profile/profile_sink.h"
 #include "common/store/sqlite_db.h"
-#include "common/trace/event_spool.h"
 
 namespace nx {
-
-struct TraceFlow;  // trace/trace_layout.h (not included: the store needs only the name)
 
 class Store {
 public:
@@ -49,8 +40,6 @@ public:
 private:
     void init_schema();
     void add_missing_columns();
-    int existing_schema_version();
-    void check_schema_version(const std::string& schema, const std::string& path);
     void merge_databases(const std::vector<std::string>& also);
     // A temp view explorer_<Table> per kept source table (source_table).
     void create_source_views();
@@ -71,85 +60,6 @@ private:
     bool created_ = false;
     SqliteDb db_;
     Access access_;
-};
-
-// Registers REGEXP (and regexp_extract) on a connection.
-void register_sql_functions(sqlite3* db);
-
-// One run record as the run history stores it (nx(7) RECORDS, kind "run").
-struct RunRow {
-    std::string study, name, op, backend, target, dtype, started_at, host;
-    std::optional<double> median, mean, min, max, p95, stdev, n, compile_ms, tflops;
-    std::string record;  // the whole record as JSON
-};
-// Checks and extracts a run record's fields; throws Error (no file/line: the
-// caller adds them) for a missing name or a wrongly typed field.
-RunRow run_row_from_record(const rapidjson::Value& rec, std::string record_json);
-
-// Loads profiles into a Store.  All profiles of one DbSink go into one
-// transaction, committed by finish(); each profile is a savepoint that
-// abort_profile() rolls back (nx-convert --keep-going).  Destroyed without
-// finish(), it rolls everything back.  Events are inserted as they come and
-// spooled; when the profile ends it is laid out as its trace would be
-// (store_layout.h): lanes, nesting and nx's counter tracks.
-class DbSink : public ProfileSink {
-public:
-    explicit DbSink(Store& store);
-    ~DbSink() override;
-
-    void begin_profile(const ProfileInfo& info) override;
-    void event(const Event& e) override;
-    void source_rows(const SourceRows& rows) override;
-    void flow(const Flow& f) override;
-    void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
-    void abort_profile() override;
-    void finish() override;
-    // Appends a run to the run history, in this sink's transaction.  The
-    // same run (study, name, backend, target, start, host) is kept once.
-    // Returns false when it was already there.
-    bool append_run(const RunRow& run);
-
-private:
-    struct Statements;
-    void ensure_transaction();
-    struct TrackIds {
-        int64_t id = 0;       // track.id
-        uint32_t layout = 0;  // the layout spool's track index (EventSpool::track_of)
-    };
-    TrackIds track_id(const Event& e);
-    void spool_for_layout(const Event& e, int64_t id, uint32_t track);
-    void lay_out();
-    int64_t string_id(std::string_view s);
-    void delete_profile(const std::string& uid);
-
-    Store& store_;
-    std::unique_ptr<Statements> st_;
-    bool in_transaction_ = false;
-    bool in_profile_ = false;
-    int64_t profile_rowid_ = 0;
-    // The profile's input, named in errors about its events: they surface on
-    // the database thread, maybe after the importer has moved on.
-    std::string source_;
-    int64_t first_event_ = 0, last_event_ = 0;
-    struct StringHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-    };
-    // By track_key (event.h), built in a reused string: a track change
-    // (interleaved engines and queues) costs no allocation.
-    std::unordered_map<std::string, TrackIds, StringHash, std::equal_to<>> tracks_;
-    std::string key_, last_track_key_;
-    TrackIds last_track_;
-    // The profile's events as the layout reads them (store_layout.h), in a
-    // smaller chunk than a trace's: the database has its own cache to keep;
-    // and its flows (they order slices that start together).
-    static constexpr size_t kLayoutChunkBytes = size_t{4} << 20;
-    EventSpool layout_;
-    std::vector<TraceFlow> layout_flows_;
-    std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
-    // Consecutive events usually repeat their HLO name and layer.
-    std::string last_hlo_, last_layer_;
-    int64_t last_hlo_id_ = 0, last_layer_id_ = 0;
 };
 
 }  // namespace nx

@@ -1,5 +1,5 @@
 // The study database schema, declared apart from the code that fills it
-// (store.cpp).  Tables hold the data; views give it the names SQL written for
+// (db_sink.cpp).  Tables hold the data; views give it the names SQL written for
 // Perfetto's trace processor expects (slice, track, counter, args).  nx(7)
 // documents every table and column listed here.
 #pragma once

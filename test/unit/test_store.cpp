@@ -20,6 +20,7 @@
 #include "common/profile/profile_builder.h"
 #include "common/store/query.h"
 #include "common/store/sqlite_db.h"
+#include "common/store/db_sink.h"
 #include "common/store/store.h"
 #include "common/store/store_schema.h"
 #include "common/trace/event_spool.h"
@@ -660,7 +661,7 @@ TEST_F(ReadOnlyStore, RefusesLiftingQueryOnly) {
     expect_refused("DELETE FROM event");
 }
 
-// BUG (store.cpp, read_only_authorizer): pragma names reach the authorizer as
+// BUG (read_only.cpp, read_only_authorizer): pragma names reach the authorizer as
 // the user typed them, and it compares them case-sensitively ("query_only",
 // "writable_schema", "journal_mode" ...), while SQLite treats pragma names
 // case-insensitively.  Input: "PRAGMA QUERY_ONLY = 0" on a read-only Store.

@@ -1,13 +1,16 @@
-#include "common/run/run_record.h"
+// Writes run records and reads their stored fields back (run_record.h).
+#include "common/records/run_record.h"
 
 #include <unistd.h>
 
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
+#include "common/io/error.h"
 #include "common/records/jsonl.h"
-#include "common/run/latency_stats.h"
+#include "common/records/latency_stats.h"
 #include "common/workload/workload_record.h"
 
 namespace nx {
@@ -110,6 +113,37 @@ std::string run_record_json(const Workload& w, const std::string& backend, const
     j.String(host.c_str());
     j.EndObject();
     return std::string(sb.GetString(), sb.GetSize());
+}
+
+
+RunRow run_row_from_record(const rapidjson::Value& r, std::string record_json) {
+    RunRow row;
+    row.study = get_string(r, "study").value_or("");
+    row.name = get_string(r, "name").value_or("");
+    if (row.name.empty()) throw Error("run record without a \"name\"");
+    row.op = get_string(r, "op").value_or("");
+    row.backend = get_string(r, "backend").value_or("");
+    row.target = get_string(r, "target").value_or("");
+    row.dtype = get_string(r, "dtype").value_or("");
+    row.started_at = get_string(r, "started_at").value_or("");
+    row.host = get_string(r, "host").value_or("");
+    if (const rapidjson::Value* l = find_member(r, "latency_us")) {
+        if (!l->IsObject()) throw Error("expected an object for \"latency_us\"");
+        row.median = get_number(*l, "median");
+        row.mean = get_number(*l, "mean");
+        row.min = get_number(*l, "min");
+        row.max = get_number(*l, "max");
+        row.p95 = get_number(*l, "p95");
+        row.stdev = get_number(*l, "stdev");
+        row.n = get_number(*l, "n");
+        // A count of executions: it is stored as an integer.
+        if (row.n && !(*row.n >= 0 && *row.n <= 9.0e15 && *row.n == std::floor(*row.n)))
+            throw Error("expected a whole count for \"latency_us.n\"");
+    }
+    row.compile_ms = get_number(r, "compile_ms");
+    row.tflops = get_number(r, "tflops");
+    row.record = std::move(record_json);
+    return row;
 }
 
 }  // namespace nx

@@ -1,4 +1,4 @@
-#include "common/run/latency_stats.h"
+#include "common/records/latency_stats.h"
 
 #include <algorithm>
 #include <cmath>

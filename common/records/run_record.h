@@ -1,0 +1,48 @@
+// Run records (nx(7) RECORDS, kind "run"): written from what a backend
+// measured (nx-run), and read back as the run history stores them (the
+// checked, typed fields the database has columns for, and the whole record
+// beside them).  The study reports read runs leniently through
+// report/run_view.h instead (a report shows what a record has).
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/workload/workload.h"
+
+namespace nx {
+
+// What one run of a workload measured, as a backend reports it.
+struct Execution {
+    std::vector<double> latencies_us;  // the timed executions
+    std::optional<double> compile_ms;  // none: the backend has no compile step
+    bool cached = false;               // a compiled artefact was reused
+    std::string neff;                  // compiled artefact (neuron)
+    std::string toolchain;             // what compiled/ran it, with version
+    std::string note;                  // caveats ("bf16 runs as fp32 on the host")
+    std::string predicted_json;        // sim: what the model predicts besides latency (JSON object)
+};
+
+// The run record of a workload's executions (warm-up ones dropped from the
+// statistics), with its provenance.
+std::string run_record_json(const Workload& w, const std::string& backend, const std::string& target,
+                            const Execution& e, int warmup, const std::string& started_at, const std::string& host);
+
+// "2026-11-21T19:33:14.123Z" and the host name, for provenance.
+std::string utc_now_iso8601();
+std::string host_name();
+
+// One run record as the run history stores it (nx(7) RECORDS, kind "run").
+struct RunRow {
+    std::string study, name, op, backend, target, dtype, started_at, host;
+    std::optional<double> median, mean, min, max, p95, stdev, n, compile_ms, tflops;
+    std::string record;  // the whole record as JSON
+};
+// Checks and extracts a run record's fields; throws Error (no file/line: the
+// caller adds them) for a missing name or a wrongly typed field.
+RunRow run_row_from_record(const rapidjson::Value& rec, std::string record_json);
+
+}  // namespace nx

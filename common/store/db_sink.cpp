@@ -1,0 +1,393 @@
+// DbSink: loads profiles (events, tracks, counters, flows, source rows,
+// metrics) and runs into a Store, in one transaction with a savepoint per
+// profile, and lays each profile out as its trace would be drawn.
+#include "common/store/db_sink.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+#include "common/io/error.h"
+#include "common/profile/metric_defs.h"
+#include "common/profile/profile_record.h"
+#include "common/records/jsonl.h"
+#include "common/store/store_layout.h"
+#include "common/trace/trace_layout.h"
+
+namespace nx {
+
+namespace {
+
+std::string now_iso8601() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+}  // namespace
+
+struct DbSink::Statements {
+    explicit Statements(SqliteDb& db)
+        : insert_event(db,
+                       "INSERT INTO event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
+                       " flops, model_flops, dma_kind, tensor, depth, args, transpose)"
+                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+          insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
+          insert_track(db, "INSERT INTO track(profile_id, name, engine, kind, row) VALUES (?,?,?,?,?2)"),
+          find_string(db, "SELECT id FROM string WHERE value = ?"),
+          insert_string(db, "INSERT INTO string(value) VALUES (?)"),
+          insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)"),
+          insert_flow(db, "INSERT INTO event_flow(profile_id, flow_id, from_event_id, to_event_id, category, name)"
+                          " VALUES (?,?,?,?,?,?)") {}
+    SqliteStmt insert_event, insert_counter, insert_track, find_string, insert_string, insert_metric, insert_flow;
+};
+
+DbSink::DbSink(Store& store)
+    : store_(store), st_(std::make_unique<Statements>(store.db())), layout_(kLayoutChunkBytes) {}
+
+DbSink::~DbSink() {
+    st_.reset();
+    if (in_transaction_) sqlite3_exec(store_.db().handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void DbSink::delete_profile(const std::string& uid) {
+    SqliteDb& db = store_.db();
+    SqliteStmt find(db, "SELECT id, first_event_id, last_event_id FROM profile WHERE uid = ?");
+    find.bind(1, std::string_view(uid));
+    if (!find.step()) return;
+    int64_t id = find.column_int(0);
+    if (!find.column_is_null(1) && !find.column_is_null(2)) {
+        // A profile's events have contiguous ids: delete by rowid range (their
+        // slice_layout rows have the same ids).
+        SqliteStmt del(db, "DELETE FROM event WHERE id BETWEEN ? AND ? AND profile_id = ?");
+        del.bind(1, find.column_int(1)).bind(2, find.column_int(2)).bind(3, id).run();
+        SqliteStmt del_layout(db, "DELETE FROM slice_layout WHERE id BETWEEN ? AND ?");
+        del_layout.bind(1, find.column_int(1)).bind(2, find.column_int(2)).run();
+    } else {
+        SqliteStmt del(db, "DELETE FROM event WHERE profile_id = ?");
+        del.bind(1, id).run();
+    }
+    for (const char* sql : {"DELETE FROM counter WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
+                            "DELETE FROM source_row WHERE profile_id = ?1",
+                            "DELETE FROM event_flow WHERE profile_id = ?1",
+                            "DELETE FROM track WHERE profile_id = ?1", "DELETE FROM metric WHERE profile_id = ?1",
+                            "DELETE FROM profile WHERE id = ?1"}) {
+        SqliteStmt del(db, sql);
+        del.bind(1, id).run();
+    }
+}
+
+void DbSink::ensure_transaction() {
+    if (in_transaction_) return;
+    store_.db().exec("BEGIN IMMEDIATE");
+    in_transaction_ = true;
+}
+
+bool DbSink::append_run(const RunRow& r) {
+    ensure_transaction();
+    SqliteStmt ins(store_.db(),
+                   "INSERT OR IGNORE INTO run(study, name, op, backend, target, dtype, started_at, host,"
+                   " latency_median_us, latency_mean_us, latency_min_us, latency_max_us, latency_p95_us,"
+                   " latency_stdev_us, iterations, compile_ms, tflops, record) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    // The identity columns are bound as text even when empty: the unique
+    // index treats NULLs as all different, and a re-import must not add rows.
+    const std::string* text[] = {&r.study, &r.name, &r.op, &r.backend, &r.target, &r.dtype, &r.started_at, &r.host};
+    for (int i = 0; i < 8; ++i) ins.bind(i + 1, std::string_view(*text[i]));
+    int col = 9;
+    for (const std::optional<double>* v : {&r.median, &r.mean, &r.min, &r.max, &r.p95, &r.stdev}) {
+        if (*v) ins.bind(col, **v);
+        else ins.bind_null(col);
+        ++col;
+    }
+    if (r.n) ins.bind(15, static_cast<int64_t>(*r.n)); else ins.bind_null(15);
+    if (r.compile_ms) ins.bind(16, *r.compile_ms); else ins.bind_null(16);
+    if (r.tflops) ins.bind(17, *r.tflops); else ins.bind_null(17);
+    ins.bind(18, std::string_view(r.record));
+    ins.step();
+    bool added = sqlite3_changes(store_.db().handle()) > 0;
+    ins.reset();
+    return added;
+}
+
+void DbSink::begin_profile(const ProfileInfo& info) {
+    SqliteDb& db = store_.db();
+    ensure_transaction();
+    db.exec("SAVEPOINT nx_profile");
+    in_profile_ = true;
+    source_ = info.source == "-" ? "<stdin>" : info.source;
+    delete_profile(info.id);
+    SqliteStmt ins(db, "INSERT INTO profile(uid, name, source, format, backend, target, dtype, rank, imported_at)"
+                       " VALUES (?,?,?,?,?,?,?,?,?)");
+    ins.bind(1, std::string_view(info.id))
+        .bind(2, std::string_view(info.name))
+        .bind(3, std::string_view(info.source))
+        .bind(4, std::string_view(info.format))
+        .bind_text_or_null(5, info.backend)
+        .bind_text_or_null(6, info.target)
+        .bind_text_or_null(7, info.dtype);
+    if (info.rank >= 0) ins.bind(8, info.rank); else ins.bind_null(8);
+    std::string now = now_iso8601();
+    ins.bind(9, std::string_view(now));
+    ins.run();
+    profile_rowid_ = db.last_insert_rowid();
+    first_event_ = last_event_ = 0;
+    tracks_.clear();
+    last_track_key_.clear();
+    last_track_ = {};
+    layout_.clear();
+    layout_flows_.clear();
+}
+
+DbSink::TrackIds DbSink::track_id(const Event& e) {
+    // Tracks are named and told apart as the trace layout does (event.h), so
+    // the layout's rows are the database's tracks.
+    track_key(e, key_);
+    // Consecutive events usually share a track: skip the hash lookup then.
+    if (last_track_.id != 0 && key_ == last_track_key_) return last_track_;
+    auto it = tracks_.find(key_);
+    TrackIds ids;
+    if (it != tracks_.end()) {
+        ids = it->second;
+    } else {
+        SqliteStmt& ins = st_->insert_track;
+        ins.bind(1, profile_rowid_).bind(2, event_track(e));
+        ins.bind_text_or_null(3, to_string(e.engine));
+        ins.bind(4, to_string(e.type));
+        ins.run();
+        ids.id = store_.db().last_insert_rowid();
+        ids.layout = layout_.track_of(e);
+        tracks_.emplace(key_, ids);
+    }
+    last_track_key_ = key_;
+    last_track_ = ids;
+    return ids;
+}
+
+void DbSink::spool_for_layout(const Event& e, int64_t id, uint32_t track) {
+    // What the layout reads (trace_layout.cpp): times, track, type, engine,
+    // the source's nesting (order of equal starts), process and thread,
+    // opcode (engine busy time), bytes (DMA throughput) and a counter's value.
+    Event lean;
+    lean.type = e.type;
+    lean.engine = e.engine;
+    lean.track = e.track;
+    lean.ts_ns = e.ts_ns;
+    lean.dur_ns = e.dur_ns;
+    lean.depth = e.depth;
+    lean.pid = e.pid;
+    lean.tid = e.tid;
+    lean.process = e.process;
+    lean.opcode = e.opcode;
+    lean.bytes = e.bytes;
+    lean.value = e.value;
+    lean.line = e.line;
+    layout_.add(lean, id, track);
+}
+
+void DbSink::lay_out() {
+    // The database track of each of the layout's rows (none for the
+    // overflow track of the tracks past its cap).
+    std::vector<int64_t> rows(layout_.tracks().size(), 0);
+    for (const auto& [key, ids] : tracks_)
+        if (ids.layout < rows.size() && !layout_.tracks()[ids.layout].merged) rows[ids.layout] = ids.id;
+    lay_out_in_store(store_.db(), profile_rowid_, layout_, layout_flows_, rows);
+    layout_.clear();
+    layout_flows_.clear();
+}
+
+int64_t DbSink::string_id(std::string_view s) {
+    auto it = strings_.find(s);
+    if (it != strings_.end()) return it->second;
+    SqliteStmt& find = st_->find_string;
+    find.bind(1, s);
+    int64_t id;
+    if (find.step()) {
+        id = find.column_int(0);
+        find.reset();
+    } else {
+        find.reset();
+        st_->insert_string.bind(1, s).run();
+        id = store_.db().last_insert_rowid();
+    }
+    // Bounded: a pathological input with millions of distinct names still
+    // loads, it just looks them up in the database.
+    if (strings_.size() < 1000000) strings_.emplace(std::string(s), id);
+    return id;
+}
+
+void DbSink::source_rows(const SourceRows& r) {
+    SqliteDb& db = store_.db();
+    // The table's columns: those known already, then this batch's new ones.
+    std::vector<std::string> cols;
+    {
+        SqliteStmt q(db, "SELECT columns FROM source_table WHERE tbl = ?");
+        q.bind(1, std::string_view(r.table));
+        if (q.step()) {
+            rapidjson::Document d;
+            d.Parse(q.column_text(0).c_str());
+            if (d.IsArray())
+                for (auto& c : d.GetArray())
+                    if (c.IsString()) cols.emplace_back(c.GetString());
+        }
+    }
+    size_t known = cols.size();
+    for (const std::string& c : r.columns)
+        if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+    if (cols.size() != known || known == 0) {
+        std::string json = "[";
+        for (size_t i = 0; i < cols.size(); ++i) json += (i ? "," : "") + json_quote(cols[i]);
+        json += "]";
+        SqliteStmt up(db, "INSERT OR REPLACE INTO source_table(tbl, columns) VALUES (?, ?)");
+        up.bind(1, std::string_view(r.table)).bind(2, std::string_view(json)).run();
+    }
+    SqliteStmt ins(db, "INSERT INTO source_row(profile_id, tbl, data) VALUES (?, ?, ?)");
+    for (const std::string& row : r.rows) {
+        ins.bind(1, profile_rowid_).bind(2, std::string_view(r.table)).bind(3, std::string_view(row));
+        ins.run();
+    }
+}
+
+void DbSink::event(const Event& e) {
+    sqlite3* db = store_.db().handle();
+    TrackIds track = track_id(e);
+    if (e.type == EventType::counter) {
+        sqlite3_stmt* c = st_->insert_counter.handle();
+        sqlite3_bind_int64(c, 1, e.ts_ns);
+        sqlite3_bind_int64(c, 2, track.id);
+        sqlite3_bind_double(c, 3, e.value);
+        if (sqlite3_step(c) != SQLITE_DONE) store_.db().fail("cannot insert counter");
+        sqlite3_reset(c);
+        spool_for_layout(e, 0, track.layout);
+        return;
+    }
+    sqlite3_stmt* s = st_->insert_event.handle();
+    // Too big is the input's fault, not the database's: name the event's
+    // input and line, as for any bad record.  SQLite would
+    // otherwise bind NULL and lose the value without a word.
+    auto too_big = [&]() {
+        return Error("an event holds more than the database stores in one value (" +
+                         std::to_string(sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1)) + " bytes, NX_MAX_RECORD_MIB)",
+                     source_, e.line);
+    };
+    auto text = [&](int i, std::string_view v) {
+        if (v.empty()) {
+            sqlite3_bind_null(s, i);
+        } else if (v.size() > static_cast<size_t>(INT32_MAX) ||
+                   sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC) == SQLITE_TOOBIG) {
+            sqlite3_reset(s);
+            throw too_big();
+        }
+    };
+    std::string_view type = to_string(e.type);
+    sqlite3_bind_int64(s, 1, profile_rowid_);
+    sqlite3_bind_int64(s, 2, track.id);
+    sqlite3_bind_text(s, 3, type.data(), static_cast<int>(type.size()), SQLITE_STATIC);
+    sqlite3_bind_int64(s, 4, e.ts_ns);
+    sqlite3_bind_int64(s, 5, e.dur_ns);
+    // The name usually repeats the opcode: stored once (slice.name restores it).
+    text(6, e.name == e.opcode ? std::string_view() : e.name);
+    text(7, e.opcode);
+    auto interned = [&](int i, std::string_view v, std::string& last, int64_t& last_id) {
+        if (v.empty()) {
+            sqlite3_bind_null(s, i);
+            return;
+        }
+        if (last_id == 0 || v != last) {
+            last_id = string_id(v);
+            last.assign(v);
+        }
+        sqlite3_bind_int64(s, i, last_id);
+    };
+    interned(8, e.hlo_name, last_hlo_, last_hlo_id_);
+    interned(9, e.layer, last_layer_, last_layer_id_);
+    if (e.bytes >= 0) sqlite3_bind_int64(s, 10, e.bytes); else sqlite3_bind_null(s, 10);
+    if (e.flops >= 0) sqlite3_bind_double(s, 11, e.flops); else sqlite3_bind_null(s, 11);
+    if (e.model_flops >= 0) sqlite3_bind_double(s, 12, e.model_flops); else sqlite3_bind_null(s, 12);
+    text(13, to_string(e.dma_kind));
+    text(14, e.tensor);
+    // Depth comes from the layout at the end of the profile (lay_out), not
+    // from the source: it is the trace's.
+    sqlite3_bind_null(s, 15);
+    text(16, e.args_json);
+    if (e.transpose) sqlite3_bind_int64(s, 17, 1); else sqlite3_bind_null(s, 17);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+        int code = sqlite3_errcode(db);
+        sqlite3_reset(s);
+        if (code == SQLITE_TOOBIG) throw too_big();
+        store_.db().fail("cannot insert event");
+    }
+    sqlite3_reset(s);
+    int64_t id = sqlite3_last_insert_rowid(db);
+    if (first_event_ == 0) first_event_ = id;
+    last_event_ = id;
+    spool_for_layout(e, id, track.layout);
+}
+
+void DbSink::flow(const Flow& f) {
+    // A profile's events have contiguous ids from its first one, and the
+    // builder says where each end is among them (Flow::from_slice).
+    if (first_event_ == 0 || f.from_slice < 0 || f.to_slice < 0 || first_event_ + f.from_slice > last_event_ ||
+        first_event_ + f.to_slice > last_event_)
+        throw Error("internal: flow " + f.id + " between events the database does not hold");
+    SqliteStmt& ins = st_->insert_flow;
+    ins.bind(1, profile_rowid_).bind(2, std::string_view(f.id));
+    ins.bind(3, first_event_ + f.from_slice).bind(4, first_event_ + f.to_slice);
+    ins.bind_text_or_null(5, f.category).bind_text_or_null(6, f.name);
+    ins.run();
+    layout_flows_.push_back({static_cast<uint64_t>(f.from), static_cast<uint64_t>(f.to), f.category, f.name});
+}
+
+void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
+    SqliteDb& db = store_.db();
+    lay_out();
+    std::string record = profile_record_json(info, summary);
+    SqliteStmt upd(db, "UPDATE profile SET name = ?, source = ?, format = ?, backend = ?, target = ?, dtype = ?,"
+                       " rank = ?, start_ns = ?, end_ns = ?, event_count = ?, first_event_id = ?, last_event_id = ?,"
+                       " record = ? WHERE id = ?");
+    upd.bind(1, std::string_view(info.name))
+        .bind(2, std::string_view(info.source))
+        .bind(3, std::string_view(info.format))
+        .bind_text_or_null(4, info.backend)
+        .bind_text_or_null(5, info.target)
+        .bind_text_or_null(6, info.dtype);
+    if (info.rank >= 0) upd.bind(7, info.rank); else upd.bind_null(7);
+    upd.bind(8, summary.start_ns).bind(9, summary.end_ns).bind(10, summary.events);
+    if (first_event_ > 0) upd.bind(11, first_event_).bind(12, last_event_);
+    else upd.bind_null(11).bind_null(12);
+    upd.bind(13, std::string_view(record)).bind(14, profile_rowid_);
+    upd.run();
+    SqliteStmt& m = st_->insert_metric;
+    for (const MetricValue& mv : summary.metrics) {
+        m.bind(1, profile_rowid_).bind(2, std::string_view(mv.name)).bind(3, mv.value);
+        m.bind_text_or_null(4, metric_unit(mv.name));
+        m.bind(5, std::string_view(mv.measured ? "source" : "derived"));
+        m.run();
+    }
+    db.exec("RELEASE nx_profile");
+    in_profile_ = false;
+}
+
+void DbSink::abort_profile() {
+    if (!in_profile_) return;
+    SqliteDb& db = store_.db();
+    db.exec("ROLLBACK TO nx_profile");
+    db.exec("RELEASE nx_profile");
+    in_profile_ = false;
+    layout_.clear();
+    layout_flows_.clear();
+    // Ids cached for this profile's strings may have been rolled back.
+    strings_.clear();
+    last_hlo_id_ = last_layer_id_ = 0;
+}
+
+void DbSink::finish() {
+    if (!in_transaction_) return;
+    store_.db().exec("COMMIT");
+    in_transaction_ = false;
+}
+
+}  // namespace nx

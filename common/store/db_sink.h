@@ -1,0 +1,85 @@
+// DbSink, the ProfileSink that loads profiles and runs into a study database
+// transactionally: a failed or interrupted load leaves the database as it was.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/profile/profile_sink.h"
+#include "common/records/run_record.h"
+#include "common/store/store.h"
+#include "common/trace/event_spool.h"
+
+namespace nx {
+
+struct TraceFlow;  // trace/trace_layout.h (not included: the sink needs only the name)
+
+// Loads profiles into a Store.  All profiles of one DbSink go into one
+// transaction, committed by finish(); each profile is a savepoint that
+// abort_profile() rolls back (nx-convert --keep-going).  Destroyed without
+// finish(), it rolls everything back.  Events are inserted as they come and
+// spooled; when the profile ends it is laid out as its trace would be
+// (store_layout.h): lanes, nesting and nx's counter tracks.
+class DbSink : public ProfileSink {
+public:
+    explicit DbSink(Store& store);
+    ~DbSink() override;
+
+    void begin_profile(const ProfileInfo& info) override;
+    void event(const Event& e) override;
+    void source_rows(const SourceRows& rows) override;
+    void flow(const Flow& f) override;
+    void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
+    void abort_profile() override;
+    void finish() override;
+    // Appends a run to the run history, in this sink's transaction.  The
+    // same run (study, name, backend, target, start, host) is kept once.
+    // Returns false when it was already there.
+    bool append_run(const RunRow& run);
+
+private:
+    struct Statements;
+    void ensure_transaction();
+    struct TrackIds {
+        int64_t id = 0;       // track.id
+        uint32_t layout = 0;  // the layout spool's track index (EventSpool::track_of)
+    };
+    TrackIds track_id(const Event& e);
+    void spool_for_layout(const Event& e, int64_t id, uint32_t track);
+    void lay_out();
+    int64_t string_id(std::string_view s);
+    void delete_profile(const std::string& uid);
+
+    Store& store_;
+    std::unique_ptr<Statements> st_;
+    bool in_transaction_ = false;
+    bool in_profile_ = false;
+    int64_t profile_rowid_ = 0;
+    // The profile's input, named in errors about its events: they surface on
+    // the database thread, maybe after the importer has moved on.
+    std::string source_;
+    int64_t first_event_ = 0, last_event_ = 0;
+    struct StringHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+    };
+    // By track_key (event.h), built in a reused string: a track change
+    // (interleaved engines and queues) costs no allocation.
+    std::unordered_map<std::string, TrackIds, StringHash, std::equal_to<>> tracks_;
+    std::string key_, last_track_key_;
+    TrackIds last_track_;
+    // The profile's events as the layout reads them (store_layout.h), in a
+    // smaller chunk than a trace's: the database has its own cache to keep;
+    // and its flows (they order slices that start together).
+    static constexpr size_t kLayoutChunkBytes = size_t{4} << 20;
+    EventSpool layout_;
+    std::vector<TraceFlow> layout_flows_;
+    std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
+    // Consecutive events usually repeat their HLO name and layer.
+    std::string last_hlo_, last_layer_;
+    int64_t last_hlo_id_ = 0, last_layer_id_ = 0;
+};
+
+}  // namespace nx
