@@ -7,6 +7,8 @@
 //   SemaphoreUpdate, PendingDma, DmaUsage, HbmUsage, SbufUsage, PsumUsage -> counters
 //   Summary (one wide row) -> source metrics; Metadata -> target, versions
 //   Warning, Error -> the profile's "warnings", "errors" (findings, first)
+// System profiles (SystemProfileEvents, DeviceProfileList) are read by
+// explorer_system.cpp; tables are opened through explorer_table.h.
 // Every other table goes to the study database as it is (SourceRows: the
 // explorer_<Table> views) and is named with its row count in the profile
 // record.  Unknown columns are kept in the event's args; unknown tables and a
@@ -15,13 +17,13 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <charconv>
 #include <cmath>
 #include <cstring>
-#include <optional>
 #include <set>
 
 #include "common/cli/diag.h"
+#include "common/import/explorer_system.h"
+#include "common/import/explorer_table.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
 #include "common/io/error.h"
@@ -35,155 +37,12 @@
 
 namespace nx {
 
-namespace {
+namespace explorer {
 
-using parquet::ColumnCursor;
-using parquet::ColumnInfo;
-using parquet::TableReader;
+namespace {
 
 // Schema MAJOR versions whose layout nx maps (neuron-explorer-parquet facts).
 constexpr int kKnownMajors[] = {7, 12};
-
-enum class Kind { integer, number, text };
-
-std::string_view kind_name(Kind k) {
-    switch (k) {
-        case Kind::integer: return "integers";
-        case Kind::number: return "numbers";
-        case Kind::text: return "text";
-    }
-    return "";
-}
-
-struct ColumnSpec {
-    const char* name;
-    Kind kind;
-    bool required = false;
-};
-
-// SchemaFields rows nx checks files against: (table, field) -> type, unit.
-struct FieldFacts {
-    std::string type, format, unit;
-};
-using SchemaFacts = std::map<std::pair<std::string, std::string>, FieldFacts>;
-
-// A value derived from a text column, computed once per dictionary entry
-// (per row when the column's page is not dictionary-encoded): queue names
-// repeat on every DMA row and classifying one takes several substring scans.
-template <typename T>
-class PerEntry {
-public:
-    template <typename F>
-    T get(const ColumnCursor* c, std::string_view text, F&& compute) {
-        if (!c || c->is_null() || !c->from_dictionary()) return compute(text);
-        if (dictionary_ != c->dictionary_id()) {
-            dictionary_ = c->dictionary_id();
-            values_.assign(c->dictionary_size(), std::nullopt);
-        }
-        std::optional<T>& v = values_[c->dictionary_index()];
-        if (!v) v = compute(text);
-        return *v;
-    }
-
-private:
-    uint64_t dictionary_ = 0;
-    std::vector<std::optional<T>> values_;
-};
-
-// One table opened with the columns a mapping asks for, every other column
-// too (for args), and typed access that names table, row group and column
-// in every complaint.
-class Table {
-public:
-    Table(const std::vector<std::string>& files, const std::vector<ColumnSpec>& specs, const SchemaFacts& facts,
-          const std::string& table, bool all_columns)
-        : name_(table) {
-        std::vector<std::string> names;
-        for (const ColumnSpec& s : specs) names.emplace_back(s.name);
-        mapped_ = names.size();
-        reader_ = std::make_unique<TableReader>(files, std::move(names),
-                                                all_columns ? TableReader::Others::add : TableReader::Others::skip);
-        reader_->first_file();
-        json_ = std::make_unique<parquet::RowJson>(reader_->names());
-        for (size_t i = 0; i < specs.size(); ++i) check(i, specs[i], facts);
-    }
-
-    bool next() { return reader_->next(); }
-    const std::string& file() const { return reader_->file(); }
-    std::string where_in_table(size_t h) const {
-        return "row group " + std::to_string(reader_->row_group()) + ", row " + std::to_string(reader_->row()) +
-               ", column " + reader_->names()[h];
-    }
-    std::string where_row() const {
-        return "row group " + std::to_string(reader_->row_group()) + ", row " + std::to_string(reader_->row());
-    }
-
-    bool present(size_t h) const {
-        const ColumnCursor* c = reader_->column(h);
-        return c && !c->is_null();
-    }
-    std::optional<int64_t> integer(size_t h) const {
-        const ColumnCursor* c = reader_->column(h);
-        if (!c || c->is_null()) return std::nullopt;
-        return c->i64();
-    }
-    std::optional<double> number(size_t h) const {
-        const ColumnCursor* c = reader_->column(h);
-        if (!c || c->is_null()) return std::nullopt;
-        if (c->holds_integers()) return static_cast<double>(c->i64());
-        return c->f64();
-    }
-    std::string_view text(size_t h) const {
-        const ColumnCursor* c = reader_->column(h);
-        if (!c || c->is_null() || c->info().is_list || !c->holds_bytes()) return {};
-        return c->str();
-    }
-
-    // The columns no mapping took, as a JSON object (Perfetto-style args).
-    std::string_view other_args() { return json_->write(*reader_, mapped_); }
-    // Every column of the row.
-    std::string row_json() { return std::string(json_->write(*reader_, 0)); }
-
-    const std::vector<std::string>& names() const { return reader_->names(); }
-    const TableReader& reader() const { return *reader_; }
-
-private:
-    void check(size_t h, const ColumnSpec& spec, const SchemaFacts& facts) {
-        const ColumnInfo* info = reader_->info(h);
-        std::string file = reader_->file();
-        if (!info) {
-            if (spec.required)
-                throw Error("column " + std::string(spec.name) + ": missing (the " + name_ + " table needs it)", file);
-            return;
-        }
-        bool ints = info->type == parquet::PhysicalType::int32 || info->type == parquet::PhysicalType::int64 ||
-                    info->type == parquet::PhysicalType::boolean;
-        bool reals = info->type == parquet::PhysicalType::float32 || info->type == parquet::PhysicalType::float64;
-        bool ok = !info->is_list && (spec.kind == Kind::integer ? ints : spec.kind == Kind::number ? (ints || reals)
-                                                                                                  : !(ints || reals));
-        if (!ok)
-            throw Error("column " + std::string(spec.name) + ": expected " + std::string(kind_name(spec.kind)) +
-                            ", the file has " + (info->is_list ? "a LIST of " : "") + to_string(info->type),
-                        file);
-        // The profile's own description must agree with the file.
-        auto it = facts.find({name_, spec.name});
-        if (it != facts.end()) {
-            const FieldFacts& f = it->second;
-            bool says_int = f.type == "integer", says_num = f.type == "number", says_text = f.type == "string";
-            bool agrees = (says_int && ints) || (says_num && (reals || ints)) || (says_text && !(ints || reals)) ||
-                          (!says_int && !says_num && !says_text);
-            if (!agrees)
-                throw Error("column " + std::string(spec.name) + ": SchemaFields says " + f.type +
-                                (f.format.empty() ? "" : " (" + f.format + ")") + ", the file has " + to_string(info->type),
-                            file);
-        }
-    }
-
-    std::string name_;
-    size_t mapped_ = 0;
-    std::unique_ptr<TableReader> reader_;
-    std::unique_ptr<parquet::RowJson> json_;
-};
 
 // Tracks of physical core 0 keep the profiler's row names; other physical
 // cores (LNC=2) get a "pcoreN/" prefix so their rows stay apart.
@@ -191,84 +50,6 @@ std::string_view track_name(std::string_view base, int64_t pcore, std::string& s
     if (pcore <= 0) return base;
     scratch = "pcore" + std::to_string(pcore) + "/" + std::string(base);
     return scratch;
-}
-
-// SystemProfileEvents with the columns nx reads by name.
-struct SystemEventTable {
-    enum { kStart, kEnd, kDur, kName, kSource, kPid, kTid, kNc, kInstance };
-    SystemEventTable(const std::vector<std::string>& files, const SchemaFacts& facts)
-        : table(files,
-                {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
-                 {"name", Kind::text, true}, {"trace_event_source", Kind::text}, {"process_id", Kind::integer},
-                 {"thread_id", Kind::integer}, {"nc_idx", Kind::integer}, {"instance_id", Kind::text}},
-                facts, "SystemProfileEvents", true) {}
-    bool next() { return table.next(); }
-    Table table;
-};
-
-// What ties a device profile to the system profile's events: the instance,
-// process and logical core that ran it.
-std::string exec_key(std::string_view instance, int64_t pid, int64_t nc) {
-    return std::string(instance) + "/" + std::to_string(pid) + "/" + std::to_string(nc);
-}
-
-// nc_exec_running spans per core, in host ns.
-class ExecSpans {
-public:
-    void add(SystemEventTable& tab, const Event& e) {
-        auto nc = tab.table.integer(SystemEventTable::kNc);
-        if (!nc) return;
-        int64_t pid = tab.table.integer(SystemEventTable::kPid).value_or(kNoId);
-        Span& s = spans_[exec_key(tab.table.text(SystemEventTable::kInstance), pid, *nc)];
-        s.first = s.count ? std::min(s.first, e.ts_ns) : e.ts_ns;
-        s.last = s.count ? std::max(s.last, e.ts_ns + e.dur_ns) : e.ts_ns + e.dur_ns;
-        ++s.count;
-    }
-    // "nc_exec_running":{...} or null, for a profile record.
-    std::string json(const std::string& key) const {
-        auto it = spans_.find(key);
-        if (it == spans_.end()) return "\"nc_exec_running\":null";
-        return "\"nc_exec_running\":{\"count\":" + std::to_string(it->second.count) +
-               ",\"first_start_ns\":" + std::to_string(it->second.first) +
-               ",\"last_end_ns\":" + std::to_string(it->second.last) + "}";
-    }
-
-private:
-    struct Span { int64_t first = 0, last = 0, count = 0; };
-    std::map<std::string, Span> spans_;
-};
-
-struct DeviceRow {
-    std::string name;      // device_profile_name
-    std::string key;       // exec_key()
-    std::string row_json;  // every column, as a JSON object
-};
-
-std::vector<DeviceRow> read_device_rows(const std::vector<std::string>& files, const SchemaFacts& facts) {
-    Table tab(files, {{"device_profile_name", Kind::text, true}, {"instance_id", Kind::text}, {"process_id", Kind::integer},
-                      {"nc_id", Kind::integer}},
-              facts, "DeviceProfileList", true);
-    std::vector<DeviceRow> out;
-    while (tab.next())
-        out.push_back({std::string(tab.text(0)),
-                       exec_key(tab.text(1), tab.integer(2).value_or(kNoId), tab.integer(3).value_or(kNoId)),
-                       tab.row_json()});
-    return out;
-}
-
-// {"a":1} + "\"b\":2" -> {"a":1,"b":2}
-std::string with_fields(const std::string& object, const std::string& fields) {
-    if (object.size() < 2) return "{" + fields + "}";
-    std::string out = object.substr(0, object.size() - 1);
-    return out + (out.size() > 1 ? "," : "") + fields + "}";
-}
-
-std::string id_text(int64_t id) { return id == kNoId ? "?" : std::to_string(id); }
-
-bool parse_int(std::string_view text, int64_t& out) {
-    if (text.empty()) return false;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    return ec == std::errc() && end == text.data() + text.size();
 }
 
 class ExplorerImport {
@@ -365,111 +146,29 @@ private:
                           t_.dir);
     }
 
-    // A system profile's time bounds: Unix-epoch ns written as text.
+    // A system profile's own tables (explorer_system.h).
     void read_system_metadata() {
         table("SystemProfileMetadata", [&](const std::vector<std::string>& files) {
-            Table tab(files, {{"first_ts_ns", Kind::text}, {"last_ts_ns", Kind::text}}, facts_, "SystemProfileMetadata", true);
-            if (!tab.next()) return;
-            int64_t first = 0, last = 0;
-            if (parse_int(tab.text(0), first) && parse_int(tab.text(1), last) && last > first)
-                trace_seconds_ = static_cast<double>(last - first) / 1e9;
-            metadata_json_ = tab.row_json();
+            explorer::read_system_metadata(files, facts_, trace_seconds_, metadata_json_);
         });
     }
-
-    // SystemProfileEvents: the host's runtime (neuron_rt), hardware
-    // (neuron_hw) and framework events, one track per source and thread,
-    // under their process.  Each core's nc_exec_running spans are kept: they
-    // tie a device profile to host time (exec_spans_).
     void read_system_events() {
         table("SystemProfileEvents", [&](const std::vector<std::string>& files) {
-            SystemEventTable tab(files, facts_);
-            std::string track, process;
-            while (tab.next()) {
-                Event e;
-                if (!interval(tab.table, SystemEventTable::kStart, SystemEventTable::kEnd, SystemEventTable::kDur, e))
-                    continue;
-                std::string_view source = tab.table.text(SystemEventTable::kSource);
-                e.type = source == "framework" ? EventType::region : EventType::runtime;
-                e.name = tab.table.text(SystemEventTable::kName);
-                e.pid = tab.table.integer(SystemEventTable::kPid).value_or(kNoId);
-                e.tid = tab.table.integer(SystemEventTable::kTid).value_or(kNoId);
-                std::string_view instance = tab.table.text(SystemEventTable::kInstance);
-                track = std::string(source.empty() ? "host" : source) + " pid " + id_text(e.pid) + " tid " + id_text(e.tid);
-                process = "process " + id_text(e.pid) + (instance.empty() ? "" : " on " + std::string(instance));
-                e.track = track;
-                e.process = process;
-                e.args_json = tab.table.other_args();
-                if (e.name == "nc_exec_running") exec_spans_.add(tab, e);
-                out_.event(e);
-            }
+            import_system_events(files, facts_, out_, exec_spans_,
+                                 [&](const Table& tab, size_t column, const std::string& why) { bad_row(tab, column, why); });
         });
     }
-
-    // DeviceProfileList: the device profiles captured inside this system
-    // profile, each with the directory nx found it in (null when absent) and
-    // its core's nc_exec_running span in host time.
     void read_device_list() {
         table("DeviceProfileList", [&](const std::vector<std::string>& files) {
-            std::map<std::string, std::string> found = linked_device_dirs(t_.dir);
-            std::string list = "[";
-            std::vector<std::string> missing;
-            for (DeviceRow& d : read_device_rows(files, facts_)) {
-                auto it = found.find(d.name);
-                std::string path = it != found.end() ? json_quote(it->second) : "null";
-                if (it == found.end()) missing.push_back(d.name);
-                list += (list.size() > 1 ? "," : "") + with_fields(d.row_json, "\"path\":" + path + "," +
-                                                                   exec_spans_.json(d.key));
-            }
-            carried_["device_profiles"] = list + "]";
-            if (!missing.empty()) {
-                std::string names;
-                for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
-                print_warning("DeviceProfileList names device profiles nx did not find below the system profile: " +
-                                  names,
-                              t_.dir);
-            }
+            carried_["device_profiles"] = device_profiles_json(files, facts_, t_.dir, exec_spans_);
         });
     }
-
-    // A device profile inside a system profile (a directory up to three
-    // levels below one with DeviceProfileList): its row of that list and its
-    // core's nc_exec_running span go with the profile as "system_profile".
+    // A device profile inside a system profile: its row of DeviceProfileList
+    // goes with the profile as "system_profile".
     void link_to_system() {
         if (t_.find("SystemProfileEvents")) return;
-        std::string name = profile_dir_name(t_.dir);
-        std::string dir = t_.dir;
-        for (int up = 0; up < 3; ++up) {
-            size_t slash = dir.find_last_of('/');
-            if (slash == std::string::npos || slash == 0) return;
-            dir.resize(slash);
-            ExplorerTables sys = scan_explorer_dir(dir);
-            const std::vector<std::string>* list = sys.find("DeviceProfileList");
-            if (!list) continue;
-            try {
-                for (DeviceRow& d : read_device_rows(*list, {})) {
-                    if (d.name != name) continue;
-                    ExecSpans spans;
-                    if (const std::vector<std::string>* ev = sys.find("SystemProfileEvents")) {
-                        SystemEventTable tab(*ev, {});
-                        while (tab.next())
-                            if (tab.table.text(SystemEventTable::kName) == "nc_exec_running") {
-                                Event e;
-                                if (interval(tab.table, SystemEventTable::kStart, SystemEventTable::kEnd,
-                                             SystemEventTable::kDur, e))
-                                    spans.add(tab, e);
-                            }
-                    }
-                    carried_["system_profile"] =
-                        with_fields(d.row_json, "\"path\":" + json_quote(dir) + "," + spans.json(d.key));
-                    return;
-                }
-            } catch (const Error& e) {
-                // The device profile stands on its own; only the link is lost.
-                print_warning(std::string("cannot read the system profile it belongs to: ") + e.what(), dir);
-            }
-            return;
-        }
+        std::string link = system_profile_link(t_.dir);
+        if (!link.empty()) carried_["system_profile"] = link;
     }
 
     void read_summary() {
@@ -728,24 +427,11 @@ private:
         out_.end_profile();
     }
 
-    // start/end/duration of a row: end_ts wins, duration_ns fills in.
-    bool interval(Table& tab, size_t start, size_t end, size_t dur, Event& e) {
-        auto s = tab.integer(start);
-        if (!s) {
-            bad_row(tab, start, "no start time");
-            return false;
-        }
-        e.ts_ns = *s;
-        if (auto en = tab.integer(end)) {
-            e.dur_ns = *en - *s;
-        } else if (auto d = tab.integer(dur)) {
-            e.dur_ns = *d;
-        } else {
-            bad_row(tab, end, "neither end_ts nor duration_ns");
-            return false;
-        }
-        if (e.dur_ns < 0) {
-            bad_row(tab, end, "ends before it starts");
+    // A row's interval (row_interval); a row without one is a bad record.
+    bool interval(const Table& tab, size_t start, size_t end, size_t dur, Event& e) {
+        size_t column = 0;
+        if (const char* why = row_interval(tab, start, end, dur, e, column)) {
+            bad_row(tab, column, why);
             return false;
         }
         return true;
@@ -776,10 +462,12 @@ private:
 
 }  // namespace
 
+}  // namespace explorer
+
 void import_explorer_profile(const std::string& dir, ImportHandler& out, ImportContext& ctx) {
     ExplorerTables tables = scan_explorer_dir(dir);
     if (tables.tables.empty()) throw Error("no Neuron Explorer tables (<Table>.parquet) in the directory", dir);
-    ExplorerImport(tables, out, ctx).run();
+    explorer::ExplorerImport(tables, out, ctx).run();
 }
 
 }  // namespace nx
