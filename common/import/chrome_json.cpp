@@ -45,6 +45,7 @@
 #include "common/import/slots.h"
 #include "common/import/two_pass_input.h"
 #include "common/io/error.h"
+#include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
 
 namespace nx {
@@ -272,26 +273,21 @@ public:
         }
         chrome::FlowBinder::Counts flows = prepared_.flows.finish(out_);
         if (!ignored_.empty() || unterminated_ > 0 || flows.points > 0) {
-            rapidjson::Document doc;
-            if (!info_.carried_json.empty()) doc.Parse(info_.carried_json.c_str());
-            if (!doc.IsObject()) doc.SetObject();
-            auto& a = doc.GetAllocator();
+            std::vector<std::pair<std::string, std::string>> fields;
             if (!ignored_.empty()) {
-                rapidjson::Value counts(rapidjson::kObjectType);
-                for (auto& [ph, n] : ignored_) counts.AddMember(rapidjson::Value(ph.c_str(), a), rapidjson::Value(static_cast<int64_t>(n)), a);
-                doc.AddMember("chrome_phases_ignored", counts, a);
+                std::string counts = "{";
+                for (auto& [ph, n] : ignored_)
+                    counts += (counts.size() > 1 ? "," : "") + json_quote(ph) + ":" + std::to_string(n);
+                fields.emplace_back("chrome_phases_ignored", counts + "}");
             }
-            if (unterminated_ > 0) doc.AddMember("chrome_unterminated_slices", rapidjson::Value(static_cast<int64_t>(unterminated_)), a);
-            if (flows.points > 0) {
-                rapidjson::Value counts(rapidjson::kObjectType);
-                counts.AddMember("flows", flows.flows, a);
-                counts.AddMember("points", flows.points, a);
-                counts.AddMember("unbound", flows.unbound, a);
-                counts.AddMember("without_start", flows.without_start, a);
-                counts.AddMember("without_end", flows.without_end, a);
-                doc.AddMember("chrome_flows", counts, a);
-            }
-            info_.carried_json = to_json(doc);
+            if (unterminated_ > 0) fields.emplace_back("chrome_unterminated_slices", std::to_string(unterminated_));
+            if (flows.points > 0)
+                fields.emplace_back("chrome_flows", "{\"flows\":" + std::to_string(flows.flows) +
+                                                        ",\"points\":" + std::to_string(flows.points) +
+                                                        ",\"unbound\":" + std::to_string(flows.unbound) +
+                                                        ",\"without_start\":" + std::to_string(flows.without_start) +
+                                                        ",\"without_end\":" + std::to_string(flows.without_end) + "}");
+            merge_carried(info_, fields);
             out_.update_info(info_);
         }
         out_.end_profile();

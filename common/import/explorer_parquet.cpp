@@ -31,6 +31,7 @@
 #include "common/io/utf8.h"
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
+#include "common/profile/profile_record.h"
 #include "common/profile/targets.h"
 #include "common/records/error_counts.h"
 #include "common/records/jsonl.h"
@@ -408,21 +409,11 @@ private:
     static constexpr size_t kRowsPerBatch = 1024;
 
     void finish() {
-        rapidjson::Document doc;
-        if (!info_.carried_json.empty()) doc.Parse(info_.carried_json.c_str());
-        if (!doc.IsObject()) doc.SetObject();
-        auto& alloc = doc.GetAllocator();
-        auto put = [&](const std::string& k, const std::string& json) {
-            rapidjson::Document part(&alloc);
-            part.Parse(json.c_str());
-            if (part.HasParseError()) return;
-            doc.RemoveMember(k.c_str());
-            doc.AddMember(rapidjson::Value(k.c_str(), alloc), rapidjson::Value(part, alloc), alloc);
-        };
-        if (!version_.empty()) put("profile_schema_version", json_quote(version_));
-        if (!metadata_json_.empty()) put("metadata", metadata_json_);
-        for (const auto& [k, v] : carried_) put(k, v);
-        info_.carried_json = to_json(doc);
+        std::vector<std::pair<std::string, std::string>> fields;
+        if (!version_.empty()) fields.emplace_back("profile_schema_version", json_quote(version_));
+        if (!metadata_json_.empty()) fields.emplace_back("metadata", metadata_json_);
+        fields.insert(fields.end(), carried_.begin(), carried_.end());
+        merge_carried(info_, fields);
         out_.update_info(info_);
         out_.end_profile();
     }

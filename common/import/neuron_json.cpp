@@ -19,6 +19,7 @@
 #include "common/import/slots.h"
 #include "common/io/error.h"
 #include "common/io/json_text.h"
+#include "common/profile/profile_record.h"
 #include "common/profile/targets.h"
 #include "common/records/jsonl.h"
 
@@ -245,19 +246,7 @@ public:
         if (info_changed_ && carried_.empty()) out_.update_info(info_);
         if (!carried_.empty()) {
             // Merge into whatever the capture record carried.
-            rapidjson::Document doc;
-            if (!info_.carried_json.empty()) doc.Parse(info_.carried_json.c_str());
-            if (!doc.IsObject()) doc.SetObject();
-            auto& alloc = doc.GetAllocator();
-            for (auto& [k, v] : carried_) {
-                rapidjson::Document part(&alloc);
-                part.Parse(v.c_str());
-                if (part.HasParseError()) continue;
-                rapidjson::Value key(k.c_str(), alloc);
-                doc.RemoveMember(k.c_str());
-                doc.AddMember(key, rapidjson::Value(part, alloc), alloc);
-            }
-            info_.carried_json = to_json(doc);
+            merge_carried(info_, {carried_.begin(), carried_.end()});
             out_.update_info(info_);
         }
         out_.end_profile();

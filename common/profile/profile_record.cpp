@@ -366,4 +366,17 @@ rapidjson::Document carried_document(const ProfileInfo& info) {
     return doc;
 }
 
+void merge_carried(ProfileInfo& info, const std::vector<std::pair<std::string, std::string>>& fields) {
+    rapidjson::Document doc = carried_document(info);
+    auto& alloc = doc.GetAllocator();
+    for (const auto& [k, v] : fields) {
+        rapidjson::Document part(&alloc);
+        part.Parse(v.c_str());
+        if (part.HasParseError()) continue;
+        doc.RemoveMember(k.c_str());
+        doc.AddMember(rapidjson::Value(k.c_str(), alloc), rapidjson::Value(part, alloc), alloc);
+    }
+    info.carried_json = to_json(doc);
+}
+
 }  // namespace nx

@@ -6,6 +6,8 @@
 #include <rapidjson/document.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/profile/profile.h"
 #include "common/profile/profile_sink.h"
@@ -23,6 +25,11 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
 // The fields carried from the source (ProfileInfo::carried_json) as a JSON
 // object: an empty object when there are none or they do not parse.
 rapidjson::Document carried_document(const ProfileInfo& info);
+// Sets carried fields of `info`: each (key, JSON text) replaces a field of
+// that name, in the order given (after the fields kept from a capture
+// record); text that does not parse is left out.  How every importer adds
+// what it found beside the events (layers, versions, tables, counts).
+void merge_carried(ProfileInfo& info, const std::vector<std::pair<std::string, std::string>>& fields);
 
 // Writes one event record (kind "event") for `profile_id`.
 void write_event_record(JsonWriter& w, const std::string& profile_id, const Event& e);
