@@ -1,3 +1,5 @@
+// engine_summary, engine_busy, engine_masks and engine_timeline: the busy
+// intervals of a stored profile's engines as SQL table functions.
 #include "common/store/engine_intervals.h"
 
 #include <array>
@@ -12,7 +14,7 @@
 #include "common/profile/engine_busy.h"
 #include "common/profile/event.h"
 #include "common/profile/interval_union.h"
-#include "common/store/store.h"
+#include "common/store/table_function.h"
 
 namespace nx {
 
@@ -30,67 +32,44 @@ struct EngineIntervals {
     EngineIntervals(sqlite3* db, int64_t profile_id) { load(db, profile_id); }
 
     void load(sqlite3* db, int64_t profile_id) {
-        // Merged databases (nx-query --db A --db B) offset ids by 2^40 per
-        // database; read the one this profile lives in directly, by rowid.
-        int64_t k = profile_id / Store::kIdStride;
-        int64_t local = profile_id - k * Store::kIdStride;
-        std::string schema = k == 0 ? "main" : "db" + std::to_string(k);
-        Stmt prof(db, "SELECT first_event_id, last_event_id, start_ns, end_ns FROM " + schema + ".profile WHERE id = ?");
-        sqlite3_bind_int64(prof.s, 1, local);
-        if (sqlite3_step(prof.s) != SQLITE_ROW) return;
+        // Merged databases: read the one this profile lives in directly, by rowid.
+        auto [schema, local] = locate_profile(profile_id);
+        ConnStmt prof(db, "SELECT first_event_id, last_event_id, start_ns, end_ns FROM " + schema + ".profile WHERE id = ?");
+        prof.bind(1, local);
+        if (!prof.step()) return;
         found = true;
-        bool ranged = sqlite3_column_type(prof.s, 0) != SQLITE_NULL;
-        int64_t first = sqlite3_column_int64(prof.s, 0), last = sqlite3_column_int64(prof.s, 1);
-        start_ns = sqlite3_column_int64(prof.s, 2);
-        end_ns = sqlite3_column_int64(prof.s, 3);
+        bool ranged = !prof.null(0);
+        int64_t first = prof.i64(0), last = prof.i64(1);
+        start_ns = prof.i64(2);
+        end_ns = prof.i64(3);
 
         std::unordered_map<int64_t, Engine> engine_of;
-        Stmt tracks(db, "SELECT id, engine FROM " + schema + ".track WHERE profile_id = ?");
-        sqlite3_bind_int64(tracks.s, 1, local);
-        while (sqlite3_step(tracks.s) == SQLITE_ROW) {
-            const char* e = reinterpret_cast<const char*>(sqlite3_column_text(tracks.s, 1));
-            engine_of[sqlite3_column_int64(tracks.s, 0)] = parse_engine(e ? e : "").value_or(Engine::none);
-        }
+        ConnStmt tracks(db, "SELECT id, engine FROM " + schema + ".track WHERE profile_id = ?");
+        tracks.bind(1, local);
+        while (tracks.step()) engine_of[tracks.i64(0)] = parse_engine(tracks.text(1)).value_or(Engine::none);
         std::string sql = "SELECT ts, dur, track_id, type, opcode FROM " + schema + ".event WHERE profile_id = ?1 AND type IN ('instruction', 'dma', 'active')";
         if (ranged) sql += " AND id BETWEEN ?2 AND ?3";
-        Stmt ev(db, sql);
-        sqlite3_bind_int64(ev.s, 1, local);
-        if (ranged) {
-            sqlite3_bind_int64(ev.s, 2, first);
-            sqlite3_bind_int64(ev.s, 3, last);
-        }
+        ConnStmt ev(db, sql);
+        ev.bind(1, local);
+        if (ranged) ev.bind(2, first).bind(3, last);
         int64_t last_track = -1;
         Engine engine = Engine::none;
-        int rc;
-        auto text = [&](int col) {
-            const unsigned char* t = sqlite3_column_text(ev.s, col);
-            return t ? std::string_view(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(ev.s, col)))
-                     : std::string_view();
-        };
-        while ((rc = sqlite3_step(ev.s)) == SQLITE_ROW) {
-            int64_t ts = sqlite3_column_int64(ev.s, 0), dur = sqlite3_column_int64(ev.s, 1);
-            int64_t track = sqlite3_column_int64(ev.s, 2);
+        while (ev.step()) {
+            int64_t ts = ev.i64(0), dur = ev.i64(1);
+            int64_t track = ev.i64(2);
             if (track != last_track) {
                 auto it = engine_of.find(track);
                 engine = it == engine_of.end() ? Engine::none : it->second;
                 last_track = track;
             }
             if (engine == Engine::none) continue;
-            EventType type = parse_event_type(text(3)).value_or(EventType::instruction);
-            busy.add(type, engine, ts, dur, text(4));
+            EventType type = parse_event_type(ev.text(3)).value_or(EventType::instruction);
+            busy.add(type, engine, ts, dur, ev.text(4));
         }
-        if (rc != SQLITE_DONE) throw Error(sqlite3_errmsg(db));
     }
 
     bool present(size_t e) const { return busy.present(static_cast<Engine>(e)); }
 
-    struct Stmt {
-        sqlite3_stmt* s = nullptr;
-        Stmt(sqlite3* db, const std::string& sql) {
-            if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) throw Error(sqlite3_errmsg(db));
-        }
-        ~Stmt() { sqlite3_finalize(s); }
-    };
 };
 
 // ---- rows each function produces (computed in xFilter, streamed where large)
@@ -248,188 +227,72 @@ private:
     int64_t bucket_ = 0;
 };
 
-// ---- the SQLite virtual-table plumbing shared by the four functions
+// ---- the four functions: their schemas and the rows of one call
 
 enum class Kind { summary, busy, masks, timeline };
 
-struct FunctionDef {
-    const char* name;
-    Kind kind;
-    const char* schema;  // visible columns, then HIDDEN arguments
-    int visible;         // number of visible columns
-    int args;            // hidden arguments (the first is required)
+// A producer's rows as SQL columns.
+class ProducerRows : public RowSource {
+public:
+    ProducerRows(std::unique_ptr<Producer> p, Kind kind) : producer_(std::move(p)), kind_(kind) {}
+    bool next() override { return producer_->next(row_); }
+    void column(sqlite3_context* ctx, int col) const override {
+        // engine_masks has its text third; the others first, then integers.
+        int text_col = kind_ == Kind::masks ? 2 : 0;
+        if (col == text_col)
+            sqlite3_result_text(ctx, row_.text.c_str(), static_cast<int>(row_.text.size()), SQLITE_TRANSIENT);
+        else
+            sqlite3_result_int64(ctx, row_.i[static_cast<size_t>(kind_ == Kind::masks ? col : col - 1)]);
+    }
+
+private:
+    std::unique_ptr<Producer> producer_;
+    Kind kind_;
+    Row row_;
 };
 
-constexpr FunctionDef kFunctions[] = {
-    {"engine_summary", Kind::summary,
-     "CREATE TABLE x(engine TEXT, instructions INTEGER, busy_ns INTEGER, busy_sum_ns INTEGER, profile_id HIDDEN)", 4, 1},
-    {"engine_busy", Kind::busy, "CREATE TABLE x(engine TEXT, lo INTEGER, hi INTEGER, profile_id HIDDEN)", 3, 1},
-    {"engine_masks", Kind::masks,
-     "CREATE TABLE x(mask INTEGER, dur_ns INTEGER, engines TEXT, compute INTEGER, dma INTEGER, profile_id HIDDEN)", 5, 1},
-    {"engine_timeline", Kind::timeline,
+std::unique_ptr<RowSource> open_rows(sqlite3* db, const std::vector<sqlite3_value*>& args, Kind kind) {
+    int64_t profile = sqlite3_value_int64(args[0]);
+    int64_t buckets = 50;
+    if (args.size() > 1 && args[1] && sqlite3_value_type(args[1]) != SQLITE_NULL) buckets = sqlite3_value_int64(args[1]);
+    if (buckets < 1 || buckets > kMaxBuckets)
+        throw Error("buckets must be between 1 and " + std::to_string(kMaxBuckets));
+    auto d = std::make_unique<EngineIntervals>(db, profile);
+    if (!d->found) return nullptr;
+    std::unique_ptr<Producer> p;
+    switch (kind) {
+        case Kind::summary: p = std::make_unique<SummaryRows>(std::move(d)); break;
+        case Kind::busy: p = std::make_unique<BusyRows>(std::move(d)); break;
+        case Kind::masks: p = std::make_unique<MaskRows>(std::move(d)); break;
+        case Kind::timeline: p = std::make_unique<TimelineRows>(std::move(d), buckets); break;
+    }
+    return std::make_unique<ProducerRows>(std::move(p), kind);
+}
+
+template <Kind K>
+std::unique_ptr<RowSource> open_kind(sqlite3* db, const std::vector<sqlite3_value*>& args) {
+    return open_rows(db, args, K);
+}
+
+const TableFunction kFunctions[] = {
+    {"engine_summary",
+     "CREATE TABLE x(engine TEXT, instructions INTEGER, busy_ns INTEGER, busy_sum_ns INTEGER, profile_id HIDDEN)", 4, 1,
+     open_kind<Kind::summary>},
+    {"engine_busy", "CREATE TABLE x(engine TEXT, lo INTEGER, hi INTEGER, profile_id HIDDEN)", 3, 1,
+     open_kind<Kind::busy>},
+    {"engine_masks",
+     "CREATE TABLE x(mask INTEGER, dur_ns INTEGER, engines TEXT, compute INTEGER, dma INTEGER, profile_id HIDDEN)", 5, 1,
+     open_kind<Kind::masks>},
+    {"engine_timeline",
      "CREATE TABLE x(engine TEXT, bucket INTEGER, start_ns INTEGER, end_ns INTEGER, busy_ns INTEGER,"
      " profile_id HIDDEN, buckets HIDDEN)",
-     5, 2},
-};
-
-struct Table {
-    sqlite3_vtab base{};
-    const FunctionDef* def;
-    sqlite3* db;
-};
-
-struct Cursor {
-    sqlite3_vtab_cursor base{};
-    std::unique_ptr<Producer> producer;
-    Row row;
-    bool eof = true;
-    sqlite3_int64 rowid = 0;
-};
-
-int x_connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
-    const FunctionDef* def = static_cast<const FunctionDef*>(aux);
-    int rc = sqlite3_declare_vtab(db, def->schema);
-    if (rc != SQLITE_OK) return rc;
-    auto* t = new Table;
-    t->def = def;
-    t->db = db;
-    *out = &t->base;
-    return SQLITE_OK;
-}
-
-int x_disconnect(sqlite3_vtab* v) {
-    delete reinterpret_cast<Table*>(v);
-    return SQLITE_OK;
-}
-
-int x_best_index(sqlite3_vtab* v, sqlite3_index_info* info) {
-    const FunctionDef* def = reinterpret_cast<Table*>(v)->def;
-    int found = 0;
-    for (int i = 0; i < info->nConstraint; ++i) {
-        const auto& c = info->aConstraint[i];
-        int arg = c.iColumn - def->visible;
-        if (arg < 0 || arg >= def->args || c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
-        if (!c.usable) return SQLITE_CONSTRAINT;  // try another join order
-        info->aConstraintUsage[i].argvIndex = arg + 1;
-        info->aConstraintUsage[i].omit = 1;
-        found |= 1 << arg;
-    }
-    info->idxNum = found;
-    if (!(found & 1)) {
-        // No profile id: a plan SQLite avoids when it has another, and that
-        // xFilter refuses with a message (SQLite drops messages set here).
-        info->estimatedCost = 1e300;
-        info->estimatedRows = 1;
-        return SQLITE_OK;
-    }
-    info->estimatedCost = 1000;
-    info->estimatedRows = 1000;
-    return SQLITE_OK;
-}
-
-int x_open(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
-    auto* c = new Cursor;
-    *out = &c->base;
-    return SQLITE_OK;
-}
-
-int x_close(sqlite3_vtab_cursor* cur) {
-    delete reinterpret_cast<Cursor*>(cur);
-    return SQLITE_OK;
-}
-
-int x_next(sqlite3_vtab_cursor* cur) {
-    Cursor* c = reinterpret_cast<Cursor*>(cur);
-    try {
-        c->eof = !c->producer || !c->producer->next(c->row);
-    } catch (const std::exception& e) {
-        cur->pVtab->zErrMsg = sqlite3_mprintf("%s", e.what());
-        return SQLITE_ERROR;
-    }
-    ++c->rowid;
-    return SQLITE_OK;
-}
-
-int x_filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
-    Cursor* c = reinterpret_cast<Cursor*>(cur);
-    Table* t = reinterpret_cast<Table*>(cur->pVtab);
-    c->producer.reset();
-    c->rowid = 0;
-    c->eof = true;
-    if (!(idx_num & 1)) {
-        cur->pVtab->zErrMsg = sqlite3_mprintf("%s() needs a profile id, e.g. %s(p.id)", t->def->name, t->def->name);
-        return SQLITE_ERROR;
-    }
-    if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
-    int64_t profile = sqlite3_value_int64(argv[0]);
-    int64_t buckets = 50;
-    if ((idx_num & 2) && argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) buckets = sqlite3_value_int64(argv[1]);
-    if (buckets < 1 || buckets > kMaxBuckets) {
-        cur->pVtab->zErrMsg = sqlite3_mprintf("buckets must be between 1 and %lld", static_cast<long long>(kMaxBuckets));
-        return SQLITE_ERROR;
-    }
-    try {
-        auto d = std::make_unique<EngineIntervals>(t->db, profile);
-        if (!d->found) return SQLITE_OK;
-        switch (t->def->kind) {
-            case Kind::summary: c->producer = std::make_unique<SummaryRows>(std::move(d)); break;
-            case Kind::busy: c->producer = std::make_unique<BusyRows>(std::move(d)); break;
-            case Kind::masks: c->producer = std::make_unique<MaskRows>(std::move(d)); break;
-            case Kind::timeline: c->producer = std::make_unique<TimelineRows>(std::move(d), buckets); break;
-        }
-    } catch (const std::exception& e) {
-        cur->pVtab->zErrMsg = sqlite3_mprintf("%s", e.what());
-        return SQLITE_ERROR;
-    }
-    return x_next(cur);
-}
-
-int x_eof(sqlite3_vtab_cursor* cur) { return reinterpret_cast<Cursor*>(cur)->eof ? 1 : 0; }
-
-int x_column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
-    Cursor* c = reinterpret_cast<Cursor*>(cur);
-    const FunctionDef* def = reinterpret_cast<Table*>(cur->pVtab)->def;
-    const Row& r = c->row;
-    auto text = [&] { sqlite3_result_text(ctx, r.text.c_str(), static_cast<int>(r.text.size()), SQLITE_TRANSIENT); };
-    if (col >= def->visible) {
-        sqlite3_result_null(ctx);
-        return SQLITE_OK;
-    }
-    switch (def->kind) {
-        case Kind::summary:
-        case Kind::busy:
-        case Kind::timeline:
-            // text first, then integers
-            if (col == 0) text();
-            else sqlite3_result_int64(ctx, r.i[static_cast<size_t>(col - 1)]);
-            break;
-        case Kind::masks:
-            if (col == 2) text();
-            else sqlite3_result_int64(ctx, r.i[static_cast<size_t>(col)]);
-            break;
-    }
-    return SQLITE_OK;
-}
-
-int x_rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* rowid) {
-    *rowid = reinterpret_cast<Cursor*>(cur)->rowid;
-    return SQLITE_OK;
-}
-
-const sqlite3_module kModule = {
-    0,              // iVersion
-    nullptr,        // xCreate: eponymous only (a table-valued function)
-    x_connect, x_best_index, x_disconnect,
-    nullptr,        // xDestroy
-    x_open, x_close, x_filter, x_next, x_eof, x_column, x_rowid,
-    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+     5, 2, open_kind<Kind::timeline>},
 };
 
 }  // namespace
 
 void register_engine_functions(sqlite3* db) {
-    for (const FunctionDef& f : kFunctions)
-        sqlite3_create_module(db, f.name, &kModule, const_cast<FunctionDef*>(&f));
+    for (const TableFunction& f : kFunctions) register_table_function(db, f);
 }
 
 }  // namespace nx

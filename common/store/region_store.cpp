@@ -11,33 +11,12 @@
 #include "common/io/error.h"
 #include "common/profile/rule_inputs.h"
 #include "common/store/store.h"
+#include "common/store/table_function.h"
 
 namespace nx {
 
 namespace {
 
-struct Stmt {
-    sqlite3_stmt* s = nullptr;
-    sqlite3* db;
-    Stmt(sqlite3* d, const std::string& sql) : db(d) {
-        if (sqlite3_prepare_v2(d, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) throw Error(sqlite3_errmsg(d));
-    }
-    ~Stmt() { sqlite3_finalize(s); }
-    bool step() {
-        int rc = sqlite3_step(s);
-        if (rc == SQLITE_ROW) return true;
-        if (rc != SQLITE_DONE) throw Error(sqlite3_errmsg(db));
-        return false;
-    }
-    std::string_view text(int col) const {
-        const unsigned char* t = sqlite3_column_text(s, col);
-        return t ? std::string_view(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s, col)))
-                 : std::string_view();
-    }
-    bool null(int col) const { return sqlite3_column_type(s, col) == SQLITE_NULL; }
-    int64_t i64(int col) const { return sqlite3_column_int64(s, col); }
-    double f64(int col) const { return sqlite3_column_double(s, col); }
-};
 
 // One profile of a (possibly merged) database, as the scans need it.
 struct DbProfile {
@@ -50,14 +29,12 @@ struct DbProfile {
     std::string record;
 
     DbProfile(sqlite3* db, int64_t profile_id) {
-        // Merged databases (nx-query --db A --db B) offset ids by 2^40 per
-        // database (engine_intervals.cpp does the same).
-        int64_t k = profile_id / Store::kIdStride;
-        local = profile_id - k * Store::kIdStride;
-        schema = k == 0 ? "main" : "db" + std::to_string(k);
-        Stmt p(db, "SELECT first_event_id, last_event_id, start_ns, end_ns, uid, name, target, dtype, record FROM " +
+        ProfileLocation at = locate_profile(profile_id);
+        schema = at.schema;
+        local = at.local;
+        ConnStmt p(db, "SELECT first_event_id, last_event_id, start_ns, end_ns, uid, name, target, dtype, record FROM " +
                        schema + ".profile WHERE id = ?");
-        sqlite3_bind_int64(p.s, 1, local);
+        p.bind(1, local);
         if (!p.step()) return;
         found = true;
         ranged = !p.null(0);
@@ -79,11 +56,11 @@ struct DbProfile {
         if (ranged) w += " AND " + a + "id BETWEEN ?2 AND ?3";
         return w;
     }
-    void bind(Stmt& st) const {
-        sqlite3_bind_int64(st.s, 1, local);
+    void bind(ConnStmt& st) const {
+        st.bind(1, local);
         if (ranged) {
-            sqlite3_bind_int64(st.s, 2, first);
-            sqlite3_bind_int64(st.s, 3, last);
+            st.bind(2, first);
+            st.bind(3, last);
         }
     }
 };
@@ -91,14 +68,14 @@ struct DbProfile {
 // Explorer's FrameworkNode rows (hierarchy nodes with their time span).
 std::vector<Region> framework_regions(sqlite3* db, const DbProfile& p) {
     std::vector<Region> out;
-    std::unique_ptr<Stmt> q;
+    std::unique_ptr<ConnStmt> q;
     try {
-        q = std::make_unique<Stmt>(db, "SELECT data FROM " + p.schema +
+        q = std::make_unique<ConnStmt>(db, "SELECT data FROM " + p.schema +
                                            ".source_row WHERE tbl = 'FrameworkNode' AND profile_id = ?");
     } catch (const Error&) {
         return out;  // a database from before source tables
     }
-    sqlite3_bind_int64(q->s, 1, p.local);
+    q->bind(1, p.local);
     while (q->step()) {
         std::string_view data = q->text(0);
         rapidjson::Document d;
@@ -138,7 +115,7 @@ std::vector<Region> event_layer_regions(sqlite3* db, const DbProfile& p) {
     bool too_many = false;
     std::unordered_map<int64_t, std::pair<int64_t, int64_t>> spans;  // layer -> whole span
     {
-        Stmt q(db, "SELECT layer_id, ts, ts + dur FROM " + p.schema + ".event WHERE " + p.where("") +
+        ConnStmt q(db, "SELECT layer_id, ts, ts + dur FROM " + p.schema + ".event WHERE " + p.where("") +
                        " AND type = 'instruction' AND layer_id IS NOT NULL");
         p.bind(q);
         while (q.step()) {
@@ -160,7 +137,7 @@ std::vector<Region> event_layer_regions(sqlite3* db, const DbProfile& p) {
     }
     std::unordered_map<int64_t, std::string> names;
     {
-        Stmt q(db, "SELECT s.id, s.value FROM " + p.schema + ".string s WHERE s.id IN (SELECT DISTINCT layer_id FROM " +
+        ConnStmt q(db, "SELECT s.id, s.value FROM " + p.schema + ".string s WHERE s.id IN (SELECT DISTINCT layer_id FROM " +
                        p.schema + ".event WHERE " + p.where("") + " AND type = 'instruction' AND layer_id IS NOT NULL)");
         p.bind(q);
         while (q.step()) names[q.i64(0)] = std::string(q.text(1));
@@ -196,11 +173,11 @@ std::vector<Region> automatic_regions(sqlite3* db, const DbProfile& p) {
 template <class Fn>
 void scan_events(sqlite3* db, const DbProfile& p, Fn fn) {
     std::unordered_map<int64_t, std::pair<Engine, std::string>> tracks;
-    Stmt t(db, "SELECT id, engine, name FROM " + p.schema + ".track WHERE profile_id = ?");
-    sqlite3_bind_int64(t.s, 1, p.local);
+    ConnStmt t(db, "SELECT id, engine, name FROM " + p.schema + ".track WHERE profile_id = ?");
+    t.bind(1, p.local);
     while (t.step())
         tracks[t.i64(0)] = {parse_engine(t.text(1)).value_or(Engine::none), std::string(t.text(2))};
-    Stmt ev(db, "SELECT ts, dur, track_id, type, opcode, bytes, flops, model_flops, dma_kind, tensor, args, name FROM " +
+    ConnStmt ev(db, "SELECT ts, dur, track_id, type, opcode, bytes, flops, model_flops, dma_kind, tensor, args, name FROM " +
                     p.schema + ".event WHERE " + p.where(""));
     p.bind(ev);
     int64_t last_track = INT64_MIN;
@@ -275,15 +252,6 @@ constexpr const char* kStatsSchema =
 constexpr int kListColumns = 7;
 constexpr int kStatsColumns = 26;
 
-struct FunctionDef {
-    const char* name;
-    const char* schema;
-    int visible;
-    bool stats;
-};
-const FunctionDef kFunctions[] = {{"regions", kListSchema, kListColumns, false},
-                                  {"region_stats", kStatsSchema, kStatsColumns, true}};
-
 std::vector<Value> row_of(size_t index, const RegionResult& r, int64_t profile_span, bool stats) {
     std::vector<Value> v;
     int64_t dur = r.region.end_ns - r.region.start_ns;
@@ -343,123 +311,44 @@ std::vector<Value> row_of(size_t index, const RegionResult& r, int64_t profile_s
     return v;
 }
 
-struct Table {
-    sqlite3_vtab base{};
-    const FunctionDef* def = nullptr;
-    sqlite3* db = nullptr;
+// A call's rows, computed up front (regions are few).
+class RegionRows : public RowSource {
+public:
+    explicit RegionRows(std::vector<std::vector<Value>> rows) : rows_(std::move(rows)) {}
+    bool next() override { return ++at_ < rows_.size(); }
+    void column(sqlite3_context* ctx, int col) const override {
+        const std::vector<Value>& row = rows_[at_];
+        if (static_cast<size_t>(col) >= row.size()) {
+            sqlite3_result_null(ctx);
+            return;
+        }
+        const Value& v = row[static_cast<size_t>(col)];
+        if (auto* i = std::get_if<int64_t>(&v)) sqlite3_result_int64(ctx, *i);
+        else if (auto* d = std::get_if<double>(&v)) sqlite3_result_double(ctx, *d);
+        else if (auto* t = std::get_if<std::string>(&v))
+            sqlite3_result_text(ctx, t->c_str(), static_cast<int>(t->size()), SQLITE_TRANSIENT);
+        else sqlite3_result_null(ctx);
+    }
+
+private:
+    std::vector<std::vector<Value>> rows_;
+    size_t at_ = static_cast<size_t>(-1);  // before the first row
 };
 
-struct Cursor {
-    sqlite3_vtab_cursor base{};
+std::unique_ptr<RowSource> open_regions(sqlite3* db, const std::vector<sqlite3_value*>& args, bool stats) {
+    int64_t profile = sqlite3_value_int64(args[0]);
+    DbProfile p(db, profile);
+    std::vector<RegionResult> regions = regions_of(db, profile, {}, nullptr, nullptr, stats);
     std::vector<std::vector<Value>> rows;
-    size_t at = 0;
-};
-
-int x_connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
-    const FunctionDef* def = static_cast<const FunctionDef*>(aux);
-    int rc = sqlite3_declare_vtab(db, def->schema);
-    if (rc != SQLITE_OK) return rc;
-    auto* t = new Table;
-    t->def = def;
-    t->db = db;
-    *out = &t->base;
-    return SQLITE_OK;
+    for (size_t i = 0; i < regions.size(); ++i) rows.push_back(row_of(i, regions[i], p.end - p.start, stats));
+    return std::make_unique<RegionRows>(std::move(rows));
 }
 
-int x_disconnect(sqlite3_vtab* v) {
-    delete reinterpret_cast<Table*>(v);
-    return SQLITE_OK;
-}
-
-int x_best_index(sqlite3_vtab* v, sqlite3_index_info* info) {
-    const FunctionDef* def = reinterpret_cast<Table*>(v)->def;
-    bool found = false;
-    for (int i = 0; i < info->nConstraint; ++i) {
-        const auto& c = info->aConstraint[i];
-        if (c.iColumn != def->visible || c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
-        if (!c.usable) return SQLITE_CONSTRAINT;
-        info->aConstraintUsage[i].argvIndex = 1;
-        info->aConstraintUsage[i].omit = 1;
-        found = true;
-    }
-    info->idxNum = found ? 1 : 0;
-    info->estimatedCost = found ? 1000 : 1e300;
-    info->estimatedRows = found ? 100 : 1;
-    return SQLITE_OK;
-}
-
-int x_open(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
-    auto* c = new Cursor;
-    *out = &c->base;
-    return SQLITE_OK;
-}
-
-int x_close(sqlite3_vtab_cursor* cur) {
-    delete reinterpret_cast<Cursor*>(cur);
-    return SQLITE_OK;
-}
-
-int x_filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
-    Cursor* c = reinterpret_cast<Cursor*>(cur);
-    Table* t = reinterpret_cast<Table*>(cur->pVtab);
-    c->rows.clear();
-    c->at = 0;
-    if (!idx_num) {
-        cur->pVtab->zErrMsg = sqlite3_mprintf("%s() needs a profile id, e.g. %s(p.id)", t->def->name, t->def->name);
-        return SQLITE_ERROR;
-    }
-    if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
-    int64_t profile = sqlite3_value_int64(argv[0]);
-    try {
-        DbProfile p(t->db, profile);
-        std::vector<RegionResult> regions = regions_of(t->db, profile, {}, nullptr, nullptr, t->def->stats);
-        for (size_t i = 0; i < regions.size(); ++i)
-            c->rows.push_back(row_of(i, regions[i], p.end - p.start, t->def->stats));
-    } catch (const std::exception& e) {
-        cur->pVtab->zErrMsg = sqlite3_mprintf("%s", e.what());
-        return SQLITE_ERROR;
-    }
-    return SQLITE_OK;
-}
-
-int x_next(sqlite3_vtab_cursor* cur) {
-    ++reinterpret_cast<Cursor*>(cur)->at;
-    return SQLITE_OK;
-}
-
-int x_eof(sqlite3_vtab_cursor* cur) {
-    Cursor* c = reinterpret_cast<Cursor*>(cur);
-    return c->at >= c->rows.size() ? 1 : 0;
-}
-
-int x_column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
-    Cursor* c = reinterpret_cast<Cursor*>(cur);
-    const std::vector<Value>& row = c->rows[c->at];
-    if (col < 0 || static_cast<size_t>(col) >= row.size()) {
-        sqlite3_result_null(ctx);
-        return SQLITE_OK;
-    }
-    const Value& v = row[static_cast<size_t>(col)];
-    if (auto* i = std::get_if<int64_t>(&v)) sqlite3_result_int64(ctx, *i);
-    else if (auto* d = std::get_if<double>(&v)) sqlite3_result_double(ctx, *d);
-    else if (auto* s = std::get_if<std::string>(&v))
-        sqlite3_result_text(ctx, s->c_str(), static_cast<int>(s->size()), SQLITE_TRANSIENT);
-    else sqlite3_result_null(ctx);
-    return SQLITE_OK;
-}
-
-int x_rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* rowid) {
-    *rowid = static_cast<sqlite3_int64>(reinterpret_cast<Cursor*>(cur)->at);
-    return SQLITE_OK;
-}
-
-const sqlite3_module kModule = {
-    0,        // iVersion
-    nullptr,  // xCreate: eponymous only (a table-valued function)
-    x_connect, x_best_index, x_disconnect,
-    nullptr,  // xDestroy
-    x_open, x_close, x_filter, x_next, x_eof, x_column, x_rowid,
-    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+const TableFunction kFunctions[] = {
+    {"regions", kListSchema, kListColumns, 1,
+     [](sqlite3* db, const std::vector<sqlite3_value*>& args) { return open_regions(db, args, false); }},
+    {"region_stats", kStatsSchema, kStatsColumns, 1,
+     [](sqlite3* db, const std::vector<sqlite3_value*>& args) { return open_regions(db, args, true); }},
 };
 
 }  // namespace
@@ -472,14 +361,14 @@ const char* const kRegionView =
 std::vector<RegionResult> store_regions(Store& store, const std::string& uid, const std::vector<WindowSpec>& windows,
                                         const RuleThresholds* thresholds, std::vector<std::string>* notes) {
     sqlite3* db = store.db().handle();
-    Stmt q(db, "SELECT id FROM profile WHERE uid = ?");
-    sqlite3_bind_text(q.s, 1, uid.c_str(), static_cast<int>(uid.size()), SQLITE_TRANSIENT);
+    ConnStmt q(db, "SELECT id FROM profile WHERE uid = ?");
+    q.bind(1, std::string_view(uid));
     if (!q.step()) throw Error("no profile with id " + uid + " in the database", store.path());
     return regions_of(db, q.i64(0), windows, thresholds, notes, true);
 }
 
 void register_region_functions(sqlite3* db) {
-    for (const FunctionDef& f : kFunctions) sqlite3_create_module(db, f.name, &kModule, const_cast<FunctionDef*>(&f));
+    for (const TableFunction& f : kFunctions) register_table_function(db, f);
 }
 
 }  // namespace nx
