@@ -122,6 +122,15 @@ open('big.json.gz', 'wb').write(gzip.compress(data)[:30000])
     echo "$output" >out.jsonl
     [ "$(jget out.jsonl 'r[0]["event_count"]')" = 2 ]
     [ "$(sqlite3 s.db "SELECT count(*) FROM profile WHERE name = 'mixed'")" = 1 ]
+    # The profile keeps its own counts: in its record, the database's copy and the report.
+    [ "$(jget out.jsonl 'r[0]["import_errors"]["bad_record"]')" = 2 ]
+    [ "$(sqlite3 s.db "SELECT json_extract(record, '$.import_errors.bad_record') FROM profile WHERE name = 'mixed'")" = 2 ]
+    run nx-report -f text out.jsonl
+    [[ "$output" == *"import: skipped 2 bad records (--keep-going); the figures leave them out"* ]]
+    # A clean profile has none.
+    printf '{"instruction": [\n {"timestamp": 1, "duration": 2, "label": "Vector", "opcode": "A"}\n]}\n' >clean.json
+    nx-convert clean.json >clean.jsonl
+    [ "$(jget clean.jsonl '"import_errors" in r[0]')" = false ]
 }
 
 @test "--keep-going: every tool names the first five of a kind, counts the rest, and exits 1 (error counters)" {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/io/error.h"
+#include "common/profile/profile_record.h"
 
 namespace nx {
 
@@ -14,6 +15,7 @@ void ProfileBuilder::begin_profile(const ProfileInfo& info) {
     events_ = counters_ = 0;
     counter_runs_.clear();
     metrics_ = std::make_unique<ProfileMetrics>();
+    errors_at_begin_ = error_counts().snapshot();
     for (ProfileSink* s : sinks_) s->begin_profile(info_);
 }
 
@@ -73,7 +75,14 @@ void ProfileBuilder::update_info(const ProfileInfo& info) { info_ = info; }
 void ProfileBuilder::end_profile() {
     if (!metrics_) return;
     if (content_ == 0 && !require_content_.empty()) throw Error(require_content_);
+    // What was skipped while reading this profile goes with it (its record,
+    // the database's copy of that record, the report's notes).
+    std::string skipped = error_counts().grown_since_json(errors_at_begin_);
+    if (!skipped.empty()) merge_carried(info_, {{"import_errors", skipped}});
     ProfileSummary summary = metrics_->finish(info_);
+    if (!skipped.empty())
+        summary.notes.push_back("import: " + error_counts().grown_since_text(errors_at_begin_) +
+                                " (--keep-going); the figures leave them out");
     metrics_.reset();
     for (ProfileSink* s : sinks_) s->end_profile(info_, summary);
     ++done_;

@@ -8,6 +8,7 @@
 
 #include "common/profile/profile_metrics.h"
 #include "common/profile/profile_sink.h"
+#include "common/records/error_counts.h"
 
 namespace nx {
 
@@ -53,6 +54,7 @@ private:
     std::vector<ProfileSink*> sinks_;
     std::unique_ptr<ProfileMetrics> metrics_;
     ProfileInfo info_;
+    ErrorCounts::Snapshot errors_at_begin_{};
     int done_ = 0;
 };
 

@@ -35,9 +35,10 @@ bool ErrorCounts::any_error() const {
     return false;
 }
 
-std::string ErrorCounts::summary(ErrorKind kind) const {
+std::string ErrorCounts::summary(ErrorKind kind, int64_t n) const {
     const ErrorCounterDef& d = error_counter_def(kind);
-    int64_t n = count(kind), total = totals_[static_cast<int>(kind)];
+    if (n < 0) n = count(kind);
+    int64_t total = totals_[static_cast<int>(kind)];
     int64_t plural_of = d.summary.find("%t") != std::string_view::npos ? total : n;
     std::string out;
     for (size_t i = 0; i < d.summary.size(); ++i) {
@@ -56,6 +57,30 @@ std::string ErrorCounts::summary(ErrorKind kind) const {
 void ErrorCounts::print_summary() const {
     for (const ErrorCounterDef& d : kCounters)
         if (count(d.kind) > 0) print_note(summary(d.kind));
+}
+
+ErrorCounts::Snapshot ErrorCounts::snapshot() const {
+    Snapshot s{};
+    for (int k = 0; k < kErrorKinds; ++k) s[static_cast<size_t>(k)] = counts_[k];
+    return s;
+}
+
+std::string ErrorCounts::grown_since_json(const Snapshot& before) const {
+    std::string out;
+    for (const ErrorCounterDef& d : kCounters) {
+        int64_t n = count(d.kind) - before[static_cast<size_t>(d.kind)];
+        if (n > 0) out += (out.empty() ? "{\"" : ",\"") + std::string(d.name) + "\":" + std::to_string(n);
+    }
+    return out.empty() ? out : out + "}";
+}
+
+std::string ErrorCounts::grown_since_text(const Snapshot& before) const {
+    std::string out;
+    for (const ErrorCounterDef& d : kCounters) {
+        int64_t n = count(d.kind) - before[static_cast<size_t>(d.kind)];
+        if (n > 0) out += (out.empty() ? "" : "; ") + summary(d.kind, n);
+    }
+    return out;
 }
 
 ErrorCounts& error_counts() {

@@ -7,6 +7,7 @@
 // that is not zero, and any error-severity count makes the exit status 1.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -53,8 +54,19 @@ public:
     bool any_error() const;
     // One line per counter that is not zero, as notes on standard error.
     void print_summary() const;
-    // The summary line of one counter ("skipped 2 bad records").
-    std::string summary(ErrorKind kind) const;
+    // The summary line of one counter ("skipped 2 bad records"); of `n`
+    // instead of the count when given.
+    std::string summary(ErrorKind kind, int64_t n = -1) const;
+
+    // The counts now, to see later what one profile's import added (each
+    // profile record keeps its own counts: ProfileBuilder).
+    using Snapshot = std::array<int64_t, kErrorKinds>;
+    Snapshot snapshot() const;
+    // The counters that grew since `before`, as a JSON object
+    // ({"bad_record":3}) and as summary lines joined by "; ".  Empty when
+    // none grew.
+    std::string grown_since_json(const Snapshot& before) const;
+    std::string grown_since_text(const Snapshot& before) const;
 
 private:
     int64_t counts_[kErrorKinds] = {};
