@@ -10,90 +10,20 @@
 
 #include "common/io/error.h"
 #include "common/profile/rule_inputs.h"
+#include "common/store/profile_scan.h"
 #include "common/store/store.h"
+#include "common/store/table_function.h"
 
 namespace nx {
 
 namespace {
 
-struct Stmt {
-    sqlite3_stmt* s = nullptr;
-    sqlite3* db;
-    Stmt(sqlite3* d, const std::string& sql) : db(d) {
-        if (sqlite3_prepare_v2(d, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) throw Error(sqlite3_errmsg(d));
-    }
-    ~Stmt() { sqlite3_finalize(s); }
-    bool step() {
-        int rc = sqlite3_step(s);
-        if (rc == SQLITE_ROW) return true;
-        if (rc != SQLITE_DONE) throw Error(sqlite3_errmsg(db));
-        return false;
-    }
-    std::string_view text(int col) const {
-        const unsigned char* t = sqlite3_column_text(s, col);
-        return t ? std::string_view(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s, col)))
-                 : std::string_view();
-    }
-    bool null(int col) const { return sqlite3_column_type(s, col) == SQLITE_NULL; }
-    int64_t i64(int col) const { return sqlite3_column_int64(s, col); }
-    double f64(int col) const { return sqlite3_column_double(s, col); }
-};
-
-// One profile of a (possibly merged) database, as the scans need it.
-struct DbProfile {
-    bool found = false;
-    std::string schema;
-    int64_t local = 0;
-    bool ranged = false;
-    int64_t first = 0, last = 0, start = 0, end = 0;
-    ProfileInfo info;
-    std::string record;
-
-    DbProfile(sqlite3* db, int64_t profile_id) {
-        // Merged databases (nx-query --db A --db B) offset ids by 2^40 per
-        // database (engine_intervals.cpp does the same).
-        int64_t k = profile_id / Store::kIdStride;
-        local = profile_id - k * Store::kIdStride;
-        schema = k == 0 ? "main" : "db" + std::to_string(k);
-        Stmt p(db, "SELECT first_event_id, last_event_id, start_ns, end_ns, uid, name, target, dtype, record FROM " +
-                       schema + ".profile WHERE id = ?");
-        sqlite3_bind_int64(p.s, 1, local);
-        if (!p.step()) return;
-        found = true;
-        ranged = !p.null(0);
-        first = p.i64(0);
-        last = p.i64(1);
-        start = p.i64(2);
-        end = p.i64(3);
-        info.id = std::string(p.text(4));
-        info.name = std::string(p.text(5));
-        info.target = std::string(p.text(6));
-        info.dtype = std::string(p.text(7));
-        record = std::string(p.text(8));
-    }
-
-    // "profile_id = ?1 [AND id BETWEEN ?2 AND ?3]" bound on `st`.
-    std::string where(const char* alias) const {
-        std::string a = alias;
-        std::string w = a + "profile_id = ?1";
-        if (ranged) w += " AND " + a + "id BETWEEN ?2 AND ?3";
-        return w;
-    }
-    void bind(Stmt& st) const {
-        sqlite3_bind_int64(st.s, 1, local);
-        if (ranged) {
-            sqlite3_bind_int64(st.s, 2, first);
-            sqlite3_bind_int64(st.s, 3, last);
-        }
-    }
-};
-
 // Explorer's FrameworkNode rows (hierarchy nodes with their time span).
 std::vector<Region> framework_regions(sqlite3* db, const DbProfile& p) {
     std::vector<Region> out;
-    std::unique_ptr<Stmt> q;
+    std::unique_ptr<ProfileStmt> q;
     try {
-        q = std::make_unique<Stmt>(db, "SELECT data FROM " + p.schema +
+        q = std::make_unique<ProfileStmt>(db, "SELECT data FROM " + p.schema +
                                            ".source_row WHERE tbl = 'FrameworkNode' AND profile_id = ?");
     } catch (const Error&) {
         return out;  // a database from before source tables
@@ -138,7 +68,7 @@ std::vector<Region> event_layer_regions(sqlite3* db, const DbProfile& p) {
     bool too_many = false;
     std::unordered_map<int64_t, std::pair<int64_t, int64_t>> spans;  // layer -> whole span
     {
-        Stmt q(db, "SELECT layer_id, ts, ts + dur FROM " + p.schema + ".event WHERE " + p.where("") +
+        ProfileStmt q(db, "SELECT layer_id, ts, ts + dur FROM " + p.schema + ".event WHERE " + p.where("") +
                        " AND type = 'instruction' AND layer_id IS NOT NULL");
         p.bind(q);
         while (q.step()) {
@@ -160,7 +90,7 @@ std::vector<Region> event_layer_regions(sqlite3* db, const DbProfile& p) {
     }
     std::unordered_map<int64_t, std::string> names;
     {
-        Stmt q(db, "SELECT s.id, s.value FROM " + p.schema + ".string s WHERE s.id IN (SELECT DISTINCT layer_id FROM " +
+        ProfileStmt q(db, "SELECT s.id, s.value FROM " + p.schema + ".string s WHERE s.id IN (SELECT DISTINCT layer_id FROM " +
                        p.schema + ".event WHERE " + p.where("") + " AND type = 'instruction' AND layer_id IS NOT NULL)");
         p.bind(q);
         while (q.step()) names[q.i64(0)] = std::string(q.text(1));
@@ -192,50 +122,6 @@ std::vector<Region> automatic_regions(sqlite3* db, const DbProfile& p) {
     return regions;
 }
 
-// Every event of the profile, as the importer gave it, to `fn`.
-template <class Fn>
-void scan_events(sqlite3* db, const DbProfile& p, Fn fn) {
-    std::unordered_map<int64_t, std::pair<Engine, std::string>> tracks;
-    Stmt t(db, "SELECT id, engine, name FROM " + p.schema + ".track WHERE profile_id = ?");
-    sqlite3_bind_int64(t.s, 1, p.local);
-    while (t.step())
-        tracks[t.i64(0)] = {parse_engine(t.text(1)).value_or(Engine::none), std::string(t.text(2))};
-    Stmt ev(db, "SELECT ts, dur, track_id, type, opcode, bytes, flops, model_flops, dma_kind, tensor, args, name FROM " +
-                    p.schema + ".event WHERE " + p.where(""));
-    p.bind(ev);
-    int64_t last_track = INT64_MIN;
-    const std::pair<Engine, std::string>* track = nullptr;
-    static const std::pair<Engine, std::string> kNoTrack{Engine::none, {}};
-    while (ev.step()) {
-        Event e;
-        e.ts_ns = ev.i64(0);
-        e.dur_ns = ev.i64(1);
-        int64_t tid = ev.i64(2);
-        if (tid != last_track) {
-            auto it = tracks.find(tid);
-            track = it == tracks.end() ? &kNoTrack : &it->second;
-            last_track = tid;
-        }
-        e.engine = track->first;
-        e.track = track->second;
-        e.type = parse_event_type(ev.text(3)).value_or(EventType::instruction);
-        e.opcode = ev.text(4);
-        e.name = ev.null(11) ? e.opcode : ev.text(11);
-        if (!ev.null(5)) e.bytes = ev.i64(5);
-        if (!ev.null(6)) e.flops = ev.f64(6);
-        if (!ev.null(7)) e.model_flops = ev.f64(7);
-        if (!ev.null(8)) e.dma_kind = parse_dma_kind(ev.text(8)).value_or(DmaKind::unknown);
-        e.tensor = ev.text(9);
-        e.args_json = ev.text(10);
-        if (e.flops >= 0 && !e.args_json.empty()) {
-            std::string_view kind = json_field(e.args_json, "instruction_type");
-            if (kind.empty()) kind = json_field(e.args_json, "tensor_instruction_type");
-            e.transpose = kind == "TRANSPOSE" || json_field(e.args_json, "transpose") == "true";
-        }
-        fn(e);
-    }
-}
-
 std::vector<RegionResult> regions_of(sqlite3* db, int64_t profile_id, const std::vector<WindowSpec>& windows,
                                      const RuleThresholds* thresholds, std::vector<std::string>* notes, bool metrics) {
     DbProfile p(db, profile_id);
@@ -254,13 +140,13 @@ std::vector<RegionResult> regions_of(sqlite3* db, int64_t profile_id, const std:
     if (rm.dropped() > 0 && notes)
         notes->push_back(std::to_string(rm.dropped()) + " regions past the first " +
                          std::to_string(RegionMetrics::kMaxRegions) + " (the shortest) are left out");
-    scan_events(db, p, [&](const Event& e) { rm.add(e); });
+    scan_profile_events(db, p, [&](const Event& e) { rm.add(e); });
     return rm.finish(thresholds);
 }
 
 // ---- table-valued functions
 
-using Value = std::variant<std::monostate, int64_t, double, std::string>;
+using Value = SqlValue;
 
 constexpr const char* kListSchema =
     "CREATE TABLE x(region_id INTEGER, kind TEXT, name TEXT, parent TEXT, start_ns INTEGER, end_ns INTEGER, "
@@ -275,14 +161,6 @@ constexpr const char* kStatsSchema =
 constexpr int kListColumns = 7;
 constexpr int kStatsColumns = 26;
 
-struct FunctionDef {
-    const char* name;
-    const char* schema;
-    int visible;
-    bool stats;
-};
-const FunctionDef kFunctions[] = {{"regions", kListSchema, kListColumns, false},
-                                  {"region_stats", kStatsSchema, kStatsColumns, true}};
 
 std::vector<Value> row_of(size_t index, const RegionResult& r, int64_t profile_span, bool stats) {
     std::vector<Value> v;
@@ -343,124 +221,17 @@ std::vector<Value> row_of(size_t index, const RegionResult& r, int64_t profile_s
     return v;
 }
 
-struct Table {
-    sqlite3_vtab base{};
-    const FunctionDef* def = nullptr;
-    sqlite3* db = nullptr;
-};
-
-struct Cursor {
-    sqlite3_vtab_cursor base{};
+template <bool Stats>
+std::vector<std::vector<Value>> region_rows(sqlite3* db, int64_t profile) {
+    DbProfile p(db, profile);
+    std::vector<RegionResult> regions = regions_of(db, profile, {}, nullptr, nullptr, Stats);
     std::vector<std::vector<Value>> rows;
-    size_t at = 0;
-};
-
-int x_connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
-    const FunctionDef* def = static_cast<const FunctionDef*>(aux);
-    int rc = sqlite3_declare_vtab(db, def->schema);
-    if (rc != SQLITE_OK) return rc;
-    auto* t = new Table;
-    t->def = def;
-    t->db = db;
-    *out = &t->base;
-    return SQLITE_OK;
+    for (size_t i = 0; i < regions.size(); ++i) rows.push_back(row_of(i, regions[i], p.end - p.start, Stats));
+    return rows;
 }
 
-int x_disconnect(sqlite3_vtab* v) {
-    delete reinterpret_cast<Table*>(v);
-    return SQLITE_OK;
-}
-
-int x_best_index(sqlite3_vtab* v, sqlite3_index_info* info) {
-    const FunctionDef* def = reinterpret_cast<Table*>(v)->def;
-    bool found = false;
-    for (int i = 0; i < info->nConstraint; ++i) {
-        const auto& c = info->aConstraint[i];
-        if (c.iColumn != def->visible || c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
-        if (!c.usable) return SQLITE_CONSTRAINT;
-        info->aConstraintUsage[i].argvIndex = 1;
-        info->aConstraintUsage[i].omit = 1;
-        found = true;
-    }
-    info->idxNum = found ? 1 : 0;
-    info->estimatedCost = found ? 1000 : 1e300;
-    info->estimatedRows = found ? 100 : 1;
-    return SQLITE_OK;
-}
-
-int x_open(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
-    auto* c = new Cursor;
-    *out = &c->base;
-    return SQLITE_OK;
-}
-
-int x_close(sqlite3_vtab_cursor* cur) {
-    delete reinterpret_cast<Cursor*>(cur);
-    return SQLITE_OK;
-}
-
-int x_filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
-    Cursor* c = reinterpret_cast<Cursor*>(cur);
-    Table* t = reinterpret_cast<Table*>(cur->pVtab);
-    c->rows.clear();
-    c->at = 0;
-    if (!idx_num) {
-        cur->pVtab->zErrMsg = sqlite3_mprintf("%s() needs a profile id, e.g. %s(p.id)", t->def->name, t->def->name);
-        return SQLITE_ERROR;
-    }
-    if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
-    int64_t profile = sqlite3_value_int64(argv[0]);
-    try {
-        DbProfile p(t->db, profile);
-        std::vector<RegionResult> regions = regions_of(t->db, profile, {}, nullptr, nullptr, t->def->stats);
-        for (size_t i = 0; i < regions.size(); ++i)
-            c->rows.push_back(row_of(i, regions[i], p.end - p.start, t->def->stats));
-    } catch (const std::exception& e) {
-        cur->pVtab->zErrMsg = sqlite3_mprintf("%s", e.what());
-        return SQLITE_ERROR;
-    }
-    return SQLITE_OK;
-}
-
-int x_next(sqlite3_vtab_cursor* cur) {
-    ++reinterpret_cast<Cursor*>(cur)->at;
-    return SQLITE_OK;
-}
-
-int x_eof(sqlite3_vtab_cursor* cur) {
-    Cursor* c = reinterpret_cast<Cursor*>(cur);
-    return c->at >= c->rows.size() ? 1 : 0;
-}
-
-int x_column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
-    Cursor* c = reinterpret_cast<Cursor*>(cur);
-    const std::vector<Value>& row = c->rows[c->at];
-    if (col < 0 || static_cast<size_t>(col) >= row.size()) {
-        sqlite3_result_null(ctx);
-        return SQLITE_OK;
-    }
-    const Value& v = row[static_cast<size_t>(col)];
-    if (auto* i = std::get_if<int64_t>(&v)) sqlite3_result_int64(ctx, *i);
-    else if (auto* d = std::get_if<double>(&v)) sqlite3_result_double(ctx, *d);
-    else if (auto* s = std::get_if<std::string>(&v))
-        sqlite3_result_text(ctx, s->c_str(), static_cast<int>(s->size()), SQLITE_TRANSIENT);
-    else sqlite3_result_null(ctx);
-    return SQLITE_OK;
-}
-
-int x_rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* rowid) {
-    *rowid = static_cast<sqlite3_int64>(reinterpret_cast<Cursor*>(cur)->at);
-    return SQLITE_OK;
-}
-
-const sqlite3_module kModule = {
-    0,        // iVersion
-    nullptr,  // xCreate: eponymous only (a table-valued function)
-    x_connect, x_best_index, x_disconnect,
-    nullptr,  // xDestroy
-    x_open, x_close, x_filter, x_next, x_eof, x_column, x_rowid,
-    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-};
+const TableFunction kFunctions[] = {{"regions", kListSchema, kListColumns, region_rows<false>},
+                                    {"region_stats", kStatsSchema, kStatsColumns, region_rows<true>}};
 
 }  // namespace
 
@@ -471,15 +242,11 @@ const char* const kRegionView =
 
 std::vector<RegionResult> store_regions(Store& store, const std::string& uid, const std::vector<WindowSpec>& windows,
                                         const RuleThresholds* thresholds, std::vector<std::string>* notes) {
-    sqlite3* db = store.db().handle();
-    Stmt q(db, "SELECT id FROM profile WHERE uid = ?");
-    sqlite3_bind_text(q.s, 1, uid.c_str(), static_cast<int>(uid.size()), SQLITE_TRANSIENT);
-    if (!q.step()) throw Error("no profile with id " + uid + " in the database", store.path());
-    return regions_of(db, q.i64(0), windows, thresholds, notes, true);
+    return regions_of(store.db().handle(), stored_profile_rowid(store, uid), windows, thresholds, notes, true);
 }
 
 void register_region_functions(sqlite3* db) {
-    for (const FunctionDef& f : kFunctions) sqlite3_create_module(db, f.name, &kModule, const_cast<FunctionDef*>(&f));
+    for (const TableFunction& f : kFunctions) register_table_function(db, f);
 }
 
 }  // namespace nx

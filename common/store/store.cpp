@@ -1,3 +1,4 @@
+#include "common/store/dependency_store.h"
 #include "common/store/region_store.h"
 #include "common/store/store.h"
 
@@ -171,6 +172,7 @@ void register_sql_functions(sqlite3* db) {
                                nullptr, nullptr, nullptr);
     register_engine_functions(db);
     register_region_functions(db);
+    register_dependency_functions(db);
 }
 
 Store::Store(const std::string& path, Access access, const std::vector<std::string>& also)
