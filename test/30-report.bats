@@ -59,6 +59,9 @@ setup() {
     [ "$(jget f.jsonl '[x["region"] for x in r if x["name"] == "small" and x["rule"] == "tensor_engine_idle"]')" = '["profile"]' ]
     run nx-report --format text --profile small --set tensor_engine_idle.threshold=60 profiles.jsonl
     [[ "$output" == *"[tensor_engine_active_time_percent = 41 < 60]"* ]]
+    # The message says the threshold used, not the table's "half".
+    [[ "$output" == *"the tensor engine is busy less than 60% of the time"* ]]
+    [[ "$output" != *"less than half the time"* ]]
     # A rules file; --set wins over it.
     printf '# nightly\ntensor_engine_idle.threshold=40\n' >rules.txt
     nx-report --rules-file rules.txt profiles.jsonl >f.jsonl

@@ -29,8 +29,10 @@ setup() {
     [ "$(count_in $dom 'class="action"')" -eq 3 ]
     # Engine active-time bars: seven rows; the breakdowns' bars: the tensor
     # engine's FLOPs (model, transpose, active but idle) and HBM bandwidth
-    # (read, write, spill reload, spill save, unused).
-    [ "$(count_in $dom '<g class="bar" data-label=')" -eq 15 ]
+    # (read, write, spill reload, spill save, unused); the bounds (memory,
+    # compute, dependency: not computed from JSONL records).
+    [ "$(count_in $dom '<g class="bar" data-label=')" -eq 18 ]
+    grep -q '<g class="bar" data-label="dependency"' $dom
     grep -q '<g class="bar" data-label="active but idle"' $dom
     grep -q '<g class="bar" data-label="unused"' $dom
     grep -q '<h3>HBM bandwidth (shares of peak x total time)</h3>' $dom

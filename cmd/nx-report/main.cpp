@@ -16,6 +16,7 @@
 #include "common/io/output.h"
 #include "common/profile/rules.h"
 #include "common/records/jsonl.h"
+#include "common/report/bounds_report.h"
 #include "common/report/buckets.h"
 #include "common/report/compare_report.h"
 #include "common/report/document.h"
@@ -29,6 +30,7 @@
 #include "common/report/study_report.h"
 #include "common/report/trace_report.h"
 #include "common/report/units.h"
+#include "common/store/dependency_store.h"
 #include "common/store/region_store.h"
 
 namespace {
@@ -69,7 +71,7 @@ struct Options {
     std::vector<std::string> settings, window_specs;
     std::vector<nx::WindowSpec> windows;
     nx::MatmulStudyOptions study;
-    bool compare = false, all = false, rules = false, keep_going = false, first_run_ok = false;
+    bool compare = false, all = false, bounds = false, rules = false, keep_going = false, first_run_ok = false;
     nx::RuleThresholds thresholds;
     size_t top = 3;
 };
@@ -88,6 +90,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("rules-file", nx::po::value(&o.rules_file), "thresholds from a file, one RULE.threshold=V a line ('#' comments)")
         ("window", nx::po::value(&o.window_specs)->composing(), "a region of your own, FROM:TO or NAME=FROM:TO (ns from the profile's start, or N%; repeatable; profiles from a database)")
         ("all", nx::po::bool_switch(&o.all), "every finding, metric, note and region")
+        ("bounds", nx::po::bool_switch(&o.bounds), "records (jsonl, csv, tsv): each profile's and region's bounds instead of the findings")
         ("top", nx::po::value(&o.top), "findings in the short list (default 3)")
         ("format,f", nx::po::value(&o.format), "text, markdown, html, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
         ("output,o", nx::po::value(&o.output), "write the report to FILE (atomically)")
@@ -160,6 +163,7 @@ void attach_regions(nx::Store& store, nx::ReportInput& into, size_t first, const
             continue;  // select_profiles drops it anyway
         p.regions = std::make_shared<std::vector<nx::RegionResult>>(
             nx::store_regions(store, p.info.id, o.windows, thresholds, &p.region_notes));
+        p.dependencies = std::make_shared<nx::DependencyGraph>(nx::store_dependencies(store, p.info.id));
     }
 }
 
@@ -376,7 +380,8 @@ int run(const Options& o) {
             if (!input.profiles.empty()) {
                 nx::RowWriter w(row_format(format), out);
                 provenance.label_rows(w);
-                nx::write_findings(input.profiles, w, ro);
+                if (o.bounds) nx::write_bound_records(input.profiles, w);
+                else nx::write_findings(input.profiles, w, ro);
                 nx::write_trace_records(input.profiles, ro, w);
             }
             if (!input.runs.empty()) {

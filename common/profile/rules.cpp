@@ -251,6 +251,49 @@ std::string replace_engine(std::string_view metric, std::string_view engine) {
     return m;
 }
 
+// What a rule's message says of its threshold, and how to say another one:
+// a run that sets RULE.threshold=V gets a message that states V, not the
+// table's value.  {P}: the threshold as it is (a percent metric); {R}: a
+// ratio as a percent; {N}: the number.
+struct ThresholdWords {
+    std::string_view rule, said, instead;
+};
+constexpr ThresholdWords kThresholdWords[] = {
+    {"tensor_engine_idle", "less than half the time", "less than {P}% of the time"},
+    {"tensor_engine_poorly_fed", "less than half of", "less than {R}% of"},
+    {"transposes", "more than 10% of", "more than {R}% of"},
+    {"spill_reloads", "more than a quarter of", "more than {R}% of"},
+    {"tensor_reloaded", "more than twice", "more than {N} times"},
+    {"memory_bound_mix", "over 70% of", "over {P}% of"},
+    {"compute_bound_mix", "over 70% of", "over {P}% of"},
+    {"engine_saturated", "90% or more", "{P}% or more"},
+    {"bandwidth_bound", "60% or more", "{P}% or more"},
+    {"model_flops_low", "less than half of", "less than {R}% of"},
+    {"nki_coverage", "less than half of", "less than {P}% of"},
+    {"flops_throttled", "took part of", "took more than {P}% of"},
+    {"collective_outlier", "far longer than the median", "more than {N} times the median"},
+    {"small_dma", "most hardware-DGE DMA transfers", "over {P}% of hardware-DGE DMA transfers"},
+    {"throttling", "a large share of the time", "more than {P}% of the time"},
+    {"tensor_repeat", "more than once (its repeat factor is above 1)", "with a repeat factor above {N}"},
+};
+
+// The rule's message for a threshold the run set (`cause` unchanged when it
+// is the table's own, or the message names no figure).
+std::string cause_for_threshold(const Rule& r, std::string cause, double threshold) {
+    if (!r.when.threshold_metric.empty() || threshold == r.when.threshold) return cause;
+    for (const ThresholdWords& w : kThresholdWords) {
+        if (w.rule != r.id) continue;
+        size_t at = cause.find(w.said);
+        if (at == std::string::npos) return cause;
+        std::string words(w.instead);
+        for (auto [mark, v] : {std::pair<std::string_view, double>{"{P}", threshold}, {"{R}", threshold * 100},
+                               {"{N}", threshold}})
+            if (size_t m = words.find(mark); m != std::string::npos) words.replace(m, mark.size(), number(v));
+        return cause.replace(at, w.said.size(), words);
+    }
+    return cause;
+}
+
 void evaluate_rule(const Rule& r, const ProfileSummary& summary, std::string_view engine, double threshold,
                    std::vector<Finding>& out, std::vector<std::string>* missing) {
     std::string metric = replace_engine(r.when.metric, engine);
@@ -284,7 +327,7 @@ void evaluate_rule(const Rule& r, const ProfileSummary& summary, std::string_vie
     f.threshold = thr;
     std::string cond = f.metric + " = " + number(value) + " " + op_text(r.when.op) + " " + number(thr);
     if (!r.when.threshold_metric.empty()) cond += " (" + std::string(r.when.threshold_metric) + ")";
-    std::string cause(r.cause);
+    std::string cause = cause_for_threshold(r, std::string(r.cause), thr);
     if (!engine.empty()) cause = std::string(engine) + " engine: " + cause;
     f.message = cause + " [" + cond + "]";
     f.action = std::string(r.action);

@@ -8,6 +8,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
+#include "common/report/bounds_report.h"
 #include "common/report/breakdown_report.h"
 #include "common/report/region_report.h"
 #include "common/report/system_links.h"
@@ -350,6 +351,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     add_layers(doc, i, o);
     add_device_profiles(doc, i, s.start_ns);
     add_breakdowns(doc, p);
+    add_bounds_report(doc, p, o.all);
 
     auto key_table = [&](const std::vector<KeyStat>& stats, const char* name) {
         TableBlock t;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/io/input.h"
+#include "common/profile/dependencies.h"
 #include "common/profile/profile.h"
 #include "common/profile/regions.h"
 #include "common/report/trace_stats.h"
@@ -27,6 +28,9 @@ struct ProfileEntry {
     // events were at hand (a study database); null otherwise.
     std::shared_ptr<const std::vector<RegionResult>> regions;
     std::vector<std::string> region_notes;
+    // Its dependency graph (Explorer's Flow rows), when its events were at
+    // hand (a study database); null otherwise.  flow_rows == 0: none.
+    std::shared_ptr<const DependencyGraph> dependencies;
 };
 
 struct ReportInput {

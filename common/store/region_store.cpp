@@ -10,60 +10,13 @@
 
 #include "common/io/error.h"
 #include "common/profile/rule_inputs.h"
+#include "common/store/profile_scan.h"
 #include "common/store/store.h"
 #include "common/store/table_function.h"
 
 namespace nx {
 
 namespace {
-
-
-// One profile of a (possibly merged) database, as the scans need it.
-struct DbProfile {
-    bool found = false;
-    std::string schema;
-    int64_t local = 0;
-    bool ranged = false;
-    int64_t first = 0, last = 0, start = 0, end = 0;
-    ProfileInfo info;
-    std::string record;
-
-    DbProfile(sqlite3* db, int64_t profile_id) {
-        ProfileLocation at = locate_profile(profile_id);
-        schema = at.schema;
-        local = at.local;
-        ConnStmt p(db, "SELECT first_event_id, last_event_id, start_ns, end_ns, uid, name, target, dtype, record FROM " +
-                       schema + ".profile WHERE id = ?");
-        p.bind(1, local);
-        if (!p.step()) return;
-        found = true;
-        ranged = !p.null(0);
-        first = p.i64(0);
-        last = p.i64(1);
-        start = p.i64(2);
-        end = p.i64(3);
-        info.id = std::string(p.text(4));
-        info.name = std::string(p.text(5));
-        info.target = std::string(p.text(6));
-        info.dtype = std::string(p.text(7));
-        record = std::string(p.text(8));
-    }
-
-    // "profile_id = ?1 [AND id BETWEEN ?2 AND ?3]" bound on `st`.
-    std::string where(const char* alias) const {
-        std::string a = alias;
-        std::string w = a + "profile_id = ?1";
-        if (ranged) w += " AND " + a + "id BETWEEN ?2 AND ?3";
-        return w;
-    }
-    void bind(ConnStmt& st) const {
-        st.bind(1, local);
-        if (ranged) {
-            st.bind(2, first);
-            st.bind(3, last);
-        }
-    }
-};
 
 // Explorer's FrameworkNode rows (hierarchy nodes with their time span).
 std::vector<Region> framework_regions(sqlite3* db, const DbProfile& p) {
@@ -169,50 +122,6 @@ std::vector<Region> automatic_regions(sqlite3* db, const DbProfile& p) {
     return regions;
 }
 
-// Every event of the profile, as the importer gave it, to `fn`.
-template <class Fn>
-void scan_events(sqlite3* db, const DbProfile& p, Fn fn) {
-    std::unordered_map<int64_t, std::pair<Engine, std::string>> tracks;
-    ConnStmt t(db, "SELECT id, engine, name FROM " + p.schema + ".track WHERE profile_id = ?");
-    t.bind(1, p.local);
-    while (t.step())
-        tracks[t.i64(0)] = {parse_engine(t.text(1)).value_or(Engine::none), std::string(t.text(2))};
-    ConnStmt ev(db, "SELECT ts, dur, track_id, type, opcode, bytes, flops, model_flops, dma_kind, tensor, args, name FROM " +
-                    p.schema + ".event WHERE " + p.where(""));
-    p.bind(ev);
-    int64_t last_track = INT64_MIN;
-    const std::pair<Engine, std::string>* track = nullptr;
-    static const std::pair<Engine, std::string> kNoTrack{Engine::none, {}};
-    while (ev.step()) {
-        Event e;
-        e.ts_ns = ev.i64(0);
-        e.dur_ns = ev.i64(1);
-        int64_t tid = ev.i64(2);
-        if (tid != last_track) {
-            auto it = tracks.find(tid);
-            track = it == tracks.end() ? &kNoTrack : &it->second;
-            last_track = tid;
-        }
-        e.engine = track->first;
-        e.track = track->second;
-        e.type = parse_event_type(ev.text(3)).value_or(EventType::instruction);
-        e.opcode = ev.text(4);
-        e.name = ev.null(11) ? e.opcode : ev.text(11);
-        if (!ev.null(5)) e.bytes = ev.i64(5);
-        if (!ev.null(6)) e.flops = ev.f64(6);
-        if (!ev.null(7)) e.model_flops = ev.f64(7);
-        if (!ev.null(8)) e.dma_kind = parse_dma_kind(ev.text(8)).value_or(DmaKind::unknown);
-        e.tensor = ev.text(9);
-        e.args_json = ev.text(10);
-        if (e.flops >= 0 && !e.args_json.empty()) {
-            std::string_view kind = json_field(e.args_json, "instruction_type");
-            if (kind.empty()) kind = json_field(e.args_json, "tensor_instruction_type");
-            e.transpose = kind == "TRANSPOSE" || json_field(e.args_json, "transpose") == "true";
-        }
-        fn(e);
-    }
-}
-
 std::vector<RegionResult> regions_of(sqlite3* db, int64_t profile_id, const std::vector<WindowSpec>& windows,
                                      const RuleThresholds* thresholds, std::vector<std::string>* notes, bool metrics) {
     DbProfile p(db, profile_id);
@@ -231,13 +140,13 @@ std::vector<RegionResult> regions_of(sqlite3* db, int64_t profile_id, const std:
     if (rm.dropped() > 0 && notes)
         notes->push_back(std::to_string(rm.dropped()) + " regions past the first " +
                          std::to_string(RegionMetrics::kMaxRegions) + " (the shortest) are left out");
-    scan_events(db, p, [&](const Event& e) { rm.add(e); });
+    scan_profile_events(db, p, [&](const Event& e) { rm.add(e); });
     return rm.finish(thresholds);
 }
 
 // ---- table-valued functions
 
-using Value = std::variant<std::monostate, int64_t, double, std::string>;
+using Value = SqlValue;
 
 constexpr const char* kListSchema =
     "CREATE TABLE x(region_id INTEGER, kind TEXT, name TEXT, parent TEXT, start_ns INTEGER, end_ns INTEGER, "
@@ -251,6 +160,7 @@ constexpr const char* kStatsSchema =
     "worst_message TEXT, profile_id HIDDEN)";
 constexpr int kListColumns = 7;
 constexpr int kStatsColumns = 26;
+
 
 std::vector<Value> row_of(size_t index, const RegionResult& r, int64_t profile_span, bool stats) {
     std::vector<Value> v;
@@ -311,45 +221,17 @@ std::vector<Value> row_of(size_t index, const RegionResult& r, int64_t profile_s
     return v;
 }
 
-// A call's rows, computed up front (regions are few).
-class RegionRows : public RowSource {
-public:
-    explicit RegionRows(std::vector<std::vector<Value>> rows) : rows_(std::move(rows)) {}
-    bool next() override { return ++at_ < rows_.size(); }
-    void column(sqlite3_context* ctx, int col) const override {
-        const std::vector<Value>& row = rows_[at_];
-        if (static_cast<size_t>(col) >= row.size()) {
-            sqlite3_result_null(ctx);
-            return;
-        }
-        const Value& v = row[static_cast<size_t>(col)];
-        if (auto* i = std::get_if<int64_t>(&v)) sqlite3_result_int64(ctx, *i);
-        else if (auto* d = std::get_if<double>(&v)) sqlite3_result_double(ctx, *d);
-        else if (auto* t = std::get_if<std::string>(&v))
-            sqlite3_result_text(ctx, t->c_str(), static_cast<int>(t->size()), SQLITE_TRANSIENT);
-        else sqlite3_result_null(ctx);
-    }
-
-private:
-    std::vector<std::vector<Value>> rows_;
-    size_t at_ = static_cast<size_t>(-1);  // before the first row
-};
-
-std::unique_ptr<RowSource> open_regions(sqlite3* db, const std::vector<sqlite3_value*>& args, bool stats) {
-    int64_t profile = sqlite3_value_int64(args[0]);
+template <bool Stats>
+std::vector<std::vector<Value>> region_rows(sqlite3* db, int64_t profile) {
     DbProfile p(db, profile);
-    std::vector<RegionResult> regions = regions_of(db, profile, {}, nullptr, nullptr, stats);
+    std::vector<RegionResult> regions = regions_of(db, profile, {}, nullptr, nullptr, Stats);
     std::vector<std::vector<Value>> rows;
-    for (size_t i = 0; i < regions.size(); ++i) rows.push_back(row_of(i, regions[i], p.end - p.start, stats));
-    return std::make_unique<RegionRows>(std::move(rows));
+    for (size_t i = 0; i < regions.size(); ++i) rows.push_back(row_of(i, regions[i], p.end - p.start, Stats));
+    return rows;
 }
 
-const TableFunction kFunctions[] = {
-    {"regions", kListSchema, kListColumns, 1,
-     [](sqlite3* db, const std::vector<sqlite3_value*>& args) { return open_regions(db, args, false); }},
-    {"region_stats", kStatsSchema, kStatsColumns, 1,
-     [](sqlite3* db, const std::vector<sqlite3_value*>& args) { return open_regions(db, args, true); }},
-};
+const TableFunction kFunctions[] = {computed_table_function("regions", kListSchema, kListColumns, region_rows<false>),
+                                    computed_table_function("region_stats", kStatsSchema, kStatsColumns, region_rows<true>)};
 
 }  // namespace
 
@@ -360,11 +242,7 @@ const char* const kRegionView =
 
 std::vector<RegionResult> store_regions(Store& store, const std::string& uid, const std::vector<WindowSpec>& windows,
                                         const RuleThresholds* thresholds, std::vector<std::string>* notes) {
-    sqlite3* db = store.db().handle();
-    ConnStmt q(db, "SELECT id FROM profile WHERE uid = ?");
-    q.bind(1, std::string_view(uid));
-    if (!q.step()) throw Error("no profile with id " + uid + " in the database", store.path());
-    return regions_of(db, q.i64(0), windows, thresholds, notes, true);
+    return regions_of(store.db().handle(), stored_profile_rowid(store, uid), windows, thresholds, notes, true);
 }
 
 void register_region_functions(sqlite3* db) {

@@ -1,11 +1,13 @@
 // The SQL functions nx adds to every connection: REGEXP on RE2, and the
-// table functions of engine_intervals.cpp and region_store.cpp.
+// table functions of engine_intervals.cpp, region_store.cpp and
+// dependency_store.cpp.
 #include "common/store/sql_functions.h"
 
 #include <re2/re2.h>
 
 #include <string>
 
+#include "common/store/dependency_store.h"
 #include "common/store/engine_intervals.h"
 #include "common/store/region_store.h"
 
@@ -52,6 +54,7 @@ void register_sql_functions(sqlite3* db) {
                                nullptr, nullptr, nullptr);
     register_engine_functions(db);
     register_region_functions(db);
+    register_dependency_functions(db);
 }
 
 }  // namespace nx

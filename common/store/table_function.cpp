@@ -148,7 +148,38 @@ const sqlite3_module kModule = {
     nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
 };
 
+// Rows computed up front, as SQL values.
+class ValueRows : public RowSource {
+public:
+    explicit ValueRows(std::vector<std::vector<SqlValue>> rows) : rows_(std::move(rows)) {}
+    bool next() override { return ++at_ < rows_.size(); }
+    void column(sqlite3_context* ctx, int col) const override {
+        const std::vector<SqlValue>& row = rows_[at_];
+        if (static_cast<size_t>(col) >= row.size()) {
+            sqlite3_result_null(ctx);
+            return;
+        }
+        const SqlValue& v = row[static_cast<size_t>(col)];
+        if (auto* i = std::get_if<int64_t>(&v)) sqlite3_result_int64(ctx, *i);
+        else if (auto* d = std::get_if<double>(&v)) sqlite3_result_double(ctx, *d);
+        else if (auto* t = std::get_if<std::string>(&v))
+            sqlite3_result_text(ctx, t->c_str(), static_cast<int>(t->size()), SQLITE_TRANSIENT);
+        else sqlite3_result_null(ctx);
+    }
+
+private:
+    std::vector<std::vector<SqlValue>> rows_;
+    size_t at_ = static_cast<size_t>(-1);  // before the first row
+};
+
 }  // namespace
+
+TableFunction computed_table_function(const char* name, const char* schema, int visible, ComputedRows rows) {
+    return {name, schema, visible, 1,
+            [rows](sqlite3* db, const std::vector<sqlite3_value*>& args) -> std::unique_ptr<RowSource> {
+                return std::make_unique<ValueRows>(rows(db, sqlite3_value_int64(args[0])));
+            }};
+}
 
 void register_table_function(sqlite3* db, const TableFunction& f) {
     sqlite3_create_module(db, f.name, &kModule, const_cast<TableFunction*>(&f));

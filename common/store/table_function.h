@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace nx {
@@ -40,6 +41,15 @@ struct TableFunction {
     // rows.  May throw: the message becomes the SQL error.
     std::function<std::unique_ptr<RowSource>(sqlite3* db, const std::vector<sqlite3_value*>& args)> open;
 };
+
+// One SQL value of a computed row: NULL, integer, real or text.
+using SqlValue = std::variant<std::monostate, int64_t, double, std::string>;
+
+// A function whose rows are computed up front for one profile (regions,
+// critical path: they are few): the TableFunction that serves them.
+// `rows` gets the profile id; the function takes no other argument.
+using ComputedRows = std::vector<std::vector<SqlValue>> (*)(sqlite3* db, int64_t profile_id);
+TableFunction computed_table_function(const char* name, const char* schema, int visible, ComputedRows rows);
 
 // Registers `f` on the connection (an eponymous virtual table: usable only
 // as name(args) in FROM).  `f` must outlive the connection.  A call without

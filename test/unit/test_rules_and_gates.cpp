@@ -518,3 +518,30 @@ TEST(CheckBaseline, CountsTheRecordsTheBaselineHas) {
     nx::check_baseline(cur, nx::ReportInput{}, {nx::parse_gate("latency_us.median>10%")}, none);
     EXPECT_EQ(none.matched, 0u);
 }
+
+TEST(Rules, MessageStatesTheThresholdTheRunSet) {
+    // The table's threshold: the table's words.
+    auto plain = nx::evaluate_rules(summary({{"tensor_engine_active_time_percent", 45},
+                                             {"transpose_flops", 30}, {"hardware_flops", 100}}));
+    const nx::Finding* idle = find_rule(plain, "tensor_engine_idle");
+    const nx::Finding* tr = find_rule(plain, "transposes");
+    ASSERT_NE(idle, nullptr);
+    ASSERT_NE(tr, nullptr);
+    EXPECT_NE(idle->message.find("busy less than half the time"), std::string::npos) << idle->message;
+    EXPECT_NE(tr->message.find("take more than 10% of"), std::string::npos) << tr->message;
+    // Set thresholds: the message says them (a percent metric, a ratio as a percent).
+    nx::RuleThresholds t;
+    ASSERT_FALSE(t.set("tensor_engine_idle.threshold=60"));
+    ASSERT_FALSE(t.set("transposes.threshold=0.25"));
+    auto set = nx::evaluate_rules(summary({{"tensor_engine_active_time_percent", 45},
+                                           {"transpose_flops", 30}, {"hardware_flops", 100}}), nullptr, &t);
+    idle = find_rule(set, "tensor_engine_idle");
+    tr = find_rule(set, "transposes");
+    ASSERT_NE(idle, nullptr);
+    ASSERT_NE(tr, nullptr);
+    EXPECT_NE(idle->message.find("busy less than 60% of the time"), std::string::npos) << idle->message;
+    EXPECT_EQ(idle->message.find("half"), std::string::npos) << idle->message;
+    EXPECT_NE(idle->message.find("[tensor_engine_active_time_percent = 45 < 60]"), std::string::npos) << idle->message;
+    EXPECT_NE(tr->message.find("take more than 25% of"), std::string::npos) << tr->message;
+    EXPECT_EQ(tr->message.find("10%"), std::string::npos) << tr->message;
+}

@@ -1,0 +1,75 @@
+#include "common/profile/bounds.h"
+
+#include <cstdio>
+
+#include "common/profile/targets.h"
+
+namespace nx {
+
+namespace {
+
+std::string figure(double v, const char* unit) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g %s", v, unit);
+    return buf;
+}
+
+}  // namespace
+
+double Bounds::over_highest() const {
+    const Bound* b = top();
+    return b && *b->ns > 0 ? measured_ns / *b->ns : 0;
+}
+
+Bounds compute_bounds(const ProfileSummary& s, std::string_view target_name, const CriticalPath* path,
+                      std::string_view no_path) {
+    Bounds out;
+    if (const MetricValue* t = s.find("total_time"); t && t->value > 0) out.measured_ns = t->value * 1e9;
+    else out.measured_ns = static_cast<double>(s.end_ns - s.start_ns);
+
+    Bound memory{"memory", std::nullopt, {}};
+    const MetricValue* rd = s.find("hbm_read_bytes");
+    const MetricValue* wr = s.find("hbm_write_bytes");
+    const Target* target = find_target(target_name);
+    if (!rd || !wr) {
+        memory.basis = "not in this profile: HBM bytes";
+    } else if (!target) {
+        memory.basis = "not in this profile: the target's peak HBM bandwidth (--target)";
+    } else {
+        double bytes = rd->value + wr->value, bw = target->hbm_bytes_per_s_core();
+        memory.ns = bytes / bw * 1e9;
+        memory.basis = figure(bytes, "B") + " of HBM traffic at " + figure(bw, "B/s");
+    }
+
+    Bound compute{"compute", std::nullopt, {}};
+    const MetricValue* flops = s.find("hardware_flops");
+    const MetricValue* peak = s.find("peak_flops");
+    if (!flops) {
+        compute.basis = "not in this profile: the tensor engine's FLOPs";
+    } else if (!peak || peak->value <= 0) {
+        compute.basis = "not in this profile: the target's peak FLOP/s (--target)";
+    } else {
+        compute.ns = flops->value / peak->value * 1e9;
+        compute.basis = figure(flops->value, "FLOP") + " at " + figure(peak->value, "FLOP/s");
+    }
+
+    Bound dependency{"dependency", std::nullopt, {}};
+    if (path && !path->steps.empty()) {
+        dependency.ns = static_cast<double>(path->length_ns);
+        dependency.basis = std::to_string(path->steps.size()) + " dependent steps, " +
+                           figure(static_cast<double>(path->work_ns), "ns") + " of work and " +
+                           figure(static_cast<double>(path->length_ns - path->work_ns), "ns") + " of gaps";
+        out.critical_where = path->where;
+        out.critical_steps = path->steps.size();
+    } else {
+        dependency.basis = std::string(no_path);
+    }
+
+    out.bounds = {std::move(memory), std::move(compute), std::move(dependency)};
+    for (size_t k = 0; k < out.bounds.size(); ++k)
+        if (out.bounds[k].ns && (out.highest < 0 || *out.bounds[k].ns > *out.bounds[static_cast<size_t>(out.highest)].ns))
+            out.highest = static_cast<int>(k);
+    return out;
+}
+
+}  // namespace nx

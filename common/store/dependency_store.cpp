@@ -1,0 +1,70 @@
+#include "common/store/dependency_store.h"
+
+#include <climits>
+#include <memory>
+
+#include "common/io/error.h"
+#include "common/store/profile_scan.h"
+#include "common/store/store.h"
+#include "common/store/table_function.h"
+
+namespace nx {
+
+namespace {
+
+// `fn` on every row the profile kept of source table `tbl` (none in a
+// database from before source tables).
+template <class Fn>
+void source_rows(sqlite3* db, const DbProfile& p, const char* tbl, Fn fn) {
+    std::unique_ptr<ConnStmt> q;
+    try {
+        q = std::make_unique<ConnStmt>(db, "SELECT data FROM " + p.schema +
+                                                  ".source_row WHERE tbl = ?1 AND profile_id = ?2");
+    } catch (const Error&) {
+        return;
+    }
+    q->bind(1, std::string_view(tbl)).bind(2, p.local);
+    while (q->step()) fn(q->text(0));
+}
+
+DependencyGraph dependencies_of(sqlite3* db, const DbProfile& p) {
+    DependencyCollector c;
+    source_rows(db, p, "Flow", [&](std::string_view row) { c.flow_row(row); });
+    source_rows(db, p, "DmaPacketAggregated", [&](std::string_view row) { c.dma_block_row(row); });
+    // Only a profile with Flow rows naming instructions pays for this scan.
+    if (c.wants_instructions())
+        scan_profile_events(db, p, [&](const Event& e) { c.instruction(e); }, "type = 'instruction'");
+    return c.finish();
+}
+
+constexpr const char* kSchema =
+    "CREATE TABLE x(step INTEGER, node_table TEXT, node_id INTEGER, name TEXT, engine_queue TEXT, start_ns INTEGER, "
+    "dur_ns INTEGER, gap_to_next_ns INTEGER, cumulative_ns INTEGER, profile_id HIDDEN)";
+
+std::vector<std::vector<SqlValue>> path_rows(sqlite3* db, int64_t profile) {
+    std::vector<std::vector<SqlValue>> rows;
+    DbProfile p(db, profile);
+    if (!p.found) return rows;
+    DependencyGraph g = dependencies_of(db, p);
+    CriticalPath path = critical_path(g, INT64_MIN, INT64_MAX);
+    for (size_t k = 0; k < path.steps.size(); ++k) {
+        const CriticalStep& s = path.steps[k];
+        rows.push_back({static_cast<int64_t>(k + 1), s.node->table, s.node->id,
+                        s.node->name.empty() ? SqlValue{} : SqlValue{s.node->name}, s.node->where, s.node->start_ns,
+                        s.dur_ns, s.gap_to_next_ns, s.cumulative_ns});
+    }
+    return rows;
+}
+
+const TableFunction kCriticalPath = computed_table_function("critical_path", kSchema, 9, path_rows);
+
+}  // namespace
+
+DependencyGraph store_dependencies(Store& store, const std::string& uid) {
+    sqlite3* db = store.db().handle();
+    return dependencies_of(db, DbProfile(db, stored_profile_rowid(store, uid)));
+}
+
+void register_dependency_functions(sqlite3* db) { register_table_function(db, kCriticalPath); }
+
+}  // namespace nx
