@@ -3,7 +3,8 @@
 // and types), written at bench time by DuckDB's own Parquet writer (snappy,
 // default row groups), and DuckDB's side of the Parquet query bench.
 //
-//   gen_explorer.mjs gen DIR N [JSON]  DIR/{Metadata,Summary,Instruction,DmaPacket,ActiveTime}.parquet
+//   gen_explorer.mjs gen DIR N [JSON]  DIR/{Metadata,Summary,Instruction,DmaPacket,ActiveTime,
+//                                      DmaPacketAggregated,Flow}.parquet
 //                                      with N Instruction rows (all 55 columns) and N DmaPacket rows
 //                                      (all 17); JSON gets the same 2N events as one JSON document
 //                                      {"instruction":[...],"dma":[...]} holding the columns nx's
@@ -134,6 +135,23 @@ SELECT s::BIGINT AS start_ts, (s + d)::BIGINT AS end_ts, d::BIGINT AS duration_n
   qn::BIGINT AS queue_idx, (r * 7919)::BIGINT AS crc
 FROM b`);
 
+// DmaPacketAggregated: the transfers the packets make up (4 each); Flow: each
+// transfer waits for instruction 4j and feeds instruction 4j + 200, so the
+// dependency chains run the length of the profile (the critical_path bench).
+await con.run(`CREATE VIEW dma_block AS
+SELECT min(start_ts)::BIGINT AS start_ts, max(end_ts)::BIGINT AS end_ts, (max(end_ts) - min(start_ts))::BIGINT AS duration_ns,
+  packet_aggregation_id AS id, 0::BIGINT AS pcore_idx, packet_aggregation_id::INTEGER AS block_id, min(queue_idx) AS queue_idx,
+  min(queue_name) AS queue_name, min(queue_type) AS queue_type, 'copy' AS op, min(variable) AS variable,
+  sum(read_bytes)::BIGINT AS read_bytes, sum(write_bytes)::BIGINT AS write_bytes, sum(transfer_bytes)::BIGINT AS transfer_bytes
+FROM dma GROUP BY packet_aggregation_id ORDER BY id`);
+await con.run(`CREATE VIEW flow AS
+SELECT * FROM (
+  SELECT (4 * id)::BIGINT AS in_id, id::BIGINT AS out_id, 'instruction' AS in_table, 'dma_block' AS out_table,
+         'FLOW_DEPENDENCE' AS dependency_type, 10::BIGINT AS gap_time FROM dma_block
+  UNION ALL
+  SELECT id::BIGINT, (4 * id + 200)::BIGINT, 'dma_block', 'instruction', 'FLOW_DEPENDENCE', 10::BIGINT
+  FROM dma_block WHERE 4 * id + 200 < ${N}) ORDER BY in_table, in_id`);
+
 // ActiveTime: each engine's busy time in blocks of 1000 instructions (the
 // profiler merges intervals; the row count, not the exact union, matters here).
 await con.run(`CREATE VIEW active AS
@@ -215,6 +233,8 @@ await copy(oneRow(summary), 'Summary');
 await copy('SELECT * FROM instr', 'Instruction');
 await copy('SELECT * FROM dma', 'DmaPacket');
 await copy('SELECT * FROM active', 'ActiveTime');
+await copy('SELECT * FROM dma_block', 'DmaPacketAggregated');
+await copy('SELECT * FROM flow', 'Flow');
 
 if (jsonOut) {
   // The columns explorer_parquet.cpp maps, as DuckDB's JSON writer spells them.
