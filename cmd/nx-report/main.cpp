@@ -21,10 +21,10 @@
 #include "common/report/compare_report.h"
 #include "common/report/document.h"
 #include "common/report/gates.h"
-#include "common/report/html_report.h"
 #include "common/report/profile_report.h"
 #include "common/report/provenance.h"
 #include "common/report/report_input.h"
+#include "common/report/report_formats.h"
 #include "common/report/row_format.h"
 #include "common/report/run_view.h"
 #include "common/report/study_report.h"
@@ -62,8 +62,6 @@ const nx::ToolSpec kSpec = {
     kListings,
     kOptionRules,
 };
-
-enum class OutFormat { text, markdown, html, csv, tsv, jsonl };
 
 struct Options {
     std::vector<std::string> inputs, dbs, profiles, fail_on;
@@ -112,42 +110,6 @@ std::optional<Options> parse(int argc, char** argv) {
     for (const std::string& setting : o.settings)
         if (auto err = o.thresholds.set(setting)) throw nx::UsageError("--set: " + *err);
     return o;
-}
-
-OutFormat pick_format(const Options& o, const nx::Output& out) {
-    std::string f = o.format;
-    if (f.empty() && !o.output.empty()) {
-        auto ends = [&](const char* ext) {
-            std::string e(ext);
-            return o.output.size() >= e.size() && o.output.compare(o.output.size() - e.size(), e.size(), e) == 0;
-        };
-        if (ends(".md")) f = "markdown";
-        else if (ends(".html") || ends(".htm")) f = "html";
-        else if (ends(".csv")) f = "csv";
-        else if (ends(".tsv")) f = "tsv";
-        else if (ends(".jsonl") || ends(".json")) f = "jsonl";
-        else f = "text";
-    }
-    if (f.empty()) return out.is_terminal() ? OutFormat::text : OutFormat::jsonl;
-    if (f == "text") return OutFormat::text;
-    if (f == "markdown" || f == "md") return OutFormat::markdown;
-    if (f == "html") return OutFormat::html;
-    if (f == "csv") return OutFormat::csv;
-    if (f == "tsv") return OutFormat::tsv;
-    if (f == "jsonl") return OutFormat::jsonl;
-    throw nx::UsageError("unknown --format '" + f + "' (known: text, markdown, html, csv, tsv, jsonl)");
-}
-
-nx::RowFormat row_format(OutFormat f) {
-    switch (f) {
-        case OutFormat::csv: return nx::RowFormat::csv;
-        case OutFormat::tsv: return nx::RowFormat::tsv;
-        case OutFormat::markdown:
-        case OutFormat::html: return nx::RowFormat::markdown;
-        case OutFormat::text: return nx::RowFormat::table;
-        case OutFormat::jsonl: return nx::RowFormat::jsonl;
-    }
-    return nx::RowFormat::jsonl;
 }
 
 // The regions of the profiles a database just gave (into.profiles from
@@ -253,7 +215,7 @@ int run(const Options& o) {
         if (!path.empty()) nx::guard_input_path(path);
     if (!o.output.empty()) file = std::make_unique<nx::AtomicFile>(o.output);
     nx::Output& out = file ? file->out() : nx::Output::standard();
-    OutFormat format = pick_format(o, out);
+    const nx::ReportFormat& format = nx::pick_report_format(o.format, o.output, out.is_terminal());
     bool terminal = !file && out.is_terminal();
 
     // The rules file first: a --set on the command line wins over it.
@@ -265,7 +227,7 @@ int run(const Options& o) {
     for (const auto& [rule, value] : o.thresholds.values) thresholds.values[rule] = value;
 
     if (o.rules) {
-        nx::RowWriter w(format == OutFormat::text ? nx::RowFormat::table : row_format(format), out);
+        nx::RowWriter w(format.rows, out);
         w.columns({"rule", "severity", "condition", "action", "from", "threshold"});
         for (const nx::RuleInfo& r : nx::rule_table()) {
             auto t = thresholds.values.find(r.id);
@@ -303,7 +265,7 @@ int run(const Options& o) {
     // baseline's included.
     nx::Provenance provenance;
     provenance.add(input);
-    bool records = format == OutFormat::jsonl || format == OutFormat::csv || format == OutFormat::tsv;
+    bool records = format.records;
     // Read once, whatever the format: record formats render no study
     // sections, but a bad distribution file must not pass unnoticed.
     nx::MatmulStudyOptions study = o.study;
@@ -350,7 +312,7 @@ int run(const Options& o) {
             status = nx::kExitFailure;
         }
         if (records) {
-            nx::RowWriter w(row_format(format), out);
+            nx::RowWriter w(format.rows, out);
             provenance.label_rows(w);
             nx::write_baseline_checks(checks, w);
         } else {
@@ -365,7 +327,7 @@ int run(const Options& o) {
         std::vector<const nx::ProfileEntry*> ps;
         for (const nx::ProfileEntry& p : input.profiles) ps.push_back(&p);
         if (records) {
-            nx::RowWriter w(row_format(format), out);
+            nx::RowWriter w(format.rows, out);
             provenance.label_rows(w);
             nx::write_comparison(ps, o.all, w);
         } else {
@@ -378,7 +340,7 @@ int run(const Options& o) {
         ro.thresholds = thresholds;
         if (records) {
             if (!input.profiles.empty()) {
-                nx::RowWriter w(row_format(format), out);
+                nx::RowWriter w(format.rows, out);
                 provenance.label_rows(w);
                 if (o.bounds) nx::write_bound_records(input.profiles, w);
                 else nx::write_findings(input.profiles, w, ro);
@@ -387,17 +349,17 @@ int run(const Options& o) {
             if (!input.runs.empty()) {
                 std::vector<nx::RunView> runs = nx::view_runs(input.runs);
                 bool matmul = std::all_of(runs.begin(), runs.end(), [](const nx::RunView& r) { return r.op == "matmul"; });
-                if (matmul && format != OutFormat::jsonl) {
+                if (matmul && format.rows != nx::RowFormat::jsonl) {
                     // The matmul study's CSV: the seed profiler's columns first.
-                    nx::RowWriter w(row_format(format), out);
+                    nx::RowWriter w(format.rows, out);
                     provenance.label_rows(w);
                     nx::write_matmul_csv(runs, w);
                 } else {
-                    write_rows(input.runs, row_format(format), out, provenance);
+                    write_rows(input.runs, format.rows, out, provenance);
                 }
             }
-            if (!input.benches.empty()) write_rows(input.benches, row_format(format), out, nx::Provenance());
-            if (!input.rows.empty()) write_rows(input.rows, row_format(format), out, nx::Provenance());
+            if (!input.benches.empty()) write_rows(input.benches, format.rows, out, nx::Provenance());
+            if (!input.rows.empty()) write_rows(input.rows, format.rows, out, nx::Provenance());
         } else {
             if (!input.runs.empty()) {
                 // A study: its answers first, the profiles behind it after.
@@ -416,9 +378,7 @@ int run(const Options& o) {
         }
     }
     provenance.label_document(doc);
-    if (format == OutFormat::text) nx::render_text(doc, out, terminal);
-    else if (format == OutFormat::markdown) nx::render_markdown(doc, out);
-    else if (format == OutFormat::html) nx::render_html(doc, out);
+    if (format.render) format.render(doc, out, terminal);
     if (file) file->commit();
     return status;
 }

@@ -12,18 +12,8 @@ namespace {
 constexpr int kBarWidth = 24;
 constexpr double kPercentScale = 100.0;
 
-size_t width_of(const std::string& s) {
-    size_t n = 0;
-    for (unsigned char c : s)
-        if ((c & 0xC0) != 0x80) ++n;
-    return n;
-}
-
-std::string pad(const std::string& s, size_t w, bool right) {
-    size_t n = width_of(s);
-    std::string fill(w > n ? w - n : 0, ' ');
-    return right ? fill + s : s + fill;
-}
+size_t width_of(const std::string& s) { return display_width(s); }
+std::string pad(const std::string& s, size_t w, bool right) { return pad_to(s, w, right); }
 
 std::string bar_text(double fraction, bool terminal) {
     fraction = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
@@ -86,37 +76,18 @@ std::string table_text(const TableBlock& t, const std::string& indent, bool term
         rows.emplace_back();
         for (size_t i = 0; i < r.size(); ++i) rows.back().push_back(clipped_cell(t, i, r[i], terminal ? "…" : "..."));
     }
-    std::vector<size_t> w(t.columns.size());
-    for (size_t i = 0; i < t.columns.size(); ++i) w[i] = width_of(t.columns[i]);
-    for (const auto& r : rows)
-        for (size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], width_of(r[i]));
-    auto right = [&](size_t i) { return i < t.numeric.size() && t.numeric[i]; };
-    std::string s = indent;
-    for (size_t i = 0; i < t.columns.size(); ++i) s += (i ? "  " : "") + pad(t.columns[i], w[i], right(i));
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    s += "\n";
-    for (const auto& r : rows) {
-        std::string line = indent;
-        for (size_t i = 0; i < r.size() && i < w.size(); ++i) line += (i ? "  " : "") + pad(r[i], w[i], right(i));
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        s += line + "\n";
-    }
-    return s;
+    return aligned_table(t.columns, rows, t.numeric, indent, false);
 }
 
 // Names and messages come from profiles: no raw HTML, no control characters.
 std::string md_escape(const std::string& s) { return markdown_text(s); }
 
 std::string md_table(const TableBlock& t) {
-    std::string s = "|";
-    for (const std::string& c : t.columns) s += " " + md_escape(c) + " |";
-    s += "\n|";
-    for (size_t i = 0; i < t.columns.size(); ++i) s += i < t.numeric.size() && t.numeric[i] ? "---:|" : "---|";
-    s += "\n";
+    std::string s = markdown_table_header(t.columns, t.numeric);
     for (const auto& r : t.rows) {
-        s += "|";
-        for (size_t i = 0; i < r.size(); ++i) s += " " + md_escape(clipped_cell(t, i, r[i], "…")) + " |";
-        s += "\n";
+        std::vector<std::string> cells;
+        for (size_t i = 0; i < r.size(); ++i) cells.push_back(clipped_cell(t, i, r[i], "…"));
+        s += markdown_table_row(cells);
     }
     return s;
 }

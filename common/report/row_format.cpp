@@ -47,7 +47,8 @@ std::string tsv_escape(std::string_view s) {
 }
 
 
-// Display width of UTF-8 text: code points, not bytes.
+}  // namespace
+
 size_t display_width(std::string_view s) {
     size_t n = 0;
     for (unsigned char c : s)
@@ -55,7 +56,49 @@ size_t display_width(std::string_view s) {
     return n;
 }
 
-}  // namespace
+std::string pad_to(std::string_view s, size_t width, bool right) {
+    size_t w = display_width(s);
+    std::string fill(width > w ? width - w : 0, ' ');
+    return right ? fill + std::string(s) : std::string(s) + fill;
+}
+
+std::string aligned_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                          const std::vector<bool>& right, std::string_view indent, bool rule) {
+    std::vector<size_t> width(header.size());
+    for (size_t i = 0; i < header.size(); ++i) width[i] = display_width(header[i]);
+    for (const auto& r : rows)
+        for (size_t i = 0; i < r.size() && i < width.size(); ++i) width[i] = std::max(width[i], display_width(r[i]));
+    auto is_right = [&](size_t i) { return i < right.size() && right[i]; };
+    auto line_of = [&](const std::vector<std::string>& cells) {
+        std::string line(indent);
+        for (size_t i = 0; i < cells.size() && i < width.size(); ++i)
+            line += (i ? "  " : "") + pad_to(cells[i], width[i], is_right(i));
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        return line + '\n';
+    };
+    std::string text = line_of(header);
+    if (rule) {
+        text += indent;
+        for (size_t i = 0; i < header.size(); ++i) text += (i ? "  " : "") + std::string(width[i], '-');
+        text += '\n';
+    }
+    for (const auto& r : rows) text += line_of(r);
+    return text;
+}
+
+std::string markdown_table_header(const std::vector<std::string>& names, const std::vector<bool>& right) {
+    std::string s = "|";
+    for (const std::string& n : names) s += " " + markdown_text(n) + " |";
+    s += "\n|";
+    for (size_t i = 0; i < names.size(); ++i) s += i < right.size() && right[i] ? "---:|" : "---|";
+    return s + "\n";
+}
+
+std::string markdown_table_row(const std::vector<std::string>& cells) {
+    std::string s = "|";
+    for (const std::string& c : cells) s += " " + markdown_text(c) + " |";
+    return s + "\n";
+}
 
 std::string csv_text_cell(std::string_view s) {
     bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos;
@@ -163,17 +206,15 @@ std::string RowWriter::render(const Cell& c, bool human) const {
 void RowWriter::write_header() {
     if (header_done_) return;
     header_done_ = true;
-    std::string line;
     if (format_ == RowFormat::markdown) {
-        line = "|";
-        for (const std::string& n : names_) line += " " + markdown_text(n) + " |";
-        line += "\n|";
-        for (size_t i = 0; i < names_.size(); ++i) line += "---|";
-    } else {
-        bool csv = format_ == RowFormat::csv;
-        for (size_t i = 0; i < names_.size(); ++i)
-            line += (i ? (csv ? "," : "\t") : "") + (csv ? csv_text_cell(names_[i]) : tsv_escape(names_[i]));
+        // Streamed: which columns are numeric is not known yet.
+        out_.write(markdown_table_header(names_, {}));
+        return;
     }
+    bool csv = format_ == RowFormat::csv;
+    std::string line;
+    for (size_t i = 0; i < names_.size(); ++i)
+        line += (i ? (csv ? "," : "\t") : "") + (csv ? csv_text_cell(names_[i]) : tsv_escape(names_[i]));
     line += '\n';
     out_.write(line);
 }
@@ -226,10 +267,9 @@ void RowWriter::write_row(const std::vector<Cell>& cells) {
         }
         case RowFormat::markdown: {
             write_header();
-            std::string line = "|";
-            for (const Cell& c : cells) line += " " + markdown_text(render(c, true)) + " |";
-            line += '\n';
-            out_.write(line);
+            std::vector<std::string> texts;
+            for (const Cell& c : cells) texts.push_back(render(c, true));
+            out_.write(markdown_table_row(texts));
             out_.end_record();
             return;
         }
@@ -253,29 +293,7 @@ void RowWriter::finish() {
     }
     if (format_ != RowFormat::table) return;
     for (std::string& n : names_) n = terminal_text(n, false);
-    std::vector<size_t> width(names_.size());
-    for (size_t i = 0; i < names_.size(); ++i) width[i] = display_width(names_[i]);
-    for (const auto& r : buffered_)
-        for (size_t i = 0; i < r.size() && i < width.size(); ++i) width[i] = std::max(width[i], display_width(r[i]));
-    auto pad = [&](const std::string& s, size_t i, bool right) {
-        size_t w = display_width(s);
-        std::string fill(width[i] > w ? width[i] - w : 0, ' ');
-        return right ? fill + s : s + fill;
-    };
-    std::string text;
-    for (size_t i = 0; i < names_.size(); ++i) text += (i ? "  " : "") + pad(names_[i], i, numeric_[i]);
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    text += '\n';
-    for (size_t i = 0; i < names_.size(); ++i) text += (i ? "  " : "") + std::string(width[i], '-');
-    text += '\n';
-    out_.write(text);
-    for (const auto& r : buffered_) {
-        std::string line;
-        for (size_t i = 0; i < r.size() && i < width.size(); ++i) line += (i ? "  " : "") + pad(r[i], i, numeric_[i]);
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        line += '\n';
-        out_.write(line);
-    }
+    out_.write(aligned_table(names_, buffered_, numeric_, "", true));
     buffered_.clear();
 }
 

@@ -52,6 +52,23 @@ std::string markdown_text(std::string_view s);
 // \xNN (newlines kept when `keep_newlines`, else \n).
 std::string terminal_text(std::string_view s, bool keep_newlines);
 
+// Display width of UTF-8 text: code points, not bytes.
+size_t display_width(std::string_view s);
+// `s` padded with spaces to `width` display columns, on the left when `right`.
+std::string pad_to(std::string_view s, size_t width, bool right);
+
+// The two table layouts, shared by the row writer and the reports' documents
+// (document.cpp), so each format is drawn one way:
+// aligned columns two spaces apart, each as wide as its widest cell, right-
+// aligned where `right` says, trailing spaces trimmed, every line starting
+// with `indent`; with `rule`, a line of dashes under the header.
+std::string aligned_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                          const std::vector<bool>& right, std::string_view indent, bool rule);
+// A markdown table's header and alignment lines ("---:" where `right`), and
+// one row; cells go through markdown_text.
+std::string markdown_table_header(const std::vector<std::string>& names, const std::vector<bool>& right);
+std::string markdown_table_row(const std::vector<std::string>& cells);
+
 class RowWriter {
 public:
     RowWriter(RowFormat format, Output& out);

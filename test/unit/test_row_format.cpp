@@ -11,6 +11,7 @@
 
 #include "common/io/error.h"
 #include "common/io/output.h"
+#include "common/report/report_formats.h"
 #include "common/report/row_format.h"
 
 namespace {
@@ -246,4 +247,26 @@ TEST(ExactNumber, ShortestTextThatReadsBack) {
 TEST(ExactNumber, NonFiniteIsNull) {
     EXPECT_EQ(nx::exact_number(std::numeric_limits<double>::quiet_NaN()), "null");
     EXPECT_EQ(nx::exact_number(-std::numeric_limits<double>::infinity()), "null");
+}
+
+// nx-report's formats are one table: --format, then -o's extension, then the terminal.
+
+TEST(ReportFormats, PickedByNameExtensionOrTerminal) {
+    EXPECT_EQ(nx::pick_report_format("md", "", true).name, "markdown");
+    EXPECT_EQ(nx::pick_report_format("", "out/report.htm", false).name, "html");
+    EXPECT_EQ(nx::pick_report_format("", "runs.json", true).name, "jsonl");
+    EXPECT_EQ(nx::pick_report_format("", "notes.txt", false).name, "text");
+    EXPECT_EQ(nx::pick_report_format("", "", true).name, "text");
+    EXPECT_EQ(nx::pick_report_format("", "", false).name, "jsonl");
+    EXPECT_THROW(nx::pick_report_format("pdf", "", true), nx::UsageError);
+    for (const nx::ReportFormat& f : nx::report_formats()) EXPECT_EQ(f.records, f.render == nullptr) << f.name;
+}
+
+TEST(ReportFormats, DocumentTablesAndRowTablesShareOneLayout) {
+    std::string t = nx::aligned_table({"name", "n"}, {{"a", "10"}, {"bbb", "2"}}, {false, true}, "  ", false);
+    EXPECT_EQ(t, "  name   n\n  a     10\n  bbb    2\n");
+    std::string r = nx::aligned_table({"name", "n"}, {{"a", "10"}}, {false, true}, "", true);
+    EXPECT_EQ(r, "name   n\n----  --\na     10\n");
+    EXPECT_EQ(nx::markdown_table_header({"a", "b"}, {false, true}), "| a | b |\n|---|---:|\n");
+    EXPECT_EQ(nx::markdown_table_row({"x|y", "<b>"}), "| x\\|y | &lt;b&gt; |\n");
 }
