@@ -74,10 +74,11 @@ setup() {
     run nx-query --db small.db --sql "SELECT kind, name, start_ns, end_ns FROM region ORDER BY start_ns" --format csv
     [ "${lines[1]}" = "layer,model/layers.0/mlp,1000,2150" ]
     [ "${lines[2]}" = "layer,model/layers.1/mlp,2200,3350" ]
-    # Records without their events (a JSONL file) have no regions to show.
+    # Records without their events (a JSONL file) have no regions to show, and say so.
     nx-convert --target trn1 "$FIXTURES/small.json" >p.jsonl
     run nx-report --format text p.jsonl
-    [[ "$output" != *"Regions"* ]]
+    [[ "$output" != *"Regions ("* ]]
+    [[ "$output" == *"Regions: not computed for a profile record"* ]]
 }
 
 @test "regions: Explorer's FrameworkNode rows are the hierarchy when a profile has them" {
@@ -124,4 +125,18 @@ for l in sys.stdin:
     run nx-report --format html -o r.html small.jsonl
     [ "$status" -eq 0 ]
     [ "$(grep -o '<h3[^>]*>Tensor engine FLOPs' r.html | wc -l)" -eq 1 ]
+}
+
+@test "regions: a profile record carries no events, and the report says where regions come from" {
+    nx-convert --target trn1 "$FIXTURES/loop.json" >loop.jsonl
+    run --separate-stderr nx-report -f text --window 0:50% loop.jsonl
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: --window applies to profiles read from a study database (--db)"* ]]
+    [[ "$output" == *"Regions: not computed for a profile record (it carries no events)"* ]]
+    # From the database the same profile has its regions, and no such line.
+    run --separate-stderr nx-report -f text --window 0:50% --db loop.db
+    [ "$status" -eq 0 ]
+    [[ "$stderr" != *"--window applies"* ]]
+    [[ "$output" != *"not computed for a profile record"* ]]
+    [[ "$output" == *"Regions ("* ]]
 }

@@ -258,6 +258,11 @@ int run(const Options& o) {
     std::vector<std::string> sources = o.dbs;
     sources.insert(sources.end(), inputs.begin(), inputs.end());
     nx::select_profiles(input, o.profiles, sources.size() == 1 ? sources.front() : std::string());
+    // --window needs the events, which only a study database has.
+    if (!o.windows.empty() &&
+        std::any_of(input.profiles.begin(), input.profiles.end(), [](const nx::ProfileEntry& p) { return !p.stored; }))
+        nx::print_warning("--window applies to profiles read from a study database (--db): profile records carry no "
+                          "events to cut");
 
     nx::Document doc;
     int status = nx::kExitOk;

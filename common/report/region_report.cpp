@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/report/profile_report.h"
+#include "common/report/trace_report.h"
 #include "common/report/units.h"
 
 namespace nx {
@@ -28,7 +29,13 @@ std::string activity_sparkline(const ProfileSummary& s, size_t width) {
 }
 
 void add_region_report(Document& doc, const ProfileEntry& p, const RegionReportOptions& o) {
-    if (!p.regions) return;
+    if (!p.regions) {
+        // A profile record carries figures, not events: say where regions come from.
+        if (!p.stored && !is_trace_profile(p.info, p.summary))
+            doc.paragraph("Regions: not computed for a profile record (it carries no events); load the profile into "
+                          "a study database (nx-convert --db FILE) and run nx-report --db FILE for per-region figures.");
+        return;
+    }
     const std::vector<RegionResult>& regions = *p.regions;
     std::vector<const RegionResult*> order;
     for (const RegionResult& r : regions) order.push_back(&r);

@@ -205,6 +205,7 @@ void read_db_profiles(Store& store, const std::vector<std::string>& names, Repor
         std::string text = q.column_text(0);
         parse_json_object(doc, text, store.path(), 0);
         ProfileEntry e;
+        e.stored = true;
         read_profile_record(doc, e.info, e.summary);
         if (is_trace_profile(e.info, e.summary)) e.trace = read_db_slices(store, q.column_int(3));
         into.profiles.push_back(std::move(e));

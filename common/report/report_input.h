@@ -31,6 +31,9 @@ struct ProfileEntry {
     // Its dependency graph (Explorer's Flow rows), when its events were at
     // hand (a study database); null otherwise.  flow_rows == 0: none.
     std::shared_ptr<const DependencyGraph> dependencies;
+    // Read from a study database (its events can be scanned), not from a
+    // profile record.
+    bool stored = false;
 };
 
 struct ReportInput {
