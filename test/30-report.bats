@@ -294,6 +294,41 @@ setup() {
     [[ "$stderr" == *"bad.txt:1: expected a request count, got 'abc'"* ]]
 }
 
+@test "nx-report llm prefill says what it counts and when the recommended buckets are no better than Neuron's" {
+    nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --seq 128:2048:x2 --phases prefill --timed 1 --warmup 0 >llm.jsonl
+    seq 100 50 2000 >even.txt
+    nx-report llm.jsonl --seq-dist even.txt --format markdown >even.md
+    grep -q '^Counted: the matmuls only (qkv, o, gate, up and down of each layer, x 32 layers). Not counted: attention' even.md
+    # Requests spread over every length: the defaults are as good, said plainly.
+    grep -q "^No better than Neuron's default buckets (128, 256, 512, 1024, 2048, 5 graphs)" even.md
+    ! grep -q "^Against Neuron's default buckets" even.md
+    # Every request at 600 tokens: a 640 bucket from a finer sweep beats the
+    # defaults' 1024, and the gain is given.
+    nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --seq 128:1024:+128 --phases prefill --timed 1 --warmup 0 >fine.jsonl
+    printf '600 100\n' >six.txt
+    nx-report fine.jsonl --seq-dist six.txt --format markdown >six.md
+    grep -q '^Recommended: 640 (1 compiled graph)' six.md
+    grep -q "^Against Neuron's default buckets (128, 256, 512, 1024, 4 graphs, .* a request): .* less mean prefill latency" six.md
+    ! grep -q "^No better than" six.md
+}
+
+@test "nx-report never tells a decode GEMV to use fewer, larger matmuls: it is memory-bound by its weights" {
+    nx-run --study matmul --M 1 --K 512 --N 2048 --timed 1 --warmup 0 | nx-capture | nx-convert >gemv.jsonl
+    run nx-report --format text --all gemv.jsonl
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"tensor_engine_idle: the tensor engine is busy less than half the time (expected of a matrix-vector product)"* ]]
+    [[ "$output" == *"-> a matrix-vector product (M = 1 row) is memory-bound: its time is reading the 512 x 2048 weights (2.0 MiB), not the matmul's structure; batch more requests per weight read"* ]]
+    [[ "$output" != *"fewer, larger matmuls"* && "$output" != *"bigger tiles"* && "$output" != *"restructure matmuls"* ]]
+    nx-report --format jsonl gemv.jsonl >gemv-findings.jsonl
+    ! grep -q 'fewer, larger matmuls' gemv-findings.jsonl
+    grep -q '"rule":"tensor_engine_idle".*matrix-vector product' gemv-findings.jsonl
+    # A matmul with a full tile of rows keeps the matmul advice.
+    nx-run --study matmul --M 256 --K 512 --N 2048 --timed 1 --warmup 0 | nx-capture | nx-convert >gemm.jsonl
+    run nx-report --format text --all gemm.jsonl
+    [[ "$output" == *"-> restructure matmuls: fewer, larger matmuls"* ]]
+    [[ "$output" != *"matrix-vector"* ]]
+}
+
 # test/fixtures/kineto_step.json, hand-written in Kineto's shape (µs around
 # 1.7e15, names as "M" events), times here in µs from its start:
 #   thread 100: ProfilerStep#1 [0,900) holds aten::linear [10,310) and

@@ -28,6 +28,9 @@ constexpr int64_t kMaxTileMarks = 64;
 // A plan with fewer buckets is recommended when its cost is within this factor
 // of the best plan of any size.
 constexpr double kBucketTolerance = 1.05;
+// Recommended buckets that beat Neuron's defaults by less than this share of
+// their cost are no better than them: the sweep's own noise is larger.
+constexpr double kBucketGainPercent = 1.0;
 
 int64_t tiles(int64_t v, int64_t tile) { return (v + tile - 1) / tile; }
 
@@ -135,6 +138,10 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
         s.y.push_back(total);
     }
     doc.table(t);
+    // The layer figure is a floor, not a forward pass: say what it leaves out.
+    doc.paragraph("Counted: the matmuls only (qkv, o, gate, up and down of each layer, x " + std::to_string(layers) +
+                  " layers). Not counted: attention (QK^T, softmax, AV: grows with seq squared), norms, rotary "
+                  "embeddings, activations and the tensor-parallel collectives: a real prefill costs more.");
     for (auto& [b, s] : by_batch) c.series.push_back(s);
     doc.chart(c);
     doc.html_only();
@@ -200,17 +207,35 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
         row("best " + std::to_string(p.buckets.size()) + (p.buckets.size() == 1 ? " bucket" : " buckets") +
                 (&p == pick ? " (recommended)" : ""),
             p);
-    row("Neuron default (powers of two from 128)", evaluate_buckets(dist, cost, neuron_default));
+    BucketPlan defaults = evaluate_buckets(dist, cost, neuron_default);
+    row("Neuron default (powers of two from 128)", defaults);
     row("vLLM defaults in the sweep", evaluate_buckets(dist, cost, vllm));
     doc.table(bt);
     std::string verdict = "Recommended: " + list(pick->buckets) + " (" + std::to_string(pick->buckets.size()) +
-                          " compiled graphs): mean prefill latency " + format_ns(pick->expected_cost * 1e3) + ", " +
+                          (pick->buckets.size() == 1 ? " compiled graph" : " compiled graphs") +
+                          "): mean prefill latency " + format_ns(pick->expected_cost * 1e3) + ", " +
                           format_percent(pick->padding_percent) + " of the padded tokens are padding; within " +
                           format_percent((kBucketTolerance - 1) * 100) + " of the best any count of buckets reaches. " +
                           "Buckets are chosen among the swept lengths: sweep finer (--seq 128:2048:+128) for finer buckets.";
     if (pick->unserved > 0)
         verdict += " " + format_count(pick->unserved) + " requests are longer than the longest swept length: sweep further.";
     doc.paragraph(verdict);
+    // Against Neuron's defaults on the same requests and costs: a gain under
+    // kBucketGainPercent is no gain, and the user is told to keep them.
+    if (!neuron_default.empty() && defaults.expected_cost > 0 && defaults.unserved <= pick->unserved) {
+        double gain = 100.0 * (defaults.expected_cost - pick->expected_cost) / defaults.expected_cost;
+        std::string graphs = std::to_string(neuron_default.size()) + (neuron_default.size() == 1 ? " graph" : " graphs");
+        if (gain < kBucketGainPercent)
+            doc.paragraph("No better than Neuron's default buckets (" + list(neuron_default) + ", " + graphs +
+                          "): they cost " + format_ns(defaults.expected_cost * 1e3) + " a request, the recommendation " +
+                          (gain >= 0 ? format_percent(gain) + " less" : format_percent(-gain) + " more") +
+                          " (under " + format_percent(kBucketGainPercent) +
+                          "): keep the defaults unless fewer compiled graphs matter.");
+        else
+            doc.paragraph("Against Neuron's default buckets (" + list(neuron_default) + ", " + graphs + ", " +
+                          format_ns(defaults.expected_cost * 1e3) + " a request): " + format_percent(gain) +
+                          " less mean prefill latency.");
+    }
 }
 
 }  // namespace
