@@ -316,8 +316,8 @@ setup() {
     nx-run --study matmul --M 1 --K 512 --N 2048 --timed 1 --warmup 0 | nx-capture | nx-convert >gemv.jsonl
     run nx-report --format text --all gemv.jsonl
     [ "$status" -eq 0 ]
-    [[ "$output" == *"tensor_engine_idle: the tensor engine is busy less than half the time (expected of a matrix-vector product)"* ]]
-    [[ "$output" == *"-> a matrix-vector product (M = 1 row) is memory-bound: its time is reading the 512 x 2048 weights (2.0 MiB), not the matmul's structure; batch more requests per weight read"* ]]
+    [[ "$output" == *"tensor_engine_idle: the tensor engine is busy less than half the time (expected of a matrix-vector product: M = 1 row, 512 x 2048 weights (2.0 MiB))"* ]]
+    [[ "$output" == *"-> a matrix-vector product is memory-bound: its time is reading the weights, not the matmul's structure; batch more requests per weight read"* ]]
     [[ "$output" != *"fewer, larger matmuls"* && "$output" != *"bigger tiles"* && "$output" != *"restructure matmuls"* ]]
     nx-report --format jsonl gemv.jsonl >gemv-findings.jsonl
     ! grep -q 'fewer, larger matmuls' gemv-findings.jsonl

@@ -59,19 +59,21 @@ void fit_findings_to_workload(std::vector<Finding>& findings, const ProfileInfo&
     if (!any) return;
     std::optional<GemvShape> g = gemv_of(info);
     if (!g) return;
-    std::string rows = std::to_string(g->M) + (g->M == 1 ? " row" : " rows");
-    std::string weights = std::to_string(g->K) + " x " + std::to_string(g->N) + " weights" +
-                          (g->weight_bytes > 0 ? " (" + mib(g->weight_bytes) + ")" : "");
-    std::string action = "a matrix-vector product (M = " + rows + ") is memory-bound: its time is reading the " + weights +
-                         ", not the matmul's structure; batch more requests per weight read (more rows per pass) or "
-                         "keep the weights stationary in SBUF across tokens";
+    // The action is the same for every GEMV (a study summary counts it once);
+    // the shape and weight bytes go in the cause.
+    const std::string action =
+        "a matrix-vector product is memory-bound: its time is reading the weights, not the matmul's structure; batch "
+        "more requests per weight read (more rows per pass) or keep the weights stationary in SBUF across tokens";
+    std::string shape = "M = " + std::to_string(g->M) + (g->M == 1 ? " row" : " rows") + ", " + std::to_string(g->K) +
+                        " x " + std::to_string(g->N) + " weights" +
+                        (g->weight_bytes > 0 ? " (" + mib(g->weight_bytes) + ")" : "");
     for (Finding& f : findings) {
         if (!restructures_matmul(f.rule)) continue;
         f.action = action;
         // The cause's pointer to restructuring matmuls does not apply either.
         const std::string hint = " (pattern study: restructure matmuls)";
         if (size_t at = f.message.find(hint); at != std::string::npos)
-            f.message.replace(at, hint.size(), " (expected of a matrix-vector product)");
+            f.message.replace(at, hint.size(), " (expected of a matrix-vector product: " + shape + ")");
     }
 }
 
