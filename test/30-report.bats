@@ -329,6 +329,43 @@ setup() {
     [[ "$output" != *"matrix-vector"* ]]
 }
 
+@test "nx-report on many profiles gives the study summary: one row each, longest first, findings across them; --each adds every report" {
+    nx-run --study matmul --M 1,128,256,512 --K 512 --N 512 --timed 1 --warmup 0 | nx-capture | nx-convert --db summary.db >p.jsonl
+    run --separate-stderr nx-report --format text p.jsonl
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Profiles (4, longest first)"* ]]
+    [[ "$output" == *"Findings across the profiles"* ]]
+    [[ "$output" == *"a report for each profile: --each (or --profile NAME for one)"* ]]
+    # The study's answers, from the runs the profiles carry.
+    [[ "$output" == *"Matmul study"* && "$output" == *"Tiling cliffs"* ]]
+    # No per-profile report: no "Profile NAME" heading, no engine bars.
+    ! grep -q '^Profile mm_' <<<"$output"
+    [[ "$output" != *"Engines (active time"* ]]
+    # One row a profile, longest first.
+    rows=$(sed -n '/^Profiles (4/,/^$/p' <<<"$output" | grep '^  mm_' | awk '{print $1}')
+    [ "$(wc -l <<<"$rows")" = 4 ]
+    [ "$(head -n 1 <<<"$rows")" = mm_512x512x512_bf16 ]
+    [ "$(tail -n 1 <<<"$rows")" = mm_1x512x512_bf16 ]
+    # The same from the study database.
+    nx-report --db summary.db --format markdown >db.md
+    grep -q "^# Profiles (4, longest first)" db.md || { cat db.md; false; }
+    ! grep -q '^# Profile mm_' db.md
+    # --each: the summary, then each profile's report.
+    nx-report --format text --each p.jsonl >each.txt
+    grep -q '^Profiles (4, longest first)' each.txt
+    [ "$(grep -c '^Profile mm_' each.txt)" = 4 ]
+    # A profile named, or a few profiles, get their reports as before.
+    nx-report --format text --profile mm_128x512x512_bf16 p.jsonl >one.txt
+    grep -q '^Profile mm_128x512x512_bf16' one.txt
+    ! grep -q '^Profiles (' one.txt
+    head -n 3 p.jsonl >three.jsonl
+    nx-report --format text three.jsonl >three.txt
+    [ "$(grep -c '^Profile mm_' three.txt)" = 3 ]
+    ! grep -q '^Profiles (' three.txt
+    # Records are unchanged: every profile's findings.
+    [ "$(nx-report p.jsonl | jq -r .name | sort -u | wc -l)" = 4 ]
+}
+
 # test/fixtures/kineto_step.json, hand-written in Kineto's shape (µs around
 # 1.7e15, names as "M" events), times here in µs from its start:
 #   thread 100: ProfilerStep#1 [0,900) holds aten::linear [10,310) and

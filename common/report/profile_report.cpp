@@ -394,18 +394,22 @@ std::vector<std::string> finding_columns() {
             "region", "start_ns", "end_ns"};
 }
 
+std::vector<Finding> profile_findings(const ProfileEntry& p, const RuleThresholds& thresholds) {
+    std::vector<Finding> findings = source_findings(p.info);
+    for (Finding& f : findings) {
+        f.start_ns = p.summary.start_ns;
+        f.end_ns = p.summary.end_ns;
+    }
+    std::vector<Finding> rules = evaluate_rules(p.summary, nullptr, &thresholds);
+    fit_findings_to_workload(rules, p.info);
+    for (Finding& f : rules) findings.push_back(std::move(f));
+    return findings;
+}
+
 void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out, const ReportOptions& o) {
     out.columns(finding_columns());
     for (const ProfileEntry& p : profiles) {
-        std::vector<Finding> findings = source_findings(p.info);
-        for (Finding& f : findings) {
-            f.start_ns = p.summary.start_ns;
-            f.end_ns = p.summary.end_ns;
-        }
-        std::vector<Finding> rules = evaluate_rules(p.summary, nullptr, &o.thresholds);
-        fit_findings_to_workload(rules, p.info);
-        for (Finding& f : rules) findings.push_back(std::move(f));
-        for (const Finding& f : findings) out.row(finding_cells(p, f));
+        for (const Finding& f : profile_findings(p, o.thresholds)) out.row(finding_cells(p, f));
         write_region_findings(p, out);
     }
     out.finish();
