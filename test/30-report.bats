@@ -366,6 +366,27 @@ setup() {
     [ "$(nx-report p.jsonl | jq -r .name | sort -u | wc -l)" = 4 ]
 }
 
+@test "nx-report labels compare, baseline and study rows and chart series by target and backend when they differ" {
+    for t in trn1 trn2; do nx-run --study matmul --M 128 --K 512 --N 512 --target "$t" --timed 1 --warmup 0; done >r.jsonl
+    nx-capture <r.jsonl | nx-convert >p.jsonl
+    nx-report --compare --format markdown p.jsonl >cmp.md
+    grep -q '^# Comparison: mm_128x512x512_bf16 trn1/sim vs mm_128x512x512_bf16 trn2/sim' cmp.md
+    grep -q '^| metric | mm_128x512x512_bf16 trn1/sim | mm_128x512x512_bf16 trn2/sim | vs mm_128x512x512_bf16 trn1/sim |' cmp.md
+    nx-report --compare --format csv p.jsonl | head -n 1 | grep -q '^kind,metric,unit,mm_128x512x512_bf16 trn1/sim,mm_128x512x512_bf16 trn2/sim,'
+    nx-report --compare --format html p.jsonl | grep -q 'mm_128x512x512_bf16 trn2/sim'
+    # Each run against its own target's baseline: two rows that say which.
+    nx-report r.jsonl --baseline r.jsonl --format markdown >base.md
+    grep -q '^| mm_128x512x512_bf16 trn1/sim | latency_us.median |' base.md
+    grep -q '^| mm_128x512x512_bf16 trn2/sim | latency_us.median |' base.md
+    # The study's runs table and chart series.
+    nx-report r.jsonl --format markdown >study.md
+    grep -q '^| mm_128x512x512_bf16 trn1/sim | 128 |' study.md
+    [ "$(nx-report r.jsonl --format html | grep -o 'bf16 trn2/sim' | wc -l)" -gt 0 ]
+    # One target: names as they were.
+    head -n 1 r.jsonl >one.jsonl
+    nx-report one.jsonl --format markdown | grep -q '^| mm_128x512x512_bf16 | 128 |'
+}
+
 # test/fixtures/kineto_step.json, hand-written in Kineto's shape (µs around
 # 1.7e15, names as "M" events), times here in µs from its start:
 #   thread 100: ProfilerStep#1 [0,900) holds aten::linear [10,310) and

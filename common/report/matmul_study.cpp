@@ -8,6 +8,7 @@
 
 #include "common/cli/diag.h"
 #include "common/report/buckets.h"
+#include "common/report/source_label.h"
 #include "common/report/units.h"
 #include "common/workload/llm_models.h"
 
@@ -265,10 +266,12 @@ std::vector<TilingCliff> find_tiling_cliffs(const std::vector<RunView>& runs) {
 void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const MatmulStudyOptions& o) {
     std::vector<RunView> mm;
     std::set<std::string> backends;
+    SourceLabels sources;  // runs of several targets or backends are labelled with theirs
     for (const RunView& r : runs)
         if (r.op == "matmul") {
             mm.push_back(r);
             backends.insert(r.backend + " on " + r.target);
+            sources.add(r.target, r.backend);
         }
     if (mm.empty()) return;
     doc.heading("Matmul study");
@@ -292,8 +295,9 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
     thr.log_y = false;
     std::map<std::string, std::pair<ChartSeries, ChartSeries>> by_dtype;
     for (const RunView& r : mm) {
-        auto& [l, t] = by_dtype[r.dtype];
-        l.name = t.name = r.dtype;
+        std::string series = sources.label(r.dtype, r.target, r.backend);
+        auto& [l, t] = by_dtype[series];
+        l.name = t.name = series;
         double flops = 2.0 * static_cast<double>(r.M) * static_cast<double>(r.K) * static_cast<double>(r.N);
         l.x.push_back(flops);
         l.y.push_back(r.median_us);
@@ -321,7 +325,7 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
                                          : "M=" + std::to_string(first.M) + ", K=" + std::to_string(first.K);
         ChartBlock c;
         c.kind = "line";
-        c.title = "Latency vs " + f.dim + " (" + fixed + ", " + first.dtype + ")";
+        c.title = "Latency vs " + f.dim + " (" + fixed + ", " + sources.label(first.dtype, first.target, first.backend) + ")";
         c.x_label = f.dim;
         c.y_label = "latency (us)";
         ChartSeries s;
@@ -340,7 +344,8 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
         c.series.push_back(s);
         doc.chart(c);
         doc.html_only();
-        doc.sparkline("latency along " + f.dim + " (" + fixed + "): " + format_ns(series.front() * 1e3) + " .. " +
+        doc.sparkline("latency along " + f.dim + " (" + fixed + (sources.mixed() ? ", " + target_backend(first.target, first.backend) : "") +
+                          "): " + format_ns(series.front() * 1e3) + " .. " +
                           format_ns(series.back() * 1e3),
                       series);
     }
@@ -395,7 +400,7 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
     size_t n = o.all ? mm.size() : std::min(mm.size(), kTableRows);
     for (size_t i = 0; i < n; ++i) {
         const RunView& r = mm[i];
-        t.rows.push_back({r.name, std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype, r.variant,
+        t.rows.push_back({sources.label(r.name, r.target, r.backend), std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype, r.variant,
                           format_run_ns(r, r.median_us * 1e3), format_run_ns(r, r.p95_us * 1e3), format_value(r.tflops),
                           std::to_string(r.tiles_M) + " x " + std::to_string(r.tiles_K) + " x " + std::to_string(r.tiles_N) +
                               " = " + std::to_string(r.tiles_total)});
