@@ -399,16 +399,14 @@ int run(const Options& o) {
             if (!input.runs.empty()) {
                 // A study: its answers first, the profiles behind it after.
                 nx::add_study_report(doc, input.runs, input.profiles, study);
-                if (o.all || o.each)
-                    for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
+                if (o.all || o.each) nx::add_each_profile_report(doc, input.profiles, ro);
             } else if (nx::wants_profiles_summary(input.profiles, o.profiles)) {
                 // Many profiles: the study summary (with the answers of the
                 // runs they carry), a report each only on request.
                 std::vector<rapidjson::Document> runs = nx::runs_of_profiles(input.profiles);
                 if (!runs.empty()) nx::add_study_report(doc, runs, input.profiles, study);
                 nx::add_profiles_summary(doc, input.profiles, ro);
-                if (o.all || o.each)
-                    for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
+                if (o.all || o.each) nx::add_each_profile_report(doc, input.profiles, ro);
             } else {
                 for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
             }

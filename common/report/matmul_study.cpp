@@ -348,6 +348,8 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
                           "): " + format_ns(series.front() * 1e3) + " .. " +
                           format_ns(series.back() * 1e3),
                       series);
+        // The chart above draws the same series on the HTML page.
+        doc.text_only();
     }
 
     std::vector<TilingCliff> cliffs = find_tiling_cliffs(mm);

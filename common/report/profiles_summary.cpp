@@ -6,6 +6,7 @@
 
 #include "common/profile/metric_defs.h"
 #include "common/profile/rules.h"
+#include "common/report/natural_order.h"
 #include "common/report/units.h"
 
 namespace nx {
@@ -62,7 +63,9 @@ void add_profiles_summary(Document& doc, const std::vector<ProfileEntry>& profil
     std::vector<std::pair<const ProfileEntry*, std::vector<Finding>>> rows;
     for (const ProfileEntry& p : profiles) rows.push_back({&p, profile_findings(p, o.thresholds)});
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-        return total_time(*a.first) > total_time(*b.first);
+        double ta = total_time(*a.first), tb = total_time(*b.first);
+        if (ta != tb) return ta > tb;
+        return natural_less(a.first->info.name, b.first->info.name);
     });
 
     doc.heading("Profiles (" + std::to_string(profiles.size()) + ", longest first)");
@@ -118,6 +121,15 @@ void add_profiles_summary(Document& doc, const std::vector<ProfileEntry>& profil
         doc.table(f);
     }
     doc.paragraph("a report for each profile: --each (or --profile NAME for one)");
+}
+
+void add_each_profile_report(Document& doc, const std::vector<ProfileEntry>& profiles, const ReportOptions& options) {
+    std::vector<const ProfileEntry*> order;
+    for (const ProfileEntry& p : profiles) order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(), [](const ProfileEntry* a, const ProfileEntry* b) {
+        return natural_less(a->info.name, b->info.name);
+    });
+    for (const ProfileEntry* p : order) add_profile_report(doc, *p, options);
 }
 
 }  // namespace nx

@@ -28,4 +28,8 @@ std::vector<rapidjson::Document> runs_of_profiles(const std::vector<ProfileEntry
 
 void add_profiles_summary(Document& doc, const std::vector<ProfileEntry>& profiles, const ReportOptions& options);
 
+// The full report of each profile (nx-report --each), in natural name order
+// (mm_128x512x512 before mm_1024x512x512; natural_order.h).
+void add_each_profile_report(Document& doc, const std::vector<ProfileEntry>& profiles, const ReportOptions& options);
+
 }  // namespace nx

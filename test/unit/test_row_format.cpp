@@ -247,3 +247,15 @@ TEST(ExactNumber, NonFiniteIsNull) {
     EXPECT_EQ(nx::exact_number(std::numeric_limits<double>::quiet_NaN()), "null");
     EXPECT_EQ(nx::exact_number(-std::numeric_limits<double>::infinity()), "null");
 }
+
+#include "common/report/natural_order.h"
+
+TEST(NaturalOrder, ShapesSortByTheirNumbers) {
+    EXPECT_TRUE(nx::natural_less("mm_128x512", "mm_1024x512"));
+    EXPECT_FALSE(nx::natural_less("mm_1024x512", "mm_128x512"));
+    EXPECT_TRUE(nx::natural_less("512x512x511", "512x512x1023"));
+    EXPECT_TRUE(nx::natural_less("a", "ab"));
+    EXPECT_FALSE(nx::natural_less("abc", "abc"));
+    EXPECT_TRUE(nx::natural_less("x9", "x010"));
+    EXPECT_TRUE(nx::natural_less("mm_1x", "mm_a"));
+}
