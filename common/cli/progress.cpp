@@ -65,7 +65,9 @@ void Progress::show(const std::string& what) {
 
 void Progress::measure(const std::string& what, uint64_t bytes, uint64_t total_bytes, uint64_t events, double seconds) {
     if (!on_) return;
-    std::string text = what + "  ";
+    // A long name is cut, not the figures after it.
+    constexpr size_t kLongestName = 48;
+    std::string text = (what.size() > kLongestName ? what.substr(0, kLongestName - 3) + "..." : what) + "  ";
     if (bytes > 0)
         text += bytes_text(static_cast<double>(bytes)) +
                 (total_bytes ? " of " + bytes_text(static_cast<double>(total_bytes)) : "") + ", ";

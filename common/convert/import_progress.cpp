@@ -14,8 +14,10 @@ constexpr auto kEvery = std::chrono::milliseconds(200);
 
 void ImportProgress::start(const std::string& name, const InputSource* in) {
     if (!progress_.on()) return;
-    progress_.step(name);
-    name_ = name;
+    // The file's name, not its path: the figures after it must fit the line.
+    std::string base = std::filesystem::path(name).filename().string();
+    name_ = base.empty() ? name : base;
+    progress_.step(name_);
     in_ = in;
     events_ = 0;
     total_bytes_ = 0;
