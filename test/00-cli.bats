@@ -65,7 +65,7 @@ TOOLS="nx-run nx-capture nx-convert nx-query nx-report"
 }
 
 @test "every tool: contradicting options are refused the same way, exit 2" {
-    for t in nx-run nx-capture; do
+    for t in nx-run nx-capture nx-convert; do
         run --separate-stderr "$t" --quiet --progress
         [ "$status" -eq 2 ]
         [[ "$stderr" == "$t: --quiet and --progress cannot be used together"* ]]

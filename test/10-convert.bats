@@ -286,3 +286,24 @@ JSON
     [[ "${lines[0]}" == '{"kind":"profile"'* ]]
     nx-convert --db s.db "$FIXTURES/small.json" | head -c 17 | grep -q '{"kind":"profile"'
 }
+
+@test "nx-convert shows an import's progress (bytes of the file, events, rate, ETA) when asked or on a terminal, never piped" {
+    "$NX_BIN/bench-gen_profile" 100000 >big.json
+    run --separate-stderr nx-convert --progress big.json
+    [ "$status" -eq 0 ]
+    # The first check (after 4096 events) shows at once; the file is far
+    # from read then, so its share, rate and time left are there.
+    [[ "$stderr" == *"nx-convert: [1] big.json  "*" MiB of "*" MiB, 4,096 events, "*"/s, ETA "* ]]
+    [[ "$stderr" == *"100,000 events"* ]]
+    # The line is cleared at the end: nothing after the last erase.
+    [[ "$stderr" == *$'\r\033[K' ]]
+    # Piped: no progress, and the records are the same.
+    nx-convert --progress big.json >with.jsonl 2>/dev/null
+    run --separate-stderr nx-convert big.json
+    [ -z "$stderr" ]
+    [ "$output" = "$(cat with.jsonl)" ]
+    run --separate-stderr nx-convert --quiet --progress big.json
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nx-convert: --quiet and --progress cannot be used together"* ]]
+}
+

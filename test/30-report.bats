@@ -297,6 +297,99 @@ setup() {
     [[ "$stderr" == *"bad.txt:1: expected a request count, got 'abc'"* ]]
 }
 
+@test "nx-report llm prefill says what it counts and when the recommended buckets are no better than Neuron's" {
+    nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --seq 128:2048:x2 --phases prefill --timed 1 --warmup 0 >llm.jsonl
+    seq 100 50 2000 >even.txt
+    nx-report llm.jsonl --seq-dist even.txt --format markdown >even.md
+    grep -q '^Counted: the matmuls only (qkv, o, gate, up and down of each layer, x 32 layers). Not counted: attention' even.md
+    # Requests spread over every length: the defaults are as good, said plainly.
+    grep -q "^No better than Neuron's default buckets (128, 256, 512, 1024, 2048, 5 graphs)" even.md
+    ! grep -q "^Against Neuron's default buckets" even.md
+    # Every request at 600 tokens: a 640 bucket from a finer sweep beats the
+    # defaults' 1024, and the gain is given.
+    nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --seq 128:1024:+128 --phases prefill --timed 1 --warmup 0 >fine.jsonl
+    printf '600 100\n' >six.txt
+    nx-report fine.jsonl --seq-dist six.txt --format markdown >six.md
+    grep -q '^Recommended: 640 (1 compiled graph)' six.md
+    grep -q "^Against Neuron's default buckets (128, 256, 512, 1024, 4 graphs, .* a request): .* less mean prefill latency" six.md
+    ! grep -q "^No better than" six.md
+}
+
+@test "nx-report never tells a decode GEMV to use fewer, larger matmuls: it is memory-bound by its weights" {
+    nx-run --study matmul --M 1 --K 512 --N 2048 --timed 1 --warmup 0 | nx-capture | nx-convert >gemv.jsonl
+    run nx-report --format text --all gemv.jsonl
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"tensor_engine_idle: the tensor engine is busy less than half the time (expected of a matrix-vector product: M = 1 row, 512 x 2048 weights (2.0 MiB))"* ]]
+    [[ "$output" == *"-> a matrix-vector product is memory-bound: its time is reading the weights, not the matmul's structure; batch more requests per weight read"* ]]
+    [[ "$output" != *"fewer, larger matmuls"* && "$output" != *"bigger tiles"* && "$output" != *"restructure matmuls"* ]]
+    nx-report --format jsonl gemv.jsonl >gemv-findings.jsonl
+    ! grep -q 'fewer, larger matmuls' gemv-findings.jsonl
+    grep -q '"rule":"tensor_engine_idle".*matrix-vector product' gemv-findings.jsonl
+    # A matmul with a full tile of rows keeps the matmul advice.
+    nx-run --study matmul --M 256 --K 512 --N 2048 --timed 1 --warmup 0 | nx-capture | nx-convert >gemm.jsonl
+    run nx-report --format text --all gemm.jsonl
+    [[ "$output" == *"-> restructure matmuls: fewer, larger matmuls"* ]]
+    [[ "$output" != *"matrix-vector"* ]]
+}
+
+@test "nx-report on many profiles gives the study summary: one row each, longest first, findings across them; --each adds every report" {
+    nx-run --study matmul --M 1,128,256,512 --K 512 --N 512 --timed 1 --warmup 0 | nx-capture | nx-convert --db summary.db >p.jsonl
+    run --separate-stderr nx-report --format text p.jsonl
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Profiles (4, longest first)"* ]]
+    [[ "$output" == *"Findings across the profiles"* ]]
+    [[ "$output" == *"a report for each profile: --each (or --profile NAME for one)"* ]]
+    # The study's answers, from the runs the profiles carry.
+    [[ "$output" == *"Matmul study"* && "$output" == *"Tiling cliffs"* ]]
+    # No per-profile report: no "Profile NAME" heading, no engine bars.
+    ! grep -q '^Profile mm_' <<<"$output"
+    [[ "$output" != *"Engines (active time"* ]]
+    # One row a profile, longest first.
+    rows=$(sed -n '/^Profiles (4/,/^$/p' <<<"$output" | grep '^  mm_' | awk '{print $1}')
+    [ "$(wc -l <<<"$rows")" = 4 ]
+    [ "$(head -n 1 <<<"$rows")" = mm_512x512x512_bf16 ]
+    [ "$(tail -n 1 <<<"$rows")" = mm_1x512x512_bf16 ]
+    # The same from the study database.
+    nx-report --db summary.db --format markdown >db.md
+    grep -q "^# Profiles (4, longest first)" db.md || { cat db.md; false; }
+    ! grep -q '^# Profile mm_' db.md
+    # --each: the summary, then each profile's report.
+    nx-report --format text --each p.jsonl >each.txt
+    grep -q '^Profiles (4, longest first)' each.txt
+    [ "$(grep -c '^Profile mm_' each.txt)" = 4 ]
+    # A profile named, or a few profiles, get their reports as before.
+    nx-report --format text --profile mm_128x512x512_bf16 p.jsonl >one.txt
+    grep -q '^Profile mm_128x512x512_bf16' one.txt
+    ! grep -q '^Profiles (' one.txt
+    head -n 3 p.jsonl >three.jsonl
+    nx-report --format text three.jsonl >three.txt
+    [ "$(grep -c '^Profile mm_' three.txt)" = 3 ]
+    ! grep -q '^Profiles (' three.txt
+    # Records are unchanged: every profile's findings.
+    [ "$(nx-report p.jsonl | jq -r .name | sort -u | wc -l)" = 4 ]
+}
+
+@test "nx-report labels compare, baseline and study rows and chart series by target and backend when they differ" {
+    for t in trn1 trn2; do nx-run --study matmul --M 128 --K 512 --N 512 --target "$t" --timed 1 --warmup 0; done >r.jsonl
+    nx-capture <r.jsonl | nx-convert >p.jsonl
+    nx-report --compare --format markdown p.jsonl >cmp.md
+    grep -q '^# Comparison: mm_128x512x512_bf16 trn1/sim vs mm_128x512x512_bf16 trn2/sim' cmp.md
+    grep -q '^| metric | mm_128x512x512_bf16 trn1/sim | mm_128x512x512_bf16 trn2/sim | vs mm_128x512x512_bf16 trn1/sim |' cmp.md
+    nx-report --compare --format csv p.jsonl | head -n 1 | grep -q '^kind,metric,unit,mm_128x512x512_bf16 trn1/sim,mm_128x512x512_bf16 trn2/sim,'
+    nx-report --compare --format html p.jsonl | grep -q 'mm_128x512x512_bf16 trn2/sim'
+    # Each run against its own target's baseline: two rows that say which.
+    nx-report r.jsonl --baseline r.jsonl --format markdown >base.md
+    grep -q '^| mm_128x512x512_bf16 trn1/sim | latency_us.median |' base.md
+    grep -q '^| mm_128x512x512_bf16 trn2/sim | latency_us.median |' base.md
+    # The study's runs table and chart series.
+    nx-report r.jsonl --format markdown >study.md
+    grep -q '^| mm_128x512x512_bf16 trn1/sim | 128 |' study.md
+    [ "$(nx-report r.jsonl --format html | grep -o 'bf16 trn2/sim' | wc -l)" -gt 0 ]
+    # One target: names as they were.
+    head -n 1 r.jsonl >one.jsonl
+    nx-report one.jsonl --format markdown | grep -q '^| mm_128x512x512_bf16 | 128 |'
+}
+
 # test/fixtures/kineto_step.json, hand-written in Kineto's shape (µs around
 # 1.7e15, names as "M" events), times here in µs from its start:
 #   thread 100: ProfilerStep#1 [0,900) holds aten::linear [10,310) and

@@ -106,11 +106,35 @@ setup() {
     [ "$(count_in $dom 'data-series="for-loop"')" -eq 1 ]
     grep -q 'for-loop, 256 iterations: 4,700 (2.97x)' $dom
     # Bucket recommendations table.
-    grep -q '<td>513-2048</td>' $dom
+    grep -q '<td class="fig">513-2048</td>' $dom  # a range of figures: kept on one line
     # Bad values: said, not drawn as NaN.
     grep -q '>no values to plot</text>' $dom
     grep -q '>no target: no roof or ridge point (give --target)</text>' $dom
     ! grep -qE '"[^"]*(nan|inf)[^"]*"' $dom
+}
+
+@test "html study layout in chromium: charts take the page width, figures never wrap, shapes in numeric order, no sparkline under a chart" {
+    nx-run --study matmul --M 1024,128,129,127 --K 512 --N 512 --timed 1 --warmup 0 | nx-capture | nx-convert >p.jsonl
+    nx-report p.jsonl --each -o layout.html
+    render_page layout.html study-layout
+    dom=study-layout.dom
+    # Charts scale to the page (not a fixed 760 px), in a wide page.
+    grep -q 'svg.chart { width: 100%; height: auto;' $dom
+    grep -q 'main { max-width: 1400px;' $dom
+    # Figures stay on one line: numeric columns, and figures in text columns
+    # (a prediction's "~20 us (+-6%)", tile counts "1 x 4 x 1 = 4").
+    grep -q 'td.num, th.num, td.fig { white-space: nowrap; }' $dom
+    grep -q '<td class="num">~[0-9.]* us (+-6%)</td>' $dom
+    grep -q '<td class="fig">2 x 4 x 1 = 8</td>' $dom
+    # Wide tables scroll rather than squeeze.
+    [ "$(count_in $dom '<div class="table-wrap"><table>')" -eq "$(count_in $dom '<table>')" ]
+    # Each profile's report in numeric order of its shape, whatever the input order.
+    order=$(grep -o '<h1>Profile mm_[0-9]*x' $dom | sed 's/.*mm_//; s/x$//' | tr '\n' ' ')
+    [ "$order" = "127 128 129 1024 " ]
+    # The latency-along-M chart, and no sparkline repeating it; text keeps its sparkline.
+    grep -q '<figcaption>Latency vs M (K=512, N=512, bf16) — predicted by the model (sim)</figcaption>' $dom
+    [ "$(count_in $dom 'class="sparkline"')" -eq 0 ]
+    nx-report p.jsonl --format markdown | grep -q '^- latency along M (K=512, N=512): '
 }
 
 @test "bad input still renders: no events, a single event, zero durations, missing metrics" {

@@ -29,6 +29,7 @@ constexpr nx::Listing kListings[] = {{"formats", "list-formats", "the input form
 constexpr nx::OptionRule kOptionRules[] = {
     {nx::OptionRule::needs, "output", "to"},
     {nx::OptionRule::conflicts, "input-format", "format"},
+    {nx::OptionRule::conflicts, "quiet", "progress"},
 };
 
 const nx::ToolSpec kSpec = {
@@ -62,12 +63,14 @@ struct Options {
     bool keep_going = false;
     bool list_formats = false;
     bool records = false;
+    int progress = 0;  // 1 --progress, -1 --quiet, 0 on a terminal
     nx::ConvertOptions convert;
 };
 
 std::optional<Options> parse(int argc, char** argv) {
     Options o;
     std::string format_alias;
+    bool progress = false, quiet = false;
     nx::po::options_description desc("Options");
     desc.add_options()
         ("db", nx::po::value(&o.db), "load the profiles into this SQLite study database (created if missing)")
@@ -83,6 +86,8 @@ std::optional<Options> parse(int argc, char** argv) {
         ("root", nx::po::value(&o.convert.roots)->composing(), "capture records may name files under DIR (repeatable; default: the current directory tree and the record file's directory)")
         ("profile", nx::po::value(&o.convert.profiles)->composing(), "with a study database as input: only this stored profile (name or id; repeatable)")
         ("records", nx::po::bool_switch(&o.records), "with --db on a terminal: profile records, not one summary line per profile")
+        ("progress", nx::po::bool_switch(&progress), "each input's progress (bytes, events, rate, time left) on stderr even when it is not a terminal")
+        ("quiet,q", nx::po::bool_switch(&quiet), "no progress")
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
@@ -103,6 +108,7 @@ std::optional<Options> parse(int argc, char** argv) {
     if (!o.convert.base.dtype.empty() && !nx::parse_dtype(o.convert.base.dtype))
         throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: bf16, fp16, fp32, fp8)");
     o.convert.keep_going = o.keep_going;
+    o.progress = progress ? 1 : quiet ? -1 : 0;
     nx::RecordPaths check_roots(o.convert.roots);  // a missing --root is a usage error now, not per record
     return o;
 }
@@ -156,7 +162,11 @@ int run(const Options& o) {
         builder.add_sink(db_async.get());
     }
 
+    // Last of the sinks: an input's progress shows once the others have its events.
+    nx::ImportProgress progress(o.progress);
+    builder.add_sink(&progress);
     nx::ConvertOptions convert = o.convert;
+    convert.progress = &progress;
     if (db_async) {
         nx::DbSink* sink = db.get();
         convert.on_run = [&, sink](nx::RunRow row) {
@@ -170,6 +180,7 @@ int run(const Options& o) {
     if (to_sink) to_sink->finish();
     if (to_file) to_file->commit();
     if (records) records->finish();
+    progress.finish();
     const nx::ConvertStats& st = converter.stats();
     if (st.runs > 0)
         nx::print_note("read " + std::to_string(st.runs) + " run record" + (st.runs == 1 ? "" : "s") + " into the run history of " + o.db + " (a run already there is kept once)");

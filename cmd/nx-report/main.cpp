@@ -22,6 +22,7 @@
 #include "common/report/document.h"
 #include "common/report/gates.h"
 #include "common/report/profile_report.h"
+#include "common/report/profiles_summary.h"
 #include "common/report/provenance.h"
 #include "common/report/report_input.h"
 #include "common/report/report_formats.h"
@@ -46,7 +47,7 @@ const nx::ToolSpec kSpec = {
     "nx-report",
     "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare]\n"
     "          [--baseline FILE|DB [--fail-on EXPR]... [--first-run-ok]]\n"
-    "          [--all] [--top N] [--format text|markdown|html|csv|tsv|jsonl] [-o FILE]",
+    "          [--all] [--each] [--top N] [--format text|markdown|html|csv|tsv|jsonl] [-o FILE]",
     "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
     "DMA, top opcodes and layers; for a Chrome/PyTorch trace with its events, busy tracks, GPU kernels,\n"
     "self time and idle gaps), compares profiles side by side, checks records against a baseline\n"
@@ -69,7 +70,7 @@ struct Options {
     std::vector<std::string> settings, window_specs;
     std::vector<nx::WindowSpec> windows;
     nx::MatmulStudyOptions study;
-    bool compare = false, all = false, bounds = false, rules = false, keep_going = false, first_run_ok = false;
+    bool compare = false, all = false, bounds = false, each = false, rules = false, keep_going = false, first_run_ok = false;
     nx::RuleThresholds thresholds;
     size_t top = 3;
 };
@@ -89,6 +90,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("window", nx::po::value(&o.window_specs)->composing(), "a region of your own, FROM:TO or NAME=FROM:TO (ns from the profile's start, or N%; repeatable; profiles from a database)")
         ("all", nx::po::bool_switch(&o.all), "every finding, metric, note and region")
         ("bounds", nx::po::bool_switch(&o.bounds), "records (jsonl, csv, tsv): each profile's and region's bounds instead of the findings")
+        ("each", nx::po::bool_switch(&o.each), "a full report for each profile after the study summary (more than 3 profiles, or a study's runs, get the summary)")
         ("top", nx::po::value(&o.top), "findings in the short list (default 3)")
         ("format,f", nx::po::value(&o.format), "text, markdown, html, csv, tsv, jsonl (default: text on a terminal, else jsonl; or from -o's extension)")
         ("output,o", nx::po::value(&o.output), "write the report to FILE (atomically)")
@@ -369,8 +371,14 @@ int run(const Options& o) {
             if (!input.runs.empty()) {
                 // A study: its answers first, the profiles behind it after.
                 nx::add_study_report(doc, input.runs, input.profiles, study);
-                if (o.all)
-                    for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
+                if (o.all || o.each) nx::add_each_profile_report(doc, input.profiles, ro);
+            } else if (nx::wants_profiles_summary(input.profiles, o.profiles)) {
+                // Many profiles: the study summary (with the answers of the
+                // runs they carry), a report each only on request.
+                std::vector<rapidjson::Document> runs = nx::runs_of_profiles(input.profiles);
+                if (!runs.empty()) nx::add_study_report(doc, runs, input.profiles, study);
+                nx::add_profiles_summary(doc, input.profiles, ro);
+                if (o.all || o.each) nx::add_each_profile_report(doc, input.profiles, ro);
             } else {
                 for (const nx::ProfileEntry& p : input.profiles) nx::add_profile_report(doc, p, ro);
             }

@@ -188,7 +188,9 @@ void Converter::import_stream(InputSource& in, const std::string& format, const 
     ctx.base = base;
     if (ctx.base.source.empty()) ctx.base.source = in.is_stdin() ? "-" : in.path();
     ctx.identity = identity;
+    if (options_.progress) options_.progress->start(in.name(), &in);
     run_import(in.name(), [&] { def->import(in, builder_, ctx); });
+    if (options_.progress) options_.progress->stop();
 }
 
 void Converter::run_import(const std::string& input, const std::function<void()>& import) {
@@ -255,6 +257,7 @@ void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, cons
 
 void Converter::convert_database(const std::string& path) {
     Store store(path, Store::Access::read_only);
+    if (options_.progress) options_.progress->start(path, nullptr);
     run_import(path, [&] { replay_stored_profiles(store, options_.profiles, builder_); });
 }
 
@@ -273,6 +276,7 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
         ctx.base.name = stem;
     }
     ctx.identity = identity;
+    if (options_.progress) options_.progress->start(dir, nullptr);
     run_import(dir, [&] { import_explorer_profile(dir, builder_, ctx); });
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/convert/import_progress.h"
 #include "common/import/importer.h"
 #include "common/io/error.h"
 #include "common/io/input.h"
@@ -28,6 +29,9 @@ struct ConvertOptions {
     std::vector<std::string> roots;
     // A study database argument: only these of its profiles (name or id).
     std::vector<std::string> profiles;
+    // Shows each input's progress (a sink the caller added to the builder);
+    // null: none.
+    ImportProgress* progress = nullptr;
 };
 
 struct ConvertStats {

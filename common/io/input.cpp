@@ -102,6 +102,12 @@ size_t InputSource::read_raw(char* buf, size_t n) {
     return total;
 }
 
+uint64_t InputSource::position() const {
+    if (!file_) return memory_pos_;
+    z_off_t at = gzoffset(file_);
+    return at > 0 ? static_cast<uint64_t>(at) : 0;
+}
+
 size_t InputSource::read(char* buf, size_t n) {
     size_t total = 0;
     if (lookahead_pos_ < lookahead_.size()) {

@@ -40,6 +40,10 @@ public:
     // The first n bytes (fewer at end of input), without consuming them.
     std::string_view peek(size_t n);
 
+    // Bytes of the file consumed so far (compressed bytes for gzip: the
+    // share of the file's size read), for progress.
+    uint64_t position() const;
+
     // An error is waiting behind the bytes last returned (see read()).
     bool has_pending_error() const { return pending_ != nullptr; }
 

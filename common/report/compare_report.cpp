@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/profile/metric_defs.h"
+#include "common/report/source_label.h"
 #include "common/report/units.h"
 
 namespace nx {
@@ -42,6 +43,16 @@ std::vector<std::string> metric_names(const std::vector<const ProfileEntry*>& ps
     return names;
 }
 
+// Each profile's name for columns, series and headings: with its target and
+// backend when the profiles compared come from more than one.
+std::vector<std::string> profile_labels(const std::vector<const ProfileEntry*>& ps) {
+    SourceLabels sources;
+    for (const ProfileEntry* p : ps) sources.add(p->info.target, p->info.backend);
+    std::vector<std::string> out;
+    for (const ProfileEntry* p : ps) out.push_back(sources.label(p->info.name, p->info.target, p->info.backend));
+    return out;
+}
+
 int64_t engine_ns(const ProfileEntry* p, Engine e) {
     for (const EngineStat& s : p->summary.engines)
         if (s.engine == e) return s.active_ns;
@@ -55,13 +66,13 @@ double total_ns(const ProfileEntry* p) {
 
 // Total time and each engine's active time side by side, bars labelled
 // with the ratio to the first profile (HTML; the tables say the same in text).
-void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps) {
+void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps, const std::vector<std::string>& labels) {
     constexpr double kNsPerUs = 1e3;
     const Engine kEngines[] = {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
                                Engine::gpsimd, Engine::sync, Engine::dma};
     ChartBlock c;
     c.kind = "bars";
-    c.title = "Time side by side (labels: ratio to " + ps[0]->info.name + ")";
+    c.title = "Time side by side (labels: ratio to " + labels[0] + ")";
     c.x_label = "";
     c.y_label = "time (us)";
     c.categories.push_back("total time");
@@ -73,9 +84,10 @@ void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps) {
                 c.categories.push_back(std::string(to_string(e)) + " active");
                 break;
             }
-    for (const ProfileEntry* p : ps) {
+    for (size_t k = 0; k < ps.size(); ++k) {
+        const ProfileEntry* p = ps[k];
         ChartSeries ser;
-        ser.name = p->info.name;
+        ser.name = labels[k];
         std::vector<double> base = {total_ns(ps[0])}, mine = {total_ns(p)};
         for (Engine e : shown) {
             base.push_back(static_cast<double>(engine_ns(ps[0], e)));
@@ -95,8 +107,9 @@ void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps) {
 
 void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, bool all) {
     if (ps.empty()) return;
+    std::vector<std::string> labels = profile_labels(ps);
     std::string title = "Comparison: ";
-    for (size_t i = 0; i < ps.size(); ++i) title += (i ? " vs " : "") + ps[i]->info.name;
+    for (size_t i = 0; i < ps.size(); ++i) title += (i ? " vs " : "") + labels[i];
     doc.heading(title);
     std::set<std::string> backends, targets;
     for (const ProfileEntry* p : ps) {
@@ -112,10 +125,10 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
     t.columns = {"metric"};
     t.numeric = {false};
     for (size_t i = 0; i < ps.size(); ++i) {
-        t.columns.push_back(ps[i]->info.name);
+        t.columns.push_back(labels[i]);
         t.numeric.push_back(true);
         if (i > 0) {
-            t.columns.push_back("vs " + ps[0]->info.name);
+            t.columns.push_back("vs " + labels[0]);
             t.numeric.push_back(true);
         }
     }
@@ -132,19 +145,20 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
         t.rows.push_back(row);
     }
     doc.table(t);
-    add_time_bars(doc, ps);
+    add_time_bars(doc, ps, labels);
 
     // Engine-time deltas against the first profile.
     for (size_t i = 1; i < ps.size(); ++i) {
         const ProfileEntry* a = ps[0];
         const ProfileEntry* b = ps[i];
         double dt = total_ns(b) - total_ns(a);
-        doc.heading("Where the time went: " + b->info.name + " vs " + a->info.name, 2);
-        std::string verdict = b->info.name + " takes " + format_ns(total_ns(b)) + ", " +
+        const std::string &la = labels[0], &lb = labels[i];
+        doc.heading("Where the time went: " + lb + " vs " + la, 2);
+        std::string verdict = lb + " takes " + format_ns(total_ns(b)) + ", " +
                               (total_ns(a) > 0 ? format_ratio(total_ns(b) / total_ns(a)) : std::string("n/a")) +
-                              " the time of " + a->info.name + " (" + (dt >= 0 ? "+" : "") + format_ns(dt) + ").";
+                              " the time of " + la + " (" + (dt >= 0 ? "+" : "") + format_ns(dt) + ").";
         TableBlock e;
-        e.columns = {"engine", a->info.name, b->info.name, "change", "share of the time change"};
+        e.columns = {"engine", la, lb, "change", "share of the time change"};
         e.numeric = {false, true, true, true, true};
         struct Delta {
             Engine engine;
@@ -181,9 +195,12 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
 
 void write_comparison(const std::vector<const ProfileEntry*>& ps, bool all, RowWriter& out) {
     std::vector<std::string> cols = {"kind", "metric", "unit"};
+    std::vector<std::string> labels = profile_labels(ps);
+    // "b/a"; spaced when the labels carry their own "target/backend".
+    std::string ratio = !ps.empty() && labels[0] != ps[0]->info.name ? " / " : "/";
     for (size_t i = 0; i < ps.size(); ++i) {
-        cols.push_back(ps[i]->info.name);
-        if (i > 0) cols.push_back(ps[i]->info.name + "/" + ps[0]->info.name);
+        cols.push_back(labels[i]);
+        if (i > 0) cols.push_back(labels[i] + ratio + labels[0]);
     }
     out.columns(cols);
     for (const std::string& name : metric_names(ps, all)) {

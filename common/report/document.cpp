@@ -176,6 +176,10 @@ void Document::cards(std::vector<Fact> f) {
 void Document::html_only() {
     if (!blocks.empty()) blocks.back().html_only = true;
 }
+
+void Document::text_only() {
+    if (!blocks.empty()) blocks.back().text_only = true;
+}
 void Document::table(TableBlock t) {
     Block b(Block::table);
     b.table_data = std::move(t);

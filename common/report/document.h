@@ -78,6 +78,8 @@ struct Block {
     // Only the HTML report shows it (text and markdown already say the same
     // in another block, or cannot draw it).
     bool html_only = false;
+    // Only text and markdown show it (the HTML page draws the same as a chart).
+    bool text_only = false;
     int level = 1;                     // heading level 1..3
     std::string text;                  // heading text, paragraph
     std::vector<Fact> fact_list;
@@ -107,6 +109,8 @@ public:
     void chart(ChartBlock c);
     // Marks the last block as HTML-only.
     void html_only();
+    // Marks the last block as text and markdown only.
+    void text_only();
 };
 
 // Plain text.  `terminal`: block-character bars and sparklines (else ASCII).

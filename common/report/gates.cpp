@@ -10,6 +10,7 @@
 #include "common/io/error.h"
 #include "common/profile/metric_defs.h"
 #include "common/records/jsonl.h"
+#include "common/report/source_label.h"
 #include "common/report/units.h"
 
 namespace nx {
@@ -22,6 +23,7 @@ struct Flat {
     std::string key;
     std::string name;
     std::string where;     // "sim on trn2": what else must match besides the name
+    std::string target, backend;
     std::string headline;  // metric shown when no gate is given
     std::map<std::string, double> values;
 };
@@ -57,6 +59,8 @@ std::vector<Flat> flatten_all(const ReportInput& in) {
         f.key = "profile|" + p.info.name + "|" + p.info.backend + "|" + p.info.target + "|" + std::to_string(p.info.rank);
         if (p.info.rank >= 0) f.name += " (rank " + std::to_string(p.info.rank) + ")";
         f.where = where_of(p.info.backend, p.info.target);
+        f.target = p.info.target;
+        f.backend = p.info.backend;
         f.headline = "total_time";
         for (const MetricValue& m : p.summary.metrics) f.values[m.name] = m.value;
         out.push_back(std::move(f));
@@ -66,6 +70,8 @@ std::vector<Flat> flatten_all(const ReportInput& in) {
         f.name = field(r, "name");
         f.key = "run|" + field(r, "study") + "|" + f.name + "|" + field(r, "backend") + "|" + field(r, "target");
         f.where = where_of(field(r, "backend"), field(r, "target"));
+        f.target = field(r, "target");
+        f.backend = field(r, "backend");
         f.headline = "latency_us.median";
         flatten(r, "", f.values);
         out.push_back(std::move(f));
@@ -204,6 +210,8 @@ std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportIn
                             (std::isfinite(*c) ? "baseline" : "current") + " " + metric + " is not a finite number");
             GateCheck k;
             k.record = cur.name;
+            k.target = cur.target;
+            k.backend = cur.backend;
             k.metric = metric;
             k.baseline = *b;
             k.current = *c;
@@ -230,11 +238,15 @@ void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, co
     TableBlock t;
     t.columns = {"record", "metric", "baseline", "current", "change", "gate", "status"};
     t.numeric = {false, false, true, true, true, false, false};
+    // Records of several targets or backends, each checked against its own:
+    // rows say which, or two would read the same.
+    SourceLabels sources;
+    for (const GateCheck& c : checks) sources.add(c.target, c.backend);
     for (const GateCheck& c : checks) {
         std::string change = c.relative ? (std::isfinite(c.change) ? (c.change >= 0 ? "+" : "") + format_percent(100 * c.change) : "n/a")
                                         : (c.change >= 0 ? "+" : "") + format_value(c.change);
         std::string unit(metric_unit(c.metric));
-        t.rows.push_back({c.record, c.metric, format_metric(c.baseline, unit), format_metric(c.current, unit), change, c.gate,
+        t.rows.push_back({sources.label(c.record, c.target, c.backend), c.metric, format_metric(c.baseline, unit), format_metric(c.current, unit), change, c.gate,
                           c.gate.empty() ? "" : (c.tripped ? "TRIPPED" : "ok")});
     }
     doc.table(t);
@@ -252,8 +264,10 @@ void add_baseline_report(Document& doc, const std::vector<GateCheck>& checks, co
 
 void write_baseline_checks(const std::vector<GateCheck>& checks, RowWriter& out) {
     out.columns({"kind", "record", "metric", "baseline", "current", "change", "relative", "gate", "tripped"});
+    SourceLabels sources;
+    for (const GateCheck& c : checks) sources.add(c.target, c.backend);
     for (const GateCheck& c : checks)
-        out.row({Cell::of_text("gate_check"), Cell::of_text(c.record), Cell::of_text(c.metric),
+        out.row({Cell::of_text("gate_check"), Cell::of_text(sources.label(c.record, c.target, c.backend)), Cell::of_text(c.metric),
                  Cell::of_real(c.baseline), Cell::of_real(c.current),
                  std::isfinite(c.change) ? Cell::of_real(c.change) : Cell{}, Cell::of_int(c.relative ? 1 : 0),
                  c.gate.empty() ? Cell{} : Cell::of_text(c.gate), Cell::of_int(c.tripped ? 1 : 0)});

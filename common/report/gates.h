@@ -27,6 +27,7 @@ Gate parse_gate(const std::string& text);
 
 struct GateCheck {
     std::string record;      // the matched record's name
+    std::string target, backend;  // where it ran (labels when checks span several)
     std::string metric;
     double baseline = 0, current = 0;
     double change = 0;       // relative (fraction) or absolute

@@ -14,7 +14,7 @@ constexpr const char* kStyle = R"CSS(
 :root { --fg: #1b1b1b; --muted: #5b5b5b; --line: #d0d0d0; --bg: #ffffff; --panel: #f5f6f8; --blue: #0072B2; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--fg); background: var(--bg); }
-main { max-width: 1040px; margin: 0 auto; padding: 24px 28px 48px; }
+main { max-width: 1400px; margin: 0 auto; padding: 24px 28px 48px; }
 section.report { border-bottom: 1px solid var(--line); padding-bottom: 24px; margin-bottom: 28px; }
 h1 { font-size: 26px; margin: 8px 0 12px; }
 h2 { font-size: 19px; margin: 26px 0 10px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
@@ -27,11 +27,12 @@ dl.facts dd { margin: 0; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; min-width: 150px; }
 .card-key { color: var(--muted); font-size: 13px; text-transform: uppercase; letter-spacing: .04em; }
 .card-value { font-size: 22px; font-weight: 600; }
+.table-wrap { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 8px 0 14px; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 12px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
 th { background: var(--panel); font-weight: 600; }
 td.num, th.num { text-align: right; }
-td.num { white-space: nowrap; }
+td.num, th.num, td.fig { white-space: nowrap; }
 ul.findings { list-style: none; padding: 0; margin: 8px 0 14px; }
 ul.findings li { border-left: 5px solid; padding: 6px 12px; margin: 6px 0; background: var(--panel); border-radius: 0 6px 6px 0; }
 li.sev-critical { border-color: #D55E00; }
@@ -46,7 +47,7 @@ li.sev-info { border-color: #0072B2; }
 .action::before { content: "\2192  "; }
 figure.chart-figure { margin: 12px 0 18px; }
 figcaption { font-weight: 600; margin-bottom: 4px; }
-svg.chart { max-width: 100%; height: auto; font-size: 12px; }
+svg.chart { width: 100%; height: auto; font-size: 12px; }
 svg .tick, svg .legend-text, svg .bar-value { fill: #333; }
 svg .axis-title { fill: #222; font-weight: 600; }
 svg .grid { stroke: #e6e6e6; }
@@ -65,6 +66,15 @@ footer { color: var(--muted); font-size: 13px; margin-top: 24px; }
 )CSS";
 
 std::string esc(const std::string& s) { return xml_escape(s); }
+
+// A figure in a text column ("~20.9 us (+-6%)", "1 x 4 x 1 = 4", "+28.2%"):
+// kept on one line like the numeric columns.
+bool looks_like_figure(const std::string& v) {
+    constexpr size_t kLongest = 40;
+    if (v.empty() || v.size() > kLongest) return false;
+    char c = v[0];
+    return (c >= '0' && c <= '9') || ((c == '~' || c == '+' || c == '-') && v.size() > 1 && v[1] >= '0' && v[1] <= '9');
+}
 
 const char* severity_symbol(const std::string& s) {
     if (s == "critical") return "&#x2716;";  // heavy x
@@ -91,6 +101,7 @@ void render_html(const Document& doc, Output& out) {
     bool in_section = false;
     int chart_id = 0;
     for (const Block& b : doc.blocks) {
+        if (b.text_only) continue;
         switch (b.kind) {
             case Block::heading:
                 if (b.level == 1) {
@@ -116,7 +127,7 @@ void render_html(const Document& doc, Output& out) {
             case Block::table: {
                 const TableBlock& t = b.table_data;
                 auto cls = [&](size_t i) { return i < t.numeric.size() && t.numeric[i] ? " class=\"num\"" : ""; };
-                s += "<table><thead><tr>";
+                s += "<div class=\"table-wrap\"><table><thead><tr>";
                 for (size_t i = 0; i < t.columns.size(); ++i) s += std::string("<th") + cls(i) + ">" + esc(t.columns[i]) + "</th>";
                 s += "</tr></thead><tbody>";
                 for (const auto& r : t.rows) {
@@ -124,11 +135,13 @@ void render_html(const Document& doc, Output& out) {
                     for (size_t i = 0; i < r.size(); ++i) {
                         std::string shown = clipped_cell(t, i, r[i], "…");
                         std::string title = shown == r[i] ? "" : " title=\"" + esc(r[i]) + "\"";
-                        s += std::string("<td") + cls(i) + title + ">" + esc(shown) + "</td>";
+                        const char* c = cls(i);
+                        if (!*c && looks_like_figure(r[i])) c = " class=\"fig\"";
+                        s += std::string("<td") + c + title + ">" + esc(shown) + "</td>";
                     }
                     s += "</tr>";
                 }
-                s += "</tbody></table>\n";
+                s += "</tbody></table></div>\n";
                 break;
             }
             case Block::bars: s += "<figure class=\"chart-figure\">" + hbars_svg(b.bar_list, ++chart_id) + "</figure>\n"; break;

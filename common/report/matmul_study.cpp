@@ -8,6 +8,7 @@
 
 #include "common/cli/diag.h"
 #include "common/report/buckets.h"
+#include "common/report/source_label.h"
 #include "common/report/units.h"
 #include "common/workload/llm_models.h"
 
@@ -28,6 +29,9 @@ constexpr int64_t kMaxTileMarks = 64;
 // A plan with fewer buckets is recommended when its cost is within this factor
 // of the best plan of any size.
 constexpr double kBucketTolerance = 1.05;
+// Recommended buckets that beat Neuron's defaults by less than this share of
+// their cost are no better than them: the sweep's own noise is larger.
+constexpr double kBucketGainPercent = 1.0;
 
 int64_t tiles(int64_t v, int64_t tile) { return (v + tile - 1) / tile; }
 
@@ -135,6 +139,10 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
         s.y.push_back(total);
     }
     doc.table(t);
+    // The layer figure is a floor, not a forward pass: say what it leaves out.
+    doc.paragraph("Counted: the matmuls only (qkv, o, gate, up and down of each layer, x " + std::to_string(layers) +
+                  " layers). Not counted: attention (QK^T, softmax, AV: grows with seq squared), norms, rotary "
+                  "embeddings, activations and the tensor-parallel collectives: a real prefill costs more.");
     for (auto& [b, s] : by_batch) c.series.push_back(s);
     doc.chart(c);
     doc.html_only();
@@ -200,17 +208,35 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
         row("best " + std::to_string(p.buckets.size()) + (p.buckets.size() == 1 ? " bucket" : " buckets") +
                 (&p == pick ? " (recommended)" : ""),
             p);
-    row("Neuron default (powers of two from 128)", evaluate_buckets(dist, cost, neuron_default));
+    BucketPlan defaults = evaluate_buckets(dist, cost, neuron_default);
+    row("Neuron default (powers of two from 128)", defaults);
     row("vLLM defaults in the sweep", evaluate_buckets(dist, cost, vllm));
     doc.table(bt);
     std::string verdict = "Recommended: " + list(pick->buckets) + " (" + std::to_string(pick->buckets.size()) +
-                          " compiled graphs): mean prefill latency " + format_ns(pick->expected_cost * 1e3) + ", " +
+                          (pick->buckets.size() == 1 ? " compiled graph" : " compiled graphs") +
+                          "): mean prefill latency " + format_ns(pick->expected_cost * 1e3) + ", " +
                           format_percent(pick->padding_percent) + " of the padded tokens are padding; within " +
                           format_percent((kBucketTolerance - 1) * 100) + " of the best any count of buckets reaches. " +
                           "Buckets are chosen among the swept lengths: sweep finer (--seq 128:2048:+128) for finer buckets.";
     if (pick->unserved > 0)
         verdict += " " + format_count(pick->unserved) + " requests are longer than the longest swept length: sweep further.";
     doc.paragraph(verdict);
+    // Against Neuron's defaults on the same requests and costs: a gain under
+    // kBucketGainPercent is no gain, and the user is told to keep them.
+    if (!neuron_default.empty() && defaults.expected_cost > 0 && defaults.unserved <= pick->unserved) {
+        double gain = 100.0 * (defaults.expected_cost - pick->expected_cost) / defaults.expected_cost;
+        std::string graphs = std::to_string(neuron_default.size()) + (neuron_default.size() == 1 ? " graph" : " graphs");
+        if (gain < kBucketGainPercent)
+            doc.paragraph("No better than Neuron's default buckets (" + list(neuron_default) + ", " + graphs +
+                          "): they cost " + format_ns(defaults.expected_cost * 1e3) + " a request, the recommendation " +
+                          (gain >= 0 ? format_percent(gain) + " less" : format_percent(-gain) + " more") +
+                          " (under " + format_percent(kBucketGainPercent) +
+                          "): keep the defaults unless fewer compiled graphs matter.");
+        else
+            doc.paragraph("Against Neuron's default buckets (" + list(neuron_default) + ", " + graphs + ", " +
+                          format_ns(defaults.expected_cost * 1e3) + " a request): " + format_percent(gain) +
+                          " less mean prefill latency.");
+    }
 }
 
 }  // namespace
@@ -240,10 +266,12 @@ std::vector<TilingCliff> find_tiling_cliffs(const std::vector<RunView>& runs) {
 void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const MatmulStudyOptions& o) {
     std::vector<RunView> mm;
     std::set<std::string> backends;
+    SourceLabels sources;  // runs of several targets or backends are labelled with theirs
     for (const RunView& r : runs)
         if (r.op == "matmul") {
             mm.push_back(r);
             backends.insert(r.backend + " on " + r.target);
+            sources.add(r.target, r.backend);
         }
     if (mm.empty()) return;
     doc.heading("Matmul study");
@@ -267,8 +295,9 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
     thr.log_y = false;
     std::map<std::string, std::pair<ChartSeries, ChartSeries>> by_dtype;
     for (const RunView& r : mm) {
-        auto& [l, t] = by_dtype[r.dtype];
-        l.name = t.name = r.dtype;
+        std::string series = sources.label(r.dtype, r.target, r.backend);
+        auto& [l, t] = by_dtype[series];
+        l.name = t.name = series;
         double flops = 2.0 * static_cast<double>(r.M) * static_cast<double>(r.K) * static_cast<double>(r.N);
         l.x.push_back(flops);
         l.y.push_back(r.median_us);
@@ -296,7 +325,7 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
                                          : "M=" + std::to_string(first.M) + ", K=" + std::to_string(first.K);
         ChartBlock c;
         c.kind = "line";
-        c.title = "Latency vs " + f.dim + " (" + fixed + ", " + first.dtype + ")";
+        c.title = "Latency vs " + f.dim + " (" + fixed + ", " + sources.label(first.dtype, first.target, first.backend) + ")";
         c.x_label = f.dim;
         c.y_label = "latency (us)";
         ChartSeries s;
@@ -315,9 +344,12 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
         c.series.push_back(s);
         doc.chart(c);
         doc.html_only();
-        doc.sparkline("latency along " + f.dim + " (" + fixed + "): " + format_ns(series.front() * 1e3) + " .. " +
+        doc.sparkline("latency along " + f.dim + " (" + fixed + (sources.mixed() ? ", " + target_backend(first.target, first.backend) : "") +
+                          "): " + format_ns(series.front() * 1e3) + " .. " +
                           format_ns(series.back() * 1e3),
                       series);
+        // The chart above draws the same series on the HTML page.
+        doc.text_only();
     }
 
     std::vector<TilingCliff> cliffs = find_tiling_cliffs(mm);
@@ -370,7 +402,7 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
     size_t n = o.all ? mm.size() : std::min(mm.size(), kTableRows);
     for (size_t i = 0; i < n; ++i) {
         const RunView& r = mm[i];
-        t.rows.push_back({r.name, std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype, r.variant,
+        t.rows.push_back({sources.label(r.name, r.target, r.backend), std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype, r.variant,
                           format_run_ns(r, r.median_us * 1e3), format_run_ns(r, r.p95_us * 1e3), format_value(r.tflops),
                           std::to_string(r.tiles_M) + " x " + std::to_string(r.tiles_K) + " x " + std::to_string(r.tiles_N) +
                               " = " + std::to_string(r.tiles_total)});

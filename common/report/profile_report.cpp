@@ -5,6 +5,7 @@
 
 #include <rapidjson/document.h>
 
+#include "common/profile/gemv_advice.h"
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
@@ -286,6 +287,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
 
     std::vector<std::string> missing;
     std::vector<Finding> findings = evaluate_rules(s, &missing, &o.thresholds);
+    fit_findings_to_workload(findings, i);
     std::vector<const Finding*> shown;
     if (o.all) for (const Finding& f : findings) shown.push_back(&f);
     else shown = top_findings(findings, o.top);
@@ -394,16 +396,22 @@ std::vector<std::string> finding_columns() {
             "region", "start_ns", "end_ns"};
 }
 
+std::vector<Finding> profile_findings(const ProfileEntry& p, const RuleThresholds& thresholds) {
+    std::vector<Finding> findings = source_findings(p.info);
+    for (Finding& f : findings) {
+        f.start_ns = p.summary.start_ns;
+        f.end_ns = p.summary.end_ns;
+    }
+    std::vector<Finding> rules = evaluate_rules(p.summary, nullptr, &thresholds);
+    fit_findings_to_workload(rules, p.info);
+    for (Finding& f : rules) findings.push_back(std::move(f));
+    return findings;
+}
+
 void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out, const ReportOptions& o) {
     out.columns(finding_columns());
     for (const ProfileEntry& p : profiles) {
-        std::vector<Finding> findings = source_findings(p.info);
-        for (Finding& f : findings) {
-            f.start_ns = p.summary.start_ns;
-            f.end_ns = p.summary.end_ns;
-        }
-        for (Finding& f : evaluate_rules(p.summary, nullptr, &o.thresholds)) findings.push_back(std::move(f));
-        for (const Finding& f : findings) out.row(finding_cells(p, f));
+        for (const Finding& f : profile_findings(p, o.thresholds)) out.row(finding_cells(p, f));
         write_region_findings(p, out);
     }
     out.finish();

@@ -1,7 +1,9 @@
 #include "common/report/study_report.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "common/report/natural_order.h"
 #include "common/report/pattern_study.h"
 #include "common/report/run_view.h"
 #include "common/report/units.h"
@@ -17,6 +19,8 @@ void add_study_report(Document& doc, const std::vector<rapidjson::Document>& rec
     for (const RunView& r : runs)
         if (r.op != "matmul" && r.op != "pattern") others.push_back(&r);
     if (others.empty()) return;
+    std::stable_sort(others.begin(), others.end(),
+                     [](const RunView* a, const RunView* b) { return natural_less(a->name, b->name); });
     doc.heading("Runs");
     TableBlock t;
     t.columns = {"name", "op", "backend", "target", "median", "p95", "TFLOP/s", "compile"};

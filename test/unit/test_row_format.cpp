@@ -11,6 +11,7 @@
 
 #include "common/io/error.h"
 #include "common/io/output.h"
+#include "common/report/natural_order.h"
 #include "common/report/report_formats.h"
 #include "common/report/row_format.h"
 
@@ -269,4 +270,14 @@ TEST(ReportFormats, DocumentTablesAndRowTablesShareOneLayout) {
     EXPECT_EQ(r, "name   n\n----  --\na     10\n");
     EXPECT_EQ(nx::markdown_table_header({"a", "b"}, {false, true}), "| a | b |\n|---|---:|\n");
     EXPECT_EQ(nx::markdown_table_row({"x|y", "<b>"}), "| x\\|y | &lt;b&gt; |\n");
+}
+
+TEST(NaturalOrder, ShapesSortByTheirNumbers) {
+    EXPECT_TRUE(nx::natural_less("mm_128x512", "mm_1024x512"));
+    EXPECT_FALSE(nx::natural_less("mm_1024x512", "mm_128x512"));
+    EXPECT_TRUE(nx::natural_less("512x512x511", "512x512x1023"));
+    EXPECT_TRUE(nx::natural_less("a", "ab"));
+    EXPECT_FALSE(nx::natural_less("abc", "abc"));
+    EXPECT_TRUE(nx::natural_less("x9", "x010"));
+    EXPECT_TRUE(nx::natural_less("mm_1x", "mm_a"));
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/io/error.h"
+#include "common/profile/gemv_advice.h"
 #include "common/profile/profile.h"
 #include "common/profile/rules.h"
 #include "common/report/gates.h"
@@ -544,4 +545,43 @@ TEST(Rules, MessageStatesTheThresholdTheRunSet) {
     EXPECT_NE(idle->message.find("[tensor_engine_active_time_percent = 45 < 60]"), std::string::npos) << idle->message;
     EXPECT_NE(tr->message.find("take more than 25% of"), std::string::npos) << tr->message;
     EXPECT_EQ(tr->message.find("10%"), std::string::npos) << tr->message;
+}
+
+namespace {
+
+nx::ProfileInfo workload_info(const std::string& carried) {
+    nx::ProfileInfo i;
+    i.dtype = "bf16";
+    i.carried_json = carried;
+    return i;
+}
+
+}  // namespace
+
+TEST(GemvAdvice, OneRowMatmulIsAGemvWithItsWeightBytes) {
+    auto g = nx::gemv_of(workload_info(R"({"op":"matmul","tiles":{"M":9},"M":1,"K":4096,"N":1024})"));
+    ASSERT_TRUE(g.has_value());
+    EXPECT_EQ(g->M, 1);
+    EXPECT_EQ(g->weight_bytes, 4096 * 1024 * 2);
+}
+
+TEST(GemvAdvice, FullTileMatmulIsNotAGemvUnlessItIsADecodePhase) {
+    EXPECT_FALSE(nx::gemv_of(workload_info(R"({"op":"matmul","M":128,"K":512,"N":512})")).has_value());
+    EXPECT_TRUE(nx::gemv_of(workload_info(R"({"op":"matmul","M":128,"K":512,"N":512,"phase":"decode"})")).has_value());
+    EXPECT_FALSE(nx::gemv_of(workload_info(R"({"op":"add","M":1,"K":512,"N":512})")).has_value());
+    EXPECT_FALSE(nx::gemv_of(workload_info("")).has_value());
+    EXPECT_FALSE(nx::gemv_of(workload_info(R"({"op":"matmul","M":1,"K":)")).has_value());
+}
+
+TEST(GemvAdvice, GemvFindingsLoseTheRestructureAdviceOthersKeepIt) {
+    auto s = summary({{"tensor_engine_active_time_percent", 20}});
+    std::vector<nx::Finding> gemv = nx::evaluate_rules(s), gemm = gemv;
+    nx::fit_findings_to_workload(gemv, workload_info(R"({"op":"matmul","M":1,"K":512,"N":512})"));
+    nx::fit_findings_to_workload(gemm, workload_info(R"({"op":"matmul","M":512,"K":512,"N":512})"));
+    auto idle = [](const std::vector<nx::Finding>& f) {
+        return *std::find_if(f.begin(), f.end(), [](const nx::Finding& x) { return x.rule == "tensor_engine_idle"; });
+    };
+    EXPECT_EQ(idle(gemv).action.find("fewer, larger"), std::string::npos);
+    EXPECT_NE(idle(gemv).action.find("batch more requests per weight read"), std::string::npos);
+    EXPECT_NE(idle(gemm).action.find("fewer, larger"), std::string::npos);
 }
