@@ -6,7 +6,6 @@
 #include <cmath>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 #include "common/cli/cli.h"
 #include "common/cli/diag.h"
@@ -17,6 +16,7 @@
 #include "common/profile/rules.h"
 #include "common/records/jsonl.h"
 #include "common/report/buckets.h"
+#include "common/report/compare_n.h"
 #include "common/report/compare_report.h"
 #include "common/report/document.h"
 #include "common/report/gates.h"
@@ -26,6 +26,7 @@
 #include "common/report/report_input.h"
 #include "common/report/row_format.h"
 #include "common/report/run_view.h"
+#include "common/report/study_diff.h"
 #include "common/report/study_report.h"
 #include "common/report/trace_report.h"
 #include "common/report/units.h"
@@ -35,15 +36,17 @@ namespace {
 
 constexpr nx::Listing kListings[] = {{"rules", "rules", "the finding rules"}};
 constexpr nx::OptionRule kOptionRules[] = {
-    {nx::OptionRule::needs, "fail-on", "baseline"},
     {nx::OptionRule::needs, "first-run-ok", "baseline"},
     {nx::OptionRule::conflicts, "compare", "baseline"},
+    {nx::OptionRule::needs, "base", "compare"},
+    {nx::OptionRule::conflicts, "study-diff", "baseline"},
+    {nx::OptionRule::conflicts, "study-diff", "compare"},
 };
 
 const nx::ToolSpec kSpec = {
     "nx-report",
-    "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare]\n"
-    "          [--baseline FILE|DB [--fail-on EXPR]... [--first-run-ok]]\n"
+    "nx-report [FILE|DB]... [--db DB] [--profile NAME|PATTERN]... [--compare [--base NAME]]\n"
+    "          [--baseline FILE|DB [--fail-on EXPR]... [--first-run-ok]] [--study-diff FILE|DB [--fail-on EXPR]...]\n"
     "          [--all] [--top N] [--format text|markdown|html|csv|tsv|jsonl] [-o FILE]",
     "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
     "DMA, top opcodes and layers; for a Chrome/PyTorch trace with its events, busy tracks, GPU kernels,\n"
@@ -53,7 +56,9 @@ const nx::ToolSpec kSpec = {
     "  nx-report --db study.db --profile vmap --all\n"
     "  nx-convert --to events trace.json.gz | nx-report           # a PyTorch profiler trace\n"
     "  nx-report --db study.db --compare --profile vmap --profile scan\n"
+    "  nx-report --db study.db --compare --profile 'mm_*' --base mm_1024   # N profiles against one\n"
     "  nx-report --db today.db --baseline yesterday.db --fail-on 'total_time>5%'\n"
+    "  nx-report trn2-runs.jsonl --study-diff trn1-runs.jsonl --fail-on 'latency_us.median>5%'\n"
     "  nx-query --db study.db engine_utilization | nx-report --format markdown\n"
     "  nx-report --db study.db --compare -o compare.html         # charts; opens offline\n"
     "  nx-report --list rules",
@@ -65,7 +70,7 @@ enum class OutFormat { text, markdown, html, csv, tsv, jsonl };
 
 struct Options {
     std::vector<std::string> inputs, dbs, profiles, fail_on;
-    std::string baseline, format, output, rules_file;
+    std::string baseline, base, study_diff, format, output, rules_file;
     std::vector<std::string> settings, window_specs;
     std::vector<nx::WindowSpec> windows;
     nx::MatmulStudyOptions study;
@@ -79,10 +84,12 @@ std::optional<Options> parse(int argc, char** argv) {
     nx::po::options_description desc("Options");
     desc.add_options()
         ("db", nx::po::value(&o.dbs)->composing(), "read profiles from a study database (repeatable)")
-        ("profile", nx::po::value(&o.profiles)->composing(), "only this profile (name or id; repeatable)")
+        ("profile", nx::po::value(&o.profiles)->composing(), "only this profile (name, id, or a pattern like 'mm_*'; repeatable)")
         ("compare", nx::po::bool_switch(&o.compare), "show the profiles side by side with ratios and engine deltas")
+        ("base", nx::po::value(&o.base), "with --compare: the profile the others are compared with (default the first); adds per-opcode and per-region deltas, as more than two profiles do")
         ("baseline", nx::po::value(&o.baseline), "compare with these records (JSONL file or study database)")
         ("fail-on", nx::po::value(&o.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")
+        ("study-diff", nx::po::value(&o.study_diff), "the run set before (JSONL or study database): match the runs given by workload and show which got slower, worst first; gates with --fail-on")
         ("first-run-ok", nx::po::bool_switch(&o.first_run_ok), "when the baseline has none of the records (a first night), pass and say so instead of exiting 1")
         ("set", nx::po::value(&o.settings)->composing(), "a rule's threshold for this run, RULE.threshold=V (repeatable; --list rules)")
         ("rules-file", nx::po::value(&o.rules_file), "thresholds from a file, one RULE.threshold=V a line ('#' comments)")
@@ -98,6 +105,8 @@ std::optional<Options> parse(int argc, char** argv) {
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
     if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
     o.rules = nx::requested_listing(vm) == "rules";
+    if (!o.fail_on.empty() && o.baseline.empty() && o.study_diff.empty())
+        throw nx::UsageError("--fail-on needs --baseline or --study-diff");
     if (o.top == 0) throw nx::UsageError("--top must be at least 1");
     if (o.study.buckets < 1 || o.study.buckets > 32) throw nx::UsageError("--buckets must be between 1 and 32");
     o.study.all = o.all;
@@ -155,8 +164,9 @@ void attach_regions(nx::Store& store, nx::ReportInput& into, size_t first, const
     for (size_t i = first; i < into.profiles.size(); ++i) {
         nx::ProfileEntry& p = into.profiles[i];
         if (nx::is_trace_profile(p.info, p.summary)) continue;
-        if (!o.profiles.empty() && std::find(o.profiles.begin(), o.profiles.end(), p.info.name) == o.profiles.end() &&
-            std::find(o.profiles.begin(), o.profiles.end(), p.info.id) == o.profiles.end())
+        if (!o.profiles.empty() && std::none_of(o.profiles.begin(), o.profiles.end(), [&](const std::string& n) {
+                return nx::profile_named(p.info.name, p.info.id, n);
+            }))
             continue;  // select_profiles drops it anyway
         p.regions = std::make_shared<std::vector<nx::RegionResult>>(
             nx::store_regions(store, p.info.id, o.windows, thresholds, &p.region_notes));
@@ -245,7 +255,7 @@ int run(const Options& o) {
     std::unique_ptr<nx::AtomicFile> file;
     for (const std::string& db : o.dbs) nx::guard_database(db);
     for (const std::string& path : o.inputs) nx::guard_input_path(path);
-    for (const std::string& path : {o.baseline, o.study.seq_dist})
+    for (const std::string& path : {o.baseline, o.study_diff, o.study.seq_dist})
         if (!path.empty()) nx::guard_input_path(path);
     if (!o.output.empty()) file = std::make_unique<nx::AtomicFile>(o.output);
     nx::Output& out = file ? file->out() : nx::Output::standard();
@@ -276,18 +286,21 @@ int run(const Options& o) {
         return nx::kExitOk;
     }
 
-    // Regions (and their event scan) for profile reports and findings only.
-    const nx::RuleThresholds* regions = o.compare || !o.baseline.empty() ? nullptr : &thresholds;
+    // Regions (and their event scan) for profile reports, findings and
+    // comparisons (their region deltas).
+    bool runs_too = !o.baseline.empty() || !o.study_diff.empty();
+    const nx::RuleThresholds* regions = runs_too ? nullptr : &thresholds;
     nx::ReportInput input;
     for (const std::string& db : o.dbs) {
         nx::Store store(db, nx::Store::Access::read_only);
         size_t first = input.profiles.size();
         nx::read_db_profiles(store, o.profiles, input);
         attach_regions(store, input, first, o, regions);
+        if (!o.study_diff.empty()) nx::read_db_runs(store, input);
     }
     std::vector<std::string> inputs = o.inputs;
     if (inputs.empty() && o.dbs.empty()) inputs.push_back("-");
-    for (const std::string& path : inputs) load_source(path, input, o, !o.baseline.empty(), regions);
+    for (const std::string& path : inputs) load_source(path, input, o, runs_too, regions);
     // --profile means the same whatever the profiles came from.
     std::vector<std::string> sources = o.dbs;
     sources.insert(sources.end(), inputs.begin(), inputs.end());
@@ -312,13 +325,7 @@ int run(const Options& o) {
         bool no_history = o.first_run_ok && access(o.baseline.c_str(), F_OK) != 0 && errno == ENOENT;
         if (!no_history) load_source(o.baseline, base, o, true);
         provenance.add(base);
-        std::vector<nx::Gate> gates;
-        for (const std::string& spec : o.fail_on) {
-            std::stringstream ss(spec);
-            std::string one;
-            while (std::getline(ss, one, ','))
-                if (!one.empty()) gates.push_back(nx::parse_gate(one));
-        }
+        std::vector<nx::Gate> gates = nx::parse_gates(o.fail_on);
         nx::BaselineMatch match;
         std::vector<nx::GateCheck> checks = nx::check_baseline(input, base, gates, match);
         bool first_run = o.first_run_ok && match.matched == 0 && match.records > 0;
@@ -355,17 +362,53 @@ int run(const Options& o) {
                 doc.paragraph("First run: the baseline has none of these records. Nothing was checked; once appended "
                               "to the history they are the baseline the next run is checked against.");
         }
+    } else if (!o.study_diff.empty()) {
+        nx::ReportInput before;
+        load_source(o.study_diff, before, o, true);
+        provenance.add(before);
+        std::vector<nx::Gate> gates = nx::parse_gates(o.fail_on);
+        nx::check_gate_metrics(gates, input, before);
+        nx::StudyDiff diff = nx::diff_studies(before.runs, input.runs, gates);
+        for (const nx::StudyDiffRow& r : diff.rows)
+            for (const nx::GateCheck& c : r.checks) {
+                if (!c.tripped) continue;
+                status = nx::kExitGate;
+                nx::print_error("gate tripped: " + c.gate + " for " + c.record + " (" +
+                                nx::run_side_label(r.before, "") + " -> " + nx::run_side_label(r.after, "") + ": " +
+                                nx::format_value(c.baseline) + " -> " + nx::format_value(c.current) + ")");
+            }
+        if (diff.rows.empty()) {
+            // Nothing compared must not read as nothing slower.
+            nx::print_error("no workload matched: the run sets have none in common (" +
+                            std::to_string(before.runs.size()) + " runs before, " + std::to_string(input.runs.size()) +
+                            " after)");
+            status = nx::kExitFailure;
+        }
+        std::string after_name;
+        for (const std::string& s : sources) after_name += (after_name.empty() ? "" : ", ") + s;
+        if (records) {
+            nx::RowWriter w(row_format(format), out);
+            provenance.label_rows(w);
+            nx::write_study_diff(diff, w);
+        } else {
+            nx::add_study_diff(doc, diff, o.study_diff, after_name);
+        }
     } else if (o.compare) {
         if (input.profiles.size() < 2)
             throw nx::Error("--compare needs at least two profiles (got " + std::to_string(input.profiles.size()) + ")");
-        std::vector<const nx::ProfileEntry*> ps;
-        for (const nx::ProfileEntry& p : input.profiles) ps.push_back(&p);
+        std::vector<const nx::ProfileEntry*> ps = nx::order_by_base(input.profiles, o.base);
+        // Two profiles without --base keep the short form of earlier releases.
+        bool deltas = !o.base.empty() || ps.size() > 2;
+        nx::CompareDeltaOptions co;
+        co.all = o.all;
         if (records) {
             nx::RowWriter w(row_format(format), out);
             provenance.label_rows(w);
             nx::write_comparison(ps, o.all, w);
+            if (deltas) nx::write_compare_deltas(ps, co, w);
         } else {
             nx::add_comparison(doc, ps, o.all);
+            if (deltas) nx::add_compare_deltas(doc, ps, co);
         }
     } else {
         nx::ReportOptions ro;

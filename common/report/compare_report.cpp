@@ -21,7 +21,9 @@ const char* const kKeyMetrics[] = {
     "hbm_read_bytes", "hbm_write_bytes",
 };
 
-std::vector<std::string> metric_names(const std::vector<const ProfileEntry*>& ps, bool all) {
+}  // namespace
+
+std::vector<std::string> compared_metric_names(const std::vector<const ProfileEntry*>& ps, bool all) {
     std::vector<std::string> names;
     if (!all) {
         for (const char* n : kKeyMetrics)
@@ -42,23 +44,29 @@ std::vector<std::string> metric_names(const std::vector<const ProfileEntry*>& ps
     return names;
 }
 
-int64_t engine_ns(const ProfileEntry* p, Engine e) {
+const std::vector<Engine>& compared_engines() {
+    static const std::vector<Engine> engines = {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+                                                Engine::gpsimd, Engine::sync, Engine::dma};
+    return engines;
+}
+
+int64_t engine_active_ns(const ProfileEntry* p, Engine e) {
     for (const EngineStat& s : p->summary.engines)
         if (s.engine == e) return s.active_ns;
     return 0;
 }
 
-double total_ns(const ProfileEntry* p) {
+double profile_total_ns(const ProfileEntry* p) {
     const MetricValue* t = p->summary.find("total_time");
     return t ? t->value * 1e9 : static_cast<double>(p->summary.end_ns - p->summary.start_ns);
 }
+
+namespace {
 
 // Total time and each engine's active time side by side, bars labelled
 // with the ratio to the first profile (HTML; the tables say the same in text).
 void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps) {
     constexpr double kNsPerUs = 1e3;
-    const Engine kEngines[] = {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
-                               Engine::gpsimd, Engine::sync, Engine::dma};
     ChartBlock c;
     c.kind = "bars";
     c.title = "Time side by side (labels: ratio to " + ps[0]->info.name + ")";
@@ -66,9 +74,9 @@ void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps) {
     c.y_label = "time (us)";
     c.categories.push_back("total time");
     std::vector<Engine> shown;
-    for (Engine e : kEngines)
+    for (Engine e : compared_engines())
         for (const ProfileEntry* p : ps)
-            if (engine_ns(p, e) > 0) {
+            if (engine_active_ns(p, e) > 0) {
                 shown.push_back(e);
                 c.categories.push_back(std::string(to_string(e)) + " active");
                 break;
@@ -76,10 +84,10 @@ void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps) {
     for (const ProfileEntry* p : ps) {
         ChartSeries ser;
         ser.name = p->info.name;
-        std::vector<double> base = {total_ns(ps[0])}, mine = {total_ns(p)};
+        std::vector<double> base = {profile_total_ns(ps[0])}, mine = {profile_total_ns(p)};
         for (Engine e : shown) {
-            base.push_back(static_cast<double>(engine_ns(ps[0], e)));
-            mine.push_back(static_cast<double>(engine_ns(p, e)));
+            base.push_back(static_cast<double>(engine_active_ns(ps[0], e)));
+            mine.push_back(static_cast<double>(engine_active_ns(p, e)));
         }
         for (size_t i = 0; i < mine.size(); ++i) {
             ser.y.push_back(mine[i] / kNsPerUs);
@@ -119,7 +127,7 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
             t.numeric.push_back(true);
         }
     }
-    for (const std::string& name : metric_names(ps, all)) {
+    for (const std::string& name : compared_metric_names(ps, all)) {
         std::string unit(metric_unit(name));
         std::vector<std::string> row = {name};
         const MetricValue* base = ps[0]->summary.find(name);
@@ -138,10 +146,10 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
     for (size_t i = 1; i < ps.size(); ++i) {
         const ProfileEntry* a = ps[0];
         const ProfileEntry* b = ps[i];
-        double dt = total_ns(b) - total_ns(a);
+        double dt = profile_total_ns(b) - profile_total_ns(a);
         doc.heading("Where the time went: " + b->info.name + " vs " + a->info.name, 2);
-        std::string verdict = b->info.name + " takes " + format_ns(total_ns(b)) + ", " +
-                              (total_ns(a) > 0 ? format_ratio(total_ns(b) / total_ns(a)) : std::string("n/a")) +
+        std::string verdict = b->info.name + " takes " + format_ns(profile_total_ns(b)) + ", " +
+                              (profile_total_ns(a) > 0 ? format_ratio(profile_total_ns(b) / profile_total_ns(a)) : std::string("n/a")) +
                               " the time of " + a->info.name + " (" + (dt >= 0 ? "+" : "") + format_ns(dt) + ").";
         TableBlock e;
         e.columns = {"engine", a->info.name, b->info.name, "change", "share of the time change"};
@@ -151,9 +159,8 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
             int64_t da, db;
         };
         std::vector<Delta> deltas;
-        for (Engine eng : {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar, Engine::gpsimd,
-                           Engine::sync, Engine::dma}) {
-            int64_t x = engine_ns(a, eng), y = engine_ns(b, eng);
+        for (Engine eng : compared_engines()) {
+            int64_t x = engine_active_ns(a, eng), y = engine_active_ns(b, eng);
             if (x == 0 && y == 0) continue;
             deltas.push_back({eng, x, y});
         }
@@ -186,7 +193,7 @@ void write_comparison(const std::vector<const ProfileEntry*>& ps, bool all, RowW
         if (i > 0) cols.push_back(ps[i]->info.name + "/" + ps[0]->info.name);
     }
     out.columns(cols);
-    for (const std::string& name : metric_names(ps, all)) {
+    for (const std::string& name : compared_metric_names(ps, all)) {
         std::vector<Cell> row = {Cell::of_text("comparison"), Cell::of_text(name),
                                  Cell::of_text(std::string(metric_unit(name)))};
         const MetricValue* base = ps.empty() ? nullptr : ps[0]->summary.find(name);
