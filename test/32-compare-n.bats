@@ -101,3 +101,94 @@ PY
     run nx-report p.jsonl --compare --base small --format text
     [[ "$output" == *"Regions: not in these profiles"* ]]
 }
+
+# Two nights of measured runs (neuron on trn1): the second night's compiler
+# made mm_b 20% slower and mm_c 2% slower, mm_a 10% faster; mm_d ran the first
+# night only, mm_e the second only.  The first night ran mm_b twice: its
+# latest run (100 us) is the baseline.
+make_nights() {
+    python3 - <<'PY'
+import json
+def run(name, m, k, n, median, toolchain):
+    return {"kind": "run", "study": "matmul", "name": name, "op": "matmul", "M": m, "K": k, "N": n, "dtype": "bf16",
+            "backend": "neuron", "target": "trn1", "latency_us": {"median": median, "p95": median * 1.1, "n": 10},
+            "tflops": 2 * m * k * n / median / 1e6, "toolchain": toolchain}
+one = [run("mm_a", 128, 128, 128, 50, "neuronx-cc 2.14"), run("mm_b", 256, 256, 256, 90, "neuronx-cc 2.14"),
+       run("mm_b", 256, 256, 256, 100, "neuronx-cc 2.14"), run("mm_c", 512, 512, 512, 200, "neuronx-cc 2.14"),
+       run("mm_d", 1024, 1024, 1024, 400, "neuronx-cc 2.14")]
+two = [run("mm_a", 128, 128, 128, 45, "neuronx-cc 2.15"), run("mm_b", 256, 256, 256, 120, "neuronx-cc 2.15"),
+       run("mm_c", 512, 512, 512, 204, "neuronx-cc 2.15"), run("mm_e", 64, 64, 64, 10, "neuronx-cc 2.15")]
+for path, runs in (("night1.jsonl", one), ("night2.jsonl", two)):
+    with open(path, "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in runs)
+PY
+}
+
+@test "--study-diff: workloads matched across two nights, the slower first, labelled by target, backend and compiler" {
+    make_nights
+    run --separate-stderr nx-report night2.jsonl --study-diff night1.jsonl --format text
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Study diff: night1.jsonl -> night2.jsonl"* ]]
+    [[ "$output" == *"3 workloads matched: 2 slower, 1 faster; the worst, mm_b (256x256x256 bf16), +20.0% median latency."* ]]
+    # Worst first; the compiler versions differ, so each side names its own.
+    row_b=$(grep -n "^  mm_b " <<<"$output" | cut -d: -f1)
+    row_c=$(grep -n "^  mm_c " <<<"$output" | cut -d: -f1)
+    row_a=$(grep -n "^  mm_a " <<<"$output" | cut -d: -f1)
+    [ "$row_b" -lt "$row_c" ] && [ "$row_c" -lt "$row_a" ]
+    [[ "$output" == *"mm_b      256x256x256 bf16  trn1 neuron, neuronx-cc 2.14  trn1 neuron, neuronx-cc 2.15         100 us        120 us  +20.0%"* ]]
+    [[ "$output" == *"mm_a"*"50 us"*"45 us"*"-10.0%"* ]]
+    [[ "$output" == *"only before: mm_d"* && "$output" == *"only after: mm_e"* ]]
+    [[ "$output" != *"predicted"* ]]
+    # Records: one study_diff row per workload, worst first.
+    nx-report night2.jsonl --study-diff night1.jsonl --format jsonl >d.jsonl
+    assert_jsonl d.jsonl
+    [ "$(jget d.jsonl '[(x["workload"], x["before"], x["after"], round(x["change"], 3)) for x in r]')" = '[["mm_b", 100, 120, 0.2], ["mm_c", 200, 204, 0.02], ["mm_a", 50, 45, -0.1]]' ]
+    [ "$(jget d.jsonl '[r[0][k] for k in ("kind", "before_target", "before_backend", "before_toolchain", "after_toolchain", "metric")]')" = '["study_diff", "trn1", "neuron", "neuronx-cc 2.14", "neuronx-cc 2.15", "latency_us.median"]' ]
+    run nx-report night2.jsonl --study-diff night1.jsonl --format csv
+    [ "${lines[0]}" = "kind,study,workload,shape,before_target,before_backend,before_toolchain,after_target,after_backend,after_toolchain,metric,before,after,change,relative,gate,tripped" ]
+    for f in markdown html tsv; do
+        nx-report night2.jsonl --study-diff night1.jsonl --format "$f" | grep -q "mm_b" || { echo "$f"; false; }
+    done
+    grep -q '<svg class="chart chart-bars"' <(nx-report night2.jsonl --study-diff night1.jsonl --format html)
+}
+
+@test "--study-diff --fail-on: the nightly gate's syntax; exit 3 naming the workloads that tripped" {
+    make_nights
+    run --separate-stderr nx-report night2.jsonl --study-diff night1.jsonl --fail-on 'latency_us.median>5%' --format text
+    [ "$status" -eq 3 ]
+    [ "$stderr" = "nx-report: gate tripped: latency_us.median>5% for mm_b (trn1 neuron -> trn1 neuron: 100 -> 120)" ]
+    [[ "$output" == *"1 gate tripped"* && "$output" == *"latency_us.median>5% TRIPPED"* && "$output" == *"latency_us.median>5% ok"* ]]
+    # Two gates, one comma-separated list: tflops fell 16.7% for mm_b.
+    run --separate-stderr nx-report night2.jsonl --study-diff night1.jsonl --fail-on 'latency_us.median>25%,tflops<-10%' --format jsonl
+    [ "$status" -eq 3 ]
+    [ "$stderr" = "nx-report: gate tripped: tflops<-10% for mm_b (trn1 neuron -> trn1 neuron: 0.3355 -> 0.2796)" ]
+    [ "$(jget - '[(x["workload"], x["metric"], x["tripped"]) for x in r if x["gate"]]' <<<"$output")" = '[["mm_b", "latency_us.median", 0], ["mm_b", "tflops", 1], ["mm_c", "latency_us.median", 0], ["mm_c", "tflops", 0], ["mm_a", "latency_us.median", 0], ["mm_a", "tflops", 0]]' ]
+    run nx-report night2.jsonl --study-diff night1.jsonl --fail-on 'latency_us.median>25%'
+    [ "$status" -eq 0 ]
+    # A misspelt metric is a usage error, not a pass.
+    run --separate-stderr nx-report night2.jsonl --study-diff night1.jsonl --fail-on 'latency_us.medain>5%'
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"unknown metric 'latency_us.medain'"*"did you mean 'latency_us.median'"* ]]
+    # Nothing in common is a failure, not a clean night.
+    head -n 1 night1.jsonl | sed 's/mm_a/mm_z/' >other.jsonl
+    run --separate-stderr nx-report night2.jsonl --study-diff other.jsonl --fail-on 'latency_us.median>5%'
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"no workload matched: the run sets have none in common (1 runs before, 4 after)"* ]]
+    run --separate-stderr nx-report night2.jsonl --study-diff night1.jsonl --compare
+    [ "$status" -eq 2 ]
+}
+
+@test "--study-diff across targets and from databases: two targets pair by workload, sim labelled a prediction" {
+    nx-run --study matmul --M 128,256 --K 128 --N 128 --timed 1 --warmup 0 --target trn2 >trn2.jsonl
+    nx-run --study matmul --M 128,256 --K 128 --N 128 --timed 1 --warmup 0 --target trn1 | nx-convert --db trn1.db >/dev/null
+    run nx-report trn2.jsonl --study-diff trn1.db --format text
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"2 workloads matched"* ]]
+    [[ "$output" == *"mm_128x128x128_bf16  128x128x128 bf16  trn1 sim (predicted)  trn2 sim (predicted)"* ]]
+    [[ "$output" == *"predicted by the model (sim), not measured"* ]]
+    [ "$(nx-report trn2.jsonl --study-diff trn1.db --format csv | tail -n +2 | grep -c ',predicted by the model (sim)$')" -eq 2 ]
+    # A database on either side.
+    nx-convert --db trn2.db <trn2.jsonl >/dev/null
+    run nx-report --db trn2.db --study-diff trn1.db --format jsonl
+    [ "$(jget - '[(x["before_target"], x["after_target"]) for x in r]' <<<"$output")" = '[["trn1", "trn2"], ["trn1", "trn2"]]' ]
+}
