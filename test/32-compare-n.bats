@@ -192,3 +192,50 @@ PY
     run nx-report --db trn2.db --study-diff trn1.db --format jsonl
     [ "$(jget - '[(x["before_target"], x["after_target"]) for x in r]' <<<"$output")" = '[["trn1", "trn2"], ["trn1", "trn2"]]' ]
 }
+
+@test "--ranks: one table across the ranks of a capture: total time, skew, the straggler and why, collective time per rank" {
+    # Three ranks: rank 1 is small_slow (6 us, DMA +1.25 us busy); each rank
+    # waits in two all-reduces, the fast ones longest.
+    mkdir cap
+    python3 - "$FIXTURES" <<'PY'
+import json, sys
+for rank, src, waits in ((0, "small.json", [1000, 1200]), (1, "small_slow.json", [100, 150]), (2, "small.json", [900, 1000])):
+    d = json.load(open(sys.argv[1] + "/" + src))
+    d["collectives"] = [{"timestamp": 500 + 1500 * k, "duration": w, "name": "all-reduce"} for k, w in enumerate(waits)]
+    json.dump(d, open("cap/profile_rank_%d.json" % rank, "w"))
+PY
+    nx-convert --db cap.db cap >/dev/null
+    run nx-report --db cap.db --ranks --format text
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Ranks: cap"* ]]
+    [[ "$output" == *"3 ranks. Skew 1.5x (slowest over fastest); the straggler is rank 1 (cap/rank1), 2 us behind the fastest and 2 us behind the median. Against rank 0 its largest engine change is dma busy time +1.25 us."* ]]
+    [[ "$output" == *"0  cap/rank0        4 us          1x            0 ns            2           2.2 us  55.0%"* ]]
+    [[ "$output" == *"1  cap/rank1        6 us        1.5x            2 us            2           250 ns  4.17%  straggler"* ]]
+    nx-report --db cap.db --ranks --format jsonl >r.jsonl
+    assert_jsonl r.jsonl
+    [ "$(jget r.jsonl '[(x["rank"], x["total_ns"], x["straggler"], x["collective_ns"]) for x in r]')" = '[[0, 4000, 0, 2200], [1, 6000, 1, 250], [2, 4000, 0, 1900]]' ]
+    for f in markdown html csv tsv; do
+        nx-report --db cap.db --ranks --format "$f" | grep -q "straggler" || { echo "$f"; false; }
+    done
+}
+
+@test "--ranks: equal ranks have no straggler; records without events have no collectives; profiles without ranks are refused" {
+    cp -r "$FIXTURES/ranks" ranks
+    nx-convert --db r.db ranks >p.jsonl
+    run nx-report --db r.db --ranks --format text
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"2 ranks. They take the same time (4 us): no straggler."* && "$output" != *"straggler"$'\n'* ]]
+    [[ "$output" == *"Collective operations: not in these profiles"* ]]
+    run nx-report p.jsonl --ranks --format csv
+    [ "${lines[1]}" = "rank,ranks,0,ranks/rank0,4000,1,0,0,,," ]
+    # A profile without a rank beside them is left out, and said so.
+    nx-convert --db r.db "$FIXTURES/small.json" >/dev/null
+    run --separate-stderr nx-report --db r.db --ranks --format text
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"--ranks: left out 1 profile without a rank, the first: small"* ]]
+    run --separate-stderr nx-report --db r.db --profile small --ranks
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"--ranks: no profile carries a rank (1 profiles; a multi-rank capture's profiles do)"* ]]
+    run --separate-stderr nx-report --db r.db --ranks --compare
+    [ "$status" -eq 2 ]
+}

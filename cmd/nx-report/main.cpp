@@ -23,6 +23,7 @@
 #include "common/report/html_report.h"
 #include "common/report/profile_report.h"
 #include "common/report/provenance.h"
+#include "common/report/ranks_report.h"
 #include "common/report/report_input.h"
 #include "common/report/row_format.h"
 #include "common/report/run_view.h"
@@ -41,17 +42,22 @@ constexpr nx::OptionRule kOptionRules[] = {
     {nx::OptionRule::needs, "base", "compare"},
     {nx::OptionRule::conflicts, "study-diff", "baseline"},
     {nx::OptionRule::conflicts, "study-diff", "compare"},
+    {nx::OptionRule::conflicts, "ranks", "compare"},
+    {nx::OptionRule::conflicts, "ranks", "baseline"},
+    {nx::OptionRule::conflicts, "ranks", "study-diff"},
 };
 
 const nx::ToolSpec kSpec = {
     "nx-report",
-    "nx-report [FILE|DB]... [--db DB] [--profile NAME|PATTERN]... [--compare [--base NAME]]\n"
+    "nx-report [FILE|DB]... [--db DB] [--profile NAME|PATTERN]... [--compare [--base NAME]] [--ranks]\n"
     "          [--baseline FILE|DB [--fail-on EXPR]... [--first-run-ok]] [--study-diff FILE|DB [--fail-on EXPR]...]\n"
     "          [--all] [--top N] [--format text|markdown|html|csv|tsv|jsonl] [-o FILE]",
     "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
     "DMA, top opcodes and layers; for a Chrome/PyTorch trace with its events, busy tracks, GPU kernels,\n"
-    "self time and idle gaps), compares profiles side by side, checks records against a baseline\n"
-    "with --fail-on gates (exit 3 when one trips), and shows any other rows (nx-query output) as a table.",
+    "self time and idle gaps), compares profiles side by side (N of them against a --base), checks\n"
+    "records against a baseline or two run sets against each other (--study-diff) with --fail-on gates\n"
+    "(exit 3 when one trips), tables the ranks of a multi-rank capture, and shows any other rows\n"
+    "(nx-query output) as a table.",
     "  nx-convert profile.json --target trn1 | nx-report\n"
     "  nx-report --db study.db --profile vmap --all\n"
     "  nx-convert --to events trace.json.gz | nx-report           # a PyTorch profiler trace\n"
@@ -61,6 +67,8 @@ const nx::ToolSpec kSpec = {
     "  nx-report trn2-runs.jsonl --study-diff trn1-runs.jsonl --fail-on 'latency_us.median>5%'\n"
     "  nx-query --db study.db engine_utilization | nx-report --format markdown\n"
     "  nx-report --db study.db --compare -o compare.html         # charts; opens offline\n"
+    "  nx-convert --db ranks.db output/                          # one profile per rank\n"
+    "  nx-report --db ranks.db --ranks\n"
     "  nx-report --list rules",
     kListings,
     kOptionRules,
@@ -74,7 +82,7 @@ struct Options {
     std::vector<std::string> settings, window_specs;
     std::vector<nx::WindowSpec> windows;
     nx::MatmulStudyOptions study;
-    bool compare = false, all = false, rules = false, keep_going = false, first_run_ok = false;
+    bool compare = false, ranks = false, all = false, rules = false, keep_going = false, first_run_ok = false;
     nx::RuleThresholds thresholds;
     size_t top = 3;
 };
@@ -86,6 +94,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("db", nx::po::value(&o.dbs)->composing(), "read profiles from a study database (repeatable)")
         ("profile", nx::po::value(&o.profiles)->composing(), "only this profile (name, id, or a pattern like 'mm_*'; repeatable)")
         ("compare", nx::po::bool_switch(&o.compare), "show the profiles side by side with ratios and engine deltas")
+        ("ranks", nx::po::bool_switch(&o.ranks), "the ranks of a multi-rank capture in one table: total time, skew, the straggler, collective time per rank")
         ("base", nx::po::value(&o.base), "with --compare: the profile the others are compared with (default the first); adds per-opcode and per-region deltas, as more than two profiles do")
         ("baseline", nx::po::value(&o.baseline), "compare with these records (JSONL file or study database)")
         ("fail-on", nx::po::value(&o.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")
@@ -289,7 +298,7 @@ int run(const Options& o) {
     // Regions (and their event scan) for profile reports, findings and
     // comparisons (their region deltas).
     bool runs_too = !o.baseline.empty() || !o.study_diff.empty();
-    const nx::RuleThresholds* regions = runs_too ? nullptr : &thresholds;
+    const nx::RuleThresholds* regions = runs_too || o.ranks ? nullptr : &thresholds;
     nx::ReportInput input;
     for (const std::string& db : o.dbs) {
         nx::Store store(db, nx::Store::Access::read_only);
@@ -392,6 +401,29 @@ int run(const Options& o) {
             nx::write_study_diff(diff, w);
         } else {
             nx::add_study_diff(doc, diff, o.study_diff, after_name);
+        }
+    } else if (o.ranks) {
+        // Collective operations are events: only databases have them.
+        std::map<std::string, nx::CollectiveTime> collectives;
+        for (const std::string& db : sources)
+            if (db != "-" && nx::is_sqlite_file(db)) {
+                nx::Store store(db, nx::Store::Access::read_only);
+                collectives.merge(nx::store_collective_times(store));
+            }
+        std::vector<std::string> skipped;
+        std::vector<nx::RankCapture> captures = nx::group_ranks(input.profiles, skipped);
+        if (captures.empty())
+            throw nx::Error("--ranks: no profile carries a rank (" + std::to_string(input.profiles.size()) +
+                            " profiles; a multi-rank capture's profiles do)");
+        if (!skipped.empty())
+            nx::print_note("--ranks: left out " + std::to_string(skipped.size()) + " profile" +
+                           (skipped.size() == 1 ? "" : "s") + " without a rank, the first: " + skipped.front());
+        if (records) {
+            nx::RowWriter w(row_format(format), out);
+            provenance.label_rows(w);
+            nx::write_rank_rows(captures, collectives, w);
+        } else {
+            nx::add_rank_report(doc, captures, collectives);
         }
     } else if (o.compare) {
         if (input.profiles.size() < 2)
