@@ -6,7 +6,6 @@
 #include <cmath>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 #include "common/cli/cli.h"
 #include "common/cli/diag.h"
@@ -18,16 +17,19 @@
 #include "common/records/jsonl.h"
 #include "common/report/bounds_report.h"
 #include "common/report/buckets.h"
+#include "common/report/compare_n.h"
 #include "common/report/compare_report.h"
 #include "common/report/document.h"
 #include "common/report/gates.h"
 #include "common/report/profile_report.h"
 #include "common/report/profiles_summary.h"
 #include "common/report/provenance.h"
+#include "common/report/ranks_report.h"
 #include "common/report/report_input.h"
 #include "common/report/report_formats.h"
 #include "common/report/row_format.h"
 #include "common/report/run_view.h"
+#include "common/report/study_diff.h"
 #include "common/report/study_report.h"
 #include "common/report/trace_report.h"
 #include "common/report/units.h"
@@ -38,27 +40,38 @@ namespace {
 
 constexpr nx::Listing kListings[] = {{"rules", "rules", "the finding rules"}};
 constexpr nx::OptionRule kOptionRules[] = {
-    {nx::OptionRule::needs, "fail-on", "baseline"},
     {nx::OptionRule::needs, "first-run-ok", "baseline"},
     {nx::OptionRule::conflicts, "compare", "baseline"},
+    {nx::OptionRule::needs, "base", "compare"},
+    {nx::OptionRule::conflicts, "study-diff", "baseline"},
+    {nx::OptionRule::conflicts, "study-diff", "compare"},
+    {nx::OptionRule::conflicts, "ranks", "compare"},
+    {nx::OptionRule::conflicts, "ranks", "baseline"},
+    {nx::OptionRule::conflicts, "ranks", "study-diff"},
 };
 
 const nx::ToolSpec kSpec = {
     "nx-report",
-    "nx-report [FILE|DB]... [--db DB] [--profile NAME]... [--compare]\n"
-    "          [--baseline FILE|DB [--fail-on EXPR]... [--first-run-ok]]\n"
+    "nx-report [FILE|DB]... [--db DB] [--profile NAME|PATTERN]... [--compare [--base NAME]] [--ranks]\n"
+    "          [--baseline FILE|DB [--fail-on EXPR]... [--first-run-ok]] [--study-diff FILE|DB [--fail-on EXPR]...]\n"
     "          [--all] [--each] [--top N] [--format text|markdown|html|csv|tsv|jsonl] [-o FILE]",
     "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
     "DMA, top opcodes and layers; for a Chrome/PyTorch trace with its events, busy tracks, GPU kernels,\n"
-    "self time and idle gaps), compares profiles side by side, checks records against a baseline\n"
-    "with --fail-on gates (exit 3 when one trips), and shows any other rows (nx-query output) as a table.",
+    "self time and idle gaps), compares profiles side by side (N of them against a --base), checks\n"
+    "records against a baseline or two run sets against each other (--study-diff) with --fail-on gates\n"
+    "(exit 3 when one trips), tables the ranks of a multi-rank capture, and shows any other rows\n"
+    "(nx-query output) as a table.",
     "  nx-convert profile.json --target trn1 | nx-report\n"
     "  nx-report --db study.db --profile vmap --all\n"
     "  nx-convert --to events trace.json.gz | nx-report           # a PyTorch profiler trace\n"
     "  nx-report --db study.db --compare --profile vmap --profile scan\n"
+    "  nx-report --db study.db --compare --profile 'mm_*' --base mm_1024   # N profiles against one\n"
     "  nx-report --db today.db --baseline yesterday.db --fail-on 'total_time>5%'\n"
+    "  nx-report trn2-runs.jsonl --study-diff trn1-runs.jsonl --fail-on 'latency_us.median>5%'\n"
     "  nx-query --db study.db engine_utilization | nx-report --format markdown\n"
     "  nx-report --db study.db --compare -o compare.html         # charts; opens offline\n"
+    "  nx-convert --db ranks.db output/                          # one profile per rank\n"
+    "  nx-report --db ranks.db --ranks\n"
     "  nx-report --list rules",
     kListings,
     kOptionRules,
@@ -66,11 +79,11 @@ const nx::ToolSpec kSpec = {
 
 struct Options {
     std::vector<std::string> inputs, dbs, profiles, fail_on;
-    std::string baseline, format, output, rules_file;
+    std::string baseline, base, study_diff, format, output, rules_file;
     std::vector<std::string> settings, window_specs;
     std::vector<nx::WindowSpec> windows;
     nx::MatmulStudyOptions study;
-    bool compare = false, all = false, bounds = false, each = false, rules = false, keep_going = false, first_run_ok = false;
+    bool compare = false, ranks = false, all = false, bounds = false, each = false, rules = false, keep_going = false, first_run_ok = false;
     nx::RuleThresholds thresholds;
     size_t top = 3;
 };
@@ -80,10 +93,13 @@ std::optional<Options> parse(int argc, char** argv) {
     nx::po::options_description desc("Options");
     desc.add_options()
         ("db", nx::po::value(&o.dbs)->composing(), "read profiles from a study database (repeatable)")
-        ("profile", nx::po::value(&o.profiles)->composing(), "only this profile (name or id; repeatable)")
+        ("profile", nx::po::value(&o.profiles)->composing(), "only this profile (name, id, or a pattern like 'mm_*'; repeatable)")
         ("compare", nx::po::bool_switch(&o.compare), "show the profiles side by side with ratios and engine deltas")
+        ("ranks", nx::po::bool_switch(&o.ranks), "the ranks of a multi-rank capture in one table: total time, skew, the straggler, collective time per rank")
+        ("base", nx::po::value(&o.base), "with --compare: the profile the others are compared with (default the first); adds per-opcode and per-region deltas, as more than two profiles do")
         ("baseline", nx::po::value(&o.baseline), "compare with these records (JSONL file or study database)")
         ("fail-on", nx::po::value(&o.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")
+        ("study-diff", nx::po::value(&o.study_diff), "the run set before (JSONL or study database): match the runs given by workload and show which got slower, worst first; gates with --fail-on")
         ("first-run-ok", nx::po::bool_switch(&o.first_run_ok), "when the baseline has none of the records (a first night), pass and say so instead of exiting 1")
         ("set", nx::po::value(&o.settings)->composing(), "a rule's threshold for this run, RULE.threshold=V (repeatable; --list rules)")
         ("rules-file", nx::po::value(&o.rules_file), "thresholds from a file, one RULE.threshold=V a line ('#' comments)")
@@ -101,6 +117,8 @@ std::optional<Options> parse(int argc, char** argv) {
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
     if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
     o.rules = nx::requested_listing(vm) == "rules";
+    if (!o.fail_on.empty() && o.baseline.empty() && o.study_diff.empty())
+        throw nx::UsageError("--fail-on needs --baseline or --study-diff");
     if (o.top == 0) throw nx::UsageError("--top must be at least 1");
     if (o.study.buckets < 1 || o.study.buckets > 32) throw nx::UsageError("--buckets must be between 1 and 32");
     o.study.all = o.all;
@@ -122,8 +140,9 @@ void attach_regions(nx::Store& store, nx::ReportInput& into, size_t first, const
     for (size_t i = first; i < into.profiles.size(); ++i) {
         nx::ProfileEntry& p = into.profiles[i];
         if (nx::is_trace_profile(p.info, p.summary)) continue;
-        if (!o.profiles.empty() && std::find(o.profiles.begin(), o.profiles.end(), p.info.name) == o.profiles.end() &&
-            std::find(o.profiles.begin(), o.profiles.end(), p.info.id) == o.profiles.end())
+        if (!o.profiles.empty() && std::none_of(o.profiles.begin(), o.profiles.end(), [&](const std::string& n) {
+                return nx::profile_named(p.info.name, p.info.id, n);
+            }))
             continue;  // select_profiles drops it anyway
         p.regions = std::make_shared<std::vector<nx::RegionResult>>(
             nx::store_regions(store, p.info.id, o.windows, thresholds, &p.region_notes));
@@ -213,7 +232,7 @@ int run(const Options& o) {
     std::unique_ptr<nx::AtomicFile> file;
     for (const std::string& db : o.dbs) nx::guard_database(db);
     for (const std::string& path : o.inputs) nx::guard_input_path(path);
-    for (const std::string& path : {o.baseline, o.study.seq_dist})
+    for (const std::string& path : {o.baseline, o.study_diff, o.study.seq_dist})
         if (!path.empty()) nx::guard_input_path(path);
     if (!o.output.empty()) file = std::make_unique<nx::AtomicFile>(o.output);
     nx::Output& out = file ? file->out() : nx::Output::standard();
@@ -244,18 +263,21 @@ int run(const Options& o) {
         return nx::kExitOk;
     }
 
-    // Regions (and their event scan) for profile reports and findings only.
-    const nx::RuleThresholds* regions = o.compare || !o.baseline.empty() ? nullptr : &thresholds;
+    // Regions (and their event scan) for profile reports, findings and
+    // comparisons (their region deltas).
+    bool runs_too = !o.baseline.empty() || !o.study_diff.empty();
+    const nx::RuleThresholds* regions = runs_too || o.ranks ? nullptr : &thresholds;
     nx::ReportInput input;
     for (const std::string& db : o.dbs) {
         nx::Store store(db, nx::Store::Access::read_only);
         size_t first = input.profiles.size();
         nx::read_db_profiles(store, o.profiles, input);
         attach_regions(store, input, first, o, regions);
+        if (!o.study_diff.empty()) nx::read_db_runs(store, input);
     }
     std::vector<std::string> inputs = o.inputs;
     if (inputs.empty() && o.dbs.empty()) inputs.push_back("-");
-    for (const std::string& path : inputs) load_source(path, input, o, !o.baseline.empty(), regions);
+    for (const std::string& path : inputs) load_source(path, input, o, runs_too, regions);
     // --profile means the same whatever the profiles came from.
     std::vector<std::string> sources = o.dbs;
     sources.insert(sources.end(), inputs.begin(), inputs.end());
@@ -285,13 +307,7 @@ int run(const Options& o) {
         bool no_history = o.first_run_ok && access(o.baseline.c_str(), F_OK) != 0 && errno == ENOENT;
         if (!no_history) load_source(o.baseline, base, o, true);
         provenance.add(base);
-        std::vector<nx::Gate> gates;
-        for (const std::string& spec : o.fail_on) {
-            std::stringstream ss(spec);
-            std::string one;
-            while (std::getline(ss, one, ','))
-                if (!one.empty()) gates.push_back(nx::parse_gate(one));
-        }
+        std::vector<nx::Gate> gates = nx::parse_gates(o.fail_on);
         nx::BaselineMatch match;
         std::vector<nx::GateCheck> checks = nx::check_baseline(input, base, gates, match);
         bool first_run = o.first_run_ok && match.matched == 0 && match.records > 0;
@@ -328,17 +344,76 @@ int run(const Options& o) {
                 doc.paragraph("First run: the baseline has none of these records. Nothing was checked; once appended "
                               "to the history they are the baseline the next run is checked against.");
         }
+    } else if (!o.study_diff.empty()) {
+        nx::ReportInput before;
+        load_source(o.study_diff, before, o, true);
+        provenance.add(before);
+        std::vector<nx::Gate> gates = nx::parse_gates(o.fail_on);
+        nx::check_gate_metrics(gates, input, before);
+        nx::StudyDiff diff = nx::diff_studies(before.runs, input.runs, gates);
+        for (const nx::StudyDiffRow& r : diff.rows)
+            for (const nx::GateCheck& c : r.checks) {
+                if (!c.tripped) continue;
+                status = nx::kExitGate;
+                nx::print_error("gate tripped: " + c.gate + " for " + c.record + " (" +
+                                nx::run_side_label(r.before, "") + " -> " + nx::run_side_label(r.after, "") + ": " +
+                                nx::format_value(c.baseline) + " -> " + nx::format_value(c.current) + ")");
+            }
+        if (diff.rows.empty()) {
+            // Nothing compared must not read as nothing slower.
+            nx::print_error("no workload matched: the run sets have none in common (" +
+                            std::to_string(before.runs.size()) + " runs before, " + std::to_string(input.runs.size()) +
+                            " after)");
+            status = nx::kExitFailure;
+        }
+        std::string after_name;
+        for (const std::string& s : sources) after_name += (after_name.empty() ? "" : ", ") + s;
+        if (records) {
+            nx::RowWriter w(format.rows, out);
+            provenance.label_rows(w);
+            nx::write_study_diff(diff, w);
+        } else {
+            nx::add_study_diff(doc, diff, o.study_diff, after_name);
+        }
+    } else if (o.ranks) {
+        // Collective operations are events: only databases have them.
+        std::map<std::string, nx::CollectiveTime> collectives;
+        for (const std::string& db : sources)
+            if (db != "-" && nx::is_sqlite_file(db)) {
+                nx::Store store(db, nx::Store::Access::read_only);
+                collectives.merge(nx::store_collective_times(store));
+            }
+        std::vector<std::string> skipped;
+        std::vector<nx::RankCapture> captures = nx::group_ranks(input.profiles, skipped);
+        if (captures.empty())
+            throw nx::Error("--ranks: no profile carries a rank (" + std::to_string(input.profiles.size()) +
+                            " profiles; a multi-rank capture's profiles do)");
+        if (!skipped.empty())
+            nx::print_note("--ranks: left out " + std::to_string(skipped.size()) + " profile" +
+                           (skipped.size() == 1 ? "" : "s") + " without a rank, the first: " + skipped.front());
+        if (records) {
+            nx::RowWriter w(format.rows, out);
+            provenance.label_rows(w);
+            nx::write_rank_rows(captures, collectives, w);
+        } else {
+            nx::add_rank_report(doc, captures, collectives);
+        }
     } else if (o.compare) {
         if (input.profiles.size() < 2)
             throw nx::Error("--compare needs at least two profiles (got " + std::to_string(input.profiles.size()) + ")");
-        std::vector<const nx::ProfileEntry*> ps;
-        for (const nx::ProfileEntry& p : input.profiles) ps.push_back(&p);
+        std::vector<const nx::ProfileEntry*> ps = nx::order_by_base(input.profiles, o.base);
+        // Two profiles without --base keep the short form of earlier releases.
+        bool deltas = !o.base.empty() || ps.size() > 2;
+        nx::CompareDeltaOptions co;
+        co.all = o.all;
         if (records) {
             nx::RowWriter w(format.rows, out);
             provenance.label_rows(w);
             nx::write_comparison(ps, o.all, w);
+            if (deltas) nx::write_compare_deltas(ps, co, w);
         } else {
             nx::add_comparison(doc, ps, o.all);
+            if (deltas) nx::add_compare_deltas(doc, ps, co);
         }
     } else {
         nx::ReportOptions ro;

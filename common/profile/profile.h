@@ -35,6 +35,9 @@ struct ProfileInfo {
 };
 
 constexpr int kTimelineBuckets = 50;
+// Top lists (opcodes, layers, tracks) keep this many, the busiest: a key
+// missing from a full list may still have run.
+constexpr size_t kTopKeys = 20;
 
 // Stable profile id for a source identity (path + rank + graph ...).
 std::string make_profile_id(std::string_view identity);

@@ -10,8 +10,6 @@ namespace nx {
 
 namespace {
 
-constexpr size_t kTopKeys = 20;
-
 bool icontains(std::string_view hay, std::string_view needle) {
     if (needle.size() > hay.size()) return false;
     auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {

@@ -22,7 +22,9 @@ const char* const kKeyMetrics[] = {
     "hbm_read_bytes", "hbm_write_bytes",
 };
 
-std::vector<std::string> metric_names(const std::vector<const ProfileEntry*>& ps, bool all) {
+}  // namespace
+
+std::vector<std::string> compared_metric_names(const std::vector<const ProfileEntry*>& ps, bool all) {
     std::vector<std::string> names;
     if (!all) {
         for (const char* n : kKeyMetrics)
@@ -53,23 +55,29 @@ std::vector<std::string> profile_labels(const std::vector<const ProfileEntry*>& 
     return out;
 }
 
-int64_t engine_ns(const ProfileEntry* p, Engine e) {
+const std::vector<Engine>& compared_engines() {
+    static const std::vector<Engine> engines = {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+                                                Engine::gpsimd, Engine::sync, Engine::dma};
+    return engines;
+}
+
+int64_t engine_active_ns(const ProfileEntry* p, Engine e) {
     for (const EngineStat& s : p->summary.engines)
         if (s.engine == e) return s.active_ns;
     return 0;
 }
 
-double total_ns(const ProfileEntry* p) {
+double profile_total_ns(const ProfileEntry* p) {
     const MetricValue* t = p->summary.find("total_time");
     return t ? t->value * 1e9 : static_cast<double>(p->summary.end_ns - p->summary.start_ns);
 }
+
+namespace {
 
 // Total time and each engine's active time side by side, bars labelled
 // with the ratio to the first profile (HTML; the tables say the same in text).
 void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps, const std::vector<std::string>& labels) {
     constexpr double kNsPerUs = 1e3;
-    const Engine kEngines[] = {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
-                               Engine::gpsimd, Engine::sync, Engine::dma};
     ChartBlock c;
     c.kind = "bars";
     c.title = "Time side by side (labels: ratio to " + labels[0] + ")";
@@ -77,9 +85,9 @@ void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps, co
     c.y_label = "time (us)";
     c.categories.push_back("total time");
     std::vector<Engine> shown;
-    for (Engine e : kEngines)
+    for (Engine e : compared_engines())
         for (const ProfileEntry* p : ps)
-            if (engine_ns(p, e) > 0) {
+            if (engine_active_ns(p, e) > 0) {
                 shown.push_back(e);
                 c.categories.push_back(std::string(to_string(e)) + " active");
                 break;
@@ -88,10 +96,10 @@ void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps, co
         const ProfileEntry* p = ps[k];
         ChartSeries ser;
         ser.name = labels[k];
-        std::vector<double> base = {total_ns(ps[0])}, mine = {total_ns(p)};
+        std::vector<double> base = {profile_total_ns(ps[0])}, mine = {profile_total_ns(p)};
         for (Engine e : shown) {
-            base.push_back(static_cast<double>(engine_ns(ps[0], e)));
-            mine.push_back(static_cast<double>(engine_ns(p, e)));
+            base.push_back(static_cast<double>(engine_active_ns(ps[0], e)));
+            mine.push_back(static_cast<double>(engine_active_ns(p, e)));
         }
         for (size_t i = 0; i < mine.size(); ++i) {
             ser.y.push_back(mine[i] / kNsPerUs);
@@ -132,7 +140,7 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
             t.numeric.push_back(true);
         }
     }
-    for (const std::string& name : metric_names(ps, all)) {
+    for (const std::string& name : compared_metric_names(ps, all)) {
         std::string unit(metric_unit(name));
         std::vector<std::string> row = {name};
         const MetricValue* base = ps[0]->summary.find(name);
@@ -151,11 +159,11 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
     for (size_t i = 1; i < ps.size(); ++i) {
         const ProfileEntry* a = ps[0];
         const ProfileEntry* b = ps[i];
-        double dt = total_ns(b) - total_ns(a);
+        double dt = profile_total_ns(b) - profile_total_ns(a);
         const std::string &la = labels[0], &lb = labels[i];
         doc.heading("Where the time went: " + lb + " vs " + la, 2);
-        std::string verdict = lb + " takes " + format_ns(total_ns(b)) + ", " +
-                              (total_ns(a) > 0 ? format_ratio(total_ns(b) / total_ns(a)) : std::string("n/a")) +
+        std::string verdict = lb + " takes " + format_ns(profile_total_ns(b)) + ", " +
+                              (profile_total_ns(a) > 0 ? format_ratio(profile_total_ns(b) / profile_total_ns(a)) : std::string("n/a")) +
                               " the time of " + la + " (" + (dt >= 0 ? "+" : "") + format_ns(dt) + ").";
         TableBlock e;
         e.columns = {"engine", la, lb, "change", "share of the time change"};
@@ -165,9 +173,8 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
             int64_t da, db;
         };
         std::vector<Delta> deltas;
-        for (Engine eng : {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar, Engine::gpsimd,
-                           Engine::sync, Engine::dma}) {
-            int64_t x = engine_ns(a, eng), y = engine_ns(b, eng);
+        for (Engine eng : compared_engines()) {
+            int64_t x = engine_active_ns(a, eng), y = engine_active_ns(b, eng);
             if (x == 0 && y == 0) continue;
             deltas.push_back({eng, x, y});
         }
@@ -203,7 +210,7 @@ void write_comparison(const std::vector<const ProfileEntry*>& ps, bool all, RowW
         if (i > 0) cols.push_back(labels[i] + ratio + labels[0]);
     }
     out.columns(cols);
-    for (const std::string& name : metric_names(ps, all)) {
+    for (const std::string& name : compared_metric_names(ps, all)) {
         std::vector<Cell> row = {Cell::of_text("comparison"), Cell::of_text(name),
                                  Cell::of_text(std::string(metric_unit(name)))};
         const MetricValue* base = ps.empty() ? nullptr : ps[0]->summary.find(name);

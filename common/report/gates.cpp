@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "common/io/error.h"
 #include "common/profile/metric_defs.h"
@@ -112,8 +113,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 // A gate on a metric that no record has and nx does not define is a typo:
 // say so, with the nearest names, rather than "no record matched".
-void check_gate_metrics(const std::vector<Gate>& gates, const std::vector<Flat>& current,
-                        const std::vector<Flat>& baseline) {
+void check_flat_gate_metrics(const std::vector<Gate>& gates, const std::vector<Flat>& current,
+                             const std::vector<Flat>& baseline) {
     for (const Gate& g : gates) {
         if (find_metric_def(g.metric)) continue;
         std::set<std::string> names;
@@ -141,6 +142,48 @@ void check_gate_metrics(const std::vector<Gate>& gates, const std::vector<Flat>&
 
 }  // namespace
 
+void check_gate_metrics(const std::vector<Gate>& gates, const ReportInput& current, const ReportInput& baseline) {
+    check_flat_gate_metrics(gates, flatten_all(current), flatten_all(baseline));
+}
+
+std::optional<double> record_number(const rapidjson::Value& r, const std::string& metric) {
+    Flat f;
+    flatten(r, "", f.values);
+    return lookup(f, metric);
+}
+
+GateCheck check_gate(const std::string& record, const std::string& metric, double baseline, double current,
+                     const Gate* g) {
+    // A gate fails closed: NaN compares false both ways and would pass.
+    if (g && (!std::isfinite(baseline) || !std::isfinite(current)))
+        throw Error("gate '" + g->text + "' cannot be checked for " + record + ": the " +
+                    (std::isfinite(current) ? "baseline" : "current") + " " + metric + " is not a finite number");
+    GateCheck k;
+    k.record = record;
+    k.metric = metric;
+    k.baseline = baseline;
+    k.current = current;
+    k.relative = !g || g->relative;
+    k.change = k.relative ? (baseline != 0 ? (current - baseline) / std::fabs(baseline) : (current == baseline ? 0 : INFINITY))
+                          : current - baseline;
+    if (g) {
+        k.gate = g->text;
+        k.tripped = g->greater ? k.change > g->limit : k.change < g->limit;
+    }
+    return k;
+}
+
+std::vector<Gate> parse_gates(const std::vector<std::string>& specs) {
+    std::vector<Gate> gates;
+    for (const std::string& spec : specs) {
+        std::stringstream ss(spec);
+        std::string one;
+        while (std::getline(ss, one, ','))
+            if (!one.empty()) gates.push_back(parse_gate(one));
+    }
+    return gates;
+}
+
 Gate parse_gate(const std::string& text) {
     Gate g;
     g.text = text;
@@ -167,7 +210,7 @@ std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportIn
     std::vector<std::string>& unmatched = match.unmatched;
     std::vector<Flat> base_all = flatten_all(baseline);
     std::vector<Flat> cur_all = flatten_all(current);
-    check_gate_metrics(gates, cur_all, base_all);
+    check_flat_gate_metrics(gates, cur_all, base_all);
     // Profiles and bench records name one figure each: several baseline
     // records under one key are ambiguous and not compared.  Runs are a
     // history: the latest run of a workload is its baseline.
@@ -204,23 +247,9 @@ std::vector<GateCheck> check_baseline(const ReportInput& current, const ReportIn
                 if (g) unmatched.push_back(cur.name + " (no " + metric + ")");
                 return;
             }
-            // A gate fails closed: NaN compares false both ways and would pass.
-            if (g && (!std::isfinite(*b) || !std::isfinite(*c)))
-                throw Error("gate '" + g->text + "' cannot be checked for " + cur.name + ": the " +
-                            (std::isfinite(*c) ? "baseline" : "current") + " " + metric + " is not a finite number");
-            GateCheck k;
-            k.record = cur.name;
+            GateCheck k = check_gate(cur.name, metric, *b, *c, g);
             k.target = cur.target;
             k.backend = cur.backend;
-            k.metric = metric;
-            k.baseline = *b;
-            k.current = *c;
-            k.relative = !g || g->relative;
-            k.change = k.relative ? (*b != 0 ? (*c - *b) / std::fabs(*b) : (*c == *b ? 0 : INFINITY)) : *c - *b;
-            if (g) {
-                k.gate = g->text;
-                k.tripped = g->greater ? k.change > g->limit : k.change < g->limit;
-            }
             out.push_back(k);
         };
         if (gates.empty()) check(cur.headline, nullptr);

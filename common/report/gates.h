@@ -4,6 +4,7 @@
 // tflops, ...) and bench records (value).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct Gate {
 };
 // Throws UsageError on a malformed expression.
 Gate parse_gate(const std::string& text);
+// Every --fail-on given, each possibly comma-separated.
+std::vector<Gate> parse_gates(const std::vector<std::string>& specs);
 
 struct GateCheck {
     std::string record;      // the matched record's name
@@ -45,6 +48,18 @@ struct BaselineMatch {
     // backend or target: "mm (baseline neuron on trn1, here sim on trn2)".
     std::vector<std::string> elsewhere;
 };
+
+// One metric of one record against its baseline figure, the gate applied
+// (g null: an informative row).  A gate fails closed: a figure that is not a
+// finite number throws Error.
+GateCheck check_gate(const std::string& record, const std::string& metric, double baseline, double current,
+                     const Gate* g);
+// Throws UsageError for a gate on a metric that nx does not define and no
+// record of either side has (a misspelling), naming the nearest ones.
+void check_gate_metrics(const std::vector<Gate>& gates, const ReportInput& current, const ReportInput& baseline);
+// A record's number by dotted name ("latency_us.median"; a run's nested
+// "metrics" too).
+std::optional<double> record_number(const rapidjson::Value& r, const std::string& metric);
 
 // Matches records by kind, name, backend and target (runs: study too) and
 // applies the gates; without gates, reports each record's headline metric.

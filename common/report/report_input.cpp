@@ -3,6 +3,8 @@
 // trace profiles (their event records, or the event table).
 #include "common/report/report_input.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -164,6 +166,14 @@ void read_report_records(InputSource& in, ReportInput& into, bool keep_going) {
 
 bool is_sqlite_file(const std::string& path) { return is_study_database(path); }
 
+bool is_name_pattern(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+bool profile_named(const std::string& name, const std::string& id, const std::string& wanted) {
+    if (name == wanted || id == wanted) return true;
+    // Names with '*' of their own still match themselves above.
+    return is_name_pattern(wanted) && fnmatch(wanted.c_str(), name.c_str(), 0) == 0;
+}
+
 namespace {
 
 // A trace profile's slices from its events (the event table keeps the
@@ -198,8 +208,8 @@ void read_db_profiles(Store& store, const std::vector<std::string>& names, Repor
     SqliteStmt q(store.db(), "SELECT record, name, uid, id FROM profile WHERE record IS NOT NULL ORDER BY id");
     while (q.step()) {
         std::string name = q.column_text(1), uid = q.column_text(2);
-        if (!names.empty() && std::find(names.begin(), names.end(), name) == names.end() &&
-            std::find(names.begin(), names.end(), uid) == names.end())
+        if (!names.empty() && std::none_of(names.begin(), names.end(),
+                                           [&](const std::string& n) { return profile_named(name, uid, n); }))
             continue;
         rapidjson::Document doc;
         std::string text = q.column_text(0);
@@ -214,11 +224,11 @@ void read_db_profiles(Store& store, const std::vector<std::string>& names, Repor
 
 void select_profiles(ReportInput& input, const std::vector<std::string>& names, const std::string& where) {
     if (names.empty()) return;
-    auto named = [&](const ProfileEntry& p, const std::string& n) { return p.info.name == n || p.info.id == n; };
+    auto named = [&](const ProfileEntry& p, const std::string& n) { return profile_named(p.info.name, p.info.id, n); };
     for (const std::string& n : names)
         if (std::none_of(input.profiles.begin(), input.profiles.end(),
                          [&](const ProfileEntry& p) { return named(p, n); }))
-            throw Error("no profile named '" + n + "'", where);
+            throw Error((is_name_pattern(n) ? "no profile matches '" : "no profile named '") + n + "'", where);
     std::erase_if(input.profiles, [&](const ProfileEntry& p) {
         return std::none_of(names.begin(), names.end(), [&](const std::string& n) { return named(p, n); });
     });

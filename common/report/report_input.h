@@ -53,6 +53,10 @@ bool is_sqlite_file(const std::string& path);
 // slices from its events), only those named (by name or id) when `names` is
 // not empty; and the run history.
 void read_db_profiles(Store& store, const std::vector<std::string>& names, ReportInput& into);
+// --profile NAME: a profile's name or id, or a shell pattern on names
+// ("mm_*", "rank[01]") when it has * ? or [.
+bool is_name_pattern(const std::string& s);
+bool profile_named(const std::string& name, const std::string& id, const std::string& wanted);
 // nx-report --profile: keeps the profiles named (by name or id), from every
 // source alike; a name that matches none is an Error at `where`.
 void select_profiles(ReportInput& input, const std::vector<std::string>& names, const std::string& where);
