@@ -46,6 +46,11 @@ Lowered lower(Scheduler& s, const WorkloadSpec& spec, SimResult& r) {
             out.sbuf_bytes = o.sbuf_bytes;
             break;
         }
+        case WorkloadKind::conv2d: {
+            ConvOutcome o = lower_conv(s, spec.conv);
+            out.sbuf_bytes = o.sbuf_bytes;
+            break;
+        }
     }
     return out;
 }

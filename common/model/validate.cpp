@@ -157,10 +157,41 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
         std::string why;
         elementwise_sbuf_required(e, cost, why);
         if (!why.empty()) fail(label, w.opname + " does not fit: " + why);
+    } else if (w.op == "conv2d") {
+        spec.kind = WorkloadKind::conv2d;
+        ConvSpec& c = spec.conv;
+        positive(label, "channels", w.channels);
+        positive(label, "out_channels", w.out_channels);
+        positive(label, "height", w.height);
+        positive(label, "width", w.width);
+        c.batch = or_default(label, "batch", w.batch, 1);
+        c.filter = or_default(label, "filter", w.filter, 3);
+        c.pool = or_default(label, "pool", w.pool, 1);
+        c.channels = w.channels;
+        c.out_channels = w.out_channels;
+        c.height = w.height;
+        c.width = w.width;
+        c.dtype = *dtype;
+        if (c.filter > c.height || c.filter > c.width)
+            fail(label, "filter " + std::to_string(c.filter) + " is larger than the " + std::to_string(c.height) + "x" +
+                            std::to_string(c.width) + " input");
+        const ConvGeometry g = conv_geometry(c);
+        if (c.pool > g.out_h || c.pool > g.out_w)
+            fail(label, "pool " + std::to_string(c.pool) + " is larger than the " + std::to_string(g.out_h) + "x" +
+                            std::to_string(g.out_w) + " output");
+        if (!is_auto(w.variant)) fail(label, "variant '" + w.variant + "' does not apply to conv2d");
+        const double B = static_cast<double>(c.batch);
+        spec.weight_bytes = static_cast<double>(c.out_channels * c.channels * c.filter * c.filter) * b;
+        spec.io_bytes = spec.weight_bytes + B * static_cast<double>(c.channels * c.height * c.width) * b +
+                        B * static_cast<double>(c.out_channels * (g.out_h / c.pool) * (g.out_w / c.pool)) * b;
+        fits_device(label, spec.io_bytes, cost);
+        std::string why;
+        conv_sbuf_required(c, cost, why);
+        if (!why.empty()) fail(label, "conv2d does not fit: " + why);
     } else if (w.op.empty()) {
-        fail(label, "missing op (known: matmul, mlp, pattern, elementwise)");
+        fail(label, "missing op (known: matmul, mlp, pattern, elementwise, conv2d)");
     } else {
-        fail(label, "unknown op '" + w.op + "' (known: matmul, mlp, pattern, elementwise)");
+        fail(label, "unknown op '" + w.op + "' (known: matmul, mlp, pattern, elementwise, conv2d)");
     }
     return spec;
 }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "common/model/conv.h"
 #include "common/model/cost_model.h"
 #include "common/model/elementwise.h"
 #include "common/model/matmul.h"
@@ -17,7 +18,7 @@
 
 namespace nx::model {
 
-enum class WorkloadKind { matmul, mlp, pattern, elementwise };
+enum class WorkloadKind { matmul, mlp, pattern, elementwise, conv2d };
 
 struct WorkloadSpec {
     WorkloadKind kind = WorkloadKind::matmul;
@@ -27,6 +28,7 @@ struct WorkloadSpec {
     MlpSpec mlp;
     PatternSpec pattern;
     ElementwiseSpec elementwise;
+    ConvSpec conv;
     double weight_bytes = 0;  // weights in HBM
     double io_bytes = 0;      // inputs, outputs and weights in HBM
 };
