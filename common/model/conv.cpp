@@ -15,8 +15,6 @@ namespace {
 // loads and copies overlap this block's matmuls.
 constexpr int kGenerations = 2;
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 }  // namespace
 
 ConvGeometry conv_geometry(const ConvSpec& spec) {
