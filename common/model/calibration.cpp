@@ -108,6 +108,13 @@ void read_workload(const rapidjson::Value& obj, Workload& w, const std::string& 
         else if (key == "features") w.features = integer();
         else if (key == "rows") w.rows = integer();
         else if (key == "cols") w.cols = integer();
+        else if (key == "channels") w.channels = integer();
+        else if (key == "out_channels") w.out_channels = integer();
+        else if (key == "height") w.height = integer();
+        else if (key == "width") w.width = integer();
+        else if (key == "filter") w.filter = integer();
+        else if (key == "pool") w.pool = integer();
+        else if (key == "state_size") w.state_size = integer();
         else throw Error("unknown workload field \"" + key + "\"", file, line);
     }
 }

@@ -25,6 +25,9 @@ namespace nx::model {
 // to integer ns when they are written.
 using Time = double;
 
+// Tiles of b covering a (the lowerings' tile counts).
+inline constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // --- Tile limits [nki-arch] -------------------------------------------------
 inline constexpr int64_t kPartitions = 128;      // SBUF/PSUM partitions; matmul contraction (K) per pass
 inline constexpr int64_t kStationaryMax = 128;   // stationary free size (M per LoadStationary)

@@ -49,8 +49,10 @@ constexpr OpText kOps[] = {
     {"ALU", "ALU"},
     {"DMA_DIRECT2D", "DMA_DIRECT2D"},
     {"dma_semaphore_write", "DMA"},
+    {"TensorTensorScan", "TENSOR_TENSOR_SCAN"},
+    {"PartitionBroadcast", "MATMUL_BROADCAST"},
 };
-static_assert(std::size(kOps) == static_cast<size_t>(Op::dma_semaphore_write) + 1, "one name per Op");
+static_assert(std::size(kOps) == static_cast<size_t>(Op::partition_broadcast) + 1, "one name per Op");
 
 // "qSyncIO3": the Sync engine's queue on DMA engine 3.
 constexpr std::string_view kQueuePrefix[kDmaQueueKinds] = {"qSyncIO", "qScalarIO", "qVectorIO", "qGpSimdIO"};

@@ -91,6 +91,10 @@ enum class Op : uint8_t {
     register_alu,
     dma_direct2d,
     dma_semaphore_write,
+    // The Mamba scan (scan.cpp): VectorE's tensor_tensor_scan, and a
+    // partition-dimension broadcast TensorE does as a matmul against ones.
+    tensor_tensor_scan,
+    partition_broadcast,
 };
 std::string_view op_name(Op op);
 std::string_view op_opcode(Op op);

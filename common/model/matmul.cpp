@@ -18,8 +18,6 @@ constexpr int64_t kMnkBlockTilesK = 8;   // blocked_mnk: TILES_IN_BLOCK_K (BLOCK
 // loads run while the current block computes.
 constexpr int kDoubleBuffer = 2;
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 struct VariantName {
     MatmulVariant v;
     std::string_view name;

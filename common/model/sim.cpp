@@ -46,6 +46,23 @@ Lowered lower(Scheduler& s, const WorkloadSpec& spec, SimResult& r) {
             out.sbuf_bytes = o.sbuf_bytes;
             break;
         }
+        case WorkloadKind::conv2d: {
+            ConvOutcome o = lower_conv(s, spec.conv);
+            out.sbuf_bytes = o.sbuf_bytes;
+            break;
+        }
+        case WorkloadKind::ssm_scan: {
+            ScanOutcome o = lower_scan(s, spec.scan);
+            r.variant = "v" + std::to_string(spec.scan.version);
+            out.sbuf_bytes = o.sbuf_bytes;
+            break;
+        }
+        case WorkloadKind::dwconv1d: {
+            DwConvOutcome o = lower_dwconv(s, spec.dwconv);
+            r.variant = spec.dwconv.variant == DwConvVariant::per_position ? "per_position" : "windowed";
+            out.sbuf_bytes = o.sbuf_bytes;
+            break;
+        }
     }
     return out;
 }

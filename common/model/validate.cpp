@@ -157,10 +157,88 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
         std::string why;
         elementwise_sbuf_required(e, cost, why);
         if (!why.empty()) fail(label, w.opname + " does not fit: " + why);
+    } else if (w.op == "conv2d") {
+        spec.kind = WorkloadKind::conv2d;
+        ConvSpec& c = spec.conv;
+        positive(label, "channels", w.channels);
+        positive(label, "out_channels", w.out_channels);
+        positive(label, "height", w.height);
+        positive(label, "width", w.width);
+        c.batch = or_default(label, "batch", w.batch, 1);
+        c.filter = or_default(label, "filter", w.filter, 3);
+        c.pool = or_default(label, "pool", w.pool, 1);
+        c.channels = w.channels;
+        c.out_channels = w.out_channels;
+        c.height = w.height;
+        c.width = w.width;
+        c.dtype = *dtype;
+        if (c.filter > c.height || c.filter > c.width)
+            fail(label, "filter " + std::to_string(c.filter) + " is larger than the " + std::to_string(c.height) + "x" +
+                            std::to_string(c.width) + " input");
+        const ConvGeometry g = conv_geometry(c);
+        if (c.pool > g.out_h || c.pool > g.out_w)
+            fail(label, "pool " + std::to_string(c.pool) + " is larger than the " + std::to_string(g.out_h) + "x" +
+                            std::to_string(g.out_w) + " output");
+        if (!is_auto(w.variant)) fail(label, "variant '" + w.variant + "' does not apply to conv2d");
+        const double B = static_cast<double>(c.batch);
+        spec.weight_bytes = static_cast<double>(c.out_channels * c.channels * c.filter * c.filter) * b;
+        spec.io_bytes = spec.weight_bytes + B * static_cast<double>(c.channels * c.height * c.width) * b +
+                        B * static_cast<double>(c.out_channels * (g.out_h / c.pool) * (g.out_w / c.pool)) * b;
+        fits_device(label, spec.io_bytes, cost);
+        std::string why;
+        conv_sbuf_required(c, cost, why);
+        if (!why.empty()) fail(label, "conv2d does not fit: " + why);
+    } else if (w.op == "ssm_scan") {
+        spec.kind = WorkloadKind::ssm_scan;
+        ScanSpec& m = spec.scan;
+        positive(label, "channels", w.channels);
+        positive(label, "seq", w.seq);
+        m.batch = or_default(label, "batch", w.batch, 1);
+        m.state = or_default(label, "state_size", w.state_size, 16);
+        m.channels = w.channels;
+        m.seq = w.seq;
+        m.dtype = *dtype;
+        if (w.variant == "v1") m.version = 1;
+        else if (w.variant == "v2") m.version = 2;
+        else if (w.variant == "v3" || is_auto(w.variant)) m.version = 3;
+        else fail(label, "unknown variant '" + w.variant + "' for ssm_scan (known: auto, v1, v2, v3)");
+        const double B = static_cast<double>(m.batch), C = static_cast<double>(m.channels);
+        const double S = static_cast<double>(m.seq), N = static_cast<double>(m.state);
+        spec.weight_bytes = C * N * b;
+        spec.io_bytes = spec.weight_bytes + B * (3 * C * S + 2 * N * S) * b;
+        fits_device(label, spec.io_bytes, cost);
+        const ScanGeometry g = scan_geometry(m, cost);
+        if (g.spilled > 4)
+            fail(label, "ssm_scan does not fit: the resident delta, u and accumulator need " +
+                            std::to_string(static_cast<int64_t>(g.sbuf_bytes / 1024)) + " KiB of SBUF per partition, " +
+                            std::to_string(static_cast<int64_t>(cost.target().sbuf_bytes_per_partition() / 1024)) +
+                            " KiB available (variant v3 tiles the sequence)");
+    } else if (w.op == "dwconv1d") {
+        spec.kind = WorkloadKind::dwconv1d;
+        DwConvSpec& d = spec.dwconv;
+        positive(label, "channels", w.channels);
+        positive(label, "width", w.width);
+        d.batch = or_default(label, "batch", w.batch, 1);
+        d.filter = or_default(label, "filter", w.filter, 3);
+        d.channels = w.channels;
+        d.width = w.width;
+        d.dtype = *dtype;
+        if (w.variant == "per_position") d.variant = DwConvVariant::per_position;
+        else if (w.variant == "windowed" || is_auto(w.variant)) d.variant = DwConvVariant::windowed;
+        else fail(label, "unknown variant '" + w.variant + "' for dwconv1d (known: auto, per_position, windowed)");
+        if (d.filter > d.width)
+            fail(label, "filter " + std::to_string(d.filter) + " is wider than the input (" + std::to_string(d.width) + ")");
+        spec.weight_bytes = static_cast<double>(d.channels * d.filter) * b;
+        spec.io_bytes = spec.weight_bytes + 2 * static_cast<double>(d.batch * d.channels * d.width) * b;
+        fits_device(label, spec.io_bytes, cost);
+        if (dwconv_sbuf_required(d) > cost.target().sbuf_bytes_per_partition())
+            fail(label, "dwconv1d does not fit: width " + std::to_string(d.width) + " needs " +
+                            std::to_string(static_cast<int64_t>(dwconv_sbuf_required(d) / 1024)) +
+                            " KiB of SBUF per partition");
     } else if (w.op.empty()) {
-        fail(label, "missing op (known: matmul, mlp, pattern, elementwise)");
+        fail(label, "missing op (known: matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d)");
     } else {
-        fail(label, "unknown op '" + w.op + "' (known: matmul, mlp, pattern, elementwise)");
+        fail(label, "unknown op '" + w.op + "' (known: matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d)");
     }
     return spec;
 }

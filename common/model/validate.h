@@ -8,16 +8,19 @@
 #include <optional>
 #include <string>
 
+#include "common/model/conv.h"
 #include "common/model/cost_model.h"
+#include "common/model/dwconv.h"
 #include "common/model/elementwise.h"
 #include "common/model/matmul.h"
 #include "common/model/mlp.h"
 #include "common/model/patterns.h"
+#include "common/model/scan.h"
 #include "common/workload/workload.h"
 
 namespace nx::model {
 
-enum class WorkloadKind { matmul, mlp, pattern, elementwise };
+enum class WorkloadKind { matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d };
 
 struct WorkloadSpec {
     WorkloadKind kind = WorkloadKind::matmul;
@@ -27,6 +30,9 @@ struct WorkloadSpec {
     MlpSpec mlp;
     PatternSpec pattern;
     ElementwiseSpec elementwise;
+    ConvSpec conv;
+    ScanSpec scan;
+    DwConvSpec dwconv;
     double weight_bytes = 0;  // weights in HBM
     double io_bytes = 0;      // inputs, outputs and weights in HBM
 };

@@ -11,7 +11,7 @@ namespace nx {
 struct Workload {
     std::string study;         // "matmul", "patterns", "mlp", or a user's own
     std::string name;          // unique within a study, e.g. "matmul_4096x8192x8192_bf16"
-    std::string op;            // matmul | mlp | pattern | elementwise
+    std::string op;            // matmul | mlp | pattern | elementwise | conv2d | ssm_scan | dwconv1d
     // matmul: C[M,N] = A[M,K] @ B[K,N]
     int64_t M = 0, K = 0, N = 0;
     // mlp: x[batch*seq, hidden] -> gate/up [hidden, intermediate] -> act*mul -> down [intermediate, hidden]
@@ -24,6 +24,13 @@ struct Workload {
     // elementwise: opname (add, mul, exp, relu, gelu, copy, reduce_sum ...) over [rows, cols]
     std::string opname;
     int64_t rows = 0, cols = 0;
+    // conv2d: batch x channels x height x width input, out_channels filters of
+    // filter x filter taps (stride 1, no padding), then a pool x pool max-pool
+    // (pool 1: none)
+    int64_t channels = 0, out_channels = 0, height = 0, width = 0, filter = 0, pool = 0;
+    // ssm_scan (the Mamba layer): batch x channels x seq inputs, state_size
+    // states.  dwconv1d: batch x channels x width, filter taps per channel.
+    int64_t state_size = 0;
     std::string dtype = "bf16";  // bf16 | fp16 | fp32 | fp8
     std::string variant;         // matmul kernel variant (sim): auto | naive | hoisted | blocked_free | blocked_mnk
     std::string target;          // trn1 | inf2 | trn2 | trn3 | cpu

@@ -1,5 +1,6 @@
 #include "common/workload/workload_record.h"
 
+#include <algorithm>
 #include <set>
 
 #include "common/io/error.h"
@@ -12,7 +13,8 @@ namespace {
 // The record fields the Workload struct holds; everything else is carried.
 const std::set<std::string, std::less<>> kWorkloadFields = {
     "kind", "study", "name", "op", "M", "K", "N", "batch", "seq", "hidden", "intermediate", "pattern", "size",
-    "iterations", "features", "opname", "rows", "cols", "dtype", "variant", "target"};
+    "iterations", "features", "opname", "rows", "cols", "channels", "out_channels", "height", "width", "filter", "pool", "state_size", "dtype", "variant",
+    "target"};
 
 // Fields of run and capture records that are not the workload's: they are
 // re-made by the tool that writes the next record, never carried twice.
@@ -50,6 +52,13 @@ Workload workload_from_record(const rapidjson::Value& r) {
     w.opname = get_string(r, "opname").value_or("");
     w.rows = positive_or_zero(r, "rows");
     w.cols = positive_or_zero(r, "cols");
+    w.channels = positive_or_zero(r, "channels");
+    w.out_channels = positive_or_zero(r, "out_channels");
+    w.height = positive_or_zero(r, "height");
+    w.width = positive_or_zero(r, "width");
+    w.filter = positive_or_zero(r, "filter");
+    w.pool = positive_or_zero(r, "pool");
+    w.state_size = positive_or_zero(r, "state_size");
     w.dtype = get_string(r, "dtype").value_or("bf16");
     w.variant = get_string(r, "variant").value_or("");
     w.target = get_string(r, "target").value_or("");
@@ -97,6 +106,13 @@ void write_workload_fields(JsonWriter& w, const Workload& wl) {
     text("opname", wl.opname);
     num("rows", wl.rows);
     num("cols", wl.cols);
+    num("channels", wl.channels);
+    num("out_channels", wl.out_channels);
+    num("height", wl.height);
+    num("width", wl.width);
+    num("filter", wl.filter);
+    num("pool", wl.pool);
+    num("state_size", wl.state_size);
     text("dtype", wl.dtype);
     text("variant", wl.variant);
     text("target", wl.target);
@@ -138,6 +154,13 @@ std::optional<Tiles> workload_tiles(const Workload& wl) {
 
 double workload_flops(const Workload& wl) {
     if (wl.op == "matmul") return 2.0 * static_cast<double>(wl.M) * static_cast<double>(wl.K) * static_cast<double>(wl.N);
+    if (wl.op == "conv2d") {
+        const int64_t f = wl.filter > 0 ? wl.filter : 3;
+        const double oh = static_cast<double>(std::max<int64_t>(wl.height - f + 1, 0));
+        const double ow = static_cast<double>(std::max<int64_t>(wl.width - f + 1, 0));
+        return 2.0 * static_cast<double>(std::max<int64_t>(wl.batch, 1)) * static_cast<double>(wl.out_channels) *
+               static_cast<double>(wl.channels) * static_cast<double>(f * f) * oh * ow;
+    }
     if (wl.op == "mlp") {
         double t = static_cast<double>(wl.batch) * static_cast<double>(wl.seq);
         double h = static_cast<double>(wl.hidden), i = static_cast<double>(wl.intermediate);
@@ -177,8 +200,19 @@ void validate_workload(const Workload& wl) {
         if (wl.opname.empty()) bad("elementwise workload without an \"opname\"");
         positive("rows", wl.rows);
         positive("cols", wl.cols);
+    } else if (wl.op == "conv2d") {
+        positive("channels", wl.channels);
+        positive("out_channels", wl.out_channels);
+        positive("height", wl.height);
+        positive("width", wl.width);
+    } else if (wl.op == "ssm_scan") {
+        positive("channels", wl.channels);
+        positive("seq", wl.seq);
+    } else if (wl.op == "dwconv1d") {
+        positive("channels", wl.channels);
+        positive("width", wl.width);
     } else {
-        bad("unknown op '" + wl.op + "' (known: matmul, mlp, pattern, elementwise)");
+        bad("unknown op '" + wl.op + "' (known: matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d)");
     }
 }
 

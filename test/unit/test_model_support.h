@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "common/io/error.h"
 #include "common/model/sim.h"
 #include "common/profile/profile_builder.h"
 
@@ -28,6 +31,18 @@ inline Workload matmul_workload(int64_t M, int64_t K, int64_t N, const std::stri
 }
 
 inline SimResult run(const Workload& w) { return simulate(w, workload_target(w)); }
+
+// Each workload refused with exactly its message.
+inline void expect_refused(const std::vector<std::pair<Workload, std::string>>& cases) {
+    for (const auto& [w, message] : cases) {
+        try {
+            run(w);
+            ADD_FAILURE() << "accepted: " << message;
+        } catch (const Error& e) {
+            EXPECT_EQ(std::string(e.what()), message);
+        }
+    }
+}
 
 // An event with its strings copied.
 struct RecordedEvent {
