@@ -220,3 +220,16 @@ setup_neuron() {
     [ "$status" -eq 2 ]
     [[ "$stderr" == *"--variant chooses a matmul kernel, and none of these workloads is a matmul"* ]]
 }
+
+@test "nx-run: a piped workload's own target is honoured unless --target is given" {
+    printf '%s\n' '{"kind":"workload","name":"a","op":"matmul","M":128,"K":128,"N":512,"target":"trn1"}' \
+        '{"kind":"workload","name":"b","op":"matmul","M":128,"K":128,"N":512}' >w.jsonl
+    nx-run --backend sim --timed 1 --warmup 0 w.jsonl >runs.jsonl
+    [ "$(jget runs.jsonl '[(x["name"], x["target"]) for x in r]')" = '[["a", "trn1"], ["b", "trn2"]]' ]
+    # The prediction is the one for that target, not relabelled.
+    echo '{"kind":"workload","name":"a","op":"matmul","M":128,"K":128,"N":512}' |
+        nx-run --backend sim --target trn1 --timed 1 --warmup 0 >trn1.jsonl
+    [ "$(jget runs.jsonl 'r[0]["latency_us"]["median"]')" = "$(jget trn1.jsonl 'r[0]["latency_us"]["median"]')" ]
+    nx-run --backend sim --target trn3 --timed 1 --warmup 0 w.jsonl >all.jsonl
+    [ "$(jget all.jsonl '[x["target"] for x in r]')" = '["trn3", "trn3"]' ]
+}

@@ -51,6 +51,8 @@ struct Options {
     nx::BackendOptions backend_options;
     std::vector<std::string> inputs;
     bool plan_only = false, keep_going = false, no_cache = false;
+    // --target given: it wins over a workload record's own target.
+    bool target_given = false;
     int progress = 0;
     std::optional<std::string> calibrate;
     std::string listing;  // --list KIND
@@ -105,6 +107,7 @@ std::optional<Options> parse(int argc, char** argv) {
     o.backend_options.use_cache = !o.no_cache;
     if (o.backend_options.warmup < 0 || o.backend_options.timed < 1)
         throw nx::UsageError("--warmup must be 0 or more and --timed at least 1");
+    o.target_given = !o.backend_options.target.empty();
     if (o.backend_options.target.empty())
         if (const nx::BackendDef* def = nx::find_backend(o.backend)) o.backend_options.target = def->default_target;
     if (o.study_given && !o.inputs.empty()) throw nx::UsageError("give --study or workload files, not both");
@@ -132,7 +135,10 @@ std::vector<nx::Workload> read_workloads(const Options& o) {
             if (kind != "workload" && kind != "run" && kind != "capture")
                 throw nx::Error("expected workload records, got \"" + kind + "\"");
             nx::Workload w = nx::workload_from_record(doc);
-            w.target = o.backend_options.target;
+            // A record's own target stands unless --target says otherwise
+            // (or the backend runs only where it is: the host CPU).
+            const nx::BackendDef* def = nx::find_backend(o.backend);
+            if (o.target_given || w.target.empty() || !def || !def->device_targets) w.target = o.backend_options.target;
             // --variant means the same for piped matmuls as for a study's.
             if (!o.plan.variant.empty() && w.op == "matmul") w.variant = o.plan.variant;
             out.push_back(std::move(w));
@@ -200,23 +206,40 @@ int run(Options& o) {
     nx::Progress progress(runnable.size(), o.progress);
     if (!runnable.empty()) progress.step(runnable.front().name);
     std::optional<nx::Error> first_error;
-    backend->run_all(runnable, [&](size_t i, const nx::Execution* e, const nx::Error* err) {
-        if (i + 1 < runnable.size()) progress.step(runnable[i + 1].name);
-        if (err) {
-            if (!o.keep_going) {
-                first_error = *err;
-                return false;  // stop: nothing more runs
+    // One backend per target the workloads ask for, in order of first
+    // appearance (a backend is made for one target).
+    std::vector<std::string> targets;
+    for (const nx::Workload& w : runnable)
+        if (std::find(targets.begin(), targets.end(), w.target) == targets.end()) targets.push_back(w.target);
+    size_t done = 0;
+    for (const std::string& target : targets) {
+        if (first_error) break;
+        std::vector<nx::Workload> group;
+        for (const nx::Workload& w : runnable)
+            if (w.target == target) group.push_back(w);
+        nx::BackendOptions options = o.backend_options;
+        options.target = target;
+        std::unique_ptr<nx::Backend> for_target =
+            target == backend->target() ? std::move(backend) : nx::make_backend(o.backend, options);
+        for_target->run_all(group, [&](size_t i, const nx::Execution* e, const nx::Error* err) {
+            if (++done < runnable.size()) progress.step(i + 1 < group.size() ? group[i + 1].name : runnable[done].name);
+            if (err) {
+                if (!o.keep_going) {
+                    first_error = *err;
+                    return false;  // stop: nothing more runs
+                }
+                progress.done();
+                errors.add(nx::ErrorKind::failed_workload, err->what());
+                return true;
             }
-            progress.done();
-            errors.add(nx::ErrorKind::failed_workload, err->what());
+            out.write(nx::run_record_json(group[i], for_target->name(), for_target->target(), *e,
+                                          o.backend_options.warmup, nx::utc_now_iso8601(), host));
+            out.put('\n');
+            out.end_record();
             return true;
-        }
-        out.write(nx::run_record_json(runnable[i], backend->name(), backend->target(), *e,
-                                      o.backend_options.warmup, nx::utc_now_iso8601(), host));
-        out.put('\n');
-        out.end_record();
-        return true;
-    });
+        });
+        if (!backend) backend = std::move(for_target);
+    }
     progress.done();
     if (first_error) throw *first_error;
     return nx::kExitOk;  // failed workloads are counted: run_tool exits 1
