@@ -107,8 +107,11 @@ StudyDiff diff_studies(const std::vector<rapidjson::Document>& before, const std
             row.after_toolchain = n->toolchain;
             row.shape = shape_of(n->view);
             std::string record = n->view.name;
+            // Named copies: lambdas cannot capture structured bindings (C++20 before clang 16).
+            const auto& before_run = *o->record;
+            const auto& after_run = *n->record;
             auto check = [&](const std::string& metric, const Gate* g) {
-                std::optional<double> x = record_number(*o->record, metric), y = record_number(*n->record, metric);
+                std::optional<double> x = record_number(before_run, metric), y = record_number(after_run, metric);
                 if (x && y) row.checks.push_back(check_gate(record, metric, *x, *y, g));
             };
             check(kHeadline, nullptr);
