@@ -125,3 +125,23 @@ for l in sys.stdin:
     [ "$status" -eq 0 ]
     [ "$(grep -o '<h3[^>]*>Tensor engine FLOPs' r.html | wc -l)" -eq 1 ]
 }
+
+@test "regions: each collective (Explorer's CcOp) is a region, and the compute between two is a phase" {
+    # collective@latest (test/fixtures/parquet/make.mjs): AllReduce, AllGather and
+    # ReduceScatter start 10, 30 and 50 us after T0 = 1e12 ns and last 13100,
+    # 11006 and 9182 ns; phase k runs from one's end to the next one's start.
+    nx-convert --db c.db "$FIXTURES/parquet/explorer/collective@latest" >/dev/null
+    run nx-query --db c.db --sql "SELECT kind, name, parent, start_ns, end_ns FROM region WHERE kind LIKE 'collective%' ORDER BY start_ns" --format csv
+    [ "$status" -eq 0 ]
+    [ "${lines[1]}" = "collective,AllReduce,,1000000010000,1000000023100" ]
+    [ "${lines[2]}" = "collective_phase,phase 1,,1000000023100,1000000030000" ]
+    [ "${lines[3]}" = "collective,AllGather,,1000000030000,1000000041006" ]
+    [ "${lines[4]}" = "collective_phase,phase 2,,1000000041006,1000000050000" ]
+    [ "${lines[5]}" = "collective,ReduceScatter,,1000000050000,1000000059182" ]
+    [ "${#lines[@]}" -eq 6 ]
+    # The layer the instructions name is still there beside them.
+    [ "$(nx-query --db c.db --format csv --sql "SELECT kind, name FROM region WHERE kind = 'layer'" | tail -1)" = "layer,model/linear_0" ]
+    # A profile without collectives has no such regions.
+    run nx-query --db loop.db --format csv --sql "SELECT count(*) FROM region WHERE kind LIKE 'collective%'"
+    [ "${lines[1]}" = "0" ]
+}

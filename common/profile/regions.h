@@ -6,6 +6,10 @@
 //              instructions naming each layer)
 //   iteration  one occurrence of a layer name that recurs (a loop body
 //              repeated in the layer summary: "NAME #2")
+//   collective one collective operation (Explorer's CcOp), "NAME #k" when
+//              the operation recurs
+//   collective_phase  the compute between two consecutive collectives
+//              ("phase k")
 //   window     a range given with --window FROM:TO (ns from the profile's
 //              start, or N%)
 // An event counts in every region its start lies in, its time clipped at the
@@ -29,7 +33,7 @@
 namespace nx {
 
 struct Region {
-    std::string kind;    // layer, iteration, window
+    std::string kind;    // layer, iteration, collective, collective_phase, kernel, window
     std::string name;
     std::string parent;  // the enclosing region's name, or empty
     int64_t start_ns = 0;
@@ -52,6 +56,17 @@ Region resolve_window(const WindowSpec& w, int64_t profile_start, int64_t profil
 std::vector<Region> carried_layer_regions(std::string_view carried_json);
 // Parents by path: a layer "/a/b" nests in "/a" when that region encloses it.
 void assign_parents(std::vector<Region>& regions);
+
+// One collective operation of the profile: its name and time range.
+struct TimedOp {
+    std::string name;
+    int64_t start_ns = 0, end_ns = 0;
+};
+// Each collective as a region (kind collective, "NAME #k" in start order
+// when the operation recurs) and the gaps between consecutive collectives
+// (kind collective_phase, "phase k": from the end of every collective so far
+// to the next one's start; none where collectives overlap).
+std::vector<Region> collective_regions(std::vector<TimedOp> ops);
 
 struct RegionResult {
     Region region;

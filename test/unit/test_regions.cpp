@@ -137,3 +137,22 @@ TEST(RegionMetrics, EventsOutsideEveryRegionAreIgnored) {
     ASSERT_EQ(rs.size(), 1u);
     EXPECT_EQ(rs[0].summary.find("vector_engine_active_time"), nullptr);
 }
+
+TEST(CollectiveRegions, EachCollectiveAndTheComputeBetweenThem) {
+    // Two AllReduces and an AllGather; the AllGather overlaps the first
+    // AllReduce's end, so no phase between them.
+    std::vector<nx::Region> rs = nx::collective_regions({{"AllReduce", 5000, 6000},
+                                                         {"AllReduce", 1000, 2000},
+                                                         {"AllGather", 1800, 2500},
+                                                         {"Broken", 7000, 7000}});
+    ASSERT_EQ(rs.size(), 4u);
+    auto is = [](const nx::Region& r, const char* kind, const char* name, int64_t start, int64_t end) {
+        return r.kind == kind && r.name == name && r.parent.empty() && r.start_ns == start && r.end_ns == end;
+    };
+    EXPECT_TRUE(is(rs[0], "collective", "AllReduce #1", 1000, 2000));
+    EXPECT_TRUE(is(rs[1], "collective", "AllGather", 1800, 2500));
+    // From the latest end so far (the AllGather's 2500) to the next start.
+    EXPECT_TRUE(is(rs[2], "collective_phase", "phase 1", 2500, 5000));
+    EXPECT_TRUE(is(rs[3], "collective", "AllReduce #2", 5000, 6000));
+    EXPECT_TRUE(nx::collective_regions({}).empty());
+}
