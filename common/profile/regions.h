@@ -5,11 +5,14 @@
 //              layer_summary, Explorer's FrameworkNode, else the span of the
 //              instructions naming each layer)
 //   iteration  one occurrence of a layer name that recurs (a loop body
-//              repeated in the layer summary: "NAME #2")
+//              repeated in the layer summary: "NAME #2"), or one iteration
+//              of an NKI kernel's loop nest ("i=1/j=0", kernel_regions.h)
 //   collective one collective operation (Explorer's CcOp), "NAME #k" when
 //              the operation recurs
 //   collective_phase  the compute between two consecutive collectives
 //              ("phase k")
+//   kernel     an NKI kernel stack frame, named by its function
+//              (kernel_regions.h)
 //   window     a range given with --window FROM:TO (ns from the profile's
 //              start, or N%)
 // An event counts in every region its start lies in, its time clipped at the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include <rapidjson/document.h>
 
+#include "common/profile/kernel_regions.h"
 #include "common/profile/rule_inputs.h"
 #include "common/store/profile_scan.h"
 #include "common/store/store.h"
@@ -67,6 +69,42 @@ std::vector<Region> event_collective_regions(sqlite3* db, const DbProfile& p) {
         db, p, [&](const Event& e) { ops.push_back({std::string(e.name), e.ts_ns, e.ts_ns + e.dur_ns}); },
         "type = 'region' AND track_id IN (SELECT id FROM " + p.schema + ".track WHERE name = 'collectives')");
     return collective_regions(std::move(ops));
+}
+
+// NKI kernel stack frames and loop iterations (Explorer's KernelInstructions,
+// KernelStackFrames, KernelIterationVariables rows) over the instructions
+// whose kernel_instruction_name the tables place.
+std::vector<Region> kernel_regions(sqlite3* db, const DbProfile& p) {
+    KernelRegions k;
+    auto core = [](const SourceRow& row) { return row.integer("pcore_idx").value_or(KernelRegions::kAnyCore); };
+    scan_source_rows(db, p, "KernelInstructions", [&](std::string_view data) {
+        SourceRow row(data);
+        if (row.ok())
+            k.kernel_instruction(core(row), row.text("kernel_instruction_name"), row.integer("stack_frame_id"),
+                                 row.integer("iteration_variables_id"));
+    });
+    if (k.empty()) return {};
+    scan_source_rows(db, p, "KernelStackFrames", [&](std::string_view data) {
+        SourceRow row(data);
+        if (auto id = row.ok() ? row.integer("stack_frame_id") : std::nullopt)
+            k.stack_frame(core(row), *id, row.text("fully_qualified_function_name"), row.integer("parent_stack_frame_id"));
+    });
+    scan_source_rows(db, p, "KernelIterationVariables", [&](std::string_view data) {
+        SourceRow row(data);
+        if (auto id = row.ok() ? row.integer("iteration_variable_id") : std::nullopt)
+            k.iteration_variable(core(row), *id, row.text("variable_name"), row.integer("variable_value"),
+                                 row.integer("parent_iteration_variable_id"));
+    });
+    scan_profile_events(
+        db, p,
+        [&](const Event& e) {
+            // Tracks of physical cores past 0 are "pcoreN/..." (explorer_parquet.cpp).
+            int64_t pcore = 0;
+            if (e.track.starts_with("pcore")) pcore = std::atoll(std::string(e.track.substr(5)).c_str());
+            k.instruction(pcore, json_field(e.args_json, "kernel_instruction_name"), e.ts_ns, e.ts_ns + e.dur_ns);
+        },
+        "type = 'instruction' AND args LIKE '%\"kernel_instruction_name\"%'");
+    return k.finish();
 }
 
 // The layers the instructions name, in file order: a layer's run of
@@ -134,8 +172,8 @@ std::vector<Region> automatic_regions(sqlite3* db, const DbProfile& p) {
     std::vector<Region> regions = carried_layer_regions(p.record);
     if (regions.empty()) regions = framework_regions(db, p);
     if (regions.empty()) regions = event_layer_regions(db, p);
-    std::vector<Region> collectives = event_collective_regions(db, p);
-    regions.insert(regions.end(), std::make_move_iterator(collectives.begin()), std::make_move_iterator(collectives.end()));
+    for (std::vector<Region> more : {event_collective_regions(db, p), kernel_regions(db, p)})
+        regions.insert(regions.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     assign_parents(regions);
     return regions;
 }
