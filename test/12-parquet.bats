@@ -126,7 +126,7 @@ EOF2
 
 @test "nx-convert explorer: a parent directory holds several profiles" {
     nx-convert --db s.db "$EXPLORER" >rec.jsonl 2>err.txt
-    [ "$(sqlite3 s.db "SELECT group_concat(name, ' ') FROM (SELECT name FROM profile ORDER BY name)")" = "collective deps matmul schema12 schema99" ]
+    [ "$(sqlite3 s.db "SELECT group_concat(name, ' ') FROM (SELECT name FROM profile ORDER BY name)")" = "collective deps kernel matmul schema12 schema99" ]
     # Schema 99 is not one nx knows: it says so and imports what it recognises.
     grep -q 'schema99@latest: warning: profile schema 99.0.0 is newer than nx knows' err.txt
     [ "$(jget rec.jsonl '[x for x in r if x["name"]=="schema99"][0]["explorer_tables"]["FutureThing"]')" -ge 1 ]

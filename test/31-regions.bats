@@ -140,3 +140,59 @@ for l in sys.stdin:
     [[ "$output" != *"not computed for a profile record"* ]]
     [[ "$output" == *"Regions ("* ]]
 }
+
+@test "regions: each collective (Explorer's CcOp) is a region, and the compute between two is a phase" {
+    # collective@latest (test/fixtures/parquet/make.mjs): AllReduce, AllGather and
+    # ReduceScatter start 10, 30 and 50 us after T0 = 1e12 ns and last 13100,
+    # 11006 and 9182 ns; phase k runs from one's end to the next one's start.
+    nx-convert --db c.db "$FIXTURES/parquet/explorer/collective@latest" >/dev/null
+    run nx-query --db c.db --sql "SELECT kind, name, parent, start_ns, end_ns FROM region WHERE kind LIKE 'collective%' ORDER BY start_ns" --format csv
+    [ "$status" -eq 0 ]
+    [ "${lines[1]}" = "collective,AllReduce,,1000000010000,1000000023100" ]
+    [ "${lines[2]}" = "collective_phase,phase 1,,1000000023100,1000000030000" ]
+    [ "${lines[3]}" = "collective,AllGather,,1000000030000,1000000041006" ]
+    [ "${lines[4]}" = "collective_phase,phase 2,,1000000041006,1000000050000" ]
+    [ "${lines[5]}" = "collective,ReduceScatter,,1000000050000,1000000059182" ]
+    [ "${#lines[@]}" -eq 6 ]
+    # The layer the instructions name is still there beside them.
+    [ "$(nx-query --db c.db --format csv --sql "SELECT kind, name FROM region WHERE kind = 'layer'" | tail -1)" = "layer,model/linear_0" ]
+    # A profile without collectives has no such regions.
+    run nx-query --db loop.db --format csv --sql "SELECT count(*) FROM region WHERE kind LIKE 'collective%'"
+    [ "${lines[1]}" = "0" ]
+}
+
+@test "regions: NKI kernel stack frames and loop iterations (KernelInstructions, KernelStackFrames, KernelIterationVariables)" {
+    # kernel@latest (test/fixtures/parquet/make.mjs) lists its instructions,
+    # frames and iterations; each region spans its own instructions and those
+    # of the frames or iterations below it.  Times are ns after T0 = 1e12.
+    nx-convert --db k.db "$FIXTURES/parquet/explorer/kernel@latest" >/dev/null
+    run nx-query --db k.db --sql "SELECT kind, name, parent, start_ns - 1000000000000 AS s, end_ns - 1000000000000 AS e FROM region ORDER BY kind, start_ns, name" --format csv
+    [ "$status" -eq 0 ]
+    [ "${lines[1]}" = "iteration,i=0,,100,1000" ]
+    [ "${lines[2]}" = "iteration,i=0/j=0,i=0,100,600" ]
+    [ "${lines[3]}" = "iteration,i=0/j=1,i=0,600,1000" ]
+    # i=1 ends with ki_9 (2000..2200), placed in i=1 itself.
+    [ "${lines[4]}" = "iteration,i=1,,1000,2200" ]
+    [ "${lines[5]}" = "iteration,i=1/j=0,i=1,1000,1500" ]
+    [ "${lines[6]}" = "iteration,i=1/j=1,i=1,1500,1900" ]
+    [ "${lines[7]}" = "kernel,attn.flash_fwd,,0,2200" ]
+    # attn.load_tile runs in two frames (two call sites): one region each.
+    [ "${lines[8]}" = "kernel,attn.load_tile #1,attn.flash_fwd,100,1800" ]
+    [ "${lines[9]}" = "kernel,attn.softmax,attn.flash_fwd,400,1900" ]
+    [ "${lines[10]}" = "kernel,attn.load_tile #2,attn.flash_fwd,2000,2200" ]
+    # The layer the instructions name, beside them; attn.unused and k=0 ran nothing.
+    [ "${lines[11]}" = "layer,model/attn,,0,2500" ]
+    [ "${#lines[@]}" -eq 12 ]
+    # The same regions as the generator's own figures.
+    nx-query --db k.db --sql "SELECT kind, name, parent, start_ns, end_ns FROM region WHERE kind != 'layer'" >k.jsonl
+    [ "$(jget k.jsonl 'sorted([x["kind"], x["name"], x.get("parent"), x["start_ns"], x["end_ns"]] for x in r)')" = \
+      "$(python3 -c 'import json, sys; print(json.dumps(sorted([x["kind"], x["name"], x["parent"], x["start_ns"], x["end_ns"]] for x in json.load(open(sys.argv[1]))["regions"])))' "$FIXTURES/parquet/explorer/kernel@latest.expected.json")" ]
+    # Each gets its metrics, as a time range: attn.load_tile #1 (100..1800) holds
+    # its four 300 ns matmuls and the three softmax instructions between them.
+    nx-query --db k.db region_summary >s.jsonl
+    [ "$(jget s.jsonl '[(x["instructions"], x["tensor_busy_ns"]) for x in r if x["region"] == "attn.load_tile #1"]')" = '[[7, 1200]]' ]
+    # Without the kernel tables (collective@latest has none): no such regions.
+    nx-convert --db c.db "$FIXTURES/parquet/explorer/collective@latest" >/dev/null
+    run nx-query --db c.db --format csv --sql "SELECT count(*) FROM region WHERE kind IN ('kernel', 'iteration')"
+    [ "${lines[1]}" = "0" ]
+}

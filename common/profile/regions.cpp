@@ -121,6 +121,28 @@ void assign_parents(std::vector<Region>& regions) {
     }
 }
 
+std::vector<Region> collective_regions(std::vector<TimedOp> ops) {
+    std::erase_if(ops, [](const TimedOp& o) { return o.end_ns <= o.start_ns; });
+    std::stable_sort(ops.begin(), ops.end(), [](const TimedOp& a, const TimedOp& b) {
+        return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
+    });
+    std::map<std::string, int> count, nth;
+    for (const TimedOp& o : ops) ++count[o.name];
+    std::vector<Region> out;
+    int64_t reach = 0;  // the latest end of the collectives so far
+    int phase = 0;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const TimedOp& o = ops[i];
+        // The compute between collectives: nothing collective runs in it.
+        if (i > 0 && o.start_ns > reach) out.push_back({"collective_phase", "phase " + std::to_string(++phase), {}, reach, o.start_ns});
+        reach = i == 0 ? o.end_ns : std::max(reach, o.end_ns);
+        Region r{"collective", o.name, {}, o.start_ns, o.end_ns};
+        if (count[o.name] > 1) r.name += " #" + std::to_string(++nth[o.name]);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 // ---- RegionMetrics
 
 struct RegionMetrics::State {

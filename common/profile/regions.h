@@ -5,7 +5,14 @@
 //              layer_summary, Explorer's FrameworkNode, else the span of the
 //              instructions naming each layer)
 //   iteration  one occurrence of a layer name that recurs (a loop body
-//              repeated in the layer summary: "NAME #2")
+//              repeated in the layer summary: "NAME #2"), or one iteration
+//              of an NKI kernel's loop nest ("i=1/j=0", kernel_regions.h)
+//   collective one collective operation (Explorer's CcOp), "NAME #k" when
+//              the operation recurs
+//   collective_phase  the compute between two consecutive collectives
+//              ("phase k")
+//   kernel     an NKI kernel stack frame, named by its function
+//              (kernel_regions.h)
 //   window     a range given with --window FROM:TO (ns from the profile's
 //              start, or N%)
 // An event counts in every region its start lies in, its time clipped at the
@@ -29,7 +36,7 @@
 namespace nx {
 
 struct Region {
-    std::string kind;    // layer, iteration, window
+    std::string kind;    // layer, iteration, collective, collective_phase, kernel, window
     std::string name;
     std::string parent;  // the enclosing region's name, or empty
     int64_t start_ns = 0;
@@ -52,6 +59,17 @@ Region resolve_window(const WindowSpec& w, int64_t profile_start, int64_t profil
 std::vector<Region> carried_layer_regions(std::string_view carried_json);
 // Parents by path: a layer "/a/b" nests in "/a" when that region encloses it.
 void assign_parents(std::vector<Region>& regions);
+
+// One collective operation of the profile: its name and time range.
+struct TimedOp {
+    std::string name;
+    int64_t start_ns = 0, end_ns = 0;
+};
+// Each collective as a region (kind collective, "NAME #k" in start order
+// when the operation recurs) and the gaps between consecutive collectives
+// (kind collective_phase, "phase k": from the end of every collective so far
+// to the next one's start; none where collectives overlap).
+std::vector<Region> collective_regions(std::vector<TimedOp> ops);
 
 struct RegionResult {
     Region region;

@@ -1,9 +1,7 @@
 #include "common/store/dependency_store.h"
 
 #include <climits>
-#include <memory>
 
-#include "common/io/error.h"
 #include "common/store/profile_scan.h"
 #include "common/store/store.h"
 #include "common/store/table_function.h"
@@ -12,25 +10,10 @@ namespace nx {
 
 namespace {
 
-// `fn` on every row the profile kept of source table `tbl` (none in a
-// database from before source tables).
-template <class Fn>
-void source_rows(sqlite3* db, const DbProfile& p, const char* tbl, Fn fn) {
-    std::unique_ptr<ConnStmt> q;
-    try {
-        q = std::make_unique<ConnStmt>(db, "SELECT data FROM " + p.schema +
-                                                  ".source_row WHERE tbl = ?1 AND profile_id = ?2");
-    } catch (const Error&) {
-        return;
-    }
-    q->bind(1, std::string_view(tbl)).bind(2, p.local);
-    while (q->step()) fn(q->text(0));
-}
-
 DependencyGraph dependencies_of(sqlite3* db, const DbProfile& p) {
     DependencyCollector c;
-    source_rows(db, p, "Flow", [&](std::string_view row) { c.flow_row(row); });
-    source_rows(db, p, "DmaPacketAggregated", [&](std::string_view row) { c.dma_block_row(row); });
+    scan_source_rows(db, p, "Flow", [&](std::string_view row) { c.flow_row(row); });
+    scan_source_rows(db, p, "DmaPacketAggregated", [&](std::string_view row) { c.dma_block_row(row); });
     // Only a profile with Flow rows naming instructions pays for this scan.
     if (c.wants_instructions())
         scan_profile_events(db, p, [&](const Event& e) { c.instruction(e); }, "type = 'instruction'");

@@ -1,5 +1,6 @@
 #include "common/store/profile_scan.h"
 
+#include <memory>
 #include <unordered_map>
 
 #include "common/io/error.h"
@@ -78,6 +79,19 @@ void scan_profile_events(sqlite3* db, const DbProfile& p, const std::function<vo
         }
         fn(e);
     }
+}
+
+void scan_source_rows(sqlite3* db, const DbProfile& p, std::string_view tbl,
+                      const std::function<void(std::string_view)>& fn) {
+    std::unique_ptr<ConnStmt> q;
+    try {
+        q = std::make_unique<ConnStmt>(db, "SELECT data FROM " + p.schema +
+                                                  ".source_row WHERE tbl = ?1 AND profile_id = ?2");
+    } catch (const Error&) {
+        return;  // a database from before source tables
+    }
+    q->bind(1, tbl).bind(2, p.local);
+    while (q->step()) fn(q->text(0));
 }
 
 }  // namespace nx

@@ -1,6 +1,7 @@
 // One stored profile read back for the SQL functions that compute from its
 // events (regions, critical path): where a profile of a possibly merged
-// database lives, and a scan of its events as Events.
+// database lives, a scan of its events as Events, and a scan of the source
+// rows it kept (Explorer tables nx does not map).
 #pragma once
 
 #include <sqlite3.h>
@@ -53,5 +54,10 @@ int64_t stored_profile_rowid(Store& store, const std::string& uid);
 // adds a condition on the event table (e.g. "type = 'instruction'").
 void scan_profile_events(sqlite3* db, const DbProfile& p, const std::function<void(const Event&)>& fn,
                          std::string_view where = {});
+
+// Every row the profile kept of source table `tbl` (a JSON object text) to
+// `fn`; none in a database from before source tables.
+void scan_source_rows(sqlite3* db, const DbProfile& p, std::string_view tbl,
+                      const std::function<void(std::string_view)>& fn);
 
 }  // namespace nx

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <iterator>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <variant>
 
 #include <rapidjson/document.h>
 
-#include "common/io/error.h"
+#include "common/profile/kernel_regions.h"
 #include "common/profile/rule_inputs.h"
 #include "common/store/profile_scan.h"
 #include "common/store/store.h"
@@ -18,39 +21,90 @@ namespace nx {
 
 namespace {
 
+// A source row's fields (Explorer tables kept as JSON objects).
+class SourceRow {
+public:
+    explicit SourceRow(std::string_view data) {
+        d_.Parse(data.data(), data.size());
+        ok_ = !d_.HasParseError() && d_.IsObject();
+    }
+    bool ok() const { return ok_; }
+    std::string text(const char* k) const {
+        auto it = d_.FindMember(k);
+        return it != d_.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
+    }
+    std::optional<int64_t> integer(const char* k) const {
+        auto it = d_.FindMember(k);
+        if (it == d_.MemberEnd() || !it->value.IsNumber()) return std::nullopt;
+        return it->value.IsInt64() ? it->value.GetInt64() : static_cast<int64_t>(it->value.GetDouble());
+    }
+
+private:
+    rapidjson::Document d_;
+    bool ok_ = false;
+};
+
 // Explorer's FrameworkNode rows (hierarchy nodes with their time span).
 std::vector<Region> framework_regions(sqlite3* db, const DbProfile& p) {
     std::vector<Region> out;
-    std::unique_ptr<ConnStmt> q;
-    try {
-        q = std::make_unique<ConnStmt>(db, "SELECT data FROM " + p.schema +
-                                           ".source_row WHERE tbl = 'FrameworkNode' AND profile_id = ?");
-    } catch (const Error&) {
-        return out;  // a database from before source tables
-    }
-    q->bind(1, p.local);
-    while (q->step()) {
-        std::string_view data = q->text(0);
-        rapidjson::Document d;
-        d.Parse(data.data(), data.size());
-        if (d.HasParseError() || !d.IsObject()) continue;
-        auto str = [&](const char* k) {
-            auto it = d.FindMember(k);
-            return it != d.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
-        };
-        auto num = [&](const char* k) {
-            auto it = d.FindMember(k);
-            return it != d.MemberEnd() && it->value.IsNumber() ? it->value.GetInt64() : int64_t{-1};
-        };
+    scan_source_rows(db, p, "FrameworkNode", [&](std::string_view data) {
+        SourceRow row(data);
+        if (!row.ok()) return;
         Region r;
         r.kind = "layer";
-        r.name = str("node_name");
-        r.parent = str("parent_name");
-        r.start_ns = num("start_ts");
-        r.end_ns = num("end_ts");
+        r.name = row.text("node_name");
+        r.parent = row.text("parent_name");
+        r.start_ns = row.integer("start_ts").value_or(-1);
+        r.end_ns = row.integer("end_ts").value_or(-1);
         if (!r.name.empty() && r.start_ns >= 0 && r.end_ns > r.start_ns) out.push_back(std::move(r));
-    }
+    });
     return out;
+}
+
+// The collectives (Explorer's CcOp rows, stored as region events on the
+// "collectives" track) and the phases between them.
+std::vector<Region> event_collective_regions(sqlite3* db, const DbProfile& p) {
+    std::vector<TimedOp> ops;
+    scan_profile_events(
+        db, p, [&](const Event& e) { ops.push_back({std::string(e.name), e.ts_ns, e.ts_ns + e.dur_ns}); },
+        "type = 'region' AND track_id IN (SELECT id FROM " + p.schema + ".track WHERE name = 'collectives')");
+    return collective_regions(std::move(ops));
+}
+
+// NKI kernel stack frames and loop iterations (Explorer's KernelInstructions,
+// KernelStackFrames, KernelIterationVariables rows) over the instructions
+// whose kernel_instruction_name the tables place.
+std::vector<Region> kernel_regions(sqlite3* db, const DbProfile& p) {
+    KernelRegions k;
+    auto core = [](const SourceRow& row) { return row.integer("pcore_idx").value_or(KernelRegions::kAnyCore); };
+    scan_source_rows(db, p, "KernelInstructions", [&](std::string_view data) {
+        SourceRow row(data);
+        if (row.ok())
+            k.kernel_instruction(core(row), row.text("kernel_instruction_name"), row.integer("stack_frame_id"),
+                                 row.integer("iteration_variables_id"));
+    });
+    if (k.empty()) return {};
+    scan_source_rows(db, p, "KernelStackFrames", [&](std::string_view data) {
+        SourceRow row(data);
+        if (auto id = row.ok() ? row.integer("stack_frame_id") : std::nullopt)
+            k.stack_frame(core(row), *id, row.text("fully_qualified_function_name"), row.integer("parent_stack_frame_id"));
+    });
+    scan_source_rows(db, p, "KernelIterationVariables", [&](std::string_view data) {
+        SourceRow row(data);
+        if (auto id = row.ok() ? row.integer("iteration_variable_id") : std::nullopt)
+            k.iteration_variable(core(row), *id, row.text("variable_name"), row.integer("variable_value"),
+                                 row.integer("parent_iteration_variable_id"));
+    });
+    scan_profile_events(
+        db, p,
+        [&](const Event& e) {
+            // Tracks of physical cores past 0 are "pcoreN/..." (explorer_parquet.cpp).
+            int64_t pcore = 0;
+            if (e.track.starts_with("pcore")) pcore = std::atoll(std::string(e.track.substr(5)).c_str());
+            k.instruction(pcore, json_field(e.args_json, "kernel_instruction_name"), e.ts_ns, e.ts_ns + e.dur_ns);
+        },
+        "type = 'instruction' AND args LIKE '%\"kernel_instruction_name\"%'");
+    return k.finish();
 }
 
 // The layers the instructions name, in file order: a layer's run of
@@ -118,6 +172,8 @@ std::vector<Region> automatic_regions(sqlite3* db, const DbProfile& p) {
     std::vector<Region> regions = carried_layer_regions(p.record);
     if (regions.empty()) regions = framework_regions(db, p);
     if (regions.empty()) regions = event_layer_regions(db, p);
+    for (std::vector<Region> more : {event_collective_regions(db, p), kernel_regions(db, p)})
+        regions.insert(regions.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     assign_parents(regions);
     return regions;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/profile/kernel_regions.h"
 #include "common/profile/regions.h"
 #include "test/unit/test_support.h"
 
@@ -136,4 +137,82 @@ TEST(RegionMetrics, EventsOutsideEveryRegionAreIgnored) {
     auto rs = rm.finish(nullptr);
     ASSERT_EQ(rs.size(), 1u);
     EXPECT_EQ(rs[0].summary.find("vector_engine_active_time"), nullptr);
+}
+
+TEST(CollectiveRegions, EachCollectiveAndTheComputeBetweenThem) {
+    // Two AllReduces and an AllGather; the AllGather overlaps the first
+    // AllReduce's end, so no phase between them.
+    std::vector<nx::Region> rs = nx::collective_regions({{"AllReduce", 5000, 6000},
+                                                         {"AllReduce", 1000, 2000},
+                                                         {"AllGather", 1800, 2500},
+                                                         {"Broken", 7000, 7000}});
+    ASSERT_EQ(rs.size(), 4u);
+    auto is = [](const nx::Region& r, const char* kind, const char* name, int64_t start, int64_t end) {
+        return r.kind == kind && r.name == name && r.parent.empty() && r.start_ns == start && r.end_ns == end;
+    };
+    EXPECT_TRUE(is(rs[0], "collective", "AllReduce #1", 1000, 2000));
+    EXPECT_TRUE(is(rs[1], "collective", "AllGather", 1800, 2500));
+    // From the latest end so far (the AllGather's 2500) to the next start.
+    EXPECT_TRUE(is(rs[2], "collective_phase", "phase 1", 2500, 5000));
+    EXPECT_TRUE(is(rs[3], "collective", "AllReduce #2", 5000, 6000));
+    EXPECT_TRUE(nx::collective_regions({}).empty());
+}
+
+TEST(KernelRegions, FramesAndIterationsSpanTheirInstructionsAndThoseBelow) {
+    nx::KernelRegions k;
+    const int64_t any = nx::KernelRegions::kAnyCore;
+    k.stack_frame(any, 1, "kern", std::nullopt);
+    k.stack_frame(any, 2, "tile", 1);
+    k.stack_frame(any, 3, "tile", 1);  // a second call site of one function
+    k.stack_frame(any, 4, "", 1);      // no function name: named by its frame
+    k.iteration_variable(any, 10, "i", 0, std::nullopt);
+    k.iteration_variable(any, 11, "j", 1, 10);
+    k.kernel_instruction(any, "a", 2, 11);
+    k.kernel_instruction(any, "b", 3, std::nullopt);
+    k.kernel_instruction(any, "c", 4, 10);
+    k.kernel_instruction(any, "none", std::nullopt, std::nullopt);  // placed nowhere: ignored
+    ASSERT_FALSE(k.empty());
+    k.instruction(0, "a", 100, 300);
+    k.instruction(1, "b", 500, 700);  // rows without a core apply to every core
+    k.instruction(0, "c", 800, 900);
+    k.instruction(0, "unknown", 0, 5000);
+    std::vector<nx::Region> rs = k.finish();
+    ASSERT_EQ(rs.size(), 6u);
+    auto is = [](const nx::Region& r, const char* kind, const char* name, const char* parent, int64_t start, int64_t end) {
+        return r.kind == kind && r.name == name && r.parent == parent && r.start_ns == start && r.end_ns == end;
+    };
+    EXPECT_TRUE(is(rs[0], "kernel", "kern", "", 100, 900));
+    EXPECT_TRUE(is(rs[1], "kernel", "tile #1", "kern", 100, 300));
+    EXPECT_TRUE(is(rs[2], "kernel", "tile #2", "kern", 500, 700));
+    EXPECT_TRUE(is(rs[3], "kernel", "frame 4", "kern", 800, 900));
+    // i=0 holds its own instruction (c) and j=1's (a).
+    EXPECT_TRUE(is(rs[4], "iteration", "i=0", "", 100, 900));
+    EXPECT_TRUE(is(rs[5], "iteration", "i=0/j=1", "i=0", 100, 300));
+}
+
+TEST(KernelRegions, CoresKeepTheirOwnRowsAndParentCyclesEnd) {
+    nx::KernelRegions k;
+    // Frame 1 means another function on each core; 5 and 6 call each other.
+    k.stack_frame(0, 1, "f0", std::nullopt);
+    k.stack_frame(1, 1, "f1", std::nullopt);
+    k.stack_frame(0, 5, "x", 6);
+    k.stack_frame(0, 6, "y", 5);
+    k.kernel_instruction(0, "a", 1, std::nullopt);
+    k.kernel_instruction(1, "a", 1, std::nullopt);
+    k.kernel_instruction(0, "loop", 5, std::nullopt);
+    k.instruction(0, "a", 0, 10);
+    k.instruction(1, "a", 20, 30);
+    k.instruction(2, "a", 40, 50);  // no row for core 2
+    k.instruction(0, "loop", 60, 70);
+    std::vector<nx::Region> rs = k.finish();
+    ASSERT_EQ(rs.size(), 4u);
+    EXPECT_EQ(rs[0].name, "f0");
+    EXPECT_EQ(rs[0].end_ns, 10);
+    EXPECT_EQ(rs[1].name, "f1");
+    EXPECT_EQ(rs[1].start_ns, 20);
+    EXPECT_EQ(rs[2].name, "x");
+    EXPECT_EQ(rs[2].parent, "y");
+    EXPECT_EQ(rs[3].parent, "x");
+    EXPECT_TRUE(nx::KernelRegions().empty());
+    EXPECT_TRUE(nx::KernelRegions().finish().empty());
 }
