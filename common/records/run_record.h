@@ -1,12 +1,15 @@
 // Run records (nx(7) RECORDS, kind "run"): written from what a backend
 // measured (nx-run), and read back as the run history stores them (the
 // checked, typed fields the database has columns for, and the whole record
-// beside them).  The study reports read runs leniently through
-// report/run_view.h instead (a report shows what a record has).
+// beside them), and read leniently as a RunView for the study reports (a
+// report shows what a record has; a missing or mistyped field reads as
+// unknown).
 #pragma once
 
 #include <rapidjson/document.h>
 
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,5 +47,26 @@ struct RunRow {
 // Checks and extracts a run record's fields; throws Error (no file/line: the
 // caller adds them) for a missing name or a wrongly typed field.
 RunRow run_row_from_record(const rapidjson::Value& rec, std::string record_json);
+
+// A run record's fields as the study reports read them: text empty, counts 0
+// and figures NaN where the record lacks them or has another type.
+struct RunView {
+    std::string name, study, op, dtype, backend, target;
+    int64_t M = 0, K = 0, N = 0, batch = 0, seq = 0;
+    std::string pattern, size, phase, gemm, model;
+    int64_t iterations = 0, features = 0, tp = 0;
+    double median_us = NAN, p95_us = NAN, tflops = NAN, compile_ms = NAN;
+    int64_t tiles_M = 0, tiles_K = 0, tiles_N = 0, tiles_total = 0;
+    int64_t predicted_instructions = -1;
+    double error_band_percent = NAN;  // sim: the model's error on comparable calibration points
+    std::string variant;   // the matmul kernel variant that ran (sim: predicted.variant)
+    bool cached = false;
+};
+
+RunView view_run(const rapidjson::Value& r);
+std::vector<RunView> view_runs(const std::vector<rapidjson::Document>& runs);
+
+RunView view_run(const rapidjson::Value& r);
+std::vector<RunView> view_runs(const std::vector<rapidjson::Document>& runs);
 
 }  // namespace nx
