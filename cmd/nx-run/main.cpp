@@ -204,13 +204,17 @@ int run(Options& o) {
     }
     std::string host = nx::host_name();
     nx::Progress progress(runnable.size(), o.progress);
-    if (!runnable.empty()) progress.step(runnable.front().name);
     std::optional<nx::Error> first_error;
     // One backend per target the workloads ask for, in order of first
     // appearance (a backend is made for one target).
     std::vector<std::string> targets;
     for (const nx::Workload& w : runnable)
         if (std::find(targets.begin(), targets.end(), w.target) == targets.end()) targets.push_back(w.target);
+    // In the order they will run, so the progress line names the next one.
+    std::stable_sort(runnable.begin(), runnable.end(), [&](const nx::Workload& a, const nx::Workload& b) {
+        return std::find(targets.begin(), targets.end(), a.target) < std::find(targets.begin(), targets.end(), b.target);
+    });
+    if (!runnable.empty()) progress.step(runnable.front().name);
     size_t done = 0;
     for (const std::string& target : targets) {
         if (first_error) break;
@@ -222,7 +226,7 @@ int run(Options& o) {
         std::unique_ptr<nx::Backend> for_target =
             target == backend->target() ? std::move(backend) : nx::make_backend(o.backend, options);
         for_target->run_all(group, [&](size_t i, const nx::Execution* e, const nx::Error* err) {
-            if (++done < runnable.size()) progress.step(i + 1 < group.size() ? group[i + 1].name : runnable[done].name);
+            if (++done < runnable.size()) progress.step(runnable[done].name);
             if (err) {
                 if (!o.keep_going) {
                     first_error = *err;
