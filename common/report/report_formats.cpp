@@ -13,10 +13,6 @@ namespace {
 void render_markdown_doc(const Document& doc, Output& out, bool) { render_markdown(doc, out); }
 void render_html_doc(const Document& doc, Output& out, bool) { render_html(doc, out); }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 }  // namespace
 
 const std::vector<ReportFormat>& report_formats() {
@@ -48,7 +44,7 @@ const ReportFormat& pick_report_format(std::string_view name, std::string_view o
     if (!output_path.empty()) {
         for (const ReportFormat& f : all)
             for (std::string_view ext : f.extensions)
-                if (ends_with(output_path, ext)) return f;
+                if (output_path.ends_with(ext)) return f;
         return named("text");
     }
     return named(terminal ? "text" : "jsonl");

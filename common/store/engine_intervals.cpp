@@ -14,6 +14,7 @@
 #include "common/profile/engine_busy.h"
 #include "common/profile/event.h"
 #include "common/profile/interval_union.h"
+#include "common/store/profile_scan.h"
 #include "common/store/table_function.h"
 
 namespace nx {
@@ -32,26 +33,20 @@ struct EngineIntervals {
     EngineIntervals(sqlite3* db, int64_t profile_id) { load(db, profile_id); }
 
     void load(sqlite3* db, int64_t profile_id) {
-        // Merged databases: read the one this profile lives in directly, by rowid.
-        auto [schema, local] = locate_profile(profile_id);
-        ConnStmt prof(db, "SELECT first_event_id, last_event_id, start_ns, end_ns FROM " + schema + ".profile WHERE id = ?");
-        prof.bind(1, local);
-        if (!prof.step()) return;
+        // Merged databases: the one this profile lives in, read directly by rowid.
+        DbProfile p(db, profile_id);
+        if (!p.found) return;
         found = true;
-        bool ranged = !prof.null(0);
-        int64_t first = prof.i64(0), last = prof.i64(1);
-        start_ns = prof.i64(2);
-        end_ns = prof.i64(3);
+        start_ns = p.start;
+        end_ns = p.end;
 
         std::unordered_map<int64_t, Engine> engine_of;
-        ConnStmt tracks(db, "SELECT id, engine FROM " + schema + ".track WHERE profile_id = ?");
-        tracks.bind(1, local);
+        ConnStmt tracks(db, "SELECT id, engine FROM " + p.schema + ".track WHERE profile_id = ?");
+        tracks.bind(1, p.local);
         while (tracks.step()) engine_of[tracks.i64(0)] = parse_engine(tracks.text(1)).value_or(Engine::none);
-        std::string sql = "SELECT ts, dur, track_id, type, opcode FROM " + schema + ".event WHERE profile_id = ?1 AND type IN ('instruction', 'dma', 'active')";
-        if (ranged) sql += " AND id BETWEEN ?2 AND ?3";
-        ConnStmt ev(db, sql);
-        ev.bind(1, local);
-        if (ranged) ev.bind(2, first).bind(3, last);
+        ConnStmt ev(db, "SELECT ts, dur, track_id, type, opcode FROM " + p.schema + ".event WHERE " + p.where("") +
+                            " AND type IN ('instruction', 'dma', 'active')");
+        p.bind(ev);
         int64_t last_track = -1;
         Engine engine = Engine::none;
         while (ev.step()) {
@@ -69,7 +64,6 @@ struct EngineIntervals {
     }
 
     bool present(size_t e) const { return busy.present(static_cast<Engine>(e)); }
-
 };
 
 // ---- rows each function produces (computed in xFilter, streamed where large)

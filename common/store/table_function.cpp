@@ -46,25 +46,23 @@ int x_disconnect(sqlite3_vtab* v) {
 // bit per argument given.
 int x_best_index(sqlite3_vtab* v, sqlite3_index_info* info) {
     const TableFunction& def = def_of(v);
-    int given = 0;
+    // The usable equality constraint on each argument, if any.
+    std::vector<int> constraint(static_cast<size_t>(def.arguments), -1);
     for (int i = 0; i < info->nConstraint; ++i) {
         const auto& c = info->aConstraint[i];
         int arg = c.iColumn - def.visible;
         if (arg < 0 || arg >= def.arguments || c.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
         if (!c.usable) return SQLITE_CONSTRAINT;  // try another join order
-        given |= 1 << arg;
+        constraint[static_cast<size_t>(arg)] = i;
     }
     // argv in argument order, whichever order the constraints came in.
-    int next_argv = 1;
+    int given = 0, next_argv = 1;
     for (int arg = 0; arg < def.arguments; ++arg) {
-        if (!(given & (1 << arg))) continue;
-        for (int i = 0; i < info->nConstraint; ++i) {
-            const auto& c = info->aConstraint[i];
-            if (c.iColumn - def.visible != arg || c.op != SQLITE_INDEX_CONSTRAINT_EQ || !c.usable) continue;
-            info->aConstraintUsage[i].argvIndex = next_argv++;
-            info->aConstraintUsage[i].omit = 1;
-            break;
-        }
+        int i = constraint[static_cast<size_t>(arg)];
+        if (i < 0) continue;
+        info->aConstraintUsage[i].argvIndex = next_argv++;
+        info->aConstraintUsage[i].omit = 1;
+        given |= 1 << arg;
     }
     info->idxNum = given;
     if (!(given & 1)) {
