@@ -69,7 +69,7 @@ def main():
         add("python_ingest_%s_peak_rss" % first, py[2] / 1024.0, "MiB")
     lim = rows.get("sqlite_insert_limit_%s" % first)
     if lim and conv:
-        add("sqlite_insert_limit_%s_seconds" % first, lim[0], "s", note="SQLite inserting the rows alone")
+        add("sqlite_insert_limit_%s_seconds" % first, lim[0], "s", note="SQLite inserting the rows nx-convert inserted (every table), alone")
         add("ingest_vs_insert_limit_%s" % first, conv[0], "s", "sqlite_insert_limit_%s" % first, lim[0],
             div(conv[0], lim[0]), "nx-convert --db vs raw SQLite inserts")
     util = rows.get("query_engine_utilization_%s" % first)

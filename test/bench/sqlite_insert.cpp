@@ -2,10 +2,12 @@
 // nx's event table, prepared statement, one transaction, WAL, page size and
 // cache as nx-convert's writer sets them, without any parsing.
 //   bench-sqlite_insert DB N           N synthetic rows shaped like nx events
-//   bench-sqlite_insert DB --rows SRC  exactly the event rows of the nx
-//                                      database SRC (what nx-convert inserted),
-//                                      read ahead in batches; only the inserts
-//                                      are timed
+//   bench-sqlite_insert DB --rows SRC  exactly the rows of the nx database
+//                                      SRC (what nx-convert inserted: events,
+//                                      slice layout, counters, source rows,
+//                                      tracks, ...) into SRC's own schema and
+//                                      indexes, read ahead in batches; only the
+//                                      inserts are timed
 // Prints {"name":"sqlite_insert","value":seconds,"unit":"s","rows":N,"cpu":seconds}
 // ("cpu": the process CPU time of the same spans).
 #include <sqlite3.h>
@@ -16,28 +18,20 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cctype>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kColumns = 16;  // event columns after id
-
 double cpu_seconds() {
     timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
-
-// One source row: column types and values, text and blobs in `bytes`.
-struct Row {
-    int type[kColumns];
-    int64_t i[kColumns];
-    double d[kColumns];
-    size_t off[kColumns], len[kColumns];
-};
 
 void bind_synthetic(sqlite3_stmt* s, long i, const std::string& args) {
     sqlite3_bind_int64(s, 1, 1);
@@ -53,47 +47,95 @@ void bind_synthetic(sqlite3_stmt* s, long i, const std::string& args) {
     sqlite3_bind_text(s, 16, args.data(), static_cast<int>(args.size()), SQLITE_STATIC);
 }
 
-void bind_row(sqlite3_stmt* s, const Row& r, const std::string& bytes) {
-    for (int c = 0; c < kColumns; ++c) {
-        switch (r.type[c]) {
-            case SQLITE_INTEGER: sqlite3_bind_int64(s, c + 1, r.i[c]); break;
-            case SQLITE_FLOAT: sqlite3_bind_double(s, c + 1, r.d[c]); break;
+// One value of a source row; text and blobs point into the batch's `bytes`.
+struct Value {
+    int type;
+    int64_t i;
+    double d;
+    size_t off, len;
+};
+
+// A batch of rows of one table, `width` values each, read ahead of the timed
+// inserts so reading the source costs the limit nothing.
+struct Batch {
+    int width = 0;
+    std::vector<Value> values;
+    std::string bytes;
+    size_t rows() const { return width ? values.size() / static_cast<size_t>(width) : 0; }
+};
+
+void bind_row(sqlite3_stmt* s, const Batch& b, size_t row) {
+    for (int c = 0; c < b.width; ++c) {
+        const Value& v = b.values[row * static_cast<size_t>(b.width) + static_cast<size_t>(c)];
+        switch (v.type) {
+            case SQLITE_INTEGER: sqlite3_bind_int64(s, c + 1, v.i); break;
+            case SQLITE_FLOAT: sqlite3_bind_double(s, c + 1, v.d); break;
             case SQLITE_TEXT:
-                sqlite3_bind_text(s, c + 1, bytes.data() + r.off[c], static_cast<int>(r.len[c]), SQLITE_STATIC);
+                sqlite3_bind_text(s, c + 1, b.bytes.data() + v.off, static_cast<int>(v.len), SQLITE_STATIC);
                 break;
             case SQLITE_BLOB:
-                sqlite3_bind_blob(s, c + 1, bytes.data() + r.off[c], static_cast<int>(r.len[c]), SQLITE_STATIC);
+                sqlite3_bind_blob(s, c + 1, b.bytes.data() + v.off, static_cast<int>(v.len), SQLITE_STATIC);
                 break;
             default: sqlite3_bind_null(s, c + 1);
         }
     }
 }
 
-// Reads up to `max` rows after rowid `after` from SRC's event table.
-size_t read_batch(sqlite3_stmt* q, int64_t& after, size_t max, std::vector<Row>& rows, std::string& bytes) {
-    rows.clear();
-    bytes.clear();
+// Reads up to `max` rows after rowid `after` from the query's table (its first
+// column is the rowid, the rest the table's columns).
+size_t read_batch(sqlite3_stmt* q, int64_t& after, size_t max, Batch& b) {
+    b.width = sqlite3_column_count(q) - 1;
+    b.values.clear();
+    b.bytes.clear();
     sqlite3_bind_int64(q, 1, after);
     sqlite3_bind_int64(q, 2, static_cast<int64_t>(max));
     while (sqlite3_step(q) == SQLITE_ROW) {
         after = sqlite3_column_int64(q, 0);
-        Row r;
-        for (int c = 0; c < kColumns; ++c) {
-            r.type[c] = sqlite3_column_type(q, c + 1);
-            if (r.type[c] == SQLITE_INTEGER) r.i[c] = sqlite3_column_int64(q, c + 1);
-            if (r.type[c] == SQLITE_FLOAT) r.d[c] = sqlite3_column_double(q, c + 1);
-            if (r.type[c] == SQLITE_TEXT || r.type[c] == SQLITE_BLOB) {
-                const void* p = r.type[c] == SQLITE_TEXT ? static_cast<const void*>(sqlite3_column_text(q, c + 1))
-                                                         : sqlite3_column_blob(q, c + 1);
-                r.len[c] = static_cast<size_t>(sqlite3_column_bytes(q, c + 1));
-                r.off[c] = bytes.size();
-                bytes.append(static_cast<const char*>(p), r.len[c]);
+        for (int c = 1; c <= b.width; ++c) {
+            Value v{sqlite3_column_type(q, c), 0, 0, 0, 0};
+            if (v.type == SQLITE_INTEGER) v.i = sqlite3_column_int64(q, c);
+            if (v.type == SQLITE_FLOAT) v.d = sqlite3_column_double(q, c);
+            if (v.type == SQLITE_TEXT || v.type == SQLITE_BLOB) {
+                const void* p = v.type == SQLITE_TEXT ? static_cast<const void*>(sqlite3_column_text(q, c))
+                                                      : sqlite3_column_blob(q, c);
+                v.len = static_cast<size_t>(sqlite3_column_bytes(q, c));
+                v.off = b.bytes.size();
+                b.bytes.append(static_cast<const char*>(p), v.len);
             }
+            b.values.push_back(v);
         }
-        rows.push_back(r);
     }
     sqlite3_reset(q);
-    return rows.size();
+    return b.rows();
+}
+
+// SRC's tables and indexes, in the order SRC created them (nx creates its
+// indexes with the schema, before any row, so the inserts maintain them).
+struct Schema {
+    std::vector<std::string> tables, ddl;
+    std::vector<bool> rowid;  // per table: false for a WITHOUT ROWID table
+};
+
+bool read_schema(sqlite3* src, Schema& out) {
+    sqlite3_stmt* q;
+    if (sqlite3_prepare_v2(src,
+                           "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'"
+                           " AND type IN ('table', 'index') ORDER BY rowid",
+                           -1, &q, nullptr))
+        return false;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        std::string type = reinterpret_cast<const char*>(sqlite3_column_text(q, 0));
+        std::string sql = reinterpret_cast<const char*>(sqlite3_column_text(q, 2));
+        if (type == "table") {
+            out.tables.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(q, 1)));
+            std::string upper = sql;
+            for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+            out.rowid.push_back(upper.find("WITHOUT ROWID") == std::string::npos);
+        }
+        out.ddl.push_back(sql);
+    }
+    sqlite3_finalize(q);
+    return true;
 }
 
 }  // namespace
@@ -110,56 +152,87 @@ int main(int argc, char** argv) {
     sqlite3* db;
     if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr))
         return 1;
+    // The settings nx-convert's writer uses (common/store/store.cpp).
     sqlite3_exec(db,
                  "PRAGMA page_size=65536; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-16384;"
-                 "PRAGMA temp_store=FILE;"
-                 "CREATE TABLE event(id INTEGER PRIMARY KEY, profile_id INTEGER NOT NULL, track_id INTEGER NOT NULL,"
-                 " type TEXT NOT NULL, ts INTEGER NOT NULL, dur INTEGER NOT NULL, name TEXT, opcode TEXT, hlo_id INTEGER,"
-                 " layer_id INTEGER, bytes INTEGER, flops REAL, model_flops REAL, dma_kind TEXT, tensor TEXT, depth INTEGER,"
-                 " args TEXT);",
+                 "PRAGMA temp_store=FILE;",
                  nullptr, nullptr, nullptr);
     sqlite3* src = nullptr;
-    sqlite3_stmt* q = nullptr;
+    Schema schema;
     if (replay) {
-        if (sqlite3_open_v2(argv[3], &src, SQLITE_OPEN_READONLY, nullptr) ||
-            sqlite3_prepare_v2(src,
-                               "SELECT id, profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes, flops,"
-                               " model_flops, dma_kind, tensor, depth, args FROM event WHERE id > ? ORDER BY id LIMIT ?",
-                               -1, &q, nullptr)) {
+        if (sqlite3_open_v2(argv[3], &src, SQLITE_OPEN_READONLY, nullptr) || !read_schema(src, schema)) {
             std::fprintf(stderr, "bench-sqlite_insert: %s: %s\n", argv[3], sqlite3_errmsg(src));
             return 1;
         }
+    } else {
+        schema.tables = {"event"};
+        schema.ddl = {
+            "CREATE TABLE event(id INTEGER PRIMARY KEY, profile_id INTEGER NOT NULL, track_id INTEGER NOT NULL,"
+            " type TEXT NOT NULL, ts INTEGER NOT NULL, dur INTEGER NOT NULL, name TEXT, opcode TEXT, hlo_id INTEGER,"
+            " layer_id INTEGER, bytes INTEGER, flops REAL, model_flops REAL, dma_kind TEXT, tensor TEXT, depth INTEGER,"
+            " args TEXT)"};
     }
-    sqlite3_stmt* s;
-    sqlite3_prepare_v2(db, "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s, nullptr);
+    for (const std::string& ddl : schema.ddl) {
+        if (sqlite3_exec(db, ddl.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) {
+            std::fprintf(stderr, "bench-sqlite_insert: %s: %s\n", ddl.c_str(), sqlite3_errmsg(db));
+            return 1;
+        }
+    }
     Clock::duration spent{};
     double cpu = 0, c0 = cpu_seconds();
     auto t0 = Clock::now();
     sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
     long n = 0;
     if (replay) {
-        std::vector<Row> rows;
-        std::string bytes;
-        int64_t after = 0;
         spent += Clock::now() - t0;
         cpu += cpu_seconds() - c0;
-        while (read_batch(q, after, 50000, rows, bytes) > 0) {
-            auto b0 = Clock::now();
-            double cb = cpu_seconds();
-            for (const Row& r : rows) {
-                bind_row(s, r, bytes);
-                if (sqlite3_step(s) != SQLITE_DONE) return 1;
-                sqlite3_reset(s);
+        Batch batch;
+        for (size_t t = 0; t < schema.tables.size(); ++t) {
+            const std::string& table = schema.tables[t];
+            // The rowid comes first so batches resume after it; the table's own
+            // columns follow and are inserted as they are (an INTEGER PRIMARY
+            // KEY keeps its value, as nx's ids are).  A WITHOUT ROWID table
+            // (small: nx's meta and lookup tables) is read in one batch.
+            sqlite3_stmt *q, *s;
+            std::string select = schema.rowid[t]
+                                     ? "SELECT rowid, * FROM \"" + table + "\" WHERE rowid > ?1 ORDER BY rowid LIMIT ?2"
+                                     : "SELECT 0, * FROM \"" + table + "\" WHERE ?1 < 0 AND ?2 > 0";
+            if (sqlite3_prepare_v2(src, select.c_str(), -1, &q, nullptr)) {
+                std::fprintf(stderr, "bench-sqlite_insert: %s: %s\n", argv[3], sqlite3_errmsg(src));
+                return 1;
             }
-            spent += Clock::now() - b0;
-            cpu += cpu_seconds() - cb;
-            n += static_cast<long>(rows.size());
+            std::string insert = "INSERT INTO \"" + table + "\" VALUES (";
+            for (int c = 1; c < sqlite3_column_count(q); ++c) insert += c == 1 ? "?" : ",?";
+            insert += ")";
+            if (sqlite3_prepare_v2(db, insert.c_str(), -1, &s, nullptr)) {
+                std::fprintf(stderr, "bench-sqlite_insert: %s: %s\n", insert.c_str(), sqlite3_errmsg(db));
+                return 1;
+            }
+            int64_t after = std::numeric_limits<int64_t>::min();
+            while (read_batch(q, after, 50000, batch) > 0) {
+                auto b0 = Clock::now();
+                double cb = cpu_seconds();
+                for (size_t r = 0; r < batch.rows(); ++r) {
+                    bind_row(s, batch, r);
+                    if (sqlite3_step(s) != SQLITE_DONE) {
+                        std::fprintf(stderr, "bench-sqlite_insert: %s: %s\n", table.c_str(), sqlite3_errmsg(db));
+                        return 1;
+                    }
+                    sqlite3_reset(s);
+                }
+                spent += Clock::now() - b0;
+                cpu += cpu_seconds() - cb;
+                n += static_cast<long>(batch.rows());
+            }
+            sqlite3_finalize(q);
+            sqlite3_finalize(s);
         }
         t0 = Clock::now();
         c0 = cpu_seconds();
-        sqlite3_finalize(q);
         sqlite3_close(src);
     } else {
+        sqlite3_stmt* s;
+        sqlite3_prepare_v2(db, "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s, nullptr);
         n = std::atol(argv[2]);
         const std::string args =
             "{\"operands\":\"S[5] (Tensor)++@complete src=fp16@0x5600[1,0,0][3,1,1] 3*128\",\"pc\":1234,\"id\":5678,"
@@ -169,8 +242,8 @@ int main(int argc, char** argv) {
             if (sqlite3_step(s) != SQLITE_DONE) return 1;
             sqlite3_reset(s);
         }
+        sqlite3_finalize(s);
     }
-    sqlite3_finalize(s);
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
     sqlite3_close(db);
     spent += Clock::now() - t0;
