@@ -314,8 +314,11 @@ int run(const Options& o) {
         for (const nx::GateCheck& c : checks) {
             if (!c.tripped) continue;
             status = nx::kExitGate;
-            nx::print_error("gate tripped: " + c.gate + " for " + c.record + " (" + nx::format_value(c.baseline) +
-                            " -> " + nx::format_value(c.current) + ")");
+            // Where the record ran, as the compare and study-diff lines say it:
+            // a nightly history holds the same name for several targets.
+            std::string where = c.target + (c.target.empty() || c.backend.empty() ? "" : " ") + c.backend;
+            nx::print_error("gate tripped: " + c.gate + " for " + c.record + " (" + (where.empty() ? "" : where + ": ") +
+                            nx::format_value(c.baseline) + " -> " + nx::format_value(c.current) + ")");
         }
         if (first_run) {
             // The first night of a history: nothing to compare with yet.
