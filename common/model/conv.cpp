@@ -129,7 +129,9 @@ ConvOutcome lower_conv(Scheduler& s, const ConvSpec& spec) {
                 strip_free[static_cast<size_t>(strip_gen)] = strip_read;
                 strip_gen = (strip_gen + 1) % kGenerations;
             }
-            // Evacuate each output tile (adding the bias), pool, store.
+            // Evacuate each output tile (adding the bias), pool, store.  The
+            // kernel copies PSUM to SBUF, then adds the bias: one VectorE
+            // instruction of two passes stands for the pair.
             for (int64_t m = 0; m < g.m_tiles; ++m) {
                 const int64_t mc = m_cols(m);
                 Time v = e.vec(Op::tensor_tensor, mc, n, 2,

@@ -11,6 +11,8 @@
 //               each, a 32 KiB single-engine transfer lasting 1416 ns)
 //   [nki-mm]    NKI matrix multiplication tutorial (trn1 measurements)
 //   [arch-v4]   Trainium3 / NeuronCore-v4 architecture page (mxfp8 peak)
+//   [nki-tt]    nki.isa.tensor_tensor API page, Inf2/Trn1 edition,
+//               "Estimated instruction cost"
 #pragma once
 
 #include <algorithm>
@@ -53,6 +55,11 @@ inline constexpr int64_t kVectorStaticCycles = 100;
 // small dependent instructions were measured at ~189 ns issue interval.
 inline constexpr int64_t kAccessStaticCycles = 60;
 inline constexpr double kScalarMinIssueNs = 189;
+// tensor_tensor [nki-tt]: N VectorE cycles when one input tile is in PSUM
+// and the other in SBUF (the two are read side by side), 2N when both are in
+// SBUF.  (Also N for bf16 add/multiply/subtract on contiguous SBUF data: not
+// modelled, every SBUF pair is charged 2N.)
+enum class TensorTensorInputs { both_sbuf, one_in_psum };
 // GpSimdE has no published per-instruction figure: assumed to cost like
 // VectorE at its own clock (an assumption listed in nx-sim(7)).
 inline constexpr int64_t kGpSimdStaticCycles = kVectorStaticCycles;
@@ -157,6 +164,11 @@ public:
     // VectorE instruction over `free_elems` per partition reading `inputs`
     // tiles (0 for memset/iota: one pass writing).
     Time vector_ns(int64_t free_elems, int inputs) const;
+    // VectorE tensor_tensor over `free_elems` per partition, by where its
+    // two inputs live (see TensorTensorInputs).
+    Time tensor_tensor_ns(int64_t free_elems, TensorTensorInputs where) const {
+        return vector_ns(free_elems, where == TensorTensorInputs::one_in_psum ? 1 : 2);
+    }
     // ScalarE instruction (activation, copy, scale) over `free_elems`.
     Time scalar_ns(int64_t free_elems) const;
     Time gpsimd_ns(int64_t free_elems, int inputs) const;

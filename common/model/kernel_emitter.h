@@ -19,6 +19,10 @@ struct KernelEmitter {
     Time vec(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
         return instr(kTrackVector, op, cost.vector_ns(elems, inputs), ready, rows, elems);
     }
+    // A VectorE tensor_tensor, priced by where its inputs live.
+    Time tensor_tensor(int64_t rows, int64_t elems, TensorTensorInputs where, Time ready) {
+        return instr(kTrackVector, Op::tensor_tensor, cost.tensor_tensor_ns(elems, where), ready, rows, elems);
+    }
     Time act(Op op, int64_t rows, int64_t elems, Time ready) {
         return instr(kTrackScalar, op, cost.scalar_ns(elems), ready, rows, elems);
     }

@@ -54,6 +54,14 @@ TEST(ModelCost, VectorInstructionCostsOneCyclePerElementPerInputPlusStaticOverhe
     EXPECT_DOUBLE_EQ(cost.vector_ns(512, 2), (1024 + 100) / 1.12);
 }
 
+TEST(ModelCost, TensorTensorReadsAPsumInputBesideItsSbufInput) {
+    // The Trn1 tensor_tensor cost table: N cycles with one input in PSUM, 2N
+    // with both in SBUF (plus VectorE's static overhead either way).
+    CostModel cost(trn1());
+    EXPECT_DOUBLE_EQ(cost.tensor_tensor_ns(384, TensorTensorInputs::one_in_psum), (384 + 100) / 1.12);
+    EXPECT_DOUBLE_EQ(cost.tensor_tensor_ns(384, TensorTensorInputs::both_sbuf), (768 + 100) / 1.12);
+}
+
 TEST(ModelCost, SmallScalarInstructionsTakeTheMeasuredIssueInterval) {
     CostModel cost(trn1());
     EXPECT_DOUBLE_EQ(cost.scalar_ns(1), 189);
