@@ -114,6 +114,7 @@ void read_workload(const rapidjson::Value& obj, Workload& w, const std::string& 
         else if (key == "width") w.width = integer();
         else if (key == "filter") w.filter = integer();
         else if (key == "pool") w.pool = integer();
+        else if (key == "stride") w.stride = integer();
         else if (key == "state_size") w.state_size = integer();
         else throw Error("unknown workload field \"" + key + "\"", file, line);
     }
