@@ -233,3 +233,24 @@ setup_neuron() {
     nx-run --backend sim --target trn3 --timed 1 --warmup 0 w.jsonl >all.jsonl
     [ "$(jget all.jsonl '[x["target"] for x in r]')" = '["trn3", "trn3"]' ]
 }
+
+@test "nx-run on sim: a pool2d workload record runs end to end, max and avg, and bad fields are named" {
+    printf '%s\n' '{"kind":"workload","name":"maxpool","op":"pool2d","channels":256,"height":112,"width":112,"pool":2,"dtype":"bf16"}' \
+        '{"kind":"workload","name":"avgpool","op":"pool2d","channels":256,"height":112,"width":112,"pool":3,"stride":1,"opname":"avg","dtype":"bf16"}' >w.jsonl
+    nx-run --backend sim --target trn1 <w.jsonl >r.jsonl
+    assert_jsonl r.jsonl
+    [ "$(jget r.jsonl '[x["backend"] for x in r]')" = '["sim", "sim"]' ]
+    # The record keeps the workload's fields; auto took the cheaper reduction.
+    [ "$(jget r.jsonl '[x.get("stride") for x in r]')" = '[null, 1]' ]
+    [ "$(jget r.jsonl '[x["predicted"]["variant"] for x in r]')" = '["reduce", "separable"]' ]
+    # 256 x 112 x 112 bf16 in, a quarter out; 3x3 stride 1 re-reads the rows blocks share.
+    [ "$(jget r.jsonl 'r[0]["predicted"]["hbm_bytes"]')" = "$((256 * 112 * 112 * 2 + 256 * 56 * 56 * 2))" ]
+    [ "$(jget r.jsonl 'r[1]["predicted"]["hbm_bytes"] > 256 * 112 * 112 * 2 + 256 * 110 * 110 * 2')" = true ]
+    [ "$(jget r.jsonl 'r[0]["latency_us"]["median"] > 0')" = true ]
+    # No calibration point measures pooling alone: the band says so.
+    [[ "$(jget r.jsonl 'r[0]["predicted"]["error_band_basis"]')" == "no pool2d point"* ]]
+    printf '%s\n' '{"kind":"workload","name":"minpool","op":"pool2d","channels":8,"height":8,"width":8,"opname":"min"}' >bad.jsonl
+    run --separate-stderr nx-run --backend sim <bad.jsonl
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-run: minpool: unknown opname 'min' for pool2d (known: max, avg)" ]
+}

@@ -33,13 +33,16 @@ const nx::ToolSpec kSpec = {
     "       nx-run --calibrate [FILE]",
     "Generates a study's workloads (or reads workload records), runs each on a backend with warm-up\n"
     "and timed executions, and writes run records: latency statistics, compile time, tiles, TFLOP/s.\n"
-    "sim predicts with the nx NeuronCore model; cpu runs on the host; neuron runs on a Neuron device.",
+    "sim predicts with the nx NeuronCore model; cpu runs on the host; neuron runs on a Neuron device.\n"
+    "A workload record's op is one of matmul, mlp, pattern, elementwise (every backend) or conv2d,\n"
+    "pool2d, ssm_scan, dwconv1d (sim only); its fields are in nx(7), the sim lowering in nx-sim(7).",
     "  nx-run --study matmul --M 128:4096:x2 --K 4096 --N 4096 --target trn1\n"
     "  nx-run --study matmul --mode tiling --plan | jq -c 'select(.M > 256)' | nx-run --backend sim\n"
     "  nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --batch 1,4 --target trn2\n"
     "  nx-run --study patterns --backend cpu\n"
     "  nx-run --study mlp --seq 128,512 --backend neuron --target trn1\n"
-    "  nx-run --study patterns | nx-capture | nx-convert --db study.db",
+    "  nx-run --study patterns | nx-capture | nx-convert --db study.db\n"
+    "  echo '{\"kind\":\"workload\",\"name\":\"pool\",\"op\":\"pool2d\",\"channels\":256,\"height\":112,\"width\":112,\"opname\":\"avg\"}' | nx-run --target trn1",
     kListings,
     kOptionRules,
 };

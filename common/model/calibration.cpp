@@ -114,9 +114,28 @@ void read_workload(const rapidjson::Value& obj, Workload& w, const std::string& 
         else if (key == "width") w.width = integer();
         else if (key == "filter") w.filter = integer();
         else if (key == "pool") w.pool = integer();
+        else if (key == "stride") w.stride = integer();
         else if (key == "state_size") w.state_size = integer();
         else throw Error("unknown workload field \"" + key + "\"", file, line);
     }
+}
+
+// "order_group": one group's name or an array of them (a point ranked both
+// against its other dtype and against its unpooled twin, say).
+std::vector<std::string> read_order_groups(const rapidjson::Value& doc, const std::string& file, int64_t line) {
+    const rapidjson::Value* v = find_member(doc, "order_group");
+    std::vector<std::string> groups;
+    if (!v) return groups;
+    auto name = [&](const rapidjson::Value& g) {
+        if (!g.IsString() || g.GetStringLength() == 0)
+            throw Error("\"order_group\" must be a group's name or an array of names", file, line);
+        groups.emplace_back(g.GetString(), g.GetStringLength());
+    };
+    if (v->IsArray())
+        for (const rapidjson::Value& g : v->GetArray()) name(g);
+    else
+        name(*v);
+    return groups;
 }
 
 std::string json_text(const rapidjson::Value& v) {
@@ -141,10 +160,12 @@ void judge_order(const std::vector<CalibrationPoint>& points, CalibrationReport&
     std::map<std::string, bool> group_counts;
     for (const CalibrationPoint& p : points) {
         auto it = latency.find(p.name);
-        if (p.group.empty() || it == latency.end()) continue;
-        groups[p.group].push_back(it->second);
-        auto [g, fresh] = group_counts.try_emplace(p.group, p.counts());
-        if (!fresh) g->second = g->second && p.counts();
+        if (it == latency.end()) continue;
+        for (const std::string& group : p.groups) {
+            groups[group].push_back(it->second);
+            auto [g, fresh] = group_counts.try_emplace(group, p.counts());
+            if (!fresh) g->second = g->second && p.counts();
+        }
     }
     for (const auto& [group, members] : groups) {
         auto by_published = members, by_predicted = members;
@@ -234,7 +255,7 @@ std::vector<CalibrationPoint> read_calibration_points(const std::string& data_fi
         p.target = *target;
         p.source = *source;
         p.tolerance_percent = *tolerance;
-        p.group = get_string(doc, "order_group").value_or("");
+        p.groups = read_order_groups(doc, p.file, p.line);
         p.note = get_string(doc, "note").value_or("");
         p.workload.study = "calibration";
         p.workload.name = p.name;

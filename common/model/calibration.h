@@ -31,7 +31,7 @@ struct CalibrationPoint {
     std::vector<std::pair<std::string, double>> published;  // metric -> value
     std::string source;
     std::string set;           // fit | held_out | reference
-    std::string group;         // order group (may be empty)
+    std::vector<std::string> groups;  // order groups it belongs to (may be none)
     std::string note;
     double tolerance_percent = 0;
     std::string file;

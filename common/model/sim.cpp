@@ -51,6 +51,12 @@ Lowered lower(Scheduler& s, const WorkloadSpec& spec, SimResult& r) {
             out.sbuf_bytes = o.sbuf_bytes;
             break;
         }
+        case WorkloadKind::pool2d: {
+            PoolOutcome o = lower_pool(s, spec.pool);
+            r.variant = spec.pool.variant == PoolVariant::reduce ? "reduce" : "separable";
+            out.sbuf_bytes = o.sbuf_bytes;
+            break;
+        }
         case WorkloadKind::ssm_scan: {
             ScanOutcome o = lower_scan(s, spec.scan);
             r.variant = "v" + std::to_string(spec.scan.version);

@@ -1,6 +1,6 @@
 // The `sim` backend: a calibrated NeuronCore performance model.
 //
-// simulate() lowers a workload (matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d) to the
+// simulate() lowers a workload (matmul, mlp, pattern, elementwise, conv2d, pool2d, ssm_scan, dwconv1d) to the
 // instruction stream a Neuron kernel issues, schedules it on the engines and
 // DMA queues of one NeuronCore of the target, and returns the predicted
 // latency with counts; with an ImportHandler it also streams the timeline's

@@ -25,6 +25,14 @@ int64_t or_default(const std::string& label, const char* field, int64_t v, int64
 
 bool is_auto(const std::string& v) { return v.empty() || v == "auto"; }
 
+// A filter or pool window no larger than the plane it slides over.
+void window_fits(const std::string& label, const char* what, int64_t size, int64_t height, int64_t width,
+                 const char* plane) {
+    if (size > height || size > width)
+        fail(label, std::string(what) + " " + std::to_string(size) + " is larger than the " + std::to_string(height) + "x" +
+                        std::to_string(width) + " " + plane);
+}
+
 std::optional<MatmulVariant> matmul_variant(const std::string& label, const std::string& v) {
     if (is_auto(v)) return std::nullopt;
     auto parsed = parse_matmul_variant(v);
@@ -172,14 +180,11 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
         c.height = w.height;
         c.width = w.width;
         c.dtype = *dtype;
-        if (c.filter > c.height || c.filter > c.width)
-            fail(label, "filter " + std::to_string(c.filter) + " is larger than the " + std::to_string(c.height) + "x" +
-                            std::to_string(c.width) + " input");
+        window_fits(label, "filter", c.filter, c.height, c.width, "input");
         const ConvGeometry g = conv_geometry(c);
-        if (c.pool > g.out_h || c.pool > g.out_w)
-            fail(label, "pool " + std::to_string(c.pool) + " is larger than the " + std::to_string(g.out_h) + "x" +
-                            std::to_string(g.out_w) + " output");
+        window_fits(label, "pool", c.pool, g.out_h, g.out_w, "output");
         if (!is_auto(w.variant)) fail(label, "variant '" + w.variant + "' does not apply to conv2d");
+        if (w.stride > 1) fail(label, "stride " + std::to_string(w.stride) + " does not apply to conv2d (stride 1 only)");
         const double B = static_cast<double>(c.batch);
         spec.weight_bytes = static_cast<double>(c.out_channels * c.channels * c.filter * c.filter) * b;
         spec.io_bytes = spec.weight_bytes + B * static_cast<double>(c.channels * c.height * c.width) * b +
@@ -188,6 +193,35 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
         std::string why;
         conv_sbuf_required(c, cost, why);
         if (!why.empty()) fail(label, "conv2d does not fit: " + why);
+    } else if (w.op == "pool2d") {
+        spec.kind = WorkloadKind::pool2d;
+        PoolSpec& p = spec.pool;
+        positive(label, "channels", w.channels);
+        positive(label, "height", w.height);
+        positive(label, "width", w.width);
+        p.batch = or_default(label, "batch", w.batch, 1);
+        p.pool = or_default(label, "pool", w.pool, 2);
+        p.stride = or_default(label, "stride", w.stride, p.pool);
+        p.channels = w.channels;
+        p.height = w.height;
+        p.width = w.width;
+        p.dtype = *dtype;
+        if (p.pool < 2) fail(label, "pool must be at least 2 for pool2d (a 1x1 window is a copy), got 1");
+        if (w.opname == "max" || w.opname.empty()) p.reduce = PoolReduce::max;
+        else if (w.opname == "avg") p.reduce = PoolReduce::avg;
+        else fail(label, "unknown opname '" + w.opname + "' for pool2d (known: max, avg)");
+        window_fits(label, "pool", p.pool, p.height, p.width, "input");
+        if (w.variant == "separable") p.variant = PoolVariant::separable;
+        else if (w.variant == "reduce") p.variant = PoolVariant::reduce;
+        else if (is_auto(w.variant)) p.variant = auto_pool_variant(p);
+        else fail(label, "unknown variant '" + w.variant + "' for pool2d (known: auto, separable, reduce)");
+        const PoolGeometry g = pool_geometry(p);
+        const double B = static_cast<double>(p.batch), C = static_cast<double>(p.channels);
+        spec.io_bytes = B * C * static_cast<double>(p.height * p.width + g.out_h * g.out_w) * b;
+        fits_device(label, spec.io_bytes, cost);
+        std::string why;
+        pool_sbuf_required(p, cost, why);
+        if (!why.empty()) fail(label, "pool2d does not fit: " + why);
     } else if (w.op == "ssm_scan") {
         spec.kind = WorkloadKind::ssm_scan;
         ScanSpec& m = spec.scan;
@@ -236,9 +270,9 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
                             std::to_string(static_cast<int64_t>(dwconv_sbuf_required(d) / 1024)) +
                             " KiB of SBUF per partition");
     } else if (w.op.empty()) {
-        fail(label, "missing op (known: matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d)");
+        fail(label, std::string("missing op (known: ") + kWorkloadOps + ")");
     } else {
-        fail(label, "unknown op '" + w.op + "' (known: matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d)");
+        fail(label, "unknown op '" + w.op + "' (known: " + kWorkloadOps + ")");
     }
     return spec;
 }

@@ -15,12 +15,13 @@
 #include "common/model/matmul.h"
 #include "common/model/mlp.h"
 #include "common/model/patterns.h"
+#include "common/model/pool.h"
 #include "common/model/scan.h"
 #include "common/workload/workload.h"
 
 namespace nx::model {
 
-enum class WorkloadKind { matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d };
+enum class WorkloadKind { matmul, mlp, pattern, elementwise, conv2d, pool2d, ssm_scan, dwconv1d };
 
 struct WorkloadSpec {
     WorkloadKind kind = WorkloadKind::matmul;
@@ -31,6 +32,7 @@ struct WorkloadSpec {
     PatternSpec pattern;
     ElementwiseSpec elementwise;
     ConvSpec conv;
+    PoolSpec pool;
     ScanSpec scan;
     DwConvSpec dwconv;
     double weight_bytes = 0;  // weights in HBM

@@ -8,10 +8,13 @@
 
 namespace nx {
 
+// The ops a workload may name, as messages list them.
+inline constexpr const char* kWorkloadOps = "matmul, mlp, pattern, elementwise, conv2d, pool2d, ssm_scan, dwconv1d";
+
 struct Workload {
     std::string study;         // "matmul", "patterns", "mlp", or a user's own
     std::string name;          // unique within a study, e.g. "matmul_4096x8192x8192_bf16"
-    std::string op;            // matmul | mlp | pattern | elementwise | conv2d | ssm_scan | dwconv1d
+    std::string op;            // one of kWorkloadOps
     // matmul: C[M,N] = A[M,K] @ B[K,N]
     int64_t M = 0, K = 0, N = 0;
     // mlp: x[batch*seq, hidden] -> gate/up [hidden, intermediate] -> act*mul -> down [intermediate, hidden]
@@ -31,6 +34,9 @@ struct Workload {
     // ssm_scan (the Mamba layer): batch x channels x seq inputs, state_size
     // states.  dwconv1d: batch x channels x width, filter taps per channel.
     int64_t state_size = 0;
+    // pool2d: batch x channels x height x width input, pool x pool windows
+    // `stride` apart (default: pool), opname max or avg
+    int64_t stride = 0;
     std::string dtype = "bf16";  // bf16 | fp16 | fp32 | fp8
     std::string variant;         // matmul kernel variant (sim): auto | naive | hoisted | blocked_free | blocked_mnk
     std::string target;          // trn1 | inf2 | trn2 | trn3 | cpu

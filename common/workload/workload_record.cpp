@@ -13,7 +13,7 @@ namespace {
 // The record fields the Workload struct holds; everything else is carried.
 const std::set<std::string, std::less<>> kWorkloadFields = {
     "kind", "study", "name", "op", "M", "K", "N", "batch", "seq", "hidden", "intermediate", "pattern", "size",
-    "iterations", "features", "opname", "rows", "cols", "channels", "out_channels", "height", "width", "filter", "pool", "state_size", "dtype", "variant",
+    "iterations", "features", "opname", "rows", "cols", "channels", "out_channels", "height", "width", "filter", "pool", "stride", "state_size", "dtype", "variant",
     "target"};
 
 // Fields of run and capture records that are not the workload's: they are
@@ -58,6 +58,7 @@ Workload workload_from_record(const rapidjson::Value& r) {
     w.width = positive_or_zero(r, "width");
     w.filter = positive_or_zero(r, "filter");
     w.pool = positive_or_zero(r, "pool");
+    w.stride = positive_or_zero(r, "stride");
     w.state_size = positive_or_zero(r, "state_size");
     w.dtype = get_string(r, "dtype").value_or("bf16");
     w.variant = get_string(r, "variant").value_or("");
@@ -112,6 +113,7 @@ void write_workload_fields(JsonWriter& w, const Workload& wl) {
     num("width", wl.width);
     num("filter", wl.filter);
     num("pool", wl.pool);
+    num("stride", wl.stride);
     num("state_size", wl.state_size);
     text("dtype", wl.dtype);
     text("variant", wl.variant);
@@ -205,6 +207,10 @@ void validate_workload(const Workload& wl) {
         positive("out_channels", wl.out_channels);
         positive("height", wl.height);
         positive("width", wl.width);
+    } else if (wl.op == "pool2d") {
+        positive("channels", wl.channels);
+        positive("height", wl.height);
+        positive("width", wl.width);
     } else if (wl.op == "ssm_scan") {
         positive("channels", wl.channels);
         positive("seq", wl.seq);
@@ -212,7 +218,7 @@ void validate_workload(const Workload& wl) {
         positive("channels", wl.channels);
         positive("width", wl.width);
     } else {
-        bad("unknown op '" + wl.op + "' (known: matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d)");
+        bad("unknown op '" + wl.op + "' (known: " + kWorkloadOps + ")");
     }
 }
 

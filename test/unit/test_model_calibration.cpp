@@ -132,6 +132,31 @@ TEST(ModelCalibration, ErrorBandsComeFromComparablePoints) {
     EXPECT_NE(p.basis.find("every calibration point"), std::string::npos) << p.basis;
 }
 
+TEST(ModelCalibration, APointInTwoOrderGroupsIsRankedInBoth) {
+    // Three matmuls: 512 columns cost more than 256 and 128.  "a" is in both
+    // groups; group "wrong" claims the larger one was faster.
+    auto point = [](const char* name, int n, const char* groups, double us) {
+        return std::string(R"({"name":")") + name + R"(","target":"trn1","set":"held_out","order_group":)" + groups +
+               R"(,"workload":{"op":"matmul","M":128,"K":128,"N":)" + std::to_string(n) +
+               R"(},"published":{"latency_us":)" + std::to_string(us) + R"(},"source":"test","tolerance_percent":1000})" + "\n";
+    };
+    const std::string path = temp_file(point("a", 65536, R"(["right","wrong"])", 100) + point("b", 128, R"("right")", 10) +
+                                       point("c", 128, R"("wrong")", 1000));
+    const std::vector<CalibrationPoint> points = read_calibration_points(path);
+    std::remove(path.c_str());
+    ASSERT_EQ(points.size(), 3u);
+    EXPECT_EQ(points[0].groups, (std::vector<std::string>{"right", "wrong"}));
+    EXPECT_EQ(points[1].groups, std::vector<std::string>{"right"});
+    CalibrationReport report = evaluate_calibration(points, fitted_params());
+    EXPECT_FALSE(report.order_ok);
+    bool right = false, wrong = false;
+    for (const std::string& n : report.order_notes) {
+        right = right || n == "right: as published (b < a)";
+        wrong = wrong || n == "wrong: NOT as published (a < c)";
+    }
+    EXPECT_TRUE(right && wrong);
+}
+
 TEST(ModelCalibration, ABadDataFileIsReportedWithFileAndLine) {
     struct Bad {
         const char* second_line;
@@ -146,6 +171,8 @@ TEST(ModelCalibration, ABadDataFileIsReportedWithFileAndLine) {
          "appears twice"},
         {R"({"name":"bad","target":"trn1","set":"fit","workload":{"op":"matmul","M":128,"K":128,"N":512},"published":{"hfu_percent":5},"source":"test","tolerance_percent":25})",
          "a fit point needs exactly one published latency"},
+        {R"({"name":"bad","target":"trn1","order_group":["g",3],"workload":{"op":"matmul","M":128,"K":128,"N":512},"published":{"latency_us":5},"source":"test","tolerance_percent":25})",
+         "\"order_group\" must be a group's name or an array of names"},
     };
     for (const Bad& b : bads) {
         std::string path = temp_file(

@@ -260,7 +260,7 @@ TEST(SimWorkloads, BadInputIsRefusedWithTheWorkloadsName) {
         {[](Workload& w) { w.K = -5; }, "bad: K must be positive, got -5"},
         {[](Workload& w) { w.dtype = "fp64"; }, "bad: unknown dtype 'fp64' (known: bf16, fp16, fp32, fp8)"},
         {[](Workload& w) { w.variant = "tiled"; }, "bad: unknown variant 'tiled' (known: auto, naive, hoisted, blocked_free, blocked_mnk)"},
-        {[](Workload& w) { w.op = "conv"; }, "bad: unknown op 'conv' (known: matmul, mlp, pattern, elementwise, conv2d, ssm_scan, dwconv1d)"},
+        {[](Workload& w) { w.op = "conv"; }, "bad: unknown op 'conv' (known: matmul, mlp, pattern, elementwise, conv2d, pool2d, ssm_scan, dwconv1d)"},
         {[](Workload& w) { w.M = w.K = w.N = 100000; }, "bad: needs 55.9 GiB of device memory (inputs, weights and outputs), trn1 has 32.0 GiB"},
         {[](Workload& w) { w.op = "mlp"; w.batch = 1; w.seq = 0; w.hidden = 8; w.intermediate = 8; }, "bad: seq must be positive, got 0"},
         {[](Workload& w) { w.op = "pattern"; w.pattern = "while"; }, "bad: unknown pattern 'while' (known: vmap, scan, for_loop, for_loop_launch)"},
