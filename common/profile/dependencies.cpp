@@ -4,6 +4,7 @@
 #include <charconv>
 #include <climits>
 #include <map>
+#include <memory>
 
 #include "common/profile/rule_inputs.h"
 
@@ -31,40 +32,60 @@ std::string_view dependency_table(std::string_view t) {
     return {};
 }
 
+DependencyCollector::Kind DependencyCollector::kind_of(std::string_view flow_table) {
+    std::string_view t = dependency_table(flow_table);
+    return t == "instruction" ? Kind::instruction : t == "dma_block" ? Kind::dma_block : Kind::none;
+}
+
+void DependencyCollector::IdSet::add(int64_t id) {
+    sorted = sorted && (ids.empty() || ids.back() < id);
+    if (sorted || ids.empty() || ids.back() != id) ids.push_back(id);
+}
+
+bool DependencyCollector::IdSet::contains(int64_t id) {
+    if (!sorted) {
+        std::sort(ids.begin(), ids.end());
+        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+        ids.shrink_to_fit();
+        sorted = true;
+    }
+    return std::binary_search(ids.begin(), ids.end(), id);
+}
+
 void DependencyCollector::flow_row(std::string_view json) {
     Row r;
-    r.in_table = std::string(dependency_table(json_field(json, "in_table")));
-    r.out_table = std::string(dependency_table(json_field(json, "out_table")));
+    r.in = kind_of(json_field(json, "in_table"));
+    r.out = kind_of(json_field(json, "out_table"));
     if (!to_int(json_field(json, "in_id"), r.in_id) || !to_int(json_field(json, "out_id"), r.out_id)) {
         ++bad_rows_;
         return;
     }
     int64_t gap = 0;
     if (to_int(json_field(json, "gap_time"), gap) && gap >= 0) r.gap = gap;
-    for (auto [table, id] : {std::pair{&r.in_table, r.in_id}, std::pair{&r.out_table, r.out_id}}) {
-        if (*table == "instruction") wanted_instructions_[id] = true;
-        else if (*table == "dma_block") wanted_blocks_[id] = true;
+    for (auto [kind, id] : {std::pair{r.in, r.in_id}, std::pair{r.out, r.out_id}}) {
+        if (kind == Kind::instruction) wanted_instructions_.add(id);
+        else if (kind == Kind::dma_block) wanted_blocks_.add(id);
     }
-    rows_.push_back(std::move(r));
+    rows_.push_back(r);
 }
 
 void DependencyCollector::instruction(const Event& e) {
     int64_t id = 0;
     if (e.type != EventType::instruction || !to_int(json_field(e.args_json, "id"), id)) return;
-    if (!wanted_instructions_.count(id)) return;
+    if (!wanted_instructions_.contains(id)) return;
     DepNode n;
     n.table = "instruction";
     n.id = id;
     n.start_ns = e.ts_ns;
     n.dur_ns = std::max<int64_t>(e.dur_ns, 0);
-    n.where = e.engine != Engine::none ? std::string(to_string(e.engine)) : std::string(e.track);
-    n.name = std::string(!e.opcode.empty() ? e.opcode : e.name);
-    instructions_[id] = std::move(n);
+    n.where = strings_->intern(e.engine != Engine::none ? to_string(e.engine) : std::string_view(e.track));
+    n.name = strings_->intern(!e.opcode.empty() ? e.opcode : e.name);
+    nodes_.push_back(n);
 }
 
 void DependencyCollector::dma_block_row(std::string_view json) {
     int64_t id = 0, start = 0, end = 0, dur = 0;
-    if (!to_int(json_field(json, "id"), id) || !wanted_blocks_.count(id) || !to_int(json_field(json, "start_ts"), start))
+    if (!to_int(json_field(json, "id"), id) || !wanted_blocks_.contains(id) || !to_int(json_field(json, "start_ts"), start))
         return;
     if (to_int(json_field(json, "end_ts"), end)) dur = end - start;
     else if (!to_int(json_field(json, "duration_ns"), dur)) return;
@@ -73,50 +94,61 @@ void DependencyCollector::dma_block_row(std::string_view json) {
     n.id = id;
     n.start_ns = start;
     n.dur_ns = std::max<int64_t>(dur, 0);
-    n.where = std::string(json_field(json, "queue_name"));
-    if (n.where.empty()) n.where = "dma";
-    n.name = std::string(json_field(json, "variable"));
-    blocks_[id] = std::move(n);
+    std::string_view queue = json_field(json, "queue_name");
+    n.where = strings_->intern(queue.empty() ? std::string_view("dma") : queue);
+    n.name = strings_->intern(json_field(json, "variable"));
+    nodes_.push_back(n);
 }
 
 DependencyGraph DependencyCollector::finish() {
     DependencyGraph g;
+    g.strings = strings_;
     g.flow_rows = static_cast<int64_t>(rows_.size()) + bad_rows_;
     g.unresolved = bad_rows_;
-    auto node_of = [&](const std::string& table, int64_t id) -> const DepNode* {
-        auto& m = table == "instruction" ? instructions_ : blocks_;
-        if (table.empty()) return nullptr;
-        auto it = m.find(id);
-        return it == m.end() ? nullptr : &it->second;
-    };
-    // Nodes in start order, each once.
-    std::vector<const DepNode*> used;
-    for (const auto* m : {&instructions_, &blocks_})
-        for (const auto& kv : *m) used.push_back(&kv.second);
-    std::sort(used.begin(), used.end(), [](const DepNode* a, const DepNode* b) {
-        if (a->start_ns != b->start_ns) return a->start_ns < b->start_ns;
-        if (a->table != b->table) return a->table < b->table;
-        return a->id < b->id;
+    // Each node once (a repeated id keeps its last row), in start order.
+    std::stable_sort(nodes_.begin(), nodes_.end(), [](const DepNode& a, const DepNode& b) {
+        return a.table != b.table ? a.table < b.table : a.id < b.id;
     });
-    std::map<std::pair<std::string, int64_t>, uint32_t> index;
-    for (const DepNode* n : used) {
-        index[{n->table, n->id}] = static_cast<uint32_t>(g.nodes.size());
-        g.nodes.push_back(*n);
-    }
+    for (size_t i = 0; i < nodes_.size(); ++i)
+        if (i + 1 == nodes_.size() || nodes_[i + 1].table != nodes_[i].table || nodes_[i + 1].id != nodes_[i].id)
+            g.nodes.push_back(nodes_[i]);
+    std::vector<DepNode>().swap(nodes_);
+    std::sort(g.nodes.begin(), g.nodes.end(), [](const DepNode& a, const DepNode& b) {
+        if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+        if (a.table != b.table) return a.table < b.table;
+        return a.id < b.id;
+    });
+    // Where each (kind, id) landed: sorted keys, found by binary search
+    // (24 bytes a node, where a map of pairs of strings took over 100).
+    struct Key {
+        Kind kind;
+        int64_t id;
+        uint32_t at;
+        bool operator<(const Key& o) const { return kind != o.kind ? kind < o.kind : id < o.id; }
+    };
+    std::vector<Key> keys;
+    keys.reserve(g.nodes.size());
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+        keys.push_back({kind_of(g.nodes[i].table), g.nodes[i].id, static_cast<uint32_t>(i)});
+    std::sort(keys.begin(), keys.end());
+    auto node_at = [&](Kind kind, int64_t id) -> int64_t {
+        if (kind == Kind::none) return -1;
+        auto it = std::lower_bound(keys.begin(), keys.end(), Key{kind, id, 0});
+        return it != keys.end() && it->kind == kind && it->id == id ? static_cast<int64_t>(it->at) : int64_t{-1};
+    };
     for (const Row& r : rows_) {
-        const DepNode* a = node_of(r.in_table, r.in_id);
-        const DepNode* b = node_of(r.out_table, r.out_id);
-        if (!a || !b) {
+        int64_t from = node_at(r.in, r.in_id), to = node_at(r.out, r.out_id);
+        if (from < 0 || to < 0) {
             ++g.unresolved;
             continue;
         }
-        uint32_t from = index[{a->table, a->id}], to = index[{b->table, b->id}];
         if (to <= from) {
             ++g.backward;
             continue;
         }
-        g.edges.push_back({from, to, r.gap});
+        g.edges.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(to), r.gap});
     }
+    std::vector<Row>().swap(rows_);
     std::sort(g.edges.begin(), g.edges.end(),
               [](const DepEdge& a, const DepEdge& b) { return a.to != b.to ? a.to < b.to : a.from < b.from; });
     // Nodes no edge uses (an id named only by a row left out) stay: harmless.
@@ -169,7 +201,7 @@ CriticalPath critical_path(const DependencyGraph& g, int64_t from_ns, int64_t to
     std::vector<size_t> chain;
     for (int64_t v = end; v >= 0; v = pred[static_cast<size_t>(v) - lo]) chain.push_back(static_cast<size_t>(v));
     std::reverse(chain.begin(), chain.end());
-    std::map<std::string, int64_t> per_where;
+    std::map<std::string_view, int64_t> per_where;
     int64_t cum = 0;
     for (size_t k = 0; k < chain.size(); ++k) {
         const DepNode& n = g.nodes[chain[k]];
@@ -187,7 +219,7 @@ CriticalPath critical_path(const DependencyGraph& g, int64_t from_ns, int64_t to
     out.length_ns = cum;
     for (const auto& [w, ns] : per_where)
         if (ns > out.where_ns) {
-            out.where = w;
+            out.where = std::string(w);
             out.where_ns = ns;
         }
     return out;

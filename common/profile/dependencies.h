@@ -15,9 +15,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "common/profile/event.h"
@@ -25,12 +26,23 @@
 namespace nx {
 
 struct DepNode {
-    std::string table;  // instruction, dma_block
-    int64_t id = 0;     // the source table's id
+    std::string_view table;  // instruction, dma_block (static strings)
+    int64_t id = 0;          // the source table's id
     int64_t start_ns = 0;
     int64_t dur_ns = 0;
-    std::string where;  // the engine (tensor, sync ...) or the DMA queue
-    std::string name;   // opcode, or the tensor a transfer moves
+    std::string_view where;  // the engine (tensor, sync ...) or the DMA queue
+    std::string_view name;   // opcode, or the tensor a transfer moves
+};
+
+// The text a graph's nodes view (engines, queues, opcodes, tensor names: a
+// few hundred distinct strings for millions of nodes), each stored once.
+// Shared by copies of the graph, so a copied node's views stay valid.
+class DepStrings {
+public:
+    std::string_view intern(std::string_view s) { return *strings_.emplace(s).first; }
+
+private:
+    std::unordered_set<std::string> strings_;  // node-based: views survive rehashing
 };
 
 struct DepEdge {
@@ -39,6 +51,7 @@ struct DepEdge {
 };
 
 struct DependencyGraph {
+    std::shared_ptr<const DepStrings> strings;  // what the nodes' views point into
     std::vector<DepNode> nodes;  // by start, then table and id
     std::vector<DepEdge> edges;  // by target, then source
     int64_t flow_rows = 0;       // rows of the Flow table (0: no dependency data)
@@ -54,19 +67,31 @@ class DependencyCollector {
 public:
     void flow_row(std::string_view json);
     // False until a Flow row names an instruction.
-    bool wants_instructions() const { return !wanted_instructions_.empty(); }
+    bool wants_instructions() const { return !wanted_instructions_.ids.empty(); }
     void instruction(const Event& e);
     void dma_block_row(std::string_view json);
     DependencyGraph finish();
 
 private:
+    enum class Kind : uint8_t { none, instruction, dma_block };
+    // A Flow row, 32 bytes: a profile has millions of them.
     struct Row {
-        std::string in_table, out_table;
         int64_t in_id = 0, out_id = 0, gap = -1;
+        Kind in = Kind::none, out = Kind::none;
     };
+    // Ids the Flow rows name, sorted and unique when `sorted` (rows may
+    // still come after the first lookup).
+    struct IdSet {
+        std::vector<int64_t> ids;
+        bool sorted = true;
+        void add(int64_t id);
+        bool contains(int64_t id);
+    };
+    static Kind kind_of(std::string_view flow_table);
     std::vector<Row> rows_;
-    std::unordered_map<int64_t, DepNode> instructions_, blocks_;
-    std::unordered_map<int64_t, bool> wanted_instructions_, wanted_blocks_;
+    std::vector<DepNode> nodes_;  // as they come; finish() drops repeats (the last one wins)
+    IdSet wanted_instructions_, wanted_blocks_;
+    std::shared_ptr<DepStrings> strings_ = std::make_shared<DepStrings>();
     int64_t bad_rows_ = 0;
 };
 
