@@ -87,6 +87,19 @@ EOF2
     [ "$(jget rec.jsonl 'r[0]["explorer_tables"]["DmaPacketAggregated"]')" -eq 38 ]
 }
 
+@test "nx-convert explorer: a DMA row is one queue of one DMA engine (name-Qidx-Eengine, as neuron-profile names it)" {
+    nx-convert --db s.db "$EXPLORER/matmul@latest" >/dev/null
+    # Every packet's track names its queue index and DMA engine, so the 16
+    # engines' queues of one name do not pile onto one track.
+    [ "$(sqlite3 s.db "SELECT count(*) FROM track WHERE kind = 'dma' AND NOT (name GLOB '*Q[0-9]*-E[0-9]*')")" -eq 0 ]
+    for q in $(figure matmul '" ".join(d["dma"]["queues"])'); do
+        want=$(figure matmul "d['dma']['queues']['$q']['packets']")
+        got=$(sqlite3 s.db "SELECT count(*) FROM dma d JOIN track t ON t.id = d.track_id WHERE t.name GLOB '$q-Q[0-9]*-E[0-9]*'")
+        echo "$q: $got packets on its queue rows, writer $want" >&2
+        [ "$got" -eq "$want" ]
+    done
+}
+
 @test "nx-convert explorer: engine active time is the profiler's ActiveTime, not waits" {
     # Without Summary, nx must derive the figures itself: from ActiveTime.
     cp -r "$EXPLORER/matmul@latest" nosummary@latest

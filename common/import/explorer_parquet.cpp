@@ -223,13 +223,14 @@ private:
 
     void read_dma() {
         table("DmaPacket", [&](const std::vector<std::string>& files) {
-            enum { kStart, kEnd, kDur, kQueue, kQueueType, kBytes, kVariable, kPcore };
+            enum { kStart, kEnd, kDur, kQueue, kQueueType, kBytes, kVariable, kPcore, kQueueIdx, kEngineIdx };
             Table tab(files,
                       {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
                        {"queue_name", Kind::text}, {"queue_type", Kind::text}, {"transfer_bytes", Kind::integer},
-                       {"variable", Kind::text}, {"pcore_idx", Kind::integer}},
+                       {"variable", Kind::text}, {"pcore_idx", Kind::integer}, {"queue_idx", Kind::integer},
+                       {"engine_idx", Kind::integer}},
                       facts_, "DmaPacket", true);
-            std::string scratch;
+            std::string scratch, row;
             JsonText args;
             PerEntry<DmaKind> queue_kinds;
             while (tab.next()) {
@@ -238,8 +239,9 @@ private:
                 e.type = EventType::dma;
                 e.engine = Engine::dma;
                 std::string_view queue = tab.text(kQueue);
+                e.track = track_name(dma_row(queue, tab.integer(kQueueIdx), tab.integer(kEngineIdx), row),
+                                     tab.integer(kPcore).value_or(0), scratch);
                 if (queue.empty()) queue = "dma";
-                e.track = track_name(queue, tab.integer(kPcore).value_or(0), scratch);
                 e.name = queue;
                 e.dma_kind = dma_kind(queue_kinds.get(tab.reader().column(kQueue), queue, dma_kind_from_queue),
                                       tab.text(kQueueType));
@@ -426,6 +428,19 @@ private:
             return false;
         }
         return true;
+    }
+
+    // A queue is its name, its index and its DMA engine (16 queues per
+    // engine; software DGE queues have no name): one row per queue of one
+    // engine, named as neuron-profile names its rows ("qSyncIO0-Q1-E3",
+    // "Q0-E3"), so the engines' packets do not pile onto one track.
+    static std::string_view dma_row(std::string_view queue, std::optional<int64_t> queue_idx,
+                                    std::optional<int64_t> engine_idx, std::string& out) {
+        if (!queue_idx || !engine_idx) return queue.empty() ? std::string_view("dma") : queue;
+        out.assign(queue);
+        if (!out.empty()) out += '-';
+        out += "Q" + std::to_string(*queue_idx) + "-E" + std::to_string(*engine_idx);
+        return out;
     }
 
     // Explorer names the queue type (DmaQueueType); spill and weight queues
