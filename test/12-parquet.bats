@@ -249,3 +249,13 @@ EOF2
     [ "$(sqlite3 s.db "SELECT group_concat(name, ' ') FROM (SELECT name FROM profile ORDER BY id)")" = "system dev_nc0 dev_nc1" ]
     [ "$(sqlite3 s.db "SELECT COUNT(*) FROM slice s JOIN track t ON s.track_id = t.id WHERE s.name = 'nc_exec_running'")" = 2 ]
 }
+
+@test "nx-convert explorer: the tools' versions from Metadata, as the JSON path gives them, and in the report" {
+    nx-convert "$EXPLORER/matmul@latest" >rec.jsonl
+    [ "$(jget rec.jsonl "r[0]['versions']['explorer']")" = "$(figure matmul "d['metadata']['explorer_version']")" ]
+    [ "$(jget rec.jsonl "r[0]['versions']['runtime']")" = "$(figure matmul "d['metadata']['runtime_version']")" ]
+    [ "$(jget rec.jsonl "r[0]['versions']['compiler']")" = "$(figure matmul "d['metadata']['compiler_version']")" ]
+    [ "$(jget rec.jsonl "r[0]['versions']['ntff']")" = "$(figure matmul "d['metadata']['ntff_version']")" ]
+    run nx-report --format text rec.jsonl
+    [[ "$output" == *"versions    explorer $(figure matmul "d['metadata']['explorer_version']"), runtime $(figure matmul "d['metadata']['runtime_version']"), compiler"* ]]
+}

@@ -14,6 +14,7 @@
 // record.  Unknown columns are kept in the event's args; unknown tables and a
 // schema MAJOR nx does not know are imported as far as they are recognised,
 // with a warning.
+#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -410,10 +411,37 @@ private:
 
     static constexpr size_t kRowsPerBatch = 1024;
 
+    // The tools' versions from Metadata, as the "versions" object the
+    // neuron-profile JSON importer makes (explorer instead of profiler: it is
+    // the viewer that wrote the tables), so reports show the same line.
+    static std::string versions_of(const std::string& metadata_json) {
+        rapidjson::Document doc;
+        doc.Parse(metadata_json.data(), metadata_json.size());
+        if (doc.HasParseError() || !doc.IsObject()) return {};
+        static constexpr std::pair<const char*, const char*> kFields[] = {
+            {"explorer_version", "explorer"}, {"runtime_version", "runtime"},
+            {"compiler_version", "compiler"}, {"driver_version", "driver"},
+            {"collectives_version", "collectives"}, {"ntff_version", "ntff"}};
+        std::string out = "{";
+        for (const auto& [field, name] : kFields) {
+            auto it = doc.FindMember(field);
+            if (it == doc.MemberEnd() || it->value.IsNull()) continue;
+            rapidjson::StringBuffer b;
+            rapidjson::Writer<rapidjson::StringBuffer> w(b);
+            it->value.Accept(w);
+            out += (out.size() > 1 ? "," : "") + json_quote(name) + ":" + b.GetString();
+        }
+        return out.size() > 1 ? out + "}" : std::string();
+    }
+
     void finish() {
         std::vector<std::pair<std::string, std::string>> fields;
         if (!version_.empty()) fields.emplace_back("profile_schema_version", json_quote(version_));
-        if (!metadata_json_.empty()) fields.emplace_back("metadata", metadata_json_);
+        if (!metadata_json_.empty()) {
+            fields.emplace_back("metadata", metadata_json_);
+            std::string versions = versions_of(metadata_json_);
+            if (!versions.empty()) fields.emplace_back("versions", versions);
+        }
         fields.insert(fields.end(), carried_.begin(), carried_.end());
         merge_carried(info_, fields);
         out_.update_info(info_);

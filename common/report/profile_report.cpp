@@ -127,14 +127,15 @@ const rapidjson::Value* carried_member(const rapidjson::Document& doc, const cha
 }
 
 // "profiler 2.27.33.0, runtime 2.29.40, compiler 2.22.12471.0" from the
-// carried "versions" object (neuron_json.cpp).
+// carried "versions" object (neuron_json.cpp; explorer_parquet.cpp names the
+// viewer "explorer").
 std::string versions_text(const ProfileInfo& i) {
     if (i.carried_json.find("\"versions\"") == std::string::npos) return {};
     rapidjson::Document doc = carried_document(i);
     const rapidjson::Value* v = carried_member(doc, "versions");
     if (!v || !v->IsObject()) return {};
     std::string out;
-    for (const char* k : {"profiler", "runtime", "compiler", "driver"}) {
+    for (const char* k : {"profiler", "explorer", "runtime", "compiler", "driver"}) {
         auto it = v->FindMember(k);
         if (it == v->MemberEnd()) continue;
         std::string text = it->value.IsString() ? it->value.GetString() : to_json(it->value);
