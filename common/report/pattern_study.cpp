@@ -6,13 +6,16 @@
 
 #include "common/profile/rules.h"
 #include "common/report/units.h"
+#include "common/workload/for_loop_size.h"
 
 namespace nx {
 
 namespace {
 
-// for_loop trip counts relative to small (nx-run: iterations x 1, 3, 9).
-const std::map<std::string, double> kLoopScale = {{"small", 1}, {"medium", 3}, {"large", 9}};
+// for_loop trip counts relative to small (for_loop_size.h: 3, 10, 30 at 3 iterations).
+double loop_scale(const RunView& r) {
+    return static_cast<double>(for_loop_trips(r.size, r.iterations)) / static_cast<double>(for_loop_trips("small", r.iterations));
+}
 
 const ProfileEntry* profile_for(const std::vector<ProfileEntry>& ps, const RunView& r) {
     // Latest profile of the same workload, backend and target (captures carry the run's fields).
@@ -171,11 +174,11 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
         for (const char* size : {"medium", "large"}) {
             if (!loop.count(size)) continue;
             const RunView* r = loop[size];
-            double ratio = r->median_us / small->median_us;
+            double ratio = r->median_us / small->median_us, scale = loop_scale(*r);
             scaling += std::string(" ") + size + ": " + format_ratio(ratio) + " the time for " +
-                       format_ratio(kLoopScale.at(size)) + " the iterations" +
-                       (ratio < kLoopScale.at(size) * 0.8 ? " (fixed costs dominate)"
-                        : ratio > kLoopScale.at(size) * 1.2 ? " (worse than linear)"
+                       format_ratio(scale) + " the iterations" +
+                       (ratio < scale * 0.8 ? " (fixed costs dominate)"
+                        : ratio > scale * 1.2 ? " (worse than linear)"
                                                             : " (about linear)") +
                        ";";
         }
