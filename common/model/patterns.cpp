@@ -231,12 +231,17 @@ struct LoopState {
 //           normalized = activated / (norm(activated) + 1e-8);
 //           temp = temp * 0.9 + normalized * 0.1; accumulator += temp;
 //           result = result + accumulator * (0.01 * (i + 1))
-// x = data[i % B] is a dynamic slice (index register, DMA_DIRECT2D).
+// x = data[i % B] is a static slice: i is a Python int, and torch-xla's
+// select lowers to xla::SliceInDim with a constant start
+// (pytorch/xla torch_xla/csrc/ops/select.cpp), so each unrolled trip reads
+// its row at an offset fixed at compile time -- no index register, unlike
+// scan's xs[i].  The row still moves by a DMA_DIRECT2D on GpSimdE: data is a
+// graph input, whose address the runtime supplies, and the capture moves
+// every graph input that way (its static "copy" DMAs are constants).
 void loop_body(Graph& g, uint16_t data, int64_t i, Time cst, Time ready, LoopState& st) {
     const PatternSpec& sp = g.spec;
     const LoopVector lv = loop_vector(sp);
-    Time idx = g.dynamic_index(ready);
-    Time x = g.direct(DmaKind::hbm_read, data, lv.partitions, lv.elems, idx, i % sp.batch, 0);
+    Time x = g.direct(DmaKind::hbm_read, data, lv.partitions, lv.elems, ready, i % sp.batch, 0);
     if (sp.size == "medium") {
         Time sq = elementwise(g, Op::tensor_tensor, 2, x);
         Time p = reduce_broadcast(g, cst, sq);

@@ -25,7 +25,7 @@
 //                    result += mean(data[i % batch]); medium adds a square,
 //                    a relu'd running state and a scaled update; large a
 //                    tanh, a normalisation and two running states.  Per
-//                    iteration the row is a dynamic slice, one element per
+//                    iteration the row is a static slice (the index is a Python int), one element per
 //                    partition; reductions are TensorE matmuls against a
 //                    constant matrix that broadcast the scalar back to the
 //                    partitions, element-wise ops one VectorE or ScalarE

@@ -177,10 +177,15 @@ TEST(SimWorkloads, PatternStudyOrdersAreTheHardwares) {
             EXPECT_LT(a->engine_ns, b->engine_ns);
             EXPECT_LT(a->study_engine_ns, b->study_engine_ns);
         }
-        // TensorE's share falls from vmap through the medium loop; with the
-        // study's large body (two reductions on TensorE per iteration) the
-        // large loop's is not below the medium one's (nx-sim(7)).
-        for (size_t i = 1; i < 4; ++i) EXPECT_GT(order[i - 1]->te_share, order[i]->te_share) << i;
+        // TensorE's share of busy time (not the study's ratio): vmap's above
+        // scan's and the small loop's, both above the medium loop's.  Scan
+        // and the small loop tie (13.6% and 13.7% on trn1) since the loop's
+        // rows are static slices; with the study's large body (two
+        // reductions on TensorE per iteration) the large loop's is not below
+        // the medium one's (nx-sim(7)).
+        const std::pair<const Figures*, const Figures*> more_tensor_e[] = {
+            {&vmap, &scan}, {&vmap, &small}, {&scan, &medium}, {&small, &medium}};
+        for (const auto& [a, b] : more_tensor_e) EXPECT_GT(a->te_share, b->te_share);
         // Magnitudes.  Slices: hundreds for vmap (the study 877), thousands
         // for the large loop (10223), and the large loop 5-10x the small one
         // (9.2x), as 10x the trips of heavier bodies give.
@@ -200,9 +205,11 @@ TEST(SimWorkloads, PatternStudyOrdersAreTheHardwares) {
     }
 }
 
-// What the compiler's lowering shows in the trace: each iteration's dynamic
-// slice goes through an index register (TENSOR_LOAD) and a DMA_DIRECT2D on
-// GpSimdE; the row, one element per partition, moves as 128 packets plus one
+// What the compiler's lowering shows in the trace: the for-loop's data[i % B]
+// is a static slice (i is a Python int: torch-xla lowers select to a
+// SliceInDim with a constant start), so no index register, while scan's xs[i]
+// goes through one (TENSOR_LOAD) per iteration; each row is a DMA_DIRECT2D on
+// GpSimdE (a graph input), one element per partition, 128 packets plus one
 // 4-byte semaphore write per DMA engine (16 on trn1); TensorE waits on the
 // transfer's semaphore before it contracts the row.
 TEST(SimWorkloads, PatternGraphsShowDescriptorsPacketsAndSemaphoreWaits) {
@@ -225,7 +232,7 @@ TEST(SimWorkloads, PatternGraphsShowDescriptorsPacketsAndSemaphoreWaits) {
         }
         if (e.track == "Tensor" && e.opcode == "EVENT_SEMAPHORE" && e.layer.rfind("for_loop/iter", 0) == 0) ++tensor_waits;
     }
-    EXPECT_EQ(index_loads, 3);
+    EXPECT_EQ(index_loads, 0);
     EXPECT_EQ(direct, 3 + 1);  // the three slices and the result's store
     EXPECT_EQ(row_packets, 3 * 128);
     EXPECT_EQ(semaphore_writes, 3 * 16);
@@ -233,6 +240,15 @@ TEST(SimWorkloads, PatternGraphsShowDescriptorsPacketsAndSemaphoreWaits) {
     EXPECT_EQ(r.dma_transfers, static_cast<int64_t>(std::count_if(rec.events.begin(), rec.events.end(), [](const auto& e) {
                                    return e.type == EventType::dma;
                                })));
+    Workload scan = pattern("scan");
+    scan.target = "trn1";
+    Recorder scan_rec = record(scan);
+    EXPECT_EQ(std::count_if(scan_rec.events.begin(), scan_rec.events.end(),
+                            [](const auto& e) {
+                                return e.track == "GpSimd" && e.opcode == "TENSOR_LOAD" &&
+                                       e.layer.rfind("scan/body", 0) == 0;
+                            }),
+              3);
 }
 
 TEST(SimWorkloads, ElementwiseOpsRunOnTheirEngines) {
