@@ -38,6 +38,10 @@ study() {
     study study-patterns TIMED=2 WARMUP=0 >/dev/null 2>&1
     grep -q '^# Pattern study: vmap, scan and for-loop' out/patterns/report.md
     grep -q 'TensorMatrix share' out/patterns/report.md
+    # The study's own ratio beside it, labelled as its definition, with a value per pattern.
+    grep -q '| study TensorMatrix ratio |' out/patterns/report.md
+    grep -q '^study TensorMatrix ratio: .*MATMUL, TENSOR_TENSOR or TENSOR_REDUCE.*WRITE and COPY' out/patterns/report.md
+    grep -E '^\| [0-9]+ \| vmap \|' out/patterns/report.md | grep -Eq '\| [0-9.]+% \| [0-9.]+% \| [a-z-]+ \|$'
     grep -q '^- fastest: ' out/patterns/report.md
     grep -q 'for-loop from small to medium' out/patterns/report.md
 }

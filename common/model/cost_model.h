@@ -104,6 +104,27 @@ inline constexpr double kNotifyNs = 10;
 inline constexpr double kActTableLoadNs = 368;
 inline constexpr double kSemaphoreRangeClearNs = 300;
 inline constexpr double kKernelDrainNs = 2600;
+// The same capture's frame instruction by instruction (115 of its 127
+// instructions; Scheduler::begin_kernel, end_kernel): every engine meets the
+// others in barrier rounds (DRAIN, a wait on the barrier's semaphore, a
+// second EVENT_SEMAPHORE of ~43 ns, DRAIN), two rounds before the kernel and
+// one after it; the PE row first writes two 4-byte flags (WRITE, 64 ns) and
+// idles one slot (NOP, 16 ns); GpSimdE loads a register from device memory in
+// the preamble (TENSOR_LOAD, 689 ns) and after the kernel stores and reloads
+// one, compares it and clears a flag (TENSOR_STORE 95 ns, TENSOR_LOAD 389 ns,
+// COMPARE_BRANCH, WRITE); the Sync engine writes one flag at the end of the
+// preamble and two before notifying; every engine ends with COMPARE_BRANCH
+// and a second SET_ORDERING_MODE.  WRITE is the mean of the capture's five
+// (64, 37, 46, 36, 39 ns), COMPARE_BRANCH the mean of its five in the drain
+// (42-53 ns).  All of it sits inside the fitted fixed cost: the barrier waits
+// absorb what the instructions do not fill.
+inline constexpr int kPreambleBarrierRounds = 2;
+inline constexpr double kBarrierAckNs = 43;
+inline constexpr double kWriteNs = 44;
+inline constexpr double kNopNs = 16;
+inline constexpr double kPreambleRegisterLoadNs = 689;
+inline constexpr double kRegisterStoreNs = 95;
+inline constexpr double kCompareBranchNs = 47;
 
 // --- Compiler-lowered graphs (the pattern study's graphs, patterns.cpp) -----
 // What a neuron-profile capture of an XLA graph compiled by neuronx-cc shows

@@ -19,10 +19,13 @@ struct OpText {
 
 // Names as the profiler shows them; opcodes chosen so that the pattern
 // study's memory/compute classification (classify_opcode) reads them right.
+// A TensorE transpose is a matmul against the identity and its opcode is
+// MATMUL, as in a neuron-profile capture (real-samples 128x128x136 dot: two
+// MATMULs, one of them the transpose its transpose_flops count).
 constexpr OpText kOps[] = {
     {"MultiplyMoving", "MATMUL"},
     {"LoadStationary", "LoadStationary"},
-    {"Transpose", "TRANSPOSE"},
+    {"Transpose", "MATMUL"},
     {"TensorCopy", "TENSOR_COPY"},
     {"TensorTensor", "TENSOR_TENSOR"},
     {"TensorScalar", "TENSOR_SCALAR"},
@@ -51,8 +54,12 @@ constexpr OpText kOps[] = {
     {"dma_semaphore_write", "DMA"},
     {"TensorTensorScan", "TENSOR_TENSOR_SCAN"},
     {"PartitionBroadcast", "MATMUL_BROADCAST"},
+    {"WRITE", "WRITE"},
+    {"NOP", "NOP"},
+    {"TENSOR_STORE", "TENSOR_STORE"},
+    {"COMPARE_BRANCH", "COMPARE_BRANCH"},
 };
-static_assert(std::size(kOps) == static_cast<size_t>(Op::partition_broadcast) + 1, "one name per Op");
+static_assert(std::size(kOps) == static_cast<size_t>(Op::compare_branch) + 1, "one name per Op");
 
 // "qSyncIO3": the Sync engine's queue on DMA engine 3.
 constexpr std::string_view kQueuePrefix[kDmaQueueKinds] = {"qSyncIO", "qScalarIO", "qVectorIO", "qGpSimdIO"};

@@ -95,6 +95,14 @@ enum class Op : uint8_t {
     // partition-dimension broadcast TensorE does as a matmul against ones.
     tensor_tensor_scan,
     partition_broadcast,
+    // The rest of a kernel's launch frame as a capture shows it
+    // (Scheduler::begin_kernel, end_kernel): a 4-byte register/flag write to
+    // device memory, an idle slot, a register store, a register compare and
+    // branch.
+    write,
+    nop,
+    tensor_store,
+    compare_branch,
 };
 std::string_view op_name(Op op);
 std::string_view op_opcode(Op op);

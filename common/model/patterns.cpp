@@ -4,17 +4,11 @@
 
 #include "common/model/kernel_emitter.h"
 #include "common/model/scheduler.h"
+#include "common/workload/for_loop_size.h"
 
 namespace nx::model {
 
 namespace {
-
-// for_loop sizes: trip count = iterations x factor.
-struct SizeFactor {
-    std::string_view size;
-    int64_t factor;
-};
-constexpr SizeFactor kSizes[] = {{"small", 1}, {"medium", 3}, {"large", 9}};
 
 // relu(s) + 0.1 and carry + s are single ScalarE activations (bias operand);
 // the per-row scalar they produce is one element.
@@ -187,44 +181,128 @@ Time lower_scan(Graph& g) {
     return g.direct(DmaKind::hbm_write, carry_name, 1, 1, std::max(next, carry));
 }
 
-// One for-loop body: data[i % batch] as a dynamic slice, feature-major (one
-// element per partition: a 1-D tensor's dimension goes on the partitions),
-// its mean contracted on TensorE against the 1/F column, accumulated into
-// the running result on VectorE.
-Time loop_body(Graph& g, uint16_t data, int64_t i, Time cst, Time ready, Time result) {
-    const int64_t B = g.spec.batch, F = g.spec.features;
-    Time idx = g.dynamic_index(ready);
-    Time sum = 0;
-    for (int64_t c = 0; c < F; c += kPartitions) {
-        const int64_t fc = std::min(kPartitions, F - c);
-        Time row = g.direct(DmaKind::hbm_read, data, fc, 1, idx, i % B, c / kPartitions);
-        sum = g.mm(Op::multiply_moving, cst, std::max(row, sum), fc, 1, 1);
+// The for-loop's vectors ([features]: result, data[i], the state of the
+// medium and large bodies) are 1-D: their elements go on the partitions,
+// min(F, 128) of them with ceil(F / 128) elements each.  A mean or sum over
+// the vector is a TensorE matmul against a constant [P x P] matrix (1/F or
+// ones), which also broadcasts the scalar to every partition as the
+// element-wise ops that use it need (expand_as, and adding a scalar to a
+// [features] vector); more than one element per partition adds a
+// TensorReduce.  Each HLO element-wise op is one instruction (no fusion).
+struct LoopVector {
+    int64_t partitions, elems;
+};
+LoopVector loop_vector(const PatternSpec& sp) {
+    return {std::min(kPartitions, sp.features), (sp.features + kPartitions - 1) / kPartitions};
+}
+
+// A scalar reduction of v broadcast to every partition: mean (the 1/F
+// matrix) or sum (ones), the constant being ready at `cst`.
+Time reduce_broadcast(Graph& g, Time cst, Time v) {
+    const LoopVector lv = loop_vector(g.spec);
+    Time m = g.mm(Op::multiply_moving, cst, v, lv.partitions, lv.partitions, lv.elems);
+    return lv.elems > 1 ? g.vec_on(Op::tensor_reduce, lv.partitions, lv.elems, 1, m) : m;
+}
+// Element-wise ops on a loop vector: VectorE with `inputs` operands
+// (tensor_tensor 2, tensor_scalar 1), ScalarE for activations.
+Time elementwise(Graph& g, Op op, int inputs, Time ready) {
+    const LoopVector lv = loop_vector(g.spec);
+    return g.vec_on(op, lv.partitions, lv.elems, inputs, ready);
+}
+Time activation(Graph& g, Time ready) {
+    const LoopVector lv = loop_vector(g.spec);
+    return g.act_on(Op::activation, lv.partitions, lv.elems, ready);
+}
+
+// The state a for-loop carries from one unrolled iteration to the next.
+struct LoopState {
+    Time result = 0;
+    Time intermediate = 0;  // medium
+    Time temp = 0, accumulator = 0;  // large
+};
+
+// One unrolled iteration of the study's loop body at its size
+// (for_loop_size.h):
+//   small   result = result + mean(data[i % B])
+//   medium  p = mean(x * x); intermediate = relu(intermediate + p);
+//           result = result + intermediate * 0.1
+//   large   squared = x * x; reduced = sum(squared).expand_as(result);
+//           activated = tanh(reduced);
+//           normalized = activated / (norm(activated) + 1e-8);
+//           temp = temp * 0.9 + normalized * 0.1; accumulator += temp;
+//           result = result + accumulator * (0.01 * (i + 1))
+// x = data[i % B] is a static slice: i is a Python int, and torch-xla's
+// select lowers to xla::SliceInDim with a constant start
+// (pytorch/xla torch_xla/csrc/ops/select.cpp), so each unrolled trip reads
+// its row at an offset fixed at compile time -- no index register, unlike
+// scan's xs[i].  The row still moves by a DMA_DIRECT2D on GpSimdE: data is a
+// graph input, whose address the runtime supplies, and the capture moves
+// every graph input that way (its static "copy" DMAs are constants).
+void loop_body(Graph& g, uint16_t data, int64_t i, Time cst, Time ready, LoopState& st) {
+    const PatternSpec& sp = g.spec;
+    const LoopVector lv = loop_vector(sp);
+    Time x = g.direct(DmaKind::hbm_read, data, lv.partitions, lv.elems, ready, i % sp.batch, 0);
+    if (sp.size == "medium") {
+        Time sq = elementwise(g, Op::tensor_tensor, 2, x);
+        Time p = reduce_broadcast(g, cst, sq);
+        Time sum = elementwise(g, Op::tensor_tensor, 2, std::max(p, st.intermediate));
+        st.intermediate = activation(g, sum);  // relu
+        Time scaled = elementwise(g, Op::tensor_scalar, 1, st.intermediate);
+        st.result = elementwise(g, Op::tensor_tensor, 2, std::max(scaled, st.result));
+    } else if (sp.size == "large") {
+        Time sq = elementwise(g, Op::tensor_tensor, 2, x);
+        Time reduced = reduce_broadcast(g, cst, sq);
+        Time activated = activation(g, reduced);  // tanh
+        Time sq2 = elementwise(g, Op::tensor_tensor, 2, activated);
+        Time norm = activation(g, reduce_broadcast(g, cst, sq2));  // sqrt
+        Time denom = elementwise(g, Op::tensor_scalar, 1, norm);     // + 1e-8
+        Time normalized = elementwise(g, Op::tensor_tensor, 2, std::max(activated, denom));
+        Time decayed = elementwise(g, Op::tensor_scalar, 1, st.temp);           // temp * 0.9
+        Time weighted = elementwise(g, Op::tensor_scalar, 1, normalized);       // normalized * 0.1
+        st.temp = elementwise(g, Op::tensor_tensor, 2, std::max(decayed, weighted));
+        st.accumulator = elementwise(g, Op::tensor_tensor, 2, std::max(st.accumulator, st.temp));
+        Time step = elementwise(g, Op::tensor_scalar, 1, st.accumulator);       // * 0.01 (i + 1)
+        st.result = elementwise(g, Op::tensor_tensor, 2, std::max(step, st.result));
+    } else {
+        Time mean = reduce_broadcast(g, cst, x);
+        st.result = elementwise(g, Op::tensor_tensor, 2, std::max(mean, st.result));
     }
-    return g.vec_on(Op::tensor_tensor, 1, kScalarElems, 2, std::max(sum, result));
+}
+
+// The reduction constant of a for-loop body: one [P x P] matrix (1/F for a
+// mean, ones for a sum).
+Time loop_constants(Graph& g) {
+    const LoopVector lv = loop_vector(g.spec);
+    return g.constants(lv.partitions, lv.partitions);
 }
 
 Time lower_for_loop(Graph& g) {
     const PatternSpec& sp = g.spec;
     uint16_t data = g.name("data"), out = g.name("result");
-    g.hlo = g.name("%add = add(%result, mean(dynamic-slice(data)))");
+    g.hlo = g.name("%result = add(%result, loop_body(dynamic-slice(data)))");
     g.set_layer("const");
-    const Time cst = g.constants(std::min(kPartitions, sp.features), 1);  // the 1/F column
-    Time result = 0;
+    const Time cst = loop_constants(g);
+    LoopState st;
     for (int64_t i = 0; i < sp.trip_count(); ++i) {
-        g.s.set_floor(g.hold_engines(0).hold(cst, kTrackTensorMatrix).hold(result, kTrackVector).value());
+        g.s.set_floor(g.hold_engines(0)
+                          .hold(cst, kTrackTensorMatrix)
+                          .hold(std::min({st.result, st.intermediate, st.temp, st.accumulator}), kTrackVector)
+                          .value());
         g.set_layer("iter" + std::to_string(i));
-        result = loop_body(g, data, i, cst, 0, result);
+        loop_body(g, data, i, cst, 0, st);
     }
     g.set_layer("store");
-    return g.direct(DmaKind::hbm_write, out, 1, 1, result);
+    const LoopVector lv = loop_vector(sp);
+    return g.direct(DmaKind::hbm_write, out, lv.partitions, lv.elems, st.result);
 }
 
 // for_loop_launch: one graph launch per iteration; each graph reloads the
-// running result and stores it back.
+// running result and stores it back (the small body).
 Time lower_for_loop_launch(Graph& g, Time& device_ns) {
     const PatternSpec& sp = g.spec;
+    const LoopVector lv = loop_vector(sp);
     uint16_t data = g.name("data"), out = g.name("result");
-    g.hlo = g.name("%add = add(%result, mean(dynamic-slice(data)))");
+    g.hlo = g.name("%result = add(%result, mean(dynamic-slice(data)))");
     Time t = 0;
     device_ns = 0;
     for (int64_t i = 0; i < sp.trip_count(); ++i) {
@@ -232,10 +310,11 @@ Time lower_for_loop_launch(Graph& g, Time& device_ns) {
         g.set_layer("launch" + std::to_string(i));
         Time launched = g.instr(kTrackHost, Op::nrt_execute, kHostDispatchNs, t, 0, 0, EventType::runtime);
         const Time body = g.s.begin_kernel(launched);
-        Time cst = g.constants(std::min(kPartitions, sp.features), 1);
-        Time prev = g.direct(DmaKind::hbm_read, out, 1, 1, body);
-        Time res = loop_body(g, data, i, cst, body, prev);
-        g.direct(DmaKind::hbm_write, out, 1, 1, res);
+        Time cst = loop_constants(g);
+        LoopState st;
+        st.result = g.direct(DmaKind::hbm_read, out, lv.partitions, lv.elems, body);
+        loop_body(g, data, i, cst, body, st);
+        g.direct(DmaKind::hbm_write, out, lv.partitions, lv.elems, st.result);
         t = g.s.end_kernel();
         device_ns += t - launched;
     }
@@ -248,15 +327,11 @@ int64_t pattern_sbuf_bytes(const PatternSpec& spec) {
     return kResidentRowTiles * spec.features * dtype_bytes(spec.dtype);
 }
 
-int64_t for_loop_size_factor(std::string_view size) {
-    for (const SizeFactor& s : kSizes)
-        if (s.size == size) return s.factor;
-    return 0;
-}
+bool is_for_loop_size(std::string_view size) { return for_loop_trips(size, kPatternDefaultIterations) > 0; }
 
 int64_t PatternSpec::trip_count() const {
     if (kind != PatternKind::for_loop && kind != PatternKind::for_loop_launch) return iterations;
-    return iterations * std::max<int64_t>(for_loop_size_factor(size), 1);
+    return std::max<int64_t>(for_loop_trips(size, iterations), 1);
 }
 
 bool parse_pattern_kind(std::string_view s, PatternKind& kind) {

@@ -32,23 +32,120 @@ Time Scheduler::fixed(int unit, Op op, Time start, Time end) {
 }
 
 namespace {
+constexpr int kFixed = -1, kUntilTail = -2;
+}  // namespace
+
+// One step of an engine's launch frame (cost_model.h, "Kernel launch and
+// drain"): an instruction of fixed duration, or an EVENT_SEMAPHORE that waits
+// until a meeting point (`until`: an index into the frame's meeting times, or
+// kUntilTail: the frame's end less the fixed steps after it).
+struct FrameStep {
+    Op op;
+    double ns;
+    int until = kFixed;
+};
+
+namespace {
 // The engines that take part in a kernel's preamble and drain (TensorE as its
 // PE row, as neuron-profile shows them).
 constexpr int kKernelEngines[] = {kTrackScalar, kTrackVector, kTrackGpSimd, kTrackTensor, kTrackSync};
+
+void barrier_round(std::vector<FrameStep>& out, int meeting) {
+    out.push_back({Op::drain, kDrainInstrNs});
+    out.push_back({Op::event_semaphore, 0, meeting});
+    out.push_back({Op::event_semaphore, kBarrierAckNs});
+    out.push_back({Op::drain, kDrainInstrNs});
+}
+
+// Before the kernel: the barrier rounds, then wait for the launch and set
+// the ordering mode; ScalarE loads its first activation table.
+std::vector<FrameStep> preamble_steps(int unit) {
+    std::vector<FrameStep> out;
+    if (unit == kTrackTensor) {
+        out.push_back({Op::write, kWriteNs});
+        out.push_back({Op::nop, kNopNs});
+    }
+    for (int r = 0; r < kPreambleBarrierRounds; ++r) {
+        barrier_round(out, r);
+        if (unit == kTrackGpSimd && r == 0) out.push_back({Op::tensor_load, kPreambleRegisterLoadNs});
+    }
+    out.push_back({Op::event_semaphore, 0, kUntilTail});
+    out.push_back({Op::set_ordering_mode, kSetOrderingModeNs});
+    if (unit == kTrackScalar) out.push_back({Op::act_table_load, kActTableLoadNs});
+    if (unit == kTrackSync) out.push_back({Op::write, kWriteNs});
+    return out;
+}
+
+// After the kernel: wait for its last event (meeting 0), GpSimdE's run-state
+// check, clear the kernel's semaphores, one barrier round (meeting 1), the
+// Sync engine's flag writes, notify the runtime, branch and reset the
+// ordering mode.
+std::vector<FrameStep> drain_steps(int unit) {
+    std::vector<FrameStep> out;
+    out.push_back({Op::event_semaphore, 0, 0});
+    if (unit == kTrackGpSimd) {
+        out.push_back({Op::nop, kNopNs});
+        out.push_back({Op::tensor_store, kRegisterStoreNs});
+        out.push_back({Op::tensor_load, kRegisterLoadNs});
+        out.push_back({Op::compare_branch, kCompareBranchNs});
+        out.push_back({Op::write, kWriteNs});
+    }
+    out.push_back({Op::drain, kDrainInstrNs});
+    out.push_back({Op::semaphore_range_clear, kSemaphoreRangeClearNs});
+    barrier_round(out, 1);
+    if (unit == kTrackSync) {
+        out.push_back({Op::write, kWriteNs});
+        out.push_back({Op::write, kWriteNs});
+    }
+    out.push_back({Op::event_semaphore, 0, kUntilTail});
+    out.push_back({Op::notify, kNotifyNs});
+    out.push_back({Op::compare_branch, kCompareBranchNs});
+    out.push_back({Op::set_ordering_mode, kSetOrderingModeNs});
+    out.push_back({Op::set_ordering_mode, kSetOrderingModeNs});
+    return out;
+}
+
+// Per engine, its preamble and drain steps (built once).
+struct FrameScripts {
+    std::array<std::vector<FrameStep>, kUnitCount> preamble, drain;
+    FrameScripts() {
+        for (int u : kKernelEngines) {
+            preamble[static_cast<size_t>(u)] = preamble_steps(u);
+            drain[static_cast<size_t>(u)] = drain_steps(u);
+        }
+    }
+};
+const FrameScripts& frame_scripts() {
+    static const FrameScripts scripts;
+    return scripts;
+}
 }  // namespace
+
+Time Scheduler::run_frame(int unit, Time t, const std::vector<FrameStep>& steps, const Time* meetings, Time end) {
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const FrameStep& st = steps[i];
+        if (st.until == kFixed) {
+            t = fixed(unit, st.op, t, t + st.ns);
+            continue;
+        }
+        Time target = st.until >= 0 ? meetings[st.until] : end;
+        if (st.until == kUntilTail)
+            for (size_t j = i + 1; j < steps.size(); ++j) target -= steps[j].ns;
+        if (target > t) t = fixed(unit, Op::event_semaphore, t, target);
+    }
+    return t;
+}
 
 Time Scheduler::begin_kernel(Time at) {
     at = std::max(at, floor_);
-    const Time start = at + cost_.kernel_preamble_ns();
-    for (int u : kKernelEngines) {
-        Time t = fixed(u, Op::drain, std::max(at, unit_free_[u]), std::max(at, unit_free_[u]) + kDrainInstrNs);
-        // The launch semaphore; ScalarE then loads its first activation table.
-        const Time tail = kSetOrderingModeNs + (u == kTrackScalar ? kActTableLoadNs : 0);
-        if (start - tail > t) t = fixed(u, Op::event_semaphore, t, start - tail);
-        if (u == kTrackScalar) t = fixed(u, Op::act_table_load, t, t + kActTableLoadNs);
-        t = fixed(u, Op::set_ordering_mode, t, t + kSetOrderingModeNs);
-        unit_free_[u] = t;
-    }
+    const Time preamble = cost_.kernel_preamble_ns();
+    const Time start = at + preamble;
+    // The barrier rounds meet at even fractions of the preamble.
+    Time meetings[kPreambleBarrierRounds];
+    for (int r = 0; r < kPreambleBarrierRounds; ++r) meetings[r] = at + preamble * (r + 1) / (kPreambleBarrierRounds + 1);
+    for (int u : kKernelEngines)
+        unit_free_[u] = run_frame(u, std::max(at, unit_free_[u]), frame_scripts().preamble[static_cast<size_t>(u)],
+                                  meetings, start);
     unit_free_[kTrackTensorMatrix] = std::max(unit_free_[kTrackTensorMatrix], start);
     return start;
 }
@@ -56,17 +153,11 @@ Time Scheduler::begin_kernel(Time at) {
 Time Scheduler::end_kernel() {
     const Time last = std::max(stats_.end, floor_);
     const Time end = last + cost_.kernel_drain_ns();
-    for (int u : kKernelEngines) {
-        // Wait for the last transfer, clear the kernel's semaphores, meet the
-        // other engines and notify the runtime.
-        Time t = std::max(unit_free_[u], floor_);
-        if (last > t) t = fixed(u, Op::event_semaphore, t, last);
-        t = fixed(u, Op::semaphore_range_clear, t, t + kSemaphoreRangeClearNs);
-        const Time tail = kNotifyNs + kSetOrderingModeNs;
-        if (end - tail > t) t = fixed(u, Op::event_semaphore, t, end - tail);
-        t = fixed(u, Op::notify, t, t + kNotifyNs);
-        unit_free_[u] = fixed(u, Op::set_ordering_mode, t, t + kSetOrderingModeNs);
-    }
+    // Meeting 0: the kernel's last event; meeting 1: the drain's barrier, halfway.
+    const Time meetings[] = {last, last + cost_.kernel_drain_ns() / 2};
+    for (int u : kKernelEngines)
+        unit_free_[u] = run_frame(u, std::max(unit_free_[u], floor_), frame_scripts().drain[static_cast<size_t>(u)],
+                                  meetings, end);
     return stats_.end;
 }
 

@@ -45,6 +45,7 @@
 #include <cstdint>
 #include <deque>
 #include <utility>
+#include <vector>
 
 #include "common/model/cost_model.h"
 #include "common/model/event_stream.h"
@@ -146,6 +147,8 @@ struct SimStats {
     int64_t floor_clamps = 0;
 };
 
+struct FrameStep;
+
 class Scheduler {
 public:
     Scheduler(const CostModel& cost, ImportHandler* events);
@@ -201,6 +204,10 @@ private:
     void push(int track, Time start, Time end, PendingEvent& e);
     // A fixed-cost instruction of the preamble or drain; returns its end.
     Time fixed(int unit, Op op, Time start, Time end);
+    // One engine's preamble or drain steps from `t`; the waits meet at
+    // `meetings` and the last one leaves room for the steps after it before
+    // `end`.  Returns when the engine is free.
+    Time run_frame(int unit, Time t, const std::vector<FrameStep>& steps, const Time* meetings, Time end);
 
     const CostModel& cost_;
     EventStream stream_;

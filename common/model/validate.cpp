@@ -127,7 +127,7 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
                             std::to_string(p.batch));
         if (p.kind == PatternKind::for_loop || p.kind == PatternKind::for_loop_launch) {
             p.size = w.size.empty() ? "small" : w.size;
-            if (for_loop_size_factor(p.size) == 0)
+            if (!is_for_loop_size(p.size))
                 fail(label, "unknown size '" + w.size + "' (known: small, medium, large)");
         }
         if (!is_auto(w.variant)) fail(label, "variant '" + w.variant + "' does not apply to pattern workloads");

@@ -20,6 +20,17 @@ bool icontains(std::string_view hay, std::string_view needle) {
 
 std::vector<KeyStat> top_keys(const ProfileMetrics::KeyTable& table);
 
+// The vmap/scan/for-loop study's engine-time classes, as its Perfetto SQL
+// selects slices: by exact name (neuron-profile's slice name is the opcode),
+// on any engine.  "TensorMatrix" is MATMUL, TENSOR_TENSOR and TENSOR_REDUCE
+// (the last two are VectorE/GpSimdE instructions); "other" is WRITE and COPY.
+enum class StudyClass { none, tensormatrix, other };
+StudyClass pattern_study_class(std::string_view opcode) {
+    if (opcode == "MATMUL" || opcode == "TENSOR_TENSOR" || opcode == "TENSOR_REDUCE") return StudyClass::tensormatrix;
+    if (opcode == "WRITE" || opcode == "COPY") return StudyClass::other;
+    return StudyClass::none;
+}
+
 }  // namespace
 
 std::string make_profile_id(std::string_view identity) {
@@ -113,6 +124,11 @@ void ProfileMetrics::add(const Event& e) {
     // host ones too (cpu traces), not only the NeuronCore engines'.
     if (e.type == EventType::instruction) {
         std::string_view op = !e.opcode.empty() ? e.opcode : e.name;
+        switch (pattern_study_class(op)) {
+            case StudyClass::tensormatrix: study_tensormatrix_ns_ += std::max<int64_t>(e.dur_ns, 0); break;
+            case StudyClass::other: study_other_ns_ += std::max<int64_t>(e.dur_ns, 0); break;
+            case StudyClass::none: break;
+        }
         OpClass cls = op.empty() ? OpClass::other : static_cast<OpClass>(bump(opcodes_, op, e.dur_ns, true).op_class);
         std::string_view layer = !e.layer.empty() ? e.layer : e.hlo_name;
         if (!layer.empty()) bump(layers_, layer, e.dur_ns, false);
@@ -330,6 +346,16 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         if (engine_time_sum > 0)
             m.derive("tensor_engine_time_share_percent",
                      100.0 * m.get("tensor_engine_active_time", 0) / engine_time_sum);
+    }
+
+    // The pattern study's figures, under its own definitions (not TensorE's
+    // share: see metric_defs.cpp).
+    if (study_tensormatrix_ns_ + study_other_ns_ > 0) {
+        const double tm = study_tensormatrix_ns_ / 1e9, other = study_other_ns_ / 1e9;
+        m.derive("pattern_study_tensormatrix_time", tm);
+        m.derive("pattern_study_other_time", other);
+        m.derive("pattern_study_engine_time", tm + other);
+        m.derive("pattern_study_tensormatrix_share_percent", 100.0 * tm / (tm + other));
     }
 
     // DMA.

@@ -88,6 +88,9 @@ private:
     double hardware_flops_ = 0, model_flops_ = 0, transpose_flops_ = 0;
     bool flops_known_ = false, model_flops_known_ = false;
     int64_t matmul_count_ = 0;
+    // The pattern study's engine times: instruction durations summed by
+    // opcode (see pattern_study_tensormatrix_time in metric_defs.cpp).
+    int64_t study_tensormatrix_ns_ = 0, study_other_ns_ = 0;
     int64_t memory_ops_ = 0, compute_ops_ = 0, classified_total_ = 0;
 
     KeyTable opcodes_;

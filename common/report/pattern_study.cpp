@@ -6,13 +6,20 @@
 
 #include "common/profile/rules.h"
 #include "common/report/units.h"
+#include "common/workload/for_loop_size.h"
 
 namespace nx {
 
 namespace {
 
-// for_loop trip counts relative to small (nx-run: iterations x 1, 3, 9).
-const std::map<std::string, double> kLoopScale = {{"small", 1}, {"medium", 3}, {"large", 9}};
+// The study's own ratio, named as its definition so that it is not read as
+// TensorE's share of busy time.
+constexpr const char* kStudyRatioColumn = "study TensorMatrix ratio";
+
+// for_loop trip counts relative to small (for_loop_size.h: 3, 10, 30 at 3 iterations).
+double loop_scale(const RunView& r) {
+    return static_cast<double>(for_loop_trips(r.size, r.iterations)) / static_cast<double>(for_loop_trips("small", r.iterations));
+}
 
 const ProfileEntry* profile_for(const std::vector<ProfileEntry>& ps, const RunView& r) {
     // Latest profile of the same workload, backend and target (captures carry the run's fields).
@@ -78,8 +85,8 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
 
     TableBlock t;
     t.columns = {"rank", "pattern", "latency", "vs fastest", "instructions", "TensorMatrix busy", "other engines busy",
-                 "TensorMatrix share", "bound"};
-    t.numeric = {true, false, true, true, true, true, true, true, false};
+                 "TensorMatrix share", kStudyRatioColumn, "bound"};
+    t.numeric = {true, false, true, true, true, true, true, true, true, false};
     ChartBlock lat;
     lat.kind = "bars";
     lat.title = "Latency per pattern";
@@ -95,12 +102,15 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
     const RunView* best_share = nullptr;
     double best_share_value = -1;
     bool any_share = false;
+    bool any_study_ratio = false;
     double best_model_share = -1;   // model FLOPs / tensor engine FLOPs, the highest seen
     std::vector<std::string> launch_bound;
     for (const RunView* r : runs) {
         const ProfileEntry* p = profile_for(profiles, *r);
         double tm = engine_ns(p, true), other = engine_ns(p, false);
         double sh = p ? p->summary.value_or("tensor_engine_time_share_percent", NAN) : NAN;
+        double study_ratio = p ? p->summary.value_or("pattern_study_tensormatrix_share_percent", NAN) : NAN;
+        if (std::isfinite(study_ratio)) any_study_ratio = true;
         int64_t instr = p ? p->summary.events : r->predicted_instructions;
         std::string bound = p ? classify_bound(p->summary).verdict : "";
         // The device busy for less than half the run: the rest is the host
@@ -125,7 +135,8 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
         t.rows.push_back({std::to_string(++rank), r->name, format_run_ns(*r, r->median_us * 1e3),
                           format_ratio(r->median_us / fastest), instr >= 0 ? format_count(static_cast<double>(instr)) : "",
                           std::isfinite(tm) ? format_ns(tm) : "", std::isfinite(other) ? format_ns(other) : "",
-                          std::isfinite(sh) ? format_percent(sh) : "", bound});
+                          std::isfinite(sh) ? format_percent(sh) : "",
+                          std::isfinite(study_ratio) ? format_percent(study_ratio) : "", bound});
         lat.categories.push_back(r->name);
         ls.x.push_back(rank);
         ls.y.push_back(r->median_us);
@@ -136,6 +147,12 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
     lat.series.push_back(ls);
     share.series.push_back(ss);
     doc.table(t);
+    if (any_study_ratio)
+        doc.paragraph(std::string(kStudyRatioColumn) +
+                      ": the published study's own \"TensorMatrix ratio\" (its perfetto_analyzer.py): time in slices "
+                      "named MATMUL, TENSOR_TENSOR or TENSOR_REDUCE on any engine, over that time plus WRITE and COPY "
+                      "(pattern_study_tensormatrix_share_percent). TensorMatrix share is TensorE's share of the "
+                      "engines' busy time (tensor_engine_time_share_percent): a different question.");
     // The bars repeat the table: for the HTML page only.
     doc.chart(lat);
     doc.html_only();
@@ -171,11 +188,11 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
         for (const char* size : {"medium", "large"}) {
             if (!loop.count(size)) continue;
             const RunView* r = loop[size];
-            double ratio = r->median_us / small->median_us;
+            double ratio = r->median_us / small->median_us, scale = loop_scale(*r);
             scaling += std::string(" ") + size + ": " + format_ratio(ratio) + " the time for " +
-                       format_ratio(kLoopScale.at(size)) + " the iterations" +
-                       (ratio < kLoopScale.at(size) * 0.8 ? " (fixed costs dominate)"
-                        : ratio > kLoopScale.at(size) * 1.2 ? " (worse than linear)"
+                       format_ratio(scale) + " the iterations" +
+                       (ratio < scale * 0.8 ? " (fixed costs dominate)"
+                        : ratio > scale * 1.2 ? " (worse than linear)"
                                                             : " (about linear)") +
                        ";";
         }

@@ -1,5 +1,6 @@
 // The vmap / scan / for-loop study's report: time per pattern, the
-// TensorMatrix share of engine time, instruction counts, how the for-loop
+// TensorMatrix share of engine time beside the published study's own ratio
+// (pattern_study_tensormatrix_share_percent), instruction counts, how the for-loop
 // scales from small to large, the memory/compute verdict, and the ranking —
 // the questions the pattern study asked.
 #pragma once

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/io/error.h"
+#include "common/workload/for_loop_size.h"
 
 namespace nx {
 
@@ -16,9 +17,6 @@ namespace {
 
 // Host memory a cpu workload may allocate (NX_CPU_MAX_BYTES overrides).
 constexpr double kDefaultMaxBytes = 8.0 * 1024 * 1024 * 1024;
-// for_loop trip count = iterations x factor (small, medium, large), as the
-// sim model lowers it (common/model/patterns.cpp).
-constexpr int64_t kLoopFactorSmall = 1, kLoopFactorMedium = 3, kLoopFactorLarge = 9;
 constexpr float kVmapBias = 0.1f;  // f(x) = relu(sum(x * x)) + 0.1 (the pattern study)
 
 double max_bytes() {
@@ -124,8 +122,7 @@ public:
         check_memory(w, static_cast<double>(rows) * w.features + static_cast<double>(w.batch) * w.batch);
         x_ = filled(static_cast<size_t>(rows * w.features), 7);
         scratch_.assign(static_cast<size_t>(std::max(w.batch * w.batch, rows)), 0);
-        int64_t factor = w.size == "large" ? kLoopFactorLarge : w.size == "medium" ? kLoopFactorMedium : kLoopFactorSmall;
-        trips_ = w.iterations * factor;
+        trips_ = std::max<int64_t>(for_loop_trips(w.size.empty() ? "small" : w.size, w.iterations), 1);
     }
     void execute(OpRecorder* rec) override {
         const int64_t b = w_.batch, f = w_.features;
@@ -162,6 +159,8 @@ public:
         } else {
             // for_loop: result += mean(data[i % batch]), one sync at the end;
             // for_loop_launch: the same body, each iteration its own launch.
+            // Every size runs this (the study's small) body for its trips;
+            // the sim lowers the heavier medium and large bodies.
             float result = 0;
             for (int64_t i = 0; i < trips_; ++i) {
                 const float* row = x_.data() + (i % b) * f;

@@ -171,14 +171,24 @@ TEST(ModelCost, AKernelPaysItsFittedFixedCostAsPreambleAndDrainEvents) {
         EXPECT_DOUBLE_EQ(cost.kernel_fixed_ns(), std::string(name) == "trn1" ? fitted_params().fixed_ns_v2 : fitted_params().fixed_ns_v3);
         std::map<std::string, int> opcodes;
         for (const auto& e : rec.events) ++opcodes[e.opcode];
-        // Five engines (Scalar, Vector, GpSimd, PE, Sync) each drain, wait on
-        // the launch semaphore, set their ordering mode, clear semaphores and
-        // notify; ScalarE loads its activation table once.
-        EXPECT_EQ(opcodes["DRAIN"], 5) << name;
-        EXPECT_EQ(opcodes["SET_ORDERING_MODE"], 10) << name;
+        // The frame of the real-samples capture (a 128x128x136 dot on inf2),
+        // whose counts are in the comments: five engines (Scalar, Vector,
+        // GpSimd, PE, Sync) in two barrier rounds before the kernel and one
+        // after (DRAIN 39 there, 7 per engine here: one fewer DRAIN per
+        // round), three ordering-mode sets each (15), one semaphore range
+        // clear, NOTIFY and COMPARE_BRANCH each plus GpSimdE's run-state
+        // check (COMPARE_BRANCH 6), five 4-byte WRITEs, two NOPs, GpSimdE's
+        // TENSOR_LOADs (2) and TENSOR_STORE (1); ScalarE's table load.
+        EXPECT_EQ(opcodes["DRAIN"], 35) << name;
+        EXPECT_EQ(opcodes["SET_ORDERING_MODE"], 15) << name;
         EXPECT_EQ(opcodes["ACT_TABLE_LOAD"], 1) << name;
         EXPECT_EQ(opcodes["EVENT_SEMAPHORE_RANGE_CLEAR"], 5) << name;
         EXPECT_EQ(opcodes["NOTIFY"], 5) << name;
+        EXPECT_EQ(opcodes["COMPARE_BRANCH"], 6) << name;
+        EXPECT_EQ(opcodes["WRITE"], 5) << name;
+        EXPECT_EQ(opcodes["NOP"], 2) << name;
+        EXPECT_EQ(opcodes["TENSOR_LOAD"], 2) << name;
+        EXPECT_EQ(opcodes["TENSOR_STORE"], 1) << name;
         EXPECT_GE(opcodes["EVENT_SEMAPHORE"], 5) << name;
     }
 }

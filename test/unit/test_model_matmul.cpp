@@ -129,7 +129,7 @@ TEST(SimMatmul, AVariantThatDoesNotFitSbufIsRefusedWithTheWorkloadsName) {
 }
 
 const std::set<std::string> kFixedOpcodes = {"DRAIN", "EVENT_SEMAPHORE", "SET_ORDERING_MODE", "EVENT_SEMAPHORE_RANGE_CLEAR",
-                                              "NOTIFY"};
+                                              "NOTIFY", "WRITE", "NOP", "COMPARE_BRANCH"};
 
 TEST(SimMatmul, EventsCarryTheRowsAndFieldsOfARealProfile) {
     Recorder rec;
