@@ -60,10 +60,14 @@ TEST(SimDwConv, WindowedMultipliesReadTheFiltersFromPsum) {
     // one sum per four positions.
     const double per_position = cost.vector_ns(2, 0) + 256 * cost.tensor_tensor_ns(3, TensorTensorInputs::both_sbuf) +
                                 64 * cost.vector_ns(4 * 3, 1);
-    // Besides: VectorE's part of the kernel's preamble and drain, and the
-    // output row's store, which VectorE triggers.
-    const double fixed = kDrainInstrNs + 2 * kSetOrderingModeNs + kSemaphoreRangeClearNs + kNotifyNs +
-                         kAccessStaticCycles / workload_target(w).vector_clock_ghz + cost.dma_issue_ns();
+    // Besides: VectorE's part of the kernel's launch frame (its semaphore
+    // waits are not busy time): two barrier rounds of two DRAINs and
+    // SET_ORDERING_MODE before the kernel; after it a DRAIN, the semaphore
+    // range clear, one barrier round, NOTIFY, COMPARE_BRANCH and two
+    // SET_ORDERING_MODEs.  And the output row's store, which VectorE triggers.
+    const double frame = 4 * kDrainInstrNs + kSetOrderingModeNs + 3 * kDrainInstrNs + kSemaphoreRangeClearNs +
+                         kNotifyNs + kCompareBranchNs + 2 * kSetOrderingModeNs;
+    const double fixed = frame + kAccessStaticCycles / workload_target(w).vector_clock_ghz + cost.dma_issue_ns();
     EXPECT_NEAR(run(w).vector_busy_ns, windowed + fixed, 1e-6);
     EXPECT_NEAR(run(dwconv(1, 128, 256, "per_position")).vector_busy_ns, per_position + fixed, 1e-6);
 }
