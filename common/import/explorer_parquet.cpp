@@ -15,8 +15,6 @@
 // schema MAJOR nx does not know are imported as far as they are recognised,
 // with a warning.
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <cmath>
 #include <cstring>
@@ -27,6 +25,7 @@
 #include "common/import/explorer_table.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
+#include "common/import/tool_versions.h"
 #include "common/io/error.h"
 #include "common/io/json_text.h"
 #include "common/io/utf8.h"
@@ -415,22 +414,14 @@ private:
     // neuron-profile JSON importer makes (explorer instead of profiler: it is
     // the viewer that wrote the tables), so reports show the same line.
     static std::string versions_of(const std::string& metadata_json) {
-        rapidjson::Document doc;
-        doc.Parse(metadata_json.data(), metadata_json.size());
-        if (doc.HasParseError() || !doc.IsObject()) return {};
-        static constexpr std::pair<const char*, const char*> kFields[] = {
+        static constexpr VersionField kFields[] = {
             {"explorer_version", "explorer"}, {"runtime_version", "runtime"},
             {"compiler_version", "compiler"}, {"driver_version", "driver"},
             {"collectives_version", "collectives"}, {"ntff_version", "ntff"}};
+        rapidjson::Document doc;
+        doc.Parse(metadata_json.data(), metadata_json.size());
         std::string out = "{";
-        for (const auto& [field, name] : kFields) {
-            auto it = doc.FindMember(field);
-            if (it == doc.MemberEnd() || it->value.IsNull()) continue;
-            rapidjson::StringBuffer b;
-            rapidjson::Writer<rapidjson::StringBuffer> w(b);
-            it->value.Accept(w);
-            out += (out.size() > 1 ? "," : "") + json_quote(name) + ":" + b.GetString();
-        }
+        if (!doc.HasParseError()) add_versions(doc, kFields, out);
         return out.size() > 1 ? out + "}" : std::string();
     }
 

@@ -17,6 +17,7 @@
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
 #include "common/import/slots.h"
+#include "common/import/tool_versions.h"
 #include "common/io/error.h"
 #include "common/io/json_text.h"
 #include "common/profile/profile_record.h"
@@ -392,17 +393,11 @@ private:
         note_versions(doc);
     }
     void note_versions(const rapidjson::Value& obj) {
-        static constexpr std::pair<std::string_view, std::string_view> kVersionFields[] = {
+        static constexpr VersionField kVersionFields[] = {
             {"profiler_version", "profiler"}, {"runtime_version", "runtime"}, {"compiler_version", "compiler"},
             {"driver_version", "driver"}, {"collectives_version", "collectives"}, {"ntff_version", "ntff"},
             {"profiler_build_time", "profiler_build_time"}};
-        for (const auto& [field, name] : kVersionFields) {
-            auto it = obj.FindMember(rapidjson::Value(rapidjson::StringRef(field.data(), field.size())));
-            if (it == obj.MemberEnd() || it->value.IsNull()) continue;
-            std::string key = json_quote(name) + ":";
-            if (versions_.find(key) != std::string::npos) continue;  // the first source wins
-            versions_ += (versions_.size() > 1 ? "," : "") + key + to_json(it->value);
-        }
+        add_versions(obj, kVersionFields, versions_);
     }
 
     void active_record(const std::vector<Slot>& s, std::string_view args, int64_t line) {
