@@ -104,7 +104,7 @@ inline constexpr double kNotifyNs = 10;
 inline constexpr double kActTableLoadNs = 368;
 inline constexpr double kSemaphoreRangeClearNs = 300;
 inline constexpr double kKernelDrainNs = 2600;
-// The same capture's frame instruction by instruction (115 of its 127
+// The same capture's frame instruction by instruction (114 of its 127
 // instructions; Scheduler::begin_kernel, end_kernel): every engine meets the
 // others in barrier rounds (DRAIN, a wait on the barrier's semaphore, a
 // second EVENT_SEMAPHORE of ~43 ns, DRAIN), two rounds before the kernel and
@@ -112,10 +112,13 @@ inline constexpr double kKernelDrainNs = 2600;
 // idles one slot (NOP, 16 ns); GpSimdE loads a register from device memory in
 // the preamble (TENSOR_LOAD, 689 ns) and after the kernel stores and reloads
 // one, compares it and clears a flag (TENSOR_STORE 95 ns, TENSOR_LOAD 389 ns,
-// COMPARE_BRANCH, WRITE); the Sync engine writes one flag at the end of the
-// preamble and two before notifying; every engine ends with COMPARE_BRANCH
-// and a second SET_ORDERING_MODE.  WRITE is the mean of the capture's five
-// (64, 37, 46, 36, 39 ns), COMPARE_BRANCH the mean of its five in the drain
+// COMPARE_BRANCH, WRITE); the Sync engine writes two flags before notifying;
+// every engine ends with COMPARE_BRANCH and a second SET_ORDERING_MODE.  The
+// capture's fifth WRITE, on the Sync engine right after the preamble, is the
+// trigger of the graph's static DMA (bir name "I-56-0-trig", the dot's HLO;
+// its packets follow 489 ns later): a compiler-lowered graph's static DMA is
+// triggered by a WRITE (patterns.cpp).  WRITE is the mean of the capture's
+// five (64, 37, 46, 36, 39 ns), COMPARE_BRANCH the mean of its five in the drain
 // (42-53 ns).  All of it sits inside the fitted fixed cost: the barrier waits
 // absorb what the instructions do not fill.
 inline constexpr int kPreambleBarrierRounds = 2;
@@ -131,8 +134,10 @@ inline constexpr double kCompareBranchNs = 47;
 // beside the kernel's own work (real-samples capture of a 128x128x136 dot on
 // inf2, reading material): graph inputs and outputs move by DMA_DIRECT2D
 // instructions on GpSimdE, whose descriptors are written at run time, one
-// packet per partition row plus a 4-byte semaphore write per DMA engine;
-// constants come by a static DMA; GpSimdE loads registers from device memory
+// packet per partition row plus a 4-byte semaphore write per DMA engine (the
+// instruction itself an instant: 0 ns in the capture, the engine's next
+// instruction 649 ns later); constants come by a static DMA, triggered by a
+// WRITE; GpSimdE loads registers from device memory
 // with TENSOR_LOAD (389 ns and 689 ns in that capture: the shorter is taken
 // for a dynamic slice's index); every engine runs its own stream and
 // COMPARE_BRANCHes at a device loop's back-edge (42-91 ns there); register

@@ -1,6 +1,9 @@
 #include "common/model/patterns.h"
 
 #include <algorithm>
+#include <sstream>
+#include <utility>
+#include <vector>
 
 #include "common/model/kernel_emitter.h"
 #include "common/model/scheduler.h"
@@ -68,9 +71,10 @@ struct Graph : KernelEmitter {
         t.strided = false;
         return s.dma(t);
     }
-    // The graph's constants, one static DMA on the Sync engine's queue.
+    // The graph's constants, one static DMA on the Sync engine's queue,
+    // triggered by a WRITE to the queue (as the capture's "-trig" WRITE).
     Time constants(int64_t rows, int64_t cols) {
-        return transfer(kTrackSync, Op::dma_trigger, DmaKind::weight_load, name("const"), rows, cols, 0, 0, 0);
+        return transfer(kTrackSync, Op::write, DmaKind::weight_load, name("const"), rows, cols, 0, 0, 0);
     }
     // An input or output moved by a DMA_DIRECT2D on GpSimdE.
     Time direct(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r = 0, int64_t c = 0) {
@@ -97,6 +101,24 @@ struct Graph : KernelEmitter {
         }
         return t;
     }
+    // A Python float other than 0 and +-1 in the traced code (the 0.1 of
+    // relu(s) + 0.1, a loop body's 0.9 or 1e-8, 0.01 * (i + 1)) is not a
+    // constant of the graph: torch-xla routes only those "special" scalars
+    // to constants (IsSpecialScalar) and every other one to device data,
+    // cached by value (GetDeviceData), so each distinct value is one more
+    // graph input.  The engines need it on every partition they work on, so
+    // it is loaded once, when first used, as a DMA_DIRECT2D that repeats its
+    // 4 bytes on each of `partitions` rows.
+    Time scalar_input(double value, int64_t partitions) {
+        const float v = static_cast<float>(value);
+        for (const auto& in : scalar_inputs)
+            if (in.first == v) return in.second;
+        std::ostringstream label;
+        label << "scalar " << v;
+        const Time t = direct(DmaKind::hbm_read, name(label.str()), partitions, 1, 0);
+        scalar_inputs.emplace_back(v, t);
+        return t;
+    }
     Floor hold_engines(Time t) {
         Floor f(s);
         for (int u : kLoopEngines) f.hold(t, u);
@@ -104,6 +126,8 @@ struct Graph : KernelEmitter {
     }
 
     const PatternSpec& spec;
+    // The graph's scalar inputs loaded so far (value as the graph's fp32).
+    std::vector<std::pair<float, Time>> scalar_inputs;
 };
 
 // vmap: one graph over the stacked [iterations * batch, features] input, rows
@@ -133,7 +157,8 @@ Time lower_vmap(Graph& g) {
             Time sqT = g.vec_on(Op::tensor_tensor, fc, r, 2, tp);
             sum = g.mm(Op::multiply_moving, cst, sqT, fc, 1, r);
         }
-        Time out = g.act_on(Op::activation, 1, r, sum);
+        // The sums are one partition row: the bias 0.1 is needed there only.
+        Time out = g.act_on(Op::activation, 1, r, std::max(sum, g.scalar_input(0.1, 1)));
         end = std::max(end, g.direct(DmaKind::hbm_write, y, 1, r, out, rt));
     }
     return end;
@@ -247,7 +272,7 @@ void loop_body(Graph& g, uint16_t data, int64_t i, Time cst, Time ready, LoopSta
         Time p = reduce_broadcast(g, cst, sq);
         Time sum = elementwise(g, Op::tensor_tensor, 2, std::max(p, st.intermediate));
         st.intermediate = activation(g, sum);  // relu
-        Time scaled = elementwise(g, Op::tensor_scalar, 1, st.intermediate);
+        Time scaled = elementwise(g, Op::tensor_scalar, 1, std::max(st.intermediate, g.scalar_input(0.1, lv.partitions)));
         st.result = elementwise(g, Op::tensor_tensor, 2, std::max(scaled, st.result));
     } else if (sp.size == "large") {
         Time sq = elementwise(g, Op::tensor_tensor, 2, x);
@@ -255,13 +280,15 @@ void loop_body(Graph& g, uint16_t data, int64_t i, Time cst, Time ready, LoopSta
         Time activated = activation(g, reduced);  // tanh
         Time sq2 = elementwise(g, Op::tensor_tensor, 2, activated);
         Time norm = activation(g, reduce_broadcast(g, cst, sq2));  // sqrt
-        Time denom = elementwise(g, Op::tensor_scalar, 1, norm);     // + 1e-8
+        Time denom = elementwise(g, Op::tensor_scalar, 1, std::max(norm, g.scalar_input(1e-8, lv.partitions)));
         Time normalized = elementwise(g, Op::tensor_tensor, 2, std::max(activated, denom));
-        Time decayed = elementwise(g, Op::tensor_scalar, 1, st.temp);           // temp * 0.9
-        Time weighted = elementwise(g, Op::tensor_scalar, 1, normalized);       // normalized * 0.1
+        Time decayed = elementwise(g, Op::tensor_scalar, 1, std::max(st.temp, g.scalar_input(0.9, lv.partitions)));
+        Time weighted = elementwise(g, Op::tensor_scalar, 1, std::max(normalized, g.scalar_input(0.1, lv.partitions)));
         st.temp = elementwise(g, Op::tensor_tensor, 2, std::max(decayed, weighted));
         st.accumulator = elementwise(g, Op::tensor_tensor, 2, std::max(st.accumulator, st.temp));
-        Time step = elementwise(g, Op::tensor_scalar, 1, st.accumulator);       // * 0.01 (i + 1)
+        // 0.01 * (i + 1) is computed in Python: a new value, a new input, each trip.
+        const Time factor = g.scalar_input(0.01 * static_cast<double>(i + 1), lv.partitions);
+        Time step = elementwise(g, Op::tensor_scalar, 1, std::max(st.accumulator, factor));
         st.result = elementwise(g, Op::tensor_tensor, 2, std::max(step, st.result));
     } else {
         Time mean = reduce_broadcast(g, cst, x);
@@ -310,6 +337,7 @@ Time lower_for_loop_launch(Graph& g, Time& device_ns) {
         g.set_layer("launch" + std::to_string(i));
         Time launched = g.instr(kTrackHost, Op::nrt_execute, kHostDispatchNs, t, 0, 0, EventType::runtime);
         const Time body = g.s.begin_kernel(launched);
+        g.scalar_inputs.clear();  // a graph of its own: its own inputs
         Time cst = loop_constants(g);
         LoopState st;
         st.result = g.direct(DmaKind::hbm_read, out, lv.partitions, lv.elems, body);

@@ -5,7 +5,9 @@
 // DMA_DIRECT2D on GpSimdE in one packet per partition row plus a semaphore
 // write per DMA engine, constants by one static DMA, an EVENT_SEMAPHORE where
 // an engine waits for another's result, dynamic slices through an index
-// register.
+// register, and each distinct Python float other than 0 and +-1 (vmap's 0.1,
+// the loop bodies' constants) as a graph input of its own (torch-xla's
+// IsSpecialScalar).
 //
 //   vmap             f(x) = relu(sum(x * x, -1)) + 0.1 over x[iterations, batch,
 //                    features]: one batched graph.  TensorE transposes x

@@ -116,8 +116,9 @@ struct Transfer {
     // static DMA's engine share in packets of at most kStaticPacketBytes, the
     // semaphore increment riding on the last.
     Packets packets = Packets::per_engine;
-    // The trigger instruction: a queue write (DMA_TRIGGER) or, on GpSimdE, a
-    // DMA_DIRECT2D whose descriptors the engine writes itself.
+    // The trigger instruction: a queue write (DMA_TRIGGER; WRITE, as the
+    // capture names it, for a compiler-lowered graph's static DMA) or, on
+    // GpSimdE, a DMA_DIRECT2D whose descriptors the engine writes itself.
     Op trigger_op = Op::dma_trigger;
     uint32_t layer = kNoLayer;
     TensorRef tensor;

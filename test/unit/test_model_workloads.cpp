@@ -6,6 +6,8 @@
 #include <cmath>
 #include <functional>
 #include <iterator>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "common/io/error.h"
@@ -169,36 +171,35 @@ TEST(SimWorkloads, PatternStudyOrdersAreTheHardwares) {
         // Slices grow in the study's order.
         const Figures* order[] = {&vmap, &scan, &small, &medium, &large};
         for (size_t i = 1; i < std::size(order); ++i) EXPECT_LT(order[i - 1]->slices, order[i]->slices) << i;
-        // Engine time, busy time and the study's definition alike: each pair
-        // as the study ranks it (scan and the small loop tie there).
+        // Engine time by the study's definition: each pair as the study ranks
+        // it (scan and the small loop tie there).  Busy time too, but for
+        // vmap against the small loop: the loop's three rows are less work
+        // than vmap's 96 and the two come within 2% (4.9 and 4.8 us on trn1).
         const std::pair<const Figures*, const Figures*> faster[] = {
             {&vmap, &scan}, {&vmap, &small}, {&scan, &medium}, {&small, &medium}, {&medium, &large}};
+        for (const auto& [a, b] : faster) EXPECT_LT(a->study_engine_ns, b->study_engine_ns);
         for (const auto& [a, b] : faster) {
-            EXPECT_LT(a->engine_ns, b->engine_ns);
-            EXPECT_LT(a->study_engine_ns, b->study_engine_ns);
+            if (a != &vmap || b != &small) {
+                EXPECT_LT(a->engine_ns, b->engine_ns);
+            }
         }
-        // TensorE's share of busy time (not the study's ratio): vmap's above
-        // scan's and the small loop's, both above the medium loop's.  Scan
-        // and the small loop tie (13.6% and 13.7% on trn1) since the loop's
-        // rows are static slices; with the study's large body (two
-        // reductions on TensorE per iteration) the large loop's is not below
-        // the medium one's (nx-sim(7)).
-        const std::pair<const Figures*, const Figures*> more_tensor_e[] = {
-            {&vmap, &scan}, {&vmap, &small}, {&scan, &medium}, {&small, &medium}};
-        for (const auto& [a, b] : more_tensor_e) EXPECT_GT(a->te_share, b->te_share);
-        // Magnitudes.  Slices: hundreds for vmap (the study 877), thousands
-        // for the large loop (10223), and the large loop 5-10x the small one
-        // (9.2x), as 10x the trips of heavier bodies give.
+        // TensorE's share of busy time (not the study's ratio) falls as the
+        // loop grows, as the study's ratio does: the small loop's above the
+        // medium and the large one's (19.3%, 17.1%, 17.2% on trn1; the last
+        // two tie).  vmap's is not the highest (17.3%): nx-sim(7).
+        EXPECT_GT(small.te_share, medium.te_share);
+        EXPECT_GT(small.te_share, large.te_share);
+        // Magnitudes.  Slices: hundreds for vmap (the study 877), and the
+        // large loop within 10% of the study's 10223 (its 32 scalar inputs
+        // are nearly half of them).
         EXPECT_GT(vmap.slices, 250);
-        EXPECT_GT(large.slices, 5000);
-        EXPECT_GT(large.slices / small.slices, 5);
-        EXPECT_LT(large.slices / small.slices, 10);
-        // Engine time per extra trip from medium (10) to large (30): the
-        // study's 4.5 us, at least 2 us here (was 1 us with the small body).
-        EXPECT_GT((large.engine_ns - medium.engine_ns) / 20, 2000);
+        EXPECT_NEAR(large.slices, 10223, 0.1 * 10223);
+        // Busy time per extra trip from medium (10) to large (30): the
+        // study's 4.5 us by its definition; 2.0 us here on trn1, 2.25 on trn2.
+        EXPECT_GT((large.engine_ns - medium.engine_ns) / 20, 1500);
         // The study's ratio for vmap, by its definition: within 10 points of
-        // its 64.8% (the frame's five WRITEs against the transpose, the
-        // squares and the sum).  For the loops it rises where the study's
+        // its 64.8% (the frame's four WRITEs and the constants' trigger against
+        // the transpose, the squares and the sum).  For the loops it rises where the study's
         // falls: the model has no per-iteration WRITE or COPY (nx-sim(7)).
         EXPECT_NEAR(vmap.study_share, 64.8, 10);
         EXPECT_GT(large.study_share, small.study_share);
@@ -249,6 +250,35 @@ TEST(SimWorkloads, PatternGraphsShowDescriptorsPacketsAndSemaphoreWaits) {
                                        e.layer.rfind("scan/body", 0) == 0;
                             }),
               3);
+}
+
+// Python floats other than 0 and +-1 are graph inputs (torch-xla's
+// IsSpecialScalar routes only those to constants), one per distinct value:
+// vmap's 0.1 (one partition row: the sums), the medium body's 0.1 once for
+// all ten trips, the large body's 0.9, 0.1 and 1e-8 and its 0.01 * (i + 1)
+// per trip (0.01 * 10 is the 0.1 already loaded): 3 + 29.  Scan and the
+// small body have none.
+TEST(SimWorkloads, NonSpecialPythonScalarsAreGraphInputsOnePerValue) {
+    auto scalar_loads = [](const Workload& w, int64_t* packets) {
+        Recorder rec = record(w);
+        std::set<std::string> values;
+        *packets = 0;
+        for (const auto& e : rec.events)
+            if (e.type == EventType::dma && e.tensor.rfind("scalar ", 0) == 0) {
+                values.insert(e.tensor.substr(0, e.tensor.find('[')));
+                ++*packets;
+            }
+        return values.size();
+    };
+    int64_t packets = 0;
+    EXPECT_EQ(scalar_loads(pattern("vmap"), &packets), 1u);
+    EXPECT_EQ(packets, 1);
+    EXPECT_EQ(scalar_loads(pattern("scan"), &packets), 0u);
+    EXPECT_EQ(scalar_loads(pattern("for_loop", "small"), &packets), 0u);
+    EXPECT_EQ(scalar_loads(pattern("for_loop", "medium"), &packets), 1u);
+    EXPECT_EQ(packets, 128);  // repeated on every partition the body uses
+    EXPECT_EQ(scalar_loads(pattern("for_loop", "large"), &packets), 32u);
+    EXPECT_EQ(packets, 32 * 128);
 }
 
 TEST(SimWorkloads, ElementwiseOpsRunOnTheirEngines) {
