@@ -112,6 +112,13 @@ struct Kernel {
         return s.run(in);
     }
 
+    // A VectorE tensor_tensor priced by where its inputs live: a matmul
+    // result read straight from PSUM beside an SBUF tile costs N cycles,
+    // two SBUF tiles 2N ([nki-tt]).
+    Time tensor_tensor(int64_t elems, TensorTensorInputs where, Time ready, uint32_t lay, int64_t rows) {
+        return vector(Op::tensor_tensor, elems, where == TensorTensorInputs::one_in_psum ? 1 : 2, ready, lay, rows);
+    }
+
     Time scalar(Op op, int64_t elems, Time ready, uint32_t lay, int64_t rows) {
         Instr in;
         in.unit = kTrackScalar;
@@ -175,7 +182,8 @@ struct Kernel {
                 break;
             case Epilogue::multiply: {
                 Time in = load_gating(mc, nc, slot_ready, m, n, lay);
-                evac = vector(Op::tensor_tensor, nc, 2, std::max(mm_end, in), lay, mc);
+                // The product reads the matmul's PSUM result beside the gate.
+                evac = tensor_tensor(nc, TensorTensorInputs::one_in_psum, std::max(mm_end, in), lay, mc);
                 break;
             }
             case Epilogue::none:
@@ -408,7 +416,8 @@ Time lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Matmul
                                 for (int64_t b2 = 0; b2 < tn; ++b2) res_ready[static_cast<size_t>((m - gm) * TN + b2)] = zero;
                             }
                             // Accumulate the PSUM partial sum into the SBUF result tile.
-                            Time add = c.vector(Op::tensor_tensor, nc, 2, std::max(mm_end, res_ready[ri]), lay, mc);
+                            Time add = c.tensor_tensor(nc, TensorTensorInputs::one_in_psum,
+                                                       std::max(mm_end, res_ready[ri]), lay, mc);
                             s.psum_release(bank, add);
                             res_ready[ri] = add;
                         }
