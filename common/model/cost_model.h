@@ -116,8 +116,9 @@ inline constexpr double kKernelDrainNs = 2600;
 // every engine ends with COMPARE_BRANCH and a second SET_ORDERING_MODE.  The
 // capture's fifth WRITE, on the Sync engine right after the preamble, is the
 // trigger of the graph's static DMA (bir name "I-56-0-trig", the dot's HLO;
-// its packets follow 489 ns later): a compiler-lowered graph's static DMA is
-// triggered by a WRITE (patterns.cpp).  WRITE is the mean of the capture's
+// its packets follow 489 ns later, where the model keeps its 1300 ns
+// trigger-to-first-byte latency): a compiler-lowered graph's static DMA is
+// triggered by a WRITE (patterns.cpp, Transfer::TriggerCost::prebuilt).  WRITE is the mean of the capture's
 // five (64, 37, 46, 36, 39 ns), COMPARE_BRANCH the mean of its five in the drain
 // (42-53 ns).  All of it sits inside the fitted fixed cost: the barrier waits
 // absorb what the instructions do not fill.

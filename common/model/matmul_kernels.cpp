@@ -101,10 +101,13 @@ struct Kernel {
     }
 
     Time vector(Op op, int64_t elems, int inputs, Time ready, uint32_t lay, int64_t rows) {
+        return vector_lasting(op, cost.vector_ns(elems, inputs), elems, ready, lay, rows);
+    }
+    Time vector_lasting(Op op, Time dur, int64_t elems, Time ready, uint32_t lay, int64_t rows) {
         Instr in;
         in.unit = kTrackVector;
         in.op = op;
-        in.dur = cost.vector_ns(elems, inputs);
+        in.dur = dur;
         in.ready = ready;
         in.layer = lay;
         in.hlo = hlo;
@@ -116,7 +119,7 @@ struct Kernel {
     // result read straight from PSUM beside an SBUF tile costs N cycles,
     // two SBUF tiles 2N ([nki-tt]).
     Time tensor_tensor(int64_t elems, TensorTensorInputs where, Time ready, uint32_t lay, int64_t rows) {
-        return vector(Op::tensor_tensor, elems, where == TensorTensorInputs::one_in_psum ? 1 : 2, ready, lay, rows);
+        return vector_lasting(Op::tensor_tensor, cost.tensor_tensor_ns(elems, where), elems, ready, lay, rows);
     }
 
     Time scalar(Op op, int64_t elems, Time ready, uint32_t lay, int64_t rows) {

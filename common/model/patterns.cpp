@@ -1,6 +1,8 @@
 #include "common/model/patterns.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iomanip>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -68,6 +70,11 @@ struct Graph : KernelEmitter {
         t.trigger = trigger;
         t.trigger_op = trigger_op;
         t.packets = trigger == kTrackGpSimd ? Packets::per_row : Packets::static_chunks;
+        // A DMA_DIRECT2D writes its descriptors at run time (untimed on the
+        // engine's row, as in the capture); a static DMA's were built at
+        // compile time, its trigger one queue WRITE.
+        t.trigger_cost = trigger_op == Op::dma_direct2d ? Transfer::TriggerCost::untimed
+                                                         : Transfer::TriggerCost::prebuilt;
         t.strided = false;
         return s.dma(t);
     }
@@ -109,12 +116,17 @@ struct Graph : KernelEmitter {
     // graph input.  The engines need it on every partition they work on, so
     // it is loaded once, when first used, as a DMA_DIRECT2D that repeats its
     // 4 bytes on each of `partitions` rows.
+    // Returns when the value is in SBUF (0 for a special scalar: a constant).
+    // Values are compared as fp32, the study's dtype (at bf16, fp16 or fp8
+    // torch-xla would merge values equal in that type: not modelled); the
+    // first use decides the partitions.
     Time scalar_input(double value, int64_t partitions) {
+        if (value == 0 || std::fabs(value) == 1) return 0;
         const float v = static_cast<float>(value);
         for (const auto& in : scalar_inputs)
             if (in.first == v) return in.second;
         std::ostringstream label;
-        label << "scalar " << v;
+        label << "scalar " << std::setprecision(9) << value;
         const Time t = direct(DmaKind::hbm_read, name(label.str()), partitions, 1, 0);
         scalar_inputs.emplace_back(v, t);
         return t;

@@ -147,11 +147,15 @@ ScanOutcome lower_scan(Scheduler& s, const ScanSpec& spec) {
                     return spills-- > 0 ? through_hbm(made, producer, cp, L) : made;
                 };
                 const Time da = kept(e.act(Op::activation, cp, L, std::max(inputs, a)), kTrackScalar);
-                const Time dbu = kept(e.vec(Op::tensor_tensor, cp, L, 2, std::max(du, bb)), kTrackVector);
+                // deltaBu and scan*C read B and C straight from the broadcasts'
+                // PSUM banks: N VectorE cycles, not 2N ([nki-tt]).
+                const Time dbu =
+                    kept(e.tensor_tensor(cp, L, TensorTensorInputs::one_in_psum, std::max(du, bb)), kTrackVector);
                 const Time scan =
                     kept(e.vec(Op::tensor_tensor_scan, cp, L, 2, std::max({da, dbu, carry})), kTrackVector);
                 carry = scan;
-                const Time sc = kept(e.vec(Op::tensor_tensor, cp, L, 2, std::max(scan, cb)), kTrackVector);
+                const Time sc =
+                    kept(e.tensor_tensor(cp, L, TensorTensorInputs::one_in_psum, std::max(scan, cb)), kTrackVector);
                 bank_free[static_cast<size_t>(gen)] = std::max(bank_free[static_cast<size_t>(gen)], sc);
                 acc[ct] = e.vec(Op::tensor_tensor, cp, L, 2, std::max(sc, acc[ct]));
                 last_read = std::max(last_read, acc[ct]);

@@ -299,20 +299,14 @@ Time Scheduler::dma(const Transfer& t) {
             push(unit, wait_from, trig, w);
         }
     }
-    // A compiler-lowered graph's static DMA runs descriptors built at compile
-    // time: its trigger is one 4-byte queue WRITE (the capture's 37 ns "-trig"
-    // WRITE), with no descriptors to issue on the engine.
-    const Time trig_ns =
-        t.trigger_op == Op::write ? kWriteNs : trigger_ns(unit) + cost_.dma_issue_ns();
+    // Transfer::TriggerCost says what the engine pays (scheduler.h).
+    const Time trig_ns = t.trigger_cost == Transfer::TriggerCost::prebuilt ? kWriteNs
+                                                                            : trigger_ns(unit) + cost_.dma_issue_ns();
     Time trig_end = trig + trig_ns;
     unit_free_[unit] = trig_end;
     ++stats_.instructions;
     ++stats_.unit_instructions[unit];
-    // A DMA_DIRECT2D is an instant on its engine's row (all three of the
-    // capture's: 0 ns), the engine's next instruction coming 649 ns later:
-    // writing the descriptors occupies the engine but is no instruction
-    // time, so it is neither in the trace nor in the engine's busy time.
-    const bool instant = t.trigger_op == Op::dma_direct2d;
+    const bool instant = t.trigger_cost == Transfer::TriggerCost::untimed;
     if (!instant) stats_.unit_busy_ns[unit] += trig_ns;
     ++stats_.dma_issued;
     {

@@ -120,6 +120,14 @@ struct Transfer {
     // capture names it, for a compiler-lowered graph's static DMA) or, on
     // GpSimdE, a DMA_DIRECT2D whose descriptors the engine writes itself.
     Op trigger_op = Op::dma_trigger;
+    // What the trigger costs its engine.  issue: the trigger and the fitted
+    // descriptor issue (ModelParams::dma_issue_ns), as busy time.  prebuilt:
+    // descriptors built at compile time, the trigger one 4-byte queue write
+    // (kWriteNs).  untimed: the issue occupies the engine but shows as a 0 ns
+    // instant and is no busy time (the capture's DMA_DIRECT2Ds: 0 ns each,
+    // GpSimdE's next instruction 649 ns later).
+    enum class TriggerCost : uint8_t { issue, prebuilt, untimed };
+    TriggerCost trigger_cost = TriggerCost::issue;
     uint32_t layer = kNoLayer;
     TensorRef tensor;
 };

@@ -180,6 +180,24 @@ TEST(SimMatmul, EventsCarryTheRowsAndFieldsOfARealProfile) {
     EXPECT_EQ(r.tiles.total, 2 * 4 * 2);
 }
 
+// blocked_mnk adds every pass from PSUM into its SBUF result tile: one input
+// in PSUM, N VectorE cycles, not the 2N of two SBUF tiles
+// (nki.isa.tensor_tensor's Trn1 cost table).
+TEST(SimMatmul, BlockedMnkAccumulatesFromPsumAtNCycles) {
+    Recorder rec;
+    Workload w = matmul_workload(256, 2048, 1024, "blocked_mnk");
+    simulate(w, workload_target(w), &rec);
+    CostModel cost(*find_target("trn1"));
+    const double one_input = cost.tensor_tensor_ns(kMovingMax, TensorTensorInputs::one_in_psum);
+    int adds = 0;
+    for (const auto& e : rec.events)
+        if (e.track == "Vector" && e.opcode == "TENSOR_TENSOR") {
+            EXPECT_NEAR(static_cast<double>(e.dur), one_input, 1.0) << e.layer;  // ends rounded to ns
+            ++adds;
+        }
+    EXPECT_EQ(adds, 2 * 2 * 2);  // M tiles x K blocks of 1024 x N chunks of 512
+}
+
 TEST(SimMatmul, SummaryMetricsComeFromTheSameCodeAsMeasuredProfiles) {
     SimResult r;
     ProfileSummary s = testing::summarize(matmul_workload(2048, 2048, 2048), &r);

@@ -2,6 +2,9 @@
 // rows, the NC-v2 SBUF port, DMA sharing and the streamed event order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "common/model/scheduler.h"
 #include "test/unit/test_model_support.h"
 
@@ -132,6 +135,44 @@ TEST(ModelScheduler, AStoreDoesNotWaitBehindThePrefetchBacklogButDelaysIt) {
     EXPECT_LE(stored, 60 / 1.12 + cost.dma_issue_ns() + 1300 + 2 * one + 1);
     // ...and the backlog finishes later by the store's duration.
     EXPECT_NEAR(backlog_mixed - backlog_alone, one, 1.0);
+}
+
+// What a DMA's trigger costs its engine (Transfer::TriggerCost): the fitted
+// issue as busy time (hand-written kernels); a 4-byte queue WRITE when the
+// descriptors were built at compile time (a graph's static DMA, the
+// capture's "-trig" WRITE); or the issue as occupancy shown as a 0 ns
+// instant, no busy time (the capture's DMA_DIRECT2Ds).
+TEST(ModelScheduler, ATriggerCostsWhatItsKindOfDescriptorsCosts) {
+    using Cost = Transfer::TriggerCost;
+    struct Case {
+        Cost cost;
+        Op op;
+        int unit;
+    };
+    for (const Case& c : {Case{Cost::issue, Op::dma_trigger, kTrackSync}, Case{Cost::prebuilt, Op::write, kTrackSync},
+                          Case{Cost::untimed, Op::dma_direct2d, kTrackGpSimd}}) {
+        CostModel cost(*find_target("trn1"));
+        Recorder rec;
+        Scheduler s(cost, &rec);
+        Transfer t;
+        t.partitions = 128;
+        t.row_bytes = 4;
+        t.trigger = c.unit;
+        t.trigger_op = c.op;
+        t.trigger_cost = c.cost;
+        t.packets = Packets::per_row;
+        s.dma(t);
+        const double occupied = c.cost == Cost::prebuilt ? kWriteNs : s.trigger_ns(c.unit) + cost.dma_issue_ns();
+        EXPECT_DOUBLE_EQ(s.unit_free(c.unit), occupied) << static_cast<int>(c.cost);
+        EXPECT_DOUBLE_EQ(s.stats().unit_busy_ns[static_cast<size_t>(c.unit)], c.cost == Cost::untimed ? 0 : occupied);
+        // The engine's next instruction waits for the issue either way.
+        EXPECT_DOUBLE_EQ(s.run(instr(c.unit, 10)), occupied + 10);
+        s.finish();
+        const auto trig = std::find_if(rec.events.begin(), rec.events.end(),
+                                       [&](const auto& e) { return e.type == EventType::instruction; });
+        ASSERT_NE(trig, rec.events.end());
+        EXPECT_EQ(trig->dur, c.cost == Cost::untimed ? 0 : std::llround(occupied)) << trig->name;
+    }
 }
 
 TEST(ModelScheduler, EventsAreStreamedInTimestampOrder) {
