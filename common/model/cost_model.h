@@ -57,9 +57,10 @@ inline constexpr int64_t kAccessStaticCycles = 60;
 inline constexpr double kScalarMinIssueNs = 189;
 // tensor_tensor [nki-tt]: N VectorE cycles when one input tile is in PSUM
 // and the other in SBUF (the two are read side by side), 2N when both are in
-// SBUF.  (Also N for bf16 add/multiply/subtract on contiguous SBUF data: not
-// modelled, every SBUF pair is charged 2N.)
-enum class TensorTensorInputs { both_sbuf, one_in_psum };
+// SBUF, but N again when both inputs and the output are bfloat16, the
+// operator is add, multiply or subtract and the data is contiguous along the
+// free dimension (bf16_arith).
+enum class TensorTensorInputs { both_sbuf, one_in_psum, bf16_arith };
 // GpSimdE has no published per-instruction figure: assumed to cost like
 // VectorE at its own clock (an assumption listed in nx-sim(7)).
 inline constexpr int64_t kGpSimdStaticCycles = kVectorStaticCycles;
@@ -194,7 +195,7 @@ public:
     // VectorE tensor_tensor over `free_elems` per partition, by where its
     // two inputs live (see TensorTensorInputs).
     Time tensor_tensor_ns(int64_t free_elems, TensorTensorInputs where) const {
-        return vector_ns(free_elems, where == TensorTensorInputs::one_in_psum ? 1 : 2);
+        return vector_ns(free_elems, where == TensorTensorInputs::both_sbuf ? 2 : 1);
     }
     // ScalarE instruction (activation, copy, scale) over `free_elems`.
     Time scalar_ns(int64_t free_elems) const;

@@ -345,6 +345,32 @@ TEST(SimWorkloads, ElementwiseOpsRunOnTheirEngines) {
     }
 }
 
+// nki.isa.tensor_tensor's Trn1 cost table: two SBUF tiles cost 2N VectorE
+// cycles, but N when all are bfloat16, the operator is add, multiply or
+// subtract and the data is contiguous (an element-wise tile is).
+TEST(SimWorkloads, Bf16AddSubMulRunAtNCyclesOtherBinaryOpsAt2N) {
+    const CostModel cost(*find_target("trn1"));
+    const double n = cost.tensor_tensor_ns(2048, TensorTensorInputs::bf16_arith),
+                 two_n = cost.tensor_tensor_ns(2048, TensorTensorInputs::both_sbuf);
+    ASSERT_LT(n, two_n);
+    struct Case {
+        const char* op;
+        const char* dtype;
+        double ns;
+    };
+    for (const Case& c : {Case{"add", "bf16", n}, Case{"sub", "bf16", n}, Case{"mul", "bf16", n},
+                          Case{"max", "bf16", two_n}, Case{"add", "fp32", two_n}, Case{"mul", "fp16", two_n}}) {
+        Recorder rec = record(elementwise(c.op, 128, 2048, c.dtype));
+        int found = 0;
+        for (const auto& e : rec.events)
+            if (e.track == "Vector" && e.opcode == "TENSOR_TENSOR") {
+                EXPECT_NEAR(static_cast<double>(e.dur), c.ns, 1.0) << c.op << ' ' << c.dtype;
+                ++found;
+            }
+        EXPECT_EQ(found, 1) << c.op << ' ' << c.dtype;
+    }
+}
+
 TEST(SimWorkloads, MemoryBoundElementwiseRunsAtTheSustainedDmaRate) {
     SimResult r = run(elementwise("add", 4096, 4096));
     CostModel cost(*find_target("trn1"));
