@@ -105,14 +105,18 @@ DependencyGraph DependencyCollector::finish() {
     g.strings = strings_;
     g.flow_rows = static_cast<int64_t>(rows_.size()) + bad_rows_;
     g.unresolved = bad_rows_;
-    // Each node once (a repeated id keeps its last row), in start order.
+    // Each node once (a repeated id keeps its last row), in start order;
+    // compacted in place, so the nodes are held once, not twice.
     std::stable_sort(nodes_.begin(), nodes_.end(), [](const DepNode& a, const DepNode& b) {
         return a.table != b.table ? a.table < b.table : a.id < b.id;
     });
+    size_t kept = 0;
     for (size_t i = 0; i < nodes_.size(); ++i)
         if (i + 1 == nodes_.size() || nodes_[i + 1].table != nodes_[i].table || nodes_[i + 1].id != nodes_[i].id)
-            g.nodes.push_back(nodes_[i]);
-    std::vector<DepNode>().swap(nodes_);
+            nodes_[kept++] = nodes_[i];
+    nodes_.resize(kept);
+    g.nodes = std::move(nodes_);
+    nodes_ = {};
     std::sort(g.nodes.begin(), g.nodes.end(), [](const DepNode& a, const DepNode& b) {
         if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
         if (a.table != b.table) return a.table < b.table;

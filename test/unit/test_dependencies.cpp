@@ -60,6 +60,27 @@ TEST(Dependencies, GraphKeepsTheNamedNodesAndCountsWhatItLeavesOut) {
     EXPECT_EQ(g.edges.size(), 5u);
 }
 
+// An id given twice (a split table read twice, a repeated row) is one node:
+// its last row, among the others in start order.
+TEST(Dependencies, ARepeatedIdIsOneNodeItsLastRow) {
+    DependencyCollector c;
+    for (const std::string& row : {flow("instruction", 0, "instruction", 1, 5), flow("instruction", 1, "instruction", 2, 5)})
+        c.flow_row(row);
+    std::string a0, a1, a2, a3;
+    c.instruction(instruction(1, Engine::vector, "OLD", 900, 10, a0));
+    c.instruction(instruction(0, Engine::sync, "WRITE", 0, 100, a1));
+    c.instruction(instruction(2, Engine::scalar, "ACTIVATE", 700, 50, a2));
+    c.instruction(instruction(1, Engine::vector, "TENSOR_TENSOR", 300, 200, a3));
+    DependencyGraph g = c.finish();
+    ASSERT_EQ(g.nodes.size(), 3u);
+    EXPECT_EQ(g.nodes[0].id, 0);
+    EXPECT_EQ(g.nodes[1].id, 1);
+    EXPECT_EQ(g.nodes[1].name, "TENSOR_TENSOR");
+    EXPECT_EQ(g.nodes[1].start_ns, 300);
+    EXPECT_EQ(g.nodes[2].id, 2);
+    EXPECT_EQ(g.edges.size(), 2u);
+}
+
 TEST(Dependencies, CriticalPathOfTheWholeProfile) {
     DependencyGraph g = deps_graph();
     CriticalPath p = critical_path(g, INT64_MIN, INT64_MAX);
