@@ -531,6 +531,27 @@ setup() {
     [[ "$(nx-report --db s.db --format text)" != *"predicted"* ]]
 }
 
+@test "nx-report: a sim profile's total time carries the model's error band and where it comes from, as the run tables do" {
+    printf '%s\n' '{"kind":"workload","name":"fd2","op":"elementwise","opname":"add","rows":12800,"cols":2,"dtype":"fp32"}' \
+        '{"kind":"workload","name":"fd200","op":"elementwise","opname":"add","rows":128,"cols":200,"dtype":"fp32"}' |
+        nx-run --backend sim --target trn1 --timed 1 --warmup 0 >runs.jsonl
+    band=$(jget runs.jsonl 'r[0]["predicted"]["error_band_percent"]')
+    basis=$(jget runs.jsonl 'r[0]["predicted"]["error_band_basis"]')
+    pct=$(printf '%.0f' "$band")
+    nx-capture --dir prof <runs.jsonl | nx-convert --db sim.db >/dev/null
+    run nx-report --db sim.db --profile fd2 --format text
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"total time  ~"*" us (+-$pct%)"* ]]
+    [[ "$output" == *"error band  +-$pct%, the model's error on comparable calibration points: $basis"* ]]
+    # The run table and the profile agree on the band.
+    [[ "$(nx-report runs.jsonl --format text)" == *"(+-$pct%)"* ]]
+    # A comparison says each predicted time with its band.
+    [[ "$(nx-report --db sim.db --compare --profile fd2 --profile fd200 --format text)" == *"fd200 takes ~"*" us (+-$pct%), "* ]]
+    # A measured profile has none.
+    [[ "$(nx-report --db s.db --profile small --format text)" == *"total time  4 us"* ]]
+    [[ "$(nx-report --db s.db --profile small --format text)" != *"error band"* ]]
+}
+
 @test "pattern study: host-dispatch-dominated is launch-bound, transposes are not arithmetic, a sim ranking says it is predicted" {
     nx-run --study patterns --patterns for_loop,for_loop_launch --sizes small,large --timed 1 --warmup 0 >runs.jsonl
     nx-capture --dir prof <runs.jsonl | nx-convert --db p.db >/dev/null

@@ -11,6 +11,7 @@
 #include "common/records/jsonl.h"
 #include "common/report/bounds_report.h"
 #include "common/report/breakdown_report.h"
+#include "common/report/prediction_band.h"
 #include "common/report/region_report.h"
 #include "common/report/system_links.h"
 #include "common/report/trace_report.h"
@@ -226,7 +227,14 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     if (!versions.empty()) facts.push_back({"versions", versions});
     std::string system = system_profile_text(i);
     if (!system.empty()) facts.push_back({"system profile", system});
-    facts.push_back({"total time", metric_text(s, "total_time")});
+    // A predicted total time carries the model's error band, as the study
+    // tables print it, and the points the band comes from.
+    const PredictionBand band = prediction_band(i);
+    const std::string total = with_band(metric_text(s, "total_time"), s.find("total_time") ? band.percent : NAN);
+    facts.push_back({"total time", total});
+    if (band.known())
+        facts.push_back({"error band", band_text(band.percent) + ", the model's error on comparable calibration points" +
+                                           (band.basis.empty() ? std::string() : ": " + band.basis)});
     facts.push_back({"events", format_count(static_cast<double>(s.events))});
     doc.facts(facts);
 
@@ -265,7 +273,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
 
     BoundVerdict bound = classify_bound(s);
     // The headline as cards (the HTML report); text shows these as facts below.
-    doc.cards({{"total time", metric_text(s, "total_time")},
+    doc.cards({{"total time", total},
                {"MFU", metric_text(s, "mfu_estimated_percent")},
                {"MBU", metric_text(s, "mbu_estimated_percent")},
                {"bound", bound.verdict}});

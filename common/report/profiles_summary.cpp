@@ -7,6 +7,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/profile/rules.h"
 #include "common/report/natural_order.h"
+#include "common/report/prediction_band.h"
 #include "common/report/units.h"
 
 namespace nx {
@@ -97,7 +98,7 @@ void add_profiles_summary(Document& doc, const std::vector<ProfileEntry>& profil
                 worst = f.rule;
                 break;
             }
-        t.rows.push_back({p->info.name, where(p->info), format_seconds(total_time(*p)),
+        t.rows.push_back({p->info.name, where(p->info), with_band(format_seconds(total_time(*p)), prediction_band(p->info).percent),
                           metric_cell(s, "mfu_estimated_percent"), metric_cell(s, "mbu_estimated_percent"),
                           s.engines.empty() ? "" : classify_bound(s).verdict, counts, worst});
     }

@@ -2,17 +2,15 @@
 #include "common/report/run_view.h"
 
 #include <cmath>
-#include <cstdio>
 
+#include "common/report/prediction_band.h"
 #include "common/report/units.h"
 
 namespace nx {
 
 std::string format_run_ns(const RunView& r, double ns) {
-    if (!std::isfinite(ns) || !std::isfinite(r.error_band_percent)) return format_ns(ns);
-    char band[32];
-    std::snprintf(band, sizeof band, " (+-%.0f%%)", r.error_band_percent);
-    return "~" + format_ns(ns) + band;
+    if (!std::isfinite(ns)) return format_ns(ns);
+    return with_band(format_ns(ns), r.error_band_percent);
 }
 
 std::string backend_phrase(const std::string& backend) {
