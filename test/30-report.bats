@@ -25,6 +25,39 @@ setup() {
     [[ "$output" == *"Top layers"* ]]
 }
 
+@test "nx-report: instructions the source could not name ('unknown') are a warning that points at the NEFF" {
+    # small.json with two of its instructions renamed as a trace decoded with
+    # another graph's NEFF shows them (nx-sim(7) BLIND SPOTS).
+    python3 - "$FIXTURES/small.json" <<'PY' >unnamed.json
+import json, sys
+d = json.load(open(sys.argv[1]))
+core = [i for i in d["instruction"] if i.get("label") != "host"]
+for i in core[:2]:
+    i["opcode"] = "unknown"
+print(json.dumps(d))
+PY
+    total=$(python3 -c "import json; print(len(json.load(open('unnamed.json'))['instruction']))")
+    nx-convert --target trn1 unnamed.json >unnamed.jsonl
+    run nx-report --format text unnamed.jsonl
+    [ "$status" -eq 0 ]
+    pct=$(python3 -c "print(f'{100 * 2 / $total:.4g}')")
+    [[ "$output" == *"warn  unnamed_instructions: the source names no opcode for some instructions ('unknown')"*"[unnamed_instruction_percent = $pct > 0]"* ]]
+    [[ "$output" == *"-> check that the NTFF was viewed with the NEFF it was captured from (nx-convert --neff)"* ]]
+    # The same profile with every instruction named: no such finding.
+    [[ "$(nx-report --format text --all --profile small profiles.jsonl)" != *"unnamed_instructions:"* ]]
+    [[ "$(nx-report --format text --all --profile small profiles.jsonl)" =~ unnamed_instruction_percent\ +0\ +% ]]
+}
+
+@test "nx-report and nx-convert read a pipe named as a file (<(...), /dev/stdin): sniffing for a database leaves it unread" {
+    run nx-report --format text <(cat profiles.jsonl)
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Profile small"* ]]
+    [ "$(cat profiles.jsonl | nx-report --format jsonl /dev/stdin | wc -l)" = "$(nx-report --format jsonl profiles.jsonl | wc -l)" ]
+    run nx-convert --target trn1 <(cat "$FIXTURES/small.json")
+    [ "$status" -eq 0 ]
+    [ "$(jget - 'r[0]["metrics"]["total_time"]' <<<"$output")" = "$(nx-convert --target trn1 "$FIXTURES/small.json" | jget - 'r[0]["metrics"]["total_time"]')" ]
+}
+
 @test "nx-report --all shows every finding, every metric with its origin, and rules not evaluated" {
     run nx-report --format text --all --profile small profiles.jsonl
     [ "$status" -eq 0 ]

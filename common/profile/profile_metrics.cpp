@@ -31,6 +31,15 @@ StudyClass pattern_study_class(std::string_view opcode) {
     return StudyClass::none;
 }
 
+// An opcode the source could not name: neuron-profile and Explorer write
+// "unknown" (any case) where they have no name for an instruction.  A trace
+// decoded with a NEFF other than the one it was captured from is one way to
+// get them (nx-sim(7) BLIND SPOTS: the pattern study's traces).
+bool is_unnamed_opcode(std::string_view op) {
+    constexpr std::string_view kUnknown = "unknown";
+    return op.size() == kUnknown.size() && icontains(op, kUnknown);
+}
+
 }  // namespace
 
 std::string make_profile_id(std::string_view identity) {
@@ -133,6 +142,10 @@ void ProfileMetrics::add(const Event& e) {
         std::string_view layer = !e.layer.empty() ? e.layer : e.hlo_name;
         if (!layer.empty()) bump(layers_, layer, e.dur_ns, false);
         ++classified_total_;
+        if (e.engine != Engine::none && e.engine != Engine::host && e.engine != Engine::dma) {
+            ++core_instructions_;
+            if (op.empty() || is_unnamed_opcode(op)) ++unnamed_instructions_;
+        }
         switch (cls) {
             case OpClass::memory: ++memory_ops_; break;
             case OpClass::compute: ++compute_ops_; break;
@@ -463,6 +476,8 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         for (std::string& n : extra.notes) out.notes.push_back(std::move(n));
         out.dma_queue_types = std::move(extra.queue_types);
     }
+    if (core_instructions_ > 0)
+        m.derive("unnamed_instruction_percent", 100.0 * unnamed_instructions_ / core_instructions_);
     if (classified_total_ > 0) {
         m.derive("memory_instruction_percent", 100.0 * memory_ops_ / classified_total_);
         m.derive("compute_instruction_percent", 100.0 * compute_ops_ / classified_total_);

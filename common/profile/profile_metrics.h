@@ -92,6 +92,9 @@ private:
     // opcode (see pattern_study_tensormatrix_time in metric_defs.cpp).
     int64_t study_tensormatrix_ns_ = 0, study_other_ns_ = 0;
     int64_t memory_ops_ = 0, compute_ops_ = 0, classified_total_ = 0;
+    // NeuronCore instructions, and those the source could not name (opcode
+    // "unknown", or none): their time is in no opcode's figures.
+    int64_t core_instructions_ = 0, unnamed_instructions_ = 0;
 
     KeyTable opcodes_;
     KeyTable layers_;

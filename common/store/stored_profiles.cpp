@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "common/io/error.h"
@@ -180,6 +181,11 @@ void replay_stored_profiles(Store& store, const std::vector<std::string>& names,
 }
 
 bool is_study_database(const std::string& path) {
+    // Only a regular file can be a database, and only a regular file can be
+    // read twice: sniffing a pipe (nx-report <(nx-query ...), /dev/stdin)
+    // would eat the first bytes of the records it carries.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return false;
     std::ifstream f(path, std::ios::binary);
     char magic[16] = {};
     return f.read(magic, sizeof magic) && std::memcmp(magic, "SQLite format 3", 16) == 0;

@@ -21,7 +21,8 @@ namespace nx {
 // no profile, or for a database without profiles.
 void replay_stored_profiles(Store& store, const std::vector<std::string>& names, ImportHandler& out);
 
-// True when the file starts with SQLite's magic.
+// True when the path is a regular file that starts with SQLite's magic
+// (never for a pipe or a device, which it leaves unread).
 bool is_study_database(const std::string& path);
 
 }  // namespace nx

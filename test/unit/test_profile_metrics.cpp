@@ -454,6 +454,25 @@ TEST(ProfileMetrics, InstructionMixCountsDmaTransfersAsMemory) {
     EXPECT_REL(metric(s, "compute_instruction_percent"), 100.0 * 2 / 6);
 }
 
+TEST(ProfileMetrics, UnnamedInstructionsAreTheCoresOnesNamedUnknownOrNothing) {
+    // 6 NeuronCore instructions: "unknown" and "UNKNOWN" (the viewer could not
+    // name them) and one with neither opcode nor name are unnamed, 3 of 6
+    // ("unknownish" is a name).
+    // A host op named "unknown" (a CPU trace) and DMA transfers are not
+    // instructions of the core and count neither way.
+    auto s = summarize({instr(Engine::tensor_matrix, 0, 10, "MATMUL"), instr(Engine::vector, 10, 10, "unknown"),
+                        instr(Engine::scalar, 20, 10, "UNKNOWN"), instr(Engine::gpsimd, 30, 10),
+                        instr(Engine::sync, 40, 10, "WRITE"), instr(Engine::host, 50, 10, "unknown"),
+                        instr(Engine::vector, 60, 10, "unknownish"), dma(0, 10, 64)});
+    EXPECT_REL(metric(s, "unnamed_instruction_percent"), 100.0 * 3 / 6);
+    // Every instruction named: the metric is there, at 0, so the rule is evaluated.
+    auto named = summarize({instr(Engine::vector, 0, 10, "TENSOR_TENSOR")});
+    EXPECT_DOUBLE_EQ(metric(named, "unnamed_instruction_percent"), 0);
+    // No NeuronCore instruction (a host trace): no metric.
+    auto host = summarize({instr(Engine::host, 0, 10, "unknown")});
+    EXPECT_EQ(host.find("unnamed_instruction_percent"), nullptr);
+}
+
 // ---- top opcodes and layers
 
 TEST(ProfileMetrics, TopOpcodesByTimeThenCountThenName) {

@@ -115,6 +115,36 @@ TEST(Rules, TensorEngineAt70PercentFiresNothing) {
     EXPECT_TRUE(findings.empty());
 }
 
+// ---- unnamed instructions
+
+TEST(Rules, AnyUnnamedInstructionIsAWarningThatNamesTheNeffCheck) {
+    auto f = nx::evaluate_rules(summary({{"unnamed_instruction_percent", 3.15}}));
+    const nx::Finding* u = find_rule(f, "unnamed_instructions");
+    ASSERT_NE(u, nullptr);
+    EXPECT_EQ(u->severity, Severity::warn);
+    EXPECT_NE(u->message.find("[unnamed_instruction_percent = 3.15 > 0]"), std::string::npos) << u->message;
+    EXPECT_NE(u->action.find("the NEFF it was captured from"), std::string::npos) << u->action;
+    // Every instruction named: quiet, and evaluated (not missing).
+    std::vector<std::string> missing;
+    EXPECT_EQ(find_rule(nx::evaluate_rules(summary({{"unnamed_instruction_percent", 0}}), &missing),
+                        "unnamed_instructions"),
+              nullptr);
+    EXPECT_FALSE(has_missing(missing, "unnamed_instructions (needs unnamed_instruction_percent)"));
+    std::vector<std::string> without;
+    nx::evaluate_rules(summary({}), &without);
+    EXPECT_TRUE(has_missing(without, "unnamed_instructions (needs unnamed_instruction_percent)"));
+    // A run's own threshold is stated in the message.
+    nx::RuleThresholds t;
+    t.values["unnamed_instructions"] = 1;
+    auto at1 = nx::evaluate_rules(summary({{"unnamed_instruction_percent", 3.15}}), nullptr, &t);
+    ASSERT_NE(find_rule(at1, "unnamed_instructions"), nullptr);
+    EXPECT_NE(find_rule(at1, "unnamed_instructions")->message.find("more than 1% of the instructions"), std::string::npos)
+        << find_rule(at1, "unnamed_instructions")->message;
+    EXPECT_EQ(find_rule(nx::evaluate_rules(summary({{"unnamed_instruction_percent", 0.5}}), nullptr, &t),
+                        "unnamed_instructions"),
+              nullptr);
+}
+
 // ---- two-condition rule
 
 TEST(Rules, DmaFragmentedNeedsSmallAndManyTransfers) {
