@@ -1,4 +1,5 @@
 -- engine_utilization: per engine: instructions, busy time (union of intervals), active %, mean duration
+-- of the engine's work (its instructions but the semaphore waits, which last as long as it is idle)
 -- columns: profile, engine, instructions, busy_ns, active_percent, mean_dur_ns
 -- params: profile (name or id; default every profile)
 WITH p AS (
@@ -10,6 +11,6 @@ WITH p AS (
 )
 SELECT p.name AS profile, s.engine, s.instructions, s.busy_ns,
        ROUND(100.0 * s.busy_ns / NULLIF(p.total_ns, 0), 2) AS active_percent,
-       ROUND(1.0 * s.busy_sum_ns / s.instructions, 1) AS mean_dur_ns
+       ROUND(1.0 * s.work_sum_ns / NULLIF(s.work_instructions, 0), 1) AS mean_dur_ns
 FROM p, engine_summary(p.id) s
 ORDER BY p.id, s.busy_ns DESC;

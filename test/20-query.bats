@@ -26,6 +26,23 @@ setup() {
     [[ "$output" == *"small,tensor_matrix,8,800,20,100"* ]]
     # 12 DMA transfers of 150 ns, 250 ns apart: 1800 ns.
     [[ "$output" == *"small,dma,12,1800,45,150"* ]]
+    # A semaphore wait lasts as long as the engine idles: the mean is of the
+    # work (40 and 80 ns: 60), the count of every instruction.
+    cat >w.json <<'JSON'
+{"instruction": [
+ {"timestamp": 0, "duration": 5000, "label": "Vector", "opcode": "EVENT_SEMAPHORE"},
+ {"timestamp": 5000, "duration": 40, "label": "Vector", "opcode": "TENSOR_TENSOR"},
+ {"timestamp": 5040, "duration": 80, "label": "Vector", "opcode": "TENSOR_TENSOR"}]}
+JSON
+    nx-convert --db w.db w.json >/dev/null
+    [[ "$(nx-query --db w.db engine_utilization --format csv)" == *"w,vector,3,120,2.34,60"* ]]
+    [[ "$(nx-report --db w.db --format text)" == *"3 instr (1 semaphore wait), mean 60 ns"* ]]
+    # The profile record carries the work beside the plain sum; a record
+    # without it (written before nx kept it) is shown with the plain mean.
+    nx-convert w.json >w.jsonl
+    [ "$(jget w.jsonl '[(e["instructions"], e["busy_sum_ns"], e["work_instructions"], e["work_sum_ns"]) for e in r[0]["engines"]]')" = "[[3, 5120, 2, 120]]" ]
+    python3 -c "import json; r=json.load(open('w.jsonl')); [e.pop(k) for e in r['engines'] for k in ('work_instructions', 'work_sum_ns')]; print(json.dumps(r))" >old.jsonl
+    [[ "$(nx-report --format text old.jsonl)" == *"3 instr, mean 1.71 us"* ]]
 }
 
 @test "nx-query engine_overlap: pairs of engines busy at once, from a sweep" {

@@ -43,6 +43,10 @@ void EngineBusy::add(EventType type, Engine engine, int64_t ts, int64_t dur, std
     if (type != EventType::instruction && type != EventType::dma) return;
     ++count_[i];
     dur_sum_[i] += dur;
+    if (type == EventType::instruction && is_wait_opcode(opcode)) {
+        ++wait_count_[i];
+        wait_sum_[i] += dur;
+    }
     Interval w = work_interval(type, opcode, ts, dur);
     work_[i].add(w.begin, w.end);
 }
@@ -66,17 +70,16 @@ IntervalUnion& EngineBusy::busy(Engine r) {
     return profiler_[i] ? intervals_[i] : work_[i];
 }
 
-int64_t EngineBusy::instructions(Engine r) const {
-    int64_t n = count_[static_cast<size_t>(r)];
-    if (r == Engine::tensor && folded()) n += count_[static_cast<size_t>(Engine::tensor_matrix)];
+int64_t EngineBusy::folded_sum(const std::array<int64_t, kEngineCount>& a, Engine r) const {
+    int64_t n = a[static_cast<size_t>(r)];
+    if (r == Engine::tensor && folded()) n += a[static_cast<size_t>(Engine::tensor_matrix)];
     return n;
 }
 
-int64_t EngineBusy::duration_sum(Engine r) const {
-    int64_t n = dur_sum_[static_cast<size_t>(r)];
-    if (r == Engine::tensor && folded()) n += dur_sum_[static_cast<size_t>(Engine::tensor_matrix)];
-    return n;
-}
+int64_t EngineBusy::instructions(Engine r) const { return folded_sum(count_, r); }
+int64_t EngineBusy::duration_sum(Engine r) const { return folded_sum(dur_sum_, r); }
+int64_t EngineBusy::work_instructions(Engine r) const { return folded_sum(count_, r) - folded_sum(wait_count_, r); }
+int64_t EngineBusy::work_duration_sum(Engine r) const { return folded_sum(dur_sum_, r) - folded_sum(wait_sum_, r); }
 
 int64_t EngineBusy::union_length(std::initializer_list<Engine> rows) {
     // k-way merge of the rows' sorted, disjoint intervals.

@@ -58,6 +58,10 @@ public:
     IntervalUnion& busy(Engine row);
     int64_t instructions(Engine row) const;  // instructions (transfers) folded into the row
     int64_t duration_sum(Engine row) const;  // their plain summed durations
+    // The same two without the semaphore waits: an engine's work, whose mean
+    // duration says how long its instructions take.
+    int64_t work_instructions(Engine row) const;
+    int64_t work_duration_sum(Engine row) const;
     // Length of the union of several rows' busy intervals (rows not present
     // add nothing).
     int64_t union_length(std::initializer_list<Engine> rows);
@@ -74,6 +78,10 @@ private:
     std::array<bool, kEngineCount> profiler_{};
     std::array<int64_t, kEngineCount> count_{};
     std::array<int64_t, kEngineCount> dur_sum_{};
+    std::array<int64_t, kEngineCount> wait_count_{};
+    std::array<int64_t, kEngineCount> wait_sum_{};
+    // A row's figure, with the TensorMatrix row's added when it is folded in.
+    int64_t folded_sum(const std::array<int64_t, kEngineCount>& a, Engine r) const;
 };
 
 }  // namespace nx

@@ -61,7 +61,12 @@ struct EngineStat {
     BusyOrigin origin = BusyOrigin::instructions;
     int64_t instructions = 0;
     int64_t active_ns = 0;   // union of busy intervals
-    int64_t busy_sum_ns = 0; // plain sum of durations (for the mean)
+    int64_t busy_sum_ns = 0; // plain sum of durations, semaphore waits included
+    // The engine's work: its instructions but the semaphore waits, and their
+    // summed durations (the mean a report shows).  -1: not known (a record
+    // written before nx kept them).
+    int64_t work_instructions = -1;
+    int64_t work_sum_ns = -1;
     double active_percent = 0;
 };
 

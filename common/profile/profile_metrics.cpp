@@ -508,6 +508,8 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         st.instructions = busy_.instructions(e);
         st.active_ns = busy_.busy(e).total();
         st.busy_sum_ns = busy_.duration_sum(e);
+        st.work_instructions = busy_.work_instructions(e);
+        st.work_sum_ns = busy_.work_duration_sum(e);
         // The profiler's DMA figure where it gives one: its packets are
         // whole nanoseconds, its sum is exact (nx's union differs by a few ns).
         if (e == Engine::dma && source_.count("dma_active_time") && m.get("dma_active_time") >= 0) {

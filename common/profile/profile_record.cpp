@@ -107,6 +107,12 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         w.Int64(e.active_ns);
         key(w, "busy_sum_ns");
         w.Int64(e.busy_sum_ns);
+        if (e.work_instructions >= 0) {
+            key(w, "work_instructions");
+            w.Int64(e.work_instructions);
+            key(w, "work_sum_ns");
+            w.Int64(e.work_sum_ns);
+        }
         key(w, "active_percent");
         write_number(w, e.active_percent);
         key(w, "origin");
@@ -235,6 +241,9 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
             st.instructions = get_int(e, "instructions").value_or(0);
             st.active_ns = get_int(e, "active_ns").value_or(0);
             st.busy_sum_ns = get_int(e, "busy_sum_ns").value_or(0);
+            st.work_instructions = get_int(e, "work_instructions").value_or(-1);
+            st.work_sum_ns = get_int(e, "work_sum_ns").value_or(-1);
+            if (st.work_instructions < 0 || st.work_sum_ns < 0) st.work_instructions = st.work_sum_ns = -1;
             st.active_percent = get_number(e, "active_percent").value_or(0);
             st.origin = parse_busy_origin(get_string(e, "origin").value_or("")).value_or(
                 st.engine == Engine::dma ? BusyOrigin::transfers : BusyOrigin::instructions);

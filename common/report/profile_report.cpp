@@ -325,12 +325,21 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         doc.heading("Engines (active time = union of busy intervals; semaphore waits are not work)", 2);
         std::vector<Bar> bars;
         for (const EngineStat& e : s.engines) {
-            double mean = e.instructions > 0 ? static_cast<double>(e.busy_sum_ns) / e.instructions : 0;
+            // The mean is of the engine's work: a semaphore wait lasts as long
+            // as the engine is idle, and would make the mean a wait time.
+            // Records written before nx kept the work figures: every instruction.
+            bool work = e.work_instructions >= 0;
+            int64_t n = work ? e.work_instructions : e.instructions;
+            double mean = n > 0 ? static_cast<double>(work ? e.work_sum_ns : e.busy_sum_ns) / n : 0;
+            int64_t waits = work ? e.instructions - e.work_instructions : 0;
+            std::string count = format_count(static_cast<double>(e.instructions)) +
+                                (e.engine == Engine::dma ? dma_record_word(i) : " instr");
+            if (waits > 0)
+                count += " (" + format_count(static_cast<double>(waits)) + (waits == 1 ? " semaphore wait)" : " semaphore waits)");
             bars.push_back({engine_label(e.engine, e.origin), e.active_percent / 100.0,
                             format_percent(e.active_percent) + "  " + format_ns(static_cast<double>(e.active_ns)) +
-                                "  " + format_count(static_cast<double>(e.instructions)) +
-                                (e.engine == Engine::dma ? dma_record_word(i) : " instr") + ", mean " + format_ns(mean) +
-                                "  (" + std::string(to_string(e.origin)) + ")"});
+                                "  " + count + ", mean " + (n > 0 ? format_ns(mean) : std::string("n/a")) + "  (" +
+                                std::string(to_string(e.origin)) + ")"});
         }
         doc.bars(bars);
         add_timeline(doc, s);

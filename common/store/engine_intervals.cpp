@@ -90,6 +90,8 @@ public:
         r.i[0] = d_->busy.instructions(e);
         r.i[1] = d_->busy.busy(e).total();
         r.i[2] = d_->busy.duration_sum(e);
+        r.i[3] = d_->busy.work_instructions(e);
+        r.i[4] = d_->busy.work_duration_sum(e);
         ++e_;
         return true;
     }
@@ -270,7 +272,9 @@ std::unique_ptr<RowSource> open_kind(sqlite3* db, const std::vector<sqlite3_valu
 
 const TableFunction kFunctions[] = {
     {"engine_summary",
-     "CREATE TABLE x(engine TEXT, instructions INTEGER, busy_ns INTEGER, busy_sum_ns INTEGER, profile_id HIDDEN)", 4, 1,
+     "CREATE TABLE x(engine TEXT, instructions INTEGER, busy_ns INTEGER, busy_sum_ns INTEGER, work_instructions INTEGER,"
+     " work_sum_ns INTEGER, profile_id HIDDEN)",
+     6, 1,
      open_kind<Kind::summary>},
     {"engine_busy", "CREATE TABLE x(engine TEXT, lo INTEGER, hi INTEGER, profile_id HIDDEN)", 3, 1,
      open_kind<Kind::busy>},

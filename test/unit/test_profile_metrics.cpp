@@ -571,7 +571,15 @@ TEST(EngineBusy, SemaphoreWaitsDoNotCountAsActiveTime) {
     const nx::EngineStat* v = engine_stat(s, Engine::vector);
     ASSERT_NE(v, nullptr);
     EXPECT_EQ(v->active_ns, 100);
-    EXPECT_EQ(v->busy_sum_ns, 9900);  // plain durations, for the mean
+    EXPECT_EQ(v->busy_sum_ns, 9900);  // plain durations, the wait included
+    // Its work, for the mean a report shows: the TENSOR_COPY alone.
+    EXPECT_EQ(v->work_instructions, 1);
+    EXPECT_EQ(v->work_sum_ns, 100);
+    // Sync's RANGE_CLEAR is work (it clears, it does not wait).
+    const nx::EngineStat* sync = engine_stat(s, Engine::sync);
+    ASSERT_NE(sync, nullptr);
+    EXPECT_EQ(sync->work_instructions, 1);
+    EXPECT_EQ(sync->work_sum_ns, 50);
     EXPECT_EQ(v->origin, nx::BusyOrigin::instructions);
     // The timeline agrees: the last bucket (9800..10000) is Vector's 100 ns.
     ASSERT_FALSE(s.timeline.empty());

@@ -738,6 +738,16 @@ TEST_F(EngineFunctions, SummaryGivesUnionAndSumPerEngine) {
               (std::vector<std::string>{"tensor_matrix|2|150|200", "vector|2|200|200", "dma|1|200|200"}));
 }
 
+TEST_F(EngineFunctions, SummaryLeavesTheSemaphoreWaitsOutOfTheWork) {
+    load(*store, info("p_w", "w"),
+         {instr("Vector", Engine::vector, 0, 9800, "EVENT_SEMAPHORE"), instr("Vector", Engine::vector, 9800, 100, "Add"),
+          instr("Vector", Engine::vector, 9900, 60, "Add")});
+    std::string w = std::to_string(profile_rowid(*store, "p_w"));
+    EXPECT_EQ(query_rows(*store, "SELECT engine, instructions, busy_sum_ns, work_instructions, work_sum_ns FROM "
+                                 "engine_summary(" + w + ")"),
+              (std::vector<std::string>{"vector|3|9960|2|160"}));
+}
+
 TEST_F(EngineFunctions, BusyListsTheMergedIntervals) {
     EXPECT_EQ(query_rows(*store, "SELECT engine, lo, hi FROM engine_busy(" + id + ")"),
               (std::vector<std::string>{"tensor_matrix|0|150", "vector|100|200", "vector|300|400", "dma|120|320"}));
