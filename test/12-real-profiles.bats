@@ -32,6 +32,10 @@ profiler_percent() {
     # Busiest engine: GpSimd's 0.0393%, not a semaphore wait's 99%.
     [ "$(jget out.jsonl "round(r[0]['metrics']['busiest_engine_active_time_percent'], 4)")" = 0.0393 ]
     [ "$(jget out.jsonl "'metric_disagreements' in r[0]")" = false ]
+    # The folded Tensor row's work: LDWEIGHTS 82, NOP 16, WRITE 64 and the
+    # TensorMatrix MATMUL 209 ns, its 17 ns EVENT_SEMAPHORE left out: 371 / 4.
+    [ "$(jget out.jsonl "[[x['instructions'], x['work_instructions'], x['work_sum_ns']] for x in r[0]['engines'] if x['engine'] == 'tensor'][0]")" = "[5, 4, 371]" ]
+    [[ "$(nx-report --format text out.jsonl)" == *"Tensor (all of TensorE)"*"5 instr (1 semaphore wait), mean 93 ns"* ]]
 }
 
 @test "real profiles: without active_time, busy time is derived from instructions less EVENT_SEMAPHORE waits" {

@@ -111,7 +111,7 @@ const std::vector<MetricDef> kDefs = {
     {"memory_instruction_percent", "%", Better::neither, "load/store/dma/copy instructions and DMA transfers over all (nx)"},
     {"compute_instruction_percent", "%", Better::neither, "matmul/add/mul/conv/activation instructions over all (nx)"},
     {"unnamed_instruction_percent", "%", Better::lower,
-     "NeuronCore instructions the source names no opcode for ('unknown', or none) over all (nx)"},
+     "NeuronCore instructions the source names no opcode for ('unknown', or none) over all NeuronCore instructions (nx)"},
 };
 
 }  // namespace

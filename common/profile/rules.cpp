@@ -150,9 +150,9 @@ const Rule kRules[] = {
      "the core ran under a throttle limit for a large share of the time",
      "read throttle_avg_util_limit_percent: the limit caps what any kernel change can gain here", "nx"},
     {"unnamed_instructions", Severity::warn,
-     {"unnamed_instruction_percent", {}, Op::gt, 0, {}}, kNone,
-     "the source names no opcode for some instructions ('unknown'): the per-opcode figures (top opcodes, "
-     "instruction mix, the pattern study's ratio) miss what they were",
+     {"unnamed_instruction_percent", {}, Op::gt, 1, {}}, kNone,
+     "the source names no opcode for more than 1% of the NeuronCore instructions ('unknown', or none): the per-opcode "
+     "figures (top opcodes, instruction mix, the pattern study's ratio) miss what they were",
      "check that the NTFF was viewed with the NEFF it was captured from (nx-convert --neff), and with a viewer as new as "
      "the compiler; until then trust counts and times, not the per-opcode figures",
      "nx"},
@@ -282,7 +282,7 @@ constexpr ThresholdWords kThresholdWords[] = {
     {"small_dma", "most hardware-DGE DMA transfers", "over {P}% of hardware-DGE DMA transfers"},
     {"throttling", "a large share of the time", "more than {P}% of the time"},
     {"tensor_repeat", "more than once (its repeat factor is above 1)", "with a repeat factor above {N}"},
-    {"unnamed_instructions", "some instructions", "more than {P}% of the instructions"},
+    {"unnamed_instructions", "more than 1% of", "more than {P}% of"},
 };
 
 // The rule's message for a threshold the run set (`cause` unchanged when it

@@ -232,7 +232,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     const PredictionBand band = prediction_band(i);
     const std::string total = with_band(metric_text(s, "total_time"), s.find("total_time") ? band.percent : NAN);
     facts.push_back({"total time", total});
-    if (band.known())
+    if (band.known() && s.find("total_time"))
         facts.push_back({"error band", band_text(band.percent) + ", the model's error on comparable calibration points" +
                                            (band.basis.empty() ? std::string() : ": " + band.basis)});
     facts.push_back({"events", format_count(static_cast<double>(s.events))});
@@ -338,7 +338,8 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
                 count += " (" + format_count(static_cast<double>(waits)) + (waits == 1 ? " semaphore wait)" : " semaphore waits)");
             bars.push_back({engine_label(e.engine, e.origin), e.active_percent / 100.0,
                             format_percent(e.active_percent) + "  " + format_ns(static_cast<double>(e.active_ns)) +
-                                "  " + count + ", mean " + (n > 0 ? format_ns(mean) : std::string("n/a")) + "  (" +
+                                "  " + count + ", mean " + (n > 0 ? format_ns(mean) : std::string("n/a")) +
+                                (work || e.engine == Engine::dma ? "" : " (semaphore waits included)") + "  (" +
                                 std::string(to_string(e.origin)) + ")"});
         }
         doc.bars(bars);

@@ -2,7 +2,8 @@
 // (IntervalUnion: exact, flat memory) instead of SQL window functions, and
 // offered to SQL as table-valued functions (registered on every Store):
 //
-//   engine_summary(profile_id)      engine, instructions, busy_ns, busy_sum_ns
+//   engine_summary(profile_id)      engine, instructions, busy_ns, busy_sum_ns,
+//                                   work_instructions, work_sum_ns (semaphore waits left out)
 //   engine_busy(profile_id)         engine, lo, hi        merged busy intervals
 //   engine_masks(profile_id)        mask, dur_ns, engines, compute, dma: time per set of
 //                                   engines busy together (compute/dma: 1 if any such engine)
