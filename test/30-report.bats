@@ -565,7 +565,7 @@ PY
     [[ "$(nx-report --db s.db --format text)" != *"predicted"* ]]
 }
 
-@test "nx-report: a sim profile's total time carries the model's error band and where it comes from, as the run tables do" {
+@test "nx-report on sim element-wise kernels: the total time's error band and its points, as the run tables; TensorE idle without a matmul is info" {
     printf '%s\n' '{"kind":"workload","name":"fd2","op":"elementwise","opname":"add","rows":12800,"cols":2,"dtype":"fp32"}' \
         '{"kind":"workload","name":"fd200","op":"elementwise","opname":"add","rows":128,"cols":200,"dtype":"fp32"}' |
         nx-run --backend sim --target trn1 --timed 1 --warmup 0 >runs.jsonl
@@ -588,6 +588,13 @@ PY
     run nx-report --db sim.db --format text
     [[ "$output" == *"Profiles (4, longest first)"* ]]
     [ "$(grep -cE "^  fd[0-9]+ +sim/trn1 +~[0-9.]+ us \(\+-$pct%\)" <<<"$output")" = 4 ]
+    # A kernel without a matmul: TensorE idles because it has nothing to do,
+    # not because its matmuls want restructuring (info, and not first).
+    run nx-report --db sim.db --profile fd2 --format text
+    [[ "$output" == *"info  tensor_engine_"*": the tensor engine is idle because no matmul runs here (matmul_instruction_count = 0): nothing to restructure"* ]]
+    [[ "$output" != *"critical  tensor_engine_idle"* ]]
+    [[ "$output" == *"Findings (top "*$'\n'"  !  warn  dma_fragmented"* ]]
+    [ "$(nx-report --db sim.db --profile fd2 --format jsonl | jget - 'sorted({x["severity"] for x in r if x["rule"].startswith("tensor_engine_")})')" = '["info"]' ]
     # A measured profile has none.
     [[ "$(nx-report --db s.db --profile small --format text)" == *"total time  4 us"* ]]
     [[ "$(nx-report --db s.db --profile small --format text)" != *"error band"* ]]

@@ -7,6 +7,7 @@
 
 #include <rapidjson/document.h>
 
+#include "common/profile/matmul_free_advice.h"
 #include "common/profile/profile_metrics.h"
 
 namespace nx {
@@ -247,6 +248,7 @@ std::vector<RegionResult> RegionMetrics::finish(const RuleThresholds* thresholds
         r.summary.start_ns = r.region.start_ns;
         r.summary.end_ns = r.region.end_ns;
         r.findings = evaluate_rules(r.summary, nullptr, thresholds);
+        fit_findings_to_matmul_free(r.findings, r.summary);
         for (Finding& f : r.findings) {
             f.region = r.region.name;
             f.start_ns = r.region.start_ns;

@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 
 #include "common/profile/gemv_advice.h"
+#include "common/profile/matmul_free_advice.h"
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
@@ -297,6 +298,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     std::vector<std::string> missing;
     std::vector<Finding> findings = evaluate_rules(s, &missing, &o.thresholds);
     fit_findings_to_workload(findings, i);
+    fit_findings_to_matmul_free(findings, s);
     std::vector<const Finding*> shown;
     if (o.all) for (const Finding& f : findings) shown.push_back(&f);
     else shown = top_findings(findings, o.top);
@@ -423,6 +425,7 @@ std::vector<Finding> profile_findings(const ProfileEntry& p, const RuleThreshold
     }
     std::vector<Finding> rules = evaluate_rules(p.summary, nullptr, &thresholds);
     fit_findings_to_workload(rules, p.info);
+    fit_findings_to_matmul_free(rules, p.summary);
     for (Finding& f : rules) findings.push_back(std::move(f));
     return findings;
 }
