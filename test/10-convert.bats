@@ -247,6 +247,45 @@ fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"
     [[ "$output" == *"neither neuron-explorer nor neuron-profile is on PATH"* ]]
 }
 
+@test "nx-convert: a capture directory reads each NTFF with the NEFF of its hash, never another graph's" {
+    # The runtime's layout: per process a directory, <hash>_instid_<i>_vnc_<v>.ntff
+    # beside neff_<hash>.neff (Neuron Explorer's profile files page).
+    export PATH="$FAKES:$PATH" FAKE_NEURON_LOG=$PWD/calls NX_NEURON_PROFILER=neuron-profile
+    mkdir -p out/i-0abc_pid_1 out/i-0abc_pid_2
+    fake_neff out/i-0abc_pid_1/neff_111.neff "$FIXTURES/small.json"
+    fake_neff out/i-0abc_pid_2/neff_222.neff "$FIXTURES/small_slow.json"
+    neuron-profile capture -n out/i-0abc_pid_1/neff_111.neff -s out/i-0abc_pid_1/111_instid_0_vnc_0.ntff >/dev/null
+    neuron-profile capture -n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_2/222_instid_0_vnc_0.ntff >/dev/null
+    neuron-profile capture -n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_2/222_instid_0_vnc_1.ntff >/dev/null
+    nx-convert --db s.db --target trn1 out/ >o.jsonl
+    [ "$(jget o.jsonl '[(x["name"], x["metrics"]["total_time"]) for x in r]')" = \
+        '[["out/111_instid_0_vnc_0", 4e-06], ["out/222_instid_0_vnc_0", 6e-06], ["out/222_instid_0_vnc_1", 6e-06]]' ]
+    grep -q -- "view -n out/i-0abc_pid_1/neff_111.neff -s out/i-0abc_pid_1/111_instid_0_vnc_0.ntff " calls
+    grep -q -- "view -n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_2/222_instid_0_vnc_1.ntff " calls
+    [ "$(grep -c -- "-n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_1" calls)" = 0 ]
+    [ "$(sqlite3 s.db 'SELECT count(*) FROM profile')" = 3 ]
+    # An NTFF and a NEFF whose names carry different hashes are refused, as
+    # Neuron Explorer refuses a NEFF/NTFF UUID mismatch.
+    run nx-convert --neff out/i-0abc_pid_2/neff_222.neff out/i-0abc_pid_1/111_instid_0_vnc_0.ntff
+    [ "$status" -eq 1 ]
+    [ "$output" = "nx-convert: out/i-0abc_pid_1/111_instid_0_vnc_0.ntff: captured from neff_111.neff (the hash in its name), not neff_222.neff: an NTFF read with another graph's NEFF gets that graph's instruction names" ]
+    run nx-convert --neff out/i-0abc_pid_2/neff_222.neff out
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"out: --neff does not apply to a capture directory"* ]]
+    # An NTFF whose NEFF is missing: named; --keep-going reads the others.
+    rm out/i-0abc_pid_1/neff_111.neff
+    run --separate-stderr nx-convert out
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-convert: out/i-0abc_pid_1/111_instid_0_vnc_0.ntff: no neff_111.neff in the capture: an NTFF is read with the NEFF it was captured from" ]
+    run --separate-stderr nx-convert --keep-going out
+    [ "$status" -eq 1 ]
+    [ "$(jget - '[x["name"] for x in r]' <<<"$output")" = '["out/222_instid_0_vnc_0", "out/222_instid_0_vnc_1"]' ]
+    [[ "$stderr" == *"nx-convert: skipped 1 of 3 inputs"* ]]
+    # The NEFF may sit elsewhere in the capture (one NEFF per graph, shared).
+    mkdir out/neffs && fake_neff out/neffs/neff_111.neff "$FIXTURES/small.json"
+    [ "$(nx-convert out | jget - 'len(r)')" = 3 ]
+}
+
 @test "nx-convert: capture records on stdin are followed to their profile files, their fields carried" {
     export PATH="$FAKES:$PATH"
     fake_neff file.neff "$FIXTURES/small_slow.json"

@@ -95,7 +95,9 @@ void Converter::convert_argument(const std::string& arg) {
             import_stream(*in, format, options_.base, "stdin:" + options_.base.name);
         } else if (is_directory(arg)) {
             std::vector<std::string> profiles = find_explorer_profiles(arg);
+            std::vector<CapturePair> captured;
             if (!profiles.empty()) convert_explorer_dirs(profiles, options_.base);
+            else if (!(captured = find_capture_pairs(arg)).empty()) convert_capture_directory(arg, captured, options_.base);
             else convert_directory(arg, options_.base);
         } else if (options_.format.empty() && is_study_database(arg)) {
             convert_database(arg);
@@ -206,6 +208,7 @@ void Converter::run_import(const std::string& input, const std::function<void()>
 
 void Converter::convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base) {
     if (neff.empty()) throw Error("an NTFF needs its NEFF to be read (--neff FILE)", ntff);
+    check_capture_pair(ntff, neff);
     ProfileInfo b = base;
     if (b.source.empty()) b.source = ntff;
     if (b.name.empty()) {
@@ -310,6 +313,36 @@ void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo&
         std::string path = dir + "/" + name;
         try {
             convert_one(path, name.find(".ntff") != std::string::npos ? "ntff" : options_.format, b, neff);
+        } catch (const Error& e) {
+            if (!options_.keep_going) throw;
+            failed(e);
+        }
+    }
+}
+
+void Converter::convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,
+                                          const ProfileInfo& base) {
+    std::string dir = dir_arg;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    if (!options_.neff.empty())
+        throw Error("--neff does not apply to a capture directory: each NTFF is read with the neff_<hash>.neff of "
+                    "its own hash",
+                    dir);
+    std::string stem = dir.substr(dir.find_last_of('/') == std::string::npos ? 0 : dir.find_last_of('/') + 1);
+    // Each NTFF is an input of its own: "skipped 1 of 3 inputs", not "of 1".
+    stats_.inputs += static_cast<int>(pairs.size()) - 1;
+    error_counts().set_total(ErrorKind::failed_input, stats_.inputs);
+    for (const CapturePair& p : pairs) {
+        ProfileInfo b = base;
+        std::string ntff_stem = p.ntff.substr(p.ntff.find_last_of('/') + 1);
+        ntff_stem.resize(ntff_stem.size() - 5);  // ".ntff"
+        b.name = (base.name.empty() ? stem : base.name) + "/" + ntff_stem;
+        try {
+            if (p.neff.empty())
+                throw Error("no neff_" + p.hash + ".neff in the capture: an NTFF is read with the NEFF it was captured "
+                            "from",
+                            p.ntff);
+            convert_one(p.ntff, "ntff", b, p.neff);
         } catch (const Error& e) {
             if (!options_.keep_going) throw;
             failed(e);

@@ -1,6 +1,7 @@
 // nx-convert's work, as a library: resolve each input (file, "-", directory of
-// profile_rank_<i> files, NTFF+NEFF, a stream of capture records), pick its
-// format, and run the importer into a ProfileBuilder.
+// profile_rank_<i> files, a capture directory of NTFFs and NEFFs paired by
+// hash, NTFF+NEFF, a stream of capture records), pick its format, and run the
+// importer into a ProfileBuilder.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/convert/capture_pairs.h"
 #include "common/convert/import_progress.h"
 #include "common/import/importer.h"
 #include "common/io/error.h"
@@ -52,6 +54,9 @@ private:
     void convert_one(const std::string& path, const std::string& format, const ProfileInfo& base,
                      const std::string& neff);
     void convert_directory(const std::string& dir_arg, const ProfileInfo& base);
+    // A capture directory: each NTFF with the NEFF of its hash (capture_pairs.h).
+    void convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,
+                                   const ProfileInfo& base);
     void convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base);
     void import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity);
     void convert_captures(InputSource& in);

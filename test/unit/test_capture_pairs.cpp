@@ -1,0 +1,69 @@
+// A capture directory's NTFFs paired with their NEFFs by the hash in their
+// names (common/convert/capture_pairs.h): names that are not the runtime's
+// are no match, the NEFF beside an NTFF wins, a missing one is reported empty,
+// and two names with different hashes are a mismatch.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "common/convert/capture_pairs.h"
+#include "common/io/error.h"
+#include "test_support.h"
+
+namespace {
+
+using nx_test::TempDir;
+
+TEST(CapturePairs, HashesComeOnlyFromTheRuntimesNames) {
+    EXPECT_EQ(nx::ntff_capture_hash("out/i-0ade_pid_2/395760075800974_instid_0_vnc_0.ntff"), "395760075800974");
+    EXPECT_EQ(nx::neff_capture_hash("/x/neff_395760075800974.neff"), "395760075800974");
+    for (const char* other : {"profile.ntff", "profile_rank_0.ntff", "12_instid_0_vnc_0.ntff.gz", "ab_instid_0_vnc_0.ntff",
+                              "12_instid_0.ntff", "x12_instid_0_vnc_0.ntff", "neff_12.neff"})
+        EXPECT_FALSE(nx::ntff_capture_hash(other)) << other;
+    for (const char* other : {"file.neff", "graph.neff", "neff_.neff", "neff_12a.neff", "neff_12.neff.bak"})
+        EXPECT_FALSE(nx::neff_capture_hash(other)) << other;
+}
+
+TEST(CapturePairs, EachNtffGetsTheNeffOfItsHashThePreferredOneBesideIt) {
+    TempDir d;
+    std::filesystem::create_directories(d.path("out/p1"));
+    std::filesystem::create_directories(d.path("out/p2"));
+    std::filesystem::create_directories(d.path("out/neffs"));
+    d.write("out/p1/7_instid_0_vnc_0.ntff", "");
+    d.write("out/p1/neff_7.neff", "");
+    d.write("out/p2/7_instid_1_vnc_0.ntff", "");  // its NEFF is only in p1 and neffs
+    d.write("out/neffs/neff_7.neff", "");
+    d.write("out/p2/8_instid_0_vnc_3.ntff", "");  // no neff_8 anywhere
+    d.write("out/p2/neff_9.neff", "");            // a NEFF no NTFF ran
+    d.write("out/p2/notes.txt", "");
+    auto pairs = nx::find_capture_pairs(d.path("out"));
+    ASSERT_EQ(pairs.size(), 3u);
+    EXPECT_EQ(pairs[0].ntff, d.path("out/p1/7_instid_0_vnc_0.ntff"));
+    EXPECT_EQ(pairs[0].neff, d.path("out/p1/neff_7.neff"));  // beside it
+    EXPECT_EQ(pairs[1].ntff, d.path("out/p2/7_instid_1_vnc_0.ntff"));
+    EXPECT_EQ(pairs[1].neff, d.path("out/neffs/neff_7.neff"));  // first in path order elsewhere
+    EXPECT_EQ(pairs[2].hash, "8");
+    EXPECT_TRUE(pairs[2].neff.empty());
+    // A tree without the runtime's NTFF names: no pairs (the caller tries
+    // the other directory layouts).
+    TempDir other;
+    other.write("profile_rank_0.ntff", "");
+    EXPECT_TRUE(nx::find_capture_pairs(other.path("")).empty());
+    EXPECT_THROW(nx::find_capture_pairs(d.path("missing")), nx::Error);
+}
+
+TEST(CapturePairs, DifferentHashesAreAMismatchOtherNamesAreTheUsersWord) {
+    EXPECT_THROW(nx::check_capture_pair("a/1_instid_0_vnc_0.ntff", "b/neff_2.neff"), nx::Error);
+    EXPECT_NO_THROW(nx::check_capture_pair("a/1_instid_0_vnc_0.ntff", "b/neff_1.neff"));
+    EXPECT_NO_THROW(nx::check_capture_pair("a/1_instid_0_vnc_0.ntff", "file.neff"));  // no hash to compare
+    EXPECT_NO_THROW(nx::check_capture_pair("profile.ntff", "neff_2.neff"));
+    try {
+        nx::check_capture_pair("a/1_instid_0_vnc_0.ntff", "b/neff_2.neff");
+    } catch (const nx::Error& e) {
+        EXPECT_EQ(e.where(), "a/1_instid_0_vnc_0.ntff");
+        EXPECT_NE(std::string(e.what()).find("captured from neff_1.neff"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
