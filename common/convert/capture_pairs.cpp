@@ -10,10 +10,7 @@ namespace nx {
 
 namespace {
 
-std::string base_name(const std::string& path) {
-    size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
+std::string base_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 std::optional<std::string> match_hash(const std::string& path, const std::regex& re) {
     std::smatch m;
@@ -30,11 +27,6 @@ const std::regex& ntff_name() {
 const std::regex& neff_name() {
     static const std::regex re(R"(neff_(\d+)\.neff)");
     return re;
-}
-
-std::string parent_of(const std::string& path) {
-    size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? std::string() : path.substr(0, slash);
 }
 
 }  // namespace
@@ -65,8 +57,9 @@ std::vector<CapturePair> find_capture_pairs(const std::string& dir) {
         auto found = neffs.find(p.hash);
         if (found != neffs.end()) {
             const std::vector<std::string>& same = found->second;
+            const fs::path here = fs::path(ntff).parent_path();
             auto beside = std::find_if(same.begin(), same.end(),
-                                       [&](const std::string& n) { return parent_of(n) == parent_of(ntff); });
+                                       [&](const std::string& n) { return fs::path(n).parent_path() == here; });
             p.neff = beside != same.end() ? *beside : same.front();
         }
         out.push_back(std::move(p));

@@ -36,6 +36,26 @@ std::string resolved_path(const std::string& path) {
     return path;
 }
 
+// "out/" and "out" name the same directory: its files are "out/x", not "out//x".
+std::string without_trailing_slashes(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    return path;
+}
+
+// A path's last component, trailing slashes ignored: "runs/out/" -> "out".
+std::string last_component(const std::string& path) {
+    std::string p = without_trailing_slashes(path);
+    size_t slash = p.find_last_of('/');
+    return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+// `name` without `suffix` when it ends so and something is left.
+std::string without_suffix(std::string name, std::string_view suffix) {
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+        name.resize(name.size() - suffix.size());
+    return name;
+}
+
 bool is_directory(const std::string& path) {
     struct stat st {};
     return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -68,6 +88,15 @@ std::string first_line_kind(std::string_view prefix) {
 
 Converter::Converter(ProfileBuilder& builder, ConvertOptions options)
     : builder_(builder), options_(std::move(options)) {}
+
+void Converter::convert_part(const std::function<void()>& part) {
+    try {
+        part();
+    } catch (const Error& e) {
+        if (!options_.keep_going) throw;
+        failed(e);
+    }
+}
 
 void Converter::failed(const Error& e) {
     builder_.abort_profile();
@@ -211,11 +240,7 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
     check_capture_pair(ntff, neff);
     ProfileInfo b = base;
     if (b.source.empty()) b.source = ntff;
-    if (b.name.empty()) {
-        std::string stem = ntff.substr(ntff.find_last_of('/') == std::string::npos ? 0 : ntff.find_last_of('/') + 1);
-        if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".ntff") == 0) stem.resize(stem.size() - 5);
-        b.name = stem;
-    }
+    if (b.name.empty()) b.name = without_suffix(last_component(ntff), ".ntff");
     std::string tool = neuron_profiler_tool();
     // Name the NTFF the user gave, not our temporary files.
     auto blame_ntff = [&](Error& e, const std::string& temp, const char* how) {
@@ -249,12 +274,7 @@ void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, cons
     for (std::string dir : dirs) {
         // "dir//name@latest" when the user typed a trailing slash.
         for (size_t at; (at = dir.find("//")) != std::string::npos;) dir.erase(at, 1);
-        try {
-            import_explorer(dir, base, resolved_path(dir));
-        } catch (const Error& e) {
-            if (!options_.keep_going) throw;
-            failed(e);
-        }
+        convert_part([&] { import_explorer(dir, base, resolved_path(dir)); });
     }
 }
 
@@ -270,23 +290,15 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
     ctx.keep_going = options_.keep_going;
     ctx.base = base;
     if (ctx.base.source.empty()) ctx.base.source = dir;
-    if (ctx.base.name.empty()) {
-        // "<display-name>@latest" is Explorer's directory for a profile.
-        std::string stem = dir;
-        while (stem.size() > 1 && stem.back() == '/') stem.pop_back();
-        stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
-        if (stem.size() > 7 && stem.compare(stem.size() - 7, 7, "@latest") == 0) stem.resize(stem.size() - 7);
-        ctx.base.name = stem;
-    }
+    // "<display-name>@latest" is Explorer's directory for a profile.
+    if (ctx.base.name.empty()) ctx.base.name = without_suffix(last_component(dir), "@latest");
     ctx.identity = identity;
     if (options_.progress) options_.progress->start(dir, nullptr);
     run_import(dir, [&] { import_explorer_profile(dir, builder_, ctx); });
 }
 
 void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo& base) {
-    // "ranks/" names its files "ranks/profile_rank_0.json", not "ranks//...".
-    std::string dir = dir_arg;
-    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    const std::string dir = without_trailing_slashes(dir_arg);
     static const std::regex kRankFile(R"(profile_rank_(\d+)\.(ntff|json|json\.gz)$)");
     std::vector<std::pair<int, std::string>> files;
     std::vector<std::string> neffs;
@@ -303,50 +315,38 @@ void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo&
     std::sort(files.begin(), files.end());
     std::string neff = options_.neff;
     if (neff.empty() && neffs.size() == 1) neff = neffs.front();
-    std::string stem = dir;
-    while (stem.size() > 1 && stem.back() == '/') stem.pop_back();
-    stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
+    const std::string stem = last_component(dir);
     for (auto& [rank, name] : files) {
         ProfileInfo b = base;
         b.rank = rank;
         b.name = (base.name.empty() ? stem : base.name) + "/rank" + std::to_string(rank);
         std::string path = dir + "/" + name;
-        try {
-            convert_one(path, name.find(".ntff") != std::string::npos ? "ntff" : options_.format, b, neff);
-        } catch (const Error& e) {
-            if (!options_.keep_going) throw;
-            failed(e);
-        }
+        convert_part(
+            [&] { convert_one(path, name.find(".ntff") != std::string::npos ? "ntff" : options_.format, b, neff); });
     }
 }
 
 void Converter::convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,
                                           const ProfileInfo& base) {
-    std::string dir = dir_arg;
-    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    const std::string dir = without_trailing_slashes(dir_arg);
     if (!options_.neff.empty())
         throw Error("--neff does not apply to a capture directory: each NTFF is read with the neff_<hash>.neff of "
                     "its own hash",
                     dir);
-    std::string stem = dir.substr(dir.find_last_of('/') == std::string::npos ? 0 : dir.find_last_of('/') + 1);
+    const std::string stem = last_component(dir);
     // Each NTFF is an input of its own: "skipped 1 of 3 inputs", not "of 1".
     stats_.inputs += static_cast<int>(pairs.size()) - 1;
     error_counts().set_total(ErrorKind::failed_input, stats_.inputs);
     for (const CapturePair& p : pairs) {
         ProfileInfo b = base;
-        std::string ntff_stem = p.ntff.substr(p.ntff.find_last_of('/') + 1);
-        ntff_stem.resize(ntff_stem.size() - 5);  // ".ntff"
-        b.name = (base.name.empty() ? stem : base.name) + "/" + ntff_stem;
-        try {
+        b.name = (base.name.empty() ? stem : base.name) + "/" + without_suffix(last_component(p.ntff), ".ntff");
+        convert_part([&] {
             if (p.neff.empty())
                 throw Error("no neff_" + p.hash + ".neff in the capture: an NTFF is read with the NEFF it was captured "
                             "from",
                             p.ntff);
             convert_one(p.ntff, "ntff", b, p.neff);
-        } catch (const Error& e) {
-            if (!options_.keep_going) throw;
-            failed(e);
-        }
+        });
     }
 }
 

@@ -53,6 +53,9 @@ public:
 private:
     void convert_one(const std::string& path, const std::string& format, const ProfileInfo& base,
                      const std::string& neff);
+    // One profile of a directory: its failure ends the run, or with
+    // keep_going is reported and skipped while the others are read.
+    void convert_part(const std::function<void()>& part);
     void convert_directory(const std::string& dir_arg, const ProfileInfo& base);
     // A capture directory: each NTFF with the NEFF of its hash (capture_pairs.h).
     void convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,

@@ -42,6 +42,13 @@ std::string engine_label(Engine e, BusyOrigin origin = BusyOrigin::instructions)
 // Peak figures are stored in FLOP/s; charts speak TFLOP/s.
 constexpr double kFlopsPerTflops = 1e12;
 
+// The rules' findings fitted to what the profile ran: a matrix-vector product
+// (gemv_advice.h), a kernel without a matmul (matmul_free_advice.h).
+void fit_findings(std::vector<Finding>& findings, const ProfileEntry& p) {
+    fit_findings_to_workload(findings, p.info);
+    fit_findings_to_matmul_free(findings, p.summary);
+}
+
 std::string metric_text(const ProfileSummary& s, const char* name) {
     const MetricValue* m = s.find(name);
     if (!m) return "n/a";
@@ -297,8 +304,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
 
     std::vector<std::string> missing;
     std::vector<Finding> findings = evaluate_rules(s, &missing, &o.thresholds);
-    fit_findings_to_workload(findings, i);
-    fit_findings_to_matmul_free(findings, s);
+    fit_findings(findings, p);
     std::vector<const Finding*> shown;
     if (o.all) for (const Finding& f : findings) shown.push_back(&f);
     else shown = top_findings(findings, o.top);
@@ -424,8 +430,7 @@ std::vector<Finding> profile_findings(const ProfileEntry& p, const RuleThreshold
         f.end_ns = p.summary.end_ns;
     }
     std::vector<Finding> rules = evaluate_rules(p.summary, nullptr, &thresholds);
-    fit_findings_to_workload(rules, p.info);
-    fit_findings_to_matmul_free(rules, p.summary);
+    fit_findings(rules, p);
     for (Finding& f : rules) findings.push_back(std::move(f));
     return findings;
 }
