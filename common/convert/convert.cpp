@@ -320,9 +320,9 @@ void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo&
         ProfileInfo b = base;
         b.rank = rank;
         b.name = (base.name.empty() ? stem : base.name) + "/rank" + std::to_string(rank);
-        std::string path = dir + "/" + name;
-        convert_part(
-            [&] { convert_one(path, name.find(".ntff") != std::string::npos ? "ntff" : options_.format, b, neff); });
+        const std::string path = dir + "/" + name;
+        const std::string format = name.find(".ntff") != std::string::npos ? "ntff" : options_.format;
+        convert_part([&] { convert_one(path, format, b, neff); });
     }
 }
 
