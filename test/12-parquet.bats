@@ -129,7 +129,7 @@ EOF2
 
 @test "nx-convert explorer: two physical cores get separate tracks; collectives load" {
     nx-convert --db s.db "$EXPLORER/collective@latest" >rec.jsonl
-    [ "$(jget rec.jsonl 'r[0]["target"]')" = trn1 ]
+    [ "$(jget rec.jsonl 'r[0]["target"]')" = trn2 ]
     sqlite3 s.db "SELECT name FROM track" >tracks.txt
     grep -q '^pcore1/' tracks.txt
     grep -qv '^pcore1/' tracks.txt

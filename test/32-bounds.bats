@@ -41,9 +41,10 @@ setup() {
     assert_jsonl b.jsonl
     [ "$(jget b.jsonl 'sorted(set(x["kind"] for x in r))')" = '["bound"]' ]
     # Whole profile: 2400 ns of dependency chain in 3000 ns; HBM 393216 B at
-    # trn2's 725 GB/s per logical core = 542.4 ns; 8388608 FLOP at 79 TFLOP/s = 106.2 ns.
+    # the profile's own 716 GB/s (Metadata.hbm_ddr_bandwidth) = 549.2 ns;
+    # 8388608 FLOP at its one physical core's 128x128 at 2.4 GHz = 106.7 ns.
     [ "$(jget b.jsonl '[(x["dependency_bound_ns"], x["measured_ns"], x["highest_bound"], x["measured_over_highest"], x["critical_engine_queue"], x["critical_steps"]) for x in r if x["region"] is None]')" = '[[2400, 3000, "dependency", 1.25, "qSyncIO0", 4]]' ]
-    [ "$(jget b.jsonl '[(round(x["memory_bound_ns"], 1), round(x["compute_bound_ns"], 1)) for x in r if x["region"] is None]')" = '[[542.4, 106.2]]' ]
+    [ "$(jget b.jsonl '[(round(x["memory_bound_ns"], 1), round(x["compute_bound_ns"], 1)) for x in r if x["region"] is None]')" = '[[549.2, 106.7]]' ]
     # Region load [0, 400): instruction 0, gap 50, dma_block 0 clipped at the region's end (250 ns).
     [ "$(jget b.jsonl '[(x["dependency_bound_ns"], x["critical_engine_queue"], x["critical_steps"], x["compute_bound_ns"]) for x in r if x["region"] == "load"]')" = '[[400, "qSyncIO0", 2, null]]' ]
     [ "$(jget b.jsonl '[x["not_in_profile"] for x in r if x["region"] == "load"]')" = "[\"compute: not in this profile: the tensor engine's FLOPs\"]" ]

@@ -79,6 +79,8 @@ std::optional<Options> parse(int argc, char** argv) {
         ("input-format", nx::po::value(&o.convert.format), "input format instead of sniffing (see --list formats)")
         ("format", nx::po::value(&format_alias), "the same as --input-format (the older spelling)")
         ("neff", nx::po::value(&o.convert.neff), "the NEFF that NTFF inputs were captured from")
+        ("view-timeout", nx::po::value(&o.convert.view.timeout_s)->default_value(o.convert.view.timeout_s, "7200"),
+         "seconds neuron-explorer view may take to write an NTFF's tables before nx stops it")
         ("name", nx::po::value(&o.convert.base.name), "profile name (default: the file name)")
         ("target", nx::po::value(&o.convert.base.target), "hardware target for MFU/MBU: trn1, inf2, trn2, trn3")
         ("backend", nx::po::value(&o.convert.base.backend), "what made the profile: neuron, sim, cpu")
@@ -107,6 +109,7 @@ std::optional<Options> parse(int argc, char** argv) {
         throw nx::UsageError("unknown --backend '" + b + "' (known: " + nx::backend_names() + ")");
     if (!o.convert.base.dtype.empty() && !nx::parse_dtype(o.convert.base.dtype))
         throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: bf16, fp16, fp32, fp8)");
+    if (!(o.convert.view.timeout_s > 0)) throw nx::UsageError("--view-timeout takes a number of seconds above 0");
     o.convert.keep_going = o.keep_going;
     o.progress = progress ? 1 : quiet ? -1 : 0;
     nx::RecordPaths check_roots(o.convert.roots);  // a missing --root is a usage error now, not per record

@@ -248,7 +248,7 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
     };
     if (profiler_writes_parquet(tool)) {
         TempDirectory dir;
-        neuron_view_parquet(tool, neff, ntff, dir.path());
+        explorer_view_parquet(tool, neff, ntff, dir.path(), options_.view);
         try {
             import_explorer(dir.path(), b, resolved_path(ntff));
         } catch (Error& e) {

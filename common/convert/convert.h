@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/convert/capture_pairs.h"
+#include "common/convert/explorer_view.h"
 #include "common/convert/import_progress.h"
 #include "common/import/importer.h"
 #include "common/io/error.h"
@@ -25,6 +26,7 @@ struct ConvertOptions {
     // Unset: run records are an error (they need --db).
     std::function<void(RunRow row)> on_run;
     std::string neff;       // NEFF for NTFF inputs
+    ViewOptions view;       // running neuron-explorer view on NTFFs (--view-timeout)
     bool keep_going = false;
     ProfileInfo base;       // --name, --target, --backend, --dtype
     // Where files named in capture records may be read from (record_paths.h).

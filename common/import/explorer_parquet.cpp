@@ -17,6 +17,8 @@
 #include <rapidjson/document.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -61,7 +63,9 @@ public:
         read_schema_fields();
         info_ = ctx_.profile_info("explorer-parquet");
         if (info_.backend.empty()) info_.backend = "neuron";
-        info_.source_percents = PercentScale::percent;
+        // Summary's *_percent columns hold fractions 0..1 though the schema
+        // says "percent" (real exports: neuron-explorer-parquet.md section 12).
+        info_.source_percents = PercentScale::fraction;
         read_metadata();
         link_to_system();
         out_.begin_profile(info_);
@@ -120,10 +124,16 @@ private:
 
     void read_metadata() {
         table("Metadata", [&](const std::vector<std::string>& files) {
+            enum { kVersion, kInstance, kFirst, kLast, kCores, kRows, kCols, kClock, kHbm };
             Table tab(files, {{"profile_schema_version", Kind::text}, {"instance_type", Kind::text},
-                              {"first_hw_timestamp", Kind::integer}, {"last_hw_timestamp", Kind::integer}},
+                              {"first_hw_timestamp", Kind::integer}, {"last_hw_timestamp", Kind::integer},
+                              {"num_physical_cores", Kind::number}, {"tensor_engine_num_rows", Kind::number},
+                              {"tensor_engine_num_cols", Kind::number}, {"tensor_engine_clock_freq", Kind::number},
+                              {"hbm_ddr_bandwidth", Kind::number}},
                       facts_, "Metadata", true);
             if (!tab.next()) return;
+            note_core(tab.number(kCores), tab.number(kRows), tab.number(kCols), tab.number(kClock), tab.number(kHbm),
+                      "Explorer Metadata");
             version_ = std::string(tab.text(0));
             // The trace's bounds are the profiler's own total time (Summary,
             // when present, says the same in float seconds and wins).
@@ -145,6 +155,35 @@ private:
             print_warning("profile schema " + version_ + " is newer than nx knows (7.x, 12.x): importing the tables and "
                           "columns it recognises, checked against the profile's SchemaFields",
                           t_.dir);
+    }
+
+    // The logical core as the profiler saw it: physical cores (2 under
+    // LNC=2), the TensorE array and clock, one HBM stack's bandwidth.
+    void note_core(std::optional<double> cores, std::optional<double> rows, std::optional<double> cols,
+                   std::optional<double> ghz, std::optional<double> hbm, const char* from) {
+        // The clock and bandwidth are float32 columns: 2.4 reads as
+        // 2.4000000953674316.  Seven significant digits are all they hold.
+        auto f32 = [](std::optional<double>& v) {
+            char text[32];
+            if (v && *v > 0 && std::snprintf(text, sizeof text, "%.7g", *v) > 0) *v = std::strtod(text, nullptr);
+        };
+        f32(ghz);
+        f32(hbm);
+        CoreFacts& c = info_.core;
+        if (cores && *cores >= 1 && *cores <= 8) {
+            c.physical_cores = static_cast<int>(*cores);
+            c.cores_from = from;
+        }
+        if (ghz && *ghz > 0 && *ghz < 100) {
+            c.pe_clock_ghz = *ghz;
+            c.pe_rows = rows && *rows > 0 && *rows <= 1024 ? static_cast<int>(*rows) : 0;
+            c.pe_cols = cols && *cols > 0 && *cols <= 1024 ? static_cast<int>(*cols) : 0;
+            c.peak_from = from;
+        }
+        if (hbm && *hbm > 0) {
+            c.hbm_bytes_per_s = *hbm;
+            c.hbm_from = from;
+        }
     }
 
     // A system profile's own tables (explorer_system.h).
@@ -393,6 +432,7 @@ private:
                 batch.columns = tab.names();
                 while (tab.next()) {
                     std::string row = tab.row_json();
+                    if (name == "NeffHeader") note_neff_header(row);
                     batch.rows.push_back(row.empty() ? "{}" : std::move(row));
                     ++rows;
                     if (batch.rows.size() >= kRowsPerBatch) {
@@ -409,6 +449,22 @@ private:
     }
 
     static constexpr size_t kRowsPerBatch = 1024;
+
+    // NeffHeader.pcore_count_per_lnc: the physical cores the NEFF was
+    // compiled for, when Metadata does not say.
+    void note_neff_header(const std::string& row) {
+        if (info_.core.physical_cores > 0 || row.empty()) return;
+        rapidjson::Document doc;
+        doc.Parse(row.data(), row.size());
+        if (doc.HasParseError() || !doc.IsObject()) return;
+        auto it = doc.FindMember("pcore_count_per_lnc");
+        if (it == doc.MemberEnd() || !it->value.IsNumber()) return;
+        double n = it->value.GetDouble();
+        if (n >= 1 && n <= 8) {
+            info_.core.physical_cores = static_cast<int>(n);
+            info_.core.cores_from = "NeffHeader";
+        }
+    }
 
     // The tools' versions from Metadata, as the "versions" object the
     // neuron-profile JSON importer makes (explorer instead of profiler: it is
@@ -492,6 +548,10 @@ private:
 void import_explorer_profile(const std::string& dir, ImportHandler& out, ImportContext& ctx) {
     ExplorerTables tables = scan_explorer_dir(dir);
     if (tables.tables.empty()) throw Error("no Neuron Explorer tables (<Table>.parquet) in the directory", dir);
+    // Refused before anything is written: a half-written profile imported
+    // as a whole one would be figures that are wrong with exit status 0.
+    if (std::string why = incomplete_reason(tables); !why.empty())
+        throw Error("profile directory is incomplete (" + why + "): was neuron-explorer still writing it?", dir);
     explorer::ExplorerImport(tables, out, ctx).run();
 }
 

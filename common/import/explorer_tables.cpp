@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "common/io/error.h"
+#include "common/parquet/parquet_file.h"
 
 
 namespace nx {
@@ -71,6 +72,26 @@ ExplorerTables scan_explorer_dir(const std::string& dir) {
         out.tables[table] = std::move(paths);
     }
     return out;
+}
+
+std::string incomplete_reason(const ExplorerTables& t) {
+    int64_t rows = 0;
+    size_t files = 0;
+    for (const auto& [table, paths] : t.tables) {
+        int64_t table_rows = 0;
+        for (const std::string& path : paths) {
+            ++files;
+            try {
+                table_rows += parquet::ParquetFile::open(path)->num_rows();
+            } catch (const Error& e) {
+                return path.substr(path.find_last_of('/') + 1) + " has no valid footer (" + e.what() + ")";
+            }
+        }
+        if (table == "Summary" && table_rows == 0) return "Summary.parquet has no rows: the viewer fills it last";
+        rows += table_rows;
+    }
+    if (files > 1 && rows == 0) return "none of its " + std::to_string(files) + " tables has a row";
+    return {};
 }
 
 bool is_explorer_profile_dir(const std::string& dir) {

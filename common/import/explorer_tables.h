@@ -21,6 +21,14 @@ struct ExplorerTables {
     const std::vector<std::string>* find(const std::string& table) const;
 };
 
+// Why a profile directory is not a finished profile, or empty when it is.
+// neuron-explorer writes every table first with its columns and no rows,
+// fills them over minutes and Summary last; killed early it leaves truncated
+// files (neuron-explorer-parquet.md section 12).  So: a table file without a
+// valid footer, a Summary without rows, or tables none of which has a row.
+// Opens each file's footer only.
+std::string incomplete_reason(const ExplorerTables& tables);
+
 // The tables of one profile directory; empty `tables` when it holds none.
 // A split set with a hole (Instruction_0, Instruction_2) goes to `broken`.
 ExplorerTables scan_explorer_dir(const std::string& dir);

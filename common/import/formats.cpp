@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/import/importer.h"
+#include "common/import/log_prefix.h"
 #include "common/records/jsonl.h"
 
 namespace nx {
@@ -111,6 +112,11 @@ std::string_view sniff_format(std::string_view prefix, std::string_view path) {
     if (p.ends_with(".gz")) p.remove_suffix(3);
     if (p.ends_with(".ntff")) return "ntff";
     if (prefix.substr(0, 4) == "PAR1") return "parquet-table";
+    // A summary as users capture it: the tool's log lines, then the JSON.
+    if (LogPrefix log = leading_log_lines(prefix); log.lines > 0) {
+        std::string_view rest = prefix.substr(log.bytes);
+        return sniff_format(rest, path) == "summary-json" ? "summary-json" : std::string_view();
+    }
     size_t start = prefix.find_first_not_of(" \t\r\n");
     if (start == std::string_view::npos) return {};
     if (prefix.substr(start, 3) == "\xEF\xBB\xBF") start += 3;  // UTF-8 BOM

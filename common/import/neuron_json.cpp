@@ -122,6 +122,7 @@ public:
         if (!is_object) throw Error("expected a JSON object with \"instruction\" and \"summary\" arrays", ctx_.where, 1);
         info_ = ctx_.profile_info("neuron-json");
         if (info_.backend.empty()) info_.backend = "neuron";
+        info_.source_percents = PercentScale::fraction;  // summary and layer_summary write fractions of 1
         out_.begin_profile(info_);
     }
 
@@ -150,6 +151,7 @@ public:
             return;
         }
         if (section == "profile_info" || section == "metadata") note_versions(args);
+        if (section == "metadata") note_core(args);
         bool is_dma = section == "dma";
         bool is_instruction = section == "instruction";
         if (!s[kTimestamp].present() && !is_dma && !is_instruction) {
@@ -398,6 +400,36 @@ private:
             {"driver_version", "driver"}, {"collectives_version", "collectives"}, {"ntff_version", "ntff"},
             {"profiler_build_time", "profiler_build_time"}};
         add_versions(obj, kVersionFields, versions_);
+    }
+
+    // The logical core as the profiler saw it ("metadata": num_physical_cores
+    // 2 and vnc_enabled under LNC=2, pe_num_rows/cols, pe_clock_freq in GHz,
+    // hbm_ddr_bandwidth in B/s): the peaks HFU, MFU and MBU divide by.
+    void note_core(std::string_view args) {
+        rapidjson::Document doc;
+        if (!args.empty()) doc.Parse(args.data(), args.size());
+        if (args.empty() || doc.HasParseError() || !doc.IsObject()) return;
+        auto number = [&](const char* k) -> double {
+            auto it = doc.FindMember(k);
+            return it != doc.MemberEnd() && it->value.IsNumber() ? it->value.GetDouble() : 0;
+        };
+        CoreFacts& c = info_.core;
+        constexpr const char* kFrom = "profile metadata";
+        if (double n = number("num_physical_cores"); n >= 1 && n <= 8) {
+            c.physical_cores = static_cast<int>(n);
+            c.cores_from = kFrom;
+        }
+        if (double ghz = number("pe_clock_freq"); ghz > 0 && ghz < 100) {
+            c.pe_clock_ghz = ghz;
+            c.pe_rows = static_cast<int>(number("pe_num_rows"));
+            c.pe_cols = static_cast<int>(number("pe_num_cols"));
+            c.peak_from = kFrom;
+        }
+        if (double bw = number("hbm_ddr_bandwidth"); bw > 0) {
+            c.hbm_bytes_per_s = bw;
+            c.hbm_from = kFrom;
+        }
+        info_changed_ = true;
     }
 
     void active_record(const std::vector<Slot>& s, std::string_view args, int64_t line) {

@@ -1,12 +1,21 @@
-// `view --output-format summary-json`: an object keyed by graph id
-// ("n_<hash>"), each value the metrics object of that graph.  One profile per
-// graph, metrics only (no events).  A flat object of one graph's metrics
-// (what people paste from it: {"total_time": 0.0018, ...}) is one profile.
+// `view --output-format summary-json`: an object keyed by node id
+// ("n_<hash>"), each value the metrics object of that node.  One profile per
+// node, metrics only (no events), the longest (total_time) first: a file of
+// several nodes is a graph and its helpers, and the first profile is the one
+// a person asked about.  A flat object of one node's metrics (what people
+// paste from it: {"total_time": 0.0018, ...}) is one profile.
+//
+// As users capture it: with stdout and stderr together, the tool's own log
+// lines come before the JSON (log_prefix.h); they are skipped with one note.
+// Percents are fractions of 1, as in every Neuron summary (profile.h).
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "common/cli/diag.h"
 #include "common/import/importer.h"
+#include "common/import/log_prefix.h"
 #include "common/import/record_reader.h"
 #include "common/io/error.h"
 #include "common/profile/targets.h"
@@ -15,6 +24,9 @@
 namespace nx {
 
 namespace {
+
+// How far into the input log lines may reach before the JSON starts.
+constexpr size_t kLogPrefixWindow = 1 << 20;
 
 class SummaryJson : public RecordFormat {
 public:
@@ -34,7 +46,7 @@ public:
         }
         if (graph == last_graph_) return;  // a list per graph: the first object describes it
         last_graph_.assign(graph);
-        add_profile(graph, args, line);
+        nodes_.emplace_back(std::string(graph), std::string(args), line);
     }
 
     // Top-level scalars: the metrics of a flat summary.
@@ -43,27 +55,43 @@ public:
         flat_ += json_quote(key) + ":" + std::string(json);
     }
 
+    // Emits the nodes, the longest first.
     void finish() {
-        if (profiles_ > 0 || flat_.size() <= 1) return;
-        add_profile({}, flat_ + "}", 1);  // a flat summary: one graph, named after the input
+        if (nodes_.empty() && flat_.size() > 1) nodes_.emplace_back(std::string(), flat_ + "}", 1);  // a flat summary: one node
+        std::vector<Node> parsed;
+        for (Node& n : nodes_) {
+            n.doc.Parse(n.args.data(), n.args.size());
+            if (n.args.empty() || n.doc.HasParseError() || !n.doc.IsObject()) {
+                ctx_.bad_record("graph \"" + n.graph + "\" has no metrics", n.line);
+                continue;
+            }
+            auto t = n.doc.FindMember("total_time");
+            n.total_time = t != n.doc.MemberEnd() && t->value.IsNumber() ? t->value.GetDouble() : 0;
+            parsed.push_back(std::move(n));
+        }
+        std::stable_sort(parsed.begin(), parsed.end(), [](const Node& a, const Node& b) { return a.total_time > b.total_time; });
+        for (const Node& n : parsed) add_profile(n);
     }
 
     int profiles() const { return profiles_; }
 
 private:
-    void add_profile(std::string_view graph, std::string_view args, int64_t line) {
+    struct Node {
+        Node(std::string g, std::string a, int64_t l) : graph(std::move(g)), args(std::move(a)), line(l) {}
+        std::string graph, args;
+        int64_t line = 0;
         rapidjson::Document doc;
-        if (!args.empty()) doc.Parse(args.data(), args.size());
-        if (args.empty() || doc.HasParseError() || !doc.IsObject()) {
-            ctx_.bad_record("graph \"" + std::string(graph) + "\" has no metrics", line);
-            return;
-        }
-        ProfileInfo info = ctx_.profile_info("summary-json", graph);
+        double total_time = 0;
+    };
+
+    void add_profile(const Node& n) {
+        ProfileInfo info = ctx_.profile_info("summary-json", n.graph);
         if (info.backend.empty()) info.backend = "neuron";
-        if (auto it = doc.FindMember("instance_type"); info.target.empty() && it != doc.MemberEnd() && it->value.IsString())
+        info.source_percents = PercentScale::fraction;
+        if (auto it = n.doc.FindMember("instance_type"); info.target.empty() && it != n.doc.MemberEnd() && it->value.IsString())
             info.target = target_of_instance(it->value.GetString());
         out_.begin_profile(info);
-        for (auto& m : doc.GetObject()) {
+        for (auto& m : n.doc.GetObject()) {
             std::string_view k(m.name.GetString(), m.name.GetStringLength());
             if (!m.value.IsNumber() || is_identifier_field(k)) continue;
             double v = m.value.GetDouble();
@@ -76,6 +104,7 @@ private:
     ImportHandler& out_;
     ImportContext& ctx_;
     std::string last_graph_;
+    std::vector<Node> nodes_;
     std::string flat_ = "{";
     int profiles_ = 0;
 };
@@ -83,6 +112,12 @@ private:
 }  // namespace
 
 void import_summary_json(InputSource& in, ImportHandler& out, ImportContext& ctx) {
+    LogPrefix log = leading_log_lines(in.peek(kLogPrefixWindow));
+    if (log.lines > 0) {
+        in.skip(log.bytes);
+        print_note(in.name() + ": skipped " + std::to_string(log.lines) + " log line" + (log.lines == 1 ? "" : "s") +
+                   " before the JSON (the tool's own log: stdout and stderr were captured together)");
+    }
     SummaryJson format(out, ctx);
     read_records(in, format, 1);
     format.finish();

@@ -153,8 +153,15 @@ std::string_view InputSource::peek(size_t n) {
     return std::string_view(lookahead_.data() + lookahead_pos_, std::min(n, have));
 }
 
+void InputSource::skip(size_t n) {
+    std::string_view head = peek(n);
+    if (head.size() < n) throw Error("internal: skipping past the end of the input", name_);
+    lines_skipped_ += std::count(head.begin(), head.end(), '\n');
+    lookahead_pos_ += n;
+}
+
 JsonInputStream::JsonInputStream(InputSource& source, size_t buffer_size)
-    : source_(source), size_(buffer_size), buffer_(new char[buffer_size + 1]) {
+    : source_(source), size_(buffer_size), buffer_(new char[buffer_size + 1]), lines_before_(source.lines_skipped()) {
     current_ = buffer_.get();
     last_ = buffer_.get();
     *current_ = '\0';

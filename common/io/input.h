@@ -39,6 +39,11 @@ public:
     size_t read(char* buf, size_t n);
     // The first n bytes (fewer at end of input), without consuming them.
     std::string_view peek(size_t n);
+    // Consumes the first n bytes (n <= what peek(n) returned): a prefix that
+    // is not the data (log lines before a JSON document).  Readers count lines
+    // from the file's first line still (lines_skipped).
+    void skip(size_t n);
+    int64_t lines_skipped() const { return lines_skipped_; }
 
     // Bytes of the file consumed so far (compressed bytes for gzip: the
     // share of the file's size read), for progress.
@@ -66,6 +71,7 @@ private:
     std::string name_;
     std::string lookahead_;     // peeked bytes not yet consumed
     size_t lookahead_pos_ = 0;
+    int64_t lines_skipped_ = 0;
     bool regular_file_ = false; // opened from a regular file (reopen() can read it again)
 };
 

@@ -25,7 +25,7 @@ constexpr size_t kKeepOutput = 64 * 1024;
 // stderr (-1: inherit) and our environment plus `env`.  The child gets the
 // default SIGPIPE disposition back (nx ignores it).
 pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, int in_fd, int out_fd,
-            int err_fd, bool stdin_null) {
+            int err_fd, bool stdin_null, bool own_group = false) {
     if (argv.empty()) throw Error("internal: empty command");
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -57,7 +57,12 @@ pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>
     sigemptyset(&def);
     sigaddset(&def, SIGPIPE);
     posix_spawnattr_setsigdefault(&attr, &def);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+    short flags = POSIX_SPAWN_SETSIGDEF;
+    if (own_group) {
+        posix_spawnattr_setpgroup(&attr, 0);
+        flags |= POSIX_SPAWN_SETPGROUP;
+    }
+    posix_spawnattr_setflags(&attr, flags);
     pid_t pid;
     int rc = posix_spawnp(&pid, argv[0].c_str(), &fa, &attr, args.data(), envp.data());
     posix_spawn_file_actions_destroy(&fa);
@@ -66,13 +71,17 @@ pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>
     return pid;
 }
 
+int decode_status(int status) {
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return -1;
+}
+
 int wait_status(pid_t pid) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-    return -1;
+    return decode_status(status);
 }
 
 }  // namespace
@@ -203,6 +212,72 @@ int ChildProcess::wait() {
     status_ = wait_status(pid_);
     waited_ = true;
     return status_;
+}
+
+BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/nx-viewer-XXXXXX.log";
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    int fd = mkstemps(name.data(), 4);
+    if (fd < 0) throw Error(std::string("cannot create a temporary file: ") + std::strerror(errno));
+    log_ = name.data();
+    try {
+        pid_ = spawn(argv, env, -1, fd, fd, true, true);
+    } catch (...) {
+        close(fd);
+        unlink(log_.c_str());
+        throw;
+    }
+    close(fd);
+}
+
+BackgroundProcess::~BackgroundProcess() {
+    stop();
+    unlink(log_.c_str());
+}
+
+std::optional<int> BackgroundProcess::poll() {
+    if (done_) return status_;
+    int status = 0;
+    pid_t r;
+    while ((r = waitpid(pid_, &status, WNOHANG)) < 0 && errno == EINTR) {
+    }
+    if (r != pid_) return std::nullopt;
+    done_ = true;
+    status_ = decode_status(status);
+    // What it started may outlive it: end the group as well.
+    ::kill(-pid_, SIGKILL);
+    return status_;
+}
+
+void BackgroundProcess::stop(int grace_ms) {
+    if (pid_ <= 0) return;
+    if (!done_) {
+        ::kill(-pid_, SIGTERM);
+        for (int waited = 0; waited < grace_ms && !poll(); waited += 20) usleep(20 * 1000);
+        if (!done_) {
+            ::kill(-pid_, SIGKILL);
+            status_ = wait_status(pid_);
+            done_ = true;
+        }
+    }
+    ::kill(-pid_, SIGKILL);  // a child of the group that ignored SIGTERM
+}
+
+std::string BackgroundProcess::output_tail(int lines) const {
+    int fd = open(log_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return {};
+    std::string text;
+    struct stat st {};
+    if (fstat(fd, &st) == 0) {
+        off_t from = st.st_size > static_cast<off_t>(kKeepOutput) ? st.st_size - static_cast<off_t>(kKeepOutput) : 0;
+        text.resize(static_cast<size_t>(st.st_size - from));
+        ssize_t n = pread(fd, text.data(), text.size(), from);
+        text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+    }
+    close(fd);
+    return nx::output_tail(text, lines);
 }
 
 std::string output_tail(const std::string& output, int lines) {

@@ -2,6 +2,7 @@
 // argv without a shell, output captured so nx's own stdout stays data-only.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,34 @@ private:
     bool eof_ = false;
     bool waited_ = false;
     int status_ = -1;
+};
+
+// A program left running while nx watches what it writes: a viewer that may
+// never exit by itself (neuron-explorer `view` keeps serving its UI after
+// writing the tables).  It runs in a process group of its own, so stopping
+// it ends whatever it started too; its stdout and stderr go to a file (a
+// pipe nobody reads would block it).  The destructor stops it: nx never
+// leaves it running.
+class BackgroundProcess {
+public:
+    explicit BackgroundProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+    BackgroundProcess(const BackgroundProcess&) = delete;
+    BackgroundProcess& operator=(const BackgroundProcess&) = delete;
+    ~BackgroundProcess();
+
+    // Its exit status (or 128+signal) once it has exited; nullopt while it runs.
+    std::optional<int> poll();
+    // SIGTERM to its process group, SIGKILL after `grace_ms` if anything of
+    // it is still there; returns once it is reaped.
+    void stop(int grace_ms = 2000);
+    // The last lines of its output (output_tail).
+    std::string output_tail(int lines = 3) const;
+
+private:
+    int pid_ = -1;
+    bool done_ = false;
+    int status_ = -1;
+    std::string log_;  // its output
 };
 
 // Absolute path of an executable on PATH, or empty.

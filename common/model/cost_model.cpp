@@ -26,7 +26,7 @@ Time CostModel::kernel_fixed_ns() const {
 
 int CostModel::k_pack(DType d) const {
     if (d != DType::fp8) return 1;
-    double ratio = target_.peak_flops_fp8 / target_.peak_flops_bf16;
+    double ratio = 1 / target_.flop_weight(DType::fp8);
     return std::max(1, static_cast<int>(std::lround(ratio)));
 }
 

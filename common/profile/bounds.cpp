@@ -31,18 +31,22 @@ Bounds compute_bounds(const ProfileSummary& s, std::string_view target_name, con
     const MetricValue* rd = s.find("hbm_read_bytes");
     const MetricValue* wr = s.find("hbm_write_bytes");
     const Target* target = find_target(target_name);
+    // The profile's own HBM figure (core_peaks.h), the target's otherwise.
+    const MetricValue* hbm = s.find("peak_hbm_bytes_per_s");
     if (!rd || !wr) {
         memory.basis = "not in this profile: HBM bytes";
-    } else if (!target) {
+    } else if (!hbm && !target) {
         memory.basis = "not in this profile: the target's peak HBM bandwidth (--target)";
     } else {
-        double bytes = rd->value + wr->value, bw = target->hbm_bytes_per_s_core();
+        double bytes = rd->value + wr->value, bw = hbm ? hbm->value : target->hbm_bytes_per_s_core();
         memory.ns = bytes / bw * 1e9;
         memory.basis = figure(bytes, "B") + " of HBM traffic at " + figure(bw, "B/s");
     }
 
     Bound compute{"compute", std::nullopt, {}};
-    const MetricValue* flops = s.find("hardware_flops");
+    // BF16-equivalent FLOPs against the BF16 peak of every physical core.
+    const MetricValue* flops = s.find("adjusted_hardware_flops");
+    if (!flops) flops = s.find("hardware_flops");
     const MetricValue* peak = s.find("peak_flops");
     if (!flops) {
         compute.basis = "not in this profile: the tensor engine's FLOPs";

@@ -14,10 +14,27 @@
 
 namespace nx {
 
-// How the source wrote its `*_percent` metrics: neuron-profile JSON writes
-// fractions of 1, Explorer's Parquet writes 0..100; `guess` decides per
-// summary (all <= 1: fractions) for sources that do not say.
-enum class PercentScale : uint8_t { guess, fraction, percent };
+// How the source writes its `*_percent` metrics: a property of the format,
+// never guessed from the values (a real fraction rounds above 1:
+// dynamic_dma_active_time_percent = 1.0017).  neuron-profile JSON,
+// summary-json and Explorer's Summary table all write fractions of 1
+// (neuron-explorer-parquet.md section 12); nx's own records write 0..100.
+enum class PercentScale : uint8_t { fraction, percent };
+
+// The logical NeuronCore as the profile itself describes it (neuron-profile's
+// "metadata", Explorer's Metadata and NeffHeader tables, or the profiler's own
+// figures): what the profiler divides by for HFU, MFU and MBU.  0 where the
+// profile does not say; the target's defaults fill the gaps (targets.h).
+struct CoreFacts {
+    int physical_cores = 0;       // per logical core: 2 under LNC=2 (trn2/trn3 default)
+    int pe_rows = 0, pe_cols = 0; // TensorE array
+    double pe_clock_ghz = 0;      // TensorE clock
+    double hbm_bytes_per_s = 0;   // one HBM stack (hbm_ddr_bandwidth): MBU's denominator
+    // Where each came from, for the report's target line ("profile metadata",
+    // "Explorer Metadata", "NeffHeader", "the profiler's own HFU").
+    std::string cores_from, peak_from, hbm_from;
+    bool any() const { return physical_cores > 0 || pe_clock_ghz > 0 || hbm_bytes_per_s > 0; }
+};
 
 struct ProfileInfo {
     std::string id;       // stable: "p_" + 16 hex digits of a hash of the source identity
@@ -28,7 +45,8 @@ struct ProfileInfo {
     std::string target;   // trn1, inf2, trn2, trn3, cpu; empty when unknown
     std::string dtype;    // the workload's dtype when known (selects the peak FLOP/s)
     int rank = -1;        // worker rank for multi-worker captures
-    PercentScale source_percents = PercentScale::guess;
+    PercentScale source_percents = PercentScale::percent;
+    CoreFacts core;
     // Fields carried over from the capture/run/workload record (a JSON object
     // text, or empty), so tags users add with jq reach the report.
     std::string carried_json;
@@ -41,6 +59,13 @@ constexpr size_t kTopKeys = 20;
 
 // Stable profile id for a source identity (path + rank + graph ...).
 std::string make_profile_id(std::string_view identity);
+
+// A figure the profile does not have, though its source has a field for it:
+// a negative sentinel, a 0 its own warnings call missing (availability.h).
+struct UnavailableMetric {
+    std::string name;
+    std::string reason;
+};
 
 struct MetricValue {
     std::string name;
@@ -125,8 +150,16 @@ struct ProfileSummary {
     int64_t events = 0;
     std::vector<std::string> notes;  // what could not be derived and why
     std::vector<MetricDisagreement> disagreements;
+    // Figures the source names but does not have (availability.h): never a
+    // value, each with the reason ("the profiler says: ...").
+    std::vector<UnavailableMetric> unavailable;
+    // How the peak FLOP/s and HBM bandwidth were made (core_peaks.h), for
+    // the report: "2 physical cores (profile metadata) x 78.64 TFLOP/s ...".
+    std::string peak_basis;
 
     const MetricValue* find(std::string_view name) const;
+    // nullptr unless the source has the figure's field but not the figure.
+    const UnavailableMetric* find_unavailable(std::string_view name) const;
     // Value or the fallback when absent.
     double value_or(std::string_view name, double fallback) const;
 };

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "common/profile/availability.h"
+#include "common/profile/core_peaks.h"
 #include "common/profile/metric_defs.h"
 
 namespace nx {
@@ -58,6 +60,12 @@ std::string make_profile_id(std::string_view identity) {
 const MetricValue* ProfileSummary::find(std::string_view name) const {
     for (const MetricValue& m : metrics)
         if (m.name == name) return &m;
+    return nullptr;
+}
+
+const UnavailableMetric* ProfileSummary::find_unavailable(std::string_view name) const {
+    for (const UnavailableMetric& u : unavailable)
+        if (u.name == name) return &u;
     return nullptr;
 }
 
@@ -243,16 +251,24 @@ std::vector<KeyStat> top_keys(const ProfileMetrics::KeyTable& table) {
 // Builds the final metric list: source values win, derived fill the gaps.
 class MetricList {
 public:
-    explicit MetricList(const std::map<std::string, double, std::less<>>& source) : source_(source) {}
-    // Adds a derived value unless the source reported the metric.
+    explicit MetricList(std::map<std::string, double, std::less<>>& source) : source_(source) {}
+    // Adds a derived value unless the source reported the metric.  A source
+    // 0 the profile's own rows contradict is not a measurement
+    // (availability.h): nx's figure replaces it, and unrecorded() names it.
     void derive(std::string_view name, double value) {
         if (!std::isfinite(value)) return;
-        if (source_.count(name)) {
-            overridden_.emplace(std::string(name), value);
-            return;
+        if (auto s = source_.find(name); s != source_.end()) {
+            if (!(s->second == 0 && value > 0 && zero_means_unrecorded(name))) {
+                overridden_.emplace(std::string(name), value);
+                return;
+            }
+            source_.erase(s);
+            unrecorded_.emplace_back(name);
         }
         derived_.emplace(std::string(name), value);
     }
+    // Source zeros that derive() replaced with nx's figure from the rows.
+    const std::vector<std::string>& unrecorded() const { return unrecorded_; }
     // Source figures nx would have derived differently, by more than
     // kDisagreement of the source's value.
     template <class Fn>
@@ -284,7 +300,8 @@ public:
 
 private:
     static constexpr double kDisagreement = 0.10;
-    const std::map<std::string, double, std::less<>>& source_;
+    std::map<std::string, double, std::less<>>& source_;
+    std::vector<std::string> unrecorded_;
     std::map<std::string, double, std::less<>> derived_;
     std::map<std::string, double, std::less<>> overridden_;
 };
@@ -297,24 +314,19 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     out.start_ns = events_ > 0 && start_ns_ != INT64_MAX ? start_ns_ : 0;
     out.end_ns = events_ > 0 && end_ns_ != INT64_MIN ? end_ns_ : 0;
 
-    // Some profiler versions report *_percent metrics as fractions 0..1.  Decide
-    // per summary, not per value: if no percent value exceeds 1, scale them all.
-    {
-        bool any_percent = false, any_above_one = false, any_positive = false;
-        for (const auto& [k, v] : source_) {
-            if (!k.ends_with("_percent")) continue;
-            any_percent = true;
-            if (v > 1.0) any_above_one = true;
-            if (v > 0) any_positive = true;
-        }
-        bool fractions = info.source_percents == PercentScale::fraction ||
-                         (info.source_percents == PercentScale::guess && any_positive && !any_above_one);
-        if (any_percent && fractions) {
-            for (auto& [k, v] : source_)
-                if (k.ends_with("_percent")) v *= 100.0;
-            out.notes.push_back("the source reported percentages as fractions; scaled to 0..100");
-        }
+    // Percents in the source's own scale (profile.h PercentScale): a
+    // property of its format, never of the values.
+    if (info.source_percents == PercentScale::fraction) {
+        bool any_percent = false;
+        for (auto& [k, v] : source_)
+            if (k.ends_with("_percent") && v >= 0) {  // a negative is a sentinel, not a fraction
+                v *= 100.0;
+                any_percent = true;
+            }
+        if (any_percent) out.notes.push_back("the source writes percents as fractions of 1 (its format's unit): scaled to 0..100");
     }
+    // Figures the source has a field for but not the figure (availability.h).
+    out.unavailable = take_unavailable(source_, profiler_warnings(info.carried_json));
 
     MetricList m(source_);
     double span_s = (out.end_ns - out.start_ns) / 1e9;
@@ -428,26 +440,56 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     if (m.has("hardware_flops") && hbm_bytes > 0)
         m.derive("mm_arithmetic_intensity", (m.get("hardware_flops") - m.get("transpose_flops", 0)) / hbm_bytes);
 
+    // Peaks of the profile's logical core (core_peaks.h): its own facts, then
+    // what the profiler's figures imply, then the target's defaults.  FLOPs
+    // count BF16-equivalent, so the BF16 peak serves every dtype.
     const Target* target = find_target(info.target);
-    if (target) {
-        DType dtype = parse_dtype(info.dtype).value_or(DType::bf16);
-        if (!parse_dtype(info.dtype)) out.notes.push_back("no dtype known: peak FLOP/s assumes bf16");
-        double peak = target->peak_flops(dtype);
-        double peak_bw = target->hbm_bytes_per_s_core();
+    CoreFacts facts = info.core;
+    infer_core_facts(source_, target, facts);
+    std::optional<CorePeaks> peaks = core_peaks(target, facts);
+    std::optional<DType> dtype = parse_dtype(info.dtype);
+    double weight = target && dtype ? target->flop_weight(*dtype) : 1;
+    if (m.has("hardware_flops") && weight != 1) {
+        // BF16-equivalent FLOPs of a known dtype (the raw figures for BF16);
+        // the source's own win.
+        m.derive("adjusted_hardware_flops", m.get("hardware_flops") * weight);
+        m.derive("adjusted_transpose_flops", m.get("transpose_flops", 0) * weight);
+    }
+    if (peaks && peaks->flops_per_s > 0) {
+        if (!dtype && m.has("hardware_flops") && !source_.count("adjusted_hardware_flops"))
+            out.notes.push_back("no dtype known: FLOPs count as BF16 (x1)");
+        double peak = peaks->flops_per_s;
+        out.peak_basis = peaks->basis;
         m.derive("peak_flops", peak);
-        m.derive("peak_flops_bandwidth_ratio", target->ridge_point(dtype));
+        if (peaks->hbm_bytes_per_s > 0) {
+            m.derive("peak_hbm_bytes_per_s", peaks->hbm_bytes_per_s);
+            // The profiler's ridge point: one physical core's peak over one
+            // stack, for the dtype (x1 where none is known, as the profiler).
+            m.derive("peak_flops_bandwidth_ratio", peaks->ridge_point() / weight);
+        }
         if (total > 0) {
-            if (m.has("model_flops")) m.derive("mfu_estimated_percent", 100.0 * m.get("model_flops") / (peak * total));
-            if (m.has("hardware_flops"))
-                m.derive("hfu_estimated_percent", 100.0 * m.get("hardware_flops") / (peak * total));
-            if (m.has("hbm_read_bytes"))
-                m.derive("mbu_estimated_percent", 100.0 * hbm_bytes / total / peak_bw);
+            double adjusted_hw = m.get("adjusted_hardware_flops", m.get("hardware_flops", NAN));
+            double adjusted_tr = m.get("adjusted_transpose_flops", m.get("transpose_flops", 0));
+            if (m.has("model_flops")) m.derive("mfu_estimated_percent", 100.0 * m.get("model_flops") * weight / (peak * total));
+            if (std::isfinite(adjusted_hw)) {
+                m.derive("hfu_estimated_percent", 100.0 * adjusted_hw / (peak * total));
+                double inst = 100.0 * (adjusted_hw - adjusted_tr) / (peak * total);
+                m.derive("mfu_inst_estimated_percent", inst);
+                if (!m.has("model_flops")) {
+                    // As the profiler does without HLO stats: MFU from the
+                    // instructions' FLOPs less the transposes.
+                    m.derive("mfu_estimated_percent", inst);
+                    out.notes.push_back("MFU is instruction-based: (hardware - transpose) FLOPs, the profile has no model FLOPs");
+                }
+            }
         }
     } else if (info.target.empty()) {
         out.notes.push_back("no target known: MFU, HFU, MBU and the ridge point need one (--target)");
-    } else {
+    } else if (!target) {
         out.notes.push_back("unknown target '" + info.target + "': no peak figures (known: " + target_names() + ")");
     }
+    if (peaks && peaks->hbm_bytes_per_s > 0 && total > 0 && m.has("hbm_read_bytes"))
+        m.derive("mbu_estimated_percent", 100.0 * hbm_bytes / total / peaks->hbm_bytes_per_s);
     if (m.has("mm_arithmetic_intensity") && m.has("peak_flops_bandwidth_ratio") && m.get("peak_flops_bandwidth_ratio") > 0)
         m.derive("mfu_max_achievable_estimated_percent",
                  std::min(100.0, 100.0 * m.get("mm_arithmetic_intensity") / m.get("peak_flops_bandwidth_ratio")));
@@ -486,6 +528,16 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         out.notes.push_back("DMA transfers do not say which memory they read or wrote: HBM metrics need the source summary");
 
     out.metrics = m.build();
+    // A figure the source lacks that nx made from the profile's rows is not
+    // "not available": it is shown, derived, with what the profiler said.
+    std::erase_if(out.unavailable, [&](const UnavailableMetric& u) {
+        const MetricValue* v = out.find(u.name);
+        if (!v) return false;
+        out.notes.push_back(u.name + ": nx's figure from the profile's rows (" + u.reason + ")");
+        return true;
+    });
+    for (const std::string& name : m.unrecorded())
+        out.notes.push_back(name + ": the profiler wrote 0, the profile's own rows do not: nx's figure from them is used (derived)");
     m.for_each_disagreement([&](const std::string& name, double src, double derived) {
         // Not the same figure: the source counts DMA transfers, its records
         // are packets; its event_count is not nx's count of every event

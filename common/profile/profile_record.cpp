@@ -14,7 +14,7 @@ namespace {
 const std::set<std::string, std::less<>> kOwnFields = {
     "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
     "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
-    "metric_disagreements", "tracks", "dma_queue_types"};
+    "metric_disagreements", "tracks", "dma_queue_types", "unavailable_metrics", "peak_basis", "core"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
 void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
@@ -94,6 +94,43 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         str(w, m.measured ? "source" : "derived");
     }
     w.EndObject();
+    if (!summary.unavailable.empty()) {
+        key(w, "unavailable_metrics");
+        w.StartObject();
+        for (const UnavailableMetric& u : summary.unavailable) {
+            key(w, u.name);
+            str(w, u.reason);
+        }
+        w.EndObject();
+    }
+    if (info.core.any()) {
+        const CoreFacts& c = info.core;
+        key(w, "core");
+        w.StartObject();
+        auto number = [&](const char* k, double v) {
+            if (v <= 0) return;
+            key(w, k);
+            write_number(w, v);
+        };
+        auto text = [&](const char* k, const std::string& v) {
+            if (v.empty()) return;
+            key(w, k);
+            str(w, v);
+        };
+        number("physical_cores", c.physical_cores);
+        number("pe_rows", c.pe_rows);
+        number("pe_cols", c.pe_cols);
+        number("pe_clock_ghz", c.pe_clock_ghz);
+        number("hbm_bytes_per_s", c.hbm_bytes_per_s);
+        text("cores_from", c.cores_from);
+        text("peak_from", c.peak_from);
+        text("hbm_from", c.hbm_from);
+        w.EndObject();
+    }
+    if (!summary.peak_basis.empty()) {
+        key(w, "peak_basis");
+        str(w, summary.peak_basis);
+    }
 
     key(w, "engines");
     w.StartArray();
@@ -205,6 +242,21 @@ std::string profile_record_json(const ProfileInfo& info, const ProfileSummary& s
     return std::string(sb.GetString(), sb.GetSize());
 }
 
+CoreFacts read_core_facts(const rapidjson::Value& rec) {
+    CoreFacts core;
+    const rapidjson::Value* c = find_member(rec, "core");
+    if (!c || !c->IsObject()) return core;
+    core.physical_cores = static_cast<int>(get_int(*c, "physical_cores").value_or(0));
+    core.pe_rows = static_cast<int>(get_int(*c, "pe_rows").value_or(0));
+    core.pe_cols = static_cast<int>(get_int(*c, "pe_cols").value_or(0));
+    core.pe_clock_ghz = get_number(*c, "pe_clock_ghz").value_or(0);
+    core.hbm_bytes_per_s = get_number(*c, "hbm_bytes_per_s").value_or(0);
+    core.cores_from = get_string(*c, "cores_from").value_or("");
+    core.peak_from = get_string(*c, "peak_from").value_or("");
+    core.hbm_from = get_string(*c, "hbm_from").value_or("");
+    return core;
+}
+
 void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, ProfileSummary& summary) {
     info.id = get_string(rec, "id").value_or("");
     info.name = get_string(rec, "name").value_or("");
@@ -232,6 +284,13 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
             summary.metrics.push_back({name, m.value.GetDouble(), measured});
         }
     }
+    if (const rapidjson::Value* un = find_member(rec, "unavailable_metrics"); un && un->IsObject())
+        for (auto& m : un->GetObject())
+            if (m.value.IsString())
+                summary.unavailable.push_back({std::string(m.name.GetString(), m.name.GetStringLength()),
+                                               std::string(m.value.GetString(), m.value.GetStringLength())});
+    info.core = read_core_facts(rec);
+    summary.peak_basis = get_string(rec, "peak_basis").value_or("");
     if (const rapidjson::Value* engines = find_member(rec, "engines"); engines && engines->IsArray()) {
         for (auto& e : engines->GetArray()) {
             EngineStat st;

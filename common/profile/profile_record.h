@@ -22,6 +22,8 @@ std::string profile_record_json(const ProfileInfo& info, const ProfileSummary& s
 // Reads a profile record (kind "profile").  Unknown fields go to
 // info.carried_json.  Throws Error on wrong types.
 void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, ProfileSummary& summary);
+// The record's "core" object (the logical core as the profile described it).
+CoreFacts read_core_facts(const rapidjson::Value& rec);
 // The fields carried from the source (ProfileInfo::carried_json) as a JSON
 // object: an empty object when there are none or they do not parse.
 rapidjson::Document carried_document(const ProfileInfo& info);

@@ -11,7 +11,11 @@ namespace nx {
 //   [dma]      NKI DMA guide ("17 B/ns per DMA engine" on NC-v2)
 //   [prof]     neuron-profile / Neuron Explorer summary metric reference
 //   [lnc]      "Logical NeuronCore configuration" (default LNC=2 on Trn2,
-//              1 on Trn1/Inf2, where it cannot be changed)
+//              1 on Trn1/Inf2, where it cannot be changed); compiler error
+//              NCC_EVRF066: "neuronx-cc defaults to LNC=2 on Trn2 and later"
+//   [adjusted] Neuron Explorer schema, adjusted_flops: BF16/FP16/TF32 x1,
+//              FP32 x4, FP8 x1 on trn1/inf2 and x0.5 on trn2/trn3
+//              (neuron-explorer-parquet.md section 12)
 // Collected in shared/reference/neuron-facts.md sections 5-6.  Where sources
 // disagree the choice is noted on the row.
 namespace {
@@ -25,8 +29,8 @@ const std::vector<Target> kTargets = {
         128, /*sbuf*/ 24.0 * 1024 * 1024, /*psum*/ 2.0 * 1024 * 1024, 8,  // [nki-arch] 128 x 192 KiB; 128 x 16 KiB
         /*hbm*/ 32.0 * 1024 * 1024 * 1024, /*B/s chip*/ 820e9,       // [arch-v2] 820 GB/s (one page says GiB/s; GB/s used)
         16, /*B/ns per engine*/ 17.0, /*fixed ns*/ 1300.0,           // [dma] 17 B/ns (arch guide: 27 GiB/s; DMA guide used)
-        /*bf16*/ 128.0 * 128 * 2 * 2.8e9, /*fp16*/ 128.0 * 128 * 2 * 2.8e9,  // 91.75 TFLOPS [nki-arch]
-        /*fp32*/ 23e12, /*fp8*/ 128.0 * 128 * 2 * 2.8e9,             // fp32 ~1/4 rate [arch-v2]; no fp8 speed-up on NC-v2
+        /*bf16*/ 128.0 * 128 * 2 * 2.8e9,                            // 91.75 TFLOPS [nki-arch]
+        /*fp32 weight*/ 4, /*fp8 weight*/ 1,                         // [adjusted] fp32 1/4 rate; no fp8 speed-up on NC-v2
         /*vector+gpsimd share SBUF*/ true,                           // [nki-perf] "NC-v2: VectorE and GpSimdE cannot access SBUF at the same time"
         /*lnc*/ 1,                                                   // [lnc] Trn1: one physical core per logical core
     },
@@ -38,8 +42,8 @@ const std::vector<Target> kTargets = {
         128, 24.0 * 1024 * 1024, 2.0 * 1024 * 1024, 8,
         32.0 * 1024 * 1024 * 1024, 820e9,                            // [arch-v2] same HBM figures as trn1
         16, 17.0, 1300.0,
-        128.0 * 128 * 2 * 2.8e9, 128.0 * 128 * 2 * 2.8e9,
-        23e12, 128.0 * 128 * 2 * 2.8e9,
+        128.0 * 128 * 2 * 2.8e9,
+        4, 1,                                                        // [adjusted] as trn1
         true,                                                        // [nki-perf] NC-v2, as trn1
         1,                                                           // [lnc] Inf2: one physical core per logical core
     },
@@ -51,8 +55,8 @@ const std::vector<Target> kTargets = {
         128, 28.0 * 1024 * 1024, 2.0 * 1024 * 1024, 8,               // [arch-v3] 128 x 224 KiB
         96.0 * 1024 * 1024 * 1024, 2.9e12,                           // [arch-v3] 2.9-3 TB/s: the lower figure
         16, 23.0, 1300.0,                                            // [dma] 23 B/ns; fixed cost as NC-v2 (no v3 figure)
-        79e12, 79e12,                                                // [arch-v3] 79 dense bf16/fp16 TFLOPS per core
-        20e12, 158e12,                                               // [arch-v3] fp32 20, fp8 158
+        79e12,                                                       // [arch-v3] 79 dense bf16/fp16 TFLOPS per core
+        4, 0.5,                                                      // [adjusted] fp32 x4 (arch-v3: 20 TFLOPS), fp8 x0.5 (158)
         false,                                                       // [nki-perf] the restriction is stated for NC-v2 only
         2,                                                           // [lnc] Trn2 default LNC=2: HBM and DMA of two physical cores
     },
@@ -64,10 +68,10 @@ const std::vector<Target> kTargets = {
         128, 32.0 * 1024 * 1024, 2.0 * 1024 * 1024, 8,               // [arch-v4] 32 MiB SBUF; PSUM as v2/v3
         144.0 * 1024 * 1024 * 1024, 4.7e12,                          // [arch-v4] 4.7-4.9 TB/s: the lower figure
         16, 33.0, 1300.0,                                            // [dma] 33 B/ns
-        79e12, 79e12,                                                // [arch-v4] 79 dense bf16 TFLOPS per core
-        20e12, 315e12,                                               // fp32 assumed as v3; mxfp8 315 [arch-v4]
+        79e12,                                                       // [arch-v4] 79 dense bf16 TFLOPS per core
+        4, 0.5,                                                      // [adjusted] fp32 x4, fp8 x0.5 (mxfp8 x0.25 has no dtype here)
         false,                                                       // [nki-perf] the restriction is stated for NC-v2 only
-        2,                                                           // assumed as trn2 (no published Trn3 default found)
+        2,                                                           // [lnc] NCC_EVRF066: LNC=2 by default on Trn2 and later
     },
 };
 
@@ -99,15 +103,17 @@ int dtype_bytes(DType d) {
     }
 }
 
-double Target::peak_flops(DType d) const {
+double Target::flop_weight(DType d) const {
     switch (d) {
-        case DType::bf16: return peak_flops_bf16;
-        case DType::fp16: return peak_flops_fp16;
-        case DType::fp32: return peak_flops_fp32;
-        case DType::fp8: return peak_flops_fp8;
+        case DType::bf16:
+        case DType::fp16: return 1;
+        case DType::fp32: return fp32_flop_weight;
+        case DType::fp8: return fp8_flop_weight;
     }
-    return peak_flops_bf16;
+    return 1;
 }
+
+double Target::peak_flops(DType d) const { return peak_flops_bf16 / flop_weight(d); }
 
 const Target* find_target(std::string_view name) {
     for (const Target& t : kTargets)
@@ -125,12 +131,35 @@ std::string target_names() {
     return s;
 }
 
+// Sources: [inf2-arch] "Inf2 Architecture" (instance sizes table);
+// [trn1-arch] "Trn1/Trn1n Architecture" (its table: Trn1.2xlarge,
+// Trn1.32xlarge, Trn1n.32xlarge); [trn2-arch] "Trn2 Architecture"
+// (trn2.3xlarge, trn2.48xlarge; trn2u.48xlarge in a Trn2 UltraServer);
+// [sample] a real profile's instance_type (shared/reference/real-samples:
+// neuron-explorer 2.32 on trn3pds98.48xlarge).  Other Trn3 types follow the
+// family rule below.
+const std::vector<InstanceType>& instance_types() {
+    static const std::vector<InstanceType> kTypes = {
+        {"inf2.xlarge", "inf2", "[inf2-arch]"},     {"inf2.8xlarge", "inf2", "[inf2-arch]"},
+        {"inf2.24xlarge", "inf2", "[inf2-arch]"},   {"inf2.48xlarge", "inf2", "[inf2-arch]"},
+        {"trn1.2xlarge", "trn1", "[trn1-arch]"},    {"trn1.32xlarge", "trn1", "[trn1-arch]"},
+        {"trn1n.32xlarge", "trn1", "[trn1-arch]"},  {"trn2.3xlarge", "trn2", "[trn2-arch]"},
+        {"trn2.48xlarge", "trn2", "[trn2-arch]"},   {"trn2u.48xlarge", "trn2", "[trn2-arch]"},
+        {"trn3pds98.48xlarge", "trn3", "[sample]"},
+    };
+    return kTypes;
+}
+
 std::string target_of_instance(std::string_view type) {
+    for (const InstanceType& t : instance_types())
+        if (type == t.name) return t.target;
+    // An undocumented size or variant of a known family (trn2u.3xlarge,
+    // trn3u.48xlarge): the family's first letters name the generation.
     static constexpr std::pair<std::string_view, std::string_view> kFamilies[] = {
-        {"inf2", "inf2"}, {"trn1", "trn1"}, {"trn1n", "trn1"}, {"trn2", "trn2"}, {"trn2u", "trn2"}, {"trn3", "trn3"}, {"trn3u", "trn3"}};
+        {"inf2", "inf2"}, {"trn1", "trn1"}, {"trn2", "trn2"}, {"trn3", "trn3"}};
     std::string_view family = type.substr(0, type.find('.'));
-    for (const auto& [name, target] : kFamilies)
-        if (family == name) return std::string(target);
+    for (const auto& [prefix, target] : kFamilies)
+        if (family.starts_with(prefix)) return std::string(target);
     return {};
 }
 

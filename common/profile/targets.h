@@ -36,21 +36,29 @@ struct Target {
     int dma_engines_per_core;
     double dma_bytes_per_ns_engine;
     double dma_fixed_overhead_ns; // fixed cost of one transfer
-    // Dense peak FLOP/s per core by input dtype.
-    double peak_flops_bf16, peak_flops_fp16, peak_flops_fp32, peak_flops_fp8;
+    // Dense BF16 peak FLOP/s of one physical core.  Other dtypes count in
+    // BF16-equivalent FLOPs (Neuron Explorer's adjusted FLOPs): one FLOP of
+    // FP32 weighs 4, of FP8 1 on NC-v2 (no FP8 speed-up) and 0.5 on NC-v3/v4.
+    double peak_flops_bf16;
+    double fp32_flop_weight, fp8_flop_weight;
     // VectorE and GpSimdE share one SBUF port and cannot access SBUF at the
     // same time (true on NC-v2; the performance model serialises them).
     bool vector_gpsimd_share_sbuf;
     // Logical NeuronCore: physical cores the runtime presents as one core by
     // default (NEURON_LOGICAL_NC_CONFIG).  A profile, a kernel launch and the
-    // HBM and DMA resources below are per logical core.
+    // HBM and DMA resources below are per logical core; the profiler's peak
+    // FLOP/s is every physical core's (core_peaks.h).
     int lnc;
 
     // HBM bandwidth and DMA engines of one logical core (its share of the chip).
     double hbm_bytes_per_s_core() const { return hbm_bytes_per_s_chip / cores_per_chip * lnc; }
     int dma_engines_per_logical_core() const { return dma_engines_per_core * lnc; }
     double sbuf_bytes_per_partition() const { return sbuf_bytes / sbuf_partitions; }
+    // One physical core's dense peak in `d` FLOP/s: the BF16 peak over the
+    // dtype's weight.
     double peak_flops(DType d) const;
+    // BF16-equivalent FLOPs per FLOP of `d`.
+    double flop_weight(DType d) const;
     // Ridge point (FLOP per HBM byte) for a dtype: peak FLOP/s over HBM B/s.
     double ridge_point(DType d) const { return peak_flops(d) / hbm_bytes_per_s_core(); }
 };
@@ -64,8 +72,18 @@ const Target* find_target(std::string_view name);
 // "trn1, inf2, trn2, trn3" for messages.
 std::string target_names();
 // The target of an EC2 instance type the profilers record ("inf2.xlarge" ->
-// inf2, "trn1n.32xlarge" -> trn1, "trn2u.48xlarge" -> trn2); empty for
-// instances nx has no target for.
+// inf2, "trn1n.32xlarge" -> trn1, "trn2u.48xlarge" -> trn2,
+// "trn3pds98.48xlarge" -> trn3): the documented types (targets.cpp, each
+// with its source), then any type whose family starts with a target's
+// name; empty for instances nx has no target for (inf1: no NeuronCore-v2).
 std::string target_of_instance(std::string_view instance_type);
+
+// An EC2 instance type with Neuron devices, as AWS documents it.
+struct InstanceType {
+    const char* name;      // "trn2.48xlarge"
+    const char* target;    // "trn2"
+    const char* source;    // the document that lists it
+};
+const std::vector<InstanceType>& instance_types();
 
 }  // namespace nx

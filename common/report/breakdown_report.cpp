@@ -28,14 +28,16 @@ Bar share_bar(std::string label, double part, double whole, const std::string& u
 void tensor_flops(Document& doc, const ProfileSummary& s) {
     doc.heading("Tensor engine FLOPs (shares of the active FLOPs: peak x busy time)", 3);
     auto active = metric(s, "active_flops");
-    auto hardware = metric(s, "hardware_flops");
+    // BF16-equivalent FLOPs, as the active FLOPs (the BF16 peak) count them.
+    auto hardware = metric(s, "adjusted_hardware_flops");
+    if (!hardware) hardware = metric(s, "hardware_flops");
     if (!active || !hardware || *active <= 0) {
         doc.paragraph(std::string("not in this profile: ") +
                       (!hardware ? "the tensor engine's FLOPs" : "its busy time at a known peak (--target)"));
         return;
     }
     double model = metric(s, "model_flops").value_or(NAN);
-    double transpose = metric(s, "transpose_flops").value_or(0);
+    double transpose = metric(s, "adjusted_transpose_flops").value_or(metric(s, "transpose_flops").value_or(0));
     double throttled = metric(s, "throttled_flops").value_or(0);
     std::vector<Bar> bars;
     if (!std::isnan(model)) bars.push_back(share_bar("model", model, *active, "FLOP"));
@@ -45,7 +47,10 @@ void tensor_flops(Document& doc, const ProfileSummary& s) {
     if (metric(s, "throttled_flops")) bars.push_back(share_bar("throttled", throttled, *active, "FLOP"));
     bars.push_back(share_bar("active but idle", std::max(0.0, *active - *hardware - throttled), *active, "FLOP"));
     doc.bars(bars);
-    if (std::isnan(model)) doc.paragraph("not in this profile: model FLOPs (the useful share)");
+    if (const UnavailableMetric* u = s.find_unavailable("model_flops"); u && std::isnan(model))
+        doc.paragraph("model FLOPs (the useful share): not available (" + u->reason + ")");
+    else if (std::isnan(model))
+        doc.paragraph("not in this profile: model FLOPs (the useful share)");
     if (!metric(s, "throttled_flops")) doc.paragraph("not in this profile: throttling (no throttle intervals)");
 }
 
@@ -85,12 +90,14 @@ void hbm_bandwidth(Document& doc, const ProfileEntry& p) {
     auto write = metric(s, "hbm_write_bytes");
     auto total = metric(s, "total_time");
     const Target* target = find_target(p.info.target);
-    if (!read || !write || !total || !target) {
+    auto bandwidth = metric(s, "peak_hbm_bytes_per_s");  // the profile's own, else the target's
+    if (!bandwidth && target) bandwidth = target->hbm_bytes_per_s_core();
+    if (!read || !write || !total || !bandwidth) {
         doc.paragraph(std::string("not in this profile: ") +
-                      (!read || !write ? "HBM bytes" : !target ? "the target's peak bandwidth (--target)" : "its time"));
+                      (!read || !write ? "HBM bytes" : !bandwidth ? "the target's peak bandwidth (--target)" : "its time"));
         return;
     }
-    double available = target->hbm_bytes_per_s_core() * *total;
+    double available = *bandwidth * *total;
     double reload = metric(s, "spill_reload_bytes").value_or(0), save = metric(s, "spill_save_bytes").value_or(0);
     doc.bars({share_bar("read", *read - reload, available, "B"), share_bar("write", *write - save, available, "B"),
               share_bar("spill reload", reload, available, "B"), share_bar("spill save", save, available, "B"),

@@ -51,8 +51,10 @@ void fit_findings(std::vector<Finding>& findings, const ProfileEntry& p) {
 
 std::string metric_text(const ProfileSummary& s, const char* name) {
     const MetricValue* m = s.find(name);
-    if (!m) return "n/a";
-    return format_metric(m->value, std::string(metric_unit(name)));
+    if (m) return format_metric(m->value, std::string(metric_unit(name)));
+    // The source has the field but not the figure: say what the profiler said.
+    if (const UnavailableMetric* u = s.find_unavailable(name)) return "not available (" + u->reason + ")";
+    return "n/a";
 }
 
 // "45.0% of the time", or "n/a" when the metric is missing.
@@ -229,6 +231,9 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     };
     if (!trace || !i.target.empty())
         facts.push_back({"target", i.target.empty() ? "unknown (give --target for MFU, MBU, ridge point)" : i.target});
+    // What MFU, HFU and MBU divide by, and where each figure came from.
+    if (!s.peak_basis.empty() && s.find("peak_flops"))
+        facts.push_back({"peak", format_value(s.find("peak_flops")->value / kFlopsPerTflops) + " TFLOP/s: " + s.peak_basis});
     if (!i.dtype.empty()) facts.push_back({"dtype", i.dtype});
     if (i.rank >= 0) facts.push_back({"rank", std::to_string(i.rank)});
     std::string versions = versions_text(i);
@@ -360,11 +365,11 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
                       "instructions (a metrics-only source such as summary-json has none)");
     }
 
-    if (s.find("dma_transfer_count")) {
+    if (s.find("dma_transfer_count") || s.find_unavailable("dma_transfer_count")) {
         doc.heading("DMA", 2);
         const MetricValue* count = s.find("dma_transfer_count");
         std::vector<Fact> dma = {
-            {count->measured ? "transfers (the profiler's count)" : "transfers", metric_text(s, "dma_transfer_count")},
+            {count && count->measured ? "transfers (the profiler's count)" : "transfers", metric_text(s, "dma_transfer_count")},
             {"bytes", metric_text(s, "dma_transfer_total_bytes")},
             {"average transfer", metric_text(s, "dma_transfer_average_bytes")},
         };
@@ -413,6 +418,8 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
             t.rows.push_back({m.name, format_value(m.value), std::string(metric_unit(m.name)),
                               m.measured ? "source" : "derived"});
         }
+        for (const UnavailableMetric& u : s.unavailable)
+            t.rows.push_back({u.name, "not available", std::string(metric_unit(u.name)), u.reason});
         doc.table(t);
     }
     add_notes(doc, s, missing, o);

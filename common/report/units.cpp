@@ -66,6 +66,7 @@ std::string format_ratio(double r) {
 std::string format_metric(double v, const std::string& unit) {
     if (unit == "s") return format_seconds(v);
     if (unit == "bytes") return format_bytes(v);
+    if (unit == "bytes/s") return printf_string("%.4g%s", v / 1e9, " GB/s");  // bandwidths in decimal GB/s, as AWS quotes them
     if (unit == "%") return format_percent(v);
     if (unit == "count") return format_count(v);
     if (unit == "flop" || unit == "flop/s") return format_value(v);

@@ -30,23 +30,11 @@ bool profiler_writes_parquet(const std::string& tool) {
     return base == "neuron-explorer";
 }
 
-namespace {
-void neuron_view(const std::string& tool, const std::string& neff, const std::string& ntff, const char* format,
-                 const std::string& out) {
-    ProcessResult r = run_process({tool, "view", "-n", neff, "-s", ntff, "--output-format", format, "--output-file", out});
-    if (r.status != 0)
-        throw Error(tool + " view failed (exit " + std::to_string(r.status) + "): " + output_tail(r.output), ntff);
-}
-}  // namespace
-
 void neuron_view_json(const std::string& tool, const std::string& neff, const std::string& ntff,
                       const std::string& out_json) {
-    neuron_view(tool, neff, ntff, "json", out_json);
-}
-
-void neuron_view_parquet(const std::string& tool, const std::string& neff, const std::string& ntff,
-                         const std::string& out_dir) {
-    neuron_view(tool, neff, ntff, "parquet", out_dir);
+    ProcessResult r = run_process({tool, "view", "-n", neff, "-s", ntff, "--output-format", "json", "--output-file", out_json});
+    if (r.status != 0)
+        throw Error(tool + " view failed (exit " + std::to_string(r.status) + "): " + output_tail(r.output), ntff);
 }
 
 void neuron_capture(const std::string& neff, const std::string& ntff, const std::vector<std::string>& extra) {

@@ -367,6 +367,14 @@ void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary)
         m.bind(5, std::string_view(mv.measured ? "source" : "derived"));
         m.run();
     }
+    // A figure the source does not have is a NULL, never a number; the
+    // reason is in the profile record's "unavailable_metrics".
+    for (const UnavailableMetric& u : summary.unavailable) {
+        m.bind(1, profile_rowid_).bind(2, std::string_view(u.name)).bind_null(3);
+        m.bind_text_or_null(4, metric_unit(u.name));
+        m.bind(5, std::string_view("unavailable"));
+        m.run();
+    }
     db.exec("RELEASE nx_profile");
     in_profile_ = false;
 }

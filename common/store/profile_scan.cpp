@@ -1,9 +1,12 @@
 #include "common/store/profile_scan.h"
 
+#include <rapidjson/document.h>
+
 #include <memory>
 #include <unordered_map>
 
 #include "common/io/error.h"
+#include "common/profile/profile_record.h"
 #include "common/profile/rule_inputs.h"
 #include "common/store/store.h"
 
@@ -28,6 +31,10 @@ DbProfile::DbProfile(sqlite3* db, int64_t profile_id) {
     info.target = std::string(p.text(6));
     info.dtype = std::string(p.text(7));
     record = std::string(p.text(8));
+    // The peaks a region is divided by are the profile's own.
+    rapidjson::Document doc;
+    doc.Parse(record.data(), record.size());
+    if (!doc.HasParseError() && doc.IsObject()) info.core = read_core_facts(doc);
 }
 
 int64_t stored_profile_rowid(Store& store, const std::string& uid) {

@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS metric(
     name       TEXT NOT NULL,
     value      REAL,
     unit       TEXT,
-    origin     TEXT,        -- 'source' (reported by the profile) or 'derived' (computed by nx)
+    origin     TEXT,        -- 'source' (reported by the profile), 'derived' (computed by nx), or
+                            -- 'unavailable' (value NULL: the profile has the field, not the figure)
     PRIMARY KEY(profile_id, name)
 ) WITHOUT ROWID;
 

@@ -649,27 +649,55 @@ TEST(NeuronJson, KeepGoingStillStopsOnBrokenJson) {
 
 // ---- summary-json
 
-TEST(SummaryJson, OneProfilePerGraphWithItsNumbersAsMetrics) {
+TEST(SummaryJson, OneProfilePerGraphTheLongestFirstWithItsNumbersAsMetrics) {
     TempDir dir;
     std::string p = dir.write("sum.json",
-                              "{\"n_123\": {\"total_time\": 0.25, \"tensor_engine_active_time_percent\": 45,"
+                              "{\"n_123\": {\"total_time\": 0.25, \"tensor_engine_active_time_percent\": 0.45,"
                               " \"label\": \"x\"},\n"
                               " \"n_456\": [{\"total_time\": 0.5}, {\"total_time\": 9}]}\n");
     Recorder rec = import_ok(nx::import_summary_json, p);
     ASSERT_EQ(rec.profiles.size(), 2u);
-    const auto& a = rec.profiles[0];
+    // A list per graph: its first object describes the graph (0.5 s); the
+    // longer graph comes first.
+    const auto& b = rec.profiles[0];
+    EXPECT_TRUE(contains(b.info.name, "n_456")) << b.info.name;
+    EXPECT_EQ(b.metric("total_time"), 0.5);
+    const auto& a = rec.profiles[1];
     EXPECT_EQ(a.info.format, "summary-json");
     EXPECT_TRUE(contains(a.info.name, "n_123")) << a.info.name;
     EXPECT_EQ(a.metric("total_time"), 0.25);
-    EXPECT_EQ(a.metric("tensor_engine_active_time_percent"), 45.0);
+    // Fractions of 1, as the tool writes them: the profile says so.
+    EXPECT_EQ(a.metric("tensor_engine_active_time_percent"), 0.45);
+    EXPECT_EQ(a.info.source_percents, nx::PercentScale::fraction);
     EXPECT_EQ(a.metric("label"), std::nullopt);
     EXPECT_TRUE(a.events.empty());
     EXPECT_TRUE(a.ended);
-    // A list per graph: its first object describes the graph.
-    const auto& b = rec.profiles[1];
-    EXPECT_EQ(b.metric("total_time"), 0.5);
     // Graph ids make the profile ids differ.
     EXPECT_NE(a.info.id, b.info.id);
+}
+
+TEST(SummaryJson, TheToolsLogLinesBeforeTheJsonAreSkipped) {
+    // stdout and stderr captured together: logrus lines, then the document.
+    TempDir dir;
+    std::string p = dir.write("sum.json",
+                              "time=\"2026-03-18T18:37:08Z\" level=info msg=\"Successfully initialized.\" basePath=/api/v2\n"
+                              "time=\"2026-03-18T18:37:08Z\" level=warning msg=\"buffer usage simulation is disabled\"\n"
+                              "{\"n_1\": {\"total_time\": 0.25, \"instance_type\": \"trn3pds98.48xlarge\"}}\n");
+    Recorder rec = import_ok(nx::import_summary_json, p);
+    ASSERT_EQ(rec.profiles.size(), 1u);
+    EXPECT_EQ(rec.profiles[0].metric("total_time"), 0.25);
+    EXPECT_EQ(rec.profiles[0].info.target, "trn3");
+}
+
+TEST(SummaryJson, AnErrorAfterTheLogLinesNamesTheFilesLine) {
+    TempDir dir;
+    std::string p = dir.write("sum.json", "INFO[0000] starting\nWARN[0001] careful\n{\"n_1\": {\"total_time\": }}\n");
+    try {
+        import_ok(nx::import_summary_json, p);
+        FAIL() << "expected an error";
+    } catch (const nx::Error& e) {
+        EXPECT_EQ(e.line(), 3) << e.what();
+    }
 }
 
 // Identifiers (*_idx, *_id) describe the graph, they do not measure it: the

@@ -11,6 +11,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile.h"
 #include "common/profile/profile_metrics.h"
+#include "common/profile/rules.h"
 #include "test/unit/test_support.h"
 
 namespace {
@@ -69,6 +70,8 @@ bool measured(const nx::ProfileSummary& s, std::string_view name) {
     }
     return m->measured;
 }
+
+bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 bool has_note(const nx::ProfileSummary& s, std::string_view part) {
     for (const std::string& n : s.notes)
@@ -344,15 +347,42 @@ TEST(ProfileMetrics, MfuMaxAchievableIsCappedAtOneHundred) {
     EXPECT_DOUBLE_EQ(metric(s, "mfu_max_achievable_estimated_percent"), 100);
 }
 
-TEST(ProfileMetrics, Fp32SelectsTheFp32Peak) {
-    auto s = summarize(roofline_events(), with_target("trn1", "fp32"));
-    EXPECT_DOUBLE_EQ(metric(s, "peak_flops"), 23e12);  // targets.cpp: trn1 fp32 23 TFLOPS
+TEST(ProfileMetrics, Fp32FlopsCountFourTimesAgainstTheBf16Peak) {
+    // BF16-equivalent FLOPs (Explorer's adjusted FLOPs): one peak for every
+    // dtype, FP32 weighing 4, so HFU is a quarter of the BF16 run's.
+    auto bf16 = summarize(roofline_events(), with_target("trn1", "bf16"));
+    auto fp32 = summarize(roofline_events(), with_target("trn1", "fp32"));
+    EXPECT_DOUBLE_EQ(metric(fp32, "peak_flops"), kTrn1PeakBf16);
+    EXPECT_DOUBLE_EQ(metric(fp32, "adjusted_hardware_flops"), 4 * metric(fp32, "hardware_flops"));
+    EXPECT_REL(metric(fp32, "hfu_estimated_percent"), 4 * metric(bf16, "hfu_estimated_percent"));
+    EXPECT_EQ(bf16.find("adjusted_hardware_flops"), nullptr);  // BF16's are the raw figures
 }
 
-TEST(ProfileMetrics, MissingDtypeAssumesBf16WithANote) {
+TEST(ProfileMetrics, MissingDtypeCountsFlopsAsBf16WithANote) {
     auto s = summarize(roofline_events(), with_target("trn1", ""));
     EXPECT_DOUBLE_EQ(metric(s, "peak_flops"), kTrn1PeakBf16);
-    EXPECT_TRUE(has_note(s, "assumes bf16"));
+    EXPECT_TRUE(has_note(s, "FLOPs count as BF16"));
+}
+
+TEST(ProfileMetrics, Trn2PeakIsTwoPhysicalCoresByDefault) {
+    // LNC=2: the profiler divides by the logical core's peak, two physical
+    // cores; the ridge point stays one core's peak over one HBM stack.
+    auto s = summarize(roofline_events(), with_target("trn2", "bf16"));
+    EXPECT_DOUBLE_EQ(metric(s, "peak_flops"), 2 * 79e12);
+    EXPECT_REL(metric(s, "peak_flops_bandwidth_ratio"), 79e12 / metric(s, "peak_hbm_bytes_per_s"));
+    EXPECT_TRUE(contains(s.peak_basis, "2 physical cores (the trn2 default LNC)")) << s.peak_basis;
+}
+
+TEST(ProfileMetrics, TheProfilesOwnCoreFactsWinOverTheTargets) {
+    // neuron-profile's metadata on a trn2: 2 cores, 128x128 at 2.4 GHz, 716 GB/s
+    // (real trn2 JSON: HFU 0.0588 = 352,321,536 FLOP / (38.09 us x 157.3 TFLOP/s)).
+    nx::ProfileInfo info = with_target("trn2", "");
+    info.core = {2, 128, 128, 2.4, 716e9, "profile metadata", "profile metadata", "profile metadata"};
+    auto s = summarize(roofline_events(), info);
+    EXPECT_DOUBLE_EQ(metric(s, "peak_flops"), 2 * 2.0 * 128 * 128 * 2.4e9);
+    EXPECT_DOUBLE_EQ(metric(s, "peak_hbm_bytes_per_s"), 716e9);
+    EXPECT_REL(metric(s, "peak_flops_bandwidth_ratio"), 2.0 * 128 * 128 * 2.4e9 / 716e9);  // 109.84, as the profiler
+    EXPECT_TRUE(contains(s.peak_basis, "(profile metadata)")) << s.peak_basis;
 }
 
 TEST(ProfileMetrics, MissingTargetLeavesPeakMetricsOutWithANote) {
@@ -398,37 +428,97 @@ TEST(ProfileMetrics, LaterSourceValueReplacesEarlierOne) {
     EXPECT_DOUBLE_EQ(metric(s, "hbm_read_bytes"), 2);
 }
 
-TEST(ProfileMetrics, FractionPercentagesAreScaledWithANote) {
-    // Every *_percent <= 1: the source used fractions; 0.45 -> 45, 0.3 -> 30.
-    // total_time is not a percentage and stays.
+nx::ProfileInfo fraction_source() {
+    nx::ProfileInfo info;
+    info.source_percents = nx::PercentScale::fraction;
+    return info;
+}
+
+TEST(ProfileMetrics, AFormatOfFractionsIsScaledWithANote) {
+    // 0.45 -> 45, 0.3 -> 30; total_time is not a percentage and stays.
     nx::ProfileMetrics pm;
     pm.add_source_metric("tensor_engine_active_time_percent", 0.45);
     pm.add_source_metric("mfu_estimated_percent", 0.3);
     pm.add_source_metric("total_time", 0.5);
-    auto s = pm.finish({});
+    auto s = pm.finish(fraction_source());
     EXPECT_DOUBLE_EQ(metric(s, "tensor_engine_active_time_percent"), 45);
     EXPECT_DOUBLE_EQ(metric(s, "mfu_estimated_percent"), 30);
     EXPECT_DOUBLE_EQ(metric(s, "total_time"), 0.5);
     EXPECT_TRUE(has_note(s, "fractions"));
 }
 
-TEST(ProfileMetrics, PercentagesAreLeftAloneWhenAnyExceedsOne) {
-    // 30 > 1: real percentages; the 0.45 is a small percentage, not a fraction.
+TEST(ProfileMetrics, AFractionRoundedAboveOneIsStillAFraction) {
+    // Real trn2 summary: dynamic_dma_active_time_percent = 1.0017 beside
+    // tensor 0.0231: the scale is the format's, not the values'.
+    nx::ProfileMetrics pm;
+    pm.add_source_metric("dynamic_dma_active_time_percent", 1.0017);
+    pm.add_source_metric("tensor_engine_active_time_percent", 0.0231);
+    auto s = pm.finish(fraction_source());
+    EXPECT_DOUBLE_EQ(metric(s, "dynamic_dma_active_time_percent"), 100.17);
+    EXPECT_DOUBLE_EQ(metric(s, "tensor_engine_active_time_percent"), 2.31);
+}
+
+TEST(ProfileMetrics, PercentsOfAFormatInPercentAreLeftAlone) {
+    // nx's own records: 0.45 is a small percentage, not a fraction.
     nx::ProfileMetrics pm;
     pm.add_source_metric("tensor_engine_active_time_percent", 0.45);
-    pm.add_source_metric("mfu_estimated_percent", 30);
     auto s = pm.finish({});
     EXPECT_DOUBLE_EQ(metric(s, "tensor_engine_active_time_percent"), 0.45);
-    EXPECT_DOUBLE_EQ(metric(s, "mfu_estimated_percent"), 30);
     EXPECT_FALSE(has_note(s, "fractions"));
 }
 
-TEST(ProfileMetrics, AllZeroPercentagesAreNotScaled) {
+// ---- figures the source does not have (availability.h)
+
+TEST(Availability, ANegativeSentinelIsNotAvailableNotAValue) {
     nx::ProfileMetrics pm;
-    pm.add_source_metric("mfu_estimated_percent", 0);
+    pm.add_source_metric("mfu_hlo_estimated_percent", -1);
+    pm.add_source_metric("mbu_min_read_util_percent", -1);
+    auto s = pm.finish(fraction_source());
+    EXPECT_EQ(s.find("mfu_hlo_estimated_percent"), nullptr);
+    ASSERT_NE(s.find_unavailable("mfu_hlo_estimated_percent"), nullptr);
+    EXPECT_TRUE(contains(s.find_unavailable("mbu_min_read_util_percent")->reason, "wrote -1"));
+}
+
+TEST(Availability, AZeroTheProfilersWarningCallsMissingIsNotAvailable) {
+    // Real trn2 JSON: model_flops 0 beside "Missing HLO stats in the NEFF";
+    // the rules that need model FLOPs then have nothing to fire on.
+    nx::ProfileMetrics pm;
+    Event mm = instr(Engine::tensor_matrix, 0, 1000, "MATMUL");
+    mm.flops = 1e6;
+    pm.add(mm);
+    pm.add_source_metric("model_flops", 0);
+    nx::ProfileInfo info = with_target("trn2", "");
+    info.carried_json = R"({"warnings":[{"message":"Missing HLO stats in the NEFF, `model_flops` and )"
+                        R"(`mfu_hlo_estimated_percent` summary metrics will not be available.","category":"Missing Data"}]})";
+    auto s = pm.finish(info);
+    EXPECT_EQ(s.find("model_flops"), nullptr);
+    ASSERT_NE(s.find_unavailable("model_flops"), nullptr);
+    EXPECT_TRUE(contains(s.find_unavailable("model_flops")->reason, "the profiler says: Missing HLO stats"));
+    // MFU as the profiler makes it then: from the instructions' FLOPs.
+    EXPECT_REL(metric(s, "mfu_estimated_percent"), metric(s, "hfu_estimated_percent"));
+    std::vector<std::string> missing;
+    auto findings = nx::evaluate_rules(s, &missing);
+    for (const auto& f : findings) EXPECT_NE(f.rule, "tensor_engine_poorly_fed");
+}
+
+TEST(Availability, AZeroTheProfilesRowsContradictIsReplacedByNxsFigure) {
+    // dma_transfer_average_bytes 0 beside DMA packets that moved bytes.
+    nx::ProfileMetrics pm;
+    pm.add(dma(0, 100, 4096));
+    pm.add(dma(200, 100, 2048));
+    pm.add_source_metric("dma_transfer_average_bytes", 0);
     auto s = pm.finish({});
-    EXPECT_DOUBLE_EQ(metric(s, "mfu_estimated_percent"), 0);
-    EXPECT_FALSE(has_note(s, "fractions"));
+    EXPECT_DOUBLE_EQ(metric(s, "dma_transfer_average_bytes"), 3072);
+    EXPECT_FALSE(s.find("dma_transfer_average_bytes")->measured);
+    EXPECT_TRUE(has_note(s, "the profiler wrote 0"));
+}
+
+TEST(Availability, AZeroWithoutAWarningOrContradictionIsAFigure) {
+    nx::ProfileMetrics pm;
+    pm.add_source_metric("model_flops", 0);
+    auto s = pm.finish({});
+    EXPECT_DOUBLE_EQ(metric(s, "model_flops"), 0);
+    EXPECT_TRUE(s.unavailable.empty());
 }
 
 // ---- instruction mix
@@ -629,7 +719,9 @@ TEST(EngineBusy, SourceFigureThatDisagreesBeyondTenPercentIsKeptBesideNxs) {
     for (const Event& e : idle_device()) pm.add(e);
     pm.add_source_metric("vector_engine_active_time_percent", 0.05);  // a fraction: 5%
     pm.add_source_metric("sync_engine_active_time_percent", 0.0052);  // 0.52% vs nx's 0.5%: within 10%
-    auto s = pm.finish({});
+    nx::ProfileInfo info;
+    info.source_percents = nx::PercentScale::fraction;
+    auto s = pm.finish(info);
     EXPECT_DOUBLE_EQ(metric(s, "vector_engine_active_time_percent"), 5.0);  // the source's figure wins
     ASSERT_EQ(s.disagreements.size(), 1u);
     EXPECT_EQ(s.disagreements[0].name, "vector_engine_active_time_percent");
