@@ -101,7 +101,8 @@ std::optional<Options> parse(int argc, char** argv) {
         throw nx::UsageError("--to takes " + nx::sink_format_names() + " (got '" + o.to + "')");
     if (!o.to.empty() && nx::find_sink_format(o.to)->binary && o.output.empty() && nx::stdout_is_terminal())
         throw nx::UsageError("--to " + o.to + " writes binary data: give -o FILE or redirect standard output");
-    if (!o.convert.format.empty() && o.convert.format != "ntff" && !nx::find_input_format(o.convert.format))
+    if (const nx::FormatDef* f = nx::find_input_format(o.convert.format);
+        !o.convert.format.empty() && (!f || f->kind == nx::FormatKind::refused))
         throw nx::UsageError("unknown --input-format '" + o.convert.format + "' (known: " + nx::input_format_names() + ")");
     if (!o.convert.base.target.empty() && !nx::find_target(o.convert.base.target))
         throw nx::UsageError("unknown --target '" + o.convert.base.target + "' (known: " + nx::target_names() + ")");
@@ -120,9 +121,8 @@ int run(const Options& o) {
     nx::Output& stdout_ = nx::Output::standard();
     if (o.list_formats) {
         for (const nx::FormatDef& f : nx::input_formats())
-            stdout_.write(std::string(f.name) + "\t" + std::string(f.description) + "\n");
-        stdout_.write("ntff\tNTFF + NEFF, read through `neuron-explorer view --output-format parquet` "
-                      "(or neuron-profile's JSON on older SDKs)\n");
+            if (f.kind != nx::FormatKind::refused)
+                stdout_.write(std::string(f.name) + "\t" + std::string(f.description) + "\n");
         return nx::kExitOk;
     }
 

@@ -28,8 +28,6 @@ namespace nx {
 
 namespace {
 
-constexpr size_t kSniffBytes = 64 * 1024;
-
 std::string resolved_path(const std::string& path) {
     char buf[PATH_MAX];
     if (::realpath(path.c_str(), buf)) return buf;
@@ -61,29 +59,6 @@ bool is_directory(const std::string& path) {
     return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-// A Perfetto protobuf trace: a .pftrace/.perfetto-trace name, or a Trace
-// message's first field (packet, field 1, length-delimited: 0x0A) followed by
-// binary bytes no text format has.
-bool looks_like_perfetto_trace(std::string_view prefix, std::string_view name) {
-    for (std::string_view ext : {".pftrace", ".perfetto-trace", ".pb"})
-        if (name.size() > ext.size() && name.substr(name.size() - ext.size()) == ext) return true;
-    if (prefix.size() < 4 || prefix[0] != '\x0A') return false;
-    std::string_view head = prefix.substr(0, 64);
-    return head.find('\0') != std::string_view::npos;
-}
-
-std::string first_line_kind(std::string_view prefix) {
-    size_t nl = prefix.find('\n');
-    if (nl == std::string_view::npos) return {};
-    if (json_too_deep(prefix.substr(0, nl))) return {};
-    rapidjson::Document doc;
-    doc.Parse(prefix.data(), nl);
-    if (doc.HasParseError() || !doc.IsObject()) return {};
-    auto it = doc.FindMember("kind");
-    if (it == doc.MemberEnd() || !it->value.IsString()) return {};
-    return it->value.GetString();
-}
-
 }  // namespace
 
 Converter::Converter(ProfileBuilder& builder, ConvertOptions options)
@@ -110,16 +85,11 @@ void Converter::convert_argument(const std::string& arg) {
             auto in = InputSource::open("-");
             std::string format = options_.format;
             if (format.empty()) {
-                std::string_view prefix = in->peek(kSniffBytes);
-                format = std::string(sniff_format(prefix, ""));
-                if (format == "nx-jsonl" && first_line_kind(prefix) == "capture") {
-                    convert_captures(*in);
-                    return;
-                }
-                if (format == "nx-jsonl" && first_line_kind(prefix) == "run") {
-                    convert_runs(*in);
-                    return;
-                }
+                Detected d = detect_format("", in.get());
+                if (d.record_kind == "capture") return convert_captures(*in);
+                if (d.record_kind == "run") return convert_runs(*in);
+                refuse(d.format, in->name());
+                if (d.format) format = std::string(d.format->name);
             }
             import_stream(*in, format, options_.base, "stdin:" + options_.base.name);
         } else if (is_directory(arg)) {
@@ -142,37 +112,36 @@ void Converter::convert_argument(const std::string& arg) {
     }
 }
 
+void Converter::refuse(const FormatDef* format, const std::string& where) const {
+    if (!format || format->kind != FormatKind::refused) return;
+    std::string hint(format->hint);
+    if (format->name == "parquet-table") {
+        std::string dir = where.find('/') == std::string::npos ? "." : where.substr(0, where.find_last_of('/'));
+        hint = "give the profile directory (" + dir + "), which holds all its tables";
+    }
+    throw Error("a " + std::string(format->description) + ": " + hint, where);
+}
+
 void Converter::convert_one(const std::string& path, const std::string& format, const ProfileInfo& base,
                             const std::string& neff) {
     std::string fmt = format;
     std::unique_ptr<InputSource> in;
     if (fmt.empty()) {
-        std::string_view kind = sniff_format({}, path);
-        if (kind == "ntff") {
-            fmt = "ntff";
+        // An NTFF goes by its name (it is binary and the viewer reads it).
+        if (const FormatDef* byname = detect_format(path, nullptr).format; byname && byname->kind == FormatKind::ntff) {
+            fmt = std::string(byname->name);
         } else {
             in = InputSource::open(path);
-            fmt = std::string(sniff_format(in->peek(kSniffBytes), path));
-            std::string kind = fmt == "nx-jsonl" ? first_line_kind(in->peek(kSniffBytes)) : std::string();
-            if (kind == "capture") {
-                convert_captures(*in);
-                return;
-            }
-            if (kind == "run") {
-                convert_runs(*in);
-                return;
-            }
+            Detected d = detect_format(path, in.get());
+            if (d.record_kind == "capture") return convert_captures(*in);
+            if (d.record_kind == "run") return convert_runs(*in);
+            refuse(d.format, path);
+            if (d.format) fmt = std::string(d.format->name);
         }
     }
-    if (fmt == "ntff") {
+    if (const FormatDef* def = find_input_format(fmt); def && def->kind == FormatKind::ntff) {
         convert_ntff(path, neff, base);
         return;
-    }
-    if (fmt == "parquet-table") {
-        std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.find_last_of('/'));
-        throw Error("a Parquet table of a Neuron Explorer profile: give the profile directory (" + dir +
-                        "), which holds all its tables",
-                    path);
     }
     if (!in) in = InputSource::open(path);
     if (format.empty() || fmt == "nx-jsonl") {  // nx's own records say what they hold
@@ -180,9 +149,9 @@ void Converter::convert_one(const std::string& path, const std::string& format, 
         return;
     }
     // A forced format that finds nothing it reads is an error, not an empty profile.
-    std::string looks(sniff_format(in->peek(kSniffBytes), path));
+    const FormatDef* looks = detect_format(path, in.get()).format;
     std::string nothing = "--format " + fmt + " found no " + fmt + " profile here" +
-                          (looks.empty() || looks == fmt ? "" : " (it looks like " + looks + ")");
+                          (!looks || looks->name == fmt ? "" : " (it looks like " + std::string(looks->name) + ")");
     builder_.require_content(nothing + ": no events, no metrics");
     int before = builder_.profiles_done();
     try {
@@ -200,19 +169,17 @@ void Converter::convert_one(const std::string& path, const std::string& format, 
 void Converter::import_stream(InputSource& in, const std::string& format, const ProfileInfo& base,
                               const std::string& identity) {
     if (format.empty()) {
-        std::string_view prefix = in.peek(kSniffBytes);
+        std::string_view prefix = in.peek(kSniffPrefixBytes);
         if (prefix.find_first_not_of(" \t\r\n") == std::string_view::npos)
             throw Error("empty input: no profile to convert", in.name(), 1);
-        if (looks_like_perfetto_trace(prefix, in.name()))
-            throw Error("a Perfetto trace (protobuf): nx writes these (nx-convert --to pftrace) but does not read them; "
-                        "convert the profile the trace was made from",
-                        in.name());
-        throw Error("not a profile nx can read: cannot tell its format (use --format: " + input_format_names() + ")",
+        throw Error("not a profile nx can read: cannot tell its format (use --input-format: " + input_format_names() + ")",
                     in.name(), 1);
     }
     const FormatDef* def = find_input_format(format);
     if (!def) throw Error("unknown format '" + format + "' (known: " + input_format_names() + ")", in.name());
-    if (!def->import) throw Error("format " + format + " is a directory: give the profile directory, not a file", in.name());
+    if (def->kind == FormatKind::directory)
+        throw Error("format " + format + " is a directory: give the profile directory, not a file", in.name());
+    if (!def->import) throw Error("format " + format + " is not read from a stream", in.name());
     ImportContext ctx;
     ctx.where = in.name();
     ctx.keep_going = options_.keep_going;

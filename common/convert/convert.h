@@ -74,6 +74,9 @@ private:
     // Runs one importer: names the input in errors
     // that do not say where, and ends the profile it left open.
     void run_import(const std::string& input, const std::function<void()>& import);
+    // Throws the format's hint when nx recognises an input to refuse it (a
+    // Parquet table without its directory, a Perfetto trace).
+    void refuse(const FormatDef* format, const std::string& where) const;
     void failed(const Error& e);
 
     ProfileBuilder& builder_;

@@ -48,11 +48,9 @@ namespace {
 constexpr int kKnownMajors[] = {7, 12};
 
 // Tracks of physical core 0 keep the profiler's row names; other physical
-// cores (LNC=2) get a "pcoreN/" prefix so their rows stay apart.
+// cores (LNC=2) get a "pcoreN/" prefix so their rows stay apart (event.h).
 std::string_view track_name(std::string_view base, int64_t pcore, std::string& scratch) {
-    if (pcore <= 0) return base;
-    scratch = "pcore" + std::to_string(pcore) + "/" + std::string(base);
-    return scratch;
+    return core_track(base, pcore, scratch);
 }
 
 class ExplorerImport {
@@ -244,7 +242,8 @@ private:
                 e.type = EventType::instruction;
                 e.engine = engine_from_label(track);
                 if (e.engine == Engine::none) e.engine = engine_from_label(engine);
-                e.track = track_name(track, tab.integer(kPcore).value_or(0), scratch);
+                e.pcore = static_cast<int32_t>(tab.integer(kPcore).value_or(-1));
+                e.track = track_name(track, e.pcore, scratch);
                 e.opcode = tab.text(kOpcode);
                 e.name = !e.opcode.empty() ? e.opcode : e.track;
                 e.hlo_name = tab.text(kHlo);
@@ -278,8 +277,8 @@ private:
                 e.type = EventType::dma;
                 e.engine = Engine::dma;
                 std::string_view queue = tab.text(kQueue);
-                e.track = track_name(dma_row(queue, tab.integer(kQueueIdx), tab.integer(kEngineIdx), row),
-                                     tab.integer(kPcore).value_or(0), scratch);
+                e.pcore = static_cast<int32_t>(tab.integer(kPcore).value_or(-1));
+                e.track = track_name(dma_row(queue, tab.integer(kQueueIdx), tab.integer(kEngineIdx), row), e.pcore, scratch);
                 if (queue.empty()) queue = "dma";
                 e.name = queue;
                 e.dma_kind = dma_kind(queue_kinds.get(tab.reader().column(kQueue), queue, dma_kind_from_queue),
@@ -328,7 +327,8 @@ private:
                     continue;
                 }
                 track = std::string(to_string(e.engine)) + " active";
-                e.track = track_name(track, tab.integer(kPcore).value_or(0), scratch);
+                e.pcore = static_cast<int32_t>(tab.integer(kPcore).value_or(-1));
+                e.track = track_name(track, e.pcore, scratch);
                 e.name = "active";
                 out_.event(e);
             }

@@ -1,94 +1,144 @@
-// The input formats nx-convert reads, as one table, and content sniffing.
-#include <rapidjson/reader.h>
-
+// The input formats nx-convert knows, as one table: each row says what the
+// format is, how it recognises an input as its own (by name, by its first
+// bytes, or by the top-level structure of its JSON: sniff.h), and what nx
+// does with it (an importer, a directory reader, the profiler's viewer for
+// an NTFF, or a refusal that says what to give instead).
+#include <algorithm>
 #include <string>
 
 #include "common/import/importer.h"
-#include "common/import/log_prefix.h"
-#include "common/records/jsonl.h"
 
 namespace nx {
 
 namespace {
 
-const std::vector<FormatDef> kFormats = {
-    {"neuron-json", "neuron-profile / neuron-explorer `view --output-format json` (summary, instruction, dma arrays)",
-     import_neuron_json, nullptr},
-    {"summary-json", "`view --output-format summary-json`: metrics keyed by graph id", import_summary_json, nullptr},
-    {"system-json", "Neuron Explorer system_profile.json (trace_events: runtime API calls)", import_system_json, nullptr},
-    {"chrome-json", "Chrome trace-event JSON ({\"traceEvents\": [...]} or a bare array)", import_chrome_json, nullptr},
-    {"nx-jsonl", "nx event and profile records (nx-convert --to events)", import_nx_jsonl, nullptr},
-    {"explorer-parquet",
-     "Neuron Explorer profile directory (`neuron-explorer view`, SDK 2.28 on): Instruction.parquet, DmaPacket.parquet, ...",
-     nullptr, import_explorer_profile},
-};
-
-// Collects the top-level keys of a JSON prefix (the parse may stop early:
-// the prefix is cut), and whether the first value is an object holding
-// metric-like numbers (summary-json).
-class KeySniffer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, KeySniffer> {
-public:
-    bool Default() { return true; }
-    bool Key(const char* s, rapidjson::SizeType n, bool) {
-        std::string_view k(s, n);
-        if (depth == 1) {
-            keys.emplace_back(k);
-            if (k == "total_time" || k == "event_count" || k.find("_percent") != std::string_view::npos)
-                top_has_metric_key = true;
-        }
-        if (depth == 2 && keys.size() == 1 && first_is_object) {
-            if (k == "total_time" || k == "event_count" || k.find("_percent") != std::string_view::npos)
-                first_looks_like_metrics = true;
-        }
-        return keys.size() < 64;
-    }
-    bool StartObject() {
-        if (depth >= kMaxJsonDepth) return false;  // the importer reports it
-        if (depth == 0) top_is_object = true;
-        if (depth == 1 && top_is_object && keys.size() == 1) first_is_object = true;
-        ++depth;
-        return true;
-    }
-    bool EndObject(rapidjson::SizeType) {
-        --depth;
-        return true;
-    }
-    bool StartArray() {
-        if (depth >= kMaxJsonDepth) return false;
-        if (depth == 0) top_is_array = true;
-        ++depth;
-        return true;
-    }
-    bool EndArray(rapidjson::SizeType) {
-        --depth;
-        return true;
-    }
-    int depth = 0;
-    bool top_is_object = false, top_is_array = false, first_is_object = false;
-    bool first_looks_like_metrics = false;
-    bool top_has_metric_key = false;  // a flat summary: {"total_time": ..., ...}
-    bool Double(double) { return number(); }
-    bool Int(int) { return number(); }
-    bool Uint(unsigned) { return number(); }
-    bool Int64(int64_t) { return number(); }
-    bool Uint64(uint64_t) { return number(); }
-    bool number() {
-        if (depth == 1) ++top_numbers;
-        return true;
-    }
-    int top_numbers = 0;
-    std::vector<std::string> keys;
-};
-
-bool has(const std::vector<std::string>& keys, std::string_view k) {
-    for (const std::string& s : keys)
-        if (s == k) return true;
-    return false;
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// A flat summary: top-level numbers under metric names.
-bool top_has_metric_key_and_numbers(const KeySniffer& k) {
-    return k.top_is_object && k.top_has_metric_key && k.top_numbers > 0;
+std::string_view without_gz(std::string_view path) {
+    if (ends_with(path, ".gz")) path.remove_suffix(3);
+    return path;
+}
+
+// ---- binary formats: by name or by their first bytes
+
+Sniff sniff_ntff(const SniffInput& in) { return ends_with(without_gz(in.path()), ".ntff") ? Sniff::yes : Sniff::no; }
+
+Sniff sniff_parquet_table(const SniffInput& in) { return in.prefix().substr(0, 4) == "PAR1" ? Sniff::yes : Sniff::no; }
+
+// A Perfetto protobuf trace: a .pftrace/.perfetto-trace name, or a Trace
+// message's first field (packet, field 1, length-delimited: 0x0A) followed by
+// binary bytes no text format has.
+Sniff sniff_perfetto_trace(const SniffInput& in) {
+    std::string_view name = without_gz(in.path());
+    for (std::string_view ext : {".pftrace", ".perfetto-trace", ".pb"})
+        if (name.size() > ext.size() && ends_with(name, ext)) return Sniff::yes;
+    std::string_view p = in.prefix();
+    if (p.size() < 4 || p[0] != '\x0A') return Sniff::no;
+    return p.substr(0, 64).find('\0') != std::string_view::npos ? Sniff::yes : Sniff::no;
+}
+
+// ---- JSON formats: by structure
+
+// nx records: the first line is a complete object with "kind".
+Sniff sniff_nx_jsonl(const SniffInput& in) {
+    const JsonShape& j = in.json();
+    return j.first_line_is_object && !j.first_line_kind.empty() ? Sniff::yes : Sniff::no;
+}
+
+Sniff sniff_chrome_json(const SniffInput& in) {
+    const JsonShape& j = in.json();
+    if (j.log.lines > 0) return Sniff::no;
+    return j.top_is_array || j.has("traceEvents") ? Sniff::yes : Sniff::no;
+}
+
+Sniff sniff_system_json(const SniffInput& in) {
+    const JsonShape& j = in.json();
+    if (j.log.lines > 0) return Sniff::no;
+    return j.has("trace_events") || j.has("mem_usage") || j.has("cpu_util") ? Sniff::yes : Sniff::no;
+}
+
+// neuron-profile's device profile: its "instruction" array is the mark, wherever
+// it comes; "summary" or "dma" alone make it likely.
+Sniff sniff_neuron_json(const SniffInput& in) {
+    const JsonShape& j = in.json();
+    if (j.log.lines > 0 || !j.top_is_object) return Sniff::no;
+    if (j.has("instruction")) return Sniff::yes;
+    return j.has("summary") || j.has("dma") ? Sniff::maybe : Sniff::no;
+}
+
+// summary-json: an object keyed by node id ("n_<hash>") whose values are
+// metric objects, maybe after the tool's log lines; or one node's metrics flat.
+Sniff sniff_summary_json(const SniffInput& in) {
+    const JsonShape& j = in.json();
+    if (!j.top_is_object || j.keys.empty()) return Sniff::no;
+    const JsonShape::Key& first = j.keys.front();
+    if (first.kind == '{' && (first.name.starts_with("n_") || j.first_value_has_metric_key)) return Sniff::yes;
+    bool flat = false;
+    for (const JsonShape::Key& k : j.keys)
+        if (k.kind == 'n' && (k.name == "total_time" || k.name == "event_count" || k.name.ends_with("_percent"))) flat = true;
+    return flat ? Sniff::maybe : Sniff::no;
+}
+
+// In the order --list formats prints them; `priority` orders detection.
+const std::vector<FormatDef> kFormats = {
+    {"neuron-json", "neuron-profile / neuron-explorer `view --output-format json` (summary, instruction, dma arrays)",
+     FormatKind::stream, 40, sniff_neuron_json, import_neuron_json, nullptr, {}},
+    {"summary-json", "`view --output-format summary-json`: metrics keyed by graph id", FormatKind::stream, 50,
+     sniff_summary_json, import_summary_json, nullptr, {}},
+    {"system-json", "Neuron Explorer system_profile.json (trace_events: runtime API calls)", FormatKind::stream, 30,
+     sniff_system_json, import_system_json, nullptr, {}},
+    {"chrome-json", "Chrome trace-event JSON ({\"traceEvents\": [...]} or a bare array)", FormatKind::stream, 20,
+     sniff_chrome_json, import_chrome_json, nullptr, {}},
+    {"nx-jsonl", "nx event and profile records (nx-convert --to events)", FormatKind::stream, 10, sniff_nx_jsonl,
+     import_nx_jsonl, nullptr, {}},
+    {"explorer-parquet",
+     "Neuron Explorer profile directory (`neuron-explorer view`, SDK 2.28 on): Instruction.parquet, DmaPacket.parquet, ...",
+     FormatKind::directory, 60, nullptr, nullptr, import_explorer_profile, {}},
+    {"ntff", "NTFF + NEFF, read through `neuron-explorer view --output-format parquet` (or neuron-profile's JSON on "
+             "older SDKs)",
+     FormatKind::ntff, 0, sniff_ntff, nullptr, nullptr, {}},
+    // Recognised to be refused, with what to give instead.
+    {"parquet-table", "Parquet table of a Neuron Explorer profile", FormatKind::refused, 1, sniff_parquet_table,
+     nullptr, nullptr, "give the profile directory, which holds all its tables"},
+    {"perfetto-trace", "Perfetto trace (protobuf)", FormatKind::refused, 2, sniff_perfetto_trace, nullptr, nullptr,
+     "nx writes these (nx-convert --to pftrace) but does not read them; convert the profile the trace was made from"},
+};
+
+// The rows in detection order.
+const std::vector<const FormatDef*>& by_priority() {
+    static const std::vector<const FormatDef*> order = [] {
+        std::vector<const FormatDef*> v;
+        for (const FormatDef& f : kFormats) v.push_back(&f);
+        std::stable_sort(v.begin(), v.end(), [](const FormatDef* a, const FormatDef* b) { return a->priority < b->priority; });
+        return v;
+    }();
+    return order;
+}
+
+// The formats asked in priority order: whatever needs only the name and the
+// first bytes first, then those that read the JSON's structure, which may
+// stop the read as soon as one of them is sure.
+const FormatDef* detect(const SniffInput& in) {
+    const FormatDef* maybe = nullptr;
+    auto ask = [&](const FormatDef& f, const SniffInput& what) -> bool {
+        Sniff s = f.sniff(what);
+        if (s == Sniff::maybe && !maybe) maybe = &f;
+        return s == Sniff::yes;
+    };
+    for (const FormatDef* f : by_priority())
+        if (f->sniff && f->kind != FormatKind::stream && ask(*f, in)) return f;
+    // The JSON structure, read until a stream format is sure: each is asked
+    // again as the top-level keys come (in.json() is the shape so far).
+    in.json([&](const JsonShape&) {
+        for (const FormatDef* f : by_priority())
+            if (f->sniff && f->kind == FormatKind::stream && f->sniff(in) == Sniff::yes) return true;
+        return false;
+    });
+    for (const FormatDef* f : by_priority())
+        if (f->sniff && f->kind == FormatKind::stream && ask(*f, in)) return f;
+    return maybe;
 }
 
 }  // namespace
@@ -103,51 +153,23 @@ const FormatDef* find_input_format(std::string_view name) {
 
 std::string input_format_names() {
     std::string s;
-    for (const FormatDef& f : kFormats) s += (s.empty() ? "" : ", ") + std::string(f.name);
-    return s + ", ntff";
+    for (const FormatDef& f : kFormats)
+        if (f.kind != FormatKind::refused) s += (s.empty() ? "" : ", ") + std::string(f.name);
+    return s;
+}
+
+Detected detect_format(std::string_view path, InputSource* in) {
+    std::string_view prefix = in ? in->peek(kSniffPrefixBytes) : std::string_view();
+    SniffInput sniff(std::string(path), prefix, in);
+    Detected d;
+    d.format = detect(sniff);
+    if (d.format && d.format->name == "nx-jsonl") d.record_kind = sniff.json().first_line_kind;
+    return d;
 }
 
 std::string_view sniff_format(std::string_view prefix, std::string_view path) {
-    std::string_view p = path;
-    if (p.ends_with(".gz")) p.remove_suffix(3);
-    if (p.ends_with(".ntff")) return "ntff";
-    if (prefix.substr(0, 4) == "PAR1") return "parquet-table";
-    // A summary as users capture it: the tool's log lines, then the JSON.
-    if (LogPrefix log = leading_log_lines(prefix); log.lines > 0) {
-        std::string_view rest = prefix.substr(log.bytes);
-        return sniff_format(rest, path) == "summary-json" ? "summary-json" : std::string_view();
-    }
-    size_t start = prefix.find_first_not_of(" \t\r\n");
-    if (start == std::string_view::npos) return {};
-    if (prefix.substr(start, 3) == "\xEF\xBB\xBF") start += 3;  // UTF-8 BOM
-    char first = prefix[start];
-    if (first != '{' && first != '[') return {};
-
-    // nx records: the first line is a complete object with "kind".
-    size_t nl = prefix.find('\n', start);
-    std::string first_line(prefix.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
-    if (first == '{') {
-        rapidjson::Reader r;
-        KeySniffer k;
-        rapidjson::StringStream ss(first_line.c_str());
-        if (r.Parse<rapidjson::kParseNanAndInfFlag | rapidjson::kParseStopWhenDoneFlag>(ss, k) && has(k.keys, "kind"))
-            return "nx-jsonl";
-    }
-
-    KeySniffer k;
-    std::string text(prefix.substr(start));
-    rapidjson::Reader r;
-    rapidjson::StringStream ss(text.c_str());
-    r.Parse<rapidjson::kParseNanAndInfFlag>(ss, k);  // stops at the cut: fine
-    if (k.top_is_array) return "chrome-json";
-    if (has(k.keys, "traceEvents")) return "chrome-json";
-    if (has(k.keys, "trace_events") || has(k.keys, "mem_usage") || has(k.keys, "cpu_util")) return "system-json";
-    if (has(k.keys, "instruction") || has(k.keys, "summary") || has(k.keys, "dma")) return "neuron-json";
-    if (!k.keys.empty() && k.first_is_object &&
-        (k.keys.front().rfind("n_", 0) == 0 || k.first_looks_like_metrics))
-        return "summary-json";
-    if (top_has_metric_key_and_numbers(k)) return "summary-json";
-    return {};
+    const FormatDef* f = detect(SniffInput(std::string(path), prefix, nullptr));
+    return f ? f->name : std::string_view();
 }
 
 }  // namespace nx

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/import/sniff.h"
 #include "common/io/input.h"
 #include "common/profile/profile.h"
 #include "common/profile/profile_sink.h"
@@ -47,20 +48,48 @@ using ImportFunction = std::function<void(InputSource&, ImportHandler&, ImportCo
 // Formats that are a directory of files rather than one stream.
 using DirectoryImportFunction = std::function<void(const std::string& dir, ImportHandler&, ImportContext&)>;
 
+// How sure a format is that an input is its own.
+enum class Sniff : uint8_t { no, maybe, yes };
+
+// What nx does with an input of a format.
+enum class FormatKind : uint8_t {
+    stream,     // an importer reads it (import)
+    directory,  // a directory of files (import_dir)
+    ntff,       // a binary trace the profiler's viewer reads, with its NEFF
+    refused,    // recognised to say what to do instead (hint)
+};
+
+// One input format: the table every decision about formats reads
+// (formats.cpp): detection, --input-format, --list formats, the messages.
+// Each format recognises itself (sniff), and formats are asked in priority
+// order (lower first); the first that is sure wins, else the first that
+// says maybe.
 struct FormatDef {
     std::string_view name;
     std::string_view description;
-    ImportFunction import;                  // stream formats
-    DirectoryImportFunction import_dir;     // directory formats
+    FormatKind kind = FormatKind::stream;
+    int priority = 0;
+    Sniff (*sniff)(const SniffInput&) = nullptr;  // null: never detected (directories)
+    ImportFunction import;                         // stream formats
+    DirectoryImportFunction import_dir;            // directory formats
+    std::string_view hint;                         // refused formats: what to give nx instead
 };
 
 const std::vector<FormatDef>& input_formats();
 const FormatDef* find_input_format(std::string_view name);
-// Names joined for messages: "neuron-json, summary-json, ...".
+// The names --input-format takes, joined for messages: "neuron-json, summary-json, ...".
 std::string input_format_names();
 
-// Decides the format from the first bytes of the input; returns an empty
-// view when it cannot tell.  `path` helps for binary inputs (.ntff).
+// The format an input is, asked of every format in priority order (format
+// null when none recognises it), and for nx records the first record's kind
+// ("capture", "run", "profile"...).  `in` is not consumed (sniff.h).
+struct Detected {
+    const FormatDef* format = nullptr;
+    std::string record_kind;
+};
+Detected detect_format(std::string_view path, InputSource* in);
+// The same over bytes in memory (tests, fuzzing): the prefix is all there is.
+// Returns the format's name, empty when none recognises it.
 std::string_view sniff_format(std::string_view prefix, std::string_view path);
 
 // The importers (one file each).

@@ -10,6 +10,7 @@
 // others are kept in the event's args; missing optional fields are tolerated.
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <span>
@@ -21,6 +22,7 @@
 #include "common/io/error.h"
 #include "common/io/json_text.h"
 #include "common/profile/profile_record.h"
+#include "common/profile/rule_inputs.h"
 #include "common/profile/targets.h"
 #include "common/records/jsonl.h"
 
@@ -31,7 +33,7 @@ namespace {
 enum Field : int {
     kTimestamp, kDuration, kLabel, kOpcode, kHloName, kLayer, kSubgroup, kTransferSize, kInstructionType,
     kName, kFlops, kSource, kDest, kAggregated, kStartTs, kEndTs, kEngine, kValue, kId, kRate, kHbmRate, kUsageAvg,
-    kType, kFieldCount
+    kType, kSubgraph, kFieldCount
 };
 
 struct FieldName {
@@ -44,6 +46,7 @@ constexpr FieldName kFields[] = {
     {"hlo_name", kHloName}, {"layer", kLayer}, {"subgroup", kSubgroup}, {"transfer_size", kTransferSize},
     {"instruction_type", kInstructionType}, {"name", kName}, {"flops", kFlops},
     {"source", kSource}, {"dest", kDest}, {"aggregated", kAggregated},
+    {"subgraph", kSubgraph},  // LNC=2: "sg00", "sg01", the physical core (kept in args too)
 };
 
 // The profiler's own busy intervals: "active_time":[{"pcore_idx":0,
@@ -175,6 +178,7 @@ public:
         e.hlo_name = slot_text(s[kHloName], scratch_[3]);
         e.layer = slot_text(s[kLayer], scratch_[4]);
         std::string_view name = slot_text(s[kName], scratch_[5]);
+        e.pcore = subgraph_core(slot_text(s[kSubgraph], scratch_[8]));
         e.line = line;
         // The fields that became the event's columns, its name or its row;
         // the other known fields go back into args (unused_fields).
@@ -232,6 +236,9 @@ public:
             e.name = !name.empty() ? name : (!label.empty() ? label : (!e.opcode.empty() ? e.opcode : section));
             (!name.empty() ? used[kName] : used[kLabel]) = true;
         }
+        // The second physical core's rows apart from the first's, named as
+        // the Explorer importer names them.
+        if (is_dma || is_instruction) e.track = core_track(e.track, e.pcore, scratch_[9]);
         e.args_json = with_unused_fields(s, used, args);
         out_.event(e);
     }
@@ -456,7 +463,11 @@ private:
         e.dur_ns = end - e.ts_ns;
         e.type = EventType::active;
         e.engine = *engine;
-        e.track = active_track(*engine);
+        // pcore_idx stays in args with the other fields; the event knows it too.
+        std::string_view pcore = json_field(args, "pcore_idx");
+        if (!pcore.empty() && pcore.size() <= 2 && std::all_of(pcore.begin(), pcore.end(), ::isdigit))
+            e.pcore = std::stoi(std::string(pcore));
+        e.track = core_track(active_track(*engine), e.pcore, scratch_[1]);
         e.name = "active";
         e.args_json = args;
         e.line = line;
@@ -526,7 +537,7 @@ private:
     ImportHandler& out_;
     ImportContext& ctx_;
     ProfileInfo info_;
-    std::string scratch_[8];
+    std::string scratch_[10];
     JsonText extra_;  // an event's args with its unused known fields
     std::map<std::string, std::string> carried_;
     size_t carried_records_ = 0;

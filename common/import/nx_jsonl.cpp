@@ -93,6 +93,9 @@ private:
         int64_t depth = get_int(r, "depth").value_or(0);
         if (depth < INT32_MIN || depth > INT32_MAX) throw Error("\"depth\" out of range: " + std::to_string(depth));
         e.depth = static_cast<int32_t>(depth);
+        int64_t pcore = get_int(r, "pcore").value_or(-1);
+        if (pcore < -1 || pcore > 255) throw Error("\"pcore\" out of range: " + std::to_string(pcore));
+        e.pcore = static_cast<int32_t>(pcore);
         args_.clear();
         if (const rapidjson::Value* a = find_member(r, "args")) {
             if (!a->IsObject()) throw Error("expected an object for \"args\"");

@@ -157,4 +157,21 @@ DmaKind dma_kind_from_memories(std::string_view source, std::string_view dest) {
     return DmaKind::unknown;  // HBM to HBM: neither a read into nor a write from the chip
 }
 
+std::string_view core_track(std::string_view base, int64_t pcore, std::string& scratch) {
+    if (pcore <= 0) return base;
+    scratch = "pcore" + std::to_string(pcore) + "/" + std::string(base);
+    return scratch;
+}
+
+int32_t subgraph_core(std::string_view subgraph) {
+    if (subgraph.starts_with("/")) subgraph.remove_prefix(1);
+    if (!subgraph.starts_with("sg") || subgraph.size() < 3 || subgraph.size() > 6) return -1;
+    int32_t n = 0;
+    for (char c : subgraph.substr(2)) {
+        if (c < '0' || c > '9') return -1;
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
 }  // namespace nx

@@ -50,6 +50,9 @@ struct Event {
     std::string_view queue_type; // DMA: the source's queue type (hardware_dynamic ...), when a column gave it
     double value = 0;           // counter events: the sample value
     int32_t depth = 0;          // nesting depth on its track (Chrome B/E slices)
+    // The physical core within the logical one (LNC=2: 0 or 1; Explorer's
+    // pcore_idx, neuron-profile's subgraph sg00/sg01); -1: not said.
+    int32_t pcore = -1;
     std::string_view args_json; // the source's other fields as a JSON object, or empty
     int64_t line = 0;           // source line, for diagnostics
     // Where a trace-event source (Chrome JSON) put the event: its process and
@@ -89,6 +92,15 @@ DmaKind dma_kind_from_memories(std::string_view source, std::string_view dest);
 // of one is a track of the other.
 std::string_view event_track(const Event& e);
 void track_key(const Event& e, std::string& key);
+
+// The row of physical core `pcore`'s events: physical core 0 (or an unknown
+// one) keeps the profiler's row name, others get a "pcoreN/" prefix so the
+// two cores of an LNC=2 profile stay apart (both importers name them so).
+// Returns `base` or `scratch` filled.
+std::string_view core_track(std::string_view base, int64_t pcore, std::string& scratch);
+// The physical core an LNC=2 subgraph name stands for ("sg01", "/sg01": 1); -1
+// when it names none.
+int32_t subgraph_core(std::string_view subgraph);
 
 // True for engines whose instructions compute (everything but dma/host/none).
 inline bool is_compute_engine(Engine e) {

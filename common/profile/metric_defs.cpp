@@ -73,6 +73,9 @@ const std::vector<MetricDef> kDefs = {
     {"hfu_estimated_percent", "%", Better::higher, "BF16-equivalent hardware FLOPs over peak_flops x total_time"},
     {"mfu_max_achievable_estimated_percent", "%", Better::higher, "min(100, 100 x mm_arithmetic_intensity / peak_flops_bandwidth_ratio)"},
     {"mbu_estimated_percent", "%", Better::higher, "achieved HBM bytes/s over peak_hbm_bytes_per_s"},
+    {"min_core_coverage_percent", "%", Better::higher,
+     "the lowest share of the execution a physical core's instructions span, first start to last end (LNC=2 "
+     "profiles; a lost core tail, which the profiler does not warn about, makes it small) (nx)"},
     // DMA.
     {"dma_active_time", "s", Better::neither, "time at least one DMA transfer is in flight (union)"},
     {"dma_active_time_percent", "%", Better::neither, "dma_active_time over total_time"},

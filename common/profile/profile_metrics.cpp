@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 
 #include "common/profile/availability.h"
 #include "common/profile/core_peaks.h"
@@ -136,6 +137,13 @@ void ProfileMetrics::add(const Event& e) {
             }
         }
         if (e.engine == Engine::tensor_matrix) ++matmul_count_;
+        if (e.pcore >= 0) {
+            auto [it, fresh] = core_spans_.try_emplace(e.pcore, e.ts_ns, end);
+            if (!fresh) {
+                it->second.first = std::min(it->second.first, e.ts_ns);
+                it->second.second = std::max(it->second.second, end);
+            }
+        }
     }
     // Opcode and layer tables and the instruction mix cover every instruction,
     // host ones too (cpu traces), not only the NeuronCore engines'.
@@ -520,6 +528,21 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     }
     if (core_instructions_ > 0)
         m.derive("unnamed_instruction_percent", 100.0 * unnamed_instructions_ / core_instructions_);
+    // A capture can lose one physical core's tail without a warning from the
+    // profiler: each core's instructions should span the execution.
+    if (core_spans_.size() >= 2 && total > 0) {
+        double lowest = 100;
+        std::string each;
+        for (const auto& [core, span] : core_spans_) {
+            double covered = 100.0 * static_cast<double>(span.second - span.first) / (total * 1e9);
+            lowest = std::min(lowest, covered);
+            char text[96];
+            std::snprintf(text, sizeof text, "%score %d %.1f%%", each.empty() ? "" : ", ", core, covered);
+            each += text;
+        }
+        m.derive("min_core_coverage_percent", lowest);
+        out.notes.push_back("each physical core's instructions, first start to last end, over the execution: " + each);
+    }
     if (classified_total_ > 0) {
         m.derive("memory_instruction_percent", 100.0 * memory_ops_ / classified_total_);
         m.derive("compute_instruction_percent", 100.0 * compute_ops_ / classified_total_);

@@ -96,6 +96,10 @@ private:
     // "unknown", or none): their time is in no opcode's figures.
     int64_t core_instructions_ = 0, unnamed_instructions_ = 0;
 
+    // Each physical core's first instruction start and last end (LNC=2
+    // profiles): how much of the execution its instructions cover.
+    std::map<int32_t, std::pair<int64_t, int64_t>> core_spans_;
+
     KeyTable opcodes_;
     KeyTable layers_;
     KeyTable tensor_loads_;  // count = loads per tensor

@@ -403,6 +403,7 @@ void write_event_record(JsonWriter& w, const std::string& profile_id, const Even
     if (!e.tensor.empty()) { key(w, "tensor"); str(w, e.tensor); }
     if (e.type == EventType::counter) { key(w, "value"); write_number(w, e.value); }
     if (e.depth > 0) { key(w, "depth"); w.Int(e.depth); }
+    if (e.pcore >= 0) { key(w, "pcore"); w.Int(e.pcore); }
     if (!e.args_json.empty()) {
         key(w, "args");
         w.RawValue(e.args_json.data(), e.args_json.size(), rapidjson::kObjectType);

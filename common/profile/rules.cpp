@@ -156,6 +156,13 @@ const Rule kRules[] = {
      "check that the NTFF was viewed with the NEFF it was captured from (nx-convert --neff), and with a viewer as new as "
      "the compiler; until then trust counts and times, not the per-opcode figures",
      "nx"},
+    {"data_quality", Severity::warn,
+     {"min_core_coverage_percent", {}, Op::lt, 95, {}}, kNone,
+     "a physical core's instructions span less than 95% of the execution: the capture may have lost that core's tail "
+     "(the profiler does not warn of it), or the core's share of the work ends early",
+     "read the notes for each core's share; if a core's tail is missing, capture again before trusting its figures; "
+     "if its work ends early, balance the work between the two cores",
+     "nx"},
     {"tensor_repeat", Severity::warn,
      {"max_tensor_repeat_factor", {}, Op::gt, 1, {}}, kNone,
      "a tensor is loaded into SBUF more than once (its repeat factor is above 1)",
@@ -283,6 +290,7 @@ constexpr ThresholdWords kThresholdWords[] = {
     {"throttling", "a large share of the time", "more than {P}% of the time"},
     {"tensor_repeat", "more than once (its repeat factor is above 1)", "with a repeat factor above {N}"},
     {"unnamed_instructions", "more than 1% of", "more than {P}% of"},
+    {"data_quality", "less than 95% of", "less than {P}% of"},
 };
 
 // The rule's message for a threshold the run set (`cause` unchanged when it
@@ -483,7 +491,15 @@ constexpr WarningAction kWarningActions[] = {
      "capture with --enable-dge-notifs (or NEURON_RT_ENABLE_DGE_NOTIFICATIONS=1): the DMA figures are incomplete "
      "without it"},
     {"missing compiler metrics", "recompile the model with the current neuronx-cc to get the compiler's metrics"},
+    {"were dropped",
+     "the figures made from those notifications (for DMA: transfers, bytes, busy time) are lower bounds; capture a "
+     "shorter run or fewer executions to get them whole"},
 };
+// Warnings that say the profile lost data the profiler does not otherwise
+// mark: a data_quality finding, not only the profiler's words (real Warning
+// row: "Notification from block DMA of type DMA were dropped. This can cause
+// corresponding data to be incorrect.").
+constexpr std::string_view kLostData[] = {"were dropped"};
 constexpr std::string_view kDefaultWarningAction = "read the profiler's message: figures it names may be incomplete";
 
 // The message of one warning object: "message", else its first string field.
@@ -528,6 +544,13 @@ std::vector<Finding> source_findings(const ProfileInfo& info) {
                     break;
                 }
             f.excess = 0;
+            bool lost = std::any_of(std::begin(kLostData), std::end(kLostData),
+                                    [&](std::string_view p) { return message.find(p) != std::string::npos; });
+            if (lost && !error) {
+                f.rule = "data_quality";
+                f.metric = "dropped_notifications";
+                f.message = "the profile lost data: " + f.message;
+            }
             out.push_back(std::move(f));
         }
     }

@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 1) return 0;
     const auto& formats = nx::input_formats();
     const nx::FormatDef& format = formats[data[0] % formats.size()];
-    if (!format.import) return 0;  // directory formats have their own target (fuzz_parquet)
+    if (!format.import) return 0;  // directory formats have their own target (fuzz_parquet); NTFFs are the viewer's
     std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
     (void)nx::sniff_format(text, "fuzz.json");
     for (bool keep_going : {false, true}) {

@@ -1261,6 +1261,50 @@ TEST(SniffFormat, NtffByFileName) {
     EXPECT_EQ(nx::sniff_format("", "profile.ntff.gz"), "ntff");
 }
 
+// A real trn2 neuron-profile JSON opens with megabytes of instruction_usage:
+// the key that names the format is past any prefix, and key order varies.
+std::string large_first_array(const std::string& then) {
+    std::string s = "{\"instruction_usage\": [";
+    for (int i = 0; i < 20000; ++i) s += (i ? "," : "") + std::string("{\"timestamp\": 1, \"usage_avg\": 0.5}");
+    return s + "], " + then + "}";
+}
+
+TEST(SniffFormat, AKeyPastALargeFirstArrayIsFoundByReadingTheStructure) {
+    TempDir dir;
+    std::string body = large_first_array("\"summary\": [{\"total_time\": 1}], \"instruction\": []");
+    ASSERT_GT(body.size(), nx::kSniffPrefixBytes * 4);
+    std::string p = dir.write("trn2.json", body);
+    auto in = nx::InputSource::open(p);
+    nx::Detected d = nx::detect_format(p, in.get());
+    ASSERT_NE(d.format, nullptr);
+    EXPECT_EQ(d.format->name, "neuron-json");
+    // Sniffing consumed nothing: the importer reads the document from its start.
+    EXPECT_EQ(in->peek(1), "{");
+    // A stream nx cannot read twice is looked ahead in (up to kSniffStreamBudget).
+    auto piped = nx::InputSource::from_memory(body, "<stdin>");
+    d = nx::detect_format("", piped.get());
+    ASSERT_NE(d.format, nullptr);
+    EXPECT_EQ(d.format->name, "neuron-json");
+    EXPECT_EQ(piped->peek(1), "{");
+    EXPECT_EQ(nx::sniff_format(body.substr(0, nx::kSniffPrefixBytes), ""), "");  // a prefix alone cannot tell
+}
+
+TEST(SniffFormat, SummaryJsonAfterTheToolsLogLines) {
+    EXPECT_EQ(nx::sniff_format("time=\"2026-03-18T18:37:08Z\" level=info msg=\"x\"\n{\"n_d0d3\": {\"total_time\": 1}}\n", ""),
+              "summary-json");
+    EXPECT_EQ(nx::sniff_format("INFO[0000] starting\n{\"n_d0d3\": {\"total_time\": 1}}\n", ""), "summary-json");
+    // Log lines before anything else are not taken for a profile.
+    EXPECT_EQ(nx::sniff_format("time=\"x\" level=info msg=\"y\"\n[1, 2]\n", ""), "");
+}
+
+TEST(SniffFormat, RefusedFormatsAreRecognisedToSayWhatToGiveInstead) {
+    const nx::FormatDef* table = nx::find_input_format(nx::sniff_format("PAR1\x15\x04", "Instruction.parquet"));
+    ASSERT_NE(table, nullptr);
+    EXPECT_EQ(table->kind, nx::FormatKind::refused);
+    EXPECT_EQ(nx::sniff_format(std::string("\x0A\x05\x00\x01\x02", 5), "x.bin"), "perfetto-trace");
+    EXPECT_EQ(nx::input_format_names(), "neuron-json, summary-json, system-json, chrome-json, nx-jsonl, explorer-parquet, ntff");
+}
+
 TEST(SniffFormat, UnknownInputGivesNothing) {
     EXPECT_EQ(nx::sniff_format("", ""), "");
     EXPECT_EQ(nx::sniff_format("   \n", ""), "");
