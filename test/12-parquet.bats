@@ -223,7 +223,7 @@ EOF2
     run nx-convert "$SYS"
     [ "$status" -eq 0 ]
     # The directory nx could not find is named, once.
-    [[ "$output" == *"DeviceProfileList names device profiles nx did not find below the system profile: dev_missing"* ]]
+    [[ "$output" == *"DeviceProfileList names device profiles nx did not find below the system profile, beside it, or under its data path: dev_missing"* ]]
     nx-convert "$SYS" 2>/dev/null >out.jsonl
     [ "$(jget out.jsonl "[p['name'] for p in r]")" = '["system", "dev_nc0", "dev_nc1"]' ]
     # The host's events, as DuckDB wrote them: one per row, Unix-epoch ns kept exact.
@@ -243,7 +243,7 @@ EOF2
     # Reports show the link on both sides; the database holds all three.
     run nx-report --format text out.jsonl
     [[ "$output" == *"Device profiles (DeviceProfileList"* ]]
-    [[ "$output" == *"dev_missing"*"not found below the system profile"* ]]
+    [[ "$output" == *"dev_missing"*"not found below, beside or under the data path"* ]]
     [[ "$output" == *"system profile  $SYS (instance i-0abc, process 4242, core 1); on the host from"*"for 95 us"* ]]
     nx-convert --db s.db "$PQ/system" 2>/dev/null >/dev/null
     [ "$(sqlite3 s.db "SELECT group_concat(name, ' ') FROM (SELECT name FROM profile ORDER BY id)")" = "system dev_nc0 dev_nc1" ]

@@ -122,3 +122,27 @@ PY
     close "$(jget rec.jsonl 'r[0]["metrics"]["hfu_estimated_percent"]')" \
         "$(python3 -c "import json; print(100 * json.load(open('$EXPLORER/collective@latest.expected.json'))['summary']['hfu_estimated_percent'])")" 1e-6
 }
+
+@test "a system profile's device profiles beside it in profiles/global are found, each imported once however reached" {
+    D=$FIXTURES/parquet/system/datapath
+    run --separate-stderr nx-convert "$D/profiles/global/sysdp@latest"
+    [ "$status" -eq 0 ]
+    [[ "$stderr" != *"did not find"* ]]
+    echo "$output" >rec.jsonl
+    [ "$(jget rec.jsonl '[p["name"] for p in r]')" = '["sysdp", "dp_nc0"]' ]
+    # From the data path's root and from profiles/global: each profile once.
+    [ "$(nx-convert "$D" | jget - 'sorted(p["name"] for p in r)')" = '["dp_nc0", "sysdp"]' ]
+    [ "$(nx-convert "$D/profiles/global" | jget - 'sorted(p["name"] for p in r)')" = '["dp_nc0", "sysdp"]' ]
+}
+
+@test "a device profile is aligned to host time by the LNC=2 execution whose duration matches ExecutionInfo" {
+    D=$FIXTURES/parquet/system/datapath
+    want() { python3 -c "import json,sys; print(json.load(open('$D.expected.json'))['host_alignment'][sys.argv[1]])" "$1"; }
+    nx-convert "$D/profiles/global/dp_nc0@latest" >rec.jsonl
+    # Two physical cores' rows per execution are one execution (merged by flow_id).
+    [ "$(jget rec.jsonl 'r[0]["system_profile"]["nc_exec_running"]["count"]')" = 3 ]
+    for k in offset_ns uncertainty_ns host_duration_ns device_duration_ns flow_id; do
+        [ "$(jget rec.jsonl "r[0]['system_profile']['host_alignment']['$k']")" = "$(want $k)" ]
+    done
+    [[ "$(nx-report --format text rec.jsonl)" == *"host time = device time + $(want offset_ns) ns (+-500 ns: ExecutionInfo's 95 us against the host's 95.5 us (flow 201))"* ]]
+}

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
+#include <optional>
 
 #include "common/cli/diag.h"
 #include "common/import/explorer_tables.h"
@@ -77,20 +79,114 @@ bool parse_int(std::string_view text, int64_t& out) {
 
 }  // namespace
 
-void ExecSpans::add(const std::string& key, const Event& e) {
+void ExecSpans::add(const std::string& key, const Event& e, std::string_view flow_id) {
     if (key.empty()) return;
-    Span& s = spans_[key];
-    s.first = s.count ? std::min(s.first, e.ts_ns) : e.ts_ns;
-    s.last = s.count ? std::max(s.last, e.ts_ns + e.dur_ns) : e.ts_ns + e.dur_ns;
-    ++s.count;
+    std::vector<Execution>& list = spans_[key];
+    int64_t end = e.ts_ns + e.dur_ns;
+    if (!flow_id.empty())
+        for (Execution& x : list)
+            if (x.flow_id == flow_id) {  // the other physical core's row of one execution
+                x.start = std::min(x.start, e.ts_ns);
+                x.end = std::max(x.end, end);
+                return;
+            }
+    list.push_back({e.ts_ns, end, std::string(flow_id)});
+}
+
+const std::vector<ExecSpans::Execution>* ExecSpans::executions(const std::string& key) const {
+    auto it = spans_.find(key);
+    return it == spans_.end() ? nullptr : &it->second;
 }
 
 std::string ExecSpans::json(const std::string& key) const {
-    auto it = spans_.find(key);
-    if (it == spans_.end()) return "\"nc_exec_running\":null";
-    return "\"nc_exec_running\":{\"count\":" + std::to_string(it->second.count) +
-           ",\"first_start_ns\":" + std::to_string(it->second.first) +
-           ",\"last_end_ns\":" + std::to_string(it->second.last) + "}";
+    const std::vector<Execution>* list = executions(key);
+    if (!list || list->empty()) return "\"nc_exec_running\":null";
+    int64_t first = list->front().start, last = list->front().end;
+    for (const Execution& x : *list) {
+        first = std::min(first, x.start);
+        last = std::max(last, x.end);
+    }
+    return "\"nc_exec_running\":{\"count\":" + std::to_string(list->size()) + ",\"first_start_ns\":" +
+           std::to_string(first) + ",\"last_end_ns\":" + std::to_string(last) + "}";
+}
+
+namespace {
+
+// The first id of an event's flow_id list (LIST<STRING> of integers as
+// text, kept in its args as ["100"]); empty when it has none.
+std::string_view first_flow_id(std::string_view args) {
+    size_t at = args.find("\"flow_id\":[\"");
+    if (at == std::string_view::npos) return {};
+    at += 12;
+    size_t end = args.find('"', at);
+    return end == std::string_view::npos ? std::string_view() : args.substr(at, end - at);
+}
+
+// How far two durations of one execution may differ (public scripts: 10 us
+// or 0.2%, whichever is larger; trailing NOTIFY / EVENT_SEMAPHORE were seen
+// 5.7 us past the recorded end).
+int64_t duration_tolerance(int64_t dur) { return std::max<int64_t>(10000, dur / 500); }
+
+// The device side of one execution: where it starts on the device clock and
+// how long it lasts.  ExecutionInfo's first execution (relative to the
+// profile's start), else the trace's own bounds.
+struct DeviceExecution {
+    int64_t start = 0, dur = 0;
+    const char* from = "";
+};
+
+std::optional<DeviceExecution> device_execution(const std::string& device_dir) {
+    ExplorerTables t = scan_explorer_dir(device_dir);
+    std::optional<int64_t> first, last;
+    if (const std::vector<std::string>* md = t.find("Metadata")) {
+        Table tab(*md, {{"first_hw_timestamp", Kind::integer}, {"last_hw_timestamp", Kind::integer}}, {}, "Metadata", false);
+        if (tab.next()) {
+            first = tab.integer(0);
+            last = tab.integer(1);
+        }
+    }
+    if (const std::vector<std::string>* ei = t.find("ExecutionInfo")) {
+        Table tab(*ei, {{"execution_start_ts", Kind::integer}, {"execution_end_ts", Kind::integer}}, {}, "ExecutionInfo", false);
+        if (tab.next() && tab.integer(0) && tab.integer(1) && *tab.integer(1) > *tab.integer(0))
+            return DeviceExecution{first.value_or(0) + *tab.integer(0), *tab.integer(1) - *tab.integer(0), "ExecutionInfo"};
+    }
+    if (first && last && *last > *first) return DeviceExecution{*first, *last - *first, "the trace's length"};
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string host_alignment_json(const ExecSpans& spans, const std::string& key, const std::string& device_dir) {
+    auto none = [](const std::string& why) { return "\"host_alignment\":{\"offset_ns\":null,\"why\":" + json_quote(why) + "}"; };
+    const std::vector<ExecSpans::Execution>* list = spans.executions(key);
+    if (!list || list->empty()) return none("no nc_exec_running event of this core in the system profile");
+    std::optional<DeviceExecution> dev;
+    try {
+        dev = device_execution(device_dir);
+    } catch (const Error& e) {
+        return none(std::string("cannot read the device profile's execution: ") + e.what());
+    }
+    if (!dev) return none("the device profile gives no execution length (ExecutionInfo, Metadata)");
+    const ExecSpans::Execution* best = nullptr;
+    int matches = 0;
+    for (const ExecSpans::Execution& x : *list) {
+        int64_t diff = std::llabs((x.end - x.start) - dev->dur);
+        if (diff > duration_tolerance(dev->dur)) continue;
+        ++matches;
+        if (!best || diff < std::llabs((best->end - best->start) - dev->dur)) best = &x;
+    }
+    if (!best)
+        return none("no nc_exec_running of this core lasts as long as the device's execution (" + std::to_string(dev->dur) +
+                    " ns, from " + dev->from + ") within max(10 us, 0.2%)");
+    int64_t uncertainty = std::llabs((best->end - best->start) - dev->dur);
+    std::string out = "\"host_alignment\":{\"offset_ns\":" + std::to_string(best->start - dev->start) +
+                      ",\"uncertainty_ns\":" + std::to_string(uncertainty) + ",\"host_start_ns\":" +
+                      std::to_string(best->start) + ",\"host_duration_ns\":" + std::to_string(best->end - best->start) +
+                      ",\"device_duration_ns\":" + std::to_string(dev->dur) + ",\"device_duration_from\":" +
+                      json_quote(dev->from);
+    if (!best->flow_id.empty()) out += ",\"flow_id\":" + json_quote(best->flow_id);
+    if (matches > 1) out += ",\"candidates\":" + std::to_string(matches);
+    return out + "}";
 }
 
 void read_system_metadata(const std::vector<std::string>& files, const SchemaFacts& facts, double& trace_seconds,
@@ -126,7 +222,7 @@ void import_system_events(const std::vector<std::string>& files, const SchemaFac
         e.track = track;
         e.process = process;
         e.args_json = tab.table.other_args();
-        if (e.name == "nc_exec_running") spans.add(exec_key_of(tab), e);
+        if (e.name == "nc_exec_running") spans.add(exec_key_of(tab), e, first_flow_id(e.args_json));
         out.event(e);
     }
 }
@@ -140,12 +236,15 @@ std::string device_profiles_json(const std::vector<std::string>& files, const Sc
         auto it = found.find(d.name);
         std::string path = it != found.end() ? json_quote(it->second) : "null";
         if (it == found.end()) missing.push_back(d.name);
-        list += (list.size() > 1 ? "," : "") + with_fields(d.row_json, "\"path\":" + path + "," + spans.json(d.key));
+        std::string fields = "\"path\":" + path + "," + spans.json(d.key);
+        if (it != found.end()) fields += "," + host_alignment_json(spans, d.key, it->second);
+        list += (list.size() > 1 ? "," : "") + with_fields(d.row_json, fields);
     }
     if (!missing.empty()) {
         std::string names;
         for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
-        print_warning("DeviceProfileList names device profiles nx did not find below the system profile: " + names,
+        print_warning("DeviceProfileList names device profiles nx did not find below the system profile, beside it, "
+                      "or under its data path: " + names,
                       system_dir);
     }
     return list + "]";
@@ -153,11 +252,7 @@ std::string device_profiles_json(const std::vector<std::string>& files, const Sc
 
 std::string system_profile_link(const std::string& device_dir) {
     std::string name = profile_dir_name(device_dir);
-    std::string dir = device_dir;
-    for (int up = 0; up < 3; ++up) {
-        size_t slash = dir.find_last_of('/');
-        if (slash == std::string::npos || slash == 0) return {};
-        dir.resize(slash);
+    for (const std::string& dir : system_profiles_near(device_dir)) {
         ExplorerTables sys = scan_explorer_dir(dir);
         const std::vector<std::string>* list = sys.find("DeviceProfileList");
         if (!list) continue;
@@ -175,15 +270,15 @@ std::string system_profile_link(const std::string& device_dir) {
                         // import's business: it only leaves the span out here.
                         if (!row_interval(tab.table, SystemEventTable::kStart, SystemEventTable::kEnd,
                                           SystemEventTable::kDur, e, column))
-                            spans.add(exec_key_of(tab), e);
+                            spans.add(exec_key_of(tab), e, first_flow_id(tab.table.other_args()));
                     }
                 }
-                return with_fields(d.row_json, "\"path\":" + json_quote(dir) + "," + spans.json(d.key));
+                return with_fields(d.row_json, "\"path\":" + json_quote(dir) + "," + spans.json(d.key) + "," +
+                                                   host_alignment_json(spans, d.key, device_dir));
             }
         } catch (const Error& e) {
             print_warning(std::string("cannot read the system profile it belongs to: ") + e.what(), dir);
         }
-        return {};
     }
     return {};
 }

@@ -17,19 +17,32 @@
 namespace nx::explorer {
 
 // Each core's nc_exec_running spans (host ns), keyed by instance, process
-// and logical core: what ties a device profile to host time.
+// and logical core: what ties a device profile to host time.  Under LNC=2
+// an execution has one row per physical core sharing a flow_id: they are one
+// execution, [first start, last end].
 class ExecSpans {
 public:
-    void add(const std::string& key, const Event& e);
+    void add(const std::string& key, const Event& e, std::string_view flow_id);
     // "nc_exec_running":{...} or null, for a profile record.
     std::string json(const std::string& key) const;
 
-private:
-    struct Span {
-        int64_t first = 0, last = 0, count = 0;
+    struct Execution {
+        int64_t start = 0, end = 0;
+        std::string flow_id;  // empty: a row without one is an execution of its own
     };
-    std::map<std::string, Span> spans_;
+    const std::vector<Execution>* executions(const std::string& key) const;
+
+private:
+    std::map<std::string, std::vector<Execution>> spans_;
 };
+
+// Device time to host time for one device profile: the host execution whose
+// duration matches the device's (ExecutionInfo, else the trace's length)
+// within max(10 us, 0.2%), as public scripts align them (there is no
+// documented mapping between the clocks).  The offset is host start minus
+// device start; its uncertainty the two durations' difference.
+// `"host_alignment":{...}` or `"host_alignment":null` with why, for the link.
+std::string host_alignment_json(const ExecSpans& spans, const std::string& key, const std::string& device_dir);
 
 // A row the importer could not use: the table, the column to name, why.
 using BadRow = std::function<void(const Table& tab, size_t column, const std::string& message)>;

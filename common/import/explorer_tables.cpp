@@ -4,11 +4,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <regex>
+#include <set>
 
 #include "common/io/error.h"
 #include "common/parquet/parquet_file.h"
-
 
 namespace nx {
 
@@ -120,6 +122,28 @@ std::vector<std::string> profiles_below(const std::string& dir, int levels) {
     return out;
 }
 
+std::string real_path(const std::string& p) {
+    char buf[PATH_MAX];
+    return ::realpath(p.c_str(), buf) ? std::string(buf) : p;
+}
+
+// "a/b/c" -> "a/b"; empty at the top ("c", "/c").
+std::string parent_dir(std::string p) {
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    size_t slash = p.find_last_of('/');
+    if (slash == std::string::npos || slash == 0) return {};
+    return p.substr(0, slash);
+}
+
+// The Explorer data path a profile directory lies in: the directory above
+// its `profiles/` component (data-path/profiles/global/NAME@latest); empty
+// when there is none.
+std::string data_path_root(const std::string& dir) {
+    std::string p = real_path(dir);
+    size_t at = p.rfind("/profiles/");
+    return at == std::string::npos || at == 0 ? std::string() : p.substr(0, at);
+}
+
 bool is_system_profile_dir(const std::string& dir) {
     for (const std::string& name : list_dir(dir))
         if (name.rfind("DeviceProfileList", 0) == 0 && std::regex_match(name, table_file())) return true;
@@ -131,10 +155,14 @@ bool is_system_profile_dir(const std::string& dir) {
 std::vector<std::string> find_explorer_profiles(const std::string& dir) {
     std::vector<std::string> found = is_explorer_profile_dir(dir) ? std::vector<std::string>{dir} : profiles_below(dir, 3);
     std::vector<std::string> out;
+    std::set<std::string> seen;
+    auto add = [&](const std::string& p) {
+        if (seen.insert(real_path(p)).second) out.push_back(p);
+    };
     for (const std::string& p : found) {
-        out.push_back(p);
+        add(p);
         if (is_system_profile_dir(p))
-            for (auto& [name, device] : linked_device_dirs(p)) out.push_back(device);
+            for (auto& [name, device] : linked_device_dirs(p)) add(device);
     }
     return out;
 }
@@ -147,7 +175,32 @@ std::string profile_dir_name(std::string_view dir) {
 
 std::map<std::string, std::string> linked_device_dirs(const std::string& system_dir) {
     std::map<std::string, std::string> out;
-    for (const std::string& p : profiles_below(system_dir, 3)) out.emplace(profile_dir_name(p), p);
+    std::string self = real_path(system_dir);
+    auto take = [&](const std::vector<std::string>& dirs) {
+        for (const std::string& p : dirs)
+            if (real_path(p) != self) out.emplace(profile_dir_name(p), p);
+    };
+    take(profiles_below(system_dir, 3));
+    std::string parent = parent_dir(system_dir);
+    if (!parent.empty()) take(profiles_below(parent, 1));
+    if (std::string root = data_path_root(system_dir); !root.empty()) take(profiles_below(root, 4));
+    return out;
+}
+
+std::vector<std::string> system_profiles_near(const std::string& device_dir) {
+    std::vector<std::string> out;
+    std::set<std::string> seen{real_path(device_dir)};
+    auto consider = [&](const std::string& d) {
+        if (is_system_profile_dir(d) && seen.insert(real_path(d)).second) out.push_back(d);
+    };
+    std::string dir = device_dir;
+    for (int up = 0; up < 3; ++up) {
+        std::string parent = parent_dir(dir);
+        if (parent.empty()) break;
+        consider(parent);
+        for (const std::string& sibling : profiles_below(parent, 1)) consider(sibling);
+        dir = parent;
+    }
     return out;
 }
 

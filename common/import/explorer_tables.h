@@ -35,13 +35,22 @@ ExplorerTables scan_explorer_dir(const std::string& dir);
 bool is_explorer_profile_dir(const std::string& dir);
 // Profile directories at or below `dir` (three levels: data-path/profiles/global/X@latest).
 // A system profile (one with DeviceProfileList) is followed by the device
-// profiles below it (linked_device_dirs).
+// profiles it names (linked_device_dirs); each directory comes once, however
+// it was reached (the same real path).
 std::vector<std::string> find_explorer_profiles(const std::string& dir);
 // "dev_nc0" for ".../dev_nc0@latest/": the name Explorer gave the profile.
 std::string profile_dir_name(std::string_view dir);
-// Where a system profile's device profiles are is not documented: nx looks
-// for profile directories up to three levels below the system profile's own
-// (device/<name>@latest in nx's fixture) and keys them by profile_dir_name.
+// Where a system profile's device profiles are is not documented: Explorer
+// writes each as a `<device_profile_name>@latest` directory of its own
+// elsewhere under the data path, most likely beside the system profile in
+// profiles/global/ (neuron-explorer-parquet.md section 12).  nx looks below
+// the system profile (three levels), beside it, and from the data path's root
+// (the directory above `profiles/`, four levels), in that order, and keys
+// them by profile_dir_name; the first found of a name wins.
 std::map<std::string, std::string> linked_device_dirs(const std::string& system_dir);
+// The system profiles a device profile may belong to: directories with a
+// DeviceProfileList up to three levels above it, and beside it or beside
+// those (nearest first).
+std::vector<std::string> system_profiles_near(const std::string& device_dir);
 
 }  // namespace nx
