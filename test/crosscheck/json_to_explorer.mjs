@@ -30,7 +30,8 @@
 //                   -> explorer_build_time (the doc: Metadata has no profiler_version, "the nearest
 //                   is explorer_version").  R: pe_num_rows/pe_num_cols -> tensor_engine_num_rows/cols.
 //                   profile_schema_version = "7.4.0" (the schema this follows).
-//   Summary      S: the 101 columns from summary[0]; trace_count, event_count,
+//   Summary      S: the 101 columns from summary[0] (percents kept as fractions of 1 and
+//                   -1 for a column the JSON lacks, as real exports write them); trace_count, event_count,
 //                   dma_queue_count, neuroncore_cycle_count from model_info[0] when
 //                   summary[0] lacks them.
 //   Instruction  R: timestamp -> start_ts, duration -> duration_ns, end_ts = start + duration,
@@ -41,7 +42,7 @@
 //                   compiler_operands id pc compiler_pc penguin_id raw_penguin_id bir_id
 //                   raw_bir_id bir_instruction_name crc_in crc_out hlo_attrs hlo_name
 //                   raw_hlo_id raw_framework_id layer and the *_bytes columns.
-//                   pcore_idx = 0 (one physical core in the JSON's metadata).
+//                   pcore_idx from subgraph sg00/sg01 (LNC=2: two physical cores).
 //   DmaPacket    rows with "aggregated":"no".  R: timestamp/duration as above, dma_engine ->
 //                   engine_idx, dma_queue -> queue_idx, read_size/write_size/transfer_size
 //                   -> read_bytes/write_bytes/transfer_bytes, transfer_rate -> throughput,
@@ -133,7 +134,9 @@ const first = (k) => (Array.isArray(J[k]) && J[k].length ? J[k][0] : {});
 const arr = (k) => (Array.isArray(J[k]) ? J[k] : []);
 
 // Value of one cell, by the doc's type and unit; `fraction` marks JSON
-// percents (fractions of 1) going into a [%] field.
+// percents (fractions of 1) going into a [%] field of a table whose percents
+// are 0..100.  Summary's are not: real exports write its *_percent as
+// fractions of 1, as the JSON does (neuron-explorer-parquet.md section 12).
 function cell(f, v, fraction = true) {
   if (v === undefined || v === null || v === '') return f.type === 'str' && v === '' ? '' : null;
   switch (f.type) {
@@ -163,16 +166,20 @@ const pinfo = first('profile_info');
 add('Metadata', {
   ...meta, profile_schema_version: '7.4.0',
   tensor_engine_num_rows: meta.pe_num_rows, tensor_engine_num_cols: meta.pe_num_cols,
+  tensor_engine_clock_freq: meta.pe_clock_freq, neuroncore_clock_freq: meta.pe_clock_others,
   instance_type: sum.instance_type, runtime_version: sum.runtime_version, collectives_version: sum.collectives_version,
   driver_version: sum.driver_version, compiler_version: sum.compiler_version, profile_name: pinfo.profile_name,
   explorer_version: pinfo.profiler_version, explorer_build_time: pinfo.profiler_build_time,
 });
-if (J.summary) add('Summary', Object.fromEntries(fields('Summary').map((f) => [f.name, sum[f.name] ?? model[f.name]])));
+// Summary as real exports write it: fractions, and -1 for what the profile does not have.
+if (J.summary) add('Summary', Object.fromEntries(fields('Summary').map((f) => [f.name, sum[f.name] ?? model[f.name] ?? -1])));
+// The physical core of an LNC=2 row: its subgraph, sg00 / sg01.
+const pcoreOf = (r) => { const m = /^\/?sg(\d+)$/.exec(r.subgraph || ''); return m ? Number(m[1]) : 0; };
 
 for (const r of arr('instruction')) {
   add('Instruction', {
     ...r, start_ts: r.timestamp, duration_ns: r.duration, end_ts: BigInt(r.timestamp) + BigInt(r.duration),
-    engine: r.subgroup, timeline_track: r.label, pcore_idx: 0, evt_wait_time_ns: r.evt_wait_time,
+    engine: r.subgroup, timeline_track: r.label, pcore_idx: pcoreOf(r), evt_wait_time_ns: r.evt_wait_time,
     tensor_instruction_type: r.instruction_type, scalar_activation_fn: r.activation_fn,
   });
 }
@@ -180,7 +187,7 @@ const queueName = (subgroup) => { const m = /^(.+)-Q\d+-E\d+$/.exec(subgroup || 
 for (const r of arr('dma')) {
   const common = {
     ...r, start_ts: r.timestamp, duration_ns: r.duration, end_ts: BigInt(r.timestamp) + BigInt(r.duration),
-    pcore_idx: 0, engine_idx: r.dma_engine, queue_idx: r.dma_queue, read_bytes: r.read_size, write_bytes: r.write_size,
+    pcore_idx: pcoreOf(r), engine_idx: r.dma_engine, queue_idx: r.dma_queue, read_bytes: r.read_size, write_bytes: r.write_size,
     transfer_bytes: r.transfer_size, throughput: r.transfer_rate, queue_name: queueName(r.subgroup),
   };
   add(r.aggregated === 'yes' ? 'DmaPacketAggregated' : 'DmaPacket', common);
@@ -223,7 +230,7 @@ for (const [table, rows] of Object.entries(tables)) {
   const fs_ = fields(table);
   const nd = path.join(tmp, `${table}.jsonl`);
   const lines = rows.map((r) => {
-    const o = Object.fromEntries(fs_.map((f) => [f.name, cell(f, r[f.name])]));
+    const o = Object.fromEntries(fs_.map((f) => [f.name, cell(f, r[f.name], table !== 'Summary')]));
     return JSON.stringify(o, (_, v) => (typeof v === 'bigint' ? `${BIG}${v}` : v)).replace(/"@@nx-bigint:(-?\d+)"/g, '$1');
   });
   fs.writeFileSync(nd, lines.join('\n') + '\n');
