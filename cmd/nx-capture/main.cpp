@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "common/cli/cli.h"
-#include "common/cli/diag.h"
-#include "common/cli/progress.h"
+#include "common/io/diag.h"
+#include "common/io/progress.h"
 #include "common/io/error.h"
 #include "common/io/output.h"
 #include "common/records/jsonl.h"

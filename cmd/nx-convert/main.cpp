@@ -5,11 +5,11 @@
 #include <optional>
 
 #include "common/cli/cli.h"
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 #include "common/convert/convert.h"
 #include "common/convert/pipe_guard_sink.h"
 #include "common/convert/record_paths.h"
-#include "common/convert/record_sinks.h"
+#include "common/profile/record_sinks.h"
 #include "common/convert/sink_formats.h"
 #include "common/convert/summary_line_sink.h"
 #include "common/import/importer.h"
@@ -17,7 +17,7 @@
 #include "common/io/error.h"
 #include "common/io/file_guard.h"
 #include "common/io/output.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 #include "common/run/backends.h"
 #include "common/store/async_sink.h"
 #include "common/store/db_sink.h"

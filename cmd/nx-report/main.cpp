@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "common/cli/cli.h"
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
 #include "common/io/file_guard.h"
@@ -27,12 +27,12 @@
 #include "common/report/ranks_report.h"
 #include "common/report/report_input.h"
 #include "common/report/report_formats.h"
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 #include "common/report/run_view.h"
 #include "common/report/study_diff.h"
 #include "common/report/study_report.h"
 #include "common/report/trace_report.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 #include "common/store/dependency_store.h"
 #include "common/store/region_store.h"
 

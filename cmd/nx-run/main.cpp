@@ -4,17 +4,17 @@
 #include <optional>
 
 #include "common/cli/cli.h"
-#include "common/cli/diag.h"
-#include "common/cli/progress.h"
+#include "common/io/diag.h"
+#include "common/io/progress.h"
 #include "common/io/data_dir.h"
 #include "common/io/error.h"
 #include "common/io/output.h"
 #include "common/model/sim.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 #include "common/records/jsonl.h"
 #include "common/records/record_loop.h"
 #include "common/run/backends.h"
-#include "common/records/run_record.h"
+#include "common/workload/run_record.h"
 #include "common/workload/study_plan.h"
 #include "common/workload/workload_record.h"
 

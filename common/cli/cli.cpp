@@ -3,9 +3,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "common/cli/diag.h"
-#include "common/cli/exit_status.h"
-#include "common/cli/version.h"
+#include "common/io/diag.h"
+#include "common/io/exit_status.h"
+#include "common/io/version.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
 #include "common/io/output.h"

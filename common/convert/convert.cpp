@@ -10,7 +10,7 @@
 #include <optional>
 #include <regex>
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 #include "common/convert/record_paths.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"

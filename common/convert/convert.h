@@ -16,7 +16,7 @@
 #include "common/io/error.h"
 #include "common/io/input.h"
 #include "common/profile/profile_builder.h"
-#include "common/records/run_record.h"
+#include "common/workload/run_record.h"
 
 namespace nx {
 

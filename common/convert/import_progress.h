@@ -2,7 +2,7 @@
 // others that counts the events going by and, at most a few times a second,
 // shows how far the current input got (bytes of its file, events, the rate,
 // and the time left when the file's size is known) through the tools' one
-// Progress line (common/cli/progress.h: stderr on a terminal, or forced by
+// Progress line (common/io/progress.h: stderr on a terminal, or forced by
 // --progress; never in piped output otherwise).
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/cli/progress.h"
+#include "common/io/progress.h"
 #include "common/io/input.h"
 #include "common/profile/profile_sink.h"
 

@@ -1,6 +1,6 @@
 #include "common/convert/sink_formats.h"
 
-#include "common/convert/record_sinks.h"
+#include "common/profile/record_sinks.h"
 #include "common/trace/chrome_json_sink.h"
 #include "common/trace/pftrace_sink.h"
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "common/report/row_format.h"
-#include "common/report/units.h"
+#include "common/format/row_format.h"
+#include "common/format/units.h"
 
 namespace nx {
 

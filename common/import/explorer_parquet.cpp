@@ -22,7 +22,7 @@
 #include <cstring>
 #include <set>
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 #include "common/import/explorer_system.h"
 #include "common/import/explorer_table.h"
 #include "common/import/explorer_tables.h"
@@ -34,7 +34,7 @@
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
 #include "common/profile/profile_record.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 #include "common/records/error_counts.h"
 #include "common/records/jsonl.h"
 

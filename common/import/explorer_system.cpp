@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <optional>
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 #include "common/import/explorer_tables.h"
 #include "common/io/error.h"
 #include "common/records/jsonl.h"

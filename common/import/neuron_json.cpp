@@ -23,7 +23,7 @@
 #include "common/io/json_text.h"
 #include "common/profile/profile_record.h"
 #include "common/profile/rule_inputs.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 #include "common/records/jsonl.h"
 
 namespace nx {

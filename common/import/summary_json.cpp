@@ -13,12 +13,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 #include "common/import/importer.h"
 #include "common/import/log_prefix.h"
 #include "common/import/record_reader.h"
 #include "common/io/error.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 #include "common/records/jsonl.h"
 
 namespace nx {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/cli/exit_status.h"
+#include "common/io/exit_status.h"
 
 namespace nx {
 

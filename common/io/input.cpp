@@ -9,7 +9,7 @@
 #include <cstring>
 #include <optional>
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 #include "common/io/error.h"
 #include "common/io/file_guard.h"
 #include "common/io/limits.h"

@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace nx::model {
 

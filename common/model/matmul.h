@@ -19,7 +19,7 @@
 #include "common/model/cost_model.h"
 #include "common/model/sbuf_plan.h"
 #include "common/profile/event.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace nx::model {
 

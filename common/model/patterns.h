@@ -45,7 +45,7 @@
 #include <string_view>
 
 #include "common/model/cost_model.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace nx::model {
 

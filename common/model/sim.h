@@ -20,7 +20,7 @@
 #include "common/model/calibration.h"
 #include "common/model/matmul.h"
 #include "common/profile/profile_sink.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 #include "common/workload/workload.h"
 
 namespace nx::model {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace nx {
 

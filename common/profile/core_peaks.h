@@ -18,7 +18,7 @@
 #include <string>
 
 #include "common/profile/profile.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace nx {
 

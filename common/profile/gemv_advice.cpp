@@ -6,7 +6,7 @@
 
 #include <rapidjson/document.h>
 
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace nx {
 

@@ -23,7 +23,7 @@
 #include "common/profile/profile.h"
 #include "common/profile/profile_sink.h"
 #include "common/profile/rule_inputs.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace nx {
 

@@ -1,7 +1,7 @@
 // The table of error counters and their bookkeeping (error_counts.h).
 #include "common/records/error_counts.h"
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 
 namespace nx {
 

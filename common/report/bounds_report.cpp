@@ -4,7 +4,7 @@
 #include <climits>
 
 #include "common/report/trace_report.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

@@ -9,7 +9,7 @@
 #include "common/profile/bounds.h"
 #include "common/report/document.h"
 #include "common/report/report_input.h"
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 
 namespace nx {
 

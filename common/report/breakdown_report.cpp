@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/profile/targets.h"
-#include "common/report/units.h"
+#include "common/target/targets.h"
+#include "common/format/units.h"
 
 namespace nx {
 

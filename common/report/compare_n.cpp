@@ -9,7 +9,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/report/compare_report.h"
 #include "common/report/prediction_band.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

@@ -7,7 +7,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/report/prediction_band.h"
 #include "common/report/source_label.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 
 namespace nx {
 

@@ -12,7 +12,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/records/jsonl.h"
 #include "common/report/source_label.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "common/cli/version.h"
+#include "common/io/version.h"
 #include "common/report/svg_chart.h"
 
 namespace nx {

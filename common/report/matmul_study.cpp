@@ -6,10 +6,10 @@
 #include <set>
 #include <tuple>
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 #include "common/report/buckets.h"
 #include "common/report/source_label.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 #include "common/workload/llm_models.h"
 
 namespace nx {

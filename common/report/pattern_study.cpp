@@ -5,7 +5,7 @@
 #include <map>
 
 #include "common/profile/rules.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 #include "common/workload/for_loop_size.h"
 
 namespace nx {

@@ -16,7 +16,7 @@
 #include "common/report/region_report.h"
 #include "common/report/system_links.h"
 #include "common/report/trace_report.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

@@ -8,7 +8,7 @@
 #include "common/profile/rules.h"
 #include "common/report/natural_order.h"
 #include "common/report/prediction_band.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

@@ -10,7 +10,7 @@
 
 #include "common/report/document.h"
 #include "common/report/report_input.h"
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 
 namespace nx {
 

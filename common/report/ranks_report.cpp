@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "common/report/compare_report.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 #include "common/store/sqlite_db.h"
 
 namespace nx {

@@ -13,7 +13,7 @@
 
 #include "common/report/document.h"
 #include "common/report/report_input.h"
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 #include "common/store/store.h"
 
 namespace nx {

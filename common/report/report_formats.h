@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/report/document.h"
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 
 namespace nx {
 

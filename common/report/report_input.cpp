@@ -13,7 +13,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 #include "common/io/error.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "common/report/prediction_band.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

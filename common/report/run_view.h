@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "common/records/run_record.h"
+#include "common/workload/run_record.h"
 
 namespace nx {
 

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "common/records/jsonl.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

@@ -12,7 +12,7 @@
 
 #include "common/report/document.h"
 #include "common/report/gates.h"
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 #include "common/report/run_view.h"
 
 namespace nx {

@@ -6,7 +6,7 @@
 #include "common/report/natural_order.h"
 #include "common/report/pattern_study.h"
 #include "common/report/run_view.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

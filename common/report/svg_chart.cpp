@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

@@ -4,7 +4,7 @@
 #include <rapidjson/document.h>
 
 #include "common/profile/profile_record.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

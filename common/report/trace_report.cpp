@@ -5,7 +5,7 @@
 
 #include "common/io/error.h"
 #include "common/report/trace_stats.h"
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 namespace nx {
 

@@ -11,7 +11,7 @@
 
 #include "common/io/error.h"
 #include "common/profile/profile_sink.h"
-#include "common/records/run_record.h"
+#include "common/workload/run_record.h"
 #include "common/workload/workload.h"
 
 namespace nx {

@@ -4,7 +4,7 @@
 #include <iterator>
 
 #include "common/io/error.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 #include "common/run/cpu_backend.h"
 #include "common/run/neuron_backend.h"
 #include "common/run/sim_backend.h"

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <regex>
 
-#include "common/convert/record_sinks.h"
+#include "common/profile/record_sinks.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
 #include "common/profile/profile_builder.h"

@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "common/cli/version.h"
+#include "common/io/version.h"
 #include "common/model/fitted.h"
 #include "common/model/sim.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 #include "common/records/jsonl.h"
 
 namespace nx {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/profile/profile_sink.h"
-#include "common/records/run_record.h"
+#include "common/workload/run_record.h"
 #include "common/store/store.h"
 #include "common/trace/event_spool.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 #include "common/store/store.h"
 
 namespace nx {

@@ -1,6 +1,6 @@
 #include "common/trace/trace_sink.h"
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 
 namespace nx {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "common/io/error.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 #include "common/records/jsonl.h"
 #include "common/workload/llm_models.h"
 

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "common/io/error.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace nx {
 

@@ -18,7 +18,7 @@
 #include <exception>
 #include <string>
 
-#include "common/cli/exit_status.h"
+#include "common/io/exit_status.h"
 #include "common/io/error.h"
 #include "common/io/output.h"
 #include "common/model/calibration.h"

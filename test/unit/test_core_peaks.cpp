@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/profile/core_peaks.h"
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Rendering rows (common/report/row_format.h) into an Output over a temporary file:
+// Rendering rows (common/format/row_format.h) into an Output over a temporary file:
 // jsonl, csv, tsv, markdown and the aligned table; number formatting.
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include "common/io/output.h"
 #include "common/report/natural_order.h"
 #include "common/report/report_formats.h"
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 
 namespace {
 

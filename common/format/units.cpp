@@ -1,4 +1,4 @@
-#include "common/report/units.h"
+#include "common/format/units.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "common/profile/targets.h"
+#include "common/target/targets.h"
 
 namespace nx {
 

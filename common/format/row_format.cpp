@@ -1,4 +1,4 @@
-#include "common/report/row_format.h"
+#include "common/format/row_format.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,5 +1,5 @@
 // The one place NX_VERSION is read (version.h); a build without it says 0.0.0.
-#include "common/cli/version.h"
+#include "common/io/version.h"
 
 #ifndef NX_VERSION
 #define NX_VERSION "0.0.0"

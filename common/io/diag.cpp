@@ -1,4 +1,4 @@
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "common/convert/record_sinks.h"
+#include "common/profile/record_sinks.h"
 
 #include "common/profile/profile_record.h"
 

@@ -1,5 +1,5 @@
 // Writes run records and reads their stored fields back (run_record.h).
-#include "common/records/run_record.h"
+#include "common/workload/run_record.h"
 
 #include <unistd.h>
 

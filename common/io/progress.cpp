@@ -1,9 +1,9 @@
-#include "common/cli/progress.h"
+#include "common/io/progress.h"
 
 #include <cmath>
 #include <cstdio>
 
-#include "common/cli/diag.h"
+#include "common/io/diag.h"
 
 namespace nx {
 
