@@ -73,6 +73,13 @@ TOOLS="nx-run nx-capture nx-convert nx-query nx-report"
     run --separate-stderr nx-report --compare --baseline x.jsonl
     [ "$status" -eq 2 ]
     [[ "$stderr" == "nx-report: --compare and --baseline cannot be used together"* ]]
+    # nx-report's four modes: one at a time, every pair named in the table's order.
+    for pair in "study-diff baseline" "ranks compare" "ranks study-diff"; do
+        set -- $pair
+        run --separate-stderr nx-report --"$1" "$([ "$1" = ranks ] || echo x.jsonl)" --"$2" $([ "$2" = compare ] || echo x.jsonl)
+        [ "$status" -eq 2 ]
+        [[ "$stderr" == "nx-report: --$1 and --$2 cannot be used together"* ]]
+    done
     run --separate-stderr nx-report --fail-on 'total_time>5%'
     [ "$status" -eq 2 ]
     [[ "$stderr" == "nx-report: --fail-on needs --baseline"* ]]

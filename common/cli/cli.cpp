@@ -101,6 +101,20 @@ bool parse_command_line(int argc, char** argv, const ToolSpec& spec, po::options
     if (given(vm, "unbuffered")) Output::standard().set_unbuffered(true);
     check_listing(vm, spec);
     for (const OptionRule& r : spec.option_rules) {
+        if (r.kind == OptionRule::one_of) {
+            // The first two given, in the list's order: "--compare and --baseline".
+            std::vector<std::string> chosen;
+            std::string_view list = r.option;
+            for (size_t at = 0; at <= list.size();) {
+                size_t comma = std::min(list.find(',', at), list.size());
+                std::string name(list.substr(at, comma - at));
+                if (given(vm, name.c_str())) chosen.push_back(name);
+                at = comma + 1;
+            }
+            if (chosen.size() > 1)
+                throw UsageError("--" + chosen[1] + " and --" + chosen[0] + " cannot be used together");
+            continue;
+        }
         if (!given(vm, r.option)) continue;
         if (r.kind == OptionRule::conflicts && given(vm, r.other))
             throw UsageError(std::string("--") + r.option + " and --" + r.other + " cannot be used together");

@@ -17,7 +17,9 @@ namespace po = boost::program_options;
 // Relations between a tool's options, checked by parse_command_line so that
 // every tool words them the same way.
 struct OptionRule {
-    enum Kind { conflicts, needs } kind;
+    // one_of: `option` lists options ("baseline,compare,study-diff,ranks")
+    // of which at most one may be given (modes of one tool); `other` unused.
+    enum Kind { conflicts, needs, one_of } kind;
     const char* option;  // "fail-on"
     const char* other;   // "baseline"
 };
