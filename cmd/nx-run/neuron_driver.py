@@ -28,8 +28,6 @@ import sys
 import tempfile
 import time
 
-SHAPE_FIELDS = ("op", "M", "K", "N", "batch", "seq", "hidden", "intermediate", "pattern", "size",
-                "iterations", "features", "opname", "rows", "cols", "dtype")
 LOOP_FACTOR = {"small": 1, "medium": 3, "large": 9}  # for_loop trip count = iterations x factor
 
 
@@ -61,8 +59,9 @@ def neffs(directory):
     return set(glob.glob(os.path.join(directory, "**", "*.neff"), recursive=True))
 
 
-def cache_key(workload, target, toolchain):
-    shape = {k: workload.get(k) for k in SHAPE_FIELDS if workload.get(k) is not None}
+def cache_key(workload, shape_fields, target, toolchain):
+    # shape_fields: the job's list, from nx's workload field table.
+    shape = {k: workload.get(k) for k in shape_fields if workload.get(k) is not None}
     text = json.dumps({"shape": shape, "target": target, "toolchain": toolchain}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
@@ -201,7 +200,7 @@ def run_all(job, work_dir, cache_dir, use_cache):
 
     for index, w in enumerate(job["workloads"]):
         try:
-            key = cache_key(w, target, toolchain)
+            key = cache_key(w, job["shape_fields"], target, toolchain)
             index_file = os.path.join(cache_dir, "index", key + ".json")
             cached = use_cache and os.path.exists(index_file)
             graph = build(w, torch, F, device)

@@ -367,7 +367,6 @@ int64_t pattern_sbuf_bytes(const PatternSpec& spec) {
     return kResidentRowTiles * spec.features * dtype_bytes(spec.dtype);
 }
 
-bool is_for_loop_size(std::string_view size) { return for_loop_trips(size, kPatternDefaultIterations) > 0; }
 
 int64_t PatternSpec::trip_count() const {
     if (kind != PatternKind::for_loop && kind != PatternKind::for_loop_launch) return iterations;

@@ -62,14 +62,7 @@ struct PatternSpec {
     int64_t trip_count() const;  // for-loop kinds: unrolled iterations / launches
 };
 
-// Defaults of the study's unified conditions.
-inline constexpr int64_t kPatternDefaultIterations = 3;
-inline constexpr int64_t kPatternDefaultBatch = 32;
-inline constexpr int64_t kPatternDefaultFeatures = 128;
-
 bool parse_pattern_kind(std::string_view s, PatternKind& kind);
-// small, medium or large (for_loop_size.h).
-bool is_for_loop_size(std::string_view size);
 // SBUF bytes per partition the graph keeps resident.
 int64_t pattern_sbuf_bytes(const PatternSpec& spec);
 

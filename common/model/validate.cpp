@@ -13,16 +13,6 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // Bad-input errors all start with the workload's name.
 [[noreturn]] void fail(const std::string& label, const std::string& what) { throw Error(label + ": " + what); }
 
-void positive(const std::string& label, const char* field, int64_t v) {
-    if (v <= 0) fail(label, std::string(field) + " must be positive, got " + std::to_string(v));
-}
-
-// 0 means "use the study's default"; negative is an error.
-int64_t or_default(const std::string& label, const char* field, int64_t v, int64_t fallback) {
-    if (v < 0) fail(label, std::string(field) + " must be positive, got " + std::to_string(v));
-    return v == 0 ? fallback : v;
-}
-
 bool is_auto(const std::string& v) { return v.empty() || v == "auto"; }
 
 // A filter or pool window no larger than the plane it slides over.
@@ -60,25 +50,20 @@ void variant_fits(const std::string& label, const MatmulProblem& p, MatmulVarian
 
 }  // namespace
 
-std::string workload_label(const Workload& w) {
-    if (!w.name.empty()) return w.name;
-    if (!w.op.empty()) return w.op + " workload";
-    return "workload";
-}
-
-WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
+WorkloadSpec validate_workload(const Workload& given, const CostModel& cost) {
+    // The shape is checked once, from the op table (workload_record.h), with
+    // the op's defaults filled; the model adds only what it knows: what fits
+    // the device and SBUF, which variants apply.
+    const Workload w = with_defaults(given);
+    nx::validate_workload(w);
     WorkloadSpec spec;
     spec.label = workload_label(w);
     const std::string& label = spec.label;
     auto dtype = parse_dtype(w.dtype);
-    if (!dtype) fail(label, "unknown dtype '" + w.dtype + "' (known: bf16, fp16, fp32, fp8)");
     const double b = dtype_bytes(*dtype);
 
     if (w.op == "matmul") {
         spec.kind = WorkloadKind::matmul;
-        positive(label, "M", w.M);
-        positive(label, "K", w.K);
-        positive(label, "N", w.N);
         spec.matmul.M = w.M;
         spec.matmul.K = w.K;
         spec.matmul.N = w.N;
@@ -91,10 +76,6 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
         if (spec.variant) variant_fits(label, spec.matmul, *spec.variant, cost, "");
     } else if (w.op == "mlp") {
         spec.kind = WorkloadKind::mlp;
-        positive(label, "batch", w.batch);
-        positive(label, "seq", w.seq);
-        positive(label, "hidden", w.hidden);
-        positive(label, "intermediate", w.intermediate);
         spec.mlp.tokens = w.batch * w.seq;
         spec.mlp.hidden = w.hidden;
         spec.mlp.intermediate = w.intermediate;
@@ -114,22 +95,16 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
     } else if (w.op == "pattern") {
         spec.kind = WorkloadKind::pattern;
         PatternSpec& p = spec.pattern;
-        if (w.pattern.empty()) fail(label, "missing pattern (known: vmap, scan, for_loop, for_loop_launch)");
-        if (!parse_pattern_kind(w.pattern, p.kind))
-            fail(label, "unknown pattern '" + w.pattern + "' (known: vmap, scan, for_loop, for_loop_launch)");
+        parse_pattern_kind(w.pattern, p.kind);
         p.name = w.pattern;
-        p.iterations = or_default(label, "iterations", w.iterations, kPatternDefaultIterations);
-        p.batch = or_default(label, "batch", w.batch, kPatternDefaultBatch);
-        p.features = or_default(label, "features", w.features, kPatternDefaultFeatures);
+        p.iterations = w.iterations;
+        p.batch = w.batch;
+        p.features = w.features;
         p.dtype = *dtype;
         if (p.batch > kPartitions)
             fail(label, "batch must be at most " + std::to_string(kPartitions) + " (one row per SBUF partition), got " +
                             std::to_string(p.batch));
-        if (p.kind == PatternKind::for_loop || p.kind == PatternKind::for_loop_launch) {
-            p.size = w.size.empty() ? "small" : w.size;
-            if (!is_for_loop_size(p.size))
-                fail(label, "unknown size '" + w.size + "' (known: small, medium, large)");
-        }
+        if (p.kind == PatternKind::for_loop || p.kind == PatternKind::for_loop_launch) p.size = w.size;
         if (!is_auto(w.variant)) fail(label, "variant '" + w.variant + "' does not apply to pattern workloads");
         const double rows = static_cast<double>(p.iterations * p.batch);
         spec.io_bytes = (rows * static_cast<double>(p.features) + rows) * b;
@@ -140,11 +115,8 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
     } else if (w.op == "elementwise") {
         spec.kind = WorkloadKind::elementwise;
         ElementwiseSpec& e = spec.elementwise;
-        if (w.opname.empty()) fail(label, "missing opname (known: " + std::string(elementwise_op_names()) + ")");
         if (!elementwise_kind(w.opname, e.kind))
             fail(label, "unknown opname '" + w.opname + "' (known: " + std::string(elementwise_op_names()) + ")");
-        positive(label, "rows", w.rows);
-        positive(label, "cols", w.cols);
         e.opname = w.opname;
         e.rows = w.rows;
         e.cols = w.cols;
@@ -168,13 +140,9 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
     } else if (w.op == "conv2d") {
         spec.kind = WorkloadKind::conv2d;
         ConvSpec& c = spec.conv;
-        positive(label, "channels", w.channels);
-        positive(label, "out_channels", w.out_channels);
-        positive(label, "height", w.height);
-        positive(label, "width", w.width);
-        c.batch = or_default(label, "batch", w.batch, 1);
-        c.filter = or_default(label, "filter", w.filter, 3);
-        c.pool = or_default(label, "pool", w.pool, 1);
+        c.batch = w.batch;
+        c.filter = w.filter;
+        c.pool = w.pool;
         c.channels = w.channels;
         c.out_channels = w.out_channels;
         c.height = w.height;
@@ -196,12 +164,9 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
     } else if (w.op == "pool2d") {
         spec.kind = WorkloadKind::pool2d;
         PoolSpec& p = spec.pool;
-        positive(label, "channels", w.channels);
-        positive(label, "height", w.height);
-        positive(label, "width", w.width);
-        p.batch = or_default(label, "batch", w.batch, 1);
-        p.pool = or_default(label, "pool", w.pool, 2);
-        p.stride = or_default(label, "stride", w.stride, p.pool);
+        p.batch = w.batch;
+        p.pool = w.pool;
+        p.stride = w.stride == 0 ? p.pool : w.stride;  // windows side by side unless said
         p.channels = w.channels;
         p.height = w.height;
         p.width = w.width;
@@ -225,10 +190,8 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
     } else if (w.op == "ssm_scan") {
         spec.kind = WorkloadKind::ssm_scan;
         ScanSpec& m = spec.scan;
-        positive(label, "channels", w.channels);
-        positive(label, "seq", w.seq);
-        m.batch = or_default(label, "batch", w.batch, 1);
-        m.state = or_default(label, "state_size", w.state_size, 16);
+        m.batch = w.batch;
+        m.state = w.state_size;
         m.channels = w.channels;
         m.seq = w.seq;
         m.dtype = *dtype;
@@ -250,10 +213,8 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
     } else if (w.op == "dwconv1d") {
         spec.kind = WorkloadKind::dwconv1d;
         DwConvSpec& d = spec.dwconv;
-        positive(label, "channels", w.channels);
-        positive(label, "width", w.width);
-        d.batch = or_default(label, "batch", w.batch, 1);
-        d.filter = or_default(label, "filter", w.filter, 3);
+        d.batch = w.batch;
+        d.filter = w.filter;
         d.channels = w.channels;
         d.width = w.width;
         d.dtype = *dtype;
@@ -269,10 +230,8 @@ WorkloadSpec validate_workload(const Workload& w, const CostModel& cost) {
             fail(label, "dwconv1d does not fit: width " + std::to_string(d.width) + " needs " +
                             std::to_string(static_cast<int64_t>(dwconv_sbuf_required(d) / 1024)) +
                             " KiB of SBUF per partition");
-    } else if (w.op.empty()) {
-        fail(label, std::string("missing op (known: ") + kWorkloadOps + ")");
     } else {
-        fail(label, "unknown op '" + w.op + "' (known: " + kWorkloadOps + ")");
+        fail(label, "op '" + w.op + "' has no lowering in the model");  // the op table has it: add its lowering
     }
     return spec;
 }

@@ -18,6 +18,7 @@
 #include "common/model/pool.h"
 #include "common/model/scan.h"
 #include "common/workload/workload.h"
+#include "common/workload/workload_record.h"
 
 namespace nx::model {
 
@@ -39,10 +40,11 @@ struct WorkloadSpec {
     double io_bytes = 0;      // inputs, outputs and weights in HBM
 };
 
-// Throws nx::Error("<label>: <what is wrong>").
+// The workload's shape checked by nx::validate_workload (the op table), with
+// its defaults filled, then what only the model knows: what fits the device
+// and SBUF, which variants apply.  Throws nx::Error("<label>: <what is wrong>").
 WorkloadSpec validate_workload(const Workload& w, const CostModel& cost);
 
-// The name messages use for a workload: its name, else its op.
-std::string workload_label(const Workload& w);
+using nx::workload_label;
 
 }  // namespace nx::model

@@ -58,6 +58,13 @@ void NeuronBackend::run_all(const std::vector<Workload>& workloads, const Done& 
     j.String(o_.work_dir.c_str());
     j.Key("use_cache");
     j.Bool(o_.use_cache);
+    // The fields a compiled graph depends on (the workload field table): the
+    // driver's cache key, so the driver keeps no list of its own.
+    j.Key("shape_fields");
+    j.StartArray();
+    for (const WorkloadField& f : workload_fields())
+        if (f.shape) j.String(f.name);
+    j.EndArray();
     j.Key("workloads");
     j.StartArray();
     for (const Workload& w : workloads) {

@@ -1,20 +1,23 @@
 // A workload: what to run or simulate (nx(7) RECORDS, kind "workload").
 // nx-run generates these or reads them from records; the sim model, the cpu
-// backend and the neuron driver all take this struct.
+// backend and the neuron driver all take this struct.  Its fields and its ops
+// are also rows of two tables (workload_fields(), workload_ops()): records are
+// read and written, shapes validated and defaults filled from those, so an op
+// or a field is added in one place.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace nx {
-
-// The ops a workload may name, as messages list them.
-inline constexpr const char* kWorkloadOps = "matmul, mlp, pattern, elementwise, conv2d, pool2d, ssm_scan, dwconv1d";
 
 struct Workload {
     std::string study;         // "matmul", "patterns", "mlp", or a user's own
     std::string name;          // unique within a study, e.g. "matmul_4096x8192x8192_bf16"
-    std::string op;            // one of kWorkloadOps
+    std::string op;            // one of workload_ops()
     // matmul: C[M,N] = A[M,K] @ B[K,N]
     int64_t M = 0, K = 0, N = 0;
     // mlp: x[batch*seq, hidden] -> gate/up [hidden, intermediate] -> act*mul -> down [intermediate, hidden]
@@ -44,5 +47,42 @@ struct Workload {
     // a JSON object text, passed through to run and capture records.
     std::string carried_json;
 };
+
+// One field of a workload record: text or a whole number, and whether it
+// is part of the shape (what a compiled graph depends on: the neuron
+// driver's cache key), unlike study, name, variant and target.
+struct WorkloadField {
+    const char* name;
+    std::string Workload::*text = nullptr;
+    int64_t Workload::*number = nullptr;
+    bool shape = true;
+};
+std::span<const WorkloadField> workload_fields();
+const WorkloadField* find_workload_field(std::string_view name);
+
+// One op: the sizes it reads (those with a default may be left out, 0), the
+// text field it needs, and its own checks beyond sizes (pattern names,
+// for-loop sizes), throwing the message with the workload's name.
+struct WorkloadOp {
+    struct Size {
+        const char* field;
+        int64_t fallback;  // 0: required
+    };
+    std::string_view name;
+    std::vector<Size> sizes;
+    void (*check)(const Workload& w) = nullptr;
+    void (*fill)(Workload& w) = nullptr;  // defaults that are not sizes (a for-loop's size "small")
+};
+std::span<const WorkloadOp> workload_ops();
+const WorkloadOp* find_workload_op(std::string_view name);
+// "matmul, mlp, pattern, ..." for messages.
+std::string workload_op_names();
+
+// What messages call a workload: its name, else "<op> workload".
+std::string workload_label(const Workload& w);
+
+// The workload with its op's defaulted sizes filled where they are 0 (a
+// pattern's iterations, a conv2d's filter...): what every backend runs.
+Workload with_defaults(Workload w);
 
 }  // namespace nx

@@ -13,9 +13,10 @@
 namespace nx {
 
 // Reads a workload from a record (kind "workload", or a run/capture record,
-// whose workload fields are read the same way).  Fields nx does not know are
-// kept in carried_json.  Throws Error (no file/line; the caller adds them)
-// for wrong types or a missing name/op.
+// whose workload fields are read the same way), with its op's defaults
+// filled (with_defaults).  Fields nx does not know are kept in carried_json.
+// Throws Error (no file/line; the caller adds them) for wrong types or a
+// missing name/op.
 Workload workload_from_record(const rapidjson::Value& rec);
 
 // Writes the workload's fields (kind excluded) into an open JSON object.
@@ -39,8 +40,12 @@ std::optional<Tiles> workload_tiles(const Workload& wl);
 // projections; 0 when not meaningful), for achieved TFLOP/s.
 double workload_flops(const Workload& wl);
 
-// Checks what every backend needs: a name, a known op, positive shapes no
-// larger than kMaxDimension, a known dtype.  Throws Error("<name>: <what is wrong>").
+// The one check of a workload's shape, from the op table: a known op and
+// dtype, the op's required sizes positive, every size given positive and no
+// larger than kMaxDimension, the op's own checks (pattern names, for-loop
+// sizes).  Give it with_defaults(w) where sizes may be left out.  Every
+// backend relies on it; the model adds only what the model knows (fits,
+// variants).  Throws Error("<name>: <what is wrong>").
 void validate_workload(const Workload& wl);
 
 }  // namespace nx
