@@ -17,7 +17,7 @@ study() {
     [ "$(tail -n +2 out/matmul/matmul.csv | wc -l)" = 34 ]
     grep -q '^# Matmul study' out/matmul/report.md
     grep -q '^## Tiling cliffs' out/matmul/report.md
-    grep -q 'predicted by the nx NeuronCore model' out/matmul/report.md
+    grep -q 'predicted by the nx performance model' out/matmul/report.md
     [ "$(sqlite3 out/history.db 'SELECT count(*) FROM run')" = 34 ]
     [ "$(sqlite3 out/matmul/study.db 'SELECT count(*) FROM profile')" = 34 ]
 }

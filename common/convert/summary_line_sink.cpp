@@ -4,6 +4,7 @@
 
 #include "common/format/row_format.h"
 #include "common/format/units.h"
+#include "common/records/backend_words.h"
 
 namespace nx {
 
@@ -15,7 +16,7 @@ void SummaryLineSink::end_profile(const ProfileInfo& info, const ProfileSummary&
     line += " " + terminal_text(who, false) + ", " + format_count(static_cast<double>(summary.events)) + " events";
     if (const MetricValue* t = summary.find("total_time")) line += ", " + format_ns(t->value * 1e9);
     if (const MetricValue* m = summary.find("mfu_estimated_percent")) line += ", MFU " + format_percent(m->value);
-    if (info.backend == "sim") line += " (predicted by the model (sim))";
+    if (predicts(info.backend)) line += " (" + provenance_label(info.backend) + ")";
     out_.write(line + "\n");
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/profile/rules.h"
+#include "common/records/backend_words.h"
 #include "common/format/units.h"
 #include "common/workload/for_loop_size.h"
 
@@ -206,9 +207,9 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
                 answers.push_back("launching every iteration (" + r->name + ") costs " +
                                   format_ratio(r->median_us / it->second->median_us) + " the unrolled loop: host dispatch per launch");
         }
-    if (any.backend == "sim")
-        answers.push_back("this ranking is predicted by the model (sim), not measured: confirm it on a device "
-                          "(make study-patterns BACKEND=neuron)");
+    if (predicts(any.backend))
+        answers.push_back("this ranking is " + provenance_label(any.backend) +
+                          ", not measured: confirm it on a device (make study-patterns BACKEND=neuron)");
     doc.heading("Answers", several ? 3 : 2);
     doc.items(answers);
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "common/profile/profile_record.h"
+#include "common/records/backend_words.h"
 
 namespace nx {
 
@@ -11,7 +12,7 @@ PredictionBand prediction_band(const ProfileInfo& info) {
     PredictionBand band;
     // Only a prediction has a band: a measured profile that carries a copied
     // "predicted" object (a user's jq) is still a measurement.
-    if (info.backend != "sim" || info.carried_json.find("\"error_band_percent\"") == std::string::npos) return band;
+    if (!predicts(info.backend) || info.carried_json.find("\"error_band_percent\"") == std::string::npos) return band;
     rapidjson::Document carried = carried_document(info);
     auto p = carried.FindMember("predicted");
     if (p == carried.MemberEnd() || !p->value.IsObject()) return band;

@@ -10,6 +10,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
+#include "common/records/backend_words.h"
 #include "common/report/bounds_report.h"
 #include "common/report/breakdown_report.h"
 #include "common/report/prediction_band.h"
@@ -219,9 +220,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     const ProfileInfo& i = p.info;
     doc.heading("Profile " + i.name);
 
-    std::string made_by = i.backend.empty() ? "unknown backend" : i.backend;
-    if (i.backend == "sim") made_by += " (predicted by the nx performance model, not measured)";
-    else if (i.backend == "cpu") made_by += " (measured on the host CPU, not a Neuron device)";
+    std::string made_by = backend_phrase(i.backend);
     // A Chrome trace has no Neuron engines: no MFU, roofline or engine rows,
     // but the trace report (trace_report.h).
     bool trace = is_trace_profile(i, s);

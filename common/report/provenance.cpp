@@ -6,13 +6,6 @@
 
 namespace nx {
 
-std::string provenance_label(const std::string& backend) {
-    if (backend == "sim") return kPredictedLabel;
-    if (backend == "neuron") return "measured on a Neuron device (neuron)";
-    if (backend == "cpu") return "measured on the host CPU (cpu)";
-    return backend.empty() ? "unknown backend" : "from backend " + backend;
-}
-
 void Provenance::add(const std::string& backend) {
     if (!backend.empty()) backends_.insert(backend);
 }
@@ -25,27 +18,39 @@ void Provenance::add(const ReportInput& input) {
     }
 }
 
-bool Provenance::mixed() const { return predicted() && backends_.size() > 1; }
+bool Provenance::predicted() const {
+    for (const std::string& b : backends_)
+        if (predicts(b)) return true;
+    return false;
+}
+
+bool Provenance::mixed() const { return predicted() && !measured().empty(); }
 
 std::string Provenance::measured() const {
     std::string out;
     for (const std::string& b : backends_)
-        if (b != "sim") out += (out.empty() ? "" : ", ") + b;
+        if (!predicts(b)) out += (out.empty() ? "" : ", ") + b;
+    return out;
+}
+
+std::string Provenance::predicting() const {
+    std::string out;
+    for (const std::string& b : backends_)
+        if (predicts(b)) out += (out.empty() ? "" : " and ") + provenance_label(b);
     return out;
 }
 
 std::string Provenance::label() const {
     if (!predicted()) return {};
-    if (!mixed()) return kPredictedLabel;
-    return std::string("mixed: ") + kPredictedLabel + " and measured (" + measured() + ")";
+    if (!mixed()) return predicting();
+    return "mixed: " + predicting() + " and measured (" + measured() + ")";
 }
 
 void Provenance::label_document(Document& doc) const {
     if (!predicted()) return;
-    std::string note = mixed() ? std::string("warning: mixed inputs: figures ") + kPredictedLabel +
-                                     " beside figures measured (" + measured() +
-                                     "); the predictions are not measurements, do not compare them as equals."
-                               : std::string("Every figure here is ") + kPredictedLabel + ", not measured.";
+    std::string note = mixed() ? "warning: mixed inputs: figures " + predicting() + " beside figures measured (" +
+                                     measured() + "); the predictions are not measurements, do not compare them as equals."
+                               : "Every figure here is " + predicting() + ", not measured.";
     Block b(Block::paragraph);
     b.text = note;
     auto at = doc.blocks.begin();

@@ -8,24 +8,19 @@
 #include <set>
 #include <string>
 
+#include "common/records/backend_words.h"
 #include "common/report/document.h"
 #include "common/report/report_input.h"
 #include "common/format/row_format.h"
 
 namespace nx {
 
-// The label every sim figure carries.
-inline constexpr const char* kPredictedLabel = "predicted by the model (sim)";
-
-// How one backend's figures were obtained: "predicted by the model (sim)",
-// "measured on a Neuron device (neuron)", "measured on the host CPU (cpu)".
-std::string provenance_label(const std::string& backend);
-
 class Provenance {
 public:
     void add(const std::string& backend);
     void add(const ReportInput& input);
-    bool predicted() const { return backends_.count("sim") > 0; }
+    // Some figure is a prediction (backend_words.h: predicts).
+    bool predicted() const;
     // Predictions beside measurements.
     bool mixed() const;
     // The record formats' provenance value: empty when no figure is a
@@ -39,7 +34,8 @@ public:
     void label_rows(RowWriter& w) const;
 
 private:
-    std::string measured() const;  // the other backends, "cpu, neuron"
+    std::string measured() const;   // the backends that measure, "cpu, neuron"
+    std::string predicting() const;  // the labels of those that predict, "predicted by the model (sim)"
     std::set<std::string> backends_;
 };
 

@@ -13,11 +13,4 @@ std::string format_run_ns(const RunView& r, double ns) {
     return with_band(format_ns(ns), r.error_band_percent);
 }
 
-std::string backend_phrase(const std::string& backend) {
-    if (backend == "sim") return "sim (predicted by the nx NeuronCore model, not measured)";
-    if (backend == "cpu") return "cpu (measured on the host CPU, not a Neuron device)";
-    if (backend == "neuron") return "neuron (measured on a Neuron device)";
-    return backend.empty() ? "unknown backend" : backend;
-}
-
 }  // namespace nx

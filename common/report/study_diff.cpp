@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/records/jsonl.h"
+#include "common/records/backend_words.h"
 #include "common/format/units.h"
 
 namespace nx {
@@ -71,7 +72,7 @@ std::string signed_percent(double fraction) {
 std::string run_side_label(const RunView& r, const std::string& toolchain) {
     std::string s = (r.target.empty() ? "unknown target" : r.target) + " " +
                     (r.backend.empty() ? "unknown backend" : r.backend);
-    if (r.backend == "sim") s += " (predicted)";
+    if (predicts(r.backend)) s += " (predicted)";
     if (!toolchain.empty()) s += ", " + toolchain;
     return s;
 }
