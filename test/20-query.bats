@@ -12,10 +12,27 @@ setup() {
 @test "nx-query --list shows every named query with its description" {
     run nx-query --list --format tsv
     [ "$status" -eq 0 ]
-    for q in engine_utilization top_opcodes dma_activity dma_vs_compute engine_overlap layer_breakdown timeline compare_profiles profiles metrics run_history; do
-        [[ "$output" == *"$q"$'\t'* ]]
+    # Every file of queries/ is listed, with the description its header gives.
+    n=0
+    for f in "$NX_ROOT"/queries/*.sql; do
+        q=$(basename "$f" .sql)
+        [[ "$output" == *$'\n'"$q"$'\t'* ]] || { echo "not listed: $q"; false; }
+        n=$((n + 1))
     done
+    [ "$n" -ge 13 ]
+    [ "$(echo "$output" | tail -n +2 | wc -l)" -eq "$n" ]
     [[ "$output" == *"union of intervals"* ]]
+}
+
+@test "every named query runs on a loaded database and gives its documented columns" {
+    for q in $(nx-query --list --format tsv | tail -n +2 | cut -f1); do
+        cols=$(nx-query --list --format tsv | awk -F'\t' -v q="$q" '$1 == q {print $4}')
+        run --separate-stderr nx-query --db s.db "$q" --format tsv
+        [ "$status" -eq 0 ] || { echo "$q: $stderr"; false; }
+        # An empty result still names its columns (the first line).
+        [ "$(echo "$output" | head -n 1 | tr '\t' ',')" = "$(echo "$cols" | tr -d ' ')" ] || {
+            echo "$q: columns $(echo "$output" | head -n 1) vs documented $cols"; false; }
+    done
 }
 
 @test "nx-query engine_utilization: busy time is the union of intervals" {

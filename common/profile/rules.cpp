@@ -293,6 +293,21 @@ constexpr ThresholdWords kThresholdWords[] = {
     {"data_quality", "less than 95% of", "less than {P}% of"},
 };
 
+}  // namespace
+
+std::vector<std::string> threshold_wording_mismatches() {
+    std::vector<std::string> out;
+    for (const ThresholdWords& w : kThresholdWords) {
+        auto r = std::find_if(std::begin(kRules), std::end(kRules), [&](const Rule& x) { return x.id == w.rule; });
+        if (r == std::end(kRules)) out.push_back(std::string(w.rule) + ": no such rule");
+        else if (r->cause.find(w.said) == std::string_view::npos)
+            out.push_back(std::string(w.rule) + ": its message does not say \"" + std::string(w.said) + "\"");
+    }
+    return out;
+}
+
+namespace {
+
 // The rule's message for a threshold the run set (`cause` unchanged when it
 // is the table's own, or the message names no figure).
 std::string cause_for_threshold(const Rule& r, std::string cause, double threshold) {

@@ -70,6 +70,11 @@ std::vector<Finding> source_findings(const ProfileInfo& info);
 void rank_findings(std::vector<Finding>& findings);
 std::vector<const Finding*> top_findings(const std::vector<Finding>& ranked, size_t top);
 
+// Rows of the threshold wording table (rules.cpp) whose rule does not exist
+// or whose message does not hold the words a --set threshold replaces: empty
+// when every row can do its job.  For tests.
+std::vector<std::string> threshold_wording_mismatches();
+
 // The rule table for documentation (nx-report --rules, nx-report(1)).
 struct RuleInfo {
     std::string id;

@@ -97,6 +97,16 @@ TEST(Rules, FindingMessageStatesTheConditionWithWholeNumbers) {
     EXPECT_FALSE(idle->action.empty());
 }
 
+// Every row of the wording table (the words a --set threshold replaces in
+// the rule's message) matches its rule's message: a row that does not is a
+// message left saying the default threshold while the rule uses another.
+TEST(Rules, EveryThresholdWordingRowMatchesItsRulesMessage) {
+    std::vector<std::string> bad = nx::threshold_wording_mismatches();
+    std::string all;
+    for (const std::string& b : bad) all += b + "\n";
+    EXPECT_TRUE(bad.empty()) << all;
+}
+
 TEST(Rules, TopFindingsKeepsOnlyTheCriticalOneForAMetric) {
     auto findings = nx::evaluate_rules(summary({{"tensor_engine_active_time_percent", 45}}));
     auto top = nx::top_findings(findings, 5);
