@@ -42,3 +42,11 @@ make_n() { make -C "$NX_ROOT" --no-print-directory -n BUILD="$BATS_TEST_TMPDIR/b
             { echo "$(basename "$page"): OPTIONS after EXIT STATUS"; false; }
     done
 }
+
+@test "a plain make test builds one job per core; a -j given wins" {
+    run make_n test
+    [[ "$output" == *"--no-print-directory -j$(nproc) all"* ]]
+    run make_n -j1 test
+    [[ "$output" != *"--no-print-directory -j$(nproc) all"* ]]
+    [[ "$output" == *"--no-print-directory  all"* ]]
+}
