@@ -126,11 +126,13 @@ void decode(const char* p, SpooledEvent& e) {
     }
 }
 
-// Strictly "a comes first": earlier start, then longer, then the one the
-// source nests outside (a Chrome B/E parent arrives after its children, as
-// its E comes later, but has the lower depth), then earlier arrival.
-bool before(int64_t ts_a, int64_t end_a, int32_t depth_a, uint64_t seq_a, int64_t ts_b, int64_t end_b, int32_t depth_b,
-            uint64_t seq_b) {
+// Strictly "a comes first": the lower major key (the track in track order,
+// else 0 for all), then earlier start, then longer, then the one the source
+// nests outside (a Chrome B/E parent arrives after its children, as its E
+// comes later, but has the lower depth), then earlier arrival.
+bool before(uint32_t major_a, int64_t ts_a, int64_t end_a, int32_t depth_a, uint64_t seq_a, uint32_t major_b,
+            int64_t ts_b, int64_t end_b, int32_t depth_b, uint64_t seq_b) {
+    if (major_a != major_b) return major_a < major_b;
     if (ts_a != ts_b) return ts_a < ts_b;
     if (end_a != end_b) return end_a > end_b;
     if (depth_a != depth_b) return depth_a < depth_b;
@@ -155,7 +157,8 @@ std::FILE* open_spill_file() {
 
 }  // namespace
 
-EventSpool::EventSpool(size_t chunk_bytes) : chunk_limit_(std::max<size_t>(chunk_bytes, kFixedBytes)) {}
+EventSpool::EventSpool(size_t chunk_bytes, Order order)
+    : chunk_limit_(std::max<size_t>(chunk_bytes, kFixedBytes)), by_track_(order == Order::track_then_time) {}
 
 EventSpool::~EventSpool() {
     if (spill_) std::fclose(spill_);
@@ -204,6 +207,7 @@ void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
     if (__builtin_add_overflow(e.ts_ns, dur, &end)) end = std::numeric_limits<int64_t>::max();
     auto seq = static_cast<uint64_t>(count_);
     if (track == kNoTrack) track = track_of(e);
+    const uint32_t major = by_track_ ? track : 0;
     merged_.clear();
     if (track == overflow_track_) {
         // The event carries its own track's name.
@@ -262,17 +266,19 @@ void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
 
     if (!keys_.empty()) {
         const Key& last = keys_.back();
-        if (keys_sorted_ && before(ts, end, e.depth, seq, last.ts, last.end, last.depth, last.seq))
+        if (keys_sorted_ && before(major, ts, end, e.depth, seq, last.major, last.ts, last.end, last.depth, last.seq))
             keys_sorted_ = false;
     }
-    keys_.push_back({ts, end, seq, start, e.depth});
+    keys_.push_back({ts, end, seq, start, e.depth, major});
     if (chunk_.size() >= chunk_limit_) spill_chunk();
 }
 
 void EventSpool::sort_chunk() {
     if (keys_sorted_) return;
     std::sort(keys_.begin(), keys_.end(),
-              [](const Key& a, const Key& b) { return before(a.ts, a.end, a.depth, a.seq, b.ts, b.end, b.depth, b.seq); });
+              [](const Key& a, const Key& b) {
+                  return before(a.major, a.ts, a.end, a.depth, a.seq, b.major, b.ts, b.end, b.depth, b.seq);
+              });
     keys_sorted_ = true;
     arrival_order_ = false;
 }
@@ -388,13 +394,15 @@ struct EventSpool::Reader::State {
         uint64_t seq;
         size_t source;
         int32_t depth;
+        uint32_t major;
     };
     struct Later {
         bool operator()(const Item& a, const Item& b) const {
-            return before(b.ts, b.end, b.depth, b.seq, a.ts, a.end, a.depth, a.seq);
+            return before(b.major, b.ts, b.end, b.depth, b.seq, a.major, a.ts, a.end, a.depth, a.seq);
         }
     };
     std::priority_queue<Item, std::vector<Item>, Later> heap;
+    bool by_track = false;
     static constexpr size_t kNone = static_cast<size_t>(-1);
     size_t to_advance = kNone;  // the source whose record the caller holds
 
@@ -402,12 +410,13 @@ struct EventSpool::Reader::State {
         const char* p = sources[i]->current();
         if (!p) return;
         FixedPart f = fixed_part(p);
-        heap.push({f.ts, f.end, f.seq, i, f.depth});
+        heap.push({f.ts, f.end, f.seq, i, f.depth, by_track ? f.track : 0});
     }
 };
 
 EventSpool::Reader::Reader(EventSpool& spool) : state_(std::make_unique<State>()) {
     State& s = *state_;
+    s.by_track = spool.by_track_;
     spool.sort_chunk();
     if (spool.spill_ && std::fflush(spool.spill_) != 0)
         throw Error(std::string("cannot write the temporary trace file: ") + std::strerror(errno));

@@ -91,9 +91,13 @@ public:
         bool merged = false;  // the overflow track (kOverflowTrackName) of the tracks past the cap
     };
 
+    // time: the order above (traces).  track_then_time: each track's events
+    // together, tracks in the order they first came, each in the order
+    // above (a dataset's events: row groups that prune by track and time).
+    enum class Order { time, track_then_time };
     // `chunk_bytes`: how much to hold in memory before spilling a sorted run
     // (tests pass small values to exercise the merge).
-    explicit EventSpool(size_t chunk_bytes = kDefaultChunkBytes);
+    explicit EventSpool(size_t chunk_bytes = kDefaultChunkBytes, Order order = Order::time);
     EventSpool(const EventSpool&) = delete;
     EventSpool& operator=(const EventSpool&) = delete;
     ~EventSpool();
@@ -139,6 +143,7 @@ private:
         uint64_t seq;
         size_t offset;  // of the record in chunk_
         int32_t depth;
+        uint32_t major;  // the track in track order, else 0
     };
     struct Run {
         long offset;  // in the spill file
@@ -148,6 +153,7 @@ private:
     void spill_chunk();
 
     size_t chunk_limit_;
+    bool by_track_;
     std::string chunk_;
     std::vector<Key> keys_;
     bool keys_sorted_ = true;

@@ -116,6 +116,29 @@ TEST(EventSpool, ReadsBackInStartOrderAcrossSpilledRuns) {
     EXPECT_EQ(spool.end_ns(), 19995);
 }
 
+TEST(EventSpool, TrackOrderGroupsEachTrackInTheOrderTracksFirstCameAcrossSpilledRuns) {
+    nx::EventSpool spool(4096, nx::EventSpool::Order::track_then_time);
+    // Three tracks interleaved, each in reverse time order.
+    const char* tracks[] = {"Vector", "Scalar", "qSyncIO0"};
+    for (int i = 599; i >= 0; --i) spool.add(instr(tracks[i % 3], Engine::vector, i * 10, 5, "op"));
+    EXPECT_GT(spool.runs(), 3u);
+    nx::EventSpool::Reader r(spool);
+    nx::SpooledEvent e;
+    std::vector<std::pair<uint32_t, int64_t>> got;
+    while (r.next(e)) got.emplace_back(e.track, e.ts);
+    ASSERT_EQ(got.size(), 600u);
+    // The first event added was on track 599 % 3 == 2 ("qSyncIO0"): index 0.
+    EXPECT_EQ(spool.tracks()[got.front().first].name, "qSyncIO0");
+    for (size_t k = 1; k < got.size(); ++k) {
+        ASSERT_LE(got[k - 1].first, got[k].first) << k;
+        if (got[k - 1].first == got[k].first) {
+            ASSERT_LT(got[k - 1].second, got[k].second) << k;
+        }
+    }
+    EXPECT_EQ(got[199].first, got[0].first);
+    EXPECT_NE(got[200].first, got[0].first);
+}
+
 TEST(EventSpool, EveryFieldReadsBackWhetherAtItsDefaultOrNot) {
     // Records carry only the numbers and strings that differ from their
     // defaults: both cases must read back exactly, -0.0 included.

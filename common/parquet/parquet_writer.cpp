@@ -1,0 +1,601 @@
+#include "common/parquet/parquet_writer.h"
+
+#include <snappy-c.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <unordered_map>
+
+#include "common/io/atomic_file.h"
+#include "common/io/error.h"
+#include "common/parquet/thrift_writer.h"
+
+namespace nx::parquet {
+
+namespace {
+
+// A string column's chunk is dictionary-encoded when its distinct values are
+// few enough to pay: at most this many, in at most this many bytes.
+constexpr size_t kMaxDictionaryEntries = 1 << 16;
+constexpr size_t kMaxDictionaryBytes = 4 << 20;
+// Thrift ids of the format specification's structures (parquet.thrift).
+constexpr int32_t kUtf8 = 0;         // ConvertedType UTF8
+constexpr int16_t kStringLogical = 1;  // LogicalType.STRING
+
+PhysicalType physical(ValueType t) {
+    switch (t) {
+        case ValueType::int64: return PhysicalType::int64;
+        case ValueType::int32: return PhysicalType::int32;
+        case ValueType::float64: return PhysicalType::float64;
+        case ValueType::float32: return PhysicalType::float32;
+        case ValueType::boolean: return PhysicalType::boolean;
+        case ValueType::string: return PhysicalType::byte_array;
+    }
+    return PhysicalType::int64;
+}
+
+const char* type_name(ValueType t) {
+    switch (t) {
+        case ValueType::int64: return "int64";
+        case ValueType::int32: return "int32";
+        case ValueType::float64: return "double";
+        case ValueType::float32: return "float";
+        case ValueType::boolean: return "boolean";
+        case ValueType::string: return "string";
+    }
+    return "?";
+}
+
+void put_le(std::vector<uint8_t>& out, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+void varint(std::vector<uint8_t>& out, uint64_t v) {
+    while (v >= 0x80) {
+        out.push_back(static_cast<uint8_t>(v | 0x80));
+        v >>= 7;
+    }
+    out.push_back(static_cast<uint8_t>(v));
+}
+
+int bit_width(uint32_t max_value) {
+    int w = 0;
+    while (max_value >> w) ++w;
+    return std::max(w, 1);
+}
+
+// The RLE / bit-packed hybrid of the specification: runs of 8 or more equal
+// values as RLE runs, the rest bit-packed in groups of 8 (the last group
+// padded with zeros; readers stop at the page's value count).
+void rle_hybrid(const uint32_t* v, size_t n, int width, std::vector<uint8_t>& out) {
+    std::vector<uint32_t> literals;
+    auto flush_literals = [&]() {
+        if (literals.empty()) return;
+        size_t groups = (literals.size() + 7) / 8;
+        literals.resize(groups * 8, 0);
+        varint(out, (groups << 1) | 1);
+        uint64_t acc = 0;
+        int bits = 0;
+        for (uint32_t x : literals) {
+            acc |= static_cast<uint64_t>(x) << bits;
+            bits += width;
+            while (bits >= 8) {
+                out.push_back(static_cast<uint8_t>(acc));
+                acc >>= 8;
+                bits -= 8;
+            }
+        }
+        if (bits > 0) out.push_back(static_cast<uint8_t>(acc));
+        literals.clear();
+    };
+    const int value_bytes = (width + 7) / 8;
+    size_t i = 0;
+    while (i < n) {
+        size_t run = 1;
+        while (i + run < n && v[i + run] == v[i]) ++run;
+        if (run >= 8 && literals.size() % 8 == 0) {
+            flush_literals();
+            varint(out, static_cast<uint64_t>(run) << 1);
+            put_le(out, v[i], value_bytes);
+            i += run;
+        } else if (run >= 8) {
+            // Fill the literal group to a multiple of 8 first.
+            size_t take = 8 - literals.size() % 8;
+            literals.insert(literals.end(), v + i, v + i + take);
+            i += take;
+        } else {
+            literals.insert(literals.end(), v + i, v + i + run);
+            i += run;
+        }
+    }
+    flush_literals();
+}
+
+// Min and max of a chunk, PLAIN-encoded as statistics hold them.
+struct Stats {
+    bool any = false;
+    std::string min, max;
+    int64_t nulls = 0;
+};
+
+template <class T>
+std::string plain_bytes(T v) {
+    std::string s(sizeof(T), '\0');
+    std::memcpy(s.data(), &v, sizeof(T));
+    return s;
+}
+
+// Each column's values of the row group being filled.
+struct ColumnBuffer {
+    std::vector<uint8_t> defined;  // 1: a value, 0: null (one per row)
+    std::vector<int64_t> i64;
+    std::vector<int32_t> i32;
+    std::vector<double> f64;
+    std::vector<float> f32;
+    std::vector<uint8_t> b;
+    std::string arena;              // strings back to back
+    std::vector<uint32_t> ends;     // each string's end in arena
+    bool set = false;               // set in the current row
+
+    size_t values() const {
+        return std::max({i64.size(), i32.size(), f64.size(), f32.size(), b.size(), ends.size()});
+    }
+    std::string_view str(size_t k) const {
+        uint32_t begin = k == 0 ? 0 : ends[k - 1];
+        return std::string_view(arena).substr(begin, ends[k] - begin);
+    }
+    void clear() {
+        defined.clear();
+        i64.clear();
+        i32.clear();
+        f64.clear();
+        f32.clear();
+        b.clear();
+        arena.clear();
+        ends.clear();
+    }
+};
+
+// What the footer says of one column chunk.
+struct ChunkMeta {
+    std::vector<Encoding> encodings;
+    int64_t num_values = 0;
+    int64_t uncompressed = 0, compressed = 0;
+    int64_t data_page_offset = 0;
+    int64_t dictionary_page_offset = -1;
+    int64_t file_offset = 0;
+    Stats stats;
+};
+
+struct RowGroupMeta {
+    std::vector<ChunkMeta> chunks;
+    int64_t rows = 0;
+    int64_t total_bytes = 0;       // uncompressed
+    int64_t compressed_bytes = 0;
+    int64_t file_offset = 0;
+};
+
+}  // namespace
+
+struct ParquetWriter::State {
+    WriterOptions options;
+    std::unique_ptr<AtomicFile> file;
+    int64_t offset = 0;  // bytes written
+    std::vector<ColumnBuffer> buffers;
+    std::vector<RowGroupMeta> groups;
+    int64_t group_rows = 0;
+    std::vector<uint8_t> scratch, compressed;
+    bool committed = false;
+
+    void write(const void* data, size_t n) {
+        file->out().write(std::string_view(static_cast<const char*>(data), n));
+        offset += static_cast<int64_t>(n);
+    }
+
+    void compress(const std::vector<uint8_t>& in) {
+        switch (options.codec) {
+            case Codec::uncompressed: compressed = in; return;
+            case Codec::snappy: {
+                size_t len = snappy_max_compressed_length(in.size());
+                compressed.resize(len);
+                if (snappy_compress(reinterpret_cast<const char*>(in.data()), in.size(),
+                                    reinterpret_cast<char*>(compressed.data()), &len) != SNAPPY_OK)
+                    throw Error("snappy could not compress a page", file->path());
+                compressed.resize(len);
+                return;
+            }
+            case Codec::zstd: {
+                compressed.resize(ZSTD_compressBound(in.size()));
+                size_t n = ZSTD_compress(compressed.data(), compressed.size(), in.data(), in.size(), options.zstd_level);
+                if (ZSTD_isError(n)) throw Error(std::string("zstd: ") + ZSTD_getErrorName(n), file->path());
+                compressed.resize(n);
+                return;
+            }
+            default: throw Error("the Parquet writer writes zstd, snappy or uncompressed pages", file->path());
+        }
+    }
+
+    // One page: its header, then its (compressed) body.
+    void page(PageType type, const std::vector<uint8_t>& body, int32_t num_values, Encoding encoding, ChunkMeta& chunk) {
+        compress(body);
+        CompactWriter h;
+        h.begin_struct();
+        h.field_i32(1, static_cast<int32_t>(type));
+        h.field_i32(2, static_cast<int32_t>(body.size()));
+        h.field_i32(3, static_cast<int32_t>(compressed.size()));
+        if (type == PageType::dictionary) {
+            h.field_struct(7);
+            h.field_i32(1, num_values);
+            h.field_i32(2, static_cast<int32_t>(Encoding::plain));
+            h.end_struct();
+        } else {
+            h.field_struct(5);
+            h.field_i32(1, num_values);
+            h.field_i32(2, static_cast<int32_t>(encoding));
+            h.field_i32(3, static_cast<int32_t>(Encoding::rle));
+            h.field_i32(4, static_cast<int32_t>(Encoding::rle));
+            h.end_struct();
+        }
+        h.end_struct();
+        write(h.bytes().data(), h.bytes().size());
+        write(compressed.data(), compressed.size());
+        chunk.uncompressed += static_cast<int64_t>(h.bytes().size() + body.size());
+        chunk.compressed += static_cast<int64_t>(h.bytes().size() + compressed.size());
+    }
+};
+
+ParquetWriter::ParquetWriter(std::string path, std::vector<WriterColumn> columns, WriterOptions options)
+    : s_(std::make_unique<State>()), columns_(std::move(columns)) {
+    if (columns_.empty()) throw Error("a Parquet file needs a column", path);
+    if (options.row_group_rows < 1 || options.page_values < 1) throw Error("internal: Parquet writer sizes", path);
+    s_->options = std::move(options);
+    s_->file = std::make_unique<AtomicFile>(std::move(path));
+    s_->buffers.resize(columns_.size());
+    s_->write("PAR1", 4);
+}
+
+ParquetWriter::~ParquetWriter() = default;
+
+int64_t ParquetWriter::bytes_written() const { return s_->offset; }
+
+namespace {
+
+[[noreturn]] void wrong_type(const WriterColumn& c, ValueType given) {
+    throw Error(std::string("internal: column ") + c.name + " is " + type_name(c.type) + ", set as " + type_name(given));
+}
+
+}  // namespace
+
+#define NX_SET(method, T, vt, field)                                 \
+    void ParquetWriter::method(size_t c, T v) {                      \
+        if (columns_[c].type != vt) wrong_type(columns_[c], vt);     \
+        ColumnBuffer& b = s_->buffers[c];                            \
+        if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row"); \
+        b.set = true;                                                \
+        b.defined.push_back(1);                                      \
+        b.field.push_back(v);                                        \
+    }
+NX_SET(set_int64, int64_t, ValueType::int64, i64)
+NX_SET(set_int32, int32_t, ValueType::int32, i32)
+NX_SET(set_double, double, ValueType::float64, f64)
+NX_SET(set_float, float, ValueType::float32, f32)
+NX_SET(set_bool, bool, ValueType::boolean, b)
+#undef NX_SET
+
+void ParquetWriter::set_string(size_t c, std::string_view v) {
+    if (columns_[c].type != ValueType::string) wrong_type(columns_[c], ValueType::string);
+    ColumnBuffer& b = s_->buffers[c];
+    if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row");
+    if (b.arena.size() + v.size() > UINT32_MAX)
+        throw Error("column " + columns_[c].name + ": a row group's strings exceed 4 GiB", s_->file->path());
+    b.set = true;
+    b.defined.push_back(1);
+    b.arena.append(v);
+    b.ends.push_back(static_cast<uint32_t>(b.arena.size()));
+}
+
+void ParquetWriter::set_null(size_t c) {
+    ColumnBuffer& b = s_->buffers[c];
+    if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row");
+    b.set = true;
+    b.defined.push_back(0);
+}
+
+namespace {
+
+// Writes one column chunk of the row group: a dictionary page when a string
+// column's values repeat enough, then data pages.
+void write_chunk(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& buf, ChunkMeta& chunk);
+
+// Writes the buffered rows as one row group and empties the buffers.
+void flush_group(ParquetWriter::State& s, const std::vector<WriterColumn>& columns) {
+    RowGroupMeta g;
+    g.rows = s.group_rows;
+    g.file_offset = s.offset;
+    g.chunks.resize(columns.size());
+    for (size_t c = 0; c < columns.size(); ++c) {
+        write_chunk(s, columns[c], s.buffers[c], g.chunks[c]);
+        g.total_bytes += g.chunks[c].uncompressed;
+        g.compressed_bytes += g.chunks[c].compressed;
+        s.buffers[c].clear();
+    }
+    s.groups.push_back(std::move(g));
+    s.group_rows = 0;
+}
+
+}  // namespace
+
+void ParquetWriter::end_row() {
+    // Checked before anything changes: a refused row stays open.
+    for (size_t c = 0; c < columns_.size(); ++c)
+        if (!s_->buffers[c].set && !columns_[c].nullable)
+            throw Error("internal: required column " + columns_[c].name + " left unset");
+    for (ColumnBuffer& b : s_->buffers) {
+        if (!b.set) b.defined.push_back(0);
+        b.set = false;
+    }
+    ++rows_;
+    if (++s_->group_rows >= s_->options.row_group_rows) flush_group(*s_, columns_);
+}
+
+namespace {
+
+template <class T>
+void plain_fixed(const std::vector<T>& v, size_t from, size_t to, std::vector<uint8_t>& out) {
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(v.data() + from);
+    out.insert(out.end(), p, p + (to - from) * sizeof(T));
+}
+
+template <class T>
+void numeric_stats(const std::vector<T>& v, Stats& st) {
+    for (T x : v) {
+        if constexpr (std::is_floating_point_v<T>)
+            if (std::isnan(x)) continue;
+        if (!st.any) {
+            st.min = st.max = plain_bytes(x);
+            st.any = true;
+            continue;
+        }
+        T lo, hi;
+        std::memcpy(&lo, st.min.data(), sizeof(T));
+        std::memcpy(&hi, st.max.data(), sizeof(T));
+        if (x < lo) st.min = plain_bytes(x);
+        if (x > hi) st.max = plain_bytes(x);
+    }
+}
+
+void write_chunk(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& buf, ChunkMeta& chunk) {
+    const size_t rows = buf.defined.size();
+    chunk.num_values = static_cast<int64_t>(rows);
+    chunk.file_offset = s.offset;
+    for (uint8_t d : buf.defined) chunk.stats.nulls += d == 0;
+    // Statistics of the values.
+    switch (col.type) {
+        case ValueType::int64: numeric_stats(buf.i64, chunk.stats); break;
+        case ValueType::int32: numeric_stats(buf.i32, chunk.stats); break;
+        case ValueType::float64: numeric_stats(buf.f64, chunk.stats); break;
+        case ValueType::float32: numeric_stats(buf.f32, chunk.stats); break;
+        case ValueType::boolean:
+            for (uint8_t x : buf.b) {
+                std::string one(1, static_cast<char>(x));
+                if (!chunk.stats.any || one < chunk.stats.min) chunk.stats.min = one;
+                if (!chunk.stats.any || one > chunk.stats.max) chunk.stats.max = one;
+                chunk.stats.any = true;
+            }
+            break;
+        case ValueType::string:
+            for (size_t k = 0; k < buf.ends.size(); ++k) {
+                std::string_view x = buf.str(k);
+                if (!chunk.stats.any || x < chunk.stats.min) chunk.stats.min.assign(x);
+                if (!chunk.stats.any || x > chunk.stats.max) chunk.stats.max.assign(x);
+                chunk.stats.any = true;
+            }
+            break;
+    }
+
+    // A string column's dictionary, when it pays.
+    std::vector<uint32_t> indices;
+    std::vector<std::string_view> dictionary;
+    bool dict = false;
+    if (col.type == ValueType::string && !buf.ends.empty()) {
+        std::unordered_map<std::string_view, uint32_t> ids;
+        size_t bytes = 0;
+        dict = true;
+        indices.reserve(buf.ends.size());
+        for (size_t k = 0; k < buf.ends.size() && dict; ++k) {
+            std::string_view x = buf.str(k);
+            auto [it, fresh] = ids.try_emplace(x, static_cast<uint32_t>(dictionary.size()));
+            if (fresh) {
+                dictionary.push_back(x);
+                bytes += x.size() + 4;
+                dict = dictionary.size() <= kMaxDictionaryEntries && bytes <= kMaxDictionaryBytes &&
+                       dictionary.size() * 2 <= buf.ends.size() + 16;
+            }
+            indices.push_back(it->second);
+        }
+        if (dict) {
+            std::vector<uint8_t>& body = s.scratch;
+            body.clear();
+            for (std::string_view x : dictionary) {
+                put_le(body, x.size(), 4);
+                body.insert(body.end(), x.begin(), x.end());
+            }
+            chunk.dictionary_page_offset = s.offset;
+            s.page(PageType::dictionary, body, static_cast<int32_t>(dictionary.size()), Encoding::plain, chunk);
+            chunk.encodings = {Encoding::plain, Encoding::rle, Encoding::rle_dictionary};
+        }
+    }
+    if (!dict) chunk.encodings = {Encoding::plain, Encoding::rle};
+    const Encoding value_encoding = dict ? Encoding::rle_dictionary : Encoding::plain;
+    const int width = dict ? bit_width(static_cast<uint32_t>(dictionary.size() - 1)) : 0;
+
+    // Data pages of page_values rows each.
+    chunk.data_page_offset = s.offset;
+    size_t value = 0;  // index into the column's values (nulls have none)
+    const size_t per_page = static_cast<size_t>(s.options.page_values);
+    std::vector<uint32_t> levels;
+    for (size_t row = 0; row < rows || (rows == 0 && row == 0); row += per_page) {
+        size_t end = std::min(rows, row + per_page);
+        std::vector<uint8_t>& body = s.scratch;
+        body.clear();
+        size_t present = 0;
+        for (size_t r = row; r < end; ++r) present += buf.defined[r];
+        if (col.nullable) {
+            levels.assign(buf.defined.begin() + static_cast<std::ptrdiff_t>(row),
+                          buf.defined.begin() + static_cast<std::ptrdiff_t>(end));
+            std::vector<uint8_t> rle;
+            rle_hybrid(levels.data(), levels.size(), 1, rle);
+            put_le(body, rle.size(), 4);
+            body.insert(body.end(), rle.begin(), rle.end());
+        }
+        size_t first = value, last = value + present;
+        switch (col.type) {
+            case ValueType::int64: plain_fixed(buf.i64, first, last, body); break;
+            case ValueType::int32: plain_fixed(buf.i32, first, last, body); break;
+            case ValueType::float64: plain_fixed(buf.f64, first, last, body); break;
+            case ValueType::float32: plain_fixed(buf.f32, first, last, body); break;
+            case ValueType::boolean: {
+                uint8_t acc = 0;
+                int bits = 0;
+                for (size_t k = first; k < last; ++k) {
+                    acc |= static_cast<uint8_t>((buf.b[k] ? 1 : 0) << bits);
+                    if (++bits == 8) {
+                        body.push_back(acc);
+                        acc = 0;
+                        bits = 0;
+                    }
+                }
+                if (bits) body.push_back(acc);
+                break;
+            }
+            case ValueType::string:
+                if (dict) {
+                    body.push_back(static_cast<uint8_t>(width));
+                    if (last > first) rle_hybrid(indices.data() + first, last - first, width, body);
+                } else {
+                    for (size_t k = first; k < last; ++k) {
+                        std::string_view x = buf.str(k);
+                        put_le(body, x.size(), 4);
+                        body.insert(body.end(), x.begin(), x.end());
+                    }
+                }
+                break;
+        }
+        value = last;
+        s.page(PageType::data, body, static_cast<int32_t>(end - row), value_encoding, chunk);
+        if (rows == 0) break;
+    }
+}
+
+void write_statistics(CompactWriter& w, const Stats& st) {
+    w.field_struct(12);
+    w.field_i64(3, st.nulls);
+    if (st.any) {
+        w.field_binary(5, st.max);
+        w.field_binary(6, st.min);
+    }
+    w.end_struct();
+}
+
+}  // namespace
+
+void ParquetWriter::commit() {
+    if (s_->committed) return;
+    // The last, partial row group (or the only one of an empty file).
+    if (s_->group_rows > 0 || s_->groups.empty()) flush_group(*s_, columns_);
+    CompactWriter w;
+    w.begin_struct();
+    w.field_i32(1, 1);  // version
+    w.field_list(2, TType::structure, static_cast<uint32_t>(columns_.size() + 1));
+    w.begin_element_struct();  // the root
+    w.field_binary(4, "schema");
+    w.field_i32(5, static_cast<int32_t>(columns_.size()));
+    w.end_struct();
+    for (const WriterColumn& c : columns_) {
+        w.begin_element_struct();
+        w.field_i32(1, static_cast<int32_t>(physical(c.type)));
+        w.field_i32(3, static_cast<int32_t>(c.nullable ? Repetition::optional : Repetition::required));
+        w.field_binary(4, c.name);
+        if (c.type == ValueType::string) {
+            w.field_i32(6, kUtf8);
+            w.field_struct(10);  // LogicalType: STRING
+            w.field_struct(kStringLogical);
+            w.end_struct();
+            w.end_struct();
+        }
+        w.end_struct();
+    }
+    w.field_i64(3, rows_);
+    w.field_list(4, TType::structure, static_cast<uint32_t>(s_->groups.size()));
+    for (const RowGroupMeta& g : s_->groups) {
+        w.begin_element_struct();
+        w.field_list(1, TType::structure, static_cast<uint32_t>(g.chunks.size()));
+        for (size_t c = 0; c < g.chunks.size(); ++c) {
+            const ChunkMeta& ch = g.chunks[c];
+            w.begin_element_struct();
+            w.field_i64(2, ch.file_offset);
+            w.field_struct(3);
+            w.field_i32(1, static_cast<int32_t>(physical(columns_[c].type)));
+            w.field_list(2, TType::i32, static_cast<uint32_t>(ch.encodings.size()));
+            for (Encoding e : ch.encodings) w.element_i32(static_cast<int32_t>(e));
+            w.field_list(3, TType::binary, 1);
+            w.element_binary(columns_[c].name);
+            w.field_i32(4, static_cast<int32_t>(s_->options.codec));
+            w.field_i64(5, ch.num_values);
+            w.field_i64(6, ch.uncompressed);
+            w.field_i64(7, ch.compressed);
+            w.field_i64(9, ch.data_page_offset);
+            if (ch.dictionary_page_offset >= 0) w.field_i64(11, ch.dictionary_page_offset);
+            write_statistics(w, ch.stats);
+            w.end_struct();  // ColumnMetaData
+            w.end_struct();  // ColumnChunk
+        }
+        w.field_i64(2, g.total_bytes);
+        w.field_i64(3, g.rows);
+        if (!s_->options.sorted_by.empty()) {
+            w.field_list(4, TType::structure, static_cast<uint32_t>(s_->options.sorted_by.size()));
+            for (size_t c : s_->options.sorted_by) {
+                w.begin_element_struct();
+                w.field_i32(1, static_cast<int32_t>(c));
+                w.field_bool(2, false);  // ascending
+                w.field_bool(3, true);   // nulls first
+                w.end_struct();
+            }
+        }
+        w.field_i64(5, g.file_offset);
+        w.field_i64(6, g.compressed_bytes);
+        w.end_struct();
+    }
+    if (!s_->options.key_value.empty()) {
+        w.field_list(5, TType::structure, static_cast<uint32_t>(s_->options.key_value.size()));
+        for (const auto& [k, v] : s_->options.key_value) {
+            w.begin_element_struct();
+            w.field_binary(1, k);
+            w.field_binary(2, v);
+            w.end_struct();
+        }
+    }
+    w.field_binary(6, s_->options.created_by);
+    // Min/max are compared as each type orders (ColumnOrder TYPE_ORDER).
+    w.field_list(7, TType::structure, static_cast<uint32_t>(columns_.size()));
+    for (size_t c = 0; c < columns_.size(); ++c) {
+        w.begin_element_struct();
+        w.field_struct(1);
+        w.end_struct();
+        w.end_struct();
+    }
+    w.end_struct();
+    const std::vector<uint8_t>& footer = w.bytes();
+    s_->write(footer.data(), footer.size());
+    uint8_t len[4];
+    for (int i = 0; i < 4; ++i) len[i] = static_cast<uint8_t>(footer.size() >> (8 * i));
+    s_->write(len, 4);
+    s_->write("PAR1", 4);
+    s_->file->commit();
+    s_->committed = true;
+}
+
+}  // namespace nx::parquet

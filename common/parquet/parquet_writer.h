@@ -1,0 +1,81 @@
+// A Parquet writer beside nx's reader: a flat schema of primitive columns
+// (INT64, INT32, DOUBLE, FLOAT, BOOLEAN, UTF-8 strings), required or
+// optional, written as a stream of rows.  Rows are buffered one row group at
+// a time (memory bounded by the row group, whatever the file's size); each
+// column chunk is a dictionary page when its strings repeat, data pages of
+// RLE_DICTIONARY indices or PLAIN values (page v1, RLE definition levels),
+// compressed with ZSTD or Snappy through the Debian libraries, with min/max
+// and null-count statistics so readers prune row groups.  The file is written
+// to a temporary name and renamed on commit(): an interrupted writer leaves
+// nothing (io/atomic_file.h).  What it writes, DuckDB and arrow-rs read
+// (test/fixtures/parquet: the cross-checks).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/parquet/file_metadata.h"
+
+namespace nx::parquet {
+
+enum class ValueType { int64, int32, float64, float32, boolean, string };
+
+struct WriterColumn {
+    std::string name;
+    ValueType type = ValueType::int64;
+    bool nullable = true;
+};
+
+struct WriterOptions {
+    Codec codec = Codec::zstd;        // zstd, snappy or uncompressed
+    int zstd_level = 3;
+    int64_t row_group_rows = 122880;  // DuckDB's row group; readers like 100K-1M
+    int64_t page_values = 32768;      // values per data page
+    std::string created_by = "nx";
+    std::vector<std::pair<std::string, std::string>> key_value;
+    // Columns the rows come sorted by (RowGroup.sorting_columns): readers may
+    // use it; the writer does not sort.
+    std::vector<size_t> sorted_by;
+};
+
+class ParquetWriter {
+public:
+    // Creates `path`'s temporary file.  Throws Error when it cannot.
+    ParquetWriter(std::string path, std::vector<WriterColumn> columns, WriterOptions options = {});
+    ~ParquetWriter();
+    ParquetWriter(const ParquetWriter&) = delete;
+    ParquetWriter& operator=(const ParquetWriter&) = delete;
+
+    // One row: set each column at most once, then end_row().  A column left
+    // unset is null (an error for a required column).  Setting a column with
+    // a value of another type is an error.
+    void set_int64(size_t column, int64_t v);
+    void set_int32(size_t column, int32_t v);
+    void set_double(size_t column, double v);
+    void set_float(size_t column, float v);
+    void set_bool(size_t column, bool v);
+    void set_string(size_t column, std::string_view v);
+    void set_null(size_t column);
+    void end_row();
+
+    int64_t rows() const { return rows_; }
+    const std::vector<WriterColumn>& columns() const { return columns_; }
+    // Bytes written so far (row groups flushed).
+    int64_t bytes_written() const;
+
+    // Writes what is buffered, the footer, and renames the file into place.
+    void commit();
+
+    struct State;  // the file, the row group being filled, the footer so far
+
+private:
+    std::unique_ptr<State> s_;
+    std::vector<WriterColumn> columns_;
+    int64_t rows_ = 0;
+};
+
+}  // namespace nx::parquet
