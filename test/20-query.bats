@@ -267,3 +267,17 @@ PY
     run bash -c "nx-query --db s.db --sql 'SELECT * FROM event, event AS b' | head -n 1 >/dev/null; echo \${PIPESTATUS[0]}"
     [ "$output" = 0 ]
 }
+
+@test "nx-query: a recursive query that never ends is stopped at --timeout (an hour unless given), exit 1" {
+    run nx-query --help
+    [[ "$(echo $output)" == *"default 3600, 0: no limit"* ]]
+    never='WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c'
+    run timeout 60 nx-query --db s.db --timeout 1 --sql "$never"
+    [ "$status" -eq 1 ]
+    [[ "$output" == "nx-query: --sql: stopped: the query ran longer than --timeout 1 s (a recursive query that never ends? --timeout 0 lifts the limit)" ]]
+    # The streaming form (rows printed as they come) stops the same way.
+    timeout 60 nx-query --db s.db --timeout 1 --format csv \
+        --sql 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c' >rows.csv 2>err.txt && false
+    [ "$?" -eq 1 ]
+    [[ "$(cat err.txt)" == *"stopped: the query ran longer than --timeout 1 s"* ]]
+}

@@ -241,3 +241,23 @@ PY
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"s.db: no profile named 'nope' (the database has small, matmul, kineto_step)"* ]]
 }
+
+@test "--to chrome-json: strings over a MiB (streamed to the output in slices) come out exactly, escapes and all" {
+    python3 - <<'PY'
+import json
+piece = 'a"b\\c\nd\te\x01f\u00e9g\u4e2dh' * 150000  # ~2.5 MiB, escapes across every slice boundary
+events = [{"name": piece, "ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1, "args": {"big": piece[::-1], "n": 3}},
+          {"name": "after", "ph": "X", "ts": 5, "dur": 2, "pid": 1, "tid": 1, "args": {"s": "small"}}]
+json.dump({"traceEvents": events}, open("big.json", "w"))
+PY
+    run nx-convert --to chrome-json -o out.json big.json
+    [ "$status" -eq 0 ]
+    python3 - <<'PY'
+import json
+src = json.load(open("big.json"))["traceEvents"]
+out = [e for e in json.load(open("out.json"))["traceEvents"] if e["ph"] == "X"]
+assert [e["name"] for e in out] == [e["name"] for e in src]
+assert out[0]["args"]["big"] == src[0]["args"]["big"] and out[0]["args"]["n"] == 3
+assert out[1]["args"]["s"] == "small"
+PY
+}

@@ -37,7 +37,10 @@ struct Options {
     std::string name, sql, file, format;
     std::vector<std::string> params;
     bool write = false, list = false;
-    double timeout = 0;
+    // A query that never ends (a recursive CTE without its stop) must not
+    // hold a cron job or a batch pipeline for ever; real queries on a 10M-event
+    // profile take seconds.
+    double timeout = 3600;
 };
 
 std::optional<Options> parse(int argc, char** argv) {
@@ -50,7 +53,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("param,p", nx::po::value(&o.params)->composing(), "bind :K to V (repeatable)")
         ("format,f", nx::po::value(&o.format), "jsonl, table, csv, tsv, markdown (default: table on a terminal, else jsonl)")
         ("write", nx::po::bool_switch(&o.write), "allow the SQL to change the database")
-        ("timeout", nx::po::value(&o.timeout), "stop the SQL after SECONDS (exit 1; default: no limit)");
+        ("timeout", nx::po::value(&o.timeout), "stop the SQL after SECONDS (exit 1; default 3600, 0: no limit)");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "query")) return std::nullopt;
     std::vector<std::string> names;
@@ -116,7 +119,9 @@ int run(const Options& o) {
         if (!limit.expired()) throw;
         std::ostringstream secs;
         secs << o.timeout;
-        throw nx::Error("stopped: the query ran longer than --timeout " + secs.str() + " s", where);
+        throw nx::Error("stopped: the query ran longer than --timeout " + secs.str() +
+                            " s (a recursive query that never ends? --timeout 0 lifts the limit)",
+                        where);
     }
     return nx::kExitOk;
 }

@@ -316,7 +316,9 @@ private:
         bool has_args = s[kArgs].kind == Slot::json && s[kArgs].s.size() > 2 && s[kArgs].s.front() == '{';
         std::string_view c = cat(s);
         if (!has_args && c.empty() && extra.empty()) return {};
-        std::string out = "{";
+        std::string out;
+        out.reserve(c.size() + s[kArgs].s.size() + extra.size() + 16);  // no doubling for a large args object
+        out += '{';
         auto append = [&](std::string_view body) {
             if (body.empty()) return;
             if (out.size() > 1) out += ',';

@@ -253,7 +253,7 @@ private:
                     case PassTarget::slot: {
                         Slot& s = slots_[static_cast<size_t>(field_)];
                         s.kind = Slot::json;
-                        s.s.assign(tmp_w_.view());
+                        tmp_w_.move_into(s.s);
                         break;
                     }
                     case PassTarget::carry:

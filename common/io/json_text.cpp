@@ -7,6 +7,9 @@
 namespace nx {
 
 void JsonText::append_string(std::string_view s) {
+    // Room for the plain case at once: growing by doubling, a 64 MiB string
+    // took a 128 MiB buffer.
+    out_.reserve(out_.size() + s.size() + 2);
     out_ += '"';
     size_t run = 0;  // start of the pending run of plain characters
     for (size_t i = 0; i < s.size(); ++i) {

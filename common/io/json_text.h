@@ -20,6 +20,12 @@ public:
     }
     bool empty() const { return out_.empty(); }
     std::string_view view() const { return out_; }
+    // Hands the text over to `to` (a large one is not copied) and starts over
+    // in to's old buffer.
+    void move_into(std::string& to) {
+        to.swap(out_);
+        clear();
+    }
 
     void start_object() { open('{'); }
     void end_object() { close('}'); }

@@ -14,6 +14,10 @@ namespace nx {
 namespace {
 
 constexpr int64_t kNsPerUs = 1000;
+// Strings longer than this go to the output in slices of this size instead
+// of through the event's buffer: RapidJSON reserves six bytes per character
+// to escape a string, so one 64 MiB argument held 400 MB.
+constexpr size_t kStreamedStringBytes = size_t{1} << 20;
 
 class ChromeJsonWriter : public TraceWriter {
 public:
@@ -60,7 +64,7 @@ public:
         start("X", t.pid, t.tid);
         std::string_view name = !e.name.empty() ? e.name : !e.opcode.empty() ? e.opcode : to_string(e.type);
         w_.Key("name");
-        w_.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+        string_value(name);
         std::string_view cat = to_string(e.type);
         w_.Key("cat");
         w_.String(cat.data(), static_cast<rapidjson::SizeType>(cat.size()));
@@ -74,7 +78,7 @@ public:
                 case TraceArg::integer: w_.Int64(a.i); break;
                 case TraceArg::real: write_number(w_, a.d); break;
                 case TraceArg::boolean: w_.Bool(a.b); break;
-                case TraceArg::text: w_.String(a.s.data(), static_cast<rapidjson::SizeType>(a.s.size())); break;
+                case TraceArg::text: string_value(a.s); break;
             }
         });
         w_.EndObject();
@@ -147,19 +151,43 @@ private:
 
     void finish_event() {
         w_.EndObject();
-        if (!started_) {
-            out_.write(kHeader);
-            started_ = true;
-        } else {
-            out_.write(",\n");
+        flush_event();
+        event_begun_ = false;
+    }
+
+    // What the event's buffer holds goes out, after the separator the event
+    // needs (the header before the first).
+    void flush_event() {
+        if (!event_begun_) {
+            out_.write(started_ ? ",\n" : kHeader);
+            started_ = event_begun_ = true;
         }
         out_.write(std::string_view(buf_.GetString(), buf_.GetSize()));
+        buf_.Clear();
+    }
+
+    // A string value; a long one is escaped straight to the output a slice
+    // at a time (bytes as RapidJSON writes them, so the output is the same).
+    void string_value(std::string_view v) {
+        if (v.size() <= kStreamedStringBytes) {
+            w_.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
+            return;
+        }
+        w_.RawValue("", 0, rapidjson::kStringType);  // the writer's separator, and its state
+        flush_event();
+        out_.write("\"");
+        for (size_t at = 0; at < v.size(); at += kStreamedStringBytes) {
+            std::string piece = json_quote(v.substr(at, kStreamedStringBytes));
+            out_.write(std::string_view(piece).substr(1, piece.size() - 2));
+        }
+        out_.write("\"");
     }
 
     Output& out_;
     rapidjson::StringBuffer buf_;
     JsonWriter w_;
-    bool started_ = false;
+    bool started_ = false;      // the header is written
+    bool event_begun_ = false;  // the current event's separator is written
 };
 
 }  // namespace

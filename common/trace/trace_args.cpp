@@ -14,6 +14,7 @@ namespace {
 // nothing per slice (RapidJSON falls back to the heap for bigger ones).
 constexpr size_t kValueBufferBytes = 8192;
 constexpr size_t kParseBufferBytes = 1024;
+constexpr size_t kInsituBytes = size_t{64} << 10;
 
 // Names nx writes itself; a source field with the same name is not repeated.
 // The study database's args view (store_schema.cpp) skips the same names.
@@ -75,7 +76,16 @@ void for_each_trace_arg(const SpooledEvent& e, int64_t clipped_from_ns,
     rapidjson::MemoryPoolAllocator<> parse_alloc(parse_buffer, sizeof parse_buffer);
     using PoolDocument = rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>, rapidjson::MemoryPoolAllocator<>>;
     PoolDocument doc(&value_alloc, sizeof parse_buffer, &parse_alloc);
-    doc.Parse(e.args_json.data(), e.args_json.size());
+    // A large args text is parsed in place, in a copy: a normal parse
+    // gathers each string on a stack that grows by half again, so one 64 MiB
+    // string held over 200 MB.
+    std::string insitu;
+    if (e.args_json.size() > kInsituBytes) {
+        insitu.assign(e.args_json);
+        doc.ParseInsitu(insitu.data());
+    } else {
+        doc.Parse(e.args_json.data(), e.args_json.size());
+    }
     if (doc.HasParseError() || !doc.IsObject()) {
         text("args", e.args_json, false);
         return;

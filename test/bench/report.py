@@ -61,6 +61,12 @@ def main():
         if only:
             add("parse_and_metrics_%s_events_seconds" % n, only[0], "s", "sax_parse_%s" % n, parse[0],
                 div(only[0], parse[0]), "nx-convert without a database (parse, validate, metrics)")
+    for to in ("chrome-json", "events"):
+        big, small = rows.get("string_big_%s" % to), rows.get("string_small_%s" % to)
+        if big and small:
+            add("string_64mib_%s_peak_rss" % to, big[2] / 1024.0, "MiB", "string_small_%s" % to, small[2] / 1024.0,
+                div(big[2] - small[2], 64 * 1024.0),
+                "nx-convert --to %s of a trace with one 64 MiB string; ratio: the extra memory in 64 MiB units" % to)
     py = rows.get("python_ingest_%s" % first)
     conv = rows.get("convert_db_%s" % first)
     if py and conv:
