@@ -105,11 +105,12 @@ test-asan:
 # Only the tools: a user's install needs no test framework.
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	    $(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/nx/queries
+	    $(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/nx/queries/dataset
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -m 644 queries/*.sql $(DESTDIR)$(PREFIX)/share/nx/queries/
+	install -m 644 queries/dataset/*.sql $(DESTDIR)$(PREFIX)/share/nx/queries/dataset/
 	install -m 644 cmd/nx-run/neuron_driver.py common/model/calibration.jsonl $(DESTDIR)$(PREFIX)/share/nx/
 
 clean:

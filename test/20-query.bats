@@ -245,7 +245,7 @@ PY
 @test "nx-query: usage and data errors have the documented exit status" {
     run nx-query engine_utilization
     [ "$status" -eq 2 ]
-    [[ "$output" == *"--db FILE is required"* ]]
+    [[ "$output" == *"--db FILE (or --dataset DIR) is required"* ]]
     run nx-query --db s.db
     [ "$status" -eq 2 ]
     run nx-query --db s.db no_such_query

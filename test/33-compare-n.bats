@@ -193,9 +193,10 @@ PY
     [ "$(jget - '[(x["before_target"], x["after_target"]) for x in r]' <<<"$output")" = '[["trn1", "trn2"], ["trn1", "trn2"]]' ]
 }
 
-@test "--ranks: one table across the ranks of a capture: total time, skew, the straggler and why, collective time per rank" {
+@test "--ranks: one table across the ranks of a capture: total time, skew, the breakdown, collective wait, the slowest as straggler when no rank starts late" {
     # Three ranks: rank 1 is small_slow (6 us, DMA +1.25 us busy); each rank
-    # waits in two all-reduces, the fast ones longest.
+    # spends two all-reduces from the same point of its time, the fast ones
+    # longest (they wait).
     mkdir cap
     python3 - "$FIXTURES" <<'PY'
 import json, sys
@@ -208,26 +209,52 @@ PY
     run nx-report --db cap.db --ranks --format text
     [ "$status" -eq 0 ]
     [[ "$output" == *"Ranks: cap"* ]]
-    [[ "$output" == *"3 ranks. Skew 1.5x (slowest over fastest); the straggler is rank 1 (cap/rank1), 2 us behind the fastest and 2 us behind the median. Against rank 0 its largest engine change is dma busy time +1.25 us."* ]]
-    [[ "$output" == *"0  cap/rank0        4 us          1x            0 ns            2           2.2 us  55.0%"* ]]
-    [[ "$output" == *"1  cap/rank1        6 us        1.5x            2 us            2           250 ns  4.17%  straggler"* ]]
+    [[ "$output" == *"3 ranks. Skew 1.5x (slowest over fastest): rank 1 takes 6 us, 2 us more than rank 0 and 2 us more than the median. The straggler is rank 1 (cap/rank1), the slowest (no rank starts a significant collective later than another, from its own start). Against rank 0 its largest change is dma busy time +1.25 us."* ]]
+    [[ "$output" == *"0  cap/rank0        4 us          1x    63.0%        66.7%    68.2%        9.09%  6.67%          1.95 us"* ]]
+    [[ "$output" == *"1  cap/rank1        6 us        1.5x    77.7%        7.14%    44.0%        9.71%  8.57%             0 ns  straggler"* ]]
+    # The wait: each all-reduce's duration minus its shortest (rank 1's):
+    # rank 0 (1000 - 100) + (1200 - 150) = 1950, rank 2 800 + 850 = 1650.
     nx-report --db cap.db --ranks --format jsonl >r.jsonl
     assert_jsonl r.jsonl
-    [ "$(jget r.jsonl '[(x["rank"], x["total_ns"], x["straggler"], x["collective_ns"]) for x in r]')" = '[[0, 4000, 0, 2200], [1, 6000, 1, 250], [2, 4000, 0, 1900]]' ]
+    [ "$(jget r.jsonl '[(x["rank"], x["total_ns"], x["straggler"], x["collective_ns"], x["wait_ns"]) for x in r]')" = '[[0, 4000, 0, 2200, 1950], [1, 6000, 1, 250, 0], [2, 4000, 0, 1900, 1650]]' ]
     for f in markdown html csv tsv; do
         nx-report --db cap.db --ranks --format "$f" | grep -q "straggler" || { echo "$f"; false; }
     done
+    # The heat map: a row per rank, in every format.
+    [[ "$output" == *"Compute utilisation by rank over time (50 buckets"* ]]
+    [ "$(echo "$output" | grep -cE '^  rank [0-2]  ')" -eq 3 ]
+    nx-report --db cap.db --ranks --format html | grep -q "Compute utilisation by rank over time"
 }
 
-@test "--ranks: equal ranks have no straggler; records without events have no collectives; profiles without ranks are refused" {
+@test "--ranks: the straggler as HTA defines it: the rank that starts the significant collectives last, from records, a database or both alike" {
+    # Equal total times; rank 2 reaches both all-reduces 300 ns after rank 0
+    # (from its own start), so the others wait for it.
+    mkdir cap
+    python3 - "$FIXTURES" <<'PY'
+import json, sys
+for rank, starts, durs in ((0, [1500, 2600], [900, 1000]), (1, [1520, 2610], [880, 990]), (2, [1800, 2900], [600, 700])):
+    d = json.load(open(sys.argv[1] + "/small.json"))
+    d["collectives"] = [{"timestamp": t, "duration": w, "name": "all-reduce"} for t, w in zip(starts, durs)]
+    json.dump(d, open("cap/profile_rank_%d.json" % rank, "w"))
+PY
+    nx-convert --db cap.db cap >records.jsonl
+    run nx-report --db cap.db --ranks --format text
+    [[ "$output" == *"The straggler is rank 2 (cap/rank2): it starts 2 of 2 significant collectives last, and the most variable one, all-reduce #1, 300 ns after the earliest rank (start times from each rank's own start)."* ]]
+    [[ "$output" == *"2  cap/rank2        4 us          1x    71.7%        44.8%    72.3%        12.8%  3.10%             0 ns  straggler"* ]]
+    # Records and the database give the same rows.
+    [ "$(nx-report --db cap.db --ranks --format csv)" = "$(nx-report records.jsonl --ranks --format csv)" ]
+    [ "$(nx-report records.jsonl --ranks --format csv | awk -F, '$8 == 1 {print $3, $16, $17}')" = "2 0 2" ]
+}
+
+@test "--ranks: equal ranks have no straggler; profiles without collectives match none; profiles without ranks are refused" {
     cp -r "$FIXTURES/ranks" ranks
     nx-convert --db r.db ranks >p.jsonl
     run nx-report --db r.db --ranks --format text
     [ "$status" -eq 0 ]
-    [[ "$output" == *"2 ranks. They take the same time (4 us): no straggler."* && "$output" != *"straggler"$'\n'* ]]
-    [[ "$output" == *"Collective operations: not in these profiles"* ]]
+    [[ "$output" == *"2 ranks. They take the same time (4 us). No straggler."* && "$output" != *"straggler"$'\n'* ]]
+    [[ "$output" == *"(0 matched: a rank has no collective operations)"* ]]
     run nx-report p.jsonl --ranks --format csv
-    [ "${lines[1]}" = "rank,ranks,0,ranks/rank0,4000,1,0,0,,," ]
+    [ "${lines[1]}" = "rank,ranks,0,ranks/rank0,4000,1,0,0,0,0,0,2080,,560,260,,0" ]
     # A profile without a rank beside them is left out, and said so.
     nx-convert --db r.db "$FIXTURES/small.json" >/dev/null
     run --separate-stderr nx-report --db r.db --ranks --format text

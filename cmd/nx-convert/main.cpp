@@ -12,6 +12,7 @@
 #include "common/profile/record_sinks.h"
 #include "common/convert/sink_formats.h"
 #include "common/convert/summary_line_sink.h"
+#include "common/dataset/dataset_sink.h"
 #include "common/import/importer.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
@@ -34,19 +35,21 @@ constexpr nx::OptionRule kOptionRules[] = {
 
 const nx::ToolSpec kSpec = {
     "nx-convert",
-    "nx-convert [--db FILE] [--to events|pftrace|chrome-json] [-o FILE] [--input-format FMT] [--neff FILE] [OPTIONS] [FILE|DIR|-]...",
+    "nx-convert [--db FILE] [--dataset DIR] [--to events|pftrace|chrome-json] [-o FILE] [--input-format FMT] [--neff FILE] [OPTIONS] [FILE|DIR|-]...",
     "Reads profiles (Neuron Explorer profile directories of Parquet tables, the current SDK's\n"
     "output; neuron-profile JSON of SDK <= 2.33, summary-json, Neuron Explorer system profiles,\n"
     "Chrome trace JSON (PyTorch profiler traces: threads, GPU streams, flows), nx event JSONL;\n"
     ".gz too; NTFF with --neff; a directory of\n"
     "profile_rank_<i> files; capture records on stdin), computes summary metrics, and writes\n"
     "profile records on stdout, events with --to events, a trace for Perfetto UI with --to pftrace\n"
-    "(or chrome://tracing with --to chrome-json), and loads a study database with --db.",
+    "(or chrome://tracing with --to chrome-json), loads a study database with --db, and writes\n"
+    "each profile into a Hive-partitioned Parquet dataset with --dataset (DuckDB, Spark, Trino read it).",
     "  nx-convert profile.json                         # one profile record on stdout\n"
     "  nx-convert --db study.db profile.json.gz        # load (re-importing replaces)\n"
     "  nx-convert --db study.db matmul@latest          # a Neuron Explorer profile directory\n"
     "  nx-convert --neff file.neff profile.ntff        # runs neuron-profile view first\n"
     "  nx-convert --db study.db output/                # profile_rank_<i> files, one per rank\n"
+    "  nx-convert --dataset ds/ --rank 7 i-0ab_pid_12/h_instid_0_vnc_3.json   # one rank into a dataset\n"
     "  nx-run --study matmul | nx-capture | nx-convert --db study.db\n"
     "  nx-convert --to events trace.json | jq -c 'select(.engine==\"dma\")'\n"
     "  nx-convert --to pftrace -o profile.pftrace profile.json   # open in ui.perfetto.dev\n"
@@ -58,6 +61,8 @@ const nx::ToolSpec kSpec = {
 struct Options {
     std::vector<std::string> inputs;
     std::string db;
+    std::string dataset;
+    int rank = -1;
     std::string to;
     std::string output;
     bool keep_going = false;
@@ -74,6 +79,8 @@ std::optional<Options> parse(int argc, char** argv) {
     nx::po::options_description desc("Options");
     desc.add_options()
         ("db", nx::po::value(&o.db), "load the profiles into this SQLite study database (created if missing)")
+        ("dataset", nx::po::value(&o.dataset), "write each profile into the Parquet dataset DIR: tables partitioned by rank (nx(7) DATASET)")
+        ("rank", nx::po::value(&o.rank), "the worker rank of the profiles read (a dataset's partition; profile_rank_<i> files say their own)")
         ("to", nx::po::value(&o.to), "also write the events: 'events' (nx event JSONL), 'pftrace' (Perfetto), 'chrome-json'")
         ("output,o", nx::po::value(&o.output), "write --to output to FILE (atomically) instead of stdout")
         ("input-format", nx::po::value(&o.convert.format), "input format instead of sniffing (see --list formats)")
@@ -111,6 +118,8 @@ std::optional<Options> parse(int argc, char** argv) {
     if (!o.convert.base.dtype.empty() && !nx::parse_dtype(o.convert.base.dtype))
         throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: bf16, fp16, fp32, fp8)");
     if (!(o.convert.view.timeout_s > 0)) throw nx::UsageError("--view-timeout takes a number of seconds above 0");
+    if (vm.count("rank") && o.rank < 0) throw nx::UsageError("--rank takes a number >= 0");
+    o.convert.base.rank = o.rank;
     o.convert.keep_going = o.keep_going;
     o.progress = progress ? 1 : quiet ? -1 : 0;
     nx::RecordPaths check_roots(o.convert.roots);  // a missing --root is a usage error now, not per record
@@ -146,9 +155,10 @@ int run(const Options& o) {
         else add_stdout_sink(to_sink.get());
     }
     // Profile records go to stdout unless the --to output does.
-    // Loading a database from a terminal, a person reads them: one line each.
+    // Loading a database or a dataset from a terminal, a person reads them:
+    // one line each.
     if (o.to.empty() || to_file) {
-        if (!o.db.empty() && !o.records && stdout_.is_terminal())
+        if ((!o.db.empty() || !o.dataset.empty()) && !o.records && stdout_.is_terminal())
             records = std::make_unique<nx::SummaryLineSink>(stdout_);
         else
             records = std::make_unique<nx::ProfileRecordSink>(stdout_);
@@ -163,6 +173,12 @@ int run(const Options& o) {
         db = std::make_unique<nx::DbSink>(*store);
         db_async = std::make_unique<nx::AsyncSink>(*db);
         builder.add_sink(db_async.get());
+    }
+
+    std::unique_ptr<nx::DatasetSink> dataset;
+    if (!o.dataset.empty()) {
+        dataset = std::make_unique<nx::DatasetSink>(o.dataset);
+        builder.add_sink(dataset.get());
     }
 
     // Last of the sinks: an input's progress shows once the others have its events.

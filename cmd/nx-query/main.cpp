@@ -1,6 +1,7 @@
 // nx-query: SQL over study databases, with named queries and Perfetto-style
 // views.  See nx-query(1).
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 #include "common/io/error.h"
 #include "common/io/limits.h"
 #include "common/io/output.h"
+#include "common/store/dataset_db.h"
 #include "common/store/query.h"
 #include "common/store/store.h"
 
@@ -18,22 +20,28 @@ constexpr nx::Listing kListings[] = {{"queries", nullptr, "the named queries"}};
 const nx::ToolSpec kSpec = {
     "nx-query",
     "nx-query --db FILE [--db FILE]... (NAME | --sql TEXT | --file F.sql) [--param K=V]... [--format F] [--write]\n"
-    "       nx-query --list",
+    "       nx-query --dataset DIR (NAME | --sql TEXT | --file F.sql) [--param K=V]... [--format F]\n"
+    "       nx-query [--dataset DIR] --list",
     "Runs SQL over nx study databases, read-only unless --write.  NAME is a named query from\n"
     "queries/ (--list shows them).  Tables: profile, metric, track, event, slice_layout, counter,\n"
     "run; Perfetto-style views slice, track, counter, args, flow (as trace_processor reads nx's\n"
-    "trace); REGEXP uses RE2.",
+    "trace); REGEXP uses RE2.  With --dataset, SQL over an nx dataset's Parquet tables as they lie\n"
+    "(profiles, metrics, engines, breakdown, utilization, collectives, findings, tracks, events,\n"
+    "counters, each with its rank), the named queries of queries/dataset/; DuckDB runs the same SQL.",
     "  nx-query --db study.db engine_utilization\n"
     "  nx-query --db study.db --format table top_opcodes --param profile=vmap --param limit=5\n"
     "  nx-query --db study.db --sql \"SELECT name, COUNT(*), AVG(dur) FROM slice WHERE name REGEXP 'MATMUL|TENSOR' GROUP BY name\"\n"
     "  nx-query --db old.db --db new.db compare_profiles --param a=old_run --param b=new_run\n"
-    "  nx-query --db study.db timeline --param buckets=20 | nx-report",
+    "  nx-query --db study.db timeline --param buckets=20 | nx-report\n"
+    "  nx-query --dataset ds/ rank_engine_busy --param engine=tensor\n"
+    "  nx-query --dataset ds/ --sql \"SELECT rank, SUM(dur) FROM events WHERE rank IN (3, 7) GROUP BY rank\"",
     kListings,
     {},
 };
 
 struct Options {
     std::vector<std::string> dbs;
+    std::string dataset;
     std::string name, sql, file, format;
     std::vector<std::string> params;
     bool write = false, list = false;
@@ -48,6 +56,7 @@ std::optional<Options> parse(int argc, char** argv) {
     nx::po::options_description desc("Options");
     desc.add_options()
         ("db", nx::po::value(&o.dbs)->composing(), "study database (repeat to query several together)")
+        ("dataset", nx::po::value(&o.dataset), "an nx dataset (nx-convert --dataset): SQL over its Parquet tables")
         ("sql", nx::po::value(&o.sql), "SQL text to run")
         ("file", nx::po::value(&o.file), "SQL file to run")
         ("param,p", nx::po::value(&o.params)->composing(), "bind :K to V (repeatable)")
@@ -65,7 +74,9 @@ std::optional<Options> parse(int argc, char** argv) {
     if (!o.list) {
         if (sources == 0) throw nx::UsageError("give a query NAME, --sql TEXT or --file F.sql (--list shows the names)");
         if (sources > 1) throw nx::UsageError("give only one of a query NAME, --sql and --file");
-        if (o.dbs.empty()) throw nx::UsageError("--db FILE is required");
+        if (o.dbs.empty() && o.dataset.empty()) throw nx::UsageError("--db FILE (or --dataset DIR) is required");
+        if (!o.dbs.empty() && !o.dataset.empty()) throw nx::UsageError("give --db or --dataset, not both");
+        if (o.write && !o.dataset.empty()) throw nx::UsageError("--write changes a database; a dataset is read-only");
         if (o.write && o.dbs.size() > 1) throw nx::UsageError("--write works on one database at a time");
         if (!(o.timeout >= 0) || o.timeout > 1e9) throw nx::UsageError("--timeout takes a number of seconds >= 0");
     }
@@ -75,7 +86,9 @@ std::optional<Options> parse(int argc, char** argv) {
 int run(const Options& o) {
     nx::Output& out = nx::Output::standard();
     nx::RowFormat format = o.format.empty() ? nx::default_row_format(out) : nx::parse_row_format(o.format);
+    // A dataset's tables are not a database's: its named queries are its own.
     std::string dir = nx::named_query_dir();
+    if (!o.dataset.empty() && !dir.empty()) dir += "/dataset";
     if (o.list) {
         std::vector<nx::NamedQuery> queries = nx::load_named_queries(dir);
         nx::RowWriter w(format, out);
@@ -110,11 +123,19 @@ int run(const Options& o) {
         sql = o.sql;
         where = "--sql";
     }
-    std::vector<std::string> also(o.dbs.begin() + 1, o.dbs.end());
-    nx::Store store(o.dbs.front(), o.write ? nx::Store::Access::read_write : nx::Store::Access::read_only, also);
-    nx::QueryTimeout limit(store, o.timeout);
+    std::unique_ptr<nx::Store> store;
+    std::unique_ptr<nx::DatasetDb> dataset;
+    if (!o.dataset.empty()) {
+        dataset = std::make_unique<nx::DatasetDb>(o.dataset);
+    } else {
+        std::vector<std::string> also(o.dbs.begin() + 1, o.dbs.end());
+        store = std::make_unique<nx::Store>(o.dbs.front(),
+                                            o.write ? nx::Store::Access::read_write : nx::Store::Access::read_only, also);
+    }
+    nx::SqliteDb& db = dataset ? dataset->db() : store->db();
+    nx::QueryTimeout limit(db, o.timeout);
     try {
-        nx::run_sql(store, sql, params, format, out, where);
+        nx::run_sql(db, sql, params, format, out, where);
     } catch (const nx::Error& e) {
         if (!limit.expired()) throw;
         std::ostringstream secs;

@@ -23,7 +23,7 @@ constexpr nx::OptionRule kOptionRules[] = {
 
 const nx::ToolSpec kSpec = {
     "nx-report",
-    "nx-report [FILE|DB]... [--db DB] [--profile NAME|PATTERN]... [--compare [--base NAME]] [--ranks]\n"
+    "nx-report [FILE|DB|DATASET]... [--db DB] [--profile NAME|PATTERN]... [--compare [--base NAME]] [--ranks]\n"
     "          [--baseline FILE|DB [--fail-on EXPR]... [--first-run-ok]] [--study-diff FILE|DB [--fail-on EXPR]...]\n"
     "          [--all] [--each] [--top N] [--format text|markdown|html|csv|tsv|jsonl] [-o FILE]",
     "Reports on profile records (metrics, memory/compute-bound verdict, findings with actions, engines,\n"
@@ -43,6 +43,7 @@ const nx::ToolSpec kSpec = {
     "  nx-report --db study.db --compare -o compare.html         # charts; opens offline\n"
     "  nx-convert --db ranks.db output/                          # one profile per rank\n"
     "  nx-report --db ranks.db --ranks\n"
+    "  nx-report dataset/ --ranks                                # a dataset's profiles (nx-convert --dataset)\n"
     "  nx-report --list rules",
     kListings,
     kOptionRules,

@@ -224,6 +224,16 @@ std::vector<int64_t> TimeBuckets::busy(IntervalUnion& u) const {
     return out;
 }
 
+std::vector<double> TimeBuckets::percent(IntervalUnion& u) const {
+    std::vector<int64_t> ns = busy(u);
+    std::vector<double> out;
+    for (int64_t b = 0; b < n_; ++b) {
+        double width = static_cast<double>(edge(b + 1) - edge(b));
+        out.push_back(width > 0 ? 100.0 * static_cast<double>(ns[static_cast<size_t>(b)]) / width : 0);
+    }
+    return out;
+}
+
 int64_t intersection_length(const std::vector<Interval>& a, const std::vector<Interval>& b) {
     int64_t total = 0;
     size_t i = 0, j = 0;

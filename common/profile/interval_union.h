@@ -91,6 +91,8 @@ public:
     int64_t of(int64_t t) const;
     // Busy time per bucket of the union's merged intervals (reads spilled runs).
     std::vector<int64_t> busy(IntervalUnion& u) const;
+    // The same as a percent of each bucket's width.
+    std::vector<double> percent(IntervalUnion& u) const;
 
 private:
     int64_t t0_, span_, n_;

@@ -137,6 +137,29 @@ struct EngineTimeline {
     std::vector<double> active_percent;
 };
 
+// One collective operation (an all-reduce, all-gather ...): its name as the
+// profiler gave it, when it ran in the profile's clock, what it moved.
+struct CollectiveOp {
+    std::string name;
+    int64_t start_ns = 0;
+    int64_t dur_ns = 0;
+    int64_t bytes = -1;  // -1: not said
+};
+
+// Where a device profile's time went (time_breakdown.h), over its span.
+// compute + collective - overlap + dma_exposed + idle = span.
+struct TimeBreakdown {
+    int64_t span_ns = 0;
+    int64_t compute_ns = 0;      // union of the compute engines' busy time
+    int64_t collective_ns = 0;   // union of the collective operations
+    int64_t overlap_ns = 0;      // computing while a collective runs
+    int64_t dma_exposed_ns = 0;  // DMA while neither computes nor communicates
+    int64_t idle_ns = 0;         // none of the three
+    // Per timeline bucket (kTimelineBuckets over the span): percent of the
+    // bucket computing, and in a collective.
+    std::vector<double> compute_percent, collective_percent;
+};
+
 struct ProfileSummary {
     std::vector<MetricValue> metrics;
     std::vector<EngineStat> engines;
@@ -156,6 +179,10 @@ struct ProfileSummary {
     // How the peak FLOP/s and HBM bandwidth were made (core_peaks.h), for
     // the report: "2 physical cores (profile metadata) x 78.64 TFLOP/s ...".
     std::string peak_basis;
+    // Device profiles (with engine rows): where the time went, and the
+    // collective operations in start order (at most CollectiveOps::kMaxOps).
+    std::optional<TimeBreakdown> breakdown;
+    std::vector<CollectiveOp> collectives;
 
     const MetricValue* find(std::string_view name) const;
     // nullptr unless the source has the figure's field but not the figure.

@@ -115,6 +115,7 @@ void ProfileMetrics::add(const Event& e) {
         end_ns_ = std::max(end_ns_, end);
     }
     busy_.add(e);
+    if (collectives_.is_collective(e)) collectives_.add(e);
     rule_inputs_.add(e);
     if ((e.type == EventType::instruction || e.type == EventType::active) && is_compute_engine(e.engine))
         any_compute_ = true;
@@ -612,14 +613,17 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         TimeBuckets buckets(out.start_ns, out.end_ns, kTimelineBuckets);
         for (Engine e : EngineBusy::kRows) {
             if (!busy_.present(e)) continue;
-            std::vector<int64_t> busy = buckets.busy(busy_.busy(e));
-            EngineTimeline t{e, {}};
-            for (int64_t b = 0; b < kTimelineBuckets; ++b) {
-                double width = static_cast<double>(buckets.edge(b + 1) - buckets.edge(b));
-                t.active_percent.push_back(width > 0 ? 100.0 * static_cast<double>(busy[static_cast<size_t>(b)]) / width : 0);
-            }
-            out.timeline.push_back(std::move(t));
+            out.timeline.push_back(EngineTimeline{e, buckets.percent(busy_.busy(e))});
         }
+    }
+    // Where the time went, for device profiles (engine rows or collectives).
+    if (!out.engines.empty() || collectives_.any()) {
+        out.breakdown = break_down_time(busy_, collectives_.intervals(), out.start_ns, out.end_ns, kTimelineBuckets);
+        out.collectives = collectives_.take_ops();
+        if (collectives_.dropped() > 0)
+            out.notes.push_back("collective operations: the first " + std::to_string(out.collectives.size()) +
+                                " are listed, " + std::to_string(collectives_.dropped()) +
+                                " more count in the time breakdown only");
     }
     return out;
 }

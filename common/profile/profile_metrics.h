@@ -23,6 +23,7 @@
 #include "common/profile/profile.h"
 #include "common/profile/profile_sink.h"
 #include "common/profile/rule_inputs.h"
+#include "common/profile/time_breakdown.h"
 #include "common/target/targets.h"
 
 namespace nx {
@@ -67,6 +68,7 @@ private:
     KeyAcc& bump(KeyTable& table, std::string_view key, int64_t dur, bool classify);
 
     EngineBusy busy_;              // per-engine busy time (engine_busy.h)
+    CollectiveOps collectives_;    // the collective operations (time_breakdown.h)
     RuleInputs rule_inputs_;       // the inputs of the 2.29+ and nx rules (rule_inputs.h)
     bool any_compute_ = false;     // a compute engine's instruction or profiler interval
 

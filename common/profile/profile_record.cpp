@@ -14,7 +14,8 @@ namespace {
 const std::set<std::string, std::less<>> kOwnFields = {
     "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
     "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
-    "metric_disagreements", "tracks", "dma_queue_types", "unavailable_metrics", "peak_basis", "core"};
+    "metric_disagreements", "tracks", "dma_queue_types", "unavailable_metrics", "peak_basis", "core", "breakdown",
+    "collective_ops"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
 void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
@@ -211,6 +212,44 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         w.EndObject();
         w.EndObject();
     }
+    if (summary.breakdown) {
+        const TimeBreakdown& b = *summary.breakdown;
+        key(w, "breakdown");
+        w.StartObject();
+        for (auto [k, v] : {std::pair<const char*, int64_t>{"span_ns", b.span_ns}, {"compute_ns", b.compute_ns},
+                            {"collective_ns", b.collective_ns}, {"overlap_ns", b.overlap_ns},
+                            {"dma_exposed_ns", b.dma_exposed_ns}, {"idle_ns", b.idle_ns}}) {
+            key(w, k);
+            w.Int64(v);
+        }
+        for (auto [k, values] : {std::pair<const char*, const std::vector<double>*>{"compute_percent", &b.compute_percent},
+                                 {"collective_percent", &b.collective_percent}}) {
+            key(w, k);
+            w.StartArray();
+            for (double v : *values) w.Double(std::round(v * 100) / 100);
+            w.EndArray();
+        }
+        w.EndObject();
+    }
+    if (!summary.collectives.empty()) {
+        key(w, "collective_ops");
+        w.StartArray();
+        for (const CollectiveOp& op : summary.collectives) {
+            w.StartObject();
+            key(w, "name");
+            str(w, op.name);
+            key(w, "start_ns");
+            w.Int64(op.start_ns);
+            key(w, "dur_ns");
+            w.Int64(op.dur_ns);
+            if (op.bytes >= 0) {
+                key(w, "bytes");
+                w.Int64(op.bytes);
+            }
+            w.EndObject();
+        }
+        w.EndArray();
+    }
     if (!summary.disagreements.empty()) {
         key(w, "metric_disagreements");
         w.StartArray();
@@ -339,6 +378,25 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
             }
         }
     }
+    if (const rapidjson::Value* b = find_member(rec, "breakdown"); b && b->IsObject()) {
+        TimeBreakdown t;
+        t.span_ns = get_int(*b, "span_ns").value_or(0);
+        t.compute_ns = get_int(*b, "compute_ns").value_or(0);
+        t.collective_ns = get_int(*b, "collective_ns").value_or(0);
+        t.overlap_ns = get_int(*b, "overlap_ns").value_or(0);
+        t.dma_exposed_ns = get_int(*b, "dma_exposed_ns").value_or(0);
+        t.idle_ns = get_int(*b, "idle_ns").value_or(0);
+        for (auto [k, values] : {std::pair<const char*, std::vector<double>*>{"compute_percent", &t.compute_percent},
+                                 {"collective_percent", &t.collective_percent}})
+            if (const rapidjson::Value* a = find_member(*b, k); a && a->IsArray())
+                for (auto& v : a->GetArray()) values->push_back(v.IsNumber() ? v.GetDouble() : 0);
+        summary.breakdown = std::move(t);
+    }
+    if (const rapidjson::Value* ops = find_member(rec, "collective_ops"); ops && ops->IsArray())
+        for (auto& op : ops->GetArray())
+            if (op.IsObject())
+                summary.collectives.push_back({get_string(op, "name").value_or(""), get_int(op, "start_ns").value_or(0),
+                                               get_int(op, "dur_ns").value_or(0), get_int(op, "bytes").value_or(-1)});
     if (const rapidjson::Value* ds = find_member(rec, "metric_disagreements"); ds && ds->IsArray()) {
         for (auto& d : ds->GetArray()) {
             auto name = get_string(d, "metric");

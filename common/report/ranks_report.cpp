@@ -1,155 +1,131 @@
 #include "common/report/ranks_report.h"
 
-#include <algorithm>
-#include <cmath>
-
-#include "common/report/compare_report.h"
 #include "common/format/units.h"
-#include "common/store/sqlite_db.h"
 
 namespace nx {
 
 namespace {
 
-std::string capture_of(const ProfileEntry& p) {
-    size_t slash = p.info.source.find_last_of('/');
-    return slash == std::string::npos ? std::string(".") : p.info.source.substr(0, slash);
+std::string percent_of(int64_t part, double whole) {
+    return whole > 0 ? format_percent(100.0 * static_cast<double>(part) / whole) : "";
 }
 
-const CollectiveTime* collective_of(const ProfileEntry* p, const std::map<std::string, CollectiveTime>& c) {
-    auto it = c.find(p->info.id);
-    return it == c.end() ? nullptr : &it->second;
+std::string summary_text(const RankAnalysis& a) {
+    const RankRow& fast = a.rows[a.fastest];
+    const RankRow& slow = a.rows[a.slowest];
+    std::string text = std::to_string(a.rows.size()) + " rank" + (a.rows.size() == 1 ? "" : "s") + ".";
+    if (a.rows.size() > 1 && slow.total_ns <= fast.total_ns)
+        text += " They take the same time (" + format_ns(slow.total_ns) + ").";
+    else if (a.rows.size() > 1)
+        text += " Skew " + (fast.total_ns > 0 ? format_ratio(slow.total_ns / fast.total_ns) : std::string("n/a")) +
+                " (slowest over fastest): rank " + std::to_string(slow.rank) + " takes " + format_ns(slow.total_ns) +
+                ", " + format_ns(slow.total_ns - fast.total_ns) + " more than rank " + std::to_string(fast.rank) +
+                " and " + format_ns(slow.total_ns - a.median_ns) + " more than the median.";
+    if (a.straggler >= 0) {
+        const RankRow& s = a.rows[static_cast<size_t>(a.straggler)];
+        text += " The straggler is rank " + std::to_string(s.rank) + " (" + s.profile->info.name + ")";
+        if (a.straggler_basis == "collectives")
+            text += ": it starts " + std::to_string(s.latest_count) + " of " + std::to_string(a.significant) +
+                    " significant collectives last, and the most variable one, " + a.most_variable + ", " +
+                    format_ns(a.start_spread_ns) + " after the earliest rank (start times from each rank's own start).";
+        else
+            text += ", the slowest (" + a.straggler_note + ").";
+        if (!a.straggler_engine.empty())
+            text += " Against rank " + std::to_string(a.rows[a.fastest].rank) + " its largest change is " +
+                    a.straggler_engine + ".";
+    } else if (a.rows.size() > 1) {
+        text += " No straggler.";
+    }
+    return text;
 }
 
-// The engine whose busy time differs most between the straggler and the
-// fastest rank: what the straggler spent its extra time on.
-std::string explaining_engine(const ProfileEntry* slow, const ProfileEntry* fast) {
-    std::string best;
-    int64_t most = 0;
-    for (Engine e : compared_engines()) {
-        int64_t d = engine_active_ns(slow, e) - engine_active_ns(fast, e);
-        if (std::llabs(d) > std::llabs(most)) {
-            most = d;
-            best = std::string(to_string(e)) + " busy time " + (d >= 0 ? "+" : "") + format_ns(static_cast<double>(d));
+void add_heat_map(Document& doc, const RankAnalysis& a) {
+    constexpr int kBuckets = 50;
+    double span = 0;
+    std::vector<std::vector<double>> heat = rank_heat_map(a, kBuckets, span);
+    if (span <= 0) return;
+    ChartBlock c;
+    c.kind = "timeline";
+    c.title = "Compute utilisation by rank over time (" + std::to_string(kBuckets) + " buckets of " +
+              format_ns(span / kBuckets) + ", from each rank's start)";
+    c.x_label = "time since the rank's start";
+    c.y_label = "computing (%)";
+    for (size_t i = 0; i < a.rows.size(); ++i) {
+        ChartSeries s;
+        s.name = "rank " + std::to_string(a.rows[i].rank);
+        for (int b = 0; b < kBuckets; ++b) {
+            s.x.push_back(span * b / kBuckets);
+            s.y.push_back(heat[i][static_cast<size_t>(b)]);
         }
+        c.categories.push_back(s.name);
+        c.series.push_back(std::move(s));
     }
-    return best;
-}
-
-struct Spread {
-    size_t fastest = 0, slowest = 0;
-    double median_ns = 0;
-};
-
-Spread spread_of(const RankCapture& c) {
-    Spread s;
-    std::vector<double> t;
-    for (size_t i = 0; i < c.ranks.size(); ++i) {
-        double ns = profile_total_ns(c.ranks[i]);
-        t.push_back(ns);
-        if (ns < profile_total_ns(c.ranks[s.fastest])) s.fastest = i;
-        if (ns > profile_total_ns(c.ranks[s.slowest])) s.slowest = i;
-    }
-    std::sort(t.begin(), t.end());
-    s.median_ns = t.empty() ? 0 : (t.size() % 2 ? t[t.size() / 2] : (t[t.size() / 2 - 1] + t[t.size() / 2]) / 2);
-    return s;
+    doc.chart(c);
 }
 
 }  // namespace
 
-std::map<std::string, CollectiveTime> store_collective_times(Store& store) {
-    std::map<std::string, CollectiveTime> out;
-    SqliteStmt q(store.db(),
-                 "SELECT p.uid, COUNT(*), SUM(e.dur) FROM event e JOIN track t ON t.id = e.track_id "
-                 "JOIN profile p ON p.id = e.profile_id WHERE t.name = 'collectives' GROUP BY p.uid");
-    while (q.step()) out[q.column_text(0)] = CollectiveTime{q.column_int(1), q.column_int(2)};
-    return out;
-}
-
-std::vector<RankCapture> group_ranks(const std::vector<ProfileEntry>& profiles, std::vector<std::string>& skipped) {
-    std::vector<RankCapture> out;
-    for (const ProfileEntry& p : profiles) {
-        if (p.info.rank < 0) {
-            skipped.push_back(p.info.name);
-            continue;
-        }
-        std::string name = capture_of(p);
-        auto it = std::find_if(out.begin(), out.end(), [&](const RankCapture& c) { return c.name == name; });
-        if (it == out.end()) it = out.insert(out.end(), RankCapture{name, {}});
-        it->ranks.push_back(&p);
-    }
-    for (RankCapture& c : out)
-        std::stable_sort(c.ranks.begin(), c.ranks.end(),
-                         [](const ProfileEntry* a, const ProfileEntry* b) { return a->info.rank < b->info.rank; });
-    return out;
-}
-
-void add_rank_report(Document& doc, const std::vector<RankCapture>& captures,
-                     const std::map<std::string, CollectiveTime>& collectives) {
-    for (const RankCapture& c : captures) {
-        doc.heading("Ranks: " + c.name);
-        Spread s = spread_of(c);
-        const ProfileEntry* slow = c.ranks[s.slowest];
-        const ProfileEntry* fast = c.ranks[s.fastest];
-        double slow_ns = profile_total_ns(slow), fast_ns = profile_total_ns(fast);
-        std::string text = std::to_string(c.ranks.size()) + " rank" + (c.ranks.size() == 1 ? "" : "s") + ".";
-        // Equal times have no straggler to name.
-        bool straggler = c.ranks.size() > 1 && slow_ns > fast_ns;
-        if (c.ranks.size() > 1 && !straggler) text += " They take the same time (" + format_ns(slow_ns) + "): no straggler.";
-        if (straggler) {
-            text += " Skew " + (fast_ns > 0 ? format_ratio(slow_ns / fast_ns) : std::string("n/a")) +
-                    " (slowest over fastest); the straggler is rank " + std::to_string(slow->info.rank) + " (" +
-                    slow->info.name + "), " + format_ns(slow_ns - fast_ns) + " behind the fastest and " +
-                    format_ns(slow_ns - s.median_ns) + " behind the median.";
-            std::string engine = explaining_engine(slow, fast);
-            if (!engine.empty())
-                text += " Against rank " + std::to_string(fast->info.rank) + " its largest engine change is " + engine + ".";
-        }
-        doc.paragraph(text);
+void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
+    for (const RankAnalysis& a : captures) {
+        doc.heading("Ranks: " + a.capture);
+        doc.paragraph(summary_text(a));
         TableBlock t;
-        t.columns = {"rank", "profile", "total time", "vs fastest", "behind fastest", "collectives", "collective time",
-                     "share", ""};
-        t.numeric = {true, false, true, true, true, true, true, true, false};
-        bool any_collectives = false;
-        for (size_t i = 0; i < c.ranks.size(); ++i) {
-            const ProfileEntry* p = c.ranks[i];
-            double ns = profile_total_ns(p);
-            const CollectiveTime* ct = collective_of(p, collectives);
-            any_collectives = any_collectives || ct;
-            t.rows.push_back({std::to_string(p->info.rank), p->info.name, format_ns(ns),
-                              fast_ns > 0 ? format_ratio(ns / fast_ns) : "n/a", format_ns(ns - fast_ns),
-                              ct ? format_count(static_cast<double>(ct->ops)) : "",
-                              ct ? format_ns(static_cast<double>(ct->ns)) : "",
-                              ct && ns > 0 ? format_percent(100.0 * static_cast<double>(ct->ns) / ns) : "",
-                              i == s.slowest && straggler ? "straggler" : ""});
+        t.columns = {"rank", "profile", "total time", "vs fastest", "compute", "collectives", "overlap",
+                     "exposed DMA", "idle", "collective wait", ""};
+        t.numeric = {true, false, true, true, true, true, true, true, true, true, false};
+        bool any_breakdown = false;
+        for (size_t i = 0; i < a.rows.size(); ++i) {
+            const RankRow& r = a.rows[i];
+            const TimeBreakdown* b = r.breakdown;
+            any_breakdown = any_breakdown || b;
+            double fast = a.rows[a.fastest].total_ns;
+            t.rows.push_back({std::to_string(r.rank), r.profile->info.name, format_ns(r.total_ns),
+                              fast > 0 ? format_ratio(r.total_ns / fast) : "n/a",
+                              b ? percent_of(b->compute_ns, static_cast<double>(b->span_ns)) : "",
+                              b ? percent_of(b->collective_ns, static_cast<double>(b->span_ns)) : "",
+                              r.overlap_percent >= 0 ? format_percent(r.overlap_percent) : "",
+                              b ? percent_of(b->dma_exposed_ns, static_cast<double>(b->span_ns)) : "",
+                              b ? percent_of(b->idle_ns, static_cast<double>(b->span_ns)) : "",
+                              r.wait_ns >= 0 ? format_ns(static_cast<double>(r.wait_ns)) : "",
+                              static_cast<int>(i) == a.straggler ? "straggler" : ""});
         }
         doc.table(t);
-        if (!any_collectives)
-            doc.paragraph("Collective operations: not in these profiles (Neuron Explorer's collectives table, read "
-                          "from a study database).");
-        else
-            doc.paragraph("Collective time is mostly waiting: in a collective the ranks that arrive first wait for "
-                          "the last, so the fastest ranks show the most.");
+        if (!any_breakdown) {
+            doc.paragraph("Time breakdown: not in these profiles (records written before nx kept it: convert them "
+                          "again).");
+        } else {
+            doc.paragraph("Compute, collectives, exposed DMA (moving data while neither computing nor communicating) "
+                          "and idle as shares of each rank's span of events (they overlap only where compute and "
+                          "collectives do); overlap is the share of collective time spent "
+                          "computing too. Collective wait: per matched collective, its duration on the rank minus "
+                          "its shortest on any rank (" + std::to_string(a.matched) +
+                          " matched" + (a.matched ? "" : ": " + a.unmatched_reason) + ").");
+            add_heat_map(doc, a);
+        }
     }
 }
 
-void write_rank_rows(const std::vector<RankCapture>& captures, const std::map<std::string, CollectiveTime>& collectives,
-                     RowWriter& out) {
+void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out) {
     out.columns({"kind", "capture", "rank", "profile", "total_ns", "vs_fastest", "behind_ns", "straggler",
-                 "collective_ops", "collective_ns", "collective_percent"});
-    for (const RankCapture& c : captures) {
-        Spread s = spread_of(c);
-        double fast_ns = profile_total_ns(c.ranks[s.fastest]);
-        bool straggler = profile_total_ns(c.ranks[s.slowest]) > fast_ns;
-        for (size_t i = 0; i < c.ranks.size(); ++i) {
-            const ProfileEntry* p = c.ranks[i];
-            double ns = profile_total_ns(p);
-            const CollectiveTime* ct = collective_of(p, collectives);
-            out.row({Cell::of_text("rank"), Cell::of_text(c.name), Cell::of_int(p->info.rank), Cell::of_text(p->info.name),
-                     Cell::of_real(ns), fast_ns > 0 ? Cell::of_real(ns / fast_ns) : Cell{}, Cell::of_real(ns - fast_ns),
-                     Cell::of_int(i == s.slowest && straggler ? 1 : 0),
-                     ct ? Cell::of_int(ct->ops) : Cell{}, ct ? Cell::of_int(ct->ns) : Cell{},
-                     ct && ns > 0 ? Cell::of_real(100.0 * static_cast<double>(ct->ns) / ns) : Cell{}});
+                 "collective_ops", "collective_ns", "collective_percent", "compute_ns", "overlap_percent",
+                 "dma_exposed_ns", "idle_ns", "wait_ns", "latest_collectives"});
+    for (const RankAnalysis& a : captures) {
+        double fast = a.rows[a.fastest].total_ns;
+        for (size_t i = 0; i < a.rows.size(); ++i) {
+            const RankRow& r = a.rows[i];
+            const TimeBreakdown* b = r.breakdown;
+            out.row({Cell::of_text("rank"), Cell::of_text(a.capture), Cell::of_int(r.rank),
+                     Cell::of_text(r.profile->info.name), Cell::of_real(r.total_ns),
+                     fast > 0 ? Cell::of_real(r.total_ns / fast) : Cell{}, Cell::of_real(r.total_ns - fast),
+                     Cell::of_int(static_cast<int>(i) == a.straggler ? 1 : 0), Cell::of_int(r.collective_ops),
+                     b ? Cell::of_int(r.collective_ns) : Cell{},
+                     b && b->span_ns > 0
+                         ? Cell::of_real(100.0 * static_cast<double>(r.collective_ns) / static_cast<double>(b->span_ns))
+                         : Cell{},
+                     b ? Cell::of_int(b->compute_ns) : Cell{},
+                     r.overlap_percent >= 0 ? Cell::of_real(r.overlap_percent) : Cell{},
+                     b ? Cell::of_int(b->dma_exposed_ns) : Cell{}, b ? Cell::of_int(b->idle_ns) : Cell{},
+                     r.wait_ns >= 0 ? Cell::of_int(r.wait_ns) : Cell{}, Cell::of_int(r.latest_count)});
         }
     }
     out.finish();

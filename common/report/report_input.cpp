@@ -2,7 +2,6 @@
 // standard input, profiles and runs from study databases, and the slices of
 // trace profiles (their event records, or the event table).
 #include "common/report/report_input.h"
-
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -13,6 +12,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "common/dataset/dataset_layout.h"
+#include "common/parquet/table_reader.h"
 #include "common/io/diag.h"
 #include "common/io/error.h"
 #include "common/profile/profile_record.h"
@@ -219,6 +220,29 @@ void read_db_profiles(Store& store, const std::vector<std::string>& names, Repor
         read_profile_record(doc, e.info, e.summary);
         if (is_trace_profile(e.info, e.summary)) e.trace = read_db_slices(store, q.column_int(3));
         into.profiles.push_back(std::move(e));
+    }
+}
+
+void read_dataset_profiles(const std::string& root, const std::vector<std::string>& names, ReportInput& into) {
+    for (const dataset::TableFile& f : dataset::list_table(root, "profiles")) {
+        parquet::TableReader t({f.path}, {"record", "name", "profile"});
+        while (t.next()) {
+            std::string name(t.column(1) && !t.column(1)->is_null() ? t.column(1)->str() : std::string_view());
+            std::string id(t.column(2) && !t.column(2)->is_null() ? t.column(2)->str() : std::string_view());
+            if (!names.empty() && std::none_of(names.begin(), names.end(),
+                                               [&](const std::string& n) { return profile_named(name, id, n); }))
+                continue;
+            if (!t.column(0) || t.column(0)->is_null())
+                throw Error("a profiles row without its record (row group " + std::to_string(t.row_group()) +
+                                ", column record)",
+                            f.path);
+            rapidjson::Document doc;
+            std::string text(t.column(0)->str());
+            parse_json_object(doc, text, f.path, 0);
+            ProfileEntry e;
+            read_profile_record(doc, e.info, e.summary);
+            into.profiles.push_back(std::move(e));
+        }
     }
 }
 

@@ -53,6 +53,9 @@ bool is_sqlite_file(const std::string& path);
 // slices from its events), only those named (by name or id) when `names` is
 // not empty; and the run history.
 void read_db_profiles(Store& store, const std::vector<std::string>& names, ReportInput& into);
+// Profiles of an nx dataset (dataset_layout.h): the profile records of its
+// profiles table, only those named when `names` is not empty.
+void read_dataset_profiles(const std::string& root, const std::vector<std::string>& names, ReportInput& into);
 // --profile NAME: a profile's name or id, or a shell pattern on names
 // ("mm_*", "rank[01]") when it has * ? or [.
 bool is_name_pattern(const std::string& s);

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 
+#include "common/dataset/dataset_layout.h"
 #include "common/format/units.h"
 #include "common/io/diag.h"
 #include "common/io/error.h"
@@ -58,6 +59,10 @@ void attach_regions(Store& store, ReportInput& into, size_t first, const ReportR
 
 void load_source(const std::string& path, ReportInput& into, const ReportRequest& r, bool runs_too,
                  const RuleThresholds* regions = nullptr) {
+    if (path != "-" && dataset::is_dataset(path)) {
+        read_dataset_profiles(path, r.profiles, into);
+        return;
+    }
     if (path != "-" && is_sqlite_file(path)) {
         Store store(path, Store::Access::read_only);
         size_t first = into.profiles.size();
@@ -241,13 +246,6 @@ void study_diff_mode(ModeContext& c) {
 }
 
 void ranks_mode(ModeContext& c) {
-    // Collective operations are events: only databases have them.
-    std::map<std::string, CollectiveTime> collectives;
-    for (const std::string& db : c.sources)
-        if (db != "-" && is_sqlite_file(db)) {
-            Store store(db, Store::Access::read_only);
-            collectives.merge(store_collective_times(store));
-        }
     std::vector<std::string> skipped;
     std::vector<RankCapture> captures = group_ranks(c.input.profiles, skipped);
     if (captures.empty())
@@ -256,8 +254,10 @@ void ranks_mode(ModeContext& c) {
     if (!skipped.empty())
         print_note("--ranks: left out " + std::to_string(skipped.size()) + " profile" + (skipped.size() == 1 ? "" : "s") +
                    " without a rank, the first: " + skipped.front());
-    c.emit([&](RowWriter& w) { write_rank_rows(captures, collectives, w); },
-           [&](Document& doc) { add_rank_report(doc, captures, collectives); });
+    std::vector<RankAnalysis> analyses;
+    for (const RankCapture& rc : captures) analyses.push_back(analyse_ranks(rc));
+    c.emit([&](RowWriter& w) { write_rank_rows(analyses, w); },
+           [&](Document& doc) { add_rank_report(doc, analyses); });
 }
 
 void compare_mode(ModeContext& c) {

@@ -37,16 +37,6 @@ std::vector<TraceGap> largest_gaps(IntervalUnion& busy, size_t keep) {
     return gaps;
 }
 
-std::vector<double> timeline_percent(IntervalUnion& busy, const TimeBuckets& buckets) {
-    std::vector<int64_t> ns = buckets.busy(busy);
-    std::vector<double> out;
-    for (int64_t b = 0; b < buckets.count(); ++b) {
-        double width = static_cast<double>(buckets.edge(b + 1) - buckets.edge(b));
-        out.push_back(width > 0 ? 100.0 * static_cast<double>(ns[static_cast<size_t>(b)]) / width : 0);
-    }
-    return out;
-}
-
 GpuOpStat op_stat(std::string name, std::vector<int64_t>& durs) {
     std::sort(durs.begin(), durs.end());
     GpuOpStat s;
@@ -183,13 +173,13 @@ TraceStats compute_trace_stats(const TraceSlices& in, int64_t start_ns, int64_t 
         for (const auto& [c, n] : cats) tt.categories.push_back(in.text(c));
         tt.busy_ns = busy.total();
         tt.gaps = largest_gaps(busy, o.gaps_per_track);
-        tt.timeline = timeline_percent(busy, buckets);
+        tt.timeline = buckets.percent(busy);
         out.tracks.push_back(std::move(tt));
         if (stream.kernels + stream.memcpys + stream.memsets > 0) {
             stream.track = in.text(track.name);
             stream.busy_ns = gpu.total();
             stream.gaps = largest_gaps(gpu, o.gaps_per_track);
-            stream.timeline = timeline_percent(gpu, buckets);
+            stream.timeline = buckets.percent(gpu);
             out.gpu_streams.push_back(std::move(stream));
         }
     }

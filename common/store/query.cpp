@@ -136,9 +136,9 @@ void check_param_names(sqlite3* db, const std::string& sql, const QueryParams& p
 
 // Steps through every statement in sql, calling on_columns/on_row.
 template <typename OnColumns, typename OnRow>
-size_t each_row(Store& store, const std::string& sql, const QueryParams& params, const std::string& where,
+size_t each_row(SqliteDb& store, const std::string& sql, const QueryParams& params, const std::string& where,
                 OnColumns&& on_columns, OnRow&& on_row) {
-    sqlite3* db = store.db().handle();
+    sqlite3* db = store.handle();
     const char* tail = sql.c_str();
     const char* end = sql.c_str() + sql.size();
     // SQLite stops reading at a NUL and would hand back the same tail forever.
@@ -195,7 +195,7 @@ std::vector<NamedQuery> load_named_queries(const std::string& dir) {
     return out;
 }
 
-size_t run_sql(Store& store, const std::string& sql, const QueryParams& params, RowFormat format, Output& out,
+size_t run_sql(SqliteDb& store, const std::string& sql, const QueryParams& params, RowFormat format, Output& out,
                const std::string& where) {
     std::unique_ptr<RowWriter> writer;
     size_t rows = each_row(
@@ -210,7 +210,7 @@ size_t run_sql(Store& store, const std::string& sql, const QueryParams& params, 
     return rows;
 }
 
-QueryResult query_rows(Store& store, const std::string& sql, const QueryParams& params, const std::string& where) {
+QueryResult query_rows(SqliteDb& store, const std::string& sql, const QueryParams& params, const std::string& where) {
     QueryResult r;
     each_row(
         store, sql, params, where, [&](const std::vector<std::string>& names) { r.columns = names; r.rows.clear(); },
@@ -225,14 +225,14 @@ double steady_seconds() {
 constexpr int kProgressSteps = 10000;  // VM instructions between clock checks
 }  // namespace
 
-QueryTimeout::QueryTimeout(Store& store, double seconds) : store_(store) {
+QueryTimeout::QueryTimeout(SqliteDb& db, double seconds) : db_(db) {
     if (seconds <= 0) return;
     deadline_ = steady_seconds() + seconds;
-    sqlite3_progress_handler(store_.db().handle(), kProgressSteps, &QueryTimeout::check, this);
+    sqlite3_progress_handler(db_.handle(), kProgressSteps, &QueryTimeout::check, this);
 }
 
 QueryTimeout::~QueryTimeout() {
-    if (deadline_ > 0) sqlite3_progress_handler(store_.db().handle(), 0, nullptr, nullptr);
+    if (deadline_ > 0) sqlite3_progress_handler(db_.handle(), 0, nullptr, nullptr);
 }
 
 int QueryTimeout::check(void* self) {

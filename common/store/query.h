@@ -33,7 +33,7 @@ using QueryParams = std::map<std::string, std::string>;
 // Runs every statement of `sql`; each statement that returns rows is written
 // as one result through a RowWriter.  Throws Error("...: <sqlite message>")
 // naming `where` (the query name or file).  Returns the number of rows.
-size_t run_sql(Store& store, const std::string& sql, const QueryParams& params, RowFormat format, Output& out,
+size_t run_sql(SqliteDb& db, const std::string& sql, const QueryParams& params, RowFormat format, Output& out,
                const std::string& where);
 
 // Stops the SQL of `store` once it has run `seconds` (a progress handler
@@ -41,7 +41,7 @@ size_t run_sql(Store& store, const std::string& sql, const QueryParams& params, 
 // fails, and run_sql's Error says the limit was reached.
 class QueryTimeout {
 public:
-    QueryTimeout(Store& store, double seconds);
+    QueryTimeout(SqliteDb& db, double seconds);
     ~QueryTimeout();
     QueryTimeout(const QueryTimeout&) = delete;
     QueryTimeout& operator=(const QueryTimeout&) = delete;
@@ -49,7 +49,7 @@ public:
 
 private:
     static int check(void* self);
-    Store& store_;
+    SqliteDb& db_;
     double deadline_ = 0;  // steady-clock seconds
     bool expired_ = false;
 };
@@ -59,6 +59,6 @@ struct QueryResult {
     std::vector<std::string> columns;
     std::vector<std::vector<Cell>> rows;
 };
-QueryResult query_rows(Store& store, const std::string& sql, const QueryParams& params, const std::string& where);
+QueryResult query_rows(SqliteDb& db, const std::string& sql, const QueryParams& params, const std::string& where);
 
 }  // namespace nx

@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     try {
         static nx::Store store(database(), nx::Store::Access::read_only);
-        (void)nx::query_rows(store, sql.empty() ? "SELECT :p" : sql, params, "fuzz");
+        (void)nx::query_rows(store.db(), sql.empty() ? "SELECT :p" : sql, params, "fuzz");
     } catch (const nx::Error&) {
     }
     return 0;

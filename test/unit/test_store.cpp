@@ -906,7 +906,7 @@ TEST_F(MergedStores, MissingSecondDatabaseIsAnErrorNamingIt) {
 TEST_F(ReadOnlyStore, SqlWithANulByteIsAnErrorNotALoop) {
     std::string sql("SELECT 1;\0SELECT 2", 18);
     try {
-        (void)nx::query_rows(*store, sql, {}, "q.sql");
+        (void)nx::query_rows(store->db(), sql, {}, "q.sql");
         FAIL() << "accepted SQL with a NUL byte";
     } catch (const nx::Error& e) {
         EXPECT_NE(std::string(e.what()).find("NUL"), std::string::npos) << e.what();

@@ -1,0 +1,162 @@
+#include "common/dataset/dataset_layout.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <system_error>
+
+#include "common/io/error.h"
+
+namespace nx::dataset {
+
+namespace {
+
+using parquet::ValueType;
+namespace fs = std::filesystem;
+
+constexpr bool kRequired = false;
+constexpr bool kNullable = true;
+
+std::vector<Table> make_tables() {
+    const parquet::WriterColumn profile{"profile", ValueType::string, kRequired};
+    return {
+        {"metrics", "the profile's summary metrics: the profiler's own (origin source), nx's (derived), or a figure "
+                    "the profiler says it lacks (unavailable, value null)",
+         {profile, {"name", ValueType::string, kRequired}, {"value", ValueType::float64, kNullable},
+          {"unit", ValueType::string, kNullable}, {"origin", ValueType::string, kRequired}},
+         {}},
+        {"engines", "busy time per engine row: the union of its intervals (busy_ns), the plain sum, instructions",
+         {profile, {"engine", ValueType::string, kRequired}, {"origin", ValueType::string, kRequired},
+          {"instructions", ValueType::int64, kRequired}, {"busy_ns", ValueType::int64, kRequired},
+          {"busy_sum_ns", ValueType::int64, kRequired}, {"work_instructions", ValueType::int64, kNullable},
+          {"work_sum_ns", ValueType::int64, kNullable}, {"active_percent", ValueType::float64, kRequired}},
+         {}},
+        {"breakdown", "where the time went: compute, collectives, their overlap, exposed DMA, idle (one row)",
+         {profile, {"span_ns", ValueType::int64, kRequired}, {"compute_ns", ValueType::int64, kRequired},
+          {"collective_ns", ValueType::int64, kRequired}, {"overlap_ns", ValueType::int64, kRequired},
+          {"dma_exposed_ns", ValueType::int64, kRequired}, {"idle_ns", ValueType::int64, kRequired}},
+         {}},
+        {"utilization", "compute and collective share of each of 50 equal time buckets of the profile",
+         {profile, {"bucket", ValueType::int32, kRequired}, {"start_ns", ValueType::int64, kRequired},
+          {"end_ns", ValueType::int64, kRequired}, {"compute_percent", ValueType::float64, kRequired},
+          {"collective_percent", ValueType::float64, kRequired}},
+         {}},
+        {"collectives", "the collective operations in start order (seq from 0)",
+         {profile, {"seq", ValueType::int32, kRequired}, {"name", ValueType::string, kRequired},
+          {"start_ns", ValueType::int64, kRequired}, {"dur_ns", ValueType::int64, kRequired},
+          {"bytes", ValueType::int64, kNullable}},
+         {}},
+        {"findings", "the rules' findings (and the profiler's own warnings), ranked, as the report shows them",
+         {profile, {"rule", ValueType::string, kRequired}, {"severity", ValueType::string, kRequired},
+          {"metric", ValueType::string, kNullable}, {"value", ValueType::float64, kNullable},
+          {"threshold", ValueType::float64, kNullable}, {"message", ValueType::string, kRequired},
+          {"action", ValueType::string, kNullable}},
+         {}},
+        {"tracks", "the rows of the profile's events (track_id is the events' and counters' track_id)",
+         {profile, {"track_id", ValueType::int32, kRequired}, {"name", ValueType::string, kRequired},
+          {"engine", ValueType::string, kNullable}, {"kind", ValueType::string, kRequired},
+          {"events", ValueType::int64, kRequired}},
+         {}},
+        {"events", "every slice: instructions, DMA transfers, semaphores, regions, runtime calls; sorted by track, "
+                   "then time, so row-group statistics prune on both",
+         {profile, {"track_id", ValueType::int32, kRequired}, {"type", ValueType::string, kRequired},
+          {"ts", ValueType::int64, kRequired}, {"dur", ValueType::int64, kRequired},
+          {"name", ValueType::string, kNullable}, {"opcode", ValueType::string, kNullable},
+          {"hlo_name", ValueType::string, kNullable}, {"layer", ValueType::string, kNullable},
+          {"bytes", ValueType::int64, kNullable}, {"flops", ValueType::float64, kNullable},
+          {"model_flops", ValueType::float64, kNullable}, {"dma_kind", ValueType::string, kNullable},
+          {"tensor", ValueType::string, kNullable}, {"depth", ValueType::int32, kRequired},
+          {"transpose", ValueType::boolean, kNullable}, {"args", ValueType::string, kNullable}},
+         {1, 3}},
+        {"counters", "counter samples (the profiler's series: pending DMAs, throughput, memory use)",
+         {profile, {"track_id", ValueType::int32, kRequired}, {"ts", ValueType::int64, kRequired},
+          {"value", ValueType::float64, kRequired}},
+         {1, 2}},
+        {"profiles", "one row per profile: its identity (where it came from, which instance, process and core), "
+                     "its span, and its profile record (JSON: every figure nx-report needs)",
+         {profile, {"name", ValueType::string, kNullable}, {"source", ValueType::string, kNullable},
+          {"format", ValueType::string, kNullable}, {"backend", ValueType::string, kNullable},
+          {"target", ValueType::string, kNullable}, {"dtype", ValueType::string, kNullable},
+          {"instance_id", ValueType::string, kNullable}, {"process_id", ValueType::int64, kNullable},
+          {"worker_gid", ValueType::int64, kNullable}, {"logical_core", ValueType::int64, kNullable},
+          {"physical_cores", ValueType::int64, kNullable}, {"neff_hash", ValueType::string, kNullable},
+          {"clock_offset_ns", ValueType::int64, kNullable}, {"start_ns", ValueType::int64, kRequired},
+          {"end_ns", ValueType::int64, kRequired}, {"events", ValueType::int64, kRequired},
+          {"nx_version", ValueType::string, kRequired}, {"record", ValueType::string, kRequired}},
+         {}},
+    };
+}
+
+bool parse_rank(std::string_view text, int64_t& out) {
+    if (text.empty()) return false;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+const std::vector<Table>& tables() {
+    static const std::vector<Table> t = make_tables();
+    return t;
+}
+
+const Table* find_table(std::string_view name) {
+    for (const Table& t : tables())
+        if (name == t.name) return &t;
+    return nullptr;
+}
+
+size_t column_index(const Table& t, std::string_view column) {
+    for (size_t i = 0; i < t.columns.size(); ++i)
+        if (t.columns[i].name == column) return i;
+    throw Error("internal: dataset table " + std::string(t.name) + " has no column " + std::string(column));
+}
+
+std::string partition_dir(const std::string& root, std::string_view table, int rank) {
+    return root + "/" + std::string(table) + "/" + kPartitionKey + "=" +
+           (rank < 0 ? std::string(kNullPartition) : std::to_string(rank));
+}
+
+std::string profile_file(const std::string& root, std::string_view table, int rank, std::string_view profile_id) {
+    return partition_dir(root, table, rank) + "/" + std::string(profile_id) + ".parquet";
+}
+
+std::vector<TableFile> list_table(const std::string& root, std::string_view table) {
+    std::vector<TableFile> out;
+    fs::path dir = fs::path(root) / std::string(table);
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return out;
+    const std::string prefix = std::string(kPartitionKey) + "=";
+    for (const fs::directory_entry& part : fs::directory_iterator(dir, ec)) {
+        std::string folder = part.path().filename().string();
+        if (!part.is_directory(ec) || folder.rfind(prefix, 0) != 0) continue;
+        std::string value = folder.substr(prefix.size());
+        std::optional<int64_t> rank;
+        if (value != kNullPartition) {
+            int64_t r = 0;
+            if (!parse_rank(value, r)) continue;
+            rank = r;
+        }
+        for (const fs::directory_entry& f : fs::directory_iterator(part.path(), ec)) {
+            std::string name = f.path().filename().string();
+            constexpr std::string_view kSuffix = ".parquet";
+            if (!f.is_regular_file(ec) || name.size() <= kSuffix.size() ||
+                name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+                continue;
+            out.push_back({f.path().string(), rank, name.substr(0, name.size() - kSuffix.size())});
+        }
+    }
+    if (ec) throw Error("cannot list the dataset's " + std::string(table) + " table: " + ec.message(), dir.string());
+    std::sort(out.begin(), out.end(), [](const TableFile& a, const TableFile& b) {
+        if (a.rank != b.rank) return !a.rank || (b.rank && *a.rank < *b.rank);
+        return a.profile_id < b.profile_id;
+    });
+    return out;
+}
+
+bool is_dataset(const std::string& dir) {
+    std::error_code ec;
+    return fs::is_directory(fs::path(dir) / "profiles", ec);
+}
+
+}  // namespace nx::dataset

@@ -1,0 +1,63 @@
+// An nx dataset (nx-convert --dataset DIR): normalised profiles as
+// Hive-partitioned Parquet tables that DuckDB, Spark, Trino and Athena read
+// as they are, one table per folder, partitioned by rank:
+//
+//   DIR/<table>/rank=<r>/<profile id>.parquet
+//   DIR/<table>/rank=__HIVE_DEFAULT_PARTITION__/<profile id>.parquet   (no rank)
+//
+// Every profile's files are its own (tasks converting profiles in parallel
+// share none); a re-run of a profile replaces its files; the profiles table's
+// file is written last, so a profile is in the dataset exactly when its
+// profiles file is (the reduce's completeness check reads those only).
+// Partition columns live in the path, not in the files; keys are lowercase.
+// This file is the one description of the tables (names, columns, types,
+// sort order); nx(7) DATASET documents them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/parquet/parquet_writer.h"
+
+namespace nx::dataset {
+
+struct Table {
+    const char* name;
+    const char* description;
+    std::vector<parquet::WriterColumn> columns;
+    std::vector<size_t> sorted_by;  // the rows come in this column order (events: track, then time)
+};
+
+// profiles, metrics, engines, breakdown, utilization, collectives, findings,
+// tracks, events, counters: in the order a profile's files are written
+// (profiles last).
+const std::vector<Table>& tables();
+const Table* find_table(std::string_view name);
+// Index of `column` in `t`; throws for a name the table lacks (a bug).
+size_t column_index(const Table& t, std::string_view column);
+
+inline constexpr const char* kNullPartition = "__HIVE_DEFAULT_PARTITION__";
+inline constexpr const char* kPartitionKey = "rank";
+
+// "DIR/<table>/rank=<r>" (rank < 0: the null partition).
+std::string partition_dir(const std::string& root, std::string_view table, int rank);
+std::string profile_file(const std::string& root, std::string_view table, int rank, std::string_view profile_id);
+
+// One file of a table as found on disk.
+struct TableFile {
+    std::string path;
+    std::optional<int64_t> rank;   // from its rank=<r> folder; empty for the null partition
+    std::string profile_id;        // its name without .parquet
+};
+// Every file of `table` under `root`, by rank then profile id.  Files that
+// do not follow the layout (another partition key, a non-numeric rank, a
+// temporary file of a writer still at work) are not the dataset's and are
+// skipped.  A missing table folder is an empty table.
+std::vector<TableFile> list_table(const std::string& root, std::string_view table);
+
+// True when `dir` holds a dataset (a profiles folder).
+bool is_dataset(const std::string& dir);
+
+}  // namespace nx::dataset

@@ -1,0 +1,279 @@
+#include "common/dataset/dataset_sink.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "common/dataset/dataset_layout.h"
+#include "common/import/runtime_path.h"
+#include "common/io/error.h"
+#include "common/io/version.h"
+#include "common/parquet/parquet_writer.h"
+#include "common/profile/gemv_advice.h"
+#include "common/profile/interval_union.h"
+#include "common/profile/matmul_free_advice.h"
+#include "common/profile/metric_defs.h"
+#include "common/profile/profile_record.h"
+#include "common/profile/rules.h"
+
+namespace nx {
+
+namespace {
+
+using parquet::ParquetWriter;
+
+// One table's file of the profile being written, its columns by name.
+class TableWriter {
+public:
+    TableWriter(const dataset::Table& t, const std::string& path, const DatasetOptions& o, const std::string& profile)
+        : table_(t), writer_(path, t.columns, writer_options(t, o)), profile_(profile) {}
+
+    size_t col(std::string_view name) const { return dataset::column_index(table_, name); }
+    ParquetWriter& w() { return writer_; }
+    // Starts a row with its profile column set.
+    ParquetWriter& row() {
+        writer_.set_string(0, profile_);
+        return writer_;
+    }
+    void text(std::string_view column, std::string_view v) {
+        if (v.empty()) writer_.set_null(col(column));
+        else writer_.set_string(col(column), v);
+    }
+    void int64_or_null(std::string_view column, int64_t v, bool present) {
+        if (present) writer_.set_int64(col(column), v);
+        else writer_.set_null(col(column));
+    }
+    int64_t commit() {
+        writer_.commit();
+        return writer_.bytes_written();
+    }
+
+private:
+    static parquet::WriterOptions writer_options(const dataset::Table& t, const DatasetOptions& o) {
+        parquet::WriterOptions w;
+        w.codec = o.codec;
+        w.row_group_rows = o.row_group_rows;
+        w.sorted_by = t.sorted_by;
+        w.created_by = std::string("nx ") + nx_version();
+        w.key_value = {{"nx.table", t.name}};
+        return w;
+    }
+    const dataset::Table& table_;
+    ParquetWriter writer_;
+    const std::string& profile_;
+};
+
+void write_metrics(TableWriter& t, const ProfileSummary& s) {
+    for (const MetricValue& m : s.metrics) {
+        ParquetWriter& w = t.row();
+        w.set_string(t.col("name"), m.name);
+        w.set_double(t.col("value"), m.value);
+        t.text("unit", metric_unit(m.name));
+        w.set_string(t.col("origin"), m.measured ? "source" : "derived");
+        w.end_row();
+    }
+    for (const UnavailableMetric& u : s.unavailable) {
+        if (s.find(u.name)) continue;  // nx derived the figure the profiler lacks
+        ParquetWriter& w = t.row();
+        w.set_string(t.col("name"), u.name);
+        t.text("unit", metric_unit(u.name));
+        w.set_string(t.col("origin"), "unavailable");
+        w.end_row();
+    }
+}
+
+void write_engines(TableWriter& t, const ProfileSummary& s) {
+    for (const EngineStat& e : s.engines) {
+        ParquetWriter& w = t.row();
+        w.set_string(t.col("engine"), to_string(e.engine));
+        w.set_string(t.col("origin"), to_string(e.origin));
+        w.set_int64(t.col("instructions"), e.instructions);
+        w.set_int64(t.col("busy_ns"), e.active_ns);
+        w.set_int64(t.col("busy_sum_ns"), e.busy_sum_ns);
+        t.int64_or_null("work_instructions", e.work_instructions, e.work_instructions >= 0);
+        t.int64_or_null("work_sum_ns", e.work_sum_ns, e.work_sum_ns >= 0);
+        w.set_double(t.col("active_percent"), e.active_percent);
+        w.end_row();
+    }
+}
+
+void write_breakdown(TableWriter& t, TableWriter& util, const ProfileSummary& s) {
+    if (!s.breakdown) return;
+    const TimeBreakdown& b = *s.breakdown;
+    ParquetWriter& w = t.row();
+    w.set_int64(t.col("span_ns"), b.span_ns);
+    w.set_int64(t.col("compute_ns"), b.compute_ns);
+    w.set_int64(t.col("collective_ns"), b.collective_ns);
+    w.set_int64(t.col("overlap_ns"), b.overlap_ns);
+    w.set_int64(t.col("dma_exposed_ns"), b.dma_exposed_ns);
+    w.set_int64(t.col("idle_ns"), b.idle_ns);
+    w.end_row();
+    if (b.compute_percent.empty()) return;
+    TimeBuckets buckets(s.start_ns, s.end_ns, static_cast<int64_t>(b.compute_percent.size()));
+    for (size_t k = 0; k < b.compute_percent.size(); ++k) {
+        ParquetWriter& u = util.row();
+        u.set_int32(util.col("bucket"), static_cast<int32_t>(k));
+        u.set_int64(util.col("start_ns"), buckets.edge(static_cast<int64_t>(k)));
+        u.set_int64(util.col("end_ns"), buckets.edge(static_cast<int64_t>(k) + 1));
+        u.set_double(util.col("compute_percent"), b.compute_percent[k]);
+        u.set_double(util.col("collective_percent"), k < b.collective_percent.size() ? b.collective_percent[k] : 0);
+        u.end_row();
+    }
+}
+
+void write_collectives(TableWriter& t, const ProfileSummary& s) {
+    int32_t seq = 0;
+    for (const CollectiveOp& op : s.collectives) {
+        ParquetWriter& w = t.row();
+        w.set_int32(t.col("seq"), seq++);
+        w.set_string(t.col("name"), op.name);
+        w.set_int64(t.col("start_ns"), op.start_ns);
+        w.set_int64(t.col("dur_ns"), op.dur_ns);
+        t.int64_or_null("bytes", op.bytes, op.bytes >= 0);
+        w.end_row();
+    }
+}
+
+// As the profile report lists them: the profiler's own warnings, then the
+// rules' findings fitted to the workload, ranked.
+void write_findings(TableWriter& t, const ProfileInfo& info, const ProfileSummary& s) {
+    std::vector<Finding> findings = source_findings(info);
+    std::vector<Finding> rules = evaluate_rules(s);
+    fit_findings_to_workload(rules, info);
+    fit_findings_to_matmul_free(rules, s);
+    rank_findings(rules);
+    findings.insert(findings.end(), rules.begin(), rules.end());
+    for (const Finding& f : findings) {
+        ParquetWriter& w = t.row();
+        w.set_string(t.col("rule"), f.rule);
+        w.set_string(t.col("severity"), to_string(f.severity));
+        t.text("metric", f.metric);
+        w.set_double(t.col("value"), f.value);
+        w.set_double(t.col("threshold"), f.threshold);
+        w.set_string(t.col("message"), f.message);
+        t.text("action", f.action);
+        w.end_row();
+    }
+}
+
+void write_events(TableWriter& events, TableWriter& counters, TableWriter& tracks, EventSpool& spool) {
+    const size_t c_track = events.col("track_id"), c_type = events.col("type"), c_ts = events.col("ts"),
+                 c_dur = events.col("dur"), c_bytes = events.col("bytes"), c_flops = events.col("flops"),
+                 c_model = events.col("model_flops"), c_kind = events.col("dma_kind"), c_depth = events.col("depth"),
+                 c_transpose = events.col("transpose");
+    EventSpool::Reader reader(spool);
+    SpooledEvent e;
+    while (reader.next(e)) {
+        if (e.type == EventType::counter) {
+            ParquetWriter& w = counters.row();
+            w.set_int32(1, static_cast<int32_t>(e.track));
+            w.set_int64(2, e.ts);
+            w.set_double(3, e.value);
+            w.end_row();
+            continue;
+        }
+        ParquetWriter& w = events.row();
+        w.set_int32(c_track, static_cast<int32_t>(e.track));
+        w.set_string(c_type, to_string(e.type));
+        w.set_int64(c_ts, e.ts);
+        w.set_int64(c_dur, e.dur());
+        events.text("name", e.name);
+        events.text("opcode", e.opcode);
+        events.text("hlo_name", e.hlo_name);
+        events.text("layer", e.layer);
+        if (e.bytes >= 0) w.set_int64(c_bytes, e.bytes);
+        if (e.flops >= 0) w.set_double(c_flops, e.flops);
+        if (e.model_flops >= 0) w.set_double(c_model, e.model_flops);
+        if (e.dma_kind != DmaKind::unknown) w.set_string(c_kind, to_string(e.dma_kind));
+        events.text("tensor", e.tensor);
+        w.set_int32(c_depth, e.depth);
+        if (e.transpose) w.set_bool(c_transpose, true);
+        events.text("args", e.args_json);
+        w.end_row();
+    }
+    const std::vector<EventSpool::Track>& ts = spool.tracks();
+    for (size_t k = 0; k < ts.size(); ++k) {
+        ParquetWriter& w = tracks.row();
+        w.set_int32(tracks.col("track_id"), static_cast<int32_t>(k));
+        w.set_string(tracks.col("name"), ts[k].name);
+        if (ts[k].engine != Engine::none) w.set_string(tracks.col("engine"), to_string(ts[k].engine));
+        w.set_string(tracks.col("kind"), ts[k].counter ? "counter" : "slice");
+        w.set_int64(tracks.col("events"), ts[k].events);
+        w.end_row();
+    }
+}
+
+void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSummary& s) {
+    RuntimePath where = parse_runtime_path(info.source);
+    ParquetWriter& w = t.row();
+    t.text("name", info.name);
+    t.text("source", info.source);
+    t.text("format", info.format);
+    t.text("backend", info.backend);
+    t.text("target", info.target);
+    t.text("dtype", info.dtype);
+    t.text("instance_id", where.instance_id);
+    t.int64_or_null("process_id", where.process_id, where.process_id >= 0);
+    w.set_null(t.col("worker_gid"));  // only system profiles carry it (a device profile does not)
+    t.int64_or_null("logical_core", where.logical_core, where.logical_core >= 0);
+    t.int64_or_null("physical_cores", info.core.physical_cores, info.core.physical_cores > 0);
+    t.text("neff_hash", where.neff_hash);
+    w.set_null(t.col("clock_offset_ns"));
+    w.set_int64(t.col("start_ns"), s.start_ns);
+    w.set_int64(t.col("end_ns"), s.end_ns);
+    w.set_int64(t.col("events"), s.events);
+    w.set_string(t.col("nx_version"), nx_version());
+    w.set_string(t.col("record"), profile_record_json(info, s));
+    w.end_row();
+}
+
+}  // namespace
+
+DatasetSink::DatasetSink(std::string root, DatasetOptions options)
+    : root_(std::move(root)), options_(options),
+      spool_(std::make_unique<EventSpool>(EventSpool::kDefaultChunkBytes, EventSpool::Order::track_then_time)) {
+    std::error_code ec;
+    std::filesystem::create_directories(root_, ec);
+    if (ec) throw Error("cannot create the dataset directory: " + ec.message(), root_);
+}
+
+DatasetSink::~DatasetSink() = default;
+
+void DatasetSink::begin_profile(const ProfileInfo&) { spool_->clear(); }
+
+void DatasetSink::event(const Event& e) { spool_->add(e); }
+
+void DatasetSink::abort_profile() { spool_->clear(); }
+
+void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
+    // Every table's file is written in full under a temporary name first; a
+    // failure on the way removes them all (the writers are not committed).
+    std::vector<std::unique_ptr<TableWriter>> files;
+    for (const dataset::Table& t : dataset::tables()) {
+        std::string dir = dataset::partition_dir(root_, t.name, info.rank);
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec) throw Error("cannot create a dataset folder: " + ec.message(), dir);
+        files.push_back(std::make_unique<TableWriter>(t, dataset::profile_file(root_, t.name, info.rank, info.id),
+                                                      options_, info.id));
+    }
+    auto file = [&](std::string_view name) -> TableWriter& {
+        const std::vector<dataset::Table>& all = dataset::tables();
+        for (size_t k = 0; k < all.size(); ++k)
+            if (name == all[k].name) return *files[k];
+        throw Error("internal: no dataset table " + std::string(name));
+    };
+    write_metrics(file("metrics"), summary);
+    write_engines(file("engines"), summary);
+    write_breakdown(file("breakdown"), file("utilization"), summary);
+    write_collectives(file("collectives"), summary);
+    write_findings(file("findings"), info, summary);
+    write_events(file("events"), file("counters"), file("tracks"), *spool_);
+    write_profile_row(file("profiles"), info, summary);
+    // Into place in table order, profiles last: the profile is in the
+    // dataset once its profiles file is.
+    for (auto& f : files) bytes_ += f->commit();
+    spool_->clear();
+    ++written_;
+}
+
+}  // namespace nx

@@ -1,0 +1,25 @@
+#include "common/import/runtime_path.h"
+
+#include <re2/re2.h>
+
+namespace nx {
+
+RuntimePath parse_runtime_path(std::string_view path) {
+    static const RE2 kFile(R"((?:^|/)([^/]+)_instid_\d+_vnc_(\d+)\.(?:ntff|json|json\.gz)$)");
+    static const RE2 kProcess(R"((?:^|/)([^/]+)_pid_(\d+)/[^/]+$)");
+    RuntimePath out;
+    std::string hash, instance;
+    int64_t vnc = -1, pid = -1;
+    re2::StringPiece text(path.data(), path.size());
+    if (RE2::PartialMatch(text, kFile, &hash, &vnc)) {
+        out.neff_hash = hash;
+        out.logical_core = vnc;
+    }
+    if (RE2::PartialMatch(text, kProcess, &instance, &pid)) {
+        out.instance_id = instance;
+        out.process_id = pid;
+    }
+    return out;
+}
+
+}  // namespace nx

@@ -1,0 +1,24 @@
+// What the Neuron runtime's capture layout says about a profile, read from
+// its path: OUTPUT/<ec2-instance-id>_pid_<pid>/<neff-hash>_instid_<n>_vnc_<k>.ntff
+// (cluster-scale.md; the device profile of logical core k of process pid on
+// that instance).  The same names with .json or .json.gz (neuron-profile's
+// JSON of that NTFF) say the same.  Fields the path does not give are empty.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace nx {
+
+struct RuntimePath {
+    std::string instance_id;   // "i-0abc..." (the folder's part before _pid_)
+    int64_t process_id = -1;
+    std::string neff_hash;
+    int64_t logical_core = -1;  // vnc
+    bool any() const { return !instance_id.empty() || process_id >= 0 || !neff_hash.empty() || logical_core >= 0; }
+};
+
+RuntimePath parse_runtime_path(std::string_view path);
+
+}  // namespace nx

@@ -1,0 +1,202 @@
+#include "common/report/rank_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "common/format/units.h"
+#include "common/report/compare_report.h"
+
+namespace nx {
+
+namespace {
+
+std::string capture_of(const ProfileEntry& p) {
+    size_t slash = p.info.source.find_last_of('/');
+    return slash == std::string::npos ? std::string(".") : p.info.source.substr(0, slash);
+}
+
+// The engine, or the phase of the breakdown, whose time differs most between
+// the straggler and the fastest rank: what the straggler spent its time on.
+std::string explaining_engine(const RankRow& slow, const RankRow& fast) {
+    std::string best;
+    int64_t most = 0;
+    auto consider = [&](const std::string& what, int64_t d) {
+        if (std::llabs(d) > std::llabs(most)) {
+            most = d;
+            best = what + " " + (d >= 0 ? "+" : "") + format_ns(static_cast<double>(d));
+        }
+    };
+    for (Engine e : compared_engines())
+        consider(std::string(to_string(e)) + " busy time", engine_active_ns(slow.profile, e) - engine_active_ns(fast.profile, e));
+    if (slow.breakdown && fast.breakdown) {
+        consider("idle time", slow.breakdown->idle_ns - fast.breakdown->idle_ns);
+        consider("exposed DMA time", slow.breakdown->dma_exposed_ns - fast.breakdown->dma_exposed_ns);
+    }
+    return best;
+}
+
+double median_of(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// Matches the ranks' collectives by position; sets wait, latest counts and
+// the straggler when they match.
+void match_collectives(RankAnalysis& a) {
+    size_t common = std::numeric_limits<size_t>::max();
+    for (const RankRow& r : a.rows) common = std::min(common, r.profile->summary.collectives.size());
+    if (a.rows.size() < 2 || common == 0 || common == std::numeric_limits<size_t>::max()) {
+        a.unmatched_reason = a.rows.size() < 2 ? "one rank" : "a rank has no collective operations";
+        return;
+    }
+    const std::vector<CollectiveOp>& first = a.rows[0].profile->summary.collectives;
+    size_t n = 0;
+    while (n < common) {
+        bool same = true;
+        for (const RankRow& r : a.rows) same = same && r.profile->summary.collectives[n].name == first[n].name;
+        if (!same) break;
+        ++n;
+    }
+    if (n == 0) {
+        a.unmatched_reason = "the ranks' first collective operations differ (" + first[0].name + " on rank " +
+                             std::to_string(a.rows[0].rank) + ")";
+        return;
+    }
+    a.matched = n;
+    for (RankRow& r : a.rows) r.wait_ns = 0;
+    std::vector<double> totals;
+    for (const RankRow& r : a.rows) totals.push_back(static_cast<double>(r.collective_ns));
+    double significant_ns = 0.01 * median_of(totals);
+    double best_spread = -1;
+    for (size_t k = 0; k < n; ++k) {
+        int64_t shortest = std::numeric_limits<int64_t>::max();
+        std::vector<double> durations;
+        for (const RankRow& r : a.rows) {
+            const CollectiveOp& op = r.profile->summary.collectives[k];
+            shortest = std::min(shortest, op.dur_ns);
+            durations.push_back(static_cast<double>(op.dur_ns));
+        }
+        for (RankRow& r : a.rows) r.wait_ns += r.profile->summary.collectives[k].dur_ns - shortest;
+        if (median_of(durations) < significant_ns) continue;
+        ++a.significant;
+        // Start times normalised to each rank's own start: clocks of two
+        // devices need not agree, a rank's distance from its start does.
+        size_t latest = 0;
+        double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
+        for (size_t i = 0; i < a.rows.size(); ++i) {
+            const ProfileEntry* p = a.rows[i].profile;
+            double start = static_cast<double>(p->summary.collectives[k].start_ns - p->summary.start_ns);
+            lo = std::min(lo, start);
+            if (start > hi) {
+                hi = start;
+                latest = i;
+            }
+        }
+        if (hi <= lo) continue;  // every rank started it together: nobody late
+        ++a.rows[latest].latest_count;
+        if (hi - lo > best_spread) {
+            best_spread = hi - lo;
+            a.most_variable = first[k].name + " #" + std::to_string(k + 1);
+            a.start_spread_ns = hi - lo;
+            a.straggler = static_cast<int>(latest);
+        }
+    }
+    if (a.straggler < 0) return;
+    // Latest most often wins; the most variable collective breaks ties.
+    int most = a.rows[static_cast<size_t>(a.straggler)].latest_count;
+    for (size_t i = 0; i < a.rows.size(); ++i)
+        if (a.rows[i].latest_count > most) {
+            most = a.rows[i].latest_count;
+            a.straggler = static_cast<int>(i);
+        }
+    a.straggler_basis = "collectives";
+}
+
+}  // namespace
+
+std::vector<RankCapture> group_ranks(const std::vector<ProfileEntry>& profiles, std::vector<std::string>& skipped) {
+    std::vector<RankCapture> out;
+    for (const ProfileEntry& p : profiles) {
+        if (p.info.rank < 0) {
+            skipped.push_back(p.info.name);
+            continue;
+        }
+        std::string name = capture_of(p);
+        auto it = std::find_if(out.begin(), out.end(), [&](const RankCapture& c) { return c.name == name; });
+        if (it == out.end()) it = out.insert(out.end(), RankCapture{name, {}});
+        it->ranks.push_back(&p);
+    }
+    for (RankCapture& c : out)
+        std::stable_sort(c.ranks.begin(), c.ranks.end(),
+                         [](const ProfileEntry* a, const ProfileEntry* b) { return a->info.rank < b->info.rank; });
+    return out;
+}
+
+RankAnalysis analyse_ranks(const RankCapture& capture) {
+    RankAnalysis a;
+    a.capture = capture.name;
+    std::vector<double> totals;
+    for (const ProfileEntry* p : capture.ranks) {
+        RankRow r;
+        r.profile = p;
+        r.rank = p->info.rank;
+        r.total_ns = profile_total_ns(p);
+        if (p->summary.breakdown) r.breakdown = &*p->summary.breakdown;
+        r.collective_ops = static_cast<int64_t>(p->summary.collectives.size());
+        if (r.breakdown) {
+            r.collective_ns = r.breakdown->collective_ns;
+            if (r.breakdown->collective_ns > 0)
+                r.overlap_percent = 100.0 * static_cast<double>(r.breakdown->overlap_ns) /
+                                    static_cast<double>(r.breakdown->collective_ns);
+        }
+        totals.push_back(r.total_ns);
+        a.rows.push_back(r);
+    }
+    for (size_t i = 0; i < a.rows.size(); ++i) {
+        if (a.rows[i].total_ns < a.rows[a.fastest].total_ns) a.fastest = i;
+        if (a.rows[i].total_ns > a.rows[a.slowest].total_ns) a.slowest = i;
+    }
+    a.median_ns = median_of(totals);
+    match_collectives(a);
+    if (a.straggler < 0 && a.rows.size() > 1 && a.rows[a.slowest].total_ns > a.rows[a.fastest].total_ns) {
+        a.straggler = static_cast<int>(a.slowest);
+        a.straggler_basis = "total time";
+        a.straggler_note = a.matched > 0
+                               ? "no rank starts a significant collective later than another, from its own start"
+                               : "its collectives could not be matched across ranks: " + a.unmatched_reason;
+    }
+    if (a.straggler >= 0 && static_cast<size_t>(a.straggler) != a.fastest)
+        a.straggler_engine = explaining_engine(a.rows[static_cast<size_t>(a.straggler)], a.rows[a.fastest]);
+    return a;
+}
+
+std::vector<std::vector<double>> rank_heat_map(const RankAnalysis& a, int buckets, double& span_ns) {
+    span_ns = 0;
+    for (const RankRow& r : a.rows)
+        if (r.breakdown) span_ns = std::max(span_ns, static_cast<double>(r.breakdown->span_ns));
+    std::vector<std::vector<double>> out;
+    for (const RankRow& r : a.rows) {
+        std::vector<double> row(static_cast<size_t>(buckets), 0);
+        if (r.breakdown && span_ns > 0 && !r.breakdown->compute_percent.empty()) {
+            const std::vector<double>& own = r.breakdown->compute_percent;
+            double own_width = static_cast<double>(r.breakdown->span_ns) / static_cast<double>(own.size());
+            double width = span_ns / buckets;
+            // Each grid bucket: the time-weighted mean of the rank's buckets it covers.
+            for (int g = 0; g < buckets; ++g) {
+                double lo = g * width, hi = lo + width, busy = 0;
+                for (size_t b = 0; b < own.size(); ++b) {
+                    double blo = static_cast<double>(b) * own_width, bhi = blo + own_width;
+                    double overlap = std::min(hi, bhi) - std::max(lo, blo);
+                    if (overlap > 0) busy += own[b] * overlap;
+                }
+                row[static_cast<size_t>(g)] = width > 0 ? busy / width : 0;
+            }
+        }
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+}  // namespace nx

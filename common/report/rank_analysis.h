@@ -1,0 +1,81 @@
+// The cross-rank answers of nx-report --ranks, computed from each rank's
+// profile summary alone (its time breakdown and collective operations,
+// time_breakdown.h), never from the events: a thousand ranks' summaries fit
+// in one process where their events would not.  The same summaries come
+// from profile records, a study database or a dataset's profiles table, so
+// the three give the same answers.
+//
+// - Per rank: total time, skew against the fastest, the time breakdown
+//   (compute, collectives, exposed DMA, idle), compute/communication overlap
+//   (time computing while communicating / time communicating, as HTA
+//   defines it), collective wait.
+// - Collective wait: the ranks' collective operations are matched by their
+//   order (the k-th collective of every rank is the same operation when
+//   their names agree, as they do in SPMD programs); an operation's wait on
+//   a rank is its duration there minus its shortest duration on any rank
+//   (the transfer itself; the rest is waiting for the last rank to arrive).
+//   Durations need no common clock, so unaligned device clocks do not matter.
+// - Straggler, HTA's definition: among the significant matched collectives
+//   (at least 1% of the ranks' median collective time), the rank that starts
+//   each latest (start time normalised to its own profile's start); the
+//   straggler is the rank latest most often, ties going to the one latest on
+//   the most variable collective.  Each profile is one iteration (a device
+//   profile is one execution).  Without matched collectives the straggler
+//   is the slowest rank.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/report/report_input.h"
+
+namespace nx {
+
+struct RankRow {
+    const ProfileEntry* profile = nullptr;
+    int rank = -1;
+    double total_ns = 0;
+    const TimeBreakdown* breakdown = nullptr;  // null: the profile has none
+    int64_t collective_ops = 0;
+    int64_t collective_ns = 0;
+    double overlap_percent = -1;   // compute while communicating / communicating; -1: no collectives
+    int64_t wait_ns = -1;          // -1: collectives not matched
+    int latest_count = 0;          // significant collectives it started last
+};
+
+struct RankAnalysis {
+    std::string capture;
+    std::vector<RankRow> rows;  // by rank
+    size_t fastest = 0, slowest = 0;
+    double median_ns = 0;
+    // Collectives matched across every rank (0: none could be).
+    size_t matched = 0;
+    size_t significant = 0;
+    std::string unmatched_reason;
+    // The straggler (an index into rows, or -1 when there is none), how it
+    // was found, and the collective that shows it most.
+    int straggler = -1;
+    std::string straggler_basis;     // "collectives" or "total time"
+    std::string straggler_note;      // why by total time
+    std::string most_variable;       // "AllReduce #3"
+    double start_spread_ns = 0;      // its latest minus earliest normalised start
+    std::string straggler_engine;    // the engine (or phase) that explains it
+};
+
+struct RankCapture {
+    std::string name;  // the capture: the ranks' common source directory
+    std::vector<const ProfileEntry*> ranks;  // by rank
+};
+// The profiles with a rank, grouped by capture; profiles without one are left
+// out (`skipped` names them).
+std::vector<RankCapture> group_ranks(const std::vector<ProfileEntry>& profiles, std::vector<std::string>& skipped);
+
+RankAnalysis analyse_ranks(const RankCapture& capture);
+
+// The ranks' compute utilisation on one time axis (the longest rank's span in
+// `buckets` buckets, each rank's own buckets resampled onto it; past a
+// rank's end it is 0): rows by rank, percent.
+std::vector<std::vector<double>> rank_heat_map(const RankAnalysis& a, int buckets, double& span_ns);
+
+}  // namespace nx

@@ -1,0 +1,51 @@
+#include "common/store/dataset_db.h"
+
+#include "common/dataset/dataset_layout.h"
+#include "common/io/error.h"
+#include "common/store/parquet_table.h"
+#include "common/store/read_only.h"
+#include "common/store/sql_functions.h"
+
+namespace nx {
+
+namespace {
+
+const char* sql_type(parquet::ValueType t) {
+    switch (t) {
+        case parquet::ValueType::float64:
+        case parquet::ValueType::float32: return "REAL";
+        case parquet::ValueType::string: return "TEXT";
+        default: return "INTEGER";
+    }
+}
+
+}  // namespace
+
+DatasetDb::DatasetDb(const std::string& root) : root_(root) {
+    if (!dataset::is_dataset(root))
+        throw Error("not an nx dataset (no profiles folder; nx-convert --dataset DIR writes one)", root);
+    db_ = std::make_unique<SqliteDb>(":memory:", SqliteDb::Mode::create);
+    register_sql_functions(db_->handle());
+    for (const dataset::Table& t : dataset::tables()) {
+        ParquetTableSpec spec;
+        spec.name = t.name;
+        for (const parquet::WriterColumn& c : t.columns) {
+            spec.columns.push_back(c.name);
+            spec.types.push_back(sql_type(c.type));
+        }
+        // The partition column as engines show it, and the profile each
+        // file holds (its name): both prune files.
+        spec.constants = {dataset::kPartitionKey, "profile"};
+        spec.constant_types = {"INTEGER", "TEXT"};
+        for (const dataset::TableFile& f : dataset::list_table(root, t.name)) {
+            ParquetTableFile file{f.path, std::vector<SqlValue>(2)};
+            if (f.rank) file.constants[0] = *f.rank;  // else NULL, the null partition
+            file.constants[1] = f.profile_id;
+            spec.files.push_back(std::move(file));
+        }
+        create_parquet_table(db_->handle(), std::move(spec));
+    }
+    make_read_only(*db_);
+}
+
+}  // namespace nx

@@ -1,0 +1,27 @@
+// SQL over an nx dataset (dataset_layout.h) without loading it: an in-memory
+// SQLite connection on which each of the dataset's tables is a Parquet
+// virtual table (parquet_table.h) with its rank partition as a column, as
+// DuckDB's read_parquet(..., hive_partitioning = true) shows it, so the same
+// SQL runs in both.  Read-only, with nx's SQL functions (REGEXP ...).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/store/sqlite_db.h"
+
+namespace nx {
+
+class DatasetDb {
+public:
+    // Throws Error naming `root` when it is not a dataset.
+    explicit DatasetDb(const std::string& root);
+    SqliteDb& db() { return *db_; }
+    const std::string& root() const { return root_; }
+
+private:
+    std::string root_;
+    std::unique_ptr<SqliteDb> db_;
+};
+
+}  // namespace nx

@@ -1,0 +1,41 @@
+// SQL over Parquet files without copying them: a SQLite virtual table whose
+// rows are read from the files by nx's own reader when a query asks, only
+// the columns the query uses.  Each file may carry constant columns of its
+// own (a dataset's rank partition and profile, from its path), and a query
+// that fixes one of them (rank = 7, profile = 'p_...', rank IN (...)) opens
+// only the files that match.  Used by nx-query over a dataset.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
+
+#include "common/store/table_function.h"
+
+namespace nx {
+
+struct ParquetTableFile {
+    std::string path;
+    // One value per ParquetTableSpec::constants column.
+    std::vector<SqlValue> constants;
+};
+
+struct ParquetTableSpec {
+    std::string name;                    // the SQL table's name
+    std::vector<std::string> columns;    // read from the files (missing in a file: NULL)
+    std::vector<std::string> types;      // their SQL types ("INTEGER", "REAL", "TEXT"), for the schema
+    // Columns whose value is the file's, not its rows' (not read from the
+    // file, unless also among `columns`: then the file's rows hold the same
+    // value and the constant only prunes).
+    std::vector<std::string> constants;
+    std::vector<std::string> constant_types;
+    std::vector<ParquetTableFile> files;
+};
+
+// Creates the virtual table spec.name (a temp table of the connection) over
+// the files.  Errors reading a file surface as the query's error, naming the
+// file, row group and column.
+void create_parquet_table(sqlite3* db, ParquetTableSpec spec);
+
+}  // namespace nx

@@ -1,0 +1,17 @@
+-- rank_opcodes: per rank, the opcodes that took the most instruction time (reads the events table)
+-- columns: rank, opcode, instructions, time_ns
+-- params: limit (per rank; default 5)
+WITH per AS (
+    SELECT rank, opcode, COUNT(*) AS instructions, SUM(dur) AS time_ns
+    FROM events
+    WHERE type = 'instruction' AND opcode IS NOT NULL
+    GROUP BY rank, opcode
+), ranked AS (
+    SELECT rank, opcode, instructions, time_ns,
+           ROW_NUMBER() OVER (PARTITION BY rank ORDER BY time_ns DESC, opcode) AS n
+    FROM per
+)
+SELECT rank, opcode, instructions, time_ns
+FROM ranked
+WHERE n <= COALESCE(:limit, 5)
+ORDER BY rank NULLS LAST, time_ns DESC, opcode;

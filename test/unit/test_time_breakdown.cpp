@@ -1,0 +1,85 @@
+// The time breakdown (common/profile/time_breakdown.h) of hand-made events,
+// every figure worked out next to it: compute, collectives, their overlap,
+// DMA that neither hides, idle, the timeline buckets, and the collective
+// operations in start order.
+#include <gtest/gtest.h>
+
+#include "common/profile/profile_metrics.h"
+#include "test/unit/test_support.h"
+
+namespace {
+
+using nx::Engine;
+using nx::Event;
+using nx::EventType;
+
+Event collective(int64_t ts, int64_t dur, std::string_view name, int64_t bytes = -1) {
+    Event e = nx_test::make_event(EventType::region, Engine::none, "collectives", ts, dur);
+    e.name = name;
+    e.bytes = bytes;
+    return e;
+}
+
+nx::ProfileSummary summarise(const std::vector<Event>& events) {
+    nx::ProfileMetrics m;
+    for (const Event& e : events) m.add(e);
+    nx::ProfileInfo info;
+    return m.finish(info);
+}
+
+TEST(TimeBreakdown, ComputeCollectivesOverlapExposedDmaAndIdleAddUpToTheSpan) {
+    // Compute C = [0,10) u [5,15) = [0,15): 15.  Collectives K = [12,30): 18.
+    // C u K = [0,30): 30, so the overlap is 15 + 18 - 30 = 3 ([12,15)).
+    // DMA [28,40) and [45,50): outside C u K are [30,40) and [45,50): 15.
+    // Everything covers [0,40) u [45,50) = 45 of the span [0,50): idle 5.
+    nx::ProfileSummary s = summarise({
+        nx_test::make_event(EventType::instruction, Engine::tensor_matrix, "TensorMatrix", 0, 10, "MATMUL"),
+        nx_test::make_event(EventType::instruction, Engine::vector, "Vector", 5, 10, "ADD"),
+        collective(12, 18, "AllReduce", 1024),
+        nx_test::make_event(EventType::dma, Engine::dma, "qSyncIO0", 28, 12),
+        nx_test::make_event(EventType::dma, Engine::dma, "qSyncIO0", 45, 5),
+    });
+    ASSERT_TRUE(s.breakdown.has_value());
+    const nx::TimeBreakdown& b = *s.breakdown;
+    EXPECT_EQ(b.span_ns, 50);
+    EXPECT_EQ(b.compute_ns, 15);
+    EXPECT_EQ(b.collective_ns, 18);
+    EXPECT_EQ(b.overlap_ns, 3);
+    EXPECT_EQ(b.dma_exposed_ns, 15);
+    EXPECT_EQ(b.idle_ns, 5);
+    EXPECT_EQ(b.compute_ns + b.collective_ns - b.overlap_ns + b.dma_exposed_ns + b.idle_ns, b.span_ns);
+    // 50 buckets of 1 ns: bucket 3 computes, 20 is in the collective, 40 neither.
+    ASSERT_EQ(b.compute_percent.size(), 50u);
+    EXPECT_DOUBLE_EQ(b.compute_percent[3], 100);
+    EXPECT_DOUBLE_EQ(b.compute_percent[20], 0);
+    EXPECT_DOUBLE_EQ(b.collective_percent[20], 100);
+    EXPECT_DOUBLE_EQ(b.collective_percent[40], 0);
+    ASSERT_EQ(s.collectives.size(), 1u);
+    EXPECT_EQ(s.collectives[0].name, "AllReduce");
+    EXPECT_EQ(s.collectives[0].bytes, 1024);
+}
+
+TEST(TimeBreakdown, SemaphoreWaitsAreNotComputeAndCollectivesComeInStartOrder) {
+    // The wait [0,100) on Vector is not work; the ADD [100,110) is.
+    nx::ProfileSummary s = summarise({
+        nx_test::make_event(EventType::instruction, Engine::vector, "Vector", 0, 100, "EVENT_SEMAPHORE"),
+        nx_test::make_event(EventType::instruction, Engine::vector, "Vector", 100, 10, "ADD"),
+        collective(150, 10, "AllGather"),
+        collective(120, 10, "AllReduce"),
+    });
+    ASSERT_TRUE(s.breakdown.has_value());
+    EXPECT_EQ(s.breakdown->compute_ns, 10);
+    EXPECT_EQ(s.breakdown->collective_ns, 20);
+    EXPECT_EQ(s.breakdown->overlap_ns, 0);
+    ASSERT_EQ(s.collectives.size(), 2u);
+    EXPECT_EQ(s.collectives[0].name, "AllReduce");
+    EXPECT_EQ(s.collectives[1].name, "AllGather");
+}
+
+TEST(TimeBreakdown, AProfileWithoutEnginesOrCollectivesHasNone) {
+    nx::ProfileSummary s = summarise({nx_test::make_event(EventType::region, Engine::none, "main thread", 0, 10)});
+    EXPECT_FALSE(s.breakdown.has_value());
+    EXPECT_TRUE(s.collectives.empty());
+}
+
+}  // namespace
