@@ -83,10 +83,9 @@ $(BUILD)/bin/test-%: $(BUILD)/obj/test/tools/%.o $(BUILD)/libnx.a
 TESTS  ?=
 FILTER ?=
 test test-unit: WERROR = -Werror
-# Built in parallel (one job per core) unless make was given -j: CI runs a
-# plain `make test`, which built one file at a time.  Recursive (=): make
-# adds -j to MAKEFLAGS only after reading the Makefile.
-BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+# Built in parallel (one job per core: BUILD_JOBS, pipelines/study.mk)
+# unless make was given -j: CI runs a plain `make test`, which built one file
+# at a time.
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD_JOBS) all WERROR=$(WERROR)
 	@NX_BIN=$(abspath $(BUILD)/bin) $(if $(TESTS),NX_UNIT=0 NX_BATS="$(TESTS)") test/run
@@ -125,6 +124,7 @@ help:
 	@echo "               one Bats file: make test TESTS=test/12-parquet.bats"
 	@echo "  test-unit    the C++ unit tests only (FILTER='SniffFormat.*' for some)"
 	@echo "  test-asan    the same suite built with AddressSanitizer and UBSan (build-asan/)"
+	@echo "  dataset      a capture tree into a Parquet dataset by scheduler tasks, then the cross-rank report (CAPTURE=DIR DATASET=DIR SCHEDULER=local|slurm)"
 	@echo "  bench        benchmarks with same-run baselines; records in out/bench/bench.jsonl"
 	@echo "  install      the tools, man pages and queries under PREFIX=$(PREFIX) (builds no tests)"
 	@echo "  clean        remove build trees"

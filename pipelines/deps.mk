@@ -1,10 +1,11 @@
 # deps: install the Debian packages nx needs, only those missing, and only
 # what the target at hand needs: `make study` builds and runs the tools
 # (deps-build); `make test` also needs the test tools, among them chromium
-# for the HTML tests (deps).  Listed once here.
+# for the HTML tests, and Slurm and munge for the one-node cluster of the
+# fan-out tests (deps).  Listed once here.
 BUILD_PACKAGES := g++ make libboost-program-options-dev rapidjson-dev libsqlite3-dev \
     libre2-dev zlib1g-dev libopenblas-dev libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev
-TEST_PACKAGES  := libgtest-dev bats python3 sqlite3 protobuf-compiler chromium time
+TEST_PACKAGES  := libgtest-dev bats python3 sqlite3 protobuf-compiler chromium time slurm-wlm munge
 
 .PHONY: deps deps-build
 

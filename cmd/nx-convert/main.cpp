@@ -1,17 +1,22 @@
 // nx-convert: profiles from Neuron tools (and Chrome traces, nx event
 // streams) into normalised events, summary metrics and a SQLite study
 // database.  See nx-convert(1).
+#include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "common/cli/cli.h"
 #include "common/io/diag.h"
 #include "common/convert/convert.h"
+#include "common/convert/fanout_plan.h"
+#include "common/convert/fanout_task.h"
 #include "common/convert/pipe_guard_sink.h"
 #include "common/convert/record_paths.h"
 #include "common/profile/record_sinks.h"
 #include "common/convert/sink_formats.h"
 #include "common/convert/summary_line_sink.h"
+#include "common/dataset/dataset_plan.h"
 #include "common/dataset/dataset_sink.h"
 #include "common/import/importer.h"
 #include "common/io/atomic_file.h"
@@ -31,6 +36,13 @@ constexpr nx::OptionRule kOptionRules[] = {
     {nx::OptionRule::needs, "output", "to"},
     {nx::OptionRule::conflicts, "input-format", "format"},
     {nx::OptionRule::conflicts, "quiet", "progress"},
+    {nx::OptionRule::needs, "task", "tasks"},
+    {nx::OptionRule::needs, "tasks", "task"},
+    {nx::OptionRule::needs, "task", "dataset"},
+    {nx::OptionRule::needs, "missing", "dataset"},
+    {nx::OptionRule::conflicts, "missing", "task"},
+    {nx::OptionRule::conflicts, "plan", "task"},
+    {nx::OptionRule::conflicts, "plan", "missing"},
 };
 
 const nx::ToolSpec kSpec = {
@@ -50,6 +62,9 @@ const nx::ToolSpec kSpec = {
     "  nx-convert --neff file.neff profile.ntff        # runs neuron-profile view first\n"
     "  nx-convert --db study.db output/                # profile_rank_<i> files, one per rank\n"
     "  nx-convert --dataset ds/ --rank 7 i-0ab_pid_12/h_instid_0_vnc_3.json   # one rank into a dataset\n"
+    "  nx-convert --dataset ds/ --plan capture/         # plan a fan-out: ds/_nx/plan.tsv, a profile per line\n"
+    "  nx-convert --dataset ds/ --task 3 --tasks 64     # one scheduler task's share of the plan\n"
+    "  nx-convert --dataset ds/ --missing               # every planned profile not in the dataset yet\n"
     "  nx-run --study matmul | nx-capture | nx-convert --db study.db\n"
     "  nx-convert --to events trace.json | jq -c 'select(.engine==\"dma\")'\n"
     "  nx-convert --to pftrace -o profile.pftrace profile.json   # open in ui.perfetto.dev\n"
@@ -63,6 +78,9 @@ struct Options {
     std::string db;
     std::string dataset;
     int rank = -1;
+    std::string plan;          // --plan CAPTURE_TREE
+    int task = -1, tasks = 0;  // --task I --tasks N
+    bool missing = false;
     std::string to;
     std::string output;
     bool keep_going = false;
@@ -80,6 +98,10 @@ std::optional<Options> parse(int argc, char** argv) {
     desc.add_options()
         ("db", nx::po::value(&o.db), "load the profiles into this SQLite study database (created if missing)")
         ("dataset", nx::po::value(&o.dataset), "write each profile into the Parquet dataset DIR: tables partitioned by rank (nx(7) DATASET)")
+        ("plan", nx::po::value(&o.plan), "list the profiles of a capture tree with their ranks (TSV; with --dataset: its plan, DIR/_nx/plan.tsv)")
+        ("task", nx::po::value(&o.task), "with --dataset and --tasks: convert task I's share (0-based) of the dataset's plan")
+        ("tasks", nx::po::value(&o.tasks), "how many tasks share the plan")
+        ("missing", nx::po::bool_switch(&o.missing), "with --dataset: convert every planned profile the dataset lacks")
         ("rank", nx::po::value(&o.rank), "the worker rank of the profiles read (a dataset's partition; profile_rank_<i> files say their own)")
         ("to", nx::po::value(&o.to), "also write the events: 'events' (nx event JSONL), 'pftrace' (Perfetto), 'chrome-json'")
         ("output,o", nx::po::value(&o.output), "write --to output to FILE (atomically) instead of stdout")
@@ -119,6 +141,10 @@ std::optional<Options> parse(int argc, char** argv) {
         throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: bf16, fp16, fp32, fp8)");
     if (!(o.convert.view.timeout_s > 0)) throw nx::UsageError("--view-timeout takes a number of seconds above 0");
     if (vm.count("rank") && o.rank < 0) throw nx::UsageError("--rank takes a number >= 0");
+    if (vm.count("tasks") && (o.tasks < 1 || o.task < 0 || o.task >= o.tasks))
+        throw nx::UsageError("--task I --tasks N: 0 <= I < N");
+    if ((!o.plan.empty() || o.task >= 0 || o.missing) && vm.count("input"))
+        throw nx::UsageError("--plan, --task and --missing read the capture tree or the plan, not input arguments");
     o.convert.base.rank = o.rank;
     o.convert.keep_going = o.keep_going;
     o.progress = progress ? 1 : quiet ? -1 : 0;
@@ -132,6 +158,25 @@ int run(const Options& o) {
         for (const nx::FormatDef& f : nx::input_formats())
             if (f.kind != nx::FormatKind::refused)
                 stdout_.write(std::string(f.name) + "\t" + std::string(f.description) + "\n");
+        return nx::kExitOk;
+    }
+
+    if (!o.plan.empty()) {
+        std::vector<nx::PlanEntry> plan = nx::plan_capture_tree(o.plan);
+        if (o.dataset.empty()) {
+            nx::write_plan(stdout_, plan);
+            return nx::kExitOk;
+        }
+        std::error_code ec;
+        std::filesystem::create_directories(o.dataset + "/_nx", ec);
+        if (ec) throw nx::Error("cannot create the dataset: " + ec.message(), o.dataset);
+        nx::AtomicFile file(nx::dataset::plan_path(o.dataset));
+        nx::write_plan(file.out(), plan);
+        file.commit();
+        std::set<int> ranks;
+        for (const nx::PlanEntry& e : plan) ranks.insert(e.rank);
+        nx::print_note("planned " + std::to_string(plan.size()) + " profiles of " + std::to_string(ranks.size()) +
+                       " ranks in " + nx::dataset::plan_path(o.dataset));
         return nx::kExitOk;
     }
 
@@ -191,6 +236,17 @@ int run(const Options& o) {
         convert.on_run = [&, sink](nx::RunRow row) {
             db_async->post([sink, row = std::move(row)] { sink->append_run(row); });
         };
+    }
+    if (o.task >= 0 || o.missing) {
+        nx::FanoutResult r = nx::run_fanout_task({o.dataset, o.task, o.tasks, o.missing}, builder, *dataset, convert);
+        if (records) records->finish();
+        progress.finish();
+        nx::print_note((o.missing ? std::string("missing entries") : "task " + std::to_string(o.task) + " of " +
+                                                                          std::to_string(o.tasks)) +
+                       ": " + std::to_string(r.converted) + " converted, " + std::to_string(r.already_done) +
+                       " already done, " + std::to_string(r.failed.size()) + " failed, of " +
+                       std::to_string(r.assigned));
+        return r.failed.empty() ? nx::kExitOk : nx::kExitFailure;
     }
     nx::Converter converter(builder, convert);
     for (const std::string& input : o.inputs) converter.convert_argument(input);

@@ -274,6 +274,7 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
     for (auto& f : files) bytes_ += f->commit();
     spool_->clear();
     ++written_;
+    written_ids_.push_back(info.id);
 }
 
 }  // namespace nx

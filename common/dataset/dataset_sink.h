@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/parquet/file_metadata.h"
 #include "common/profile/profile_sink.h"
@@ -33,6 +35,8 @@ public:
     void abort_profile() override;
 
     int64_t profiles_written() const { return written_; }
+    // The ids of the profiles written since the last call (a plan entry's).
+    std::vector<std::string> take_written_ids() { return std::exchange(written_ids_, {}); }
     int64_t bytes_written() const { return bytes_; }
 
 private:
@@ -40,6 +44,7 @@ private:
     DatasetOptions options_;
     std::unique_ptr<EventSpool> spool_;
     int64_t written_ = 0, bytes_ = 0;
+    std::vector<std::string> written_ids_;
 };
 
 }  // namespace nx

@@ -5,15 +5,23 @@
 #include <limits>
 
 #include "common/format/units.h"
+#include "common/import/runtime_path.h"
 #include "common/report/compare_report.h"
 
 namespace nx {
 
 namespace {
 
+// The capture a rank belongs to: its source's directory, or above the
+// runtime's per-process folder (<instance>_pid_<pid>/) the tree's.
 std::string capture_of(const ProfileEntry& p) {
     size_t slash = p.info.source.find_last_of('/');
-    return slash == std::string::npos ? std::string(".") : p.info.source.substr(0, slash);
+    std::string dir = slash == std::string::npos ? std::string(".") : p.info.source.substr(0, slash);
+    if (parse_runtime_path(p.info.source).process_id >= 0) {
+        size_t up = dir.find_last_of('/');
+        dir = up == std::string::npos ? std::string(".") : dir.substr(0, up);
+    }
+    return dir;
 }
 
 // The engine, or the phase of the breakdown, whose time differs most between

@@ -8,8 +8,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "common/dataset/dataset_layout.h"
+#include "common/dataset/dataset_plan.h"
 #include "common/format/units.h"
 #include "common/io/diag.h"
 #include "common/io/error.h"
@@ -258,6 +260,28 @@ void ranks_mode(ModeContext& c) {
     for (const RankCapture& rc : captures) analyses.push_back(analyse_ranks(rc));
     c.emit([&](RowWriter& w) { write_rank_rows(analyses, w); },
            [&](Document& doc) { add_rank_report(doc, analyses); });
+    // The reduce of a fan-out: a dataset with a plan must hold every planned
+    // profile; what it lacks is named, with the command that converts only that.
+    for (const std::string& source : c.sources) {
+        if (source == "-" || !dataset::is_dataset(source)) continue;
+        std::vector<dataset::Missing> missing = dataset::missing_entries(source);
+        if (missing.empty()) continue;
+        std::set<int> ranks;
+        for (const dataset::Missing& m : missing) ranks.insert(m.plan.rank);
+        std::string list;
+        for (int r : ranks) {
+            if (list.size() > 200) {
+                list += ", ...";
+                break;
+            }
+            list += (list.empty() ? "" : ", ") + std::to_string(r);
+        }
+        print_error("the dataset lacks " + std::to_string(missing.size()) + " of its planned profiles (ranks " + list +
+                        "; the first: " + missing.front().plan.input + "); convert only those with: nx-convert --dataset " +
+                        source + " --missing",
+                    source);
+        c.status = kExitFailure;
+    }
 }
 
 void compare_mode(ModeContext& c) {

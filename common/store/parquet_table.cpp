@@ -44,7 +44,10 @@ struct Cursor {
     bool eof = true;
 };
 
-int fail(sqlite3_vtab* vt, const std::string& message) {
+int fail(sqlite3_vtab* vt, const std::exception& e) {
+    // nx's errors name the file (and row group, column): keep that.
+    std::string message = e.what();
+    if (const auto* err = dynamic_cast<const Error*>(&e)) message = location_prefix(err->where(), err->line()) + message;
     sqlite3_free(vt->zErrMsg);
     vt->zErrMsg = sqlite3_mprintf("%s", message.c_str());
     return SQLITE_ERROR;
@@ -193,7 +196,7 @@ int x_filter(sqlite3_vtab_cursor* cur, int, const char* idx, int argc, sqlite3_v
         c.rowid = 0;
         advance_file(c);
     } catch (const std::exception& e) {
-        return fail(cur->pVtab, e.what());
+        return fail(cur->pVtab, e);
     }
     return SQLITE_OK;
 }
@@ -204,7 +207,7 @@ int x_next(sqlite3_vtab_cursor* cur) {
         ++c.rowid;
         if (!c.reader->next()) advance_file(c);
     } catch (const std::exception& e) {
-        return fail(cur->pVtab, e.what());
+        return fail(cur->pVtab, e);
     }
     return SQLITE_OK;
 }

@@ -1,0 +1,30 @@
+// The plan of a fan-out: every profile of a capture tree, one line each, with
+// the rank it gets, so that scheduler tasks (Slurm array tasks, make -j,
+// xargs -P) can each convert their share into one dataset and a reduce can
+// tell what is missing.
+//
+// What a capture tree holds, found by name (cluster-scale.md):
+// - the runtime's layout, OUTPUT/<instance>_pid_<pid>/<hash>_instid_<n>_vnc_<k>.ntff
+//   (with neff_<hash>.neff) or the same names in .json/.json.gz (neuron-profile's
+//   JSON of that NTFF): a worker is one (instance, process, core); ranks
+//   number the workers in the order of those three (a rank is Nsight's
+//   "sorted file names" rule, made explicit), so every graph a worker ran
+//   gets the worker's rank;
+// - profile_rank_<i>.json|.json.gz|.ntff: rank i;
+// - Neuron Explorer profile directories: the rank of the layout their path
+//   follows, else none.
+// Anything else in the tree is not a profile and is left out.
+// The plan file and the task's share of it: dataset/dataset_plan.h.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/dataset/dataset_plan.h"
+
+namespace nx {
+
+// Throws Error when the tree cannot be read or holds no profile.
+std::vector<PlanEntry> plan_capture_tree(const std::string& root);
+
+}  // namespace nx

@@ -1,0 +1,166 @@
+#!/usr/bin/env bats
+# Datasets (issue 27): nx-convert --dataset writes a profile's Hive-partitioned
+# Parquet files whole or not at all; nx-query --dataset runs SQL over them in
+# place; nx-report reads one as it reads a database; make dataset fans a
+# capture tree out over tasks (locally, or as a Slurm array job on a one-node
+# cluster the suite starts itself) and the reduce names what is missing.  The
+# capture trees come from test-gen_ranks (neuron-profile JSON per rank, laid
+# out as the runtime lays out its NTFFs, with an injected straggler).
+
+load test_helper
+
+# A 12-rank tree; rank 5 reaches each of the 4 all-reduces 3 us late, so every
+# other rank waits 4 x 3 us = 12 us in collectives.
+ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4 --straggler 5 --late 3000; }
+
+@test "nx-convert --dataset: one file per profile and table under rank=<r>, the null partition without one, a re-run replaces" {
+    ranks_tree cap
+    run nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/5c9f00d1e2_instid_0_vnc_1.json
+    [ "$status" -eq 0 ]
+    assert_jsonl <(echo "$output")
+    id=$(jget - 'r[0]["id"]' <<<"$output")
+    for t in profiles metrics engines breakdown utilization collectives findings tracks events counters; do
+        [ -f "ds/$t/rank=3/$id.parquet" ] || { echo "no $t file"; false; }
+    done
+    # Nothing else: no temporary files, no other partition.
+    [ "$(find ds -type f | wc -l)" -eq 10 ]
+    # A profile without a rank goes to the null partition.
+    nx-convert --dataset ds "$FIXTURES/small.json" >/dev/null
+    [ "$(find ds/profiles -path '*rank=__HIVE_DEFAULT_PARTITION__/*.parquet' | wc -l)" -eq 1 ]
+    # Converting again replaces the files (same names, fresh content).
+    before=$(stat -c %Y%N "ds/events/rank=3/$id.parquet")
+    sleep 1
+    nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/5c9f00d1e2_instid_0_vnc_1.json >/dev/null
+    [ "$(find ds -type f | wc -l)" -eq 20 ]
+    [ "$(stat -c %Y%N "ds/events/rank=3/$id.parquet")" != "$before" ]
+}
+
+@test "nx-convert --dataset: a profile that fails leaves none of its files; --keep-going writes the others" {
+    ranks_tree cap
+    good=cap/i-0000000000000000_pid_4000/5c9f00d1e2_instid_0_vnc_0.json
+    bad=cap/i-0000000000000000_pid_4000/5c9f00d1e2_instid_0_vnc_1.json
+    head -c 3000 "$bad" >bad.json && mv bad.json "$bad"   # cut in the middle of its instructions
+    run nx-convert --dataset ds "$bad"
+    [ "$status" -eq 1 ]
+    [ "$(find ds -type f 2>/dev/null | wc -l)" -eq 0 ]
+    run nx-convert --dataset ds --keep-going "$bad" "$good"
+    [ "$status" -eq 1 ]
+    [ "$(find ds -name '*.parquet' | wc -l)" -eq 10 ]
+    [ "$(find ds -type f | grep -vc '\.parquet$')" -eq 0 ]
+}
+
+@test "nx-query --dataset: the named queries give the injected straggler's figures; a rank filter opens only that rank's files" {
+    ranks_tree cap
+    nx-convert --dataset ds --plan cap 2>/dev/null
+    nx-convert --dataset ds --task 0 --tasks 1 -q >/dev/null
+    run nx-query --dataset ds rank_collectives --format csv
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "rank,profile,ops,collective_ns,wait_ns" ]
+    [ "$(echo "$output" | tail -n +2 | awk -F, '$1 == 5 {print $3, $5}')" = "4 0" ]
+    [ "$(echo "$output" | tail -n +2 | awk -F, '$1 != 5 && $5 == 12000' | wc -l)" -eq 11 ]
+    run nx-query --dataset ds rank_engine_busy --param engine=tensor_matrix --format csv
+    [ "$(echo "$output" | tail -n +2 | wc -l)" -eq 12 ]
+    # 80 MATMULs of 100 ns; the straggler's 4 slow ones are 3 us longer each.
+    [ "$(echo "$output" | awk -F, '$1 == 5 {print $5}')" = 20000 ]
+    [ "$(echo "$output" | awk -F, '$1 == 4 {print $5}')" = 8000 ]
+    # A file of rank 7 made unreadable: a query on rank 3 never opens it; one
+    # over every rank fails naming it.
+    f=$(ls ds/events/rank=7/*.parquet)
+    echo garbage >"$f"
+    run nx-query --dataset ds --sql "SELECT COUNT(*) AS n FROM events WHERE rank = 3" --format csv
+    [ "$status" -eq 0 ]
+    [ "${lines[1]}" -gt 0 ]
+    run nx-query --dataset ds --sql "SELECT COUNT(*) FROM events WHERE rank IN (2, 3)" --format csv
+    [ "$status" -eq 0 ]
+    run nx-query --dataset ds --sql "SELECT COUNT(*) FROM events" --format csv
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"$f"* ]]
+    # Read-only, and named queries are the dataset's own.
+    run nx-query --dataset ds --sql "DELETE FROM events"
+    [ "$status" -eq 1 ]
+    run nx-query --dataset ds --list --format tsv
+    [[ "$output" == *"rank_breakdown"* && "$output" != *"engine_utilization"* ]]
+    run nx-query --dataset no_such_dir --sql "SELECT 1"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no_such_dir: not an nx dataset"* ]]
+}
+
+@test "the cross-rank report is the same from a dataset, a database and the profile records of the same profiles" {
+    ranks_tree cap
+    nx-convert --dataset ds --plan cap 2>/dev/null
+    nx-convert --dataset ds --tasks 2 --task 0 -q >/dev/null
+    nx-convert --dataset ds --tasks 2 --task 1 -q >/dev/null
+    # The same inputs with the same ranks, into a database and as records.
+    tail -n +2 ds/_nx/plan.tsv | while IFS=$'\t' read -r rank input neff; do
+        nx-convert --db s.db --rank "$rank" "$input"
+    done >records.jsonl
+    nx-report ds --ranks --format csv >from_dataset.csv
+    nx-report --db s.db --ranks --format csv >from_db.csv
+    nx-report records.jsonl --ranks --format csv >from_records.csv
+    diff from_dataset.csv from_db.csv
+    diff from_dataset.csv from_records.csv
+    # The injected straggler, found.
+    [ "$(awk -F, '$8 == 1 {print $3}' from_dataset.csv)" = 5 ]
+    run nx-report ds --ranks --format text
+    [[ "$output" == *"The straggler is rank 5 "*"it starts 4 of 4 significant collectives last"*"tensor_matrix busy time +12 us"* ]]
+}
+
+@test "make dataset (local tasks): plan, tasks, reduce; a profile that fails is named with the command that converts only it; a re-run converts only that" {
+    ranks_tree cap
+    bad=$(ls cap/i-0000000000000001_pid_4010/*vnc_0.json)   # rank 8
+    cp "$bad" saved.json
+    head -c 3000 saved.json >"$bad"
+    run make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/ds" JOBS=2 PER_TASK=3
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"12 profiles in 4 tasks of 3 on local"* ]]
+    [[ "$output" == *"the dataset lacks 1 of its planned profiles (ranks 8; the first: $PWD/$bad)"* ]]
+    [[ "$output" == *"convert only those with: nx-convert --dataset $PWD/ds --missing"* ]]
+    [ -f ds/ranks.html ]
+    [ "$(ls ds/profiles/*/*.parquet | wc -l)" -eq 11 ]
+    # The failing task's log names the input.
+    grep -q "$bad" ds/_nx/logs/task-*.log
+    # Repaired, the command the reduce gave converts only that one.
+    cp saved.json "$bad"
+    run nx-convert --dataset "$PWD/ds" --missing -q
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"1 converted, 11 already done, 0 failed, of 12"* ]]
+    run make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/ds" JOBS=2 PER_TASK=3
+    [ "$status" -eq 0 ]
+    [ "$(cat ds/_nx/logs/task-*.log | grep -c '0 converted')" -eq 4 ]
+}
+
+@test "a plan: runtime layout ranked by instance, process and core; profile_rank_<i> by name; malformed plans and task numbers refused" {
+    ranks_tree cap
+    run nx-convert --plan cap
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = $'rank\tinput\tneff' ]
+    [ "$(echo "$output" | tail -n +2 | cut -f1 | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 10 11 " ]
+    [[ "${lines[9]}" == "8"$'\t'"$PWD/cap/i-0000000000000001_pid_4010/5c9f00d1e2_instid_0_vnc_0.json"$'\t' ]]
+    mkdir other && cp "$FIXTURES/ranks/"* other/
+    [ "$(nx-convert --plan other | tail -n +2 | cut -f1 | tr '\n' ' ')" = "0 1 " ]
+    run nx-convert --plan "$FIXTURES/parquet/codec"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no profile in the tree"* ]]
+    mkdir -p ds/_nx && printf 'rank\tinput\tneff\nx\ty\tz\n' >ds/_nx/plan.tsv
+    run nx-convert --dataset ds --missing
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"ds/_nx/plan.tsv:2: the rank 'x' is not a number >= -1"* ]]
+    run nx-convert --dataset ds --task 2 --tasks 2
+    [ "$status" -eq 2 ]
+    run nx-convert --task 0 --tasks 2
+    [ "$status" -eq 2 ]
+}
+
+@test "DuckDB reads the dataset as nx(7) says and agrees with nx-query on every named query (when node and @duckdb/node-api are here)" {
+    npm_dir=${NX_NPM_DIR:-/work/npm-fixtures}
+    command -v node >/dev/null || skip "node is not installed"
+    [ -d "$npm_dir/node_modules/@duckdb/node-api" ] || skip "@duckdb/node-api is not in $npm_dir"
+    ranks_tree cap
+    nx-convert --dataset ds --plan cap 2>/dev/null
+    nx-convert --dataset ds --missing -q >/dev/null
+    nx-convert --dataset ds "$FIXTURES/small.json" "$FIXTURES/parquet/explorer/collective@latest" >/dev/null
+    run env NX_NPM_DIR="$npm_dir" node "$NX_ROOT/test/crosscheck/dataset_duckdb.mjs" ds "$NX_BIN"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"DuckDB, arrow-rs and nx-query agree"* ]]
+}
