@@ -5,3 +5,10 @@
 #   `npm install @duckdb/node-api@1.5.6-r.1`; without node or the package that part is skipped)
 bench: all $(BENCH_BIN)
 	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/run
+
+# make bench-scale: a training job's profiles through make dataset (local with
+# 1 and 2 workers, and Slurm on a one-node cluster), a task's memory, the
+# dataset against SQLite, DuckDB against nx-query (test/bench/scale).
+#   RANKS=1024 EVENTS=100000 SUBSET=64; BENCH_QUICK=1 for 64 ranks of 10000
+bench-scale: all
+	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/scale

@@ -220,10 +220,14 @@ int run(const Options& o) {
         builder.add_sink(db_async.get());
     }
 
+    // The dataset is written on its own thread, as the database is: parsing
+    // on one core, encoding and compressing on the other.
     std::unique_ptr<nx::DatasetSink> dataset;
+    std::unique_ptr<nx::AsyncSink> dataset_async;
     if (!o.dataset.empty()) {
         dataset = std::make_unique<nx::DatasetSink>(o.dataset);
-        builder.add_sink(dataset.get());
+        dataset_async = std::make_unique<nx::AsyncSink>(*dataset);
+        builder.add_sink(dataset_async.get());
     }
 
     // Last of the sinks: an input's progress shows once the others have its events.
@@ -239,6 +243,7 @@ int run(const Options& o) {
     }
     if (o.task >= 0 || o.missing) {
         nx::FanoutResult r = nx::run_fanout_task({o.dataset, o.task, o.tasks, o.missing}, builder, *dataset, convert);
+        dataset_async->finish();
         if (records) records->finish();
         progress.finish();
         nx::print_note((o.missing ? std::string("missing entries") : "task " + std::to_string(o.task) + " of " +
@@ -252,6 +257,7 @@ int run(const Options& o) {
     for (const std::string& input : o.inputs) converter.convert_argument(input);
 
     if (db_async) db_async->finish();
+    if (dataset_async) dataset_async->finish();
     if (to_sink) to_sink->finish();
     if (to_file) to_file->commit();
     if (records) records->finish();

@@ -16,6 +16,7 @@ namespace fs = std::filesystem;
 
 constexpr bool kRequired = false;
 constexpr bool kNullable = true;
+constexpr bool kNoStats = false;  // free text: min/max would only cost
 
 std::vector<Table> make_tables() {
     const parquet::WriterColumn profile{"profile", ValueType::string, kRequired};
@@ -49,8 +50,8 @@ std::vector<Table> make_tables() {
         {"findings", "the rules' findings (and the profiler's own warnings), ranked, as the report shows them",
          {profile, {"rule", ValueType::string, kRequired}, {"severity", ValueType::string, kRequired},
           {"metric", ValueType::string, kNullable}, {"value", ValueType::float64, kNullable},
-          {"threshold", ValueType::float64, kNullable}, {"message", ValueType::string, kRequired},
-          {"action", ValueType::string, kNullable}},
+          {"threshold", ValueType::float64, kNullable}, {"message", ValueType::string, kRequired, kNoStats},
+          {"action", ValueType::string, kNullable, kNoStats}},
          {}},
         {"tracks", "the rows of the profile's events (track_id is the events' and counters' track_id)",
          {profile, {"track_id", ValueType::int32, kRequired}, {"name", ValueType::string, kRequired},
@@ -66,7 +67,7 @@ std::vector<Table> make_tables() {
           {"bytes", ValueType::int64, kNullable}, {"flops", ValueType::float64, kNullable},
           {"model_flops", ValueType::float64, kNullable}, {"dma_kind", ValueType::string, kNullable},
           {"tensor", ValueType::string, kNullable}, {"depth", ValueType::int32, kRequired},
-          {"transpose", ValueType::boolean, kNullable}, {"args", ValueType::string, kNullable}},
+          {"transpose", ValueType::boolean, kNullable}, {"args", ValueType::string, kNullable, kNoStats}},
          {1, 3}},
         {"counters", "counter samples (the profiler's series: pending DMAs, throughput, memory use)",
          {profile, {"track_id", ValueType::int32, kRequired}, {"ts", ValueType::int64, kRequired},
@@ -74,7 +75,7 @@ std::vector<Table> make_tables() {
          {1, 2}},
         {"profiles", "one row per profile: its identity (where it came from, which instance, process and core), "
                      "its span, and its profile record (JSON: every figure nx-report needs)",
-         {profile, {"name", ValueType::string, kNullable}, {"source", ValueType::string, kNullable},
+         {profile, {"name", ValueType::string, kNullable}, {"source", ValueType::string, kNullable, kNoStats},
           {"format", ValueType::string, kNullable}, {"backend", ValueType::string, kNullable},
           {"target", ValueType::string, kNullable}, {"dtype", ValueType::string, kNullable},
           {"instance_id", ValueType::string, kNullable}, {"process_id", ValueType::int64, kNullable},
@@ -82,7 +83,7 @@ std::vector<Table> make_tables() {
           {"physical_cores", ValueType::int64, kNullable}, {"neff_hash", ValueType::string, kNullable},
           {"clock_offset_ns", ValueType::int64, kNullable}, {"start_ns", ValueType::int64, kRequired},
           {"end_ns", ValueType::int64, kRequired}, {"events", ValueType::int64, kRequired},
-          {"nx_version", ValueType::string, kRequired}, {"record", ValueType::string, kRequired}},
+          {"nx_version", ValueType::string, kRequired}, {"record", ValueType::string, kRequired, kNoStats}},
          {}},
     };
 }

@@ -21,6 +21,11 @@ namespace {
 
 using parquet::ParquetWriter;
 
+// The events' spool holds this much in memory, and its read-back as much
+// again: a task's memory is these, the writers' pages and the parser's,
+// whatever the profile's size (a quarter of a trace's: tasks run side by side).
+constexpr size_t kSpoolChunkBytes = size_t{8} << 20;
+
 // One table's file of the profile being written, its columns by name.
 class TableWriter {
 public:
@@ -156,10 +161,17 @@ void write_findings(TableWriter& t, const ProfileInfo& info, const ProfileSummar
 }
 
 void write_events(TableWriter& events, TableWriter& counters, TableWriter& tracks, EventSpool& spool) {
+    // Column indexes looked up once, not per event.
     const size_t c_track = events.col("track_id"), c_type = events.col("type"), c_ts = events.col("ts"),
-                 c_dur = events.col("dur"), c_bytes = events.col("bytes"), c_flops = events.col("flops"),
-                 c_model = events.col("model_flops"), c_kind = events.col("dma_kind"), c_depth = events.col("depth"),
-                 c_transpose = events.col("transpose");
+                 c_dur = events.col("dur"), c_name = events.col("name"), c_opcode = events.col("opcode"),
+                 c_hlo = events.col("hlo_name"), c_layer = events.col("layer"), c_bytes = events.col("bytes"),
+                 c_flops = events.col("flops"), c_model = events.col("model_flops"), c_kind = events.col("dma_kind"),
+                 c_tensor = events.col("tensor"), c_depth = events.col("depth"), c_transpose = events.col("transpose"),
+                 c_args = events.col("args");
+    auto text = [&](size_t c, std::string_view v) {
+        if (v.empty()) events.w().set_null(c);
+        else events.w().set_string(c, v);
+    };
     EventSpool::Reader reader(spool);
     SpooledEvent e;
     while (reader.next(e)) {
@@ -176,18 +188,18 @@ void write_events(TableWriter& events, TableWriter& counters, TableWriter& track
         w.set_string(c_type, to_string(e.type));
         w.set_int64(c_ts, e.ts);
         w.set_int64(c_dur, e.dur());
-        events.text("name", e.name);
-        events.text("opcode", e.opcode);
-        events.text("hlo_name", e.hlo_name);
-        events.text("layer", e.layer);
+        text(c_name, e.name);
+        text(c_opcode, e.opcode);
+        text(c_hlo, e.hlo_name);
+        text(c_layer, e.layer);
         if (e.bytes >= 0) w.set_int64(c_bytes, e.bytes);
         if (e.flops >= 0) w.set_double(c_flops, e.flops);
         if (e.model_flops >= 0) w.set_double(c_model, e.model_flops);
         if (e.dma_kind != DmaKind::unknown) w.set_string(c_kind, to_string(e.dma_kind));
-        events.text("tensor", e.tensor);
+        text(c_tensor, e.tensor);
         w.set_int32(c_depth, e.depth);
         if (e.transpose) w.set_bool(c_transpose, true);
-        events.text("args", e.args_json);
+        text(c_args, e.args_json);
         w.end_row();
     }
     const std::vector<EventSpool::Track>& ts = spool.tracks();
@@ -230,7 +242,7 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
 
 DatasetSink::DatasetSink(std::string root, DatasetOptions options)
     : root_(std::move(root)), options_(options),
-      spool_(std::make_unique<EventSpool>(EventSpool::kDefaultChunkBytes, EventSpool::Order::track_then_time)) {
+      spool_(std::make_unique<EventSpool>(kSpoolChunkBytes, EventSpool::Order::track_then_time)) {
     std::error_code ec;
     std::filesystem::create_directories(root_, ec);
     if (ec) throw Error("cannot create the dataset directory: " + ec.message(), root_);

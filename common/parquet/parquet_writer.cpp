@@ -8,6 +8,7 @@
 #include <cstring>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
@@ -128,8 +129,39 @@ std::string plain_bytes(T v) {
     return s;
 }
 
-// Each column's values of the row group being filled.
+template <class T>
+void numeric_stats(const std::vector<T>& v, Stats& st) {
+    if (v.empty()) return;
+    T lo = v[0], hi = v[0];
+    bool seen = false;
+    for (T x : v) {
+        if constexpr (std::is_floating_point_v<T>)
+            if (std::isnan(x)) continue;
+        if (!seen || x < lo) lo = x;
+        if (!seen || x > hi) hi = x;
+        seen = true;
+    }
+    if (!seen) return;
+    if (st.any) {
+        T a, b;
+        std::memcpy(&a, st.min.data(), sizeof(T));
+        std::memcpy(&b, st.max.data(), sizeof(T));
+        lo = std::min(lo, a);
+        hi = std::max(hi, b);
+    }
+    st.min = plain_bytes(lo);
+    st.max = plain_bytes(hi);
+    st.any = true;
+}
+
+// One column of the row group being written.  Values gather for one page at
+// a time; a full page is encoded and compressed into the chunk's bytes at
+// once, so a row group costs its compressed pages, not its values.  A string
+// column is dictionary-encoded while its values repeat: decided on its first
+// page of the chunk, and given up (the later pages PLAIN, as parquet-mr does)
+// when the dictionary outgrows its limits.
 struct ColumnBuffer {
+    // The current page.
     std::vector<uint8_t> defined;  // 1: a value, 0: null (one per row)
     std::vector<int64_t> i64;
     std::vector<int32_t> i32;
@@ -140,14 +172,27 @@ struct ColumnBuffer {
     std::vector<uint32_t> ends;     // each string's end in arena
     bool set = false;               // set in the current row
 
-    size_t values() const {
-        return std::max({i64.size(), i32.size(), f64.size(), f32.size(), b.size(), ends.size()});
-    }
+    // The chunk so far: its data pages (headers included), what the footer says.
+    std::vector<uint8_t> pages;
+    int64_t rows = 0;
+    int64_t uncompressed = 0, compressed = 0;
+    Stats stats;
+    bool plain_pages = false;       // a page PLAIN-encoded
+    // Dictionary state of a string column in this chunk.
+    enum class Dict { undecided, on, off } dict = Dict::undecided;
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view v) const { return std::hash<std::string_view>()(v); }
+    };
+    std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids;
+    std::vector<std::string_view> entries;  // keys of ids, in index order
+    size_t dict_bytes = 0;
+
     std::string_view str(size_t k) const {
         uint32_t begin = k == 0 ? 0 : ends[k - 1];
         return std::string_view(arena).substr(begin, ends[k] - begin);
     }
-    void clear() {
+    void clear_page() {
         defined.clear();
         i64.clear();
         i32.clear();
@@ -156,6 +201,17 @@ struct ColumnBuffer {
         b.clear();
         arena.clear();
         ends.clear();
+    }
+    void clear_chunk() {
+        clear_page();
+        pages.clear();
+        rows = uncompressed = compressed = 0;
+        stats = {};
+        plain_pages = false;
+        dict = Dict::undecided;
+        ids.clear();
+        entries.clear();
+        dict_bytes = 0;
     }
 };
 
@@ -186,8 +242,8 @@ struct ParquetWriter::State {
     int64_t offset = 0;  // bytes written
     std::vector<ColumnBuffer> buffers;
     std::vector<RowGroupMeta> groups;
-    int64_t group_rows = 0;
-    std::vector<uint8_t> scratch, compressed;
+    int64_t group_rows = 0, page_rows = 0;
+    std::vector<uint8_t> scratch, compressed, levels_rle;
     bool committed = false;
 
     void write(const void* data, size_t n) {
@@ -218,8 +274,10 @@ struct ParquetWriter::State {
         }
     }
 
-    // One page: its header, then its (compressed) body.
-    void page(PageType type, const std::vector<uint8_t>& body, int32_t num_values, Encoding encoding, ChunkMeta& chunk) {
+    // One page, header and compressed body, appended to `to`; returns the
+    // header's and body's sizes (uncompressed, compressed).
+    std::pair<int64_t, int64_t> page(PageType type, const std::vector<uint8_t>& body, int32_t num_values,
+                                     Encoding encoding, std::vector<uint8_t>& to) {
         compress(body);
         CompactWriter h;
         h.begin_struct();
@@ -240,10 +298,9 @@ struct ParquetWriter::State {
             h.end_struct();
         }
         h.end_struct();
-        write(h.bytes().data(), h.bytes().size());
-        write(compressed.data(), compressed.size());
-        chunk.uncompressed += static_cast<int64_t>(h.bytes().size() + body.size());
-        chunk.compressed += static_cast<int64_t>(h.bytes().size() + compressed.size());
+        to.insert(to.end(), h.bytes().begin(), h.bytes().end());
+        to.insert(to.end(), compressed.begin(), compressed.end());
+        return {static_cast<int64_t>(h.bytes().size() + body.size()), static_cast<int64_t>(h.bytes().size() + compressed.size())};
     }
 };
 
@@ -290,7 +347,7 @@ void ParquetWriter::set_string(size_t c, std::string_view v) {
     ColumnBuffer& b = s_->buffers[c];
     if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row");
     if (b.arena.size() + v.size() > UINT32_MAX)
-        throw Error("column " + columns_[c].name + ": a row group's strings exceed 4 GiB", s_->file->path());
+        throw Error("column " + columns_[c].name + ": a page's strings exceed 4 GiB", s_->file->path());
     b.set = true;
     b.defined.push_back(1);
     b.arena.append(v);
@@ -306,9 +363,159 @@ void ParquetWriter::set_null(size_t c) {
 
 namespace {
 
-// Writes one column chunk of the row group: a dictionary page when a string
-// column's values repeat enough, then data pages.
-void write_chunk(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& buf, ChunkMeta& chunk);
+template <class T>
+void plain_fixed(const std::vector<T>& v, std::vector<uint8_t>& out) {
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(v.data());
+    out.insert(out.end(), p, p + v.size() * sizeof(T));
+}
+
+// Whether a string column's chunk is dictionary-encoded, decided on its
+// first page: when its values repeat (at most half of them distinct).
+void decide_dictionary(ColumnBuffer& b) {
+    if (b.dict != ColumnBuffer::Dict::undecided) return;
+    std::unordered_set<std::string_view> distinct;
+    for (size_t k = 0; k < b.ends.size() && distinct.size() * 2 <= b.ends.size() + 16; ++k) distinct.insert(b.str(k));
+    b.dict = distinct.size() * 2 <= b.ends.size() + 16 ? ColumnBuffer::Dict::on : ColumnBuffer::Dict::off;
+}
+
+// Encodes the page's values into the chunk's pages and clears the page.
+void flush_page(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& buf) {
+    const size_t rows = buf.defined.size();
+    if (rows == 0) return;
+    for (uint8_t d : buf.defined) buf.stats.nulls += d == 0;
+    switch (col.type) {
+        case ValueType::int64: numeric_stats(buf.i64, buf.stats); break;
+        case ValueType::int32: numeric_stats(buf.i32, buf.stats); break;
+        case ValueType::float64: numeric_stats(buf.f64, buf.stats); break;
+        case ValueType::float32: numeric_stats(buf.f32, buf.stats); break;
+        case ValueType::boolean: numeric_stats(buf.b, buf.stats); break;
+        case ValueType::string:
+            if (col.statistics)
+                for (size_t k = 0; k < buf.ends.size(); ++k) {
+                    std::string_view x = buf.str(k);
+                    if (!buf.stats.any || x < buf.stats.min) buf.stats.min.assign(x);
+                    if (!buf.stats.any || x > buf.stats.max) buf.stats.max.assign(x);
+                    buf.stats.any = true;
+                }
+            break;
+    }
+    std::vector<uint8_t>& body = s.scratch;
+    body.clear();
+    if (col.nullable) {
+        std::vector<uint32_t> levels(buf.defined.begin(), buf.defined.end());
+        s.levels_rle.clear();
+        rle_hybrid(levels.data(), levels.size(), 1, s.levels_rle);
+        put_le(body, s.levels_rle.size(), 4);
+        body.insert(body.end(), s.levels_rle.begin(), s.levels_rle.end());
+    }
+    Encoding encoding = Encoding::plain;
+    switch (col.type) {
+        case ValueType::int64: plain_fixed(buf.i64, body); break;
+        case ValueType::int32: plain_fixed(buf.i32, body); break;
+        case ValueType::float64: plain_fixed(buf.f64, body); break;
+        case ValueType::float32: plain_fixed(buf.f32, body); break;
+        case ValueType::boolean: {
+            uint8_t acc = 0;
+            int bits = 0;
+            for (uint8_t x : buf.b) {
+                acc |= static_cast<uint8_t>((x ? 1 : 0) << bits);
+                if (++bits == 8) {
+                    body.push_back(acc);
+                    acc = 0;
+                    bits = 0;
+                }
+            }
+            if (bits) body.push_back(acc);
+            break;
+        }
+        case ValueType::string: {
+            // A page of nulls only has no values to encode: PLAIN, and the
+            // dictionary is decided on the first page with values.
+            if (!buf.ends.empty()) decide_dictionary(buf);
+            std::vector<uint32_t> indices;
+            if (buf.dict == ColumnBuffer::Dict::on) {
+                indices.reserve(buf.ends.size());
+                std::string_view last;
+                uint32_t last_id = 0;
+                for (size_t k = 0; k < buf.ends.size(); ++k) {
+                    std::string_view x = buf.str(k);
+                    // Runs of one value (a track's opcode, the profile) skip the lookup.
+                    if (k > 0 && x == last) {
+                        indices.push_back(last_id);
+                        continue;
+                    }
+                    auto it = buf.ids.find(x);
+                    if (it == buf.ids.end()) {
+                        if (buf.entries.size() >= kMaxDictionaryEntries || buf.dict_bytes + x.size() > kMaxDictionaryBytes)
+                            break;  // the dictionary is full: this page and the next are PLAIN
+                        it = buf.ids.emplace(std::string(x), static_cast<uint32_t>(buf.entries.size())).first;
+                        buf.entries.push_back(it->first);
+                        buf.dict_bytes += x.size() + 4;
+                    }
+                    indices.push_back(it->second);
+                    last = x;
+                    last_id = it->second;
+                }
+                if (indices.size() < buf.ends.size()) buf.dict = ColumnBuffer::Dict::off;
+            }
+            if (buf.dict == ColumnBuffer::Dict::on && !buf.ends.empty()) {
+                encoding = Encoding::rle_dictionary;
+                int width = bit_width(static_cast<uint32_t>(std::max<size_t>(buf.entries.size(), 1) - 1));
+                body.push_back(static_cast<uint8_t>(width));
+                if (!indices.empty()) rle_hybrid(indices.data(), indices.size(), width, body);
+            } else {
+                for (size_t k = 0; k < buf.ends.size(); ++k) {
+                    std::string_view x = buf.str(k);
+                    put_le(body, x.size(), 4);
+                    body.insert(body.end(), x.begin(), x.end());
+                }
+            }
+            break;
+        }
+    }
+    if (encoding == Encoding::plain) buf.plain_pages = true;
+    auto [u, c] = s.page(PageType::data, body, static_cast<int32_t>(rows), encoding, buf.pages);
+    buf.uncompressed += u;
+    buf.compressed += c;
+    buf.rows += static_cast<int64_t>(rows);
+    buf.clear_page();
+}
+
+// Writes a column's chunk: its dictionary page, if any, then its data pages.
+void write_chunk(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& buf, ChunkMeta& chunk) {
+    if (buf.rows == 0) {
+        // An empty table: one empty page, so every reader sees the column.
+        s.page(PageType::data, col.nullable ? std::vector<uint8_t>{0, 0, 0, 0} : std::vector<uint8_t>{}, 0,
+               Encoding::plain, buf.pages);
+        buf.plain_pages = true;
+    }
+    chunk.num_values = buf.rows;
+    chunk.file_offset = s.offset;
+    chunk.stats = buf.stats;
+    chunk.uncompressed = buf.uncompressed;
+    chunk.compressed = buf.compressed;
+    if (!buf.entries.empty()) {
+        std::vector<uint8_t> body;
+        for (std::string_view x : buf.entries) {
+            put_le(body, x.size(), 4);
+            body.insert(body.end(), x.begin(), x.end());
+        }
+        std::vector<uint8_t> dict_page;
+        auto [u, c] = s.page(PageType::dictionary, body, static_cast<int32_t>(buf.entries.size()), Encoding::plain, dict_page);
+        chunk.dictionary_page_offset = s.offset;
+        s.write(dict_page.data(), dict_page.size());
+        chunk.uncompressed += u;
+        chunk.compressed += c;
+        chunk.encodings.push_back(Encoding::plain);
+        chunk.encodings.push_back(Encoding::rle_dictionary);
+    }
+    chunk.encodings.push_back(Encoding::rle);
+    if (buf.plain_pages && buf.entries.empty()) chunk.encodings.insert(chunk.encodings.begin(), Encoding::plain);
+    else if (buf.plain_pages && std::find(chunk.encodings.begin(), chunk.encodings.end(), Encoding::plain) == chunk.encodings.end())
+        chunk.encodings.push_back(Encoding::plain);
+    chunk.data_page_offset = s.offset;
+    s.write(buf.pages.data(), buf.pages.size());
+}
 
 // Writes the buffered rows as one row group and empties the buffers.
 void flush_group(ParquetWriter::State& s, const std::vector<WriterColumn>& columns) {
@@ -317,13 +524,25 @@ void flush_group(ParquetWriter::State& s, const std::vector<WriterColumn>& colum
     g.file_offset = s.offset;
     g.chunks.resize(columns.size());
     for (size_t c = 0; c < columns.size(); ++c) {
+        flush_page(s, columns[c], s.buffers[c]);
         write_chunk(s, columns[c], s.buffers[c], g.chunks[c]);
         g.total_bytes += g.chunks[c].uncompressed;
         g.compressed_bytes += g.chunks[c].compressed;
-        s.buffers[c].clear();
+        s.buffers[c].clear_chunk();
     }
     s.groups.push_back(std::move(g));
     s.group_rows = 0;
+    s.page_rows = 0;
+}
+
+void write_statistics(CompactWriter& w, const Stats& st) {
+    w.field_struct(12);
+    w.field_i64(3, st.nulls);
+    if (st.any) {
+        w.field_binary(5, st.max);
+        w.field_binary(6, st.min);
+    }
+    w.end_struct();
 }
 
 }  // namespace
@@ -338,169 +557,13 @@ void ParquetWriter::end_row() {
         b.set = false;
     }
     ++rows_;
-    if (++s_->group_rows >= s_->options.row_group_rows) flush_group(*s_, columns_);
-}
-
-namespace {
-
-template <class T>
-void plain_fixed(const std::vector<T>& v, size_t from, size_t to, std::vector<uint8_t>& out) {
-    const uint8_t* p = reinterpret_cast<const uint8_t*>(v.data() + from);
-    out.insert(out.end(), p, p + (to - from) * sizeof(T));
-}
-
-template <class T>
-void numeric_stats(const std::vector<T>& v, Stats& st) {
-    for (T x : v) {
-        if constexpr (std::is_floating_point_v<T>)
-            if (std::isnan(x)) continue;
-        if (!st.any) {
-            st.min = st.max = plain_bytes(x);
-            st.any = true;
-            continue;
-        }
-        T lo, hi;
-        std::memcpy(&lo, st.min.data(), sizeof(T));
-        std::memcpy(&hi, st.max.data(), sizeof(T));
-        if (x < lo) st.min = plain_bytes(x);
-        if (x > hi) st.max = plain_bytes(x);
+    ++s_->group_rows;
+    if (++s_->page_rows >= s_->options.page_values && s_->group_rows < s_->options.row_group_rows) {
+        for (size_t c = 0; c < columns_.size(); ++c) flush_page(*s_, columns_[c], s_->buffers[c]);
+        s_->page_rows = 0;
     }
+    if (s_->group_rows >= s_->options.row_group_rows) flush_group(*s_, columns_);
 }
-
-void write_chunk(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& buf, ChunkMeta& chunk) {
-    const size_t rows = buf.defined.size();
-    chunk.num_values = static_cast<int64_t>(rows);
-    chunk.file_offset = s.offset;
-    for (uint8_t d : buf.defined) chunk.stats.nulls += d == 0;
-    // Statistics of the values.
-    switch (col.type) {
-        case ValueType::int64: numeric_stats(buf.i64, chunk.stats); break;
-        case ValueType::int32: numeric_stats(buf.i32, chunk.stats); break;
-        case ValueType::float64: numeric_stats(buf.f64, chunk.stats); break;
-        case ValueType::float32: numeric_stats(buf.f32, chunk.stats); break;
-        case ValueType::boolean:
-            for (uint8_t x : buf.b) {
-                std::string one(1, static_cast<char>(x));
-                if (!chunk.stats.any || one < chunk.stats.min) chunk.stats.min = one;
-                if (!chunk.stats.any || one > chunk.stats.max) chunk.stats.max = one;
-                chunk.stats.any = true;
-            }
-            break;
-        case ValueType::string:
-            for (size_t k = 0; k < buf.ends.size(); ++k) {
-                std::string_view x = buf.str(k);
-                if (!chunk.stats.any || x < chunk.stats.min) chunk.stats.min.assign(x);
-                if (!chunk.stats.any || x > chunk.stats.max) chunk.stats.max.assign(x);
-                chunk.stats.any = true;
-            }
-            break;
-    }
-
-    // A string column's dictionary, when it pays.
-    std::vector<uint32_t> indices;
-    std::vector<std::string_view> dictionary;
-    bool dict = false;
-    if (col.type == ValueType::string && !buf.ends.empty()) {
-        std::unordered_map<std::string_view, uint32_t> ids;
-        size_t bytes = 0;
-        dict = true;
-        indices.reserve(buf.ends.size());
-        for (size_t k = 0; k < buf.ends.size() && dict; ++k) {
-            std::string_view x = buf.str(k);
-            auto [it, fresh] = ids.try_emplace(x, static_cast<uint32_t>(dictionary.size()));
-            if (fresh) {
-                dictionary.push_back(x);
-                bytes += x.size() + 4;
-                dict = dictionary.size() <= kMaxDictionaryEntries && bytes <= kMaxDictionaryBytes &&
-                       dictionary.size() * 2 <= buf.ends.size() + 16;
-            }
-            indices.push_back(it->second);
-        }
-        if (dict) {
-            std::vector<uint8_t>& body = s.scratch;
-            body.clear();
-            for (std::string_view x : dictionary) {
-                put_le(body, x.size(), 4);
-                body.insert(body.end(), x.begin(), x.end());
-            }
-            chunk.dictionary_page_offset = s.offset;
-            s.page(PageType::dictionary, body, static_cast<int32_t>(dictionary.size()), Encoding::plain, chunk);
-            chunk.encodings = {Encoding::plain, Encoding::rle, Encoding::rle_dictionary};
-        }
-    }
-    if (!dict) chunk.encodings = {Encoding::plain, Encoding::rle};
-    const Encoding value_encoding = dict ? Encoding::rle_dictionary : Encoding::plain;
-    const int width = dict ? bit_width(static_cast<uint32_t>(dictionary.size() - 1)) : 0;
-
-    // Data pages of page_values rows each.
-    chunk.data_page_offset = s.offset;
-    size_t value = 0;  // index into the column's values (nulls have none)
-    const size_t per_page = static_cast<size_t>(s.options.page_values);
-    std::vector<uint32_t> levels;
-    for (size_t row = 0; row < rows || (rows == 0 && row == 0); row += per_page) {
-        size_t end = std::min(rows, row + per_page);
-        std::vector<uint8_t>& body = s.scratch;
-        body.clear();
-        size_t present = 0;
-        for (size_t r = row; r < end; ++r) present += buf.defined[r];
-        if (col.nullable) {
-            levels.assign(buf.defined.begin() + static_cast<std::ptrdiff_t>(row),
-                          buf.defined.begin() + static_cast<std::ptrdiff_t>(end));
-            std::vector<uint8_t> rle;
-            rle_hybrid(levels.data(), levels.size(), 1, rle);
-            put_le(body, rle.size(), 4);
-            body.insert(body.end(), rle.begin(), rle.end());
-        }
-        size_t first = value, last = value + present;
-        switch (col.type) {
-            case ValueType::int64: plain_fixed(buf.i64, first, last, body); break;
-            case ValueType::int32: plain_fixed(buf.i32, first, last, body); break;
-            case ValueType::float64: plain_fixed(buf.f64, first, last, body); break;
-            case ValueType::float32: plain_fixed(buf.f32, first, last, body); break;
-            case ValueType::boolean: {
-                uint8_t acc = 0;
-                int bits = 0;
-                for (size_t k = first; k < last; ++k) {
-                    acc |= static_cast<uint8_t>((buf.b[k] ? 1 : 0) << bits);
-                    if (++bits == 8) {
-                        body.push_back(acc);
-                        acc = 0;
-                        bits = 0;
-                    }
-                }
-                if (bits) body.push_back(acc);
-                break;
-            }
-            case ValueType::string:
-                if (dict) {
-                    body.push_back(static_cast<uint8_t>(width));
-                    if (last > first) rle_hybrid(indices.data() + first, last - first, width, body);
-                } else {
-                    for (size_t k = first; k < last; ++k) {
-                        std::string_view x = buf.str(k);
-                        put_le(body, x.size(), 4);
-                        body.insert(body.end(), x.begin(), x.end());
-                    }
-                }
-                break;
-        }
-        value = last;
-        s.page(PageType::data, body, static_cast<int32_t>(end - row), value_encoding, chunk);
-        if (rows == 0) break;
-    }
-}
-
-void write_statistics(CompactWriter& w, const Stats& st) {
-    w.field_struct(12);
-    w.field_i64(3, st.nulls);
-    if (st.any) {
-        w.field_binary(5, st.max);
-        w.field_binary(6, st.min);
-    }
-    w.end_struct();
-}
-
-}  // namespace
 
 void ParquetWriter::commit() {
     if (s_->committed) return;

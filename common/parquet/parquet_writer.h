@@ -1,9 +1,11 @@
 // A Parquet writer beside nx's reader: a flat schema of primitive columns
 // (INT64, INT32, DOUBLE, FLOAT, BOOLEAN, UTF-8 strings), required or
-// optional, written as a stream of rows.  Rows are buffered one row group at
-// a time (memory bounded by the row group, whatever the file's size); each
-// column chunk is a dictionary page when its strings repeat, data pages of
-// RLE_DICTIONARY indices or PLAIN values (page v1, RLE definition levels),
+// optional, written as a stream of rows.  Values gather one page at a time;
+// a full page is encoded and compressed at once, and a row group is held as
+// its compressed pages until it is written (memory bounded by a page of
+// values and a row group of compressed pages, whatever the file's size);
+// each column chunk is a dictionary page when its strings repeat, data pages
+// of RLE_DICTIONARY indices or PLAIN values (page v1, RLE definition levels),
 // compressed with ZSTD or Snappy through the Debian libraries, with min/max
 // and null-count statistics so readers prune row groups.  The file is written
 // to a temporary name and renamed on commit(): an interrupted writer leaves
@@ -28,6 +30,9 @@ struct WriterColumn {
     std::string name;
     ValueType type = ValueType::int64;
     bool nullable = true;
+    // Min/max in the footer (readers prune row groups on them); off for
+    // long free text, where they only cost.
+    bool statistics = true;
 };
 
 struct WriterOptions {

@@ -1,9 +1,9 @@
-// Lengths by union: |C ∩ K| = |C| + |K| - |C ∪ K|, the exposed DMA is
-// |C ∪ K ∪ D| - |C ∪ K|; each union is built from the merged intervals of
-// its parts, so memory stays that of IntervalUnion (bounded, spilling).
 #include "common/profile/time_breakdown.h"
 
 #include <algorithm>
+#include <climits>
+#include <memory>
+#include <vector>
 
 namespace nx {
 
@@ -25,36 +25,92 @@ std::vector<CollectiveOp> CollectiveOps::take_ops() {
 
 namespace {
 
-void add_all(IntervalUnion& from, IntervalUnion& to) {
-    from.for_each([&](const Interval& i) { to.add(i.begin, i.end); });
-}
+// One row's merged intervals, read in order.
+struct Stream {
+    std::unique_ptr<IntervalUnion::Reader> reader;
+    int kind;  // 0 compute, 1 collective, 2 DMA
+    Interval cur{};
+    bool more = false;
+    bool inside = false;  // the sweep is within cur
+    void advance() { more = reader->next(cur); }
+    int64_t next_boundary() const { return inside ? cur.end : cur.begin; }
+};
 
 }  // namespace
 
+// One sweep over every row's merged intervals (each sorted and disjoint):
+// between two consecutive boundaries the set of kinds in progress is fixed,
+// so each stretch adds to the figure of its set and, cut at bucket edges, to
+// the buckets.  Memory: one reader per row, whatever the events.
 TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int64_t start_ns, int64_t end_ns,
                               int buckets) {
     TimeBreakdown out;
     out.span_ns = std::max<int64_t>(end_ns - start_ns, 0);
-    IntervalUnion compute, with_collectives, everything;
+    std::vector<Stream> streams;
+    auto add = [&](IntervalUnion& u, int kind) {
+        streams.push_back({std::make_unique<IntervalUnion::Reader>(u), kind});
+        streams.back().advance();
+    };
     for (Engine e : EngineBusy::kRows) {
         if (e == Engine::dma || !busy.present(e) || busy.row(e) != e) continue;
-        add_all(busy.busy(e), compute);
+        add(busy.busy(e), 0);
     }
-    add_all(compute, with_collectives);
-    add_all(collectives, with_collectives);
-    add_all(with_collectives, everything);
-    if (busy.present(Engine::dma)) add_all(busy.busy(Engine::dma), everything);
-    out.compute_ns = compute.total();
-    out.collective_ns = collectives.total();
-    int64_t either = with_collectives.total();
-    out.overlap_ns = out.compute_ns + out.collective_ns - either;
-    int64_t all = everything.total();
-    out.dma_exposed_ns = all - either;
+    add(collectives, 1);
+    if (busy.present(Engine::dma)) add(busy.busy(Engine::dma), 2);
+
+    const bool bucketed = out.span_ns > 0;
+    TimeBuckets tb(start_ns, end_ns, std::max(buckets, 1));
+    std::vector<int64_t> compute_b(static_cast<size_t>(tb.count()), 0), collective_b(compute_b);
+    int64_t in_kind[3] = {0, 0, 0};  // streams of each kind in progress
+    int64_t by_set[8] = {};          // length by the set of kinds in progress (bit per kind)
+    int64_t pos = INT64_MIN;
+    for (;;) {
+        int64_t next = INT64_MAX;
+        for (const Stream& s : streams)
+            if (s.more) next = std::min(next, s.next_boundary());
+        if (next == INT64_MAX) break;
+        if (pos != INT64_MIN && next > pos) {
+            int set = (in_kind[0] > 0 ? 1 : 0) | (in_kind[1] > 0 ? 2 : 0) | (in_kind[2] > 0 ? 4 : 0);
+            by_set[set] += next - pos;
+            if (bucketed && (set & 3)) {
+                // Cut the stretch at bucket edges.
+                for (int64_t lo = std::max(pos, start_ns), hi; lo < std::min(next, end_ns); lo = hi) {
+                    int64_t b = tb.of(lo);
+                    // of() rounds the other way from edge() at some edges.
+                    while (b + 1 < tb.count() && tb.edge(b + 1) <= lo) ++b;
+                    hi = b + 1 < tb.count() ? std::min(next, tb.edge(b + 1)) : std::min(next, end_ns);
+                    if (set & 1) compute_b[static_cast<size_t>(b)] += hi - lo;
+                    if (set & 2) collective_b[static_cast<size_t>(b)] += hi - lo;
+                }
+            }
+        }
+        pos = next;
+        for (Stream& s : streams) {
+            while (s.more && s.next_boundary() == pos) {
+                if (s.inside) {
+                    --in_kind[s.kind];
+                    s.inside = false;
+                    s.advance();
+                } else {
+                    ++in_kind[s.kind];
+                    s.inside = true;
+                }
+            }
+        }
+    }
+    out.compute_ns = by_set[1] + by_set[3] + by_set[5] + by_set[7];
+    out.collective_ns = by_set[2] + by_set[3] + by_set[6] + by_set[7];
+    out.overlap_ns = by_set[3] + by_set[7];
+    out.dma_exposed_ns = by_set[4];
+    int64_t all = 0;
+    for (int k = 1; k < 8; ++k) all += by_set[k];
     out.idle_ns = std::max<int64_t>(out.span_ns - all, 0);
-    if (out.span_ns > 0) {
-        TimeBuckets tb(start_ns, end_ns, buckets);
-        out.compute_percent = tb.percent(compute);
-        out.collective_percent = tb.percent(collectives);
+    if (bucketed) {
+        for (int64_t b = 0; b < tb.count(); ++b) {
+            double width = static_cast<double>(tb.edge(b + 1) - tb.edge(b));
+            out.compute_percent.push_back(width > 0 ? 100.0 * static_cast<double>(compute_b[static_cast<size_t>(b)]) / width : 0);
+            out.collective_percent.push_back(width > 0 ? 100.0 * static_cast<double>(collective_b[static_cast<size_t>(b)]) / width : 0);
+        }
     }
     return out;
 }

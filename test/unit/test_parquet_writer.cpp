@@ -5,6 +5,7 @@
 // files in test/fixtures/parquet/crosscheck_writer.mjs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -141,6 +142,35 @@ TEST(ParquetWriter, AnEmptyTableIsAValidFileWithItsSchema) {
     fs::remove(path);
 }
 
+TEST(ParquetWriter, AStringColumnNullOnItsFirstPageIsPlainThereAndADictionaryAfter) {
+    // A chunk's dictionary page comes first: a page of nulls before the first
+    // value must not claim dictionary encoding without one (arrow-rs refuses).
+    std::string path = temp_path("nullfirst");
+    WriterOptions o;
+    o.page_values = 10;
+    {
+        ParquetWriter w(path, {{"s", ValueType::string, true}}, o);
+        for (int k = 0; k < 100; ++k) {
+            if (k >= 10) w.set_string(0, k % 2 ? "x" : "y");
+            w.end_row();
+        }
+        w.commit();
+    }
+    auto file = ParquetFile::open(path);
+    EXPECT_TRUE(file->metadata().row_groups[0].columns[0].meta->dictionary_page_offset.has_value());
+    TableReader r({path}, {"s"});
+    int k = 0;
+    while (r.next()) {
+        EXPECT_EQ(r.column(0)->is_null(), k < 10);
+        if (k >= 10) {
+            EXPECT_EQ(r.column(0)->str(), k % 2 ? "x" : "y");
+        }
+        ++k;
+    }
+    EXPECT_EQ(k, 100);
+    fs::remove(path);
+}
+
 TEST(ParquetWriter, AllNullColumnsAndLongRunsReadBack) {
     // Long runs of equal definition levels and dictionary indices are RLE
     // runs; short ones bit-packed: both, in one page.
@@ -201,6 +231,38 @@ TEST(ParquetWriter, ExtremeValuesAndEmptyStringsSurvive) {
         ++k;
     }
     EXPECT_EQ(k, ints.size());
+    fs::remove(path);
+}
+
+TEST(ParquetWriter, ADictionaryThatOutgrowsItsLimitGoesOnInPlainPages) {
+    // The first page repeats two names (a dictionary); then 70,000 distinct
+    // ones overflow it (65,536 entries): those pages are PLAIN, in the same
+    // chunk, and every value reads back.
+    std::string path = temp_path("overflow");
+    WriterOptions o;
+    o.page_values = 1000;
+    o.row_group_rows = 200000;
+    const int n = 71000;
+    auto value = [](int k) { return k < 1000 ? std::string(k % 2 ? "a" : "b") : "u" + std::to_string(k); };
+    {
+        ParquetWriter w(path, {{"s", ValueType::string, false}}, o);
+        for (int k = 0; k < n; ++k) {
+            w.set_string(0, value(k));
+            w.end_row();
+        }
+        w.commit();
+    }
+    auto file = ParquetFile::open(path);
+    const ColumnMetaData& m = *file->metadata().row_groups[0].columns[0].meta;
+    EXPECT_TRUE(m.dictionary_page_offset.has_value());
+    EXPECT_NE(std::find(m.encodings.begin(), m.encodings.end(), Encoding::plain), m.encodings.end());
+    TableReader r({path}, {"s"});
+    int k = 0;
+    while (r.next()) {
+        ASSERT_EQ(std::string(r.column(0)->str()), value(k)) << "row " << k;
+        ++k;
+    }
+    EXPECT_EQ(k, n);
     fs::remove(path);
 }
 

@@ -76,6 +76,27 @@ TEST(TimeBreakdown, SemaphoreWaitsAreNotComputeAndCollectivesComeInStartOrder) {
     EXPECT_EQ(s.collectives[1].name, "AllGather");
 }
 
+TEST(TimeBreakdown, TheBucketsAddUpToTheTotalsWhereBucketEdgesFallBetweenNanoseconds) {
+    // A span of 167 ns in 50 buckets: edges at fractions of a nanosecond,
+    // rounded; a stretch that starts on one must still be cut and counted.
+    std::vector<Event> events;
+    for (int64_t t = 0; t < 160; t += 7) events.push_back(nx_test::make_event(EventType::instruction, Engine::vector, "Vector", t, 3, "ADD"));
+    events.push_back(collective(100, 67, "AllReduce"));
+    nx::ProfileSummary s = summarise(events);
+    ASSERT_TRUE(s.breakdown.has_value());
+    nx::TimeBuckets tb(s.start_ns, s.end_ns, 50);
+    double compute = 0, coll = 0;
+    for (int64_t b = 0; b < 50; ++b) {
+        double width = static_cast<double>(tb.edge(b + 1) - tb.edge(b));
+        compute += s.breakdown->compute_percent[static_cast<size_t>(b)] * width / 100;
+        coll += s.breakdown->collective_percent[static_cast<size_t>(b)] * width / 100;
+    }
+    EXPECT_NEAR(compute, static_cast<double>(s.breakdown->compute_ns), 1e-6);
+    EXPECT_NEAR(coll, static_cast<double>(s.breakdown->collective_ns), 1e-6);
+    EXPECT_EQ(s.breakdown->collective_ns, 67);
+    EXPECT_EQ(s.breakdown->compute_ns, 23 * 3);
+}
+
 TEST(TimeBreakdown, AProfileWithoutEnginesOrCollectivesHasNone) {
     nx::ProfileSummary s = summarise({nx_test::make_event(EventType::region, Engine::none, "main thread", 0, 10)});
     EXPECT_FALSE(s.breakdown.has_value());

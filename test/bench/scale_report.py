@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Turns make bench-scale's measurements into records and a table.
+
+    scale_report.py results.tsv notes.tsv scale.jsonl RANKS EVENTS SUBSET
+
+Each record: kind "bench", name, value, unit, and where one applies a baseline
+measured in the same run (baseline, baseline_value, ratio) and the goal.
+"""
+import json
+import os
+import platform
+import subprocess
+import sys
+
+
+def main():
+    results, notes_path, out, ranks, events, subset = sys.argv[1:7]
+    ranks, events, subset = int(ranks), int(events), int(subset)
+    rows = {}
+    for line in open(results):
+        name, wall, rss, cpu = line.rstrip("\n").split("\t")
+        rows[name] = {"wall": float(wall), "rss_mib": int(rss) / 1024.0, "cpu": float(cpu)}
+    notes = {}
+    for line in open(notes_path):
+        k, v = line.rstrip("\n").split("\t", 1)
+        notes[k] = v
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = ""
+    machine = "%s %s, %d cores" % (platform.node(), platform.machine(), os.cpu_count() or 0)
+    records = []
+
+    def add(name, value, unit, baseline=None, baseline_value=None, ratio=None, note=None):
+        r = {"kind": "bench", "name": name, "value": round(value, 4), "unit": unit}
+        if baseline is not None and baseline_value:
+            r.update(baseline=baseline, baseline_value=round(baseline_value, 4), ratio=round(ratio, 3))
+        if note:
+            r["note"] = note
+        r.update(machine=machine, commit=commit, ranks=ranks, events_per_rank=events)
+        records.append(r)
+
+    total_events = ranks * events
+    l1, l2 = rows["local_1"], rows["local_2"]
+    add("fanout_local_1_worker_seconds", l1["wall"], "s", note="%d ranks x %d events, make dataset JOBS=1" % (ranks, events))
+    add("fanout_local_2_workers_seconds", l2["wall"], "s", "fanout_local_1_worker_seconds", l1["wall"],
+        l1["wall"] / l2["wall"], "speed-up with 2 workers (goal >= 1.8)")
+    add("fanout_events_per_second", total_events / l2["wall"], "events/s", note="2 workers")
+    tasks = int(notes.get("tasks", "1"))
+    if "slurm_2" in rows:
+        s = rows["slurm_2"]
+        add("fanout_slurm_seconds", s["wall"], "s", "fanout_local_2_workers_seconds", l2["wall"], s["wall"] / l2["wall"],
+            "Slurm array (%%2 throttle) on a one-node cluster against 2 local workers" )
+        add("slurm_overhead_per_task_seconds", (s["wall"] - l2["wall"]) / tasks, "s",
+            note="(Slurm wall - local wall) / %d tasks" % tasks)
+    else:
+        add("fanout_slurm_seconds", float("nan"), "s", note="skipped: " + notes.get("slurm_skipped", "failed"))
+    m, m4 = rows["task_rss_m"], rows["task_rss_4m"]
+    add("task_peak_rss_mib", m4["rss_mib"], "MiB", "task_peak_rss_at_m_mib", m["rss_mib"], m4["rss_mib"] / m["rss_mib"],
+        "one task, one profile of %d events against %d (goal: < 100 MiB, flat)" % (4 * events, events))
+    ds, db = rows["subset_dataset"], rows["subset_sqlite"]
+    add("subset_dataset_write_seconds", ds["wall"], "s", "subset_sqlite_load_seconds", db["wall"], db["wall"] / ds["wall"],
+        "%d ranks, one worker: SQLite load time over dataset write time (goal >= 3)" % subset)
+    dsb, dbb = int(notes["subset_dataset_bytes"]), int(notes["subset_sqlite_bytes"])
+    add("subset_dataset_mib", dsb / 2**20, "MiB", "subset_sqlite_mib", dbb / 2**20, dbb / dsb,
+        "SQLite bytes over dataset bytes for the same %d ranks (goal >= 5)" % subset)
+    add("input_mib", int(notes["input_bytes"]) / 2**20, "MiB", note="the generated capture tree (gzip JSON)")
+    add("dataset_mib", int(notes["dataset_bytes"]) / 2**20, "MiB", note="every rank")
+    q = rows["query_nx_sqlite"]
+    add("busy_query_nx_sqlite_seconds", q["wall"], "s", note="per-rank engine busy time, engine_summary over events, %d ranks" % subset)
+    add("busy_query_nx_dataset_seconds", rows["query_nx_dataset"]["wall"], "s", "busy_query_nx_sqlite_seconds", q["wall"],
+        q["wall"] / rows["query_nx_dataset"]["wall"], "nx-query --dataset on the engines table")
+    if "duckdb_query_seconds" in notes:
+        d = float(notes["duckdb_query_seconds"])
+        add("busy_query_duckdb_seconds", d, "s", "busy_query_nx_sqlite_seconds", q["wall"], q["wall"] / d,
+            "DuckDB read_parquet over the dataset (query only, in process)")
+        add("busy_equal", float(notes.get("busy_equal", "0")), "bool",
+            note="DuckDB's, nx-query --dataset's and SQLite's per-rank busy times identical (goal 1)")
+    else:
+        add("busy_query_duckdb_seconds", float("nan"), "s", note="skipped: " + notes.get("duckdb_skipped", ""))
+    # The projection nx(7) quotes: CPU per event from the 1-worker run.
+    cpu_per_event = l1["cpu"] / total_events
+    target_events = 1024 * 10_000_000
+    workers = 64 * 32
+    add("projected_1024x10M_on_64_nodes_minutes", cpu_per_event * target_events / workers / 60, "min",
+        note="%.3g CPU-us per event (1 worker here) x 1024 ranks x 10M events / (64 nodes x 32 workers), "
+             "assuming the linear scaling measured with 2 workers holds; shared-volume bandwidth not measured"
+             % (cpu_per_event * 1e6))
+    with open(out, "w") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    for r in records:
+        extra = ""
+        if "ratio" in r:
+            extra = "  x%.2f vs %s" % (r["ratio"], r["baseline"])
+        print("%-44s %12.4f %-9s%s" % (r["name"], r["value"], r["unit"], extra))
+        if r.get("note"):
+            print("    " + r["note"])
+
+
+if __name__ == "__main__":
+    main()
