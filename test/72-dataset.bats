@@ -9,6 +9,23 @@
 
 load test_helper
 
+# A cluster started by a test is stopped whatever the test did.
+teardown() {
+    [ -n "${SLURM_DIR:-}" ] || return 0
+    "$NX_ROOT/test/slurm/cluster" stop "$SLURM_DIR" >/dev/null 2>&1 || true
+    rm -rf "$SLURM_DIR"
+}
+
+# Starts a one-node cluster advertising 4 CPUs in a short directory (its
+# sockets' paths must fit in 107 bytes); fails, saying why, when it cannot.
+start_slurm() {
+    "$NX_ROOT/test/slurm/cluster" check || { echo "Slurm cannot run here (make deps installs slurm-wlm and munge)"; return 1; }
+    SLURM_DIR=$(mktemp -d /tmp/nx-slurm.XXXXXX)
+    env=$("$NX_ROOT/test/slurm/cluster" start "$SLURM_DIR" 4) || { echo "the one-node Slurm cluster did not start"; return 1; }
+    eval "$env"
+    export SLURM_CONF
+}
+
 # A 12-rank tree; rank 5 reaches each of the 4 all-reduces 3 us late, so every
 # other rank waits 4 x 3 us = 12 us in collectives.
 ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4 --straggler 5 --late 3000; }
@@ -163,4 +180,37 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"DuckDB, arrow-rs and nx-query agree"* ]]
+}
+
+@test "make dataset SCHEDULER=slurm on a one-node cluster: the same dataset as local tasks and SQLite; a failed profile named, the reduce run anyway (afterany), non-zero; a re-run converts only that" {
+    start_slurm
+    ranks_tree cap
+    # Local tasks first: the reference.
+    make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/local" JOBS=2 PER_TASK=3 >/dev/null 2>&1
+    # The same on Slurm, one profile cut short: 4 array tasks of 3, 2 at a time.
+    bad=$(ls cap/i-0000000000000000_pid_4003/*vnc_1.json)   # rank 7
+    cp "$bad" saved.json
+    head -c 3000 saved.json >"$bad"
+    run make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/slurm" SCHEDULER=slurm JOBS=2 PER_TASK=3
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"12 profiles in 4 tasks of 3 on slurm"* ]]
+    [[ "$output" == *"array job "*"the reduce runs after it whatever its tasks did"* ]]
+    [[ "$output" == *"the dataset lacks 1 of its planned profiles (ranks 7; the first: $PWD/$bad)"* ]]
+    [ -f slurm/ranks.html ] && ls slurm/_nx/logs/task-{0,1,2,3}.log slurm/_nx/logs/reduce.log
+    grep -q "$bad" slurm/_nx/logs/task-2.log
+    # Slurm recorded the failing task's exit status (jobcomp; there is no sacct).
+    [ "$(grep 'Name=nx-dataset JobState=FAILED' "$SLURM_DIR/jobcomp.txt" | grep -o 'ArrayTaskId=[0-9]*')" = "ArrayTaskId=2" ]
+    # Repaired and re-run: only that profile is converted.
+    cp saved.json "$bad"
+    run make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/slurm" SCHEDULER=slurm JOBS=2 PER_TASK=3
+    [ "$status" -eq 0 ]
+    [ "$(cat slurm/_nx/logs/task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 1 ]
+    # Slurm's dataset answers as the local one and as SQLite do.
+    for q in rank_breakdown rank_engine_busy rank_collectives rank_skew; do
+        diff <(nx-query --dataset slurm "$q" --format csv) <(nx-query --dataset local "$q" --format csv)
+    done
+    tail -n +2 local/_nx/plan.tsv | while IFS=$'\t' read -r rank input neff; do nx-convert --db s.db --rank "$rank" "$input"; done >/dev/null
+    diff <(nx-report slurm --ranks --format csv) <(nx-report --db s.db --ranks --format csv)
+    [ "$(nx-report slurm --ranks --format csv | awk -F, '$8 == 1 {print $3}')" = 5 ]
 }
