@@ -5,8 +5,14 @@
 
 load test_helper
 
-# make -n in the checkout, into a build tree of its own (nothing is built).
-make_n() { make -C "$NX_ROOT" --no-print-directory -n BUILD="$BATS_TEST_TMPDIR/build" "$@" 2>&1; }
+# make -n in the checkout, into a build tree of its own (nothing is built),
+# as a user's shell would run it: the suite itself runs under make (make
+# test-asan passes CXX=clang++ and -j2 down through MAKEFLAGS), which must
+# not leak into the make being examined.
+make_n() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u CXX -u CXXFLAGS \
+        make -C "$NX_ROOT" --no-print-directory -n BUILD="$BATS_TEST_TMPDIR/build" "$@" 2>&1
+}
 
 @test "make install builds and installs the tools only: no unit tests, no test framework" {
     run make_n install PREFIX="$BATS_TEST_TMPDIR/prefix"
