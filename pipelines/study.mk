@@ -29,6 +29,19 @@ HISTORY  ?= $(OUT)/history.db
 GATE     ?=
 NIGHTLY  ?=
 NX       := $(BUILD)/bin
+# On a cluster: the runs and captures of BACKEND=neuron spread over the nodes
+# of the Slurm allocation make runs in (salloc/sbatch -N K: K nodes, one device
+# each), merged back in order (pipelines/shard); the database, report and
+# history are made once, here.  NODES=1: everything on this node.
+NODES    ?= $(if $(filter neuron,$(BACKEND)),$(SLURM_JOB_NUM_NODES))
+# Where nx-run --backend neuron keeps the NEFFs it compiles (its own default),
+# which nx-convert then reads beside the study's profiles: on a cluster, a
+# directory every node sees (a shared home, or NEURON_CACHE=/fsx/...).
+NEURON_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/nx/neuron
+RUN_OPTS      = $(if $(filter neuron,$(BACKEND)),--cache-dir $(NEURON_CACHE))
+CONVERT_ROOTS = --root $(OUT) $(if $(filter neuron,$(BACKEND)),--root $(NEURON_CACHE))
+# $(call shard,STUDY,STAGE): the command prefix that shards a stage, or nothing.
+shard     = $(if $(filter-out 0 1,$(or $(NODES),1)),pipelines/shard $(NODES) $(OUT)/$(1)/shards/$(2))
 
 .PHONY: study study-all study-nightly study-matmul study-patterns study-help FORCE
 
@@ -70,14 +83,14 @@ $(OUT)/$(1)/workloads.jsonl: $(OUT)/$(1)/config $(NX)/nx-run
 	$(NX)/nx-run --study $(1) $(2) --backend $(BACKEND) $(TARGET_OPT) --plan >$$@.tmp && mv $$@.tmp $$@
 
 $(OUT)/$(1)/runs.jsonl: $(OUT)/$(1)/workloads.jsonl $(if $(NIGHTLY),FORCE)
-	$(NX)/nx-run --backend $(BACKEND) $(TARGET_OPT) --warmup $(WARMUP) --timed $(TIMED) <$$< >$$@.tmp && mv $$@.tmp $$@
+	$(call shard,$(1),run) $(NX)/nx-run --backend $(BACKEND) $(TARGET_OPT) $(RUN_OPTS) --warmup $(WARMUP) --timed $(TIMED) <$$< >$$@.tmp && mv $$@.tmp $$@
 
 $(OUT)/$(1)/captures.jsonl: $(OUT)/$(1)/runs.jsonl $(NX)/nx-capture
-	$(NX)/nx-capture --dir $(OUT)/$(1)/profiles <$$< >$$@.tmp && mv $$@.tmp $$@
+	$(call shard,$(1),capture) $(NX)/nx-capture --dir $(OUT)/$(1)/profiles <$$< >$$@.tmp && mv $$@.tmp $$@
 
 $(OUT)/$(1)/study.db: $(OUT)/$(1)/captures.jsonl $(NX)/nx-convert
 	@rm -f $$@.tmp $$@.tmp-wal $$@.tmp-shm
-	$(NX)/nx-convert --root $(OUT) --db $$@.tmp <$$< >/dev/null && mv $$@.tmp $$@
+	$(NX)/nx-convert $(CONVERT_ROOTS) --db $$@.tmp <$$< >/dev/null && mv $$@.tmp $$@
 
 $(OUT)/$(1)/report.md: $(OUT)/$(1)/runs.jsonl $(OUT)/$(1)/study.db $(OUT)/$(1)/report-config $(4) $(NX)/nx-report
 	$(NX)/nx-report $(OUT)/$(1)/runs.jsonl --db $(OUT)/$(1)/study.db $(3) --format markdown -o $$@
@@ -92,7 +105,7 @@ $(OUT)/$(1)/history.stamp: $(OUT)/$(1)/runs.jsonl
 	@if [ -n "$(GATE)" ]; then \
 	    $(NX)/nx-report $(OUT)/$(1)/runs.jsonl --baseline $(HISTORY) --first-run-ok --fail-on '$(GATE)' --format text; \
 	fi
-	$(NX)/nx-convert --root $(OUT) --db $(HISTORY) <$$< >/dev/null
+	$(NX)/nx-convert $(CONVERT_ROOTS) --db $(HISTORY) <$$< >/dev/null
 	@touch $$@
 
 study-$(1): $(OUT)/$(1)/report.md $(OUT)/$(1)/report.html $(OUT)/$(1)/history.stamp
@@ -106,6 +119,9 @@ study-help:
 	@echo "  OUT=out                  where the studies write"
 	@echo "  HISTORY=out/history.db   run history the studies append to"
 	@echo "  GATE='latency_us.median>5%'  stop make (it exits 2; nx-report exits 3) when runs regressed against HISTORY"
+	@echo "  NODES=K                  inside a Slurm allocation: spread the runs and captures over K nodes"
+	@echo "                           (default with BACKEND=neuron: the allocation's SLURM_JOB_NUM_NODES)"
+	@echo "  NEURON_CACHE=~/.cache/nx/neuron  where BACKEND=neuron keeps its NEFFs (shared by every node on a cluster)"
 	@echo "  NIGHTLY=1                re-run the workloads even when up to date (make study-nightly sets it)"
 	@echo "  matmul: MODE=sweep|tiling|llm MODEL=llama-3-8b TP=1 BATCH= SEQ= M= K= N= DTYPE= SEQ_DIST=file BUCKETS=4"
 	@echo "  patterns: PATTERNS=vmap,scan,for_loop,for_loop_launch SIZES=small,medium,large ITERATIONS=3 PBATCH=32 FEATURES=128"

@@ -8,23 +8,7 @@
 # out as the runtime lays out its NTFFs, with an injected straggler).
 
 load test_helper
-
-# A cluster started by a test is stopped whatever the test did.
-teardown() {
-    [ -n "${SLURM_DIR:-}" ] || return 0
-    "$NX_ROOT/test/slurm/cluster" stop "$SLURM_DIR" >/dev/null 2>&1 || true
-    rm -rf "$SLURM_DIR"
-}
-
-# Starts a one-node cluster advertising 4 CPUs in a short directory (its
-# sockets' paths must fit in 107 bytes); fails, saying why, when it cannot.
-start_slurm() {
-    "$NX_ROOT/test/slurm/cluster" check || { echo "Slurm cannot run here (make deps installs slurm-wlm and munge)"; return 1; }
-    SLURM_DIR=$(mktemp -d /tmp/nx-slurm.XXXXXX)
-    env=$("$NX_ROOT/test/slurm/cluster" start "$SLURM_DIR" 4) || { echo "the one-node Slurm cluster did not start"; return 1; }
-    eval "$env"
-    export SLURM_CONF
-}
+load slurm/helper
 
 # A 12-rank tree; rank 5 reaches each of the 4 all-reduces 3 us late, so every
 # other rank waits 4 x 3 us = 12 us in collectives.
@@ -50,6 +34,19 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/5c9f00d1e2_instid_0_vnc_1.json >/dev/null
     [ "$(find ds -type f | wc -l)" -eq 20 ]
     [ "$(stat -c %Y%N "ds/events/rank=3/$id.parquet")" != "$before" ]
+}
+
+@test "nx-convert --dataset: a profile's identity from the runtime's layout, or from its system profile with the offset to host time" {
+    ranks_tree cap
+    nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/5c9f00d1e2_instid_0_vnc_1.json >/dev/null
+    [ "$(nx-query --dataset ds --sql 'SELECT instance_id, process_id, logical_core, neff_hash, clock_offset_ns FROM profiles' --format csv | tail -n 1)" = \
+        "i-0000000000000000,4001,1,5c9f00d1e2," ]
+    # An Explorer device profile linked to a system profile: its DeviceProfileList row, the aligned offset.
+    D=$FIXTURES/parquet/system/datapath
+    want=$(python3 -c "import json; print(json.load(open('$D.expected.json'))['host_alignment']['offset_ns'])")
+    nx-convert --dataset dp "$D/profiles/global/dp_nc0@latest" >/dev/null
+    [ "$(nx-query --dataset dp --sql 'SELECT instance_id, process_id, logical_core, clock_offset_ns, worker_gid FROM profiles' --format csv | tail -n 1)" = \
+        "i-0def,5151,0,$want," ]
 }
 
 @test "nx-convert --dataset: a profile that fails leaves none of its files; --keep-going writes the others" {

@@ -1,6 +1,7 @@
 #include "common/dataset/dataset_sink.h"
 
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include "common/dataset/dataset_layout.h"
@@ -214,8 +215,38 @@ void write_events(TableWriter& events, TableWriter& counters, TableWriter& track
     }
 }
 
+// Where a profile ran and how its clock maps to host time: from the runtime's
+// capture layout in its path, else from its row of a system profile's
+// DeviceProfileList (a device profile Explorer linked to one: instance_id,
+// process_id, nc_id), and the device-to-host offset nx aligned it with.
+struct Identity {
+    RuntimePath where;
+    std::optional<int64_t> clock_offset_ns;
+};
+
+Identity identity_of(const ProfileInfo& info) {
+    Identity id{parse_runtime_path(info.source), std::nullopt};
+    rapidjson::Document carried = carried_document(info);
+    auto sys = carried.FindMember("system_profile");
+    if (sys == carried.MemberEnd() || !sys->value.IsObject()) return id;
+    const rapidjson::Value& row = sys->value;
+    auto int_of = [&](const rapidjson::Value& obj, const char* key) -> std::optional<int64_t> {
+        auto m = obj.FindMember(key);
+        if (m == obj.MemberEnd() || !m->value.IsInt64()) return std::nullopt;
+        return m->value.GetInt64();
+    };
+    if (auto m = row.FindMember("instance_id"); id.where.instance_id.empty() && m != row.MemberEnd() && m->value.IsString())
+        id.where.instance_id = m->value.GetString();
+    if (auto v = int_of(row, "process_id"); id.where.process_id < 0 && v) id.where.process_id = *v;
+    if (auto v = int_of(row, "nc_id"); id.where.logical_core < 0 && v) id.where.logical_core = *v;
+    if (auto a = row.FindMember("host_alignment"); a != row.MemberEnd() && a->value.IsObject())
+        id.clock_offset_ns = int_of(a->value, "offset_ns");
+    return id;
+}
+
 void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSummary& s) {
-    RuntimePath where = parse_runtime_path(info.source);
+    Identity id = identity_of(info);
+    const RuntimePath& where = id.where;
     ParquetWriter& w = t.row();
     t.text("name", info.name);
     t.text("source", info.source);
@@ -225,11 +256,13 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
     t.text("dtype", info.dtype);
     t.text("instance_id", where.instance_id);
     t.int64_or_null("process_id", where.process_id, where.process_id >= 0);
-    w.set_null(t.col("worker_gid"));  // only system profiles carry it (a device profile does not)
+    // Only a system profile's events carry a worker's global id; a device
+    // profile, the rows of this table, does not.
+    w.set_null(t.col("worker_gid"));
     t.int64_or_null("logical_core", where.logical_core, where.logical_core >= 0);
     t.int64_or_null("physical_cores", info.core.physical_cores, info.core.physical_cores > 0);
     t.text("neff_hash", where.neff_hash);
-    w.set_null(t.col("clock_offset_ns"));
+    t.int64_or_null("clock_offset_ns", id.clock_offset_ns.value_or(0), id.clock_offset_ns.has_value());
     w.set_int64(t.col("start_ns"), s.start_ns);
     w.set_int64(t.col("end_ns"), s.end_ns);
     w.set_int64(t.col("events"), s.events);
