@@ -7,10 +7,10 @@ load test_helper
 
 # make -n in the checkout, into a build tree of its own (nothing is built),
 # as a user's shell would run it: the suite itself runs under make (make
-# test-asan passes CXX=clang++ and -j2 down through MAKEFLAGS), which must
-# not leak into the make being examined.
+# test-asan passes CXX=clang++, OPT, SAN and -j2 down through MAKEFLAGS and
+# the environment), which must not leak into the make being examined.
 make_n() {
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u CXX -u CXXFLAGS \
+    env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u CXX -u CXXFLAGS -u OPT -u SAN -u WERROR \
         make -C "$NX_ROOT" --no-print-directory -n BUILD="$BATS_TEST_TMPDIR/build" "$@" 2>&1
 }
 

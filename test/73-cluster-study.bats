@@ -33,7 +33,8 @@ names() { jget "$1" '[x["name"] for x in r]'; }
     [ "$(names two/matmul/runs.jsonl)" = "$(names one/matmul/runs.jsonl)" ]
     [ "$(jget two/matmul/runs.jsonl 'len(r)')" = 6 ]
     for stage in run capture; do
-        [ "$(wc -l <two/matmul/shards/$stage/shard-0.out)" = 3 ] && [ "$(wc -l <two/matmul/shards/$stage/shard-1.out)" = 3 ]
+        [ "$(wc -l <two/matmul/shards/$stage/shard-0.out)" = 3 ]
+        [ "$(wc -l <two/matmul/shards/$stage/shard-1.out)" = 3 ]
     done
     [ "$(sqlite3 two/matmul/study.db 'SELECT count(*) FROM profile')" = 6 ]
     [ "$(sqlite3 two/history.db 'SELECT count(*) FROM run')" = 6 ]

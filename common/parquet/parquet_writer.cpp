@@ -243,6 +243,7 @@ struct ParquetWriter::State {
     std::vector<ColumnBuffer> buffers;
     std::vector<RowGroupMeta> groups;
     int64_t group_rows = 0, page_rows = 0;
+    int64_t group_bytes = 0;  // the compressed pages held for this row group
     std::vector<uint8_t> scratch, compressed, levels_rle;
     bool committed = false;
 
@@ -307,7 +308,8 @@ struct ParquetWriter::State {
 ParquetWriter::ParquetWriter(std::string path, std::vector<WriterColumn> columns, WriterOptions options)
     : s_(std::make_unique<State>()), columns_(std::move(columns)) {
     if (columns_.empty()) throw Error("a Parquet file needs a column", path);
-    if (options.row_group_rows < 1 || options.page_values < 1) throw Error("internal: Parquet writer sizes", path);
+    if (options.row_group_rows < 1 || options.page_values < 1 || options.page_bytes < 1 || options.row_group_bytes < 1)
+        throw Error("internal: Parquet writer sizes", path);
     s_->options = std::move(options);
     s_->file = std::make_unique<AtomicFile>(std::move(path));
     s_->buffers.resize(columns_.size());
@@ -477,6 +479,7 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& 
     auto [u, c] = s.page(PageType::data, body, static_cast<int32_t>(rows), encoding, buf.pages);
     buf.uncompressed += u;
     buf.compressed += c;
+    s.group_bytes += c;
     buf.rows += static_cast<int64_t>(rows);
     buf.clear_page();
 }
@@ -533,6 +536,7 @@ void flush_group(ParquetWriter::State& s, const std::vector<WriterColumn>& colum
     s.groups.push_back(std::move(g));
     s.group_rows = 0;
     s.page_rows = 0;
+    s.group_bytes = 0;
 }
 
 void write_statistics(CompactWriter& w, const Stats& st) {
@@ -561,8 +565,15 @@ void ParquetWriter::end_row() {
     if (++s_->page_rows >= s_->options.page_values && s_->group_rows < s_->options.row_group_rows) {
         for (size_t c = 0; c < columns_.size(); ++c) flush_page(*s_, columns_[c], s_->buffers[c]);
         s_->page_rows = 0;
+    } else {
+        // A column of long strings ends its page early, alone: a column
+        // chunk's pages need not hold the same rows as another column's.
+        for (size_t c = 0; c < columns_.size(); ++c)
+            if (static_cast<int64_t>(s_->buffers[c].arena.size()) >= s_->options.page_bytes)
+                flush_page(*s_, columns_[c], s_->buffers[c]);
     }
-    if (s_->group_rows >= s_->options.row_group_rows) flush_group(*s_, columns_);
+    if (s_->group_rows >= s_->options.row_group_rows || s_->group_bytes >= s_->options.row_group_bytes)
+        flush_group(*s_, columns_);
 }
 
 void ParquetWriter::commit() {

@@ -3,7 +3,8 @@
 // optional, written as a stream of rows.  Values gather one page at a time;
 // a full page is encoded and compressed at once, and a row group is held as
 // its compressed pages until it is written (memory bounded by a page of
-// values and a row group of compressed pages, whatever the file's size);
+// values, at most page_bytes of a string column's, and a row group of at
+// most row_group_bytes of compressed pages, whatever the file's size);
 // each column chunk is a dictionary page when its strings repeat, data pages
 // of RLE_DICTIONARY indices or PLAIN values (page v1, RLE definition levels),
 // compressed with ZSTD or Snappy through the Debian libraries, with min/max
@@ -40,6 +41,12 @@ struct WriterOptions {
     int zstd_level = 3;
     int64_t row_group_rows = 122880;  // DuckDB's row group; readers like 100K-1M
     int64_t page_values = 32768;      // values per data page
+    // Memory bounds for long values (a profile's args text runs to hundreds
+    // of bytes a row): a string column's page also ends at page_bytes of
+    // values, and a row group, held as compressed pages until it is written,
+    // also ends at row_group_bytes of them.
+    int64_t page_bytes = int64_t{1} << 20;
+    int64_t row_group_bytes = int64_t{32} << 20;
     std::string created_by = "nx";
     std::vector<std::pair<std::string, std::string>> key_value;
     // Columns the rows come sorted by (RowGroup.sorting_columns): readers may

@@ -219,7 +219,8 @@ const known = {
 };
 const summary = Object.fromEntries(SUMMARY.split(', ').map((s) => {
   const [name, t] = s.split(' ');
-  const v = known[name] ?? (name.endsWith('_percent') ? 42.5 : 0);
+  // Percents as real exports write them: fractions of 1 (neuron-explorer-parquet.md section 12).
+  const v = known[name] ?? (name.endsWith('_percent') ? 0.425 : 0);
   return [name, [v, t === 'f' ? 'FLOAT' : 'BIGINT']];
 }));
 const oneRow = (cols) => 'SELECT ' + Object.entries(cols).map(([k, [v, t]]) =>

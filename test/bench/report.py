@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Turns the bench measurements into records and a table (part of `make bench`).
 
-    report.py results.tsv extra.jsonl bench.jsonl FIRST "N1 N2 ..." ["P1 P2 ..."]
+    report.py results.tsv extra.jsonl bench.jsonl FIRST "N1 N2 ..." ["P1 P2 ..." [sizes.tsv]]
 
-The optional last argument: the sizes of the Parquet (Neuron Explorer) part,
-N Instruction rows plus N DmaPacket rows each.
+"P1 P2 ...": the sizes of the Parquet (Neuron Explorer) part, N Instruction
+rows plus N DmaPacket rows each.  sizes.tsv: bytes on disk of each source,
+its database and its dataset (name, bytes).
 
 Each record: kind "bench", name, value, unit, and where a baseline applies
 (measured in the same run) baseline, baseline_value and ratio; machine, commit.
@@ -24,6 +25,11 @@ def div(a, b):
 def main():
     results, extra, out, first, sizes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split()
     pq_sizes = sys.argv[6].split() if len(sys.argv) > 6 else []
+    disk = {}
+    if len(sys.argv) > 7:
+        for line in open(sys.argv[7]):
+            name, value = line.split()
+            disk[name] = int(value)
     rows = {}
     for line in open(results):
         # name, seconds, unit, peak RSS KiB[, CPU seconds (user + sys)]
@@ -35,6 +41,15 @@ def main():
         commit = ""
     machine = "%s %s, %d cores" % (platform.node(), platform.machine(), os.cpu_count() or 0)
     records = []
+
+    def add_disk(prefix, n, what):
+        src, db, ds = (disk.get("%s%s_%s" % (prefix, k, n)) for k in ("source", "db", "dataset"))
+        if src and db:
+            add("%sdatabase_%s_bytes" % (prefix, n), db / 1e6, "MB", "%ssource_%s" % (prefix, n), src / 1e6, div(db, src),
+                "the study database against its source, %s%s" % (what, " (issue 26 goal: ratio <= 2)" if prefix else ""))
+        if src and ds:
+            add("%sdataset_%s_bytes" % (prefix, n), ds / 1e6, "MB", "%ssource_%s" % (prefix, n), src / 1e6, div(ds, src),
+                "nx-convert --dataset's files against the source, %s" % what)
 
     def add(name, value, unit, baseline=None, baseline_value=None, ratio=None, note=None):
         r = {"kind": "bench", "name": name, "value": round(value, 6), "unit": unit}
@@ -58,6 +73,12 @@ def main():
             add("pftrace_%s_events_seconds" % n, trace[0], "s", "convert_parse_only_%s" % n, only[0],
                 div(trace[0], only[0]), "nx-convert --to pftrace vs nx-convert without output")
             add("pftrace_%s_events_peak_rss" % n, trace[2] / 1024.0, "MiB", note="goal: flat in N (spooled runs)")
+        add_disk("", n, "neuron-profile JSON of %s events" % n)
+        ds = rows.get("convert_dataset_%s" % n)
+        if ds and conv:
+            add("dataset_%s_events_seconds" % n, ds[0], "s", "convert_db_%s" % n, conv[0], div(ds[0], conv[0]),
+                "nx-convert --dataset vs nx-convert --db of the same profile")
+            add("dataset_%s_events_peak_rss" % n, ds[2] / 1024.0, "MiB")
         if only:
             add("parse_and_metrics_%s_events_seconds" % n, only[0], "s", "sax_parse_%s" % n, parse[0],
                 div(only[0], parse[0]), "nx-convert without a database (parse, validate, metrics)")
@@ -120,6 +141,17 @@ def main():
         if conv and only:
             add("parquet_db_stage_%s_seconds" % n, conv[0] - only[0], "s", "pq_sqlite_insert_%s" % n, ins[0] if ins else None,
                 div(conv[0] - only[0], ins[0]) if ins else None, "nx-convert --db minus nx-convert without a database")
+        add_disk("pq_", n, "Explorer profile of %s instructions + %s DMA packets" % (n, n))
+        ds = rows.get("pq_convert_dataset_%s" % n)
+        if ds and conv:
+            add("parquet_dataset_%s_seconds" % n, ds[0], "s", "pq_convert_db_%s" % n, conv[0], div(ds[0], conv[0]),
+                "nx-convert --dataset vs nx-convert --db of the same Explorer profile")
+            add("parquet_dataset_%s_peak_rss" % n, ds[2] / 1024.0, "MiB")
+        q, duck = rows.get("pq_query_dataset_engine_busy_%s" % n), rows.get("pq_duckdb_group_by_%s" % n)
+        if q and duck:
+            add("parquet_dataset_query_engine_busy_%s_seconds" % n, q[0], "s", "pq_duckdb_group_by_%s" % n, duck[0],
+                div(q[0], duck[0]), "nx-query --dataset rank_engine_busy (process, from the per-profile engines "
+                "table) vs DuckDB's GROUP BY engine over the source's Instruction*.parquet")
         q, duck = rows.get("pq_query_engine_utilization_%s" % n), rows.get("pq_duckdb_group_by_%s" % n)
         if q and duck:
             add("parquet_query_engine_utilization_%s_seconds" % n, q[0], "s", "pq_duckdb_group_by_%s" % n, duck[0],

@@ -101,6 +101,37 @@ TEST(ParquetWriter, EveryTypeWithNullsReadsBackAcrossRowGroupsAndPages) {
     }
 }
 
+// Long strings (a profile's args text) bound the writer's memory by bytes:
+// the text column ends its pages early, alone (its pages hold other rows than
+// the other columns'), and a row group ends when its compressed pages reach
+// row_group_bytes, before row_group_rows.
+TEST(ParquetWriter, LongStringsEndPagesAndRowGroupsByBytes) {
+    std::string path = temp_path("bytes");
+    WriterOptions o;
+    o.codec = Codec::uncompressed;  // compressed bytes = the values': predictable
+    o.row_group_rows = 100000;
+    o.page_values = 1000;
+    o.page_bytes = 256;              // a text page every few rows
+    o.row_group_bytes = 8 << 10;     // 2500 rows of ~20 B of text pages: about six groups
+    {
+        ParquetWriter w(path, kColumns, o);
+        write_rows(w, 2500);
+        w.commit();
+    }
+    expect_rows(path, 2500);
+    auto file = ParquetFile::open(path);
+    const ParquetFile& f = *file;
+    EXPECT_EQ(f.num_rows(), 2500);
+    EXPECT_GE(f.row_groups(), 4u);
+    int64_t rows = 0;
+    for (const auto& g : f.metadata().row_groups) {
+        EXPECT_LT(g.num_rows, 2500);
+        rows += g.num_rows;
+    }
+    EXPECT_EQ(rows, 2500);
+    fs::remove(path);
+}
+
 TEST(ParquetWriter, TheSchemaSaysWhichColumnsAreNullableAndWhichAreText) {
     std::string path = temp_path("schema");
     WriterOptions o;
