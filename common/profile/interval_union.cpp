@@ -216,7 +216,11 @@ std::vector<int64_t> TimeBuckets::busy(IntervalUnion& u) const {
     IntervalUnion::Reader reader(u);
     Interval iv;
     while (reader.next(iv)) {
-        for (int64_t b = of(iv.begin), last = of(iv.end - 1); b <= last; ++b) {
+        // of() may name the bucket before an instant's own (it rounds down
+        // where edge() already did): the last bucket is found by the edges.
+        int64_t last = of(iv.end - 1);
+        while (last + 1 < n_ && edge(last + 1) <= iv.end - 1) ++last;
+        for (int64_t b = of(iv.begin); b <= last; ++b) {
             int64_t lo = std::max(iv.begin, edge(b)), hi = std::min(iv.end, edge(b + 1));
             if (hi > lo) out[static_cast<size_t>(b)] += hi - lo;
         }
