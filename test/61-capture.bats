@@ -52,7 +52,13 @@ setup_neuron() {
     grep -q -- "^neuron-profile capture -n $neff -s caps/mm_128x128x128_bf16.neuron.trn1.ntff --num-exec 3 --profile-nth-exec 2 --single-io" calls
     [ "$(jget captures.jsonl 'r[0]["profile"]["format"]')" = ntff ]
     [ "$(jget captures.jsonl 'r[0]["profile"]["neff"]')" = "$neff" ]
+    # The settings travel with the profile: in its record, and a dataset's profiles table.
+    [ "$(jget captures.jsonl 'r[0]["capture"]')" = '{"num_exec": 3, "profile_nth_exec": 2, "profiler_args": ["--single-io"]}' ]
+    nx-convert --dataset ds <captures.jsonl >/dev/null
+    [ "$(nx-query --dataset ds --sql 'SELECT capture_settings FROM profiles' --format csv | tail -n 1)" = \
+        '"{""num_exec"":3,""profile_nth_exec"":2,""profiler_args"":[""--single-io""]}"' ]
     nx-convert --db s.db <captures.jsonl >p.jsonl
+    [ "$(jget p.jsonl 'r[0]["capture"]["num_exec"]')" = 3 ]
     [ "$(jget p.jsonl 'r[0]["name"]')" = mm_128x128x128_bf16 ]
     [ "$(jget p.jsonl 'r[0]["backend"]')" = neuron ]
     [ "$(jget p.jsonl 'r[0]["event_count"]')" = 61 ]

@@ -15,6 +15,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/profile/rules.h"
+#include "common/records/jsonl.h"
 
 namespace nx {
 
@@ -219,14 +220,19 @@ void write_events(TableWriter& events, TableWriter& counters, TableWriter& track
 // capture layout in its path, else from its row of a system profile's
 // DeviceProfileList (a device profile Explorer linked to one: instance_id,
 // process_id, nc_id), and the device-to-host offset nx aligned it with.
+// And how it was captured: the capture record's "capture" object (nx-capture
+// writes the profiler's settings there), as JSON text.
 struct Identity {
     RuntimePath where;
     std::optional<int64_t> clock_offset_ns;
+    std::optional<std::string> capture_settings;
 };
 
 Identity identity_of(const ProfileInfo& info) {
-    Identity id{parse_runtime_path(info.source), std::nullopt};
+    Identity id{parse_runtime_path(info.source), std::nullopt, std::nullopt};
     rapidjson::Document carried = carried_document(info);
+    if (auto c = carried.FindMember("capture"); c != carried.MemberEnd() && c->value.IsObject())
+        id.capture_settings = to_json(c->value);
     auto sys = carried.FindMember("system_profile");
     if (sys == carried.MemberEnd() || !sys->value.IsObject()) return id;
     const rapidjson::Value& row = sys->value;
@@ -263,6 +269,7 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
     t.int64_or_null("physical_cores", info.core.physical_cores, info.core.physical_cores > 0);
     t.text("neff_hash", where.neff_hash);
     t.int64_or_null("clock_offset_ns", id.clock_offset_ns.value_or(0), id.clock_offset_ns.has_value());
+    if (id.capture_settings) t.text("capture_settings", *id.capture_settings);
     w.set_int64(t.col("start_ns"), s.start_ns);
     w.set_int64(t.col("end_ns"), s.end_ns);
     w.set_int64(t.col("events"), s.events);

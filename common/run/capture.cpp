@@ -57,8 +57,10 @@ std::string absolute(const std::string& path) {
     return ::realpath(path.c_str(), buf) ? std::string(buf) : path;
 }
 
-// The capture record: the run's fields plus "profile".
-std::string capture_record(const rapidjson::Value& run, const std::string& profile_json) {
+// The capture record: the run's fields, "capture" (how the profiler was
+// asked to capture, when one was: a JSON object, or empty) and "profile".
+std::string capture_record(const rapidjson::Value& run, const std::string& profile_json,
+                           const std::string& settings_json = {}) {
     rapidjson::StringBuffer sb;
     JsonWriter w(sb);
     w.StartObject();
@@ -66,9 +68,13 @@ std::string capture_record(const rapidjson::Value& run, const std::string& profi
     w.String("capture");
     for (auto& m : run.GetObject()) {
         std::string_view k(m.name.GetString(), m.name.GetStringLength());
-        if (k == "kind" || k == "profile") continue;
+        if (k == "kind" || k == "profile" || (k == "capture" && !settings_json.empty())) continue;
         w.Key(m.name.GetString(), m.name.GetStringLength());
         m.value.Accept(w);
+    }
+    if (!settings_json.empty()) {
+        w.Key("capture");
+        w.RawValue(settings_json.data(), settings_json.size(), rapidjson::kObjectType);
     }
     w.Key("profile");
     w.RawValue(profile_json.data(), profile_json.size(), rapidjson::kObjectType);
@@ -144,6 +150,13 @@ std::vector<std::string> capture_neuron(const rapidjson::Value& run, const Workl
     std::vector<std::string> args = {"--num-exec", std::to_string(o.num_exec), "--profile-nth-exec",
                                      std::to_string(o.profile_nth_exec)};
     args.insert(args.end(), o.profiler_args.begin(), o.profiler_args.end());
+    // What a profile was captured with travels with it (a dataset's
+    // profiles.capture_settings): which execution of how many, and the
+    // options passed through.
+    std::string settings = "{\"num_exec\":" + std::to_string(o.num_exec) +
+                           ",\"profile_nth_exec\":" + std::to_string(o.profile_nth_exec) + ",\"profiler_args\":[";
+    for (size_t i = 0; i < o.profiler_args.size(); ++i) settings += (i ? "," : "") + json_quote(o.profiler_args[i]);
+    settings += "]}";
     std::string stem = capture_stem(w, "neuron", target);
     if (!o.multi_worker) {
         make_dirs(o.dir);
@@ -153,7 +166,8 @@ std::vector<std::string> capture_neuron(const rapidjson::Value& run, const Workl
         } catch (const Error& e) {
             throw Error(w.name + ": " + e.what());
         }
-        return {capture_record(run, "{\"format\":\"ntff\",\"ntff\":" + json_quote(ntff) + ",\"neff\":" + json_quote(neff) + "}")};
+        return {capture_record(run, "{\"format\":\"ntff\",\"ntff\":" + json_quote(ntff) + ",\"neff\":" + json_quote(neff) + "}",
+                               settings)};
     }
     // Multi-worker: neuron-profile writes profile_rank_<i>.ntff next to -s.
     std::string dir = o.dir + "/" + stem;
@@ -173,7 +187,8 @@ std::vector<std::string> capture_neuron(const rapidjson::Value& run, const Workl
     std::vector<std::string> out;
     for (auto& [rank, ntff] : ranks)
         out.push_back(capture_record(run, "{\"format\":\"ntff\",\"ntff\":" + json_quote(ntff) + ",\"neff\":" +
-                                              json_quote(neff) + ",\"rank\":" + std::to_string(rank) + "}"));
+                                              json_quote(neff) + ",\"rank\":" + std::to_string(rank) + "}",
+                                      settings));
     return out;
 }
 
