@@ -207,8 +207,12 @@ int64_t TimeBuckets::edge(int64_t b) const {
 }
 
 int64_t TimeBuckets::of(int64_t t) const {
-    int64_t b = static_cast<int64_t>(static_cast<__int128>(t - t0_) * n_ / span_);
-    return std::clamp<int64_t>(b, 0, n_ - 1);
+    int64_t b = std::clamp<int64_t>(static_cast<int64_t>(static_cast<__int128>(t - t0_) * n_ / span_), 0, n_ - 1);
+    // Edges round down, and so does this quotient, past an edge at times:
+    // 2940 ns in 50 buckets puts edge(43) at 2528, where the quotient says 42.
+    // The bucket is the one whose edges hold t.
+    while (b + 1 < n_ && edge(b + 1) <= t) ++b;
+    return b;
 }
 
 std::vector<int64_t> TimeBuckets::busy(IntervalUnion& u) const {
@@ -216,11 +220,7 @@ std::vector<int64_t> TimeBuckets::busy(IntervalUnion& u) const {
     IntervalUnion::Reader reader(u);
     Interval iv;
     while (reader.next(iv)) {
-        // of() may name the bucket before an instant's own (it rounds down
-        // where edge() already did): the last bucket is found by the edges.
-        int64_t last = of(iv.end - 1);
-        while (last + 1 < n_ && edge(last + 1) <= iv.end - 1) ++last;
-        for (int64_t b = of(iv.begin); b <= last; ++b) {
+        for (int64_t b = of(iv.begin), last = of(iv.end - 1); b <= last; ++b) {
             int64_t lo = std::max(iv.begin, edge(b)), hi = std::min(iv.end, edge(b + 1));
             if (hi > lo) out[static_cast<size_t>(b)] += hi - lo;
         }

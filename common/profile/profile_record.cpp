@@ -18,6 +18,14 @@ const std::set<std::string, std::less<>> kOwnFields = {
     "collective_ops"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
+
+// A timeline's bucket percents, to two decimals (the engine timeline and the
+// breakdown's compute and collective shares alike).
+void write_bucket_percents(JsonWriter& w, const std::vector<double>& values) {
+    w.StartArray();
+    for (double v : values) w.Double(std::round(v * 100) / 100);
+    w.EndArray();
+}
 void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 
 void write_key_stats(JsonWriter& w, const char* name, const char* key_name, const std::vector<KeyStat>& stats) {
@@ -205,9 +213,7 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         w.StartObject();
         for (const EngineTimeline& t : summary.timeline) {
             key(w, to_string(t.engine));
-            w.StartArray();
-            for (double v : t.active_percent) w.Double(std::round(v * 100) / 100);
-            w.EndArray();
+            write_bucket_percents(w, t.active_percent);
         }
         w.EndObject();
         w.EndObject();
@@ -225,9 +231,7 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         for (auto [k, values] : {std::pair<const char*, const std::vector<double>*>{"compute_percent", &b.compute_percent},
                                  {"collective_percent", &b.collective_percent}}) {
             key(w, k);
-            w.StartArray();
-            for (double v : *values) w.Double(std::round(v * 100) / 100);
-            w.EndArray();
+            write_bucket_percents(w, *values);
         }
         w.EndObject();
     }

@@ -76,8 +76,6 @@ TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int6
                 // Cut the stretch at bucket edges.
                 for (int64_t lo = std::max(pos, start_ns), hi; lo < std::min(next, end_ns); lo = hi) {
                     int64_t b = tb.of(lo);
-                    // of() rounds the other way from edge() at some edges.
-                    while (b + 1 < tb.count() && tb.edge(b + 1) <= lo) ++b;
                     hi = b + 1 < tb.count() ? std::min(next, tb.edge(b + 1)) : std::min(next, end_ns);
                     if (set & 1) compute_b[static_cast<size_t>(b)] += hi - lo;
                     if (set & 2) collective_b[static_cast<size_t>(b)] += hi - lo;

@@ -18,6 +18,15 @@ import subprocess
 import sys
 
 
+def provenance():
+    """The commit and the machine every bench record names (scale_report.py too)."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = ""
+    return commit, "%s %s, %d cores" % (platform.node(), platform.machine(), os.cpu_count() or 0)
+
+
 def div(a, b):
     return a / b if b else float("nan")
 
@@ -35,11 +44,7 @@ def main():
         # name, seconds, unit, peak RSS KiB[, CPU seconds (user + sys)]
         f = line.rstrip("\n").split("\t")
         rows[f[0]] = (float(f[1]), f[2], int(f[3]), float(f[4]) if len(f) > 4 else float("nan"))
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        commit = ""
-    machine = "%s %s, %d cores" % (platform.node(), platform.machine(), os.cpu_count() or 0)
+    commit, machine = provenance()
     records = []
 
     def add_disk(prefix, n, what):

@@ -7,10 +7,9 @@ Each record: kind "bench", name, value, unit, and where one applies a baseline
 measured in the same run (baseline, baseline_value, ratio) and the goal.
 """
 import json
-import os
-import platform
-import subprocess
 import sys
+
+from report import provenance  # test/bench/report.py, beside this script
 
 
 def main():
@@ -24,11 +23,7 @@ def main():
     for line in open(notes_path):
         k, v = line.rstrip("\n").split("\t", 1)
         notes[k] = v
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        commit = ""
-    machine = "%s %s, %d cores" % (platform.node(), platform.machine(), os.cpu_count() or 0)
+    commit, machine = provenance()
     records = []
 
     def add(name, value, unit, baseline=None, baseline_value=None, ratio=None, note=None):
