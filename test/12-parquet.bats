@@ -157,6 +157,71 @@ EOF2
     [ "$(jget t.jsonl 'sum(1 for x in r if x["kind"]=="slice")')" -ge "$(figure matmul 'd["tables"]["Instruction"]["rows"] + d["dma"]["packet_count"]')" ]
 }
 
+@test "nx-convert explorer: the database refers to the Parquet tables where they are, with the answers --copy-source gives" {
+    # Every profile of the fixtures, once kept in place (the default) and
+    # once copied: the same args, explorer_<Table> rows, regions, reports.
+    nx-convert --db kept.db "$EXPLORER" >/dev/null
+    nx-convert --db copy.db --copy-source "$EXPLORER" >/dev/null
+    [ "$(sqlite3 kept.db "SELECT count(*) FROM event WHERE args IS NOT NULL AND src_tbl IS NOT NULL")" -eq 0 ]
+    [ "$(sqlite3 kept.db "SELECT count(*) FROM event WHERE src_tbl IS NOT NULL")" -gt 100 ]
+    [ "$(sqlite3 kept.db "SELECT count(*) FROM source_row")" -eq 0 ]
+    [ "$(sqlite3 copy.db "SELECT count(*) FROM source_ref")" -eq 0 ]
+    [ "$(stat -c %s kept.db)" -lt "$(stat -c %s copy.db)" ]
+    q="SELECT arg_set_id, key, int_value, string_value, real_value, value_type FROM args ORDER BY arg_set_id, key"
+    nx-query --db kept.db --format csv --sql "$q" >kept.csv
+    nx-query --db copy.db --format csv --sql "$q" >copy.csv
+    [ "$(wc -l <kept.csv)" -gt 1000 ]
+    cmp kept.csv copy.csv
+    for t in Flow TensorInfo OpcodeSummary DmaPacketAggregated KernelInstructions KernelStackFrames; do
+        nx-query --db kept.db --format csv --sql "SELECT * FROM explorer_$t ORDER BY 1, 2, 3" >kept_$t.csv
+        nx-query --db copy.db --format csv --sql "SELECT * FROM explorer_$t ORDER BY 1, 2, 3" >copy_$t.csv
+        [ "$(wc -l <kept_$t.csv)" -gt 1 ]
+        cmp kept_$t.csv copy_$t.csv
+    done
+    for q in critical_path; do
+        cmp <(nx-query --db kept.db --format csv "$q") <(nx-query --db copy.db --format csv "$q")
+    done
+    cmp <(nx-query --db kept.db --format csv --sql "SELECT * FROM region ORDER BY 1, 2, 3, 4") \
+        <(nx-query --db copy.db --format csv --sql "SELECT * FROM region ORDER BY 1, 2, 3, 4")
+    cmp <(nx-report --db kept.db) <(nx-report --db copy.db)
+    # A trace from the database shows the same arguments.
+    nx-convert --to chrome-json -o kept.json kept.db --profile matmul >/dev/null
+    nx-convert --to chrome-json -o copy.json copy.db --profile matmul >/dev/null
+    cmp kept.json copy.json
+    # SQLite's own shell has no source_args(): the file's args view shows it
+    # the copied args only, and every table still reads.
+    [ "$(sqlite3 kept.db "SELECT count(*) FROM args WHERE key = 'args.opcode'")" -gt 100 ]
+}
+
+@test "nx-convert explorer: a moved or changed source is an error naming the file; what the database holds still answers" {
+    cp -r "$EXPLORER/matmul@latest" m
+    nx-convert --db s.db m >/dev/null
+    # Rewritten in place (same size, new time): named, with what to do.
+    touch -d '2001-01-01' m/Flow.parquet
+    run --separate-stderr nx-query --db s.db --sql "SELECT count(*) FROM explorer_Flow"
+    [ "$status" -ne 0 ]
+    [[ "$stderr" == *"$PWD/m/Flow.parquet: the Flow table of profile m changed since the import"*"--copy-source"* ]]
+    mv m moved
+    for sql in "SELECT * FROM args WHERE key = 'args.operands'" "SELECT count(*) FROM explorer_TensorInfo"; do
+        run --separate-stderr nx-query --db s.db --sql "$sql"
+        [ "$status" -ne 0 ]
+        [[ "$stderr" == *"$PWD/m/"*".parquet: the "*" table of profile m is gone from here since the import (moved or deleted?)"* ]]
+    done
+    run --separate-stderr nx-report --db s.db
+    [ "$status" -ne 0 ]
+    [[ "$stderr" == *"is gone from here since the import"* ]]
+    # What the database holds does not need the source.
+    nx-query --db s.db engine_utilization >util.jsonl
+    [ "$(jget util.jsonl 'len(r)')" -ge 5 ]
+    [ "$(nx-query --db s.db --format csv --sql "SELECT count(*) FROM slice WHERE category = 'instruction'" | tail -1)" -gt 100 ]
+    # Imported again from where it is now, it reads from there (a query that
+    # names the profile opens only its files).
+    nx-convert --db s.db moved >/dev/null
+    run nx-query --db s.db --format csv --sql "SELECT count(*) FROM explorer_Flow WHERE profile_id = (SELECT id FROM profile WHERE name = 'moved')"
+    [ "$status" -eq 0 ]
+    [ "${lines[1]}" -gt 0 ]
+}
+
 @test "nx-convert explorer: a split table with a hole is an error; the database is untouched" {
     nx-convert --db s.db "$FIXTURES/small.json" >/dev/null
     before=$(db_digest s.db)

@@ -43,6 +43,7 @@ constexpr nx::OptionRule kOptionRules[] = {
     {nx::OptionRule::conflicts, "missing", "task"},
     {nx::OptionRule::conflicts, "plan", "task"},
     {nx::OptionRule::conflicts, "plan", "missing"},
+    {nx::OptionRule::needs, "copy-source", "db"},
 };
 
 const nx::ToolSpec kSpec = {
@@ -84,6 +85,7 @@ struct Options {
     std::string to;
     std::string output;
     bool keep_going = false;
+    bool copy_source = false;
     bool list_formats = false;
     bool records = false;
     int progress = 0;  // 1 --progress, -1 --quiet, 0 on a terminal
@@ -97,6 +99,7 @@ std::optional<Options> parse(int argc, char** argv) {
     nx::po::options_description desc("Options");
     desc.add_options()
         ("db", nx::po::value(&o.db), "load the profiles into this SQLite study database (created if missing)")
+        ("copy-source", nx::po::bool_switch(&o.copy_source), "with --db: copy every row of the source into the database (default: Explorer's Parquet tables are read where they are)")
         ("dataset", nx::po::value(&o.dataset), "write each profile into the Parquet dataset DIR: tables partitioned by rank (nx(7) DATASET)")
         ("plan", nx::po::value(&o.plan), "list the profiles of a capture tree with their ranks (TSV; with --dataset: its plan, DIR/_nx/plan.tsv)")
         ("task", nx::po::value(&o.task), "with --dataset and --tasks: convert task I's share (0-based) of the dataset's plan")
@@ -215,7 +218,7 @@ int run(const Options& o) {
     if (!o.db.empty()) {
         store = std::make_unique<nx::Store>(o.db, nx::Store::Access::read_write);
         store->remove_if_left_empty();
-        db = std::make_unique<nx::DbSink>(*store);
+        db = std::make_unique<nx::DbSink>(*store, o.copy_source);
         db_async = std::make_unique<nx::AsyncSink>(*db);
         builder.add_sink(db_async.get());
     }

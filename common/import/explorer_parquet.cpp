@@ -232,6 +232,7 @@ private:
                        {"opcode", Kind::text}, {"hlo_name", Kind::text}, {"layer", Kind::text},
                        {"raw_flops", Kind::number}, {"tensor_instruction_type", Kind::text}},
                       facts_, "Instruction", true);
+            int32_t kept = keep("Instruction", files, true, tab.other_columns());
             std::string scratch;
             while (tab.next()) {
                 Event e;
@@ -254,6 +255,7 @@ private:
                 }
                 e.transpose = tab.text(kType) == "TRANSPOSE";
                 e.args_json = tab.other_args();
+                source_row(e, kept, tab);
                 out_.event(e);
             }
         });
@@ -268,6 +270,10 @@ private:
                        {"variable", Kind::text}, {"pcore_idx", Kind::integer}, {"queue_idx", Kind::integer},
                        {"engine_idx", Kind::integer}},
                       facts_, "DmaPacket", true);
+            // The queue type is a column nx maps and an arg too (below).
+            std::vector<std::string> arg_columns = tab.other_columns();
+            arg_columns.emplace_back("queue_type");
+            int32_t kept = keep("DmaPacket", files, true, std::move(arg_columns));
             std::string scratch, row;
             JsonText args;
             PerEntry<DmaKind> queue_kinds;
@@ -304,6 +310,7 @@ private:
                     args.end_object();
                     e.args_json = args.view();
                 }
+                source_row(e, kept, tab);
                 out_.event(e);
             }
         });
@@ -343,6 +350,7 @@ private:
                           {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
                            {"operation", Kind::text}, {"description", Kind::text}, {"input_size", Kind::integer}},
                           facts_, name, true);
+                int32_t kept = keep(name, files, true, tab.other_columns());
                 bool op = std::string_view(name) == "CcOp";
                 while (tab.next()) {
                     Event e;
@@ -353,6 +361,7 @@ private:
                     e.name = !n.empty() ? n : std::string_view(name);
                     if (auto b = tab.integer(kBytes); b && *b >= 0) e.bytes = *b;
                     e.args_json = tab.other_args();
+                    source_row(e, kept, tab);
                     out_.event(e);
                 }
             });
@@ -427,6 +436,17 @@ private:
             int64_t rows = 0;
             table(name.c_str(), [&](const std::vector<std::string>& f) {
                 Table tab(f, {}, facts_, name, true);
+                keep(name, f, false, tab.names());
+                // Nothing reads the rows here (the study database reads
+                // them where they are): count them from the footers.
+                if (name != "NeffHeader" && !out_.wants_source_rows(name)) {
+                    rows = rows_in(f);
+                    SourceRows columns;  // registers the table's columns, no rows
+                    columns.table = name;
+                    columns.columns = tab.names();
+                    out_.source_rows(columns);
+                    return;
+                }
                 SourceRows batch;
                 batch.table = name;
                 batch.columns = tab.names();
@@ -449,6 +469,33 @@ private:
     }
 
     static constexpr size_t kRowsPerBatch = 1024;
+
+    // Announces a table whose rows can be read again where they are
+    // (KeptSource); its id, or -1 when there is nothing to read back.
+    int32_t keep(const std::string& name, const std::vector<std::string>& files, bool events,
+                 std::vector<std::string> columns) {
+        if (columns.empty()) return -1;
+        KeptSource k;
+        k.id = next_kept_++;
+        k.table = name;
+        k.events = events;
+        k.columns = std::move(columns);
+        k.files = files;
+        k.rows = rows_in(files);
+        out_.kept_source(k);
+        return k.id;
+    }
+    static void source_row(Event& e, int32_t kept, const Table& tab) {
+        if (kept < 0) return;
+        e.src_table = kept;
+        e.src_row = tab.row_number();
+    }
+    static int64_t rows_in(const std::vector<std::string>& files) {
+        int64_t n = 0;
+        for (const std::string& f : files) n += parquet::ParquetFile::open(f)->num_rows();
+        return n;
+    }
+    int32_t next_kept_ = 0;
 
     // NeffHeader.pcore_count_per_lnc: the physical cores the NEFF was
     // compiled for, when Metadata does not say.

@@ -111,6 +111,12 @@ public:
     std::string row_json() { return std::string(json_->write(*reader_, 0)); }
 
     const std::vector<std::string>& names() const { return reader_->names(); }
+    // The columns other_args() writes, in its order.
+    std::vector<std::string> other_columns() const {
+        return {reader_->names().begin() + static_cast<std::ptrdiff_t>(mapped_), reader_->names().end()};
+    }
+    // The current row's place in the table (0-based, through split files).
+    int64_t row_number() const { return reader_->table_row(); }
     const TableReader& reader() const { return *reader_; }
 
 private:

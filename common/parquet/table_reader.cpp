@@ -23,7 +23,9 @@ TableReader::TableReader(std::vector<std::string> files, std::vector<std::string
 bool TableReader::open_file(size_t index) {
     if (index >= files_.size()) return false;
     file_index_ = index;
-    if (index != 0 || !file_) file_ = ParquetFile::open(files_[index]);
+    // The constructor may have opened the first file already (its footer
+    // names the other columns); a seek back to it must reopen it.
+    if (!file_ || file_->path() != files_[index]) file_ = ParquetFile::open(files_[index]);
     for (size_t i = 0; i < names_.size(); ++i) {
         const ColumnInfo* c = file_->find_column(names_[i]);
         if (!c) continue;
@@ -79,10 +81,62 @@ bool TableReader::next() {
     }
     while (row_ + 1 >= group_rows_) {
         ++group_;
+        group_first_ += group_rows_;
+        group_rows_ = 0;
         if (!open_group()) return false;
     }
     ++row_;
     for (ColumnCursor* c : live_) c->next_row();
+    return true;
+}
+
+int64_t TableReader::file_first_row(size_t index) {
+    if (file_first_.empty()) file_first_.push_back(0);
+    while (file_first_.size() <= index) {
+        size_t f = file_first_.size() - 1;
+        int64_t rows = 0;
+        if (file_ && file_index_ == f && started_) {
+            rows = file_->num_rows();
+        } else {
+            rows = ParquetFile::open(files_[f])->num_rows();
+        }
+        file_first_.push_back(file_first_.back() + rows);
+    }
+    return file_first_[index];
+}
+
+bool TableReader::seek(int64_t target) {
+    if (target < 0) return false;
+    if (group_open_ && target >= group_first_ + std::max<int64_t>(row_, 0) && target < group_first_ + group_rows_) {
+        if (row_ < 0) {
+            ++row_;
+            for (ColumnCursor* c : live_) c->next_row();
+        }
+        while (group_first_ + row_ < target) {
+            ++row_;
+            for (ColumnCursor* c : live_) c->next_row();
+        }
+        return true;
+    }
+    // The file that holds the row, then its row group.
+    size_t f = 0;
+    while (f < files_.size() && file_first_row(f + 1) <= target) ++f;
+    if (f >= files_.size()) return false;
+    if (!started_ || file_index_ != f) open_file(f);
+    started_ = true;
+    int64_t first = file_first_row(f);
+    size_t g = 0;
+    const auto& groups = file_->metadata().row_groups;
+    while (g < groups.size() && first + groups[g].num_rows <= target) first += groups[g++].num_rows;
+    if (g >= groups.size()) return false;  // the footer's row groups hold fewer rows than it says
+    group_ = g;
+    group_first_ = first;
+    if (!open_group()) return false;
+    group_open_ = true;
+    while (group_first_ + row_ < target) {
+        ++row_;
+        for (ColumnCursor* c : live_) c->next_row();
+    }
     return true;
 }
 

@@ -27,6 +27,14 @@ public:
 
     // Advances to the next row; false after the last one.
     bool next();
+    // Moves to row `row` of the table (0-based, counting through the split
+    // files in order); false when the table has fewer rows.  Forward within
+    // the current row group it only advances; anywhere else it opens the row
+    // group that holds the row (rows of a file are found from the footers).
+    // Random access for rows kept in place (store/source_rows.h).
+    bool seek(int64_t row);
+    // The current row's place in the table (0-based; -1 before the first).
+    int64_t table_row() const { return group_first_ + row_; }
 
     // The current row's cursor for column handle `i`, or nullptr when the
     // current file has no such column (its values are null).
@@ -45,6 +53,9 @@ public:
 private:
     bool open_file(size_t index);
     bool open_group();
+    // The first table row of each file (opened for its footer when needed),
+    // and the table's rows after the last: file_first_[files_.size()].
+    int64_t file_first_row(size_t index);
 
     std::vector<std::string> files_;
     std::vector<std::string> names_;
@@ -54,6 +65,8 @@ private:
     bool group_open_ = false;  // a row group is being read
     size_t group_ = 0;
     int64_t group_rows_ = 0, row_ = -1;
+    int64_t group_first_ = 0;              // the table row of the open row group's first row
+    std::vector<int64_t> file_first_;      // file_first_row(), as far as known
     std::vector<std::unique_ptr<ColumnCursor>> cursors_;  // kept for the next row group
     std::vector<ColumnCursor*> view_;                      // by handle: the cursor, or nullptr when the current file lacks the column
     std::vector<ColumnCursor*> live_;                      // the active cursors, for next()

@@ -54,6 +54,10 @@ struct Event {
     // pcore_idx, neuron-profile's subgraph sg00/sg01); -1: not said.
     int32_t pcore = -1;
     std::string_view args_json; // the source's other fields as a JSON object, or empty
+    // Where the event's source row can be read again (KeptSource,
+    // profile_sink.h): its table's id in the profile and its row; -1: nowhere.
+    int32_t src_table = -1;
+    int64_t src_row = -1;
     int64_t line = 0;           // source line, for diagnostics
     // Where a trace-event source (Chrome JSON) put the event: its process and
     // thread ids and the process's name.  Trace writers keep them, so the

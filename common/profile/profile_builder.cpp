@@ -70,6 +70,19 @@ void ProfileBuilder::source_rows(const SourceRows& rows) {
     for (ProfileSink* s : sinks_) s->source_rows(rows);
 }
 
+void ProfileBuilder::kept_source(const KeptSource& k) {
+    if (!metrics_) throw Error("internal: a kept source outside a profile");
+    ++content_;
+    for (ProfileSink* s : sinks_) s->kept_source(k);
+}
+
+bool ProfileBuilder::wants_source_rows(std::string_view table) const {
+    if (RuleInputs::reads_table(table)) return true;
+    for (const ProfileSink* s : sinks_)
+        if (s->copies_source_rows()) return true;
+    return false;
+}
+
 void ProfileBuilder::update_info(const ProfileInfo& info) { info_ = info; }
 
 void ProfileBuilder::end_profile() {

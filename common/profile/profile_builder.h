@@ -20,6 +20,10 @@ public:
     void source_metric(std::string_view name, double value) override;
     void event(const Event& e) override;
     void source_rows(const SourceRows& rows) override;
+    void kept_source(const KeptSource& k) override;
+    // The rules read some carried tables (RuleInputs::reads_table); a sink
+    // that copies reads them all.
+    bool wants_source_rows(std::string_view table) const override;
     // Checks that both ends are slices already sent (throws Error if not)
     // and fills Flow::from_slice/to_slice before the sinks see it.
     void flow(const Flow& f) override;

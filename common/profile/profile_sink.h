@@ -27,6 +27,20 @@ struct SourceRows {
     std::vector<std::string> rows;
 };
 
+// A source table nx can read again by row number, where it is (Neuron
+// Explorer's Parquet): sinks that refer rather than copy (the study
+// database) store where it is.  Its events carry Event::src_table and
+// src_row; a carried table's rows may also come as SourceRows (for sinks
+// that copy, and the rules that read them).
+struct KeptSource {
+    int32_t id = 0;                    // per profile, from 0: Event::src_table
+    std::string table;
+    bool events = false;               // its rows are events and `columns` their args; else carried whole
+    std::vector<std::string> columns;  // what is read back, in order
+    std::vector<std::string> files;    // in split order
+    int64_t rows = 0;
+};
+
 // A flow arrow between two slices of one profile (Chrome's flow events:
 // a kernel launch to its kernel).  Its ends are events of the profile given
 // by their ordinal: 0 for the profile's first event, counting every event
@@ -53,6 +67,11 @@ public:
     virtual void event(const Event& e) = 0;
     // Tables kept as they are (only some formats have them).
     virtual void source_rows(const SourceRows& rows) { (void)rows; }
+    // A table that can be read again where it is (before its rows and events).
+    virtual void kept_source(const KeptSource& k) { (void)k; }
+    // Whether anything reads `table`'s rows as SourceRows: when not, an
+    // importer with a KeptSource for it need not decode them.
+    virtual bool wants_source_rows(std::string_view table) const { (void)table; return true; }
     // A flow between two events already sent (only some formats have them).
     virtual void flow(const Flow& f) { (void)f; }
     // Updates header fields learnt late (e.g. a profile record after its events).
@@ -69,6 +88,10 @@ public:
     virtual void event(const Event& e) = 0;
     // Sinks that keep source tables (the study database) override this.
     virtual void source_rows(const SourceRows& rows) { (void)rows; }
+    // Sinks that refer to kept sources instead of copying them override this.
+    virtual void kept_source(const KeptSource& k) { (void)k; }
+    // True for a sink that needs every carried table's rows (it copies them).
+    virtual bool copies_source_rows() const { return false; }
     // Sinks that show flows (database, event records, traces) override this.
     virtual void flow(const Flow& f) { (void)f; }
     virtual void end_profile(const ProfileInfo& info, const ProfileSummary& summary) = 0;

@@ -115,8 +115,8 @@ void RuleInputs::add_repeat_factor(double f) {
 }
 
 void RuleInputs::add_source_rows(const SourceRows& rows) {
-    bool throttle = rows.table == "Throttle", tensors = rows.table == "TensorInfo";
-    if (!throttle && !tensors) return;
+    if (!reads_table(rows.table)) return;
+    bool tensors = rows.table == "TensorInfo";
     for (const std::string& row : rows.rows) {
         rapidjson::Document d;
         d.Parse(row.data(), row.size());

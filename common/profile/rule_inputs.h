@@ -50,6 +50,8 @@ public:
     void add(const Event& e);
     // Explorer's Throttle and TensorInfo tables (the rest are ignored).
     void add_source_rows(const SourceRows& rows);
+    // The carried tables add_source_rows reads (Throttle, TensorInfo).
+    static bool reads_table(std::string_view table) { return table == "Throttle" || table == "TensorInfo"; }
     // neuron-profile's neff_node array, carried in the profile record.
     void add_carried(std::string_view carried_json);
 

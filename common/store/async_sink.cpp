@@ -110,6 +110,10 @@ void AsyncSink::source_rows(const SourceRows& rows) {
     post([this, copy = rows] { inner_.source_rows(copy); });
 }
 
+void AsyncSink::kept_source(const KeptSource& k) {
+    post([this, copy = k] { inner_.kept_source(copy); });
+}
+
 void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     flush_batch();
     auto m = std::make_unique<Message>();

@@ -29,6 +29,8 @@ public:
     void begin_profile(const ProfileInfo& info) override;
     void event(const Event& e) override;
     void source_rows(const SourceRows& rows) override;
+    void kept_source(const KeptSource& k) override;
+    bool copies_source_rows() const override { return inner_.copies_source_rows(); }
     void flow(const Flow& f) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;

@@ -38,7 +38,7 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
         spec.constants = {dataset::kPartitionKey, "profile"};
         spec.constant_types = {"INTEGER", "TEXT"};
         for (const dataset::TableFile& f : dataset::list_table(root, t.name)) {
-            ParquetTableFile file{f.path, std::vector<SqlValue>(2)};
+            ParquetTableFile file{f.path, std::vector<SqlValue>(2), {}};
             if (f.rank) file.constants[0] = *f.rank;  // else NULL, the null partition
             file.constants[1] = f.profile_id;
             spec.files.push_back(std::move(file));

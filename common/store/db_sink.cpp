@@ -12,6 +12,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
+#include "common/store/kept_sources.h"
 #include "common/store/store_layout.h"
 #include "common/trace/trace_layout.h"
 
@@ -34,8 +35,8 @@ struct DbSink::Statements {
     explicit Statements(SqliteDb& db)
         : insert_event(db,
                        "INSERT INTO event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
-                       " flops, model_flops, dma_kind, tensor, depth, args, transpose)"
-                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                       " flops, model_flops, dma_kind, tensor, depth, args, transpose, src_tbl, src_row)"
+                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
           insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
           insert_track(db, "INSERT INTO track(profile_id, name, engine, kind, row) VALUES (?,?,?,?,?2)"),
           find_string(db, "SELECT id FROM string WHERE value = ?"),
@@ -46,8 +47,8 @@ struct DbSink::Statements {
     SqliteStmt insert_event, insert_counter, insert_track, find_string, insert_string, insert_metric, insert_flow;
 };
 
-DbSink::DbSink(Store& store)
-    : store_(store), st_(std::make_unique<Statements>(store.db())), layout_(kLayoutChunkBytes) {}
+DbSink::DbSink(Store& store, bool copy_sources)
+    : store_(store), copy_sources_(copy_sources), st_(std::make_unique<Statements>(store.db())), layout_(kLayoutChunkBytes) {}
 
 DbSink::~DbSink() {
     st_.reset();
@@ -73,6 +74,8 @@ void DbSink::delete_profile(const std::string& uid) {
     }
     for (const char* sql : {"DELETE FROM counter WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
                             "DELETE FROM source_row WHERE profile_id = ?1",
+                            "DELETE FROM source_file WHERE ref_id IN (SELECT id FROM source_ref WHERE profile_id = ?1)",
+                            "DELETE FROM source_ref WHERE profile_id = ?1",
                             "DELETE FROM event_flow WHERE profile_id = ?1",
                             "DELETE FROM track WHERE profile_id = ?1", "DELETE FROM metric WHERE profile_id = ?1",
                             "DELETE FROM profile WHERE id = ?1"}) {
@@ -140,6 +143,8 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     last_track_ = {};
     layout_.clear();
     layout_flows_.clear();
+    kept_refs_.clear();
+    kept_tables_.clear();
 }
 
 DbSink::TrackIds DbSink::track_id(const Event& e) {
@@ -219,6 +224,29 @@ int64_t DbSink::string_id(std::string_view s) {
     return id;
 }
 
+void DbSink::kept_source(const KeptSource& k) {
+    if (copy_sources_ || k.id < 0) return;
+    SqliteDb& db = store_.db();
+    // Stamped now: a later change to the file is then seen when it is read.
+    std::vector<FileStamp> stamps;
+    for (const std::string& f : k.files) stamps.push_back(stamp_file(f));
+    std::string columns = "[";
+    for (size_t i = 0; i < k.columns.size(); ++i) columns += (i ? "," : "") + json_quote(k.columns[i]);
+    columns += "]";
+    SqliteStmt ref(db, "INSERT INTO source_ref(profile_id, tbl, kind, columns, rows) VALUES (?,?,?,?,?)");
+    ref.bind(1, profile_rowid_).bind(2, std::string_view(k.table)).bind(3, std::string_view(k.events ? "events" : "table"));
+    ref.bind(4, std::string_view(columns)).bind(5, k.rows).run();
+    int64_t id = db.last_insert_rowid();
+    SqliteStmt file(db, "INSERT INTO source_file(ref_id, part, path, bytes, mtime_ns) VALUES (?,?,?,?,?)");
+    for (size_t i = 0; i < stamps.size(); ++i) {
+        file.bind(1, id).bind(2, static_cast<int64_t>(i)).bind(3, std::string_view(stamps[i].path));
+        file.bind(4, stamps[i].bytes).bind(5, stamps[i].mtime_ns).run();
+    }
+    if (kept_refs_.size() <= static_cast<size_t>(k.id)) kept_refs_.resize(static_cast<size_t>(k.id) + 1, 0);
+    kept_refs_[static_cast<size_t>(k.id)] = id;
+    if (!k.events) kept_tables_.push_back(k.table);
+}
+
 void DbSink::source_rows(const SourceRows& r) {
     SqliteDb& db = store_.db();
     // The table's columns: those known already, then this batch's new ones.
@@ -244,6 +272,8 @@ void DbSink::source_rows(const SourceRows& r) {
         SqliteStmt up(db, "INSERT OR REPLACE INTO source_table(tbl, columns) VALUES (?, ?)");
         up.bind(1, std::string_view(r.table)).bind(2, std::string_view(json)).run();
     }
+    // A table kept where it is: its columns (the explorer_<Table> view's) only.
+    if (std::find(kept_tables_.begin(), kept_tables_.end(), r.table) != kept_tables_.end()) return;
     SqliteStmt ins(db, "INSERT INTO source_row(profile_id, tbl, data) VALUES (?, ?, ?)");
     for (const std::string& row : r.rows) {
         ins.bind(1, profile_rowid_).bind(2, std::string_view(r.table)).bind(3, std::string_view(row));
@@ -312,7 +342,19 @@ void DbSink::event(const Event& e) {
     // Depth comes from the layout at the end of the profile (lay_out), not
     // from the source: it is the trace's.
     sqlite3_bind_null(s, 15);
-    text(16, e.args_json);
+    // An event whose source row is kept in place stores where it is, not
+    // its args (source_args() reads them from there).
+    int64_t ref = e.src_table >= 0 && static_cast<size_t>(e.src_table) < kept_refs_.size()
+                      ? kept_refs_[static_cast<size_t>(e.src_table)] : 0;
+    if (ref > 0) {
+        sqlite3_bind_null(s, 16);
+        sqlite3_bind_int64(s, 18, ref);
+        sqlite3_bind_int64(s, 19, e.src_row);
+    } else {
+        text(16, e.args_json);
+        sqlite3_bind_null(s, 18);
+        sqlite3_bind_null(s, 19);
+    }
     if (e.transpose) sqlite3_bind_int64(s, 17, 1); else sqlite3_bind_null(s, 17);
     if (sqlite3_step(s) != SQLITE_DONE) {
         int code = sqlite3_errcode(db);

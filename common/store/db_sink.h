@@ -22,14 +22,22 @@ struct TraceFlow;  // trace/trace_layout.h (not included: the sink needs only th
 // finish(), it rolls everything back.  Events are inserted as they come and
 // spooled; when the profile ends it is laid out as its trace would be
 // (store_layout.h): lanes, nesting and nx's counter tracks.
+//
+// Source tables that can be read again where they are (KeptSource: Neuron
+// Explorer's Parquet) are referred to, not copied: their events keep their
+// row (event.src_tbl, src_row) instead of args, carried tables only their
+// files (source_ref, source_file; kept_sources.h reads them back).  With
+// `copy_sources` every row is copied instead (a source about to go away).
 class DbSink : public ProfileSink {
 public:
-    explicit DbSink(Store& store);
+    explicit DbSink(Store& store, bool copy_sources = false);
     ~DbSink() override;
 
     void begin_profile(const ProfileInfo& info) override;
     void event(const Event& e) override;
     void source_rows(const SourceRows& rows) override;
+    void kept_source(const KeptSource& k) override;
+    bool copies_source_rows() const override { return copy_sources_; }
     void flow(const Flow& f) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
@@ -53,7 +61,12 @@ private:
     void delete_profile(const std::string& uid);
 
     Store& store_;
+    bool copy_sources_ = false;
     std::unique_ptr<Statements> st_;
+    // The profile's kept sources: source_ref.id by KeptSource::id (0: not
+    // kept), and the carried tables among them (their rows are not copied).
+    std::vector<int64_t> kept_refs_;
+    std::vector<std::string> kept_tables_;
     bool in_transaction_ = false;
     bool in_profile_ = false;
     int64_t profile_rowid_ = 0;

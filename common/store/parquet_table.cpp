@@ -139,6 +139,7 @@ int x_close(sqlite3_vtab_cursor* cur) {
 void advance_file(Cursor& c) {
     while (c.next_file < c.files.size()) {
         c.current = c.files[c.next_file++];
+        if (const auto& check = c.table->spec.files[c.current].before_open) check();
         c.reader = std::make_unique<parquet::TableReader>(
             std::vector<std::string>{c.table->spec.files[c.current].path}, c.asked);
         if (c.reader->next()) {

@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct ParquetTableFile {
     std::string path;
     // One value per ParquetTableSpec::constants column.
     std::vector<SqlValue> constants;
+    // Run before the file is opened (may throw: the query's error), e.g. to
+    // check it is still the file a database refers to.
+    std::function<void()> before_open;
 };
 
 struct ParquetTableSpec {

@@ -8,6 +8,7 @@
 #include "common/io/error.h"
 #include "common/profile/profile_record.h"
 #include "common/profile/rule_inputs.h"
+#include "common/store/kept_sources.h"
 #include "common/store/store.h"
 
 namespace nx {
@@ -51,7 +52,8 @@ void scan_profile_events(sqlite3* db, const DbProfile& p, const std::function<vo
     t.bind(1, p.local);
     while (t.step())
         tracks[t.i64(0)] = {parse_engine(t.text(1)).value_or(Engine::none), std::string(t.text(2))};
-    ConnStmt ev(db, "SELECT ts, dur, track_id, type, opcode, bytes, flops, model_flops, dma_kind, tensor, args, name FROM " +
+    ConnStmt ev(db, "SELECT ts, dur, track_id, type, opcode, bytes, flops, model_flops, dma_kind, tensor, " +
+                    event_args_sql(db, p.schema, "") + ", name FROM " +
                     p.schema + ".event WHERE " + p.where("") +
                            (where.empty() ? std::string() : " AND (" + std::string(where) + ")"));
     p.bind(ev);
@@ -90,6 +92,8 @@ void scan_profile_events(sqlite3* db, const DbProfile& p, const std::function<vo
 
 void scan_source_rows(sqlite3* db, const DbProfile& p, std::string_view tbl,
                       const std::function<void(std::string_view)>& fn) {
+    // Kept where it is (kept_sources.h), or copied into source_row.
+    if (scan_kept_rows(db, p.schema, p.local, tbl, fn)) return;
     std::unique_ptr<ConnStmt> q;
     try {
         q = std::make_unique<ConnStmt>(db, "SELECT data FROM " + p.schema +

@@ -48,8 +48,8 @@ const std::set<std::string, std::less<>> kReadOnlyFunctions = {
     "json", "json_array", "json_array_length", "json_extract", "json_insert", "json_object", "json_patch",
     "json_quote", "json_remove", "json_replace", "json_set", "json_type", "json_valid", "json_group_array",
     "json_group_object", "json_each", "json_tree", "->", "->>",
-    // nx
-    "regexp",
+    // nx (source_args reads the Parquet files the database refers to, nothing else)
+    "regexp", "source_args",
 };
 
 // Read-only connections refuse anything that could change a file: the

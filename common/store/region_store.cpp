@@ -13,6 +13,7 @@
 
 #include "common/profile/kernel_regions.h"
 #include "common/profile/rule_inputs.h"
+#include "common/store/kept_sources.h"
 #include "common/store/profile_scan.h"
 #include "common/store/store.h"
 #include "common/store/table_function.h"
@@ -103,7 +104,7 @@ std::vector<Region> kernel_regions(sqlite3* db, const DbProfile& p) {
             if (e.track.starts_with("pcore")) pcore = std::atoll(std::string(e.track.substr(5)).c_str());
             k.instruction(pcore, json_field(e.args_json, "kernel_instruction_name"), e.ts_ns, e.ts_ns + e.dur_ns);
         },
-        "type = 'instruction' AND args LIKE '%\"kernel_instruction_name\"%'");
+        "type = 'instruction' AND " + event_args_sql(db, p.schema, "") + " LIKE '%\"kernel_instruction_name\"%'");
     return k.finish();
 }
 

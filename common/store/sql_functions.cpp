@@ -9,6 +9,7 @@
 
 #include "common/store/dependency_store.h"
 #include "common/store/engine_intervals.h"
+#include "common/store/kept_sources.h"
 #include "common/store/region_store.h"
 
 namespace nx {
@@ -55,6 +56,7 @@ void register_sql_functions(sqlite3* db) {
     register_engine_functions(db);
     register_region_functions(db);
     register_dependency_functions(db);
+    register_source_functions(db);
 }
 
 }  // namespace nx

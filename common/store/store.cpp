@@ -11,12 +11,16 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <map>
+#include <set>
 
 #include <rapidjson/document.h>
 
 #include "common/io/error.h"
 #include "common/io/file_guard.h"
 #include "common/io/limits.h"
+#include "common/store/kept_sources.h"
+#include "common/store/parquet_table.h"
 #include "common/store/read_only.h"
 #include "common/store/region_store.h"
 #include "common/store/schema_version.h"
@@ -63,6 +67,7 @@ Store::Store(const std::string& path, Access access, const std::vector<std::stri
     else require_nx_database(db_, "main", path);
     if (!also.empty()) merge_databases(also);
     create_source_views();
+    if (has_kept_sources()) db_.exec(kept_args_view());
     db_.exec(kRegionView);
     if (access == Access::read_only) make_read_only(db_);
     new_file_.armed = false;
@@ -170,6 +175,19 @@ void Store::merge_databases(const std::vector<std::string>& also) {
     db_.exec(views);
 }
 
+bool Store::has_kept_sources() {
+    // Every database of a merged set: the first one that has the column says so.
+    try {
+        SqliteStmt q(db_, "SELECT count(*) FROM pragma_table_info('event') WHERE name = 'src_tbl'");
+        if (q.step() && q.column_int(0) > 0) {
+            SqliteStmt any(db_, "SELECT 1 FROM source_ref LIMIT 1");
+            return any.step();
+        }
+    } catch (const Error&) {
+    }
+    return false;
+}
+
 void Store::create_source_views() {
     std::vector<std::pair<std::string, std::vector<std::string>>> tables;
     try {
@@ -193,14 +211,54 @@ void Store::create_source_views() {
     auto plain = [](std::string_view n) {
         return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
     };
+    // Tables kept where they are (kept_sources.h): one Parquet virtual table
+    // per source table over every profile's files, profile_id its constant.
+    std::map<std::string, std::vector<ParquetTableFile>> kept;
+    try {
+        SqliteStmt q(db_, "SELECT r.tbl, r.profile_id, f.path, f.bytes, f.mtime_ns, p.name FROM source_ref r "
+                          "JOIN source_file f ON f.ref_id = r.id LEFT JOIN profile p ON p.id = r.profile_id "
+                          "WHERE r.kind = 'table' ORDER BY r.tbl, r.id, f.part");
+        while (q.step()) {
+            FileStamp stamp{q.column_text(2), q.column_int(3), q.column_int(4)};
+            std::string table = q.column_text(0), profile = q.column_text(5);
+            kept[table].push_back({stamp.path, {SqlValue{q.column_int(1)}},
+                                   [stamp, table, profile] { check_stamp(stamp, table, profile); }});
+        }
+    } catch (const Error&) {
+        // a database from before kept sources
+    }
+    std::set<std::string> copied;
+    try {
+        SqliteStmt q(db_, "SELECT DISTINCT tbl FROM source_row");
+        while (q.step()) copied.insert(q.column_text(0));
+    } catch (const Error&) {
+    }
     for (const auto& [tbl, cols] : tables) {
         if (!plain(tbl)) continue;
-        std::string sql = "CREATE TEMP VIEW IF NOT EXISTS \"explorer_" + tbl + "\" AS SELECT profile_id";
-        for (const std::string& c : cols) {
-            if (!plain(c) || c == "profile_id") continue;
-            sql += ", json_extract(data, '$.\"" + c + "\"') AS \"" + c + "\"";
+        std::vector<std::string> columns;
+        for (const std::string& c : cols)
+            if (plain(c) && c != "profile_id") columns.push_back(c);
+        std::vector<std::string> parts;
+        auto k = kept.find(tbl);
+        if (k != kept.end()) {
+            ParquetTableSpec spec;
+            spec.name = "nx_kept_" + tbl;
+            spec.columns = columns;
+            spec.constants = {"profile_id"};
+            spec.constant_types = {"INTEGER"};
+            spec.files = std::move(k->second);
+            create_parquet_table(db_.handle(), std::move(spec));
+            std::string sql = "SELECT profile_id";
+            for (const std::string& c : columns) sql += ", \"" + c + "\"";
+            parts.push_back(sql + " FROM temp.\"nx_kept_" + tbl + "\"");
         }
-        sql += " FROM source_row WHERE tbl = '" + tbl + "'";
+        if (copied.count(tbl) || parts.empty()) {
+            std::string sql = "SELECT profile_id";
+            for (const std::string& c : columns) sql += ", json_extract(data, '$.\"" + c + "\"') AS \"" + c + "\"";
+            parts.push_back(sql + " FROM source_row WHERE tbl = '" + tbl + "'");
+        }
+        std::string sql = "CREATE TEMP VIEW IF NOT EXISTS \"explorer_" + tbl + "\" AS ";
+        for (size_t i = 0; i < parts.size(); ++i) sql += (i ? " UNION ALL " : "") + parts[i];
         db_.exec(sql);
     }
 }

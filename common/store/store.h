@@ -43,6 +43,8 @@ private:
     void merge_databases(const std::vector<std::string>& also);
     // A temp view explorer_<Table> per kept source table (source_table).
     void create_source_views();
+    // Whether any profile keeps its source in place (kept_sources.h).
+    bool has_kept_sources();
     // Removes a file the Store created when armed; declared before db_ so it
     // runs after the connection is closed.
     // Every Store holds a shared flock on its database file (lock_fd), so a

@@ -1,5 +1,8 @@
 #include "common/store/store_schema.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace nx {
 
 const std::string_view kSchemaTables = R"SQL(
@@ -76,8 +79,10 @@ CREATE TABLE IF NOT EXISTS event(
     dma_kind    TEXT,
     tensor      TEXT,
     depth       INTEGER,         -- nesting the source gave (Chrome B/E); the trace's is slice.depth
-    args        TEXT,            -- the source's other fields, a JSON object
-    transpose   INTEGER          -- 1: a TensorE transpose (counts as transpose_flops); NULL: not one
+    args        TEXT,            -- the source's other fields, a JSON object (NULL when kept in place: src_tbl)
+    transpose   INTEGER,         -- 1: a TensorE transpose (counts as transpose_flops); NULL: not one
+    src_tbl     INTEGER,         -- source_ref.id: the source table kept in place that holds this event's row
+    src_row     INTEGER          -- its row there (0-based); source_args(src_tbl, src_row) gives the args
 );
 
 -- Where nx's trace puts each slice that is not at depth 0 on its own row
@@ -128,6 +133,30 @@ CREATE TABLE IF NOT EXISTS source_table(
     columns TEXT NOT NULL      -- JSON array of column names, in source order
 );
 
+-- Source tables a profile keeps where they are instead of copying them
+-- (Neuron Explorer's Parquet; nx-convert --copy-source copies instead):
+-- events point at their row (event.src_tbl, src_row) and source_args()
+-- reads their args from it; carried tables (kind 'table') read through the
+-- explorer_<Table> views.  Each file is stamped: a moved or changed source
+-- is an error naming it (kept_sources.h).
+CREATE TABLE IF NOT EXISTS source_ref(
+    id         INTEGER PRIMARY KEY,
+    profile_id INTEGER NOT NULL,
+    tbl        TEXT NOT NULL,
+    kind       TEXT NOT NULL,   -- 'events' (rows are events: columns are their args) or 'table' (carried whole)
+    columns    TEXT NOT NULL,   -- JSON array: the columns read, in order
+    rows       INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS source_ref_by_profile ON source_ref(profile_id);
+CREATE TABLE IF NOT EXISTS source_file(
+    ref_id   INTEGER NOT NULL,
+    part     INTEGER NOT NULL,  -- split order (Table_0.parquet, Table_1.parquet, ...)
+    path     TEXT NOT NULL,     -- absolute
+    bytes    INTEGER NOT NULL,  -- size and modification time (ns) at import
+    mtime_ns INTEGER NOT NULL,
+    PRIMARY KEY(ref_id, part)
+) WITHOUT ROWID;
+
 -- Run history (nx-run records appended by studies and cron jobs).
 CREATE TABLE IF NOT EXISTS run(
     id                 INTEGER PRIMARY KEY,
@@ -172,7 +201,7 @@ CREATE VIEW slice AS
 SELECT e.id AS id, e.ts AS ts, e.dur AS dur, COALESCE(l.track_id, e.track_id) AS track_id,
        e.type AS category, COALESCE(e.name, e.opcode) AS name, COALESCE(l.depth, 0) AS depth,
        l.parent_id AS parent_id,
-       CASE WHEN COALESCE(e.args, e.opcode, e.hlo_id, e.layer_id, e.bytes, e.flops, e.model_flops, e.dma_kind,
+       CASE WHEN COALESCE(e.args, e.src_tbl, e.opcode, e.hlo_id, e.layer_id, e.bytes, e.flops, e.model_flops, e.dma_kind,
                           e.tensor) IS NULL THEN NULL ELSE e.id END AS arg_set_id,
        e.profile_id AS profile_id, t.name AS track_name, t.engine AS engine,
        e.opcode AS opcode,
@@ -237,6 +266,8 @@ SELECT s.*, s.track_name AS queue FROM slice s WHERE category = 'dma';
 
 const std::vector<AddedColumn> kAddedColumns = {
     {"event", "transpose", "INTEGER"},
+    {"event", "src_tbl", "INTEGER"},
+    {"event", "src_row", "INTEGER"},
     {"event_flow", "id", "INTEGER"},
     {"event_flow", "profile_id", "INTEGER"},
     {"event_flow", "flow_id", "TEXT"},
@@ -256,13 +287,36 @@ const std::vector<IdColumns> kIdColumns = {
     {"metric", {"profile_id"}},
     {"track", {"id", "profile_id"}},
     {"string", {"id"}},
-    {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id"}},
+    {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id", "src_tbl"}},
     {"slice_layout", {"id", "track_id", "parent_id"}},
     {"counter", {"id", "track_id"}},
     {"event_flow", {"id", "profile_id", "from_event_id", "to_event_id"}},
     {"run", {"id"}},
     {"source_row", {"profile_id"}},
     {"source_table", {}},
+    {"source_ref", {"id", "profile_id"}},
+    {"source_file", {"ref_id"}},
 };
+
+std::string kept_args_view() {
+    // The args view as nx's own connections see it: the same rows, and those
+    // of events whose args are read where their source is (source_args(),
+    // which other SQLite clients do not have: the view in the file shows
+    // them the copied args only).
+    std::string_view views = kSchemaViews;
+    size_t begin = views.find("CREATE VIEW args AS");
+    size_t end = views.find(";", views.find("json_each(e.args)", begin));
+    std::string view(views.substr(begin, end - begin));
+    auto replace = [&](std::string_view from, std::string_view to) {
+        size_t at = view.find(from);
+        if (at == std::string::npos) throw std::logic_error("kept_args_view: the args view changed");
+        view.replace(at, from.size(), to);
+    };
+    replace("CREATE VIEW args", "CREATE TEMP VIEW args");
+    replace("json_each(e.args) j\nWHERE e.args IS NOT NULL",
+            "json_each(COALESCE(e.args, source_args(e.src_tbl, e.src_row))) j\n"
+            "WHERE (e.args IS NOT NULL OR e.src_tbl IS NOT NULL)");
+    return "DROP VIEW IF EXISTS temp.args; " + view + ";";
+}
 
 }  // namespace nx

@@ -4,6 +4,7 @@
 // documents every table and column listed here.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -11,14 +12,18 @@ namespace nx {
 
 // 2: source_row, source_table.  3: event_flow, the flow view.  4:
 // slice_layout, track.row; lane and counter tracks as in the trace; args
-// keyed "args.NAME".
-constexpr int kSchemaVersion = 4;
+// keyed "args.NAME".  5: source tables kept in place (source_ref,
+// source_file, event.src_tbl and src_row; args through source_args()).
+constexpr int kSchemaVersion = 5;
 
 // Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open).
 extern const std::string_view kSchemaTables;
 // Views (recreated when the schema version changes): drops, then creates.
 extern const std::string_view kSchemaViewDrops;
 extern const std::string_view kSchemaViews;
+// The temp view `args` over kept sources too, for nx's own connections
+// (created after the database and any merged ones are attached).
+std::string kept_args_view();
 
 // Columns (and tables) added after schema version 2: a database an older nx
 // wrote gets them when it is next opened for writing (kSchemaTables creates

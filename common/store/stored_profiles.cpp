@@ -8,6 +8,7 @@
 
 #include "common/io/error.h"
 #include "common/profile/profile_record.h"
+#include "common/store/kept_sources.h"
 
 namespace nx {
 
@@ -76,7 +77,8 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
     // the first id; the counter samples follow them.
     SqliteStmt events(db,
                       "SELECT e.type, t.engine, t.name, e.ts, e.dur, COALESCE(e.name, e.opcode), e.opcode, h.value, "
-                      "l.value, e.bytes, e.flops, e.model_flops, e.dma_kind, e.tensor, e.args, e.id, e.transpose "
+                      "l.value, e.bytes, e.flops, e.model_flops, e.dma_kind, e.tensor, " +
+                          event_args_sql(db.handle(), "main", "e") + ", e.id, e.transpose "
                       "FROM event e JOIN track t ON t.id = e.track_id LEFT JOIN string h ON h.id = e.hlo_id "
                       "LEFT JOIN string l ON l.id = e.layer_id WHERE e.profile_id = ? ORDER BY e.id");
     events.bind(1, p.rowid);
@@ -133,6 +135,34 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
     }
     // The source's tables kept as they are (Explorer's TensorInfo,
     // Throttle...): some metrics and rules read them.
+    // Those kept where they are first (only what the handler reads: the
+    // rules' tables, or all for a sink that copies).
+    std::vector<std::pair<std::string, std::string>> kept;  // table, columns
+    try {
+        SqliteStmt q(db, "SELECT tbl, columns FROM source_ref WHERE profile_id = ? AND kind = 'table' ORDER BY id");
+        q.bind(1, p.rowid);
+        while (q.step()) kept.emplace_back(q.column_text(0), q.column_text(1));
+    } catch (const Error&) {
+        // a database from before kept sources
+    }
+    for (const auto& [tbl, cols] : kept) {
+        if (!out.wants_source_rows(tbl)) continue;
+        SourceRows rows;
+        rows.table = tbl;
+        rapidjson::Document d;
+        d.Parse(cols.data(), cols.size());
+        if (!d.HasParseError() && d.IsArray())
+            for (const auto& c : d.GetArray())
+                if (c.IsString()) rows.columns.emplace_back(c.GetString());
+        scan_kept_rows(db.handle(), "main", p.rowid, tbl, [&](std::string_view row) {
+            rows.rows.emplace_back(row);
+            if (rows.rows.size() >= 1024) {
+                out.source_rows(rows);
+                rows.rows.clear();
+            }
+        });
+        out.source_rows(rows);
+    }
     SqliteStmt tables(db,
                       "SELECT r.tbl, t.columns, r.data FROM source_row r LEFT JOIN source_table t ON t.tbl = r.tbl "
                       "WHERE r.profile_id = ? ORDER BY r.tbl, r.rowid");

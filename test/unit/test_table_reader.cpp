@@ -51,4 +51,38 @@ TEST(TableReader, TheFirstFileIsOpenedOnceForItsColumnsAndItsRows) {
     EXPECT_EQ(r.first_file().num_rows(), 50);
 }
 
+TEST(TableReader, SeekFindsEveryRowThroughSplitFilesAndRowGroupsInAnyOrder) {
+    // The fixture twice as a split table: 100 rows, three row groups each;
+    // row_id counts 0..49 in each part.
+    TableReader r({kFixture, kFixture}, {"row_id"});
+    for (int64_t row : {0, 17, 18, 49, 50, 51, 99, 3, 60, 60, 61, 20, 0, 98}) {
+        ASSERT_TRUE(r.seek(row)) << row;
+        EXPECT_EQ(r.table_row(), row);
+        ASSERT_NE(r.column(0), nullptr);
+        EXPECT_EQ(r.column(0)->i64(), row % 50) << row;
+    }
+    EXPECT_FALSE(r.seek(100));
+    EXPECT_FALSE(r.seek(-1));
+    // And next() goes on from a sought row, through the next file.
+    ASSERT_TRUE(r.seek(48));
+    std::vector<int64_t> after;
+    for (int i = 0; i < 3 && r.next(); ++i) after.push_back(r.column(0)->i64());
+    EXPECT_EQ(after, (std::vector<int64_t>{49, 0, 1}));
+    EXPECT_EQ(r.table_row(), 51);
+}
+
+TEST(TableReader, SeekBackToTheFirstFileReopensIt) {
+    // The first file's footer is read for its columns, then the second
+    // file's rows; a seek back to a row of the first must read the first
+    // file again, not the one open.
+    const std::string other = "test/fixtures/parquet/encoding/arrowrs_byte_stream_split_v1.parquet";
+    TableReader fresh({kFixture}, {"f64"});
+    ASSERT_TRUE(fresh.seek(10));
+    TableReader r({kFixture, other}, {"f64"}, TableReader::Others::add);
+    ASSERT_TRUE(r.seek(55));
+    ASSERT_TRUE(r.seek(10));
+    EXPECT_EQ(r.file(), kFixture);
+    EXPECT_EQ(r.column(0)->f64(), fresh.column(0)->f64());
+}
+
 }  // namespace
