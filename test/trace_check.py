@@ -13,7 +13,8 @@
       the slices open there, nested in the innermost; an end closes the
       innermost; counter events are counter rows; every track descriptor but
       the process's is a track) against nx's tables of the same profile
-      (slice, counter, track, with Python's sqlite3): the same tracks, each
+      (slice, counter, track, with Python's sqlite3; nx's DMA counters from
+      nx-query's dma_counters()): the same tracks, each
       with the same slices (time, depth, parent) or counter samples.  Prints
       "OK depth {0: n, 1: m, ...} parented P counters C tracks T" or the
       differences
@@ -146,6 +147,15 @@ def database_tables(path):
         slices[t].append((ts, dur, depth, (pts, pdur) if pts is not None else None))
     for t, ts, value in db.execute("SELECT track_id, ts, value FROM counter"):
         counters[t].append((ts, value))
+    # nx's DMA counters are computed when asked (dma_counters(), an nx SQL
+    # function): a track per profile and name.  %!.17g: every bit of the double.
+    out = subprocess.run(["nx-query", "--db", path, "--format", "csv", "--sql",
+                          "SELECT p.id, d.name, d.ts, printf('%!.17g', d.value) FROM profile p, dma_counters(p.id) d"],
+                         check=True, capture_output=True, text=True).stdout.splitlines()[1:]
+    for line in out:
+        parts = line.split(",")
+        profile, ts, value, name = parts[0], int(parts[-2]), float(parts[-1]), ",".join(parts[1:-2])
+        counters.setdefault((profile, name), []).append((ts, value))
     return list(slices.values()), list(counters.values())
 
 

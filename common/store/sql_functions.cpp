@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/store/dependency_store.h"
+#include "common/store/dma_series.h"
 #include "common/store/engine_intervals.h"
 #include "common/store/kept_sources.h"
 #include "common/store/region_store.h"
@@ -57,6 +58,7 @@ void register_sql_functions(sqlite3* db) {
     register_region_functions(db);
     register_dependency_functions(db);
     register_source_functions(db);
+    register_dma_functions(db);
 }
 
 }  // namespace nx

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/trace/trace_counters.h"
 #include "common/trace/trace_layout.h"
 #include "common/trace/trace_writer.h"
 
@@ -114,6 +115,8 @@ public:
             }
         } else if (t.row >= 0) {
             s.id = row;  // the source's counter: its samples are loaded already
+        } else if (t.name == kDmaThroughputTrack || t.name == kDmaPendingTrack) {
+            return;  // computed when asked (dma_counters(), dma_series.h), not stored
         } else {
             insert_counter_track_.bind(1, profile_id_).bind(2, std::string_view(t.name)).run();
             s.id = db_.last_insert_rowid();

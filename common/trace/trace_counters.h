@@ -11,12 +11,18 @@
 #include <array>
 #include <cstdint>
 #include <queue>
+#include <string_view>
 #include <vector>
 
 #include "common/profile/event.h"
 #include "common/trace/trace_writer.h"
 
 namespace nx {
+
+// The names of nx's DMA counter tracks (a source may have a series of the
+// same name: theirs have a source row, these do not).
+inline constexpr std::string_view kDmaThroughputTrack = "DMA throughput (B/s)";
+inline constexpr std::string_view kDmaPendingTrack = "DMA pending transfers";
 
 // A counter that changes in steps: writes one sample per timestamp, and only
 // when the value changed.

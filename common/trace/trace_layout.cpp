@@ -286,9 +286,9 @@ void Layout::plan_tracks() {
         }
     }
     if (any_dma) {
-        TraceTrack tp = make_track("DMA throughput (B/s)", TrackKind::counter, dma_position_, 0);
+        TraceTrack tp = make_track(std::string(kDmaThroughputTrack), TrackKind::counter, dma_position_, 0);
         tp.unit_name = "B/s";
-        TraceTrack pending = make_track("DMA pending transfers", TrackKind::counter, dma_position_, 1);
+        TraceTrack pending = make_track(std::string(kDmaPendingTrack), TrackKind::counter, dma_position_, 1);
         pending.unit = ValueUnit::count;
         pending.unit_name = "transfers";
         w_.track(tp);
