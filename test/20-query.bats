@@ -62,6 +62,21 @@ JSON
     [[ "$(nx-report --format text old.jsonl)" == *"3 instr, mean 1.71 us (semaphore waits included)"* ]]
 }
 
+@test "nx-query engine_summary: the sums stored at import are those a scan of the events gives" {
+    # JSON, an LNC=2 profile, a Chrome trace and Explorer profiles (one with
+    # the profiler's own busy intervals), into one database.
+    nx-convert --db e.db "$FIXTURES/small.json" "$FIXTURES/lnc2.json" "$FIXTURES/kineto.json" \
+        "$FIXTURES/parquet/explorer" >/dev/null
+    q="SELECT p.name, s.* FROM profile p, engine_summary(p.id) s ORDER BY p.name, s.engine"
+    nx-query --db e.db --format csv --sql "$q" >stored.csv
+    [ "$(sqlite3 e.db "SELECT count(DISTINCT profile_id) FROM engine_stat")" -ge 8 ]
+    # Without the stored rows (a database an older nx wrote) the events are scanned.
+    nx-query --db e.db --write --sql "DELETE FROM engine_stat" >/dev/null
+    nx-query --db e.db --format csv --sql "$q" >scanned.csv
+    [ "$(wc -l <stored.csv)" -gt 20 ]
+    cmp stored.csv scanned.csv
+}
+
 @test "nx-query engine_overlap: pairs of engines busy at once, from a sweep" {
     cat >o.json <<'JSON'
 {"instruction": [

@@ -12,6 +12,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
+#include "common/store/engine_intervals.h"
 #include "common/store/kept_sources.h"
 #include "common/store/store_layout.h"
 #include "common/trace/trace_layout.h"
@@ -76,6 +77,7 @@ void DbSink::delete_profile(const std::string& uid) {
                             "DELETE FROM source_row WHERE profile_id = ?1",
                             "DELETE FROM source_file WHERE ref_id IN (SELECT id FROM source_ref WHERE profile_id = ?1)",
                             "DELETE FROM source_ref WHERE profile_id = ?1",
+                            "DELETE FROM engine_stat WHERE profile_id = ?1",
                             "DELETE FROM event_flow WHERE profile_id = ?1",
                             "DELETE FROM track WHERE profile_id = ?1", "DELETE FROM metric WHERE profile_id = ?1",
                             "DELETE FROM profile WHERE id = ?1"}) {
@@ -145,6 +147,7 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     layout_flows_.clear();
     kept_refs_.clear();
     kept_tables_.clear();
+    busy_ = std::make_unique<EngineBusy>();
 }
 
 DbSink::TrackIds DbSink::track_id(const Event& e) {
@@ -165,6 +168,7 @@ DbSink::TrackIds DbSink::track_id(const Event& e) {
         ins.run();
         ids.id = store_.db().last_insert_rowid();
         ids.layout = layout_.track_of(e);
+        ids.engine = e.engine;
         tracks_.emplace(key_, ids);
     }
     last_track_key_ = key_;
@@ -364,6 +368,8 @@ void DbSink::event(const Event& e) {
     }
     sqlite3_reset(s);
     int64_t id = sqlite3_last_insert_rowid(db);
+    // As engine_summary() scans them: by the track's engine.
+    if (busy_ && track.engine != Engine::none) busy_->add(e.type, track.engine, e.ts_ns, e.dur_ns, e.opcode);
     if (first_event_ == 0) first_event_ = id;
     last_event_ = id;
     spool_for_layout(e, id, track.layout);
@@ -417,6 +423,16 @@ void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary)
         m.bind(5, std::string_view("unavailable"));
         m.run();
     }
+    if (busy_) {
+        SqliteStmt stat(db, "INSERT INTO engine_stat(profile_id, ord, engine, instructions, busy_ns, busy_sum_ns,"
+                            " work_instructions, work_sum_ns) VALUES (?,?,?,?,?,?,?,?)");
+        int64_t ord = 0;
+        for (const EngineSummaryRow& r : engine_summary_rows(*busy_)) {
+            stat.bind(1, profile_rowid_).bind(2, ord++).bind(3, std::string_view(r.engine)).bind(4, r.instructions);
+            stat.bind(5, r.busy_ns).bind(6, r.busy_sum_ns).bind(7, r.work_instructions).bind(8, r.work_sum_ns).run();
+        }
+        busy_.reset();
+    }
     db.exec("RELEASE nx_profile");
     in_profile_ = false;
 }
@@ -429,6 +445,7 @@ void DbSink::abort_profile() {
     in_profile_ = false;
     layout_.clear();
     layout_flows_.clear();
+    busy_.reset();
     // Ids cached for this profile's strings may have been rolled back.
     strings_.clear();
     last_hlo_id_ = last_layer_id_ = 0;

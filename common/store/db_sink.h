@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/profile/engine_busy.h"
 #include "common/profile/profile_sink.h"
 #include "common/workload/run_record.h"
 #include "common/store/store.h"
@@ -53,6 +54,7 @@ private:
     struct TrackIds {
         int64_t id = 0;       // track.id
         uint32_t layout = 0;  // the layout spool's track index (EventSpool::track_of)
+        Engine engine = Engine::none;  // the track's (engine_summary counts by it)
     };
     TrackIds track_id(const Event& e);
     void spool_for_layout(const Event& e, int64_t id, uint32_t track);
@@ -66,6 +68,8 @@ private:
     // The profile's kept sources: source_ref.id by KeptSource::id (0: not
     // kept), and the carried tables among them (their rows are not copied).
     std::vector<int64_t> kept_refs_;
+    // engine_summary()'s sums, kept as the events go in (engine_stat).
+    std::unique_ptr<EngineBusy> busy_;
     std::vector<std::string> kept_tables_;
     bool in_transaction_ = false;
     bool in_profile_ = false;

@@ -79,27 +79,38 @@ public:
     virtual bool next(Row& row) = 0;
 };
 
+// engine_summary: the rows stored at import, else computed from the events.
 class SummaryRows : public Producer {
 public:
-    explicit SummaryRows(std::unique_ptr<EngineIntervals> d) : d_(std::move(d)) {}
+    explicit SummaryRows(std::vector<EngineSummaryRow> rows) : rows_(std::move(rows)) {}
     bool next(Row& r) override {
-        while (e_ < kEngineCount && !d_->present(e_)) ++e_;
-        if (e_ >= kEngineCount) return false;
-        Engine e = static_cast<Engine>(e_);
-        r.text = std::string(to_string(e));
-        r.i[0] = d_->busy.instructions(e);
-        r.i[1] = d_->busy.busy(e).total();
-        r.i[2] = d_->busy.duration_sum(e);
-        r.i[3] = d_->busy.work_instructions(e);
-        r.i[4] = d_->busy.work_duration_sum(e);
-        ++e_;
+        if (at_ >= rows_.size()) return false;
+        const EngineSummaryRow& s = rows_[at_++];
+        r.text = s.engine;
+        r.i = {s.instructions, s.busy_ns, s.busy_sum_ns, s.work_instructions, s.work_sum_ns};
         return true;
     }
 
 private:
-    std::unique_ptr<EngineIntervals> d_;
-    size_t e_ = 0;
+    std::vector<EngineSummaryRow> rows_;
+    size_t at_ = 0;
 };
+
+// engine_stat's rows for a profile; false when it has none (an older nx
+// stored it, or its database has no such table).
+bool stored_summary(sqlite3* db, int64_t profile_id, std::vector<EngineSummaryRow>& rows) {
+    ProfileLocation at = locate_profile(profile_id);
+    try {
+        ConnStmt q(db, "SELECT engine, instructions, busy_ns, busy_sum_ns, work_instructions, work_sum_ns FROM " +
+                           at.schema + ".engine_stat WHERE profile_id = ? ORDER BY ord");
+        q.bind(1, at.local);
+        while (q.step())
+            rows.push_back({std::string(q.text(0)), q.i64(1), q.i64(2), q.i64(3), q.i64(4), q.i64(5)});
+    } catch (const Error&) {
+        return false;
+    }
+    return !rows.empty();
+}
 
 class BusyRows : public Producer {
 public:
@@ -253,11 +264,14 @@ std::unique_ptr<RowSource> open_rows(sqlite3* db, const std::vector<sqlite3_valu
     if (args.size() > 1 && args[1] && sqlite3_value_type(args[1]) != SQLITE_NULL) buckets = sqlite3_value_int64(args[1]);
     if (buckets < 1 || buckets > kMaxBuckets)
         throw Error("buckets must be between 1 and " + std::to_string(kMaxBuckets));
+    std::vector<EngineSummaryRow> stored;
+    if (kind == Kind::summary && stored_summary(db, profile, stored))
+        return std::make_unique<ProducerRows>(std::make_unique<SummaryRows>(std::move(stored)), kind);
     auto d = std::make_unique<EngineIntervals>(db, profile);
     if (!d->found) return nullptr;
     std::unique_ptr<Producer> p;
     switch (kind) {
-        case Kind::summary: p = std::make_unique<SummaryRows>(std::move(d)); break;
+        case Kind::summary: p = std::make_unique<SummaryRows>(engine_summary_rows(d->busy)); break;
         case Kind::busy: p = std::make_unique<BusyRows>(std::move(d)); break;
         case Kind::masks: p = std::make_unique<MaskRows>(std::move(d)); break;
         case Kind::timeline: p = std::make_unique<TimelineRows>(std::move(d), buckets); break;
@@ -288,6 +302,17 @@ const TableFunction kFunctions[] = {
 };
 
 }  // namespace
+
+std::vector<EngineSummaryRow> engine_summary_rows(EngineBusy& busy) {
+    std::vector<EngineSummaryRow> rows;
+    for (size_t i = 0; i < kEngineCount; ++i) {
+        auto e = static_cast<Engine>(i);
+        if (!busy.present(e)) continue;
+        rows.push_back({std::string(to_string(e)), busy.instructions(e), busy.busy(e).total(), busy.duration_sum(e),
+                        busy.work_instructions(e), busy.work_duration_sum(e)});
+    }
+    return rows;
+}
 
 void register_engine_functions(sqlite3* db) {
     for (const TableFunction& f : kFunctions) register_table_function(db, f);

@@ -12,12 +12,31 @@
 // A profile's events have contiguous ids, so each call is one rowid-range
 // scan; engine_masks is a sweep over the sorted merged intervals of all
 // engines at once (k-way merge), never a self-join.
+//
+// engine_summary's rows are stored at import (engine_stat, by the DbSink:
+// the same sums over the same events), so the named queries that read it
+// (engine_utilization) read a few rows; a profile an older nx stored is
+// scanned as before.
 #pragma once
 
 #include <sqlite3.h>
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/profile/engine_busy.h"
+
 namespace nx {
 
 void register_engine_functions(sqlite3* db);
+
+// One engine_summary row.
+struct EngineSummaryRow {
+    std::string engine;
+    int64_t instructions = 0, busy_ns = 0, busy_sum_ns = 0, work_instructions = 0, work_sum_ns = 0;
+};
+// The rows of engine_summary for the events added to `busy`, in its order.
+std::vector<EngineSummaryRow> engine_summary_rows(EngineBusy& busy);
 
 }  // namespace nx

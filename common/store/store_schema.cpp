@@ -157,6 +157,21 @@ CREATE TABLE IF NOT EXISTS source_file(
     PRIMARY KEY(ref_id, part)
 ) WITHOUT ROWID;
 
+-- engine_summary()'s rows of each profile, summed at import from the same
+-- events (engine_intervals.h): the named queries read these few rows instead
+-- of scanning the events.  A profile without rows here is scanned.
+CREATE TABLE IF NOT EXISTS engine_stat(
+    profile_id        INTEGER NOT NULL,
+    ord               INTEGER NOT NULL,  -- engine_summary's row order
+    engine            TEXT NOT NULL,
+    instructions      INTEGER,
+    busy_ns           INTEGER,
+    busy_sum_ns       INTEGER,
+    work_instructions INTEGER,
+    work_sum_ns       INTEGER,
+    PRIMARY KEY(profile_id, ord)
+) WITHOUT ROWID;
+
 -- Run history (nx-run records appended by studies and cron jobs).
 CREATE TABLE IF NOT EXISTS run(
     id                 INTEGER PRIMARY KEY,
@@ -296,6 +311,7 @@ const std::vector<IdColumns> kIdColumns = {
     {"source_table", {}},
     {"source_ref", {"id", "profile_id"}},
     {"source_file", {"ref_id"}},
+    {"engine_stat", {"profile_id"}},
 };
 
 std::string kept_args_view() {

@@ -13,7 +13,8 @@ namespace nx {
 // 2: source_row, source_table.  3: event_flow, the flow view.  4:
 // slice_layout, track.row; lane and counter tracks as in the trace; args
 // keyed "args.NAME".  5: source tables kept in place (source_ref,
-// source_file, event.src_tbl and src_row; args through source_args()).
+// source_file, event.src_tbl and src_row; args through source_args());
+// engine_stat; nx's DMA counters computed when asked (dma_counters()).
 constexpr int kSchemaVersion = 5;
 
 // Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open).
