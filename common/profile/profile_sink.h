@@ -92,6 +92,9 @@ public:
     virtual void kept_source(const KeptSource& k) { (void)k; }
     // True for a sink that needs every carried table's rows (it copies them).
     virtual bool copies_source_rows() const { return false; }
+    // False for a sink that reads an event's args from its kept source row
+    // (Event::src_table) rather than Event::args_json.
+    virtual bool wants_kept_args() const { return true; }
     // Sinks that show flows (database, event records, traces) override this.
     virtual void flow(const Flow& f) { (void)f; }
     virtual void end_profile(const ProfileInfo& info, const ProfileSummary& summary) = 0;

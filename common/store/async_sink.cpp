@@ -33,7 +33,8 @@ struct AsyncSink::Message {
     std::unique_ptr<Batch> events;
 };
 
-AsyncSink::AsyncSink(ProfileSink& inner) : inner_(inner), worker_([this] { run(); }) {}
+AsyncSink::AsyncSink(ProfileSink& inner)
+    : inner_(inner), kept_args_(inner.wants_kept_args()), worker_([this] { run(); }) {}
 
 AsyncSink::~AsyncSink() {
     {
@@ -89,8 +90,12 @@ void AsyncSink::event(const Event& e) {
     }
     Batch::Packed& p = batch_->events.emplace_back();
     p.e = e;
+    // A sink that refers to kept sources reads such an event's args from its
+    // row there: they need not cross (an Explorer instruction's are ~700 bytes).
+    bool drop_args = e.src_table >= 0 && !kept_args_;
     for (int i = 0; i < kStringFields; ++i) {
         std::string_view v = e.*kFields[i];
+        if (drop_args && kFields[i] == &Event::args_json) v = {};
         p.off[i] = static_cast<uint32_t>(batch_->arena.size());
         p.len[i] = static_cast<uint32_t>(v.size());
         batch_->arena.append(v);

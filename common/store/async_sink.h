@@ -31,6 +31,7 @@ public:
     void source_rows(const SourceRows& rows) override;
     void kept_source(const KeptSource& k) override;
     bool copies_source_rows() const override { return inner_.copies_source_rows(); }
+    bool wants_kept_args() const override { return kept_args_; }
     void flow(const Flow& f) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
@@ -58,6 +59,7 @@ private:
     void run();
 
     ProfileSink& inner_;
+    bool kept_args_;  // inner_.wants_kept_args()
     std::unique_ptr<Batch> batch_;
     std::vector<std::unique_ptr<Batch>> spare_;  // emptied by the worker, for reuse (under mu_)
     std::mutex mu_;

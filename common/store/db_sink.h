@@ -39,6 +39,7 @@ public:
     void source_rows(const SourceRows& rows) override;
     void kept_source(const KeptSource& k) override;
     bool copies_source_rows() const override { return copy_sources_; }
+    bool wants_kept_args() const override { return copy_sources_; }
     void flow(const Flow& f) override;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
