@@ -178,9 +178,7 @@ EOF2
         [ "$(wc -l <kept_$t.csv)" -gt 1 ]
         cmp kept_$t.csv copy_$t.csv
     done
-    for q in critical_path; do
-        cmp <(nx-query --db kept.db --format csv "$q") <(nx-query --db copy.db --format csv "$q")
-    done
+    cmp <(nx-query --db kept.db --format csv critical_path) <(nx-query --db copy.db --format csv critical_path)
     cmp <(nx-query --db kept.db --format csv --sql "SELECT * FROM region ORDER BY 1, 2, 3, 4") \
         <(nx-query --db copy.db --format csv --sql "SELECT * FROM region ORDER BY 1, 2, 3, 4")
     cmp <(nx-report --db kept.db) <(nx-report --db copy.db)
@@ -188,6 +186,19 @@ EOF2
     nx-convert --to chrome-json -o kept.json kept.db --profile matmul >/dev/null
     nx-convert --to chrome-json -o copy.json copy.db --profile matmul >/dev/null
     cmp kept.json copy.json
+    # Merged (nx-query --db A --db B): each database's profiles read their own files.
+    r="SELECT profile, kind, name, parent, start_ns, end_ns FROM region"
+    nx-query --db copy.db --db kept.db --format csv --sql "$r" | tail -n +2 | sort >merged.txt
+    { nx-query --db copy.db --format csv --sql "$r" | tail -n +2; nx-query --db kept.db --format csv --sql "$r" | tail -n +2; } | sort >apart.txt
+    [ "$(wc -l <merged.txt)" -gt 10 ]
+    cmp merged.txt apart.txt
+    # A database written from this one refers to the same files.
+    nx-convert --db again.db kept.db >/dev/null
+    [ "$(sqlite3 again.db "SELECT count(*) FROM source_ref")" = "$(sqlite3 kept.db "SELECT count(*) FROM source_ref")" ]
+    nx-query --db again.db --format csv --sql "$q" >again.csv
+    cmp again.csv copy.csv
+    nx-query --db again.db --format csv --sql "SELECT * FROM explorer_Flow ORDER BY 1, 2, 3" >again_Flow.csv
+    cmp again_Flow.csv copy_Flow.csv
     # SQLite's own shell has no source_args(): the file's args view shows it
     # the copied args only, and every table still reads.
     [ "$(sqlite3 kept.db "SELECT count(*) FROM args WHERE key = 'args.opcode'")" -gt 100 ]
@@ -214,6 +225,16 @@ EOF2
     nx-query --db s.db engine_utilization >util.jsonl
     [ "$(jget util.jsonl 'len(r)')" -ge 5 ]
     [ "$(nx-query --db s.db --format csv --sql "SELECT count(*) FROM slice WHERE category = 'instruction'" | tail -1)" -gt 100 ]
+    # Garbage with the size and time it had (a stamp cannot tell): the
+    # reader's own message, naming the file, never a crash.
+    nx-convert --db g.db moved >/dev/null
+    cp moved/Flow.parquet flow.saved
+    head -c "$(stat -c %s flow.saved)" /dev/urandom >moved/Flow.parquet
+    touch -r flow.saved moved/Flow.parquet
+    run --separate-stderr nx-query --db g.db --sql "SELECT count(*) FROM explorer_Flow"
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"$PWD/moved/Flow.parquet: "* ]]
+    cp flow.saved moved/Flow.parquet && touch -r flow.saved moved/Flow.parquet
     # Imported again from where it is now, it reads from there (a query that
     # names the profile opens only its files).
     nx-convert --db s.db moved >/dev/null

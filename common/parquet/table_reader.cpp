@@ -118,7 +118,12 @@ bool TableReader::seek(int64_t target) {
         }
         return true;
     }
-    // The file that holds the row, then its row group.
+    // The file that holds the row, then its row group.  Until that group is
+    // open the cursors describe nothing: a failure below must not leave
+    // them looking valid for the fast path above.
+    group_open_ = false;
+    group_rows_ = 0;
+    row_ = -1;
     size_t f = 0;
     while (f < files_.size() && file_first_row(f + 1) <= target) ++f;
     if (f >= files_.size()) return false;

@@ -63,7 +63,7 @@ public:
     void column(sqlite3_context* ctx, int col) const override {
         const Sample& s = queue_.samples.front();
         if (col == 0) sqlite3_result_int64(ctx, s.ts);
-        else if (col == 1) sqlite3_result_text(ctx, s.name->data(), static_cast<int>(s.name->size()), SQLITE_STATIC);
+        else if (col == 1) sqlite3_result_text(ctx, s.name->data(), static_cast<int>(s.name->size()), SQLITE_TRANSIENT);
         else sqlite3_result_double(ctx, s.value);
     }
 

@@ -13,6 +13,7 @@
 #include "common/io/error.h"
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
+#include "common/store/store.h"
 #include "common/store/table_function.h"
 
 namespace nx {
@@ -157,7 +158,9 @@ void source_args_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
 
 void register_source_functions(sqlite3* db) {
     // Not DETERMINISTIC: the answer depends on files outside the database.
-    sqlite3_create_function_v2(db, "source_args", 2, SQLITE_UTF8 | SQLITE_INNOCUOUS, new KeptTables, source_args_function,
+    // DIRECTONLY: a database's own views and triggers cannot call it (nx's
+    // temp args view can), so a file handed to nx cannot read other files.
+    sqlite3_create_function_v2(db, "source_args", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, new KeptTables, source_args_function,
                                nullptr, nullptr, [](void* p) { delete static_cast<KeptTables*>(p); });
 }
 
@@ -165,8 +168,50 @@ std::string event_args_sql(sqlite3* db, const std::string& schema, const std::st
     ConnStmt has(db, "SELECT count(*) FROM pragma_table_info('event', ?) WHERE name = 'src_tbl'");
     has.bind(1, schema);
     std::string a = alias.empty() ? "" : alias + ".";
-    if (has.step() && has.i64(0) > 0) return "COALESCE(" + a + "args, source_args(" + a + "src_tbl, " + a + "src_row))";
-    return a + "args";
+    if (!has.step() || has.i64(0) == 0) return a + "args";
+    // source_args() takes the merged id (store.h): a database merged in as
+    // dbK, read directly, holds its own ids.
+    int64_t k = schema.rfind("db", 0) == 0 ? std::atoll(schema.c_str() + 2) : 0;
+    std::string ref = a + "src_tbl";
+    if (k > 0) ref = "(" + ref + " + " + std::to_string(k * Store::kIdStride) + ")";
+    return "COALESCE(" + a + "args, source_args(" + ref + ", " + a + "src_row))";
+}
+
+std::vector<KeptSource> stored_kept_sources(sqlite3* db, int64_t profile_rowid) {
+    std::vector<KeptSource> out;
+    std::string profile;
+    try {
+        ConnStmt q(db, "SELECT r.id, r.tbl, r.kind, r.columns, r.rows, p.name FROM source_ref r JOIN profile p "
+                       "ON p.id = r.profile_id WHERE r.profile_id = ? ORDER BY r.id");
+        q.bind(1, profile_rowid);
+        while (q.step()) {
+            KeptSource k;
+            k.id = static_cast<int32_t>(q.i64(0));
+            k.table = std::string(q.text(1));
+            k.events = q.text(2) == "events";
+            rapidjson::Document cols;
+            std::string text(q.text(3));
+            cols.Parse(text.data(), text.size());
+            if (cols.IsArray())
+                for (const auto& c : cols.GetArray())
+                    if (c.IsString()) k.columns.emplace_back(c.GetString());
+            k.rows = q.i64(4);
+            profile = std::string(q.text(5));
+            out.push_back(std::move(k));
+        }
+    } catch (const Error&) {
+        return {};  // a database from before kept sources
+    }
+    for (KeptSource& k : out) {
+        ConnStmt f(db, "SELECT path, bytes, mtime_ns FROM source_file WHERE ref_id = ? ORDER BY part");
+        f.bind(1, static_cast<int64_t>(k.id));
+        while (f.step()) {
+            FileStamp stamp{std::string(f.text(0)), f.i64(1), f.i64(2)};
+            check_stamp(stamp, k.table, profile);
+            k.files.push_back(stamp.path);
+        }
+    }
+    return out;
 }
 
 bool scan_kept_rows(sqlite3* db, const std::string& schema, int64_t profile_local, std::string_view tbl,

@@ -72,6 +72,11 @@ void register_source_functions(sqlite3* db);
 // column in a database from before (no src_tbl column).
 std::string event_args_sql(sqlite3* db, const std::string& schema, const std::string& alias);
 
+// A stored profile's kept sources as an importer announced them (KeptSource:
+// id is the source_ref id here), each file checked against its stamp (throws
+// Error naming a moved or changed one); none in a database from before.
+std::vector<KeptSource> stored_kept_sources(sqlite3* db, int64_t profile_rowid);
+
 // Every row of kept table `tbl` of a profile (local id in `schema`), as
 // row_json gives them; false when the profile keeps no such table in place.
 bool scan_kept_rows(sqlite3* db, const std::string& schema, int64_t profile_local, std::string_view tbl,

@@ -131,7 +131,11 @@ void Store::merge_databases(const std::vector<std::string>& also) {
         return cols;
     };
     for (const IdColumns& t : kIdColumns) {
-        std::vector<std::string> cols = columns_of("main", t.table);
+        // The columns of the first database that has the table (main may be
+        // older than a database merged in).
+        std::vector<std::string> cols;
+        for (const std::string& schema : schemas)
+            if (cols.empty()) cols = columns_of(schema, t.table);
         // Columns and tables added since an older main database was written
         // (the views use them).
         for (const AddedColumn& a : kAddedColumns)
@@ -227,11 +231,15 @@ void Store::create_source_views() {
     } catch (const Error&) {
         // a database from before kept sources
     }
+    // Tables with copied rows (one indexed lookup each, not a scan).
     std::set<std::string> copied;
-    try {
-        SqliteStmt q(db_, "SELECT DISTINCT tbl FROM source_row");
-        while (q.step()) copied.insert(q.column_text(0));
-    } catch (const Error&) {
+    for (const auto& entry : tables) {
+        try {
+            SqliteStmt q(db_, "SELECT 1 FROM source_row WHERE tbl = ? LIMIT 1");
+            q.bind(1, std::string_view(entry.first));
+            if (q.step()) copied.insert(entry.first);
+        } catch (const Error&) {
+        }
     }
     for (const auto& [tbl, cols] : tables) {
         if (!plain(tbl)) continue;

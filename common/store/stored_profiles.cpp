@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include <cstring>
+#include <map>
 #include <filesystem>
 #include <fstream>
 
@@ -72,13 +73,23 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
     metrics.bind(1, p.rowid);
     while (metrics.step()) out.source_metric(metrics.column_text(0), metrics.column_double(1));
 
+    // Source tables kept where they are go on as kept sources (a database
+    // written from this one refers to the same files), checked first: a
+    // moved source is named now, not after a half-written copy.
+    std::map<int64_t, int32_t> kept;  // source_ref.id -> KeptSource::id
+    for (KeptSource& k : stored_kept_sources(db.handle(), p.rowid)) {
+        kept[k.id] = static_cast<int32_t>(kept.size());
+        k.id = kept[k.id];
+        out.kept_source(k);
+    }
     // Events in the order they were stored (the source's), so the flows'
     // ordinals (events counted from the profile's first) are their ids less
     // the first id; the counter samples follow them.
     SqliteStmt events(db,
                       "SELECT e.type, t.engine, t.name, e.ts, e.dur, COALESCE(e.name, e.opcode), e.opcode, h.value, "
                       "l.value, e.bytes, e.flops, e.model_flops, e.dma_kind, e.tensor, " +
-                          event_args_sql(db.handle(), "main", "e") + ", e.id, e.transpose "
+                          event_args_sql(db.handle(), "main", "e") + ", e.id, e.transpose, " +
+                          (kept.empty() ? std::string("NULL, NULL ") : std::string("e.src_tbl, e.src_row ")) +
                       "FROM event e JOIN track t ON t.id = e.track_id LEFT JOIN string h ON h.id = e.hlo_id "
                       "LEFT JOIN string l ON l.id = e.layer_id WHERE e.profile_id = ? ORDER BY e.id");
     events.bind(1, p.rowid);
@@ -113,6 +124,13 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         e.args_json = args;
         e.transpose = events.column_int(16) == 1;
         e.line = events.column_int(15);
+        if (!events.column_is_null(17)) {
+            auto it = kept.find(events.column_int(17));
+            if (it != kept.end()) {
+                e.src_table = it->second;
+                e.src_row = events.column_int(18);
+            }
+        }
         out.event(e);
         ++emitted;
     }
@@ -137,16 +155,15 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
     // Throttle...): some metrics and rules read them.
     // Those kept where they are first (only what the handler reads: the
     // rules' tables, or all for a sink that copies).
-    std::vector<std::pair<std::string, std::string>> kept;  // table, columns
+    std::vector<std::pair<std::string, std::string>> carried;  // table, columns
     try {
         SqliteStmt q(db, "SELECT tbl, columns FROM source_ref WHERE profile_id = ? AND kind = 'table' ORDER BY id");
         q.bind(1, p.rowid);
-        while (q.step()) kept.emplace_back(q.column_text(0), q.column_text(1));
+        while (q.step()) carried.emplace_back(q.column_text(0), q.column_text(1));
     } catch (const Error&) {
         // a database from before kept sources
     }
-    for (const auto& [tbl, cols] : kept) {
-        if (!out.wants_source_rows(tbl)) continue;
+    for (const auto& [tbl, cols] : carried) {
         SourceRows rows;
         rows.table = tbl;
         rapidjson::Document d;
@@ -154,6 +171,11 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         if (!d.HasParseError() && d.IsArray())
             for (const auto& c : d.GetArray())
                 if (c.IsString()) rows.columns.emplace_back(c.GetString());
+        // Its columns only (they name the explorer_<Table> view's), as an importer sends them.
+        if (!out.wants_source_rows(tbl)) {
+            out.source_rows(rows);
+            continue;
+        }
         scan_kept_rows(db.handle(), "main", p.rowid, tbl, [&](std::string_view row) {
             rows.rows.emplace_back(row);
             if (rows.rows.size() >= 1024) {
