@@ -78,9 +78,13 @@ KeptTable::KeptTable(sqlite3* db, const std::string& schema, int64_t ref_id) {
 
 KeptTable::~KeptTable() = default;
 
+void KeptTable::check() const {
+    for (const FileStamp& f : files_) check_stamp(f, table_, profile_);
+}
+
 void KeptTable::open() {
     if (reader_) return;
-    for (const FileStamp& f : files_) check_stamp(f, table_, profile_);
+    check();
     std::vector<std::string> paths;
     for (const FileStamp& f : files_) paths.push_back(f.path);
     reader_ = std::make_unique<Reader>();
@@ -93,14 +97,14 @@ std::string_view KeptTable::row_json(int64_t row) {
     open();
     if (!reader_->table->seek(row))
         throw Error("the " + table_ + " table of profile " + profile_ + " has no row " + std::to_string(row) +
-                        " (it had at import: was it rewritten in place?)",
+                        ": it has fewer rows than at import (rewritten in place?)",
                     files_.front().path);
     return reader_->json->write(*reader_->table, 0);
 }
 
 void KeptTable::scan(const std::function<void(std::string_view)>& fn) {
-    open();
-    // A fresh reader: a scan reads from the first row, whatever was sought.
+    check();
+    // Its own reader: a scan reads every row from the first, whatever was sought.
     std::vector<std::string> paths;
     for (const FileStamp& f : files_) paths.push_back(f.path);
     parquet::TableReader all(std::move(paths), columns_);

@@ -53,7 +53,8 @@ public:
     void scan(const std::function<void(std::string_view)>& fn);
 
 private:
-    void open();
+    void check() const;  // every file still the one stamped at import
+    void open();         // the reader row_json seeks in
 
     std::string table_, profile_;
     std::vector<std::string> columns_;  // read, in this order (the args' order)
