@@ -72,7 +72,11 @@ void DependencyCollector::flow_row(std::string_view json) {
 void DependencyCollector::instruction(const Event& e) {
     int64_t id = 0;
     if (e.type != EventType::instruction || !to_int(json_field(e.args_json, "id"), id)) return;
-    if (!wanted_instructions_.contains(id)) return;
+    instruction(e, id);
+}
+
+void DependencyCollector::instruction(const Event& e, int64_t id) {
+    if (e.type != EventType::instruction || !wanted_instructions_.contains(id)) return;
     DepNode n;
     n.table = "instruction";
     n.id = id;

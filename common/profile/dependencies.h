@@ -69,6 +69,8 @@ public:
     // False until a Flow row names an instruction.
     bool wants_instructions() const { return !wanted_instructions_.ids.empty(); }
     void instruction(const Event& e);
+    // The same with its Instruction.id given (read from the source itself).
+    void instruction(const Event& e, int64_t id);
     void dma_block_row(std::string_view json);
     DependencyGraph finish();
 

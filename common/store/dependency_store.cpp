@@ -1,7 +1,11 @@
 #include "common/store/dependency_store.h"
 
 #include <climits>
+#include <map>
+#include <memory>
 
+#include "common/parquet/table_reader.h"
+#include "common/store/kept_sources.h"
 #include "common/store/profile_scan.h"
 #include "common/store/store.h"
 #include "common/store/table_function.h"
@@ -15,8 +19,25 @@ DependencyGraph dependencies_of(sqlite3* db, const DbProfile& p) {
     scan_source_rows(db, p, "Flow", [&](std::string_view row) { c.flow_row(row); });
     scan_source_rows(db, p, "DmaPacketAggregated", [&](std::string_view row) { c.dma_block_row(row); });
     // Only a profile with Flow rows naming instructions pays for this scan.
-    if (c.wants_instructions())
-        scan_profile_events(db, p, [&](const Event& e) { c.instruction(e); }, "type = 'instruction'");
+    // An instruction kept in place gives its Instruction.id from that one
+    // column of its source row, not from all of its args.
+    if (c.wants_instructions()) {
+        std::map<int64_t, std::unique_ptr<parquet::TableReader>> ids;  // by source_ref id
+        scan_profile_events(
+            db, p,
+            [&](const Event& e) {
+                if (e.src_table < 0) {
+                    c.instruction(e);
+                    return;
+                }
+                auto& r = ids[e.src_table];
+                if (!r) r = std::make_unique<parquet::TableReader>(kept_files(db, p.schema, e.src_table),
+                                                                    std::vector<std::string>{"id"});
+                const parquet::ColumnCursor* id = r->seek(e.src_row) ? r->column(0) : nullptr;
+                if (id && !id->is_null() && id->holds_integers()) c.instruction(e, id->i64());
+            },
+            "type = 'instruction'", false);
+    }
     return c.finish();
 }
 

@@ -218,6 +218,11 @@ std::vector<KeptSource> stored_kept_sources(sqlite3* db, int64_t profile_rowid) 
     return out;
 }
 
+std::vector<std::string> kept_files(sqlite3* db, const std::string& schema, int64_t ref_id) {
+    KeptTable t(db, schema, ref_id);
+    return t.files();
+}
+
 bool scan_kept_rows(sqlite3* db, const std::string& schema, int64_t profile_local, std::string_view tbl,
                     const std::function<void(std::string_view)>& fn) {
     std::vector<int64_t> refs;

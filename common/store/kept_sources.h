@@ -44,6 +44,13 @@ public:
     ~KeptTable();
 
     const std::string& table() const { return table_; }
+    // Its files' paths in split order, each checked against its stamp.
+    std::vector<std::string> files() const {
+        check();
+        std::vector<std::string> paths;
+        for (const FileStamp& f : files_) paths.push_back(f.path);
+        return paths;
+    }
     // Row `row` as a JSON object of its non-null kept columns (the event's
     // args for event tables, every column for carried ones); empty when all
     // are null.  Valid until the next call.  Throws Error for a changed
@@ -77,6 +84,10 @@ std::string event_args_sql(sqlite3* db, const std::string& schema, const std::st
 // id is the source_ref id here), each file checked against its stamp (throws
 // Error naming a moved or changed one); none in a database from before.
 std::vector<KeptSource> stored_kept_sources(sqlite3* db, int64_t profile_rowid);
+
+// The files of kept source `ref_id` (local to `schema`) in split order,
+// each checked against its stamp (throws Error naming a moved or changed one).
+std::vector<std::string> kept_files(sqlite3* db, const std::string& schema, int64_t ref_id);
 
 // Every row of kept table `tbl` of a profile (local id in `schema`), as
 // row_json gives them; false when the profile keeps no such table in place.

@@ -46,14 +46,17 @@ int64_t stored_profile_rowid(Store& store, const std::string& uid) {
 }
 
 void scan_profile_events(sqlite3* db, const DbProfile& p, const std::function<void(const Event&)>& fn,
-                         std::string_view where) {
+                         std::string_view where, bool kept_args) {
     std::unordered_map<int64_t, std::pair<Engine, std::string>> tracks;
     ConnStmt t(db, "SELECT id, engine, name FROM " + p.schema + ".track WHERE profile_id = ?");
     t.bind(1, p.local);
     while (t.step())
         tracks[t.i64(0)] = {parse_engine(t.text(1)).value_or(Engine::none), std::string(t.text(2))};
+    std::string args = event_args_sql(db, p.schema, "");
+    bool kept = args != "args";  // the database has src_tbl (kept_sources.h)
     ConnStmt ev(db, "SELECT ts, dur, track_id, type, opcode, bytes, flops, model_flops, dma_kind, tensor, " +
-                    event_args_sql(db, p.schema, "") + ", name FROM " +
+                    (kept_args ? args : std::string("args")) + ", name, " +
+                    (kept ? std::string("src_tbl, src_row") : std::string("NULL, NULL")) + " FROM " +
                     p.schema + ".event WHERE " + p.where("") +
                            (where.empty() ? std::string() : " AND (" + std::string(where) + ")"));
     p.bind(ev);
@@ -81,6 +84,10 @@ void scan_profile_events(sqlite3* db, const DbProfile& p, const std::function<vo
         if (!ev.null(8)) e.dma_kind = parse_dma_kind(ev.text(8)).value_or(DmaKind::unknown);
         e.tensor = ev.text(9);
         e.args_json = ev.text(10);
+        if (!kept_args && !ev.null(12)) {
+            e.src_table = static_cast<int32_t>(ev.i64(12));
+            e.src_row = ev.i64(13);
+        }
         if (e.flops >= 0 && !e.args_json.empty()) {
             std::string_view kind = json_field(e.args_json, "instruction_type");
             if (kind.empty()) kind = json_field(e.args_json, "tensor_instruction_type");

@@ -52,8 +52,12 @@ int64_t stored_profile_rowid(Store& store, const std::string& uid);
 
 // Every event of the profile, as the importer gave it, to `fn`; `where`
 // adds a condition on the event table (e.g. "type = 'instruction'").
+// `kept_args`: the args of events whose source is kept in place are read
+// from it (kept_sources.h); without, such events come with no args and with
+// Event::src_table (the database's source_ref id) and src_row, for a caller
+// that reads only a column or two of the source itself.
 void scan_profile_events(sqlite3* db, const DbProfile& p, const std::function<void(const Event&)>& fn,
-                         std::string_view where = {});
+                         std::string_view where = {}, bool kept_args = true);
 
 // Every row the profile kept of source table `tbl` (a JSON object text) to
 // `fn`; none in a database from before source tables.
