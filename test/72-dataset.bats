@@ -16,7 +16,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
 
 @test "nx-convert --dataset: one file per profile and table under rank=<r>, the null partition without one, a re-run replaces" {
     ranks_tree cap
-    run nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/5c9f00d1e2_instid_0_vnc_1.json
+    run nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json
     [ "$status" -eq 0 ]
     assert_jsonl <(echo "$output")
     id=$(jget - 'r[0]["id"]' <<<"$output")
@@ -31,16 +31,16 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     # Converting again replaces the files (same names, fresh content).
     before=$(stat -c %Y%N "ds/events/rank=3/$id.parquet")
     sleep 1
-    nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/5c9f00d1e2_instid_0_vnc_1.json >/dev/null
+    nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json >/dev/null
     [ "$(find ds -type f | wc -l)" -eq 20 ]
     [ "$(stat -c %Y%N "ds/events/rank=3/$id.parquet")" != "$before" ]
 }
 
 @test "nx-convert --dataset: a profile's identity from the runtime's layout, or from its system profile with the offset to host time" {
     ranks_tree cap
-    nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/5c9f00d1e2_instid_0_vnc_1.json >/dev/null
+    nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json >/dev/null
     [ "$(nx-query --dataset ds --sql 'SELECT instance_id, process_id, logical_core, neff_hash, clock_offset_ns FROM profiles' --format csv | tail -n 1)" = \
-        "i-0000000000000000,4001,1,5c9f00d1e2," ]
+        "i-0000000000000000,4001,1,3418752096," ]
     # An Explorer device profile linked to a system profile: its DeviceProfileList row, the aligned offset.
     D=$FIXTURES/parquet/system/datapath
     want=$(python3 -c "import json; print(json.load(open('$D.expected.json'))['host_alignment']['offset_ns'])")
@@ -51,8 +51,8 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
 
 @test "nx-convert --dataset: a profile that fails leaves none of its files; --keep-going writes the others" {
     ranks_tree cap
-    good=cap/i-0000000000000000_pid_4000/5c9f00d1e2_instid_0_vnc_0.json
-    bad=cap/i-0000000000000000_pid_4000/5c9f00d1e2_instid_0_vnc_1.json
+    good=cap/i-0000000000000000_pid_4000/3418752096_instid_0_vnc_0.json
+    bad=cap/i-0000000000000000_pid_4000/3418752096_instid_0_vnc_1.json
     head -c 3000 "$bad" >bad.json && mv bad.json "$bad"   # cut in the middle of its instructions
     run nx-convert --dataset ds "$bad"
     [ "$status" -eq 1 ]
@@ -149,7 +149,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [ "$status" -eq 0 ]
     [ "${lines[0]}" = $'rank\tinput\tneff' ]
     [ "$(echo "$output" | tail -n +2 | cut -f1 | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 10 11 " ]
-    [[ "${lines[9]}" == "8"$'\t'"$PWD/cap/i-0000000000000001_pid_4010/5c9f00d1e2_instid_0_vnc_0.json"$'\t' ]]
+    [[ "${lines[9]}" == "8"$'\t'"$PWD/cap/i-0000000000000001_pid_4010/3418752096_instid_0_vnc_0.json"$'\t' ]]
     mkdir other && cp "$FIXTURES/ranks/"* other/
     [ "$(nx-convert --plan other | tail -n +2 | cut -f1 | tr '\n' ' ')" = "0 1 " ]
     run nx-convert --plan "$FIXTURES/parquet/codec"

@@ -62,7 +62,7 @@ const nx::ToolSpec kSpec = {
     "  nx-convert --db study.db matmul@latest          # a Neuron Explorer profile directory\n"
     "  nx-convert --neff file.neff profile.ntff        # runs neuron-profile view first\n"
     "  nx-convert --db study.db output/                # profile_rank_<i> files, one per rank\n"
-    "  nx-convert --dataset ds/ --rank 7 i-0ab_pid_12/h_instid_0_vnc_3.json   # one rank into a dataset\n"
+    "  nx-convert --dataset ds/ --rank 7 i-0ab_pid_12/123_instid_0_vnc_3.json # one rank into a dataset\n"
     "  nx-convert --dataset ds/ --plan capture/         # plan a fan-out: ds/_nx/plan.tsv, a profile per line\n"
     "  nx-convert --dataset ds/ --task 3 --tasks 64     # one scheduler task's share of the plan\n"
     "  nx-convert --dataset ds/ --missing               # every planned profile not in the dataset yet\n"

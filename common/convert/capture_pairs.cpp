@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <string>
+
+#include "common/import/runtime_path.h"
 
 namespace nx {
 
@@ -20,12 +23,12 @@ std::optional<std::string> match_hash(const std::string& path, const std::regex&
 }
 
 const std::regex& ntff_name() {
-    static const std::regex re(R"((\d+)_instid_\d+_vnc_\d+\.ntff)");
+    static const std::regex re(std::string("(") + kNeffHashPattern + R"()_instid_\d+_vnc_\d+\.ntff)");
     return re;
 }
 
 const std::regex& neff_name() {
-    static const std::regex re(R"(neff_(\d+)\.neff)");
+    static const std::regex re(std::string("neff_(") + kNeffHashPattern + R"()\.neff)");
     return re;
 }
 

@@ -2,7 +2,7 @@
 // (NEURON_RT_INSPECT_OUTPUT_DIR, the framework profilers, neuron-explorer
 // capture): per process a subdirectory, and in it each execution's NTFF named
 // <hash>_instid_<i>_vnc_<v>.ntff beside the NEFF it ran, neff_<hash>.neff.
-// The numeric hash pairs them (Neuron Explorer's profile-artifacts page; its
+// The hash (numeric, or a UUID: kNeffHashPattern) pairs them (Neuron Explorer's profile-artifacts page; its
 // troubleshooting page: "NEFF/NTFF UUID mismatch ... the numeric hash in
 // filenames must be identical").  An NTFF read with another graph's NEFF gives
 // that graph's instruction names to this one's events: the vmap/scan/for-loop

@@ -2,10 +2,13 @@
 
 #include <re2/re2.h>
 
+#include <string>
+
 namespace nx {
 
 RuntimePath parse_runtime_path(std::string_view path) {
-    static const RE2 kFile(R"((?:^|/)([^/]+)_instid_\d+_vnc_(\d+)\.(?:ntff|json|json\.gz)$)");
+    static const RE2 kFile(std::string(R"((?:^|/)()") + kNeffHashPattern +
+                           R"()_instid_\d+_vnc_(\d+)\.(?:ntff|json|json\.gz)$)");
     static const RE2 kProcess(R"((?:^|/)([^/]+)_pid_(\d+)/[^/]+$)");
     RuntimePath out;
     std::string hash, instance;

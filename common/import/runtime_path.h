@@ -3,6 +3,9 @@
 // (cluster-scale.md; the device profile of logical core k of process pid on
 // that instance).  The same names with .json or .json.gz (neuron-profile's
 // JSON of that NTFF) say the same.  Fields the path does not give are empty.
+// A NEFF's hash is numeric or a UUID (neuron-explorer-parquet.md: "same
+// numeric hash / UUID"); both the runtime's names and capture pairing
+// (convert/capture_pairs.h) read it with kNeffHashPattern.
 #pragma once
 
 #include <cstdint>
@@ -20,5 +23,10 @@ struct RuntimePath {
 };
 
 RuntimePath parse_runtime_path(std::string_view path);
+
+// A NEFF hash as the runtime writes it in file names, as a regular
+// expression both RE2 and std::regex read (no capturing group).
+inline constexpr const char* kNeffHashPattern =
+    R"((?:\d+|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}))";
 
 }  // namespace nx

@@ -2,7 +2,7 @@
 // profile per rank (the format `neuron-profile view --output-format json`
 // writes), laid out as the Neuron runtime lays out its NTFFs:
 //
-//   OUT/i-<16 hex>_pid_<pid>/<neff hash>_instid_0_vnc_<core>.json[.gz]
+//   OUT/i-<16 hex>_pid_<pid>/<numeric neff hash>_instid_0_vnc_<core>.json[.gz]
 //
 // 8 ranks per instance (4 processes of 2 cores), so the plan's rank order
 // (instance, process, core) is the generator's.  Each rank runs K iterations
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
         char dir[128], name[160];
         std::snprintf(dir, sizeof dir, "%s/i-%016lx_pid_%ld", a.out.c_str(), instance, 4000 + instance * 10 + process);
         mkdirs(dir);
-        std::snprintf(name, sizeof name, "%s/5c9f00d1e2_instid_0_vnc_%ld.json%s", dir, core, a.gzip ? ".gz" : "");
+        std::snprintf(name, sizeof name, "%s/3418752096_instid_0_vnc_%ld.json%s", dir, core, a.gzip ? ".gz" : "");
         Sink out(name, a.gzip);
         const bool straggler = r == a.straggler;
         out.printf("{\n\"instruction\": [\n");

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/convert/capture_pairs.h"
+#include "common/import/runtime_path.h"
 #include "common/io/error.h"
 #include "test_support.h"
 
@@ -18,6 +19,11 @@ using nx_test::TempDir;
 TEST(CapturePairs, HashesComeOnlyFromTheRuntimesNames) {
     EXPECT_EQ(nx::ntff_capture_hash("out/i-0ade_pid_2/395760075800974_instid_0_vnc_0.ntff"), "395760075800974");
     EXPECT_EQ(nx::neff_capture_hash("/x/neff_395760075800974.neff"), "395760075800974");
+    // A UUID is the other form a NEFF hash takes.
+    EXPECT_EQ(nx::ntff_capture_hash("p/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b_instid_0_vnc_2.ntff"),
+              "0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b");
+    EXPECT_EQ(nx::neff_capture_hash("p/neff_0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b.neff"),
+              "0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b");
     for (const char* other : {"profile.ntff", "profile_rank_0.ntff", "12_instid_0_vnc_0.ntff.gz", "ab_instid_0_vnc_0.ntff",
                               "12_instid_0.ntff", "x12_instid_0_vnc_0.ntff", "neff_12.neff"})
         EXPECT_FALSE(nx::ntff_capture_hash(other)) << other;
@@ -63,6 +69,22 @@ TEST(CapturePairs, DifferentHashesAreAMismatchOtherNamesAreTheUsersWord) {
     } catch (const nx::Error& e) {
         EXPECT_EQ(e.where(), "a/1_instid_0_vnc_0.ntff");
         EXPECT_NE(std::string(e.what()).find("captured from neff_1.neff"), std::string::npos) << e.what();
+    }
+}
+
+TEST(RuntimePath, TheSameHashGrammarAsCapturePairing) {
+    nx::RuntimePath p = nx::parse_runtime_path("out/i-0abc_pid_42/395760075800974_instid_0_vnc_3.json.gz");
+    EXPECT_EQ(p.instance_id, "i-0abc");
+    EXPECT_EQ(p.process_id, 42);
+    EXPECT_EQ(p.neff_hash, "395760075800974");
+    EXPECT_EQ(p.logical_core, 3);
+    EXPECT_EQ(nx::parse_runtime_path("o/i-1_pid_1/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b_instid_0_vnc_0.ntff").neff_hash,
+              "0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b");
+    // What capture pairing does not take as a hash, the runtime's names do not either.
+    for (const char* other : {"o/i-1_pid_1/ab_instid_0_vnc_0.ntff", "o/i-1_pid_1/x12_instid_0_vnc_0.json"}) {
+        EXPECT_FALSE(nx::ntff_capture_hash(other)) << other;
+        EXPECT_EQ(nx::parse_runtime_path(other).logical_core, -1) << other;
+        EXPECT_EQ(nx::parse_runtime_path(other).process_id, 1) << other;  // the folder still says its process
     }
 }
 
