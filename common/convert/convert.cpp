@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstdlib>
 #include <optional>
 #include <regex>
@@ -16,6 +15,7 @@
 #include "common/import/importer.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
+#include "common/io/real_path.h"
 #include "common/io/temp_path.h"
 #include "common/records/error_counts.h"
 #include "common/records/jsonl.h"
@@ -27,12 +27,6 @@
 namespace nx {
 
 namespace {
-
-std::string resolved_path(const std::string& path) {
-    char buf[PATH_MAX];
-    if (::realpath(path.c_str(), buf)) return buf;
-    return path;
-}
 
 // "out/" and "out" name the same directory: its files are "out/x", not "out//x".
 std::string without_trailing_slashes(std::string path) {
@@ -145,7 +139,7 @@ void Converter::convert_one(const std::string& path, const std::string& format, 
     }
     if (!in) in = InputSource::open(path);
     if (format.empty() || fmt == "nx-jsonl") {  // nx's own records say what they hold
-        import_stream(*in, fmt, base, resolved_path(path));
+        import_stream(*in, fmt, base, real_path(path));
         return;
     }
     // A forced format that finds nothing it reads is an error, not an empty profile.
@@ -155,7 +149,7 @@ void Converter::convert_one(const std::string& path, const std::string& format, 
     builder_.require_content(nothing + ": no events, no metrics");
     int before = builder_.profiles_done();
     try {
-        import_stream(*in, fmt, base, resolved_path(path));
+        import_stream(*in, fmt, base, real_path(path));
     } catch (Error& e) {
         builder_.require_content({});
         if (e.where().empty()) e.set_where(in->name());
@@ -217,7 +211,7 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
         TempDirectory dir;
         explorer_view_parquet(tool, neff, ntff, dir.path(), options_.view);
         try {
-            import_explorer(dir.path(), b, resolved_path(ntff));
+            import_explorer(dir.path(), b, real_path(ntff));
         } catch (Error& e) {
             blame_ntff(e, dir.path(), "as Parquet from neuron-explorer view: ");
             throw;
@@ -228,7 +222,7 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
     neuron_view_json(tool, neff, ntff, json.path());
     auto in = InputSource::open(json.path());
     try {
-        import_stream(*in, "neuron-json", b, resolved_path(ntff));
+        import_stream(*in, "neuron-json", b, real_path(ntff));
     } catch (Error& e) {
         if (e.where() == json.path()) e.set_where(ntff + " (as JSON from neuron-profile view)");
         throw;
@@ -241,7 +235,7 @@ void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, cons
     for (std::string dir : dirs) {
         // "dir//name@latest" when the user typed a trailing slash.
         for (size_t at; (at = dir.find("//")) != std::string::npos;) dir.erase(at, 1);
-        convert_part([&] { import_explorer(dir, base, resolved_path(dir)); });
+        convert_part([&] { import_explorer(dir, base, real_path(dir)); });
     }
 }
 

@@ -4,12 +4,12 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstdlib>
 #include <regex>
 #include <set>
 
 #include "common/io/error.h"
+#include "common/io/real_path.h"
 #include "common/parquet/parquet_file.h"
 
 namespace nx {
@@ -120,11 +120,6 @@ std::vector<std::string> profiles_below(const std::string& dir, int levels) {
     }
     std::sort(out.begin(), out.end());
     return out;
-}
-
-std::string real_path(const std::string& p) {
-    char buf[PATH_MAX];
-    return ::realpath(p.c_str(), buf) ? std::string(buf) : p;
 }
 
 // "a/b/c" -> "a/b"; empty at the top ("c", "/c").

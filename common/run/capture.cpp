@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <regex>
 
+#include "common/io/real_path.h"
 #include "common/profile/record_sinks.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
@@ -50,11 +50,6 @@ void make_dirs(const std::string& path) {
         }
         if (i < path.size()) cur += path[i];
     }
-}
-
-std::string absolute(const std::string& path) {
-    char buf[PATH_MAX];
-    return ::realpath(path.c_str(), buf) ? std::string(buf) : path;
 }
 
 // The capture record: the run's fields, "capture" (how the profiler was
@@ -124,7 +119,7 @@ std::vector<std::string> capture_in_process(const rapidjson::Value& run, const W
     ProfileBuilder builder;
     builder.add_sink(&sink);
     ProfileInfo info;
-    info.id = make_profile_id("capture:" + absolute(o.dir) + "/" + stem);
+    info.id = make_profile_id("capture:" + real_path(o.dir) + "/" + stem);
     info.name = w.name;
     info.source = path;
     info.format = backend + "-trace";

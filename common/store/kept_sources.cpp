@@ -4,13 +4,13 @@
 
 #include <sys/stat.h>
 
-#include <climits>
 #include <cstdlib>
 #include <list>
 
 #include <rapidjson/document.h>
 
 #include "common/io/error.h"
+#include "common/io/real_path.h"
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
 #include "common/store/store.h"
@@ -24,18 +24,12 @@ int64_t mtime_of(const struct stat& st) {
     return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 }
 
-std::string absolute(const std::string& path) {
-    char buf[PATH_MAX];
-    if (realpath(path.c_str(), buf)) return buf;
-    return path;
-}
-
 }  // namespace
 
 FileStamp stamp_file(const std::string& path) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) throw Error("cannot stat the source file", path);
-    return {absolute(path), static_cast<int64_t>(st.st_size), mtime_of(st)};
+    return {real_path(path), static_cast<int64_t>(st.st_size), mtime_of(st)};
 }
 
 void check_stamp(const FileStamp& f, std::string_view table, std::string_view profile) {
