@@ -152,6 +152,22 @@ std::string json_quote(std::string_view text) {
     return std::string(sb.GetString(), sb.GetSize());
 }
 
+std::string json_string_array(const std::vector<std::string>& strings) {
+    std::string out = "[";
+    for (size_t i = 0; i < strings.size(); ++i) out += (i ? "," : "") + json_quote(strings[i]);
+    return out + "]";
+}
+
+std::vector<std::string> parse_json_string_array(std::string_view text) {
+    std::vector<std::string> out;
+    rapidjson::Document d;
+    d.Parse(text.data(), text.size());
+    if (d.HasParseError() || !d.IsArray()) return out;
+    for (const auto& v : d.GetArray())
+        if (v.IsString()) out.emplace_back(v.GetString(), v.GetStringLength());
+    return out;
+}
+
 void write_number(JsonWriter& w, double v) {
     if (!std::isfinite(v)) {
         w.Null();

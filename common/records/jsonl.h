@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/io/input.h"
 
@@ -67,6 +68,10 @@ std::optional<int64_t> get_int(const rapidjson::Value& obj, const char* key);
 std::string to_json(const rapidjson::Value& v);
 // A JSON string literal (quoted, escaped) for text.
 std::string json_quote(std::string_view text);
+// A JSON array of strings, and back: the strings of such a text (elements
+// that are not strings, and a text that is not an array, give none).
+std::string json_string_array(const std::vector<std::string>& strings);
+std::vector<std::string> parse_json_string_array(std::string_view text);
 // Writes a double the way records want it: integers without ".0", finite only
 // (non-finite values become null).
 void write_number(JsonWriter& w, double v);

@@ -234,9 +234,7 @@ void DbSink::kept_source(const KeptSource& k) {
     // Stamped now: a later change to the file is then seen when it is read.
     std::vector<FileStamp> stamps;
     for (const std::string& f : k.files) stamps.push_back(stamp_file(f));
-    std::string columns = "[";
-    for (size_t i = 0; i < k.columns.size(); ++i) columns += (i ? "," : "") + json_quote(k.columns[i]);
-    columns += "]";
+    std::string columns = json_string_array(k.columns);
     SqliteStmt ref(db, "INSERT INTO source_ref(profile_id, tbl, kind, columns, rows) VALUES (?,?,?,?,?)");
     ref.bind(1, profile_rowid_).bind(2, std::string_view(k.table)).bind(3, std::string_view(k.events ? "events" : "table"));
     ref.bind(4, std::string_view(columns)).bind(5, k.rows).run();
@@ -258,21 +256,13 @@ void DbSink::source_rows(const SourceRows& r) {
     {
         SqliteStmt q(db, "SELECT columns FROM source_table WHERE tbl = ?");
         q.bind(1, std::string_view(r.table));
-        if (q.step()) {
-            rapidjson::Document d;
-            d.Parse(q.column_text(0).c_str());
-            if (d.IsArray())
-                for (auto& c : d.GetArray())
-                    if (c.IsString()) cols.emplace_back(c.GetString());
-        }
+        if (q.step()) cols = parse_json_string_array(q.column_text(0));
     }
     size_t known = cols.size();
     for (const std::string& c : r.columns)
         if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
     if (cols.size() != known || known == 0) {
-        std::string json = "[";
-        for (size_t i = 0; i < cols.size(); ++i) json += (i ? "," : "") + json_quote(cols[i]);
-        json += "]";
+        std::string json = json_string_array(cols);
         SqliteStmt up(db, "INSERT OR REPLACE INTO source_table(tbl, columns) VALUES (?, ?)");
         up.bind(1, std::string_view(r.table)).bind(2, std::string_view(json)).run();
     }

@@ -7,12 +7,11 @@
 #include <cstdlib>
 #include <list>
 
-#include <rapidjson/document.h>
-
 #include "common/io/error.h"
 #include "common/io/real_path.h"
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
+#include "common/records/jsonl.h"
 #include "common/store/store.h"
 #include "common/store/table_function.h"
 
@@ -52,18 +51,15 @@ struct KeptTable::Reader {
 };
 
 KeptTable::KeptTable(sqlite3* db, const std::string& schema, int64_t ref_id) {
-    ConnStmt ref(db, "SELECT r.tbl, r.columns, p.name FROM " + schema + ".source_ref r LEFT JOIN " + schema +
-                         ".profile p ON p.id = r.profile_id WHERE r.id = ?");
+    ConnStmt ref(db, "SELECT r.tbl, r.columns, p.name, r.kind, r.rows FROM " + schema + ".source_ref r LEFT JOIN " +
+                         schema + ".profile p ON p.id = r.profile_id WHERE r.id = ?");
     ref.bind(1, ref_id);
     if (!ref.step()) throw Error("internal: no kept source table " + std::to_string(ref_id) + " in the database");
     table_ = std::string(ref.text(0));
+    columns_ = parse_json_string_array(ref.text(1));
     profile_ = std::string(ref.text(2));
-    rapidjson::Document cols;
-    std::string text(ref.text(1));
-    cols.Parse(text.data(), text.size());
-    if (cols.IsArray())
-        for (const auto& c : cols.GetArray())
-            if (c.IsString()) columns_.emplace_back(c.GetString());
+    events_ = ref.text(3) == "events";
+    rows_ = ref.i64(4);
     ConnStmt files(db, "SELECT path, bytes, mtime_ns FROM " + schema + ".source_file WHERE ref_id = ? ORDER BY part");
     files.bind(1, ref_id);
     while (files.step()) files_.push_back({std::string(files.text(0)), files.i64(1), files.i64(2)});
@@ -176,38 +172,25 @@ std::string event_args_sql(sqlite3* db, const std::string& schema, const std::st
 }
 
 std::vector<KeptSource> stored_kept_sources(sqlite3* db, int64_t profile_rowid) {
-    std::vector<KeptSource> out;
-    std::string profile;
+    std::vector<int64_t> refs;
     try {
-        ConnStmt q(db, "SELECT r.id, r.tbl, r.kind, r.columns, r.rows, p.name FROM source_ref r JOIN profile p "
-                       "ON p.id = r.profile_id WHERE r.profile_id = ? ORDER BY r.id");
+        ConnStmt q(db, "SELECT id FROM source_ref WHERE profile_id = ? ORDER BY id");
         q.bind(1, profile_rowid);
-        while (q.step()) {
-            KeptSource k;
-            k.id = static_cast<int32_t>(q.i64(0));
-            k.table = std::string(q.text(1));
-            k.events = q.text(2) == "events";
-            rapidjson::Document cols;
-            std::string text(q.text(3));
-            cols.Parse(text.data(), text.size());
-            if (cols.IsArray())
-                for (const auto& c : cols.GetArray())
-                    if (c.IsString()) k.columns.emplace_back(c.GetString());
-            k.rows = q.i64(4);
-            profile = std::string(q.text(5));
-            out.push_back(std::move(k));
-        }
+        while (q.step()) refs.push_back(q.i64(0));
     } catch (const Error&) {
         return {};  // a database from before kept sources
     }
-    for (KeptSource& k : out) {
-        ConnStmt f(db, "SELECT path, bytes, mtime_ns FROM source_file WHERE ref_id = ? ORDER BY part");
-        f.bind(1, static_cast<int64_t>(k.id));
-        while (f.step()) {
-            FileStamp stamp{std::string(f.text(0)), f.i64(1), f.i64(2)};
-            check_stamp(stamp, k.table, profile);
-            k.files.push_back(stamp.path);
-        }
+    std::vector<KeptSource> out;
+    for (int64_t ref : refs) {
+        KeptTable t(db, "main", ref);
+        KeptSource k;
+        k.id = static_cast<int32_t>(ref);
+        k.table = t.table();
+        k.events = t.events();
+        k.columns = t.columns();
+        k.files = t.files();
+        k.rows = t.rows();
+        out.push_back(std::move(k));
     }
     return out;
 }

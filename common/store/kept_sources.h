@@ -44,6 +44,9 @@ public:
     ~KeptTable();
 
     const std::string& table() const { return table_; }
+    bool events() const { return events_; }  // its rows are events (columns: their args), else a carried table
+    const std::vector<std::string>& columns() const { return columns_; }
+    int64_t rows() const { return rows_; }
     // Its files' paths in split order, each checked against its stamp.
     std::vector<std::string> files() const {
         check();
@@ -64,6 +67,8 @@ private:
     void open();         // the reader row_json seeks in
 
     std::string table_, profile_;
+    bool events_ = false;
+    int64_t rows_ = 0;
     std::vector<std::string> columns_;  // read, in this order (the args' order)
     std::vector<FileStamp> files_;
     struct Reader;

@@ -9,6 +9,7 @@
 
 #include "common/io/error.h"
 #include "common/profile/profile_record.h"
+#include "common/records/jsonl.h"
 #include "common/store/kept_sources.h"
 
 namespace nx {
@@ -166,11 +167,7 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
     for (const auto& [tbl, cols] : carried) {
         SourceRows rows;
         rows.table = tbl;
-        rapidjson::Document d;
-        d.Parse(cols.data(), cols.size());
-        if (!d.HasParseError() && d.IsArray())
-            for (const auto& c : d.GetArray())
-                if (c.IsString()) rows.columns.emplace_back(c.GetString());
+        rows.columns = parse_json_string_array(cols);
         // Its columns only (they name the explorer_<Table> view's), as an importer sends them.
         if (!out.wants_source_rows(tbl)) {
             out.source_rows(rows);
@@ -199,12 +196,7 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         if (tbl != rows.table) {
             send_rows();
             rows.table = tbl;
-            rapidjson::Document cols;
-            std::string text = tables.column_is_null(1) ? "" : tables.column_text(1);
-            cols.Parse(text.data(), text.size());
-            if (!cols.HasParseError() && cols.IsArray())
-                for (const auto& c : cols.GetArray())
-                    if (c.IsString()) rows.columns.emplace_back(c.GetString());
+            if (!tables.column_is_null(1)) rows.columns = parse_json_string_array(tables.column_text(1));
         }
         rows.rows.push_back(tables.column_text(2));
     }
