@@ -232,7 +232,7 @@ private:
                        {"opcode", Kind::text}, {"hlo_name", Kind::text}, {"layer", Kind::text},
                        {"raw_flops", Kind::number}, {"tensor_instruction_type", Kind::text}},
                       facts_, "Instruction", true);
-            int32_t kept = keep("Instruction", files, true, tab.other_columns());
+            int32_t kept = keep("Instruction", files, true, tab.other_columns(), rows_in(files));
             std::string scratch;
             while (tab.next()) {
                 Event e;
@@ -273,7 +273,7 @@ private:
             // The queue type is a column nx maps and an arg too (below).
             std::vector<std::string> arg_columns = tab.other_columns();
             arg_columns.emplace_back("queue_type");
-            int32_t kept = keep("DmaPacket", files, true, std::move(arg_columns));
+            int32_t kept = keep("DmaPacket", files, true, std::move(arg_columns), rows_in(files));
             std::string scratch, row;
             JsonText args;
             PerEntry<DmaKind> queue_kinds;
@@ -350,7 +350,7 @@ private:
                           {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
                            {"operation", Kind::text}, {"description", Kind::text}, {"input_size", Kind::integer}},
                           facts_, name, true);
-                int32_t kept = keep(name, files, true, tab.other_columns());
+                int32_t kept = keep(name, files, true, tab.other_columns(), rows_in(files));
                 bool op = std::string_view(name) == "CcOp";
                 while (tab.next()) {
                     Event e;
@@ -436,11 +436,12 @@ private:
             int64_t rows = 0;
             table(name.c_str(), [&](const std::vector<std::string>& f) {
                 Table tab(f, {}, facts_, name, true);
-                keep(name, f, false, tab.names());
+                int64_t in_footers = rows_in(f);
+                keep(name, f, false, tab.names(), in_footers);
                 // Nothing reads the rows here (the study database reads
-                // them where they are): count them from the footers.
+                // them where they are): their count is the footers'.
                 if (name != "NeffHeader" && !out_.wants_source_rows(name)) {
-                    rows = rows_in(f);
+                    rows = in_footers;
                     SourceRows columns;  // registers the table's columns, no rows
                     columns.table = name;
                     columns.columns = tab.names();
@@ -473,7 +474,7 @@ private:
     // Announces a table whose rows can be read again where they are
     // (KeptSource); its id, or -1 when there is nothing to read back.
     int32_t keep(const std::string& name, const std::vector<std::string>& files, bool events,
-                 std::vector<std::string> columns) {
+                 std::vector<std::string> columns, int64_t rows) {
         if (columns.empty()) return -1;
         KeptSource k;
         k.id = next_kept_++;
@@ -481,7 +482,7 @@ private:
         k.events = events;
         k.columns = std::move(columns);
         k.files = files;
-        k.rows = rows_in(files);
+        k.rows = rows;
         out_.kept_source(k);
         return k.id;
     }

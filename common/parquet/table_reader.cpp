@@ -108,14 +108,7 @@ int64_t TableReader::file_first_row(size_t index) {
 bool TableReader::seek(int64_t target) {
     if (target < 0) return false;
     if (group_open_ && target >= group_first_ + std::max<int64_t>(row_, 0) && target < group_first_ + group_rows_) {
-        if (row_ < 0) {
-            ++row_;
-            for (ColumnCursor* c : live_) c->next_row();
-        }
-        while (group_first_ + row_ < target) {
-            ++row_;
-            for (ColumnCursor* c : live_) c->next_row();
-        }
+        advance_to(target);
         return true;
     }
     // The file that holds the row, then its row group.  Until that group is
@@ -138,11 +131,15 @@ bool TableReader::seek(int64_t target) {
     group_first_ = first;
     if (!open_group()) return false;
     group_open_ = true;
+    advance_to(target);
+    return true;
+}
+
+void TableReader::advance_to(int64_t target) {
     while (group_first_ + row_ < target) {
         ++row_;
         for (ColumnCursor* c : live_) c->next_row();
     }
-    return true;
 }
 
 }  // namespace nx::parquet

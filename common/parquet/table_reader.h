@@ -56,6 +56,8 @@ private:
     // The first table row of each file (opened for its footer when needed),
     // and the table's rows after the last: file_first_[files_.size()].
     int64_t file_first_row(size_t index);
+    // Reads rows of the open row group up to table row `target` (in it).
+    void advance_to(int64_t target);
 
     std::vector<std::string> files_;
     std::vector<std::string> names_;
