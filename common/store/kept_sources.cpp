@@ -158,11 +158,16 @@ void register_source_functions(sqlite3* db) {
                                nullptr, nullptr, [](void* p) { delete static_cast<KeptTables*>(p); });
 }
 
+bool has_kept_columns(sqlite3* db, const std::string& schema) {
+    ConnStmt has(db, schema.empty() ? "SELECT count(*) FROM pragma_table_info('event') WHERE name = 'src_tbl'"
+                                    : "SELECT count(*) FROM pragma_table_info('event', ?) WHERE name = 'src_tbl'");
+    if (!schema.empty()) has.bind(1, schema);
+    return has.step() && has.i64(0) > 0;
+}
+
 std::string event_args_sql(sqlite3* db, const std::string& schema, const std::string& alias) {
-    ConnStmt has(db, "SELECT count(*) FROM pragma_table_info('event', ?) WHERE name = 'src_tbl'");
-    has.bind(1, schema);
     std::string a = alias.empty() ? "" : alias + ".";
-    if (!has.step() || has.i64(0) == 0) return a + "args";
+    if (!has_kept_columns(db, schema)) return a + "args";
     // source_args() takes the merged id (store.h): a database merged in as
     // dbK, read directly, holds its own ids.
     int64_t k = schema.rfind("db", 0) == 0 ? std::atoll(schema.c_str() + 2) : 0;

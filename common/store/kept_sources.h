@@ -80,6 +80,11 @@ private:
 // are those of the (maybe merged, store.h) database.
 void register_source_functions(sqlite3* db);
 
+// Whether the event table has the columns of kept sources (src_tbl: schema
+// 5 on) in `schema` ("main", "db1"...), or as an unqualified name resolves
+// (the merged temp view) when `schema` is empty.
+bool has_kept_columns(sqlite3* db, const std::string& schema);
+
 // The SQL for an event's args JSON in `schema` ("e" the event's alias):
 // from source_args() where the database keeps sources in place, the args
 // column in a database from before (no src_tbl column).

@@ -52,10 +52,9 @@ void scan_profile_events(sqlite3* db, const DbProfile& p, const std::function<vo
     t.bind(1, p.local);
     while (t.step())
         tracks[t.i64(0)] = {parse_engine(t.text(1)).value_or(Engine::none), std::string(t.text(2))};
-    std::string args = event_args_sql(db, p.schema, "");
-    bool kept = args != "args";  // the database has src_tbl (kept_sources.h)
+    bool kept = has_kept_columns(db, p.schema);
     ConnStmt ev(db, "SELECT ts, dur, track_id, type, opcode, bytes, flops, model_flops, dma_kind, tensor, " +
-                    (kept_args ? args : std::string("args")) + ", name, " +
+                    (kept_args ? event_args_sql(db, p.schema, "") : std::string("args")) + ", name, " +
                     (kept ? std::string("src_tbl, src_row") : std::string("NULL, NULL")) + " FROM " +
                     p.schema + ".event WHERE " + p.where("") +
                            (where.empty() ? std::string() : " AND (" + std::string(where) + ")"));

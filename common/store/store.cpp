@@ -182,11 +182,9 @@ void Store::merge_databases(const std::vector<std::string>& also) {
 bool Store::has_kept_sources() {
     // Every database of a merged set: the first one that has the column says so.
     try {
-        SqliteStmt q(db_, "SELECT count(*) FROM pragma_table_info('event') WHERE name = 'src_tbl'");
-        if (q.step() && q.column_int(0) > 0) {
-            SqliteStmt any(db_, "SELECT 1 FROM source_ref LIMIT 1");
-            return any.step();
-        }
+        if (!has_kept_columns(db_.handle(), "")) return false;
+        SqliteStmt any(db_, "SELECT 1 FROM source_ref LIMIT 1");
+        return any.step();
     } catch (const Error&) {
     }
     return false;
