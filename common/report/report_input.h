@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/io/input.h"
-#include "common/profile/dependencies.h"
+#include "common/store/dependency_graph.h"
 #include "common/profile/profile.h"
 #include "common/profile/regions.h"
 #include "common/report/trace_stats.h"

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "common/parquet/table_reader.h"
+#include "common/store/dependency_graph.h"
 #include "common/store/kept_sources.h"
 #include "common/store/profile_scan.h"
 #include "common/store/store.h"
@@ -53,9 +54,9 @@ std::vector<std::vector<SqlValue>> path_rows(sqlite3* db, int64_t profile) {
     CriticalPath path = critical_path(g, INT64_MIN, INT64_MAX);
     for (size_t k = 0; k < path.steps.size(); ++k) {
         const CriticalStep& s = path.steps[k];
-        rows.push_back({static_cast<int64_t>(k + 1), std::string(s.node->table), s.node->id,
-                        s.node->name.empty() ? SqlValue{} : SqlValue{std::string(s.node->name)},
-                        std::string(s.node->where), s.node->start_ns,
+        rows.push_back({static_cast<int64_t>(k + 1), std::string(s.node.table), s.node.id,
+                        s.node.name.empty() ? SqlValue{} : SqlValue{std::string(s.node.name)},
+                        std::string(s.node.where), s.node.start_ns,
                         s.dur_ns, s.gap_to_next_ns, s.cumulative_ns});
     }
     return rows;

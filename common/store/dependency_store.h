@@ -14,7 +14,7 @@
 
 #include <string>
 
-#include "common/profile/dependencies.h"
+#include "common/store/dependency_graph.h"
 
 namespace nx {
 
