@@ -259,7 +259,7 @@ fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"
     neuron-profile capture -n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_2/222_instid_0_vnc_1.ntff >/dev/null
     nx-convert --db s.db --target trn1 out/ >o.jsonl
     [ "$(jget o.jsonl '[(x["name"], x["metrics"]["total_time"]) for x in r]')" = \
-        '[["out/111_instid_0_vnc_0", 4e-06], ["out/222_instid_0_vnc_0", 6e-06], ["out/222_instid_0_vnc_1", 6e-06]]' ]
+        '[["out/i-0abc_pid_1/111_instid_0_vnc_0", 4e-06], ["out/i-0abc_pid_2/222_instid_0_vnc_0", 6e-06], ["out/i-0abc_pid_2/222_instid_0_vnc_1", 6e-06]]' ]
     grep -q -- "view -n out/i-0abc_pid_1/neff_111.neff -s out/i-0abc_pid_1/111_instid_0_vnc_0.ntff " calls
     grep -q -- "view -n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_2/222_instid_0_vnc_1.ntff " calls
     [ "$(grep -c -- "-n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_1" calls)" = 0 ]
@@ -279,7 +279,7 @@ fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"
     [ "$stderr" = "nx-convert: out/i-0abc_pid_1/111_instid_0_vnc_0.ntff: no neff_111.neff in the capture: an NTFF is read with the NEFF it was captured from" ]
     run --separate-stderr nx-convert --keep-going out
     [ "$status" -eq 1 ]
-    [ "$(jget - '[x["name"] for x in r]' <<<"$output")" = '["out/222_instid_0_vnc_0", "out/222_instid_0_vnc_1"]' ]
+    [ "$(jget - '[x["name"] for x in r]' <<<"$output")" = '["out/i-0abc_pid_2/222_instid_0_vnc_0", "out/i-0abc_pid_2/222_instid_0_vnc_1"]' ]
     [[ "$stderr" == *"nx-convert: skipped 1 of 3 inputs"* ]]
     # The NEFF may sit elsewhere in the capture (one NEFF per graph, shared).
     mkdir out/neffs && fake_neff out/neffs/neff_111.neff "$FIXTURES/small.json"

@@ -41,6 +41,9 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json >/dev/null
     [ "$(nx-query --dataset ds --sql 'SELECT instance_id, process_id, logical_core, neff_hash, clock_offset_ns FROM profiles' --format csv | tail -n 1)" = \
         "i-0000000000000000,4001,1,3418752096," ]
+    # Its name carries its process folder: every process writes the same file names.
+    [ "$(nx-query --dataset ds --sql 'SELECT name FROM profiles' --format csv | tail -n 1)" = \
+        "i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1" ]
     # An Explorer device profile linked to a system profile: its DeviceProfileList row, the aligned offset.
     D=$FIXTURES/parquet/system/datapath
     want=$(python3 -c "import json; print(json.load(open('$D.expected.json'))['host_alignment']['offset_ns'])")
@@ -113,6 +116,8 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     nx-report records.jsonl --ranks --format csv >from_records.csv
     diff from_dataset.csv from_db.csv
     diff from_dataset.csv from_records.csv
+    # Two processes' profiles of one file name are two names.
+    [ "$(nx-query --dataset ds --sql 'SELECT count(DISTINCT name), count(*) FROM profiles' --format csv | tail -n 1)" = 12,12 ]
     # The injected straggler, found.
     [ "$(awk -F, '$8 == 1 {print $3}' from_dataset.csv)" = 5 ]
     run nx-report ds --ranks --format text

@@ -13,6 +13,7 @@
 #include "common/convert/record_paths.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
+#include "common/import/runtime_path.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
 #include "common/io/real_path.h"
@@ -201,7 +202,7 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
     check_capture_pair(ntff, neff);
     ProfileInfo b = base;
     if (b.source.empty()) b.source = ntff;
-    if (b.name.empty()) b.name = without_suffix(last_component(ntff), ".ntff");
+    if (b.name.empty()) b.name = runtime_profile_name(ntff, without_suffix(last_component(ntff), ".ntff"));
     std::string tool = neuron_profiler_tool();
     // Name the NTFF the user gave, not our temporary files.
     auto blame_ntff = [&](Error& e, const std::string& temp, const char* how) {
@@ -252,7 +253,7 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
     ctx.base = base;
     if (ctx.base.source.empty()) ctx.base.source = dir;
     // "<display-name>@latest" is Explorer's directory for a profile.
-    if (ctx.base.name.empty()) ctx.base.name = without_suffix(last_component(dir), "@latest");
+    if (ctx.base.name.empty()) ctx.base.name = runtime_profile_name(dir, without_suffix(last_component(dir), "@latest"));
     ctx.identity = identity;
     if (options_.progress) options_.progress->start(dir, nullptr);
     run_import(dir, [&] { import_explorer_profile(dir, builder_, ctx); });
@@ -300,7 +301,11 @@ void Converter::convert_capture_directory(const std::string& dir_arg, const std:
     error_counts().set_total(ErrorKind::failed_input, stats_.inputs);
     for (const CapturePair& p : pairs) {
         ProfileInfo b = base;
-        b.name = (base.name.empty() ? stem : base.name) + "/" + without_suffix(last_component(p.ntff), ".ntff");
+        // Its path below the directory: the runtime's process folder keeps
+        // two processes' NTFFs of one name apart.
+        std::string below = p.ntff.compare(0, dir.size() + 1, dir + "/") == 0 ? p.ntff.substr(dir.size() + 1)
+                                                                                 : last_component(p.ntff);
+        b.name = (base.name.empty() ? stem : base.name) + "/" + without_suffix(below, ".ntff");
         convert_part([&] {
             if (p.neff.empty())
                 throw Error("no neff_" + p.hash + ".neff in the capture: an NTFF is read with the NEFF it was captured "

@@ -1,5 +1,7 @@
 #include "common/import/importer.h"
 
+#include "common/import/runtime_path.h"
+
 #include "common/io/diag.h"
 #include "common/io/error.h"
 #include "common/records/error_counts.h"
@@ -40,7 +42,7 @@ ProfileInfo ImportContext::profile_info(std::string_view format, std::string_vie
         ident += part;
     }
     if (info.id.empty() || !part.empty()) info.id = make_profile_id(ident);
-    if (info.name.empty()) info.name = where == "<stdin>" ? std::string("stdin") : file_stem(where);
+    if (info.name.empty()) info.name = where == "<stdin>" ? std::string("stdin") : runtime_profile_name(where, file_stem(where));
     if (!part.empty() && info.name.find(std::string(part)) == std::string::npos) info.name += "/" + std::string(part);
     if (info.source.empty()) info.source = where;
     info.format = std::string(format);

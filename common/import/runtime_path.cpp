@@ -25,4 +25,10 @@ RuntimePath parse_runtime_path(std::string_view path) {
     return out;
 }
 
+std::string runtime_profile_name(std::string_view path, std::string_view stem) {
+    RuntimePath r = parse_runtime_path(path);
+    if (r.instance_id.empty() || r.process_id < 0) return std::string(stem);
+    return r.instance_id + "_pid_" + std::to_string(r.process_id) + "/" + std::string(stem);
+}
+
 }  // namespace nx

@@ -24,6 +24,13 @@ struct RuntimePath {
 
 RuntimePath parse_runtime_path(std::string_view path);
 
+// A profile's name from the file (or Explorer directory) it was read from:
+// `stem`, and for one in the runtime's layout its process folder first,
+// "<instance>_pid_<pid>/<stem>".  Every process of a job writes the same
+// file names (one per logical core), so the stem alone names the profiles
+// of two processes alike.
+std::string runtime_profile_name(std::string_view path, std::string_view stem);
+
 // A NEFF hash as the runtime writes it in file names, as a regular
 // expression both RE2 and std::regex read (no capturing group).
 inline constexpr const char* kNeffHashPattern =
