@@ -20,6 +20,12 @@ bool to_int(std::string_view text, int64_t& out) {
     return ec == std::errc() && end == text.data() + text.size();
 }
 
+std::optional<int64_t> int_of(std::string_view text) {
+    int64_t v = 0;
+    if (!to_int(text, v)) return std::nullopt;
+    return v;
+}
+
 std::string_view table_of(int64_t kind) { return kind == 1 ? "dma_block" : "instruction"; }
 
 // A blocked Bloom filter: 2^19 words of 64 bits (4 MiB); a key sets 3 bits
@@ -73,11 +79,11 @@ DependencyCollector::~DependencyCollector() = default;
 
 DependencyCollector::Kind DependencyCollector::kind_of(std::string_view flow_table) {
     std::string_view t = dependency_table(flow_table);
-    return t == "instruction" ? instruction_node : t == "dma_block" ? dma_block : none;
+    return t == "instruction" ? instruction_node : t == "dma_block" ? block_node : no_node;
 }
 
 void DependencyCollector::name(Kind kind, int64_t id) {
-    if (kind == none) return;
+    if (kind == no_node) return;
     if (kind == instruction_node) wants_instructions_ = true;
     Probe p = probe(kind, id);
     named_bits_[p.word] |= p.bits;
@@ -89,17 +95,22 @@ bool DependencyCollector::may_be_named(Kind kind, int64_t id) const {
 }
 
 void DependencyCollector::flow_row(std::string_view json) {
+    flow(json_field(json, "in_table"), int_of(json_field(json, "in_id")), json_field(json, "out_table"),
+         int_of(json_field(json, "out_id")), int_of(json_field(json, "gap_time")));
+}
+
+void DependencyCollector::flow(std::string_view in_table, std::optional<int64_t> in_id, std::string_view out_table,
+                               std::optional<int64_t> out_id, std::optional<int64_t> gap) {
     ++flow_rows_;
-    Kind in = kind_of(json_field(json, "in_table")), out = kind_of(json_field(json, "out_table"));
-    int64_t in_id = 0, out_id = 0, gap = 0;
-    if (!to_int(json_field(json, "in_id"), in_id) || !to_int(json_field(json, "out_id"), out_id)) {
+    if (!in_id || !out_id) {
         ++bad_rows_;
         return;
     }
-    name(in, in_id);
-    name(out, out_id);
-    add_flow_->bind(1, static_cast<int64_t>(in)).bind(2, in_id).bind(3, static_cast<int64_t>(out)).bind(4, out_id);
-    if (to_int(json_field(json, "gap_time"), gap) && gap >= 0) add_flow_->bind(5, gap);
+    Kind in = kind_of(in_table), out = kind_of(out_table);
+    name(in, *in_id);
+    name(out, *out_id);
+    add_flow_->bind(1, static_cast<int64_t>(in)).bind(2, *in_id).bind(3, static_cast<int64_t>(out)).bind(4, *out_id);
+    if (gap && *gap >= 0) add_flow_->bind(5, *gap);
     else add_flow_->bind_null(5);
     add_flow_->run();
 }
@@ -126,13 +137,18 @@ void DependencyCollector::instruction(const Event& e, int64_t id) {
 }
 
 void DependencyCollector::dma_block_row(std::string_view json) {
-    int64_t id = 0, start = 0, end = 0, dur = 0;
-    if (!to_int(json_field(json, "id"), id) || !may_be_named(dma_block, id) || !to_int(json_field(json, "start_ts"), start))
-        return;
-    if (to_int(json_field(json, "end_ts"), end)) dur = end - start;
-    else if (!to_int(json_field(json, "duration_ns"), dur)) return;
-    std::string_view queue = json_field(json, "queue_name");
-    add_node(dma_block, id, start, dur, queue.empty() ? std::string_view("dma") : queue, json_field(json, "variable"));
+    dma_block(int_of(json_field(json, "id")), int_of(json_field(json, "start_ts")), int_of(json_field(json, "end_ts")),
+              int_of(json_field(json, "duration_ns")), json_field(json, "queue_name"), json_field(json, "variable"));
+}
+
+void DependencyCollector::dma_block(std::optional<int64_t> id, std::optional<int64_t> start, std::optional<int64_t> end,
+                                    std::optional<int64_t> duration, std::string_view queue, std::string_view variable) {
+    if (!id || !may_be_named(block_node, *id) || !start) return;
+    int64_t dur = 0;
+    if (end) dur = *end - *start;
+    else if (duration) dur = *duration;
+    else return;
+    add_node(block_node, *id, *start, dur, queue.empty() ? std::string_view("dma") : queue, variable);
 }
 
 DependencyGraph DependencyCollector::finish() {
@@ -150,7 +166,7 @@ DependencyGraph DependencyCollector::finish() {
         "CREATE TABLE pos(start INTEGER, dur INTEGER, kind INTEGER, id INTEGER, where_s INTEGER, name_s INTEGER);"
         "INSERT INTO pos SELECT start, dur, kind, id, where_s, name_s FROM node ORDER BY start, kind, id;"
         "DROP TABLE node;"
-        "CREATE INDEX pos_by_key ON pos(kind, id);"
+        "CREATE INDEX pos_by_key ON pos(kind, id, start, dur);"
         "CREATE TABLE edge(src INTEGER, dst INTEGER, gap INTEGER);"
         "INSERT INTO edge SELECT a.rowid, b.rowid, COALESCE(f.gap, max(0, b.start - (a.start + a.dur)))"
         " FROM flow f JOIN pos a ON a.kind = f.in_kind AND a.id = f.in_id"

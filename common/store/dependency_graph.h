@@ -40,16 +40,22 @@ public:
     ~DependencyCollector();
 
     void flow_row(std::string_view json);
+    // The same row by its fields (a kept table read column by column); an
+    // empty id is one the row does not give as an integer.
+    void flow(std::string_view in_table, std::optional<int64_t> in_id, std::string_view out_table,
+              std::optional<int64_t> out_id, std::optional<int64_t> gap);
     // False until a Flow row names an instruction.
     bool wants_instructions() const { return wants_instructions_; }
     void instruction(const Event& e);
     // The same with its Instruction.id given (read from the source itself).
     void instruction(const Event& e, int64_t id);
     void dma_block_row(std::string_view json);
+    void dma_block(std::optional<int64_t> id, std::optional<int64_t> start, std::optional<int64_t> end,
+                   std::optional<int64_t> duration, std::string_view queue, std::string_view variable);
     DependencyGraph finish();
 
 private:
-    enum Kind : int { none = 0, dma_block = 1, instruction_node = 2 };  // ordered as the tables' names
+    enum Kind : int { no_node = 0, block_node = 1, instruction_node = 2 };  // ordered as the tables' names
     static Kind kind_of(std::string_view flow_table);
     void name(Kind kind, int64_t id);
     bool may_be_named(Kind kind, int64_t id) const;

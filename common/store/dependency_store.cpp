@@ -1,6 +1,8 @@
 #include "common/store/dependency_store.h"
 
+#include <charconv>
 #include <climits>
+#include <optional>
 #include <map>
 #include <memory>
 
@@ -15,10 +17,40 @@ namespace nx {
 
 namespace {
 
+// A kept table's value as the row's JSON would give it to the collector:
+// an integer, or text that reads as one; a real is not an id.
+std::optional<int64_t> int_at(const parquet::TableReader& r, size_t i) {
+    const parquet::ColumnCursor* c = r.column(i);
+    if (!c || c->is_null()) return std::nullopt;
+    if (c->holds_integers()) return c->i64();
+    int64_t v = 0;
+    std::string_view text = c->holds_bytes() ? c->str() : std::string_view();
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return v;
+}
+
+std::string_view text_at(const parquet::TableReader& r, size_t i) {
+    const parquet::ColumnCursor* c = r.column(i);
+    return c && !c->is_null() && c->holds_bytes() ? c->str() : std::string_view();
+}
+
 DependencyGraph dependencies_of(sqlite3* db, const DbProfile& p) {
     DependencyCollector c;
-    scan_source_rows(db, p, "Flow", [&](std::string_view row) { c.flow_row(row); });
-    scan_source_rows(db, p, "DmaPacketAggregated", [&](std::string_view row) { c.dma_block_row(row); });
+    // Kept in place, the two tables are read column by column (millions of
+    // rows: no JSON written and parsed again); copied, from their rows.
+    if (!scan_kept_columns(db, p.schema, p.local, "Flow", {"in_table", "in_id", "out_table", "out_id", "gap_time"},
+                           [&](const parquet::TableReader& r) {
+                               c.flow(text_at(r, 0), int_at(r, 1), text_at(r, 2), int_at(r, 3), int_at(r, 4));
+                           }))
+        scan_source_rows(db, p, "Flow", [&](std::string_view row) { c.flow_row(row); });
+    if (!scan_kept_columns(db, p.schema, p.local, "DmaPacketAggregated",
+                           {"id", "start_ts", "end_ts", "duration_ns", "queue_name", "variable"},
+                           [&](const parquet::TableReader& r) {
+                               c.dma_block(int_at(r, 0), int_at(r, 1), int_at(r, 2), int_at(r, 3), text_at(r, 4),
+                                           text_at(r, 5));
+                           }))
+        scan_source_rows(db, p, "DmaPacketAggregated", [&](std::string_view row) { c.dma_block_row(row); });
     // Only a profile with Flow rows naming instructions pays for this scan.
     // An instruction kept in place gives its Instruction.id from that one
     // column of its source row, not from all of its args.

@@ -105,6 +105,15 @@ void KeptTable::scan(const std::function<void(std::string_view)>& fn) {
     }
 }
 
+void KeptTable::scan_columns(const std::vector<std::string>& columns,
+                             const std::function<void(const parquet::TableReader&)>& fn) {
+    check();
+    std::vector<std::string> paths;
+    for (const FileStamp& f : files_) paths.push_back(f.path);
+    parquet::TableReader some(std::move(paths), columns);
+    while (some.next()) fn(some);
+}
+
 namespace {
 
 // The tables one connection reads args from, the most recent first: a scan
@@ -205,8 +214,11 @@ std::vector<std::string> kept_files(sqlite3* db, const std::string& schema, int6
     return t.files();
 }
 
-bool scan_kept_rows(sqlite3* db, const std::string& schema, int64_t profile_local, std::string_view tbl,
-                    const std::function<void(std::string_view)>& fn) {
+namespace {
+
+// The carried tables `tbl` of a profile keeps in place (source_ref ids);
+// none for a database from before kept sources.
+std::vector<int64_t> kept_table_refs(sqlite3* db, const std::string& schema, int64_t profile_local, std::string_view tbl) {
     std::vector<int64_t> refs;
     try {
         ConnStmt q(db, "SELECT id FROM " + schema + ".source_ref WHERE profile_id = ? AND tbl = ? AND kind = 'table' "
@@ -214,9 +226,25 @@ bool scan_kept_rows(sqlite3* db, const std::string& schema, int64_t profile_loca
         q.bind(1, profile_local).bind(2, tbl);
         while (q.step()) refs.push_back(q.i64(0));
     } catch (const Error&) {
-        return false;  // a database from before kept sources
+        refs.clear();
     }
+    return refs;
+}
+
+}  // namespace
+
+bool scan_kept_rows(sqlite3* db, const std::string& schema, int64_t profile_local, std::string_view tbl,
+                    const std::function<void(std::string_view)>& fn) {
+    std::vector<int64_t> refs = kept_table_refs(db, schema, profile_local, tbl);
     for (int64_t ref : refs) KeptTable(db, schema, ref).scan(fn);
+    return !refs.empty();
+}
+
+bool scan_kept_columns(sqlite3* db, const std::string& schema, int64_t profile_local, std::string_view tbl,
+                       const std::vector<std::string>& columns,
+                       const std::function<void(const parquet::TableReader&)>& fn) {
+    std::vector<int64_t> refs = kept_table_refs(db, schema, profile_local, tbl);
+    for (int64_t ref : refs) KeptTable(db, schema, ref).scan_columns(columns, fn);
     return !refs.empty();
 }
 

@@ -20,6 +20,10 @@
 
 #include "common/profile/profile_sink.h"
 
+namespace nx::parquet {
+class TableReader;
+}
+
 namespace nx {
 
 // A file as import found it: its absolute path, size and modification time.
@@ -61,6 +65,10 @@ public:
     std::string_view row_json(int64_t row);
     // Every row in order, as row_json gives them ("{}" for an all-null row).
     void scan(const std::function<void(std::string_view)>& fn);
+    // Every row in order, as the files type them: `fn` gets a reader of just
+    // `columns` (in that order) on each row, without a row's JSON.
+    void scan_columns(const std::vector<std::string>& columns,
+                      const std::function<void(const parquet::TableReader&)>& fn);
 
 private:
     void check() const;  // every file still the one stamped at import
@@ -103,5 +111,9 @@ std::vector<std::string> kept_files(sqlite3* db, const std::string& schema, int6
 // row_json gives them; false when the profile keeps no such table in place.
 bool scan_kept_rows(sqlite3* db, const std::string& schema, int64_t profile_local, std::string_view tbl,
                     const std::function<void(std::string_view)>& fn);
+// The same rows through KeptTable::scan_columns.
+bool scan_kept_columns(sqlite3* db, const std::string& schema, int64_t profile_local, std::string_view tbl,
+                       const std::vector<std::string>& columns,
+                       const std::function<void(const parquet::TableReader&)>& fn);
 
 }  // namespace nx
