@@ -141,6 +141,8 @@ PY
     nx-convert "$D/profiles/global/dp_nc0@latest" >rec.jsonl
     # Two physical cores' rows per execution are one execution (merged by flow_id).
     [ "$(jget rec.jsonl 'r[0]["system_profile"]["nc_exec_running"]["count"]')" = 3 ]
+    # The core's worker_gid, as its nc_exec_running rows give it (the fixture's: 16).
+    [ "$(jget rec.jsonl 'r[0]["system_profile"]["worker_gid"]')" = 16 ]
     for k in offset_ns uncertainty_ns host_duration_ns device_duration_ns flow_id; do
         [ "$(jget rec.jsonl "r[0]['system_profile']['host_alignment']['$k']")" = "$(want $k)" ]
     done

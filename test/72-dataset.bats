@@ -49,7 +49,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     want=$(python3 -c "import json; print(json.load(open('$D.expected.json'))['host_alignment']['offset_ns'])")
     nx-convert --dataset dp "$D/profiles/global/dp_nc0@latest" >/dev/null
     [ "$(nx-query --dataset dp --sql 'SELECT instance_id, process_id, logical_core, clock_offset_ns, worker_gid FROM profiles' --format csv | tail -n 1)" = \
-        "i-0def,5151,0,$want," ]
+        "i-0def,5151,0,$want,16" ]
 }
 
 @test "nx-convert --dataset: a profile that fails leaves none of its files; --keep-going writes the others" {

@@ -219,17 +219,19 @@ void write_events(TableWriter& events, TableWriter& counters, TableWriter& track
 // Where a profile ran and how its clock maps to host time: from the runtime's
 // capture layout in its path, else from its row of a system profile's
 // DeviceProfileList (a device profile Explorer linked to one: instance_id,
-// process_id, nc_id), and the device-to-host offset nx aligned it with.
+// process_id, nc_id; the worker_gid of its core's nc_exec_running rows), and
+// the device-to-host offset nx aligned it with.
 // And how it was captured: the capture record's "capture" object (nx-capture
 // writes the profiler's settings there), as JSON text.
 struct Identity {
     RuntimePath where;
     std::optional<int64_t> clock_offset_ns;
     std::optional<std::string> capture_settings;
+    std::optional<int64_t> worker_gid;
 };
 
 Identity identity_of(const ProfileInfo& info) {
-    Identity id{parse_runtime_path(info.source), std::nullopt, std::nullopt};
+    Identity id{parse_runtime_path(info.source), std::nullopt, std::nullopt, std::nullopt};
     rapidjson::Document carried = carried_document(info);
     if (auto c = carried.FindMember("capture"); c != carried.MemberEnd() && c->value.IsObject())
         id.capture_settings = to_json(c->value);
@@ -245,6 +247,7 @@ Identity identity_of(const ProfileInfo& info) {
         id.where.instance_id = m->value.GetString();
     if (auto v = int_of(row, "process_id"); id.where.process_id < 0 && v) id.where.process_id = *v;
     if (auto v = int_of(row, "nc_id"); id.where.logical_core < 0 && v) id.where.logical_core = *v;
+    id.worker_gid = int_of(row, "worker_gid");
     if (auto a = row.FindMember("host_alignment"); a != row.MemberEnd() && a->value.IsObject())
         id.clock_offset_ns = int_of(a->value, "offset_ns");
     return id;
@@ -262,9 +265,9 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
     t.text("dtype", info.dtype);
     t.text("instance_id", where.instance_id);
     t.int64_or_null("process_id", where.process_id, where.process_id >= 0);
-    // Only a system profile's events carry a worker's global id; a device
-    // profile, the rows of this table, does not.
-    w.set_null(t.col("worker_gid"));
+    // Only a system profile's events carry a worker's global id: a device
+    // profile has one when a system profile links it.
+    t.int64_or_null("worker_gid", id.worker_gid.value_or(0), id.worker_gid.has_value());
     t.int64_or_null("logical_core", where.logical_core, where.logical_core >= 0);
     t.int64_or_null("physical_cores", info.core.physical_cores, info.core.physical_cores > 0);
     t.text("neff_hash", where.neff_hash);

@@ -10,6 +10,7 @@
 
 #include "common/io/diag.h"
 #include "common/import/explorer_tables.h"
+#include "common/profile/rule_inputs.h"
 #include "common/io/error.h"
 #include "common/records/jsonl.h"
 
@@ -79,8 +80,9 @@ bool parse_int(std::string_view text, int64_t& out) {
 
 }  // namespace
 
-void ExecSpans::add(const std::string& key, const Event& e, std::string_view flow_id) {
+void ExecSpans::add(const std::string& key, const Event& e, std::string_view flow_id, std::optional<int64_t> worker_gid) {
     if (key.empty()) return;
+    if (worker_gid) worker_gids_.emplace(key, *worker_gid);
     std::vector<Execution>& list = spans_[key];
     int64_t end = e.ts_ns + e.dur_ns;
     if (!flow_id.empty())
@@ -100,14 +102,16 @@ const std::vector<ExecSpans::Execution>* ExecSpans::executions(const std::string
 
 std::string ExecSpans::json(const std::string& key) const {
     const std::vector<Execution>* list = executions(key);
-    if (!list || list->empty()) return "\"nc_exec_running\":null";
+    auto gid = worker_gids_.find(key);
+    std::string worker = gid == worker_gids_.end() ? "" : ",\"worker_gid\":" + std::to_string(gid->second);
+    if (!list || list->empty()) return "\"nc_exec_running\":null" + worker;
     int64_t first = list->front().start, last = list->front().end;
     for (const Execution& x : *list) {
         first = std::min(first, x.start);
         last = std::max(last, x.end);
     }
     return "\"nc_exec_running\":{\"count\":" + std::to_string(list->size()) + ",\"first_start_ns\":" +
-           std::to_string(first) + ",\"last_end_ns\":" + std::to_string(last) + "}";
+           std::to_string(first) + ",\"last_end_ns\":" + std::to_string(last) + "}" + worker;
 }
 
 namespace {
@@ -120,6 +124,14 @@ std::string_view first_flow_id(std::string_view args) {
     at += 12;
     size_t end = args.find('"', at);
     return end == std::string_view::npos ? std::string_view() : args.substr(at, end - at);
+}
+
+// The row's worker_gid, read from its args (the column stays there, as
+// every column nx does not map does).
+std::optional<int64_t> worker_gid(std::string_view args) {
+    int64_t gid = 0;
+    if (!parse_int(json_field(args, "worker_gid"), gid)) return std::nullopt;
+    return gid;
 }
 
 // How far two durations of one execution may differ (public scripts: 10 us
@@ -222,7 +234,7 @@ void import_system_events(const std::vector<std::string>& files, const SchemaFac
         e.track = track;
         e.process = process;
         e.args_json = tab.table.other_args();
-        if (e.name == "nc_exec_running") spans.add(exec_key_of(tab), e, first_flow_id(e.args_json));
+        if (e.name == "nc_exec_running") spans.add(exec_key_of(tab), e, first_flow_id(e.args_json), worker_gid(e.args_json));
         out.event(e);
     }
 }
@@ -269,8 +281,10 @@ std::string system_profile_link(const std::string& device_dir) {
                         // A broken row of another profile is that profile's
                         // import's business: it only leaves the span out here.
                         if (!row_interval(tab.table, SystemEventTable::kStart, SystemEventTable::kEnd,
-                                          SystemEventTable::kDur, e, column))
-                            spans.add(exec_key_of(tab), e, first_flow_id(tab.table.other_args()));
+                                          SystemEventTable::kDur, e, column)) {
+                            std::string_view args = tab.table.other_args();
+                            spans.add(exec_key_of(tab), e, first_flow_id(args), worker_gid(args));
+                        }
                     }
                 }
                 return with_fields(d.row_json, "\"path\":" + json_quote(dir) + "," + spans.json(d.key) + "," +

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,11 @@ namespace nx::explorer {
 // execution, [first start, last end].
 class ExecSpans {
 public:
-    void add(const std::string& key, const Event& e, std::string_view flow_id);
-    // "nc_exec_running":{...} or null, for a profile record.
+    // `worker_gid`: the row's (SystemProfileEvents.worker_gid, the core's
+    // id unique across processes and instances), when it gives one.
+    void add(const std::string& key, const Event& e, std::string_view flow_id, std::optional<int64_t> worker_gid = {});
+    // "nc_exec_running":{...} or null, for a profile record, and
+    // "worker_gid":N when the core's rows give one.
     std::string json(const std::string& key) const;
 
     struct Execution {
@@ -34,6 +38,7 @@ public:
 
 private:
     std::map<std::string, std::vector<Execution>> spans_;
+    std::map<std::string, int64_t> worker_gids_;  // by key: the first a row gives
 };
 
 // Device time to host time for one device profile: the host execution whose
