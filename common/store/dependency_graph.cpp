@@ -64,7 +64,13 @@ std::unique_ptr<SqliteDb> open_scratch() {
 
 }  // namespace
 
-DependencyCollector::DependencyCollector() : db_(open_scratch()), named_bits_(kFilterWords, 0) {
+DependencyCollector::DependencyCollector() = default;
+
+// On the first Flow row: a profile without one (most of them) costs no
+// scratch file and no filter.
+void DependencyCollector::open() {
+    named_bits_.assign(kFilterWords, 0);
+    db_ = open_scratch();
     db_->exec(
         "CREATE TABLE flow(in_kind INTEGER, in_id INTEGER, out_kind INTEGER, out_id INTEGER, gap INTEGER);"
         "CREATE TABLE node(kind INTEGER, id INTEGER, start INTEGER, dur INTEGER, where_s INTEGER, name_s INTEGER,"
@@ -90,6 +96,7 @@ void DependencyCollector::name(Kind kind, int64_t id) {
 }
 
 bool DependencyCollector::may_be_named(Kind kind, int64_t id) const {
+    if (named_bits_.empty()) return false;  // no Flow row yet
     Probe p = probe(kind, id);
     return (named_bits_[p.word] & p.bits) == p.bits;
 }
@@ -101,6 +108,7 @@ void DependencyCollector::flow_row(std::string_view json) {
 
 void DependencyCollector::flow(std::string_view in_table, std::optional<int64_t> in_id, std::string_view out_table,
                                std::optional<int64_t> out_id, std::optional<int64_t> gap) {
+    if (!db_) open();
     ++flow_rows_;
     if (!in_id || !out_id) {
         ++bad_rows_;
@@ -155,7 +163,7 @@ DependencyGraph DependencyCollector::finish() {
     add_flow_.reset();
     add_node_.reset();
     DependencyGraph g;
-    if (flow_rows_ == 0) return g;  // no dependency data: no scratch file kept open
+    if (!db_) return g;  // no Flow row: no dependency data
     // The nodes, numbered in start order (then table, then id): pos's rowid
     // is the number, as INSERT ... ORDER BY hands them out.  Each resolved
     // row becomes an edge between two numbers, its gap filled in, and the

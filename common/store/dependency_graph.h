@@ -57,6 +57,7 @@ public:
 private:
     enum Kind : int { no_node = 0, block_node = 1, instruction_node = 2 };  // ordered as the tables' names
     static Kind kind_of(std::string_view flow_table);
+    void open();
     void name(Kind kind, int64_t id);
     bool may_be_named(Kind kind, int64_t id) const;
     void add_node(Kind kind, int64_t id, int64_t start, int64_t dur, std::string_view where, std::string_view name);
