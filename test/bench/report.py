@@ -162,7 +162,16 @@ def main():
             add("parquet_query_engine_utilization_%s_seconds" % n, q[0], "s", "pq_duckdb_group_by_%s" % n, duck[0],
                 div(q[0], duck[0]), "nx-query engine_utilization (process) on the loaded database vs DuckDB's GROUP BY "
                 "engine over Instruction*.parquet (query time, one thread)")
+        cp = rows.get("pq_query_critical_path_%s" % n)
+        if cp:
+            add("parquet_critical_path_%s_seconds" % n, cp[0], "s", note="nx-query critical_path on the loaded database")
+            add("parquet_critical_path_%s_peak_rss" % n, cp[2] / 1024.0, "MiB",
+                note="the graph on disk, walked in one sweep (goal: < 100 MiB at 5M, flat in N)")
     if len(pq_sizes) > 1:
+        a, b = rows.get("pq_query_critical_path_%s" % pq_sizes[0]), rows.get("pq_query_critical_path_%s" % pq_sizes[-1])
+        if a and b:
+            add("parquet_critical_path_peak_rss_growth", b[2] / 1024.0, "MiB", "parquet_critical_path_%s_peak_rss" % pq_sizes[0],
+                a[2] / 1024.0, b[2] / a[2], "critical_path's peak RSS at %s vs at %s" % (pq_sizes[-1], pq_sizes[0]))
         a, b = rows.get("pq_convert_db_%s" % pq_sizes[0]), rows.get("pq_convert_db_%s" % pq_sizes[-1])
         if a and b:
             add("parquet_ingest_peak_rss_growth", b[2] / 1024.0, "MiB", "parquet_ingest_%s_peak_rss" % pq_sizes[0],
