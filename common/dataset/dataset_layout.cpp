@@ -1,11 +1,11 @@
 #include "common/dataset/dataset_layout.h"
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <system_error>
 
 #include "common/io/error.h"
+#include "common/io/number_text.h"
 
 namespace nx::dataset {
 
@@ -89,12 +89,6 @@ std::vector<Table> make_tables() {
     };
 }
 
-bool parse_rank(std::string_view text, int64_t& out) {
-    if (text.empty()) return false;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    return ec == std::errc() && end == text.data() + text.size();
-}
-
 }  // namespace
 
 const std::vector<Table>& tables() {
@@ -134,11 +128,7 @@ std::vector<TableFile> list_table(const std::string& root, std::string_view tabl
         if (!part.is_directory(ec) || folder.rfind(prefix, 0) != 0) continue;
         std::string value = folder.substr(prefix.size());
         std::optional<int64_t> rank;
-        if (value != kNullPartition) {
-            int64_t r = 0;
-            if (!parse_rank(value, r)) continue;
-            rank = r;
-        }
+        if (value != kNullPartition && !(rank = parse_int64(value))) continue;
         for (const fs::directory_entry& f : fs::directory_iterator(part.path(), ec)) {
             std::string name = f.path().filename().string();
             constexpr std::string_view kSuffix = ".parquet";

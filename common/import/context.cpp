@@ -1,7 +1,6 @@
 #include "common/import/importer.h"
 
 #include "common/import/runtime_path.h"
-
 #include "common/io/diag.h"
 #include "common/io/error.h"
 #include "common/records/error_counts.h"

@@ -4,14 +4,14 @@
 #include "common/import/explorer_system.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
 #include <optional>
 
-#include "common/io/diag.h"
 #include "common/import/explorer_tables.h"
-#include "common/profile/rule_inputs.h"
+#include "common/io/diag.h"
 #include "common/io/error.h"
+#include "common/io/number_text.h"
+#include "common/profile/rule_inputs.h"
 #include "common/records/jsonl.h"
 
 namespace nx::explorer {
@@ -72,12 +72,6 @@ std::string with_fields(const std::string& object, const std::string& fields) {
 
 std::string id_text(int64_t id) { return id == kNoId ? "?" : std::to_string(id); }
 
-bool parse_int(std::string_view text, int64_t& out) {
-    if (text.empty()) return false;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    return ec == std::errc() && end == text.data() + text.size();
-}
-
 }  // namespace
 
 void ExecSpans::add(const std::string& key, const Event& e, std::string_view flow_id, std::optional<int64_t> worker_gid) {
@@ -128,11 +122,7 @@ std::string_view first_flow_id(std::string_view args) {
 
 // The row's worker_gid, read from its args (the column stays there, as
 // every column nx does not map does).
-std::optional<int64_t> worker_gid(std::string_view args) {
-    int64_t gid = 0;
-    if (!parse_int(json_field(args, "worker_gid"), gid)) return std::nullopt;
-    return gid;
-}
+std::optional<int64_t> worker_gid(std::string_view args) { return parse_int64(json_field(args, "worker_gid")); }
 
 // How far two durations of one execution may differ (public scripts: 10 us
 // or 0.2%, whichever is larger; trailing NOTIFY / EVENT_SEMAPHORE were seen
@@ -205,9 +195,8 @@ void read_system_metadata(const std::vector<std::string>& files, const SchemaFac
                           std::string& metadata_json) {
     Table tab(files, {{"first_ts_ns", Kind::text}, {"last_ts_ns", Kind::text}}, facts, "SystemProfileMetadata", true);
     if (!tab.next()) return;
-    int64_t first = 0, last = 0;
-    if (parse_int(tab.text(0), first) && parse_int(tab.text(1), last) && last > first)
-        trace_seconds = static_cast<double>(last - first) / 1e9;
+    std::optional<int64_t> first = parse_int64(tab.text(0)), last = parse_int64(tab.text(1));
+    if (first && last && *last > *first) trace_seconds = static_cast<double>(*last - *first) / 1e9;
     metadata_json = tab.row_json();
 }
 

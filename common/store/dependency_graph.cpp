@@ -1,30 +1,18 @@
 #include "common/store/dependency_graph.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <map>
 #include <queue>
 
 #include "common/io/error.h"
+#include "common/io/number_text.h"
 #include "common/io/temp_path.h"
 #include "common/profile/rule_inputs.h"
 
 namespace nx {
 
 namespace {
-
-bool to_int(std::string_view text, int64_t& out) {
-    if (text.empty()) return false;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    return ec == std::errc() && end == text.data() + text.size();
-}
-
-std::optional<int64_t> int_of(std::string_view text) {
-    int64_t v = 0;
-    if (!to_int(text, v)) return std::nullopt;
-    return v;
-}
 
 std::string_view table_of(int64_t kind) { return kind == 1 ? "dma_block" : "instruction"; }
 
@@ -102,8 +90,8 @@ bool DependencyCollector::may_be_named(Kind kind, int64_t id) const {
 }
 
 void DependencyCollector::flow_row(std::string_view json) {
-    flow(json_field(json, "in_table"), int_of(json_field(json, "in_id")), json_field(json, "out_table"),
-         int_of(json_field(json, "out_id")), int_of(json_field(json, "gap_time")));
+    flow(json_field(json, "in_table"), parse_int64(json_field(json, "in_id")), json_field(json, "out_table"),
+         parse_int64(json_field(json, "out_id")), parse_int64(json_field(json, "gap_time")));
 }
 
 void DependencyCollector::flow(std::string_view in_table, std::optional<int64_t> in_id, std::string_view out_table,
@@ -132,9 +120,9 @@ void DependencyCollector::add_node(Kind kind, int64_t id, int64_t start, int64_t
 }
 
 void DependencyCollector::instruction(const Event& e) {
-    int64_t id = 0;
-    if (e.type != EventType::instruction || !to_int(json_field(e.args_json, "id"), id)) return;
-    instruction(e, id);
+    std::optional<int64_t> id = parse_int64(json_field(e.args_json, "id"));
+    if (e.type != EventType::instruction || !id) return;
+    instruction(e, *id);
 }
 
 void DependencyCollector::instruction(const Event& e, int64_t id) {
@@ -145,8 +133,8 @@ void DependencyCollector::instruction(const Event& e, int64_t id) {
 }
 
 void DependencyCollector::dma_block_row(std::string_view json) {
-    dma_block(int_of(json_field(json, "id")), int_of(json_field(json, "start_ts")), int_of(json_field(json, "end_ts")),
-              int_of(json_field(json, "duration_ns")), json_field(json, "queue_name"), json_field(json, "variable"));
+    dma_block(parse_int64(json_field(json, "id")), parse_int64(json_field(json, "start_ts")), parse_int64(json_field(json, "end_ts")),
+              parse_int64(json_field(json, "duration_ns")), json_field(json, "queue_name"), json_field(json, "variable"));
 }
 
 void DependencyCollector::dma_block(std::optional<int64_t> id, std::optional<int64_t> start, std::optional<int64_t> end,

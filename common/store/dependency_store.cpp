@@ -1,11 +1,11 @@
 #include "common/store/dependency_store.h"
 
-#include <charconv>
 #include <climits>
 #include <optional>
 #include <map>
 #include <memory>
 
+#include "common/io/number_text.h"
 #include "common/parquet/table_reader.h"
 #include "common/store/dependency_graph.h"
 #include "common/store/kept_sources.h"
@@ -23,11 +23,7 @@ std::optional<int64_t> int_at(const parquet::TableReader& r, size_t i) {
     const parquet::ColumnCursor* c = r.column(i);
     if (!c || c->is_null()) return std::nullopt;
     if (c->holds_integers()) return c->i64();
-    int64_t v = 0;
-    std::string_view text = c->holds_bytes() ? c->str() : std::string_view();
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return v;
+    return c->holds_bytes() ? parse_int64(c->str()) : std::nullopt;
 }
 
 std::string_view text_at(const parquet::TableReader& r, size_t i) {
