@@ -25,7 +25,7 @@ TOOLS    := $(patsubst cmd/%/main.cpp,%,$(sort $(wildcard cmd/nx-*/main.cpp)))
 # compiler's new warning must not stop them.
 WERROR   ?=
 NX_CXXFLAGS = -std=c++20 -Wall -Wextra $(WERROR) -pthread -I. $(OPT) $(SAN) -MMD -MP $(CXXFLAGS)
-NX_LIBS  := -lsqlite3 -lre2 -lz -lsnappy -lzstd -llz4 -lbrotlidec -lboost_program_options -lopenblas -lpthread
+NX_LIBS  := -lsqlite3 -lre2 -lz -lsnappy -lzstd -llz4 -lbrotlidec -lboost_program_options -lpthread -ldl
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 COMMON_SRC := $(shell find common -name '*.cpp' | sort)

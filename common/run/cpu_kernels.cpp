@@ -1,7 +1,5 @@
 #include "common/run/cpu_kernels.h"
 
-#include <cblas.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -9,6 +7,7 @@
 #include <vector>
 
 #include "common/io/error.h"
+#include "common/run/openblas.h"
 #include "common/workload/for_loop_size.h"
 
 namespace nx {
@@ -58,9 +57,7 @@ void run_op(OpRecorder* rec, std::string_view name, std::string_view layer, doub
 }
 
 void sgemm(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c, bool b_transposed = false) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, b_transposed ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-                static_cast<int>(n), static_cast<int>(k), 1.0f, a, static_cast<int>(k), b,
-                static_cast<int>(b_transposed ? k : n), 0.0f, c, static_cast<int>(n));
+    openblas_sgemm(static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), a, b, c, b_transposed);
 }
 
 class Matmul : public CpuProgram {
