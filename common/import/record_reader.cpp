@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "common/io/error.h"
+#include "common/io/json_input_stream.h"
 #include "common/io/json_text.h"
 #include "common/io/limits.h"
 #include "common/io/utf8.h"

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "common/io/error.h"
+#include "common/io/json_input_stream.h"
 #include "common/records/jsonl.h"
 
 namespace nx {

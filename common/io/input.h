@@ -1,6 +1,6 @@
 // Reading inputs: files or stdin ("-"), gzip-compressed or plain (zlib detects
-// which), with a look-ahead window for format sniffing, and a RapidJSON input
-// stream that knows the current line number without a per-character cost.
+// which), with a look-ahead window for format sniffing.  JSON is read from
+// them through json_input_stream.h.
 // Standard input on a terminal says so on stderr ("reading standard input;
 // Ctrl-D to end") before the tool waits on it.
 #pragma once
@@ -73,65 +73,6 @@ private:
     size_t lookahead_pos_ = 0;
     int64_t lines_skipped_ = 0;
     bool regular_file_ = false; // opened from a regular file (reopen() can read it again)
-};
-
-// A RapidJSON input stream (the Stream concept: Peek/Take/Tell) over an
-// InputSource.  Newlines are counted per buffer refill with memchr, so line()
-// is cheap to ask for and free when nobody asks.
-class JsonInputStream {
-public:
-    typedef char Ch;
-
-    explicit JsonInputStream(InputSource& source, size_t buffer_size = 1 << 18);
-    JsonInputStream(const JsonInputStream&) = delete;
-    JsonInputStream& operator=(const JsonInputStream&) = delete;
-
-    Ch Peek() const { return *current_; }
-    Ch Take() {
-        Ch c = *current_;
-        advance();
-        return c;
-    }
-    size_t Tell() const { return consumed_before_ + static_cast<size_t>(current_ - buffer_.get()); }
-
-    // 1-based line of the next character to be read.  Counting resumes where
-    // the previous call stopped, so asking once per record costs O(input).
-    int64_t line() const;
-
-    // A cap on one token (a string, a number, a run of whitespace): the
-    // handler calls mark() at every token, and a refill more than `bytes`
-    // past the last mark throws Error (limits.h).  0 = no cap.
-    void set_token_limit(size_t bytes) { token_limit_ = bytes; }
-    void mark() { mark_ = Tell(); }
-    // True at the real end of the input (Peek() is '\0' there, but also at a NUL byte).
-    bool at_end() const { return eof_ && current_ == last_; }
-
-    // Unused by the reader but required by the concept.
-    Ch* PutBegin() { return nullptr; }
-    void Put(Ch) {}
-    void Flush() {}
-    size_t PutEnd(Ch*) { return 0; }
-
-private:
-    void advance() {
-        if (current_ < last_) ++current_;
-        else refill();
-    }
-    void refill();
-
-    InputSource& source_;
-    size_t size_;
-    std::unique_ptr<char[]> buffer_;
-    char* current_;
-    char* last_;             // last valid character (the '\0' sentinel at EOF)
-    size_t consumed_before_ = 0;
-    int64_t lines_before_ = 0;  // newlines in buffers already consumed
-    mutable const char* counted_to_ = nullptr;  // line() has counted up to here
-    mutable int64_t counted_lines_ = 0;         // newlines in [buffer, counted_to_)
-    size_t read_count_ = 0;
-    bool eof_ = false;
-    size_t token_limit_ = 0;
-    size_t mark_ = 0;
 };
 
 }  // namespace nx

@@ -96,6 +96,9 @@ public:
 
 private:
     int64_t t0_, span_, n_;
+    // Past these, b * span_ and (t - t0_) * n_ need 128 bits; below them 64
+    // do, and a 128-bit division (__divti3) costs several 64-bit ones.
+    int64_t edge_fits_, offset_fits_;
 };
 
 // Length of the intersection of two sets of disjoint, sorted intervals.

@@ -13,6 +13,10 @@
 
 #include "common/io/error.h"
 #include "common/io/input.h"
+#include "common/io/json_input_stream.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 namespace {
 
@@ -214,3 +218,99 @@ TEST(JsonInputStream, LineCountsInGzipInput) {
         s.Take();
     }
 }
+
+namespace {
+
+// Every SAX event of a parse, as text: strings and keys with their bytes.
+struct SaxLog : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, SaxLog> {
+    std::string log;
+    bool Default() {
+        log += "?";
+        return true;
+    }
+    bool Null() { return add("null"); }
+    bool Bool(bool b) { return add(b ? "true" : "false"); }
+    bool Int(int i) { return add("i" + std::to_string(i)); }
+    bool Uint(unsigned u) { return add("u" + std::to_string(u)); }
+    bool Int64(int64_t i) { return add("I" + std::to_string(i)); }
+    bool Uint64(uint64_t u) { return add("U" + std::to_string(u)); }
+    bool Double(double d) { return add("d" + std::to_string(d)); }
+    bool String(const char* s, rapidjson::SizeType n, bool) { return add("s[" + std::string(s, n) + "]"); }
+    bool Key(const char* s, rapidjson::SizeType n, bool) { return add("k[" + std::string(s, n) + "]"); }
+    bool StartObject() { return add("{"); }
+    bool EndObject(rapidjson::SizeType n) { return add("}" + std::to_string(n)); }
+    bool StartArray() { return add("["); }
+    bool EndArray(rapidjson::SizeType n) { return add("]" + std::to_string(n)); }
+    bool add(const std::string& e) {
+        log += e + ",";
+        return true;
+    }
+};
+
+// The parse's events, or its error and offset.
+std::string sax_of_stream(const std::string& path, size_t buffer) {
+    auto in = nx::InputSource::open(path);
+    nx::JsonInputStream s(*in, buffer);
+    SaxLog h;
+    rapidjson::Reader r;
+    rapidjson::ParseResult ok = r.Parse<rapidjson::kParseNanAndInfFlag>(s, h);
+    return ok ? h.log : "error " + std::to_string(ok.Code()) + " at " + std::to_string(ok.Offset());
+}
+std::string sax_of_memory(const std::string& text) {
+    rapidjson::StringStream s(text.c_str());
+    SaxLog h;
+    rapidjson::Reader r;
+    rapidjson::ParseResult ok = r.Parse<rapidjson::kParseNanAndInfFlag>(s, h);
+    return ok ? h.log : "error " + std::to_string(ok.Code()) + " at " + std::to_string(ok.Offset());
+}
+
+}  // namespace
+
+TEST(JsonInputStream, StringsParseAsFromMemoryWhateverTheBufferSize) {
+    // Strings copied in runs (take_plain_run) must give RapidJSON's own
+    // answer: runs cut by the buffer's end at every position, escapes,
+    // multi-byte UTF-8 split across refills, runs longer than the 16-byte
+    // scan, and the errors (a raw control character, an unterminated string,
+    // a bad escape) at the same offset.
+    std::string long_run(70, 'x');
+    std::vector<std::string> texts = {
+        R"({"name":"MATMUL","opcode":"a\"b\\c\/d\n","k":[1,2.5,"x"]})",
+        "[\"" + long_run + "\",\"" + long_run + "\\t" + long_run + "\",\"\"]",
+        "{\"caf\xC3\xA9\":\"\xE2\x82\xAC\xF0\x9F\x98\x80 tail \xC3\xA9\",\"u\":\"\\u00e9\\ud83d\\ude00\"}",
+        "[\"0123456789abcdef\",\"0123456789abcde\\\"\",\"0123456789abcdefg\\\\\"]",
+        "[\"tab\there\"]",
+        "[\"unterminated",
+        "[\"bad \\q escape\"]",
+        "{\"" + long_run + "\":\"" + long_run + "\"}",
+    };
+    TempDir dir;
+    for (size_t t = 0; t < texts.size(); ++t) {
+        std::string path = dir.write("t" + std::to_string(t) + ".json", texts[t]);
+        std::string want = sax_of_memory(texts[t]);
+        for (size_t buffer = 1; buffer <= 40; ++buffer)
+            ASSERT_EQ(sax_of_stream(path, buffer), want) << "text " << t << ", buffer " << buffer;
+        ASSERT_EQ(sax_of_stream(path, 1 << 16), want) << "text " << t;
+    }
+}
+
+TEST(JsonInputStream, PlainRunStopsAtTheFirstSpecialByteAndBeforeTheBuffersLast) {
+    TempDir dir;
+    std::string text = "abcdefghijklmnopqrstuvwxyz0123456789\"rest";
+    auto in = nx::InputSource::open(dir.write("run.txt", text));
+    nx::JsonInputStream s(*in, 1 << 10);
+    EXPECT_EQ(s.take_plain_run(), "abcdefghijklmnopqrstuvwxyz0123456789");
+    EXPECT_EQ(s.Peek(), '"');
+    EXPECT_EQ(s.take_plain_run(), "");
+    s.Take();
+    // At the end of input the '\0' sentinel is the buffer's last byte: the
+    // run stops before it.
+    EXPECT_EQ(s.take_plain_run(), "rest");
+    EXPECT_EQ(s.Peek(), '\0');
+    // A small buffer: the run ends one byte short of the buffer's end.
+    auto in2 = nx::InputSource::open(dir.write("run2.txt", "abcdefgh"));
+    nx::JsonInputStream s2(*in2, 4);
+    EXPECT_EQ(s2.take_plain_run(), "abc");
+    EXPECT_EQ(s2.Take(), 'd');
+    EXPECT_EQ(s2.take_plain_run(), "efg");
+}
+
