@@ -40,6 +40,17 @@ def main():
     add("fanout_local_1_worker_seconds", l1["wall"], "s", note="%d ranks x %d events, make dataset JOBS=1" % (ranks, events))
     add("fanout_local_2_workers_seconds", l2["wall"], "s", "fanout_local_1_worker_seconds", l1["wall"],
         l1["wall"] / l2["wall"], "speed-up with 2 workers (goal >= 1.8)")
+    # The machine's own ceiling for that speed-up: two conversions at once
+    # against the same two one after the other, the median of three pairs.
+    pairs = sorted(rows["machine_serial_%d" % i]["wall"] / rows["machine_parallel_%d" % i]["wall"] for i in (1, 2, 3))
+    machine = pairs[1]
+    add("machine_two_process_speedup", machine, "x", note="two nx-convert processes of the same 16 profiles, nothing "
+        "shared, at once against one after the other (median of the pairs %s): the most 2 workers can gain here"
+        % ", ".join("%.3f" % p for p in pairs))
+    add("fanout_speedup_of_machine", (l1["wall"] / l2["wall"]) / machine, "fraction",
+        "machine_two_process_speedup", machine, (l1["wall"] / l2["wall"]) / machine,
+        "the 2-worker speed-up (%.3f) over the machine's own; 1.0: nx scales as far as the machine does"
+        % (l1["wall"] / l2["wall"]))
     add("fanout_events_per_second", total_events / l2["wall"], "events/s", note="2 workers")
     tasks = int(notes.get("tasks", "1"))
     if "slurm_2" in rows:
@@ -60,6 +71,20 @@ def main():
     ds, db = rows["subset_dataset"], rows["subset_sqlite"]
     add("subset_dataset_write_seconds", ds["wall"], "s", "subset_sqlite_load_seconds", db["wall"], db["wall"] / ds["wall"],
         "%d ranks, one worker: SQLite load time over dataset write time (goal >= 3)" % subset)
+    # Each writer's own cost: its conversion's CPU over the same conversions
+    # with no sink, which parse and analyse the profiles as both writers do.
+    po = rows["subset_parse_only"]
+    ds_own, db_own = ds["cpu"] - po["cpu"], db["cpu"] - po["cpu"]
+    add("subset_parse_only_cpu_seconds", po["cpu"], "s", note="%d ranks converted to profile records only (no sink): "
+        "the parse and analysis both writers pay, %.0f%% of the dataset write's CPU" % (subset, 100 * po["cpu"] / ds["cpu"]))
+    add("subset_dataset_writer_cpu_seconds", ds_own, "s", "subset_sqlite_writer_cpu_seconds", db_own,
+        db_own / ds_own if ds_own > 0 else float("nan"),
+        "each writer's own CPU (its conversion's minus the no-sink conversion's): SQLite's over the dataset's")
+    # What a task given one CPU pays (Slurm's --cpus-per-task=1): both sides run
+    # a second thread beside the parse, so wall time hides part of their work.
+    add("subset_dataset_write_cpu_seconds", ds["cpu"], "s", "subset_sqlite_load_cpu_seconds", db["cpu"],
+        db["cpu"] / ds["cpu"] if ds["cpu"] else float("nan"),
+        "%d ranks, one worker: SQLite load CPU over dataset write CPU (user + system)" % subset)
     dsb, dbb = int(notes["subset_dataset_bytes"]), int(notes["subset_sqlite_bytes"])
     add("subset_dataset_mib", dsb / 2**20, "MiB", "subset_sqlite_mib", dbb / 2**20, dbb / dsb,
         "SQLite bytes over dataset bytes for the same %d ranks (goal >= 5)" % subset)
