@@ -3,9 +3,8 @@
 // parser skip whitespace and copy a string's plain characters from that
 // buffer in runs (with a 16-byte scan) rather than one Take() at a time: that
 // per-character path was a quarter of a neuron-profile JSON import's parse
-// thread.  Every
-// reader that parses with this stream includes this header, so every one
-// gets the same specialisation.
+// thread.  Every reader that parses with this stream includes this header, so
+// every one gets the same specialisations.
 #pragma once
 
 #include <rapidjson/reader.h>
