@@ -275,10 +275,32 @@ void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
 
 void EventSpool::sort_chunk() {
     if (keys_sorted_) return;
-    std::sort(keys_.begin(), keys_.end(),
-              [](const Key& a, const Key& b) {
-                  return before(a.major, a.ts, a.end, a.depth, a.seq, b.major, b.ts, b.end, b.depth, b.seq);
-              });
+    auto key_before = [](const Key& a, const Key& b) {
+        return before(a.major, a.ts, a.end, a.depth, a.seq, b.major, b.ts, b.end, b.depth, b.seq);
+    };
+    // By track (a dataset's events): the events of a profile come in time
+    // order, interleaved across its tracks, so each track's keys are in order
+    // already and only the interleaving is to undo.  A stable counting pass
+    // by track does that in linear time, and a track whose keys are not in
+    // order is sorted on its own; the comparison sort over the whole chunk
+    // was a tenth of writing a profile's dataset.  `before` is a total order
+    // (seq is unique), so the result is the one std::sort gives.
+    if (by_track_ && tracks_.size() <= keys_.size()) {
+        std::vector<size_t> start(tracks_.size() + 1, 0);
+        for (const Key& k : keys_) ++start[k.major + 1];
+        for (size_t t = 1; t < start.size(); ++t) start[t] += start[t - 1];
+        std::vector<Key> by_track(keys_.size());
+        std::vector<size_t> at(start.begin(), start.end() - 1);
+        for (const Key& k : keys_) by_track[at[k.major]++] = k;
+        for (size_t t = 0; t + 1 < start.size(); ++t) {
+            auto first = by_track.begin() + static_cast<std::ptrdiff_t>(start[t]);
+            auto last = by_track.begin() + static_cast<std::ptrdiff_t>(start[t + 1]);
+            if (!std::is_sorted(first, last, key_before)) std::sort(first, last, key_before);
+        }
+        keys_.swap(by_track);
+    } else {
+        std::sort(keys_.begin(), keys_.end(), key_before);
+    }
     keys_sorted_ = true;
     arrival_order_ = false;
 }
