@@ -163,10 +163,13 @@ TEST(EventSpool, TrackOrderGivesTheComparisonSortsOrderWhateverTheArrival) {
             int64_t dur = static_cast<int64_t>(rng() % 4);
             added.push_back({"t" + std::to_string(t), ts, ts + dur, static_cast<int>(rng() % 3), i});
         }
+        // Events hold views: their names must outlive the adds.
+        std::vector<std::string> names;
+        for (const Want& w : added) names.push_back("e" + std::to_string(w.seq));
         for (size_t chunk : {size_t{2048}, size_t{1} << 20}) {
             nx::EventSpool spool(chunk, nx::EventSpool::Order::track_then_time);
             for (const Want& w : added) {
-                Event e = instr(w.track, Engine::vector, w.ts, w.end - w.ts, "e" + std::to_string(w.seq));
+                Event e = instr(w.track, Engine::vector, w.ts, w.end - w.ts, names[static_cast<size_t>(w.seq)]);
                 e.depth = w.depth;
                 spool.add(e);
             }
