@@ -212,8 +212,8 @@ int64_t TimeBuckets::edge(int64_t b) const {
 }
 
 int64_t TimeBuckets::of(int64_t t) const {
-    // In 128 bits only when 64 would overflow: the 128-bit division was a
-    // twentieth of a profile's import.  The same quotient either way.
+    // In 128 bits only when 64 would overflow: the 128-bit division was 3%
+    // of a JSON import's parse thread.  The same quotient either way.
     int64_t d = t - t0_;
     int64_t q = d >= 0 && d <= offset_fits_ ? d * n_ / span_
                                              : static_cast<int64_t>(static_cast<__int128>(d) * n_ / span_);

@@ -283,7 +283,7 @@ void EventSpool::sort_chunk() {
     // already and only the interleaving is to undo.  A stable counting pass
     // by track does that in linear time, and a track whose keys are not in
     // order is sorted on its own; the comparison sort over the whole chunk
-    // was a tenth of writing a profile's dataset.  `before` is a total order
+    // was about 6% of writing a profile's dataset.  `before` is a total order
     // (seq is unique), so the result is the one std::sort gives.
     if (by_track_ && tracks_.size() <= keys_.size()) {
         std::vector<size_t> start(tracks_.size() + 1, 0);
