@@ -120,9 +120,8 @@ void DependencyCollector::add_node(Kind kind, int64_t id, int64_t start, int64_t
 }
 
 void DependencyCollector::instruction(const Event& e) {
-    std::optional<int64_t> id = parse_int64(json_field(e.args_json, "id"));
-    if (e.type != EventType::instruction || !id) return;
-    instruction(e, *id);
+    if (e.type != EventType::instruction) return;
+    if (std::optional<int64_t> id = parse_int64(json_field(e.args_json, "id"))) instruction(e, *id);
 }
 
 void DependencyCollector::instruction(const Event& e, int64_t id) {
