@@ -1,9 +1,10 @@
 #include "common/convert/fanout_plan.h"
 
 #include <algorithm>
-#include <charconv>
+#include <climits>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <tuple>
 
@@ -11,6 +12,7 @@
 #include "common/import/explorer_tables.h"
 #include "common/import/runtime_path.h"
 #include "common/io/error.h"
+#include "common/io/number_text.h"
 
 namespace nx {
 
@@ -27,10 +29,8 @@ int named_rank(const std::string& path) {
     static const std::regex kRankFile(R"((^|/)profile_rank_(\d+)\.(ntff|json|json\.gz)$)");
     std::smatch m;
     if (!std::regex_search(path, m, kRankFile)) return -1;
-    int rank = -1;
-    std::string digits = m[2].str();
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
-    return ec == std::errc() && rank >= 0 ? rank : -1;
+    std::optional<int64_t> rank = parse_int64(m[2].str());
+    return rank && *rank <= INT_MAX ? static_cast<int>(*rank) : -1;
 }
 
 struct Found {

@@ -1,9 +1,10 @@
 #include "common/dataset/dataset_plan.h"
 
-#include <charconv>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -11,6 +12,7 @@
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
 #include "common/io/limits.h"
+#include "common/io/number_text.h"
 
 namespace nx {
 
@@ -36,9 +38,9 @@ std::vector<PlanEntry> read_plan(const std::string& path) {
             throw Error("a plan line has three fields: rank, input, neff", path, n);
         PlanEntry e;
         std::string rank = line.substr(0, t1);
-        auto [end, ec] = std::from_chars(rank.data(), rank.data() + rank.size(), e.rank);
-        if (ec != std::errc() || end != rank.data() + rank.size() || e.rank < -1)
-            throw Error("the rank '" + rank + "' is not a number >= -1", path, n);
+        std::optional<int64_t> r = parse_int64(rank);
+        if (!r || *r < -1 || *r > INT_MAX) throw Error("the rank '" + rank + "' is not a number >= -1", path, n);
+        e.rank = static_cast<int>(*r);
         e.input = line.substr(t1 + 1, t2 - t1 - 1);
         e.neff = line.substr(t2 + 1);
         if (e.input.empty()) throw Error("a plan line without its input", path, n);
