@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <memory>
-#include <queue>
 #include <vector>
 
 namespace nx {
@@ -82,25 +81,27 @@ int64_t EngineBusy::work_instructions(Engine r) const { return folded_sum(count_
 int64_t EngineBusy::work_duration_sum(Engine r) const { return folded_sum(dur_sum_, r) - folded_sum(wait_sum_, r); }
 
 int64_t EngineBusy::union_length(std::initializer_list<Engine> rows) {
-    // k-way merge of the rows' sorted, disjoint intervals.
-    std::vector<std::unique_ptr<IntervalUnion::Reader>> readers;
-    using Item = std::pair<Interval, size_t>;
-    auto later = [](const Item& a, const Item& b) { return a.first.begin > b.first.begin; };
-    std::priority_queue<Item, std::vector<Item>, decltype(later)> heap(later);
+    // A merge of the rows' sorted, disjoint intervals.  A handful of rows:
+    // the earliest head is found by a scan, not a heap.
+    struct Head {
+        std::unique_ptr<IntervalUnion::Reader> reader;
+        Interval iv;
+    };
+    std::vector<Head> heads;
     for (Engine r : rows) {
         if (!present(r)) continue;
-        readers.push_back(std::make_unique<IntervalUnion::Reader>(busy(r)));
-        Interval iv;
-        if (readers.back()->next(iv)) heap.push({iv, readers.size() - 1});
+        Head h{std::make_unique<IntervalUnion::Reader>(busy(r)), {}};
+        if (h.reader->next(h.iv)) heads.push_back(std::move(h));
     }
     int64_t total = 0;
     bool have = false;
     Interval cur{0, 0};
-    while (!heap.empty()) {
-        auto [iv, src] = heap.top();
-        heap.pop();
-        Interval next;
-        if (readers[src]->next(next)) heap.push({next, src});
+    while (!heads.empty()) {
+        size_t first = 0;
+        for (size_t i = 1; i < heads.size(); ++i)
+            if (heads[i].iv.begin < heads[first].iv.begin) first = i;
+        Interval iv = heads[first].iv;
+        if (!heads[first].reader->next(heads[first].iv)) heads.erase(heads.begin() + static_cast<std::ptrdiff_t>(first));
         if (have && iv.begin <= cur.end) {
             cur.end = std::max(cur.end, iv.end);
             continue;

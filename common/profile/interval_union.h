@@ -94,6 +94,21 @@ public:
     // The same as a percent of each bucket's width.
     std::vector<double> percent(IntervalUnion& u) const;
 
+    // of(t) for times that never go back (a sweep; a union's intervals in
+    // order): each answer is found by stepping forward from the last over
+    // edges computed once, with no division.
+    class Forward {
+    public:
+        explicit Forward(const TimeBuckets& tb);
+        // Equals tb.of(t) for t not below the previous call's.
+        int64_t of(int64_t t);
+        int64_t edge(int64_t b) const { return edges_[static_cast<size_t>(b)]; }
+
+    private:
+        std::vector<int64_t> edges_;  // edge(0) ... edge(count())
+        int64_t b_ = 0;
+    };
+
 private:
     int64_t t0_, span_, n_;
     // Past these, b * span_ and (t - t0_) * n_ need 128 bits; below them 64

@@ -60,6 +60,7 @@ TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int6
 
     const bool bucketed = out.span_ns > 0;
     TimeBuckets tb(start_ns, end_ns, std::max(buckets, 1));
+    TimeBuckets::Forward forward(tb);  // the sweep's times only grow
     std::vector<int64_t> compute_b(static_cast<size_t>(tb.count()), 0), collective_b(compute_b);
     int64_t in_kind[3] = {0, 0, 0};  // streams of each kind in progress
     int64_t by_set[8] = {};          // length by the set of kinds in progress (bit per kind)
@@ -75,8 +76,8 @@ TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int6
             if (bucketed && (set & 3)) {
                 // Cut the stretch at bucket edges.
                 for (int64_t lo = std::max(pos, start_ns), hi; lo < std::min(next, end_ns); lo = hi) {
-                    int64_t b = tb.of(lo);
-                    hi = b + 1 < tb.count() ? std::min(next, tb.edge(b + 1)) : std::min(next, end_ns);
+                    int64_t b = forward.of(lo);
+                    hi = b + 1 < tb.count() ? std::min(next, forward.edge(b + 1)) : std::min(next, end_ns);
                     if (set & 1) compute_b[static_cast<size_t>(b)] += hi - lo;
                     if (set & 2) collective_b[static_cast<size_t>(b)] += hi - lo;
                 }

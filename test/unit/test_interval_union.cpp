@@ -4,6 +4,7 @@
 // is checked against a bitmap, which shares no code with the library.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <utility>
@@ -340,4 +341,40 @@ TEST(TimeBuckets, EmptySpanIsOneNanosecond) {
     nx::TimeBuckets b(5, 5, 0);
     EXPECT_EQ(b.count(), 1);
     EXPECT_EQ(b.edge(1), 6);
+}
+
+// Forward answers of() for growing times without dividing: every time of a
+// few spans that round their edges down (and some that do not), before,
+// inside and after the span, with repeats.
+TEST(TimeBuckets, ForwardGivesOfsAnswerForGrowingTimes) {
+    for (auto [start, end, n] : {std::array<int64_t, 3>{0, 2940, 50}, {100, 110, 3}, {-50, 7, 9}, {0, 3, 10},
+                                 {1000, 1000 + 99991, 50}}) {
+        nx::TimeBuckets b(start, end, n);
+        nx::TimeBuckets::Forward f(b);
+        for (int64_t t = start - 5; t <= end + 5; ++t) {
+            ASSERT_EQ(f.of(t), b.of(t)) << start << ".." << end << " in " << n << " at " << t;
+            ASSERT_EQ(f.of(t), b.of(t)) << "the same time twice, at " << t;
+        }
+        for (int64_t k = 0; k <= b.count(); ++k) EXPECT_EQ(f.edge(k), b.edge(k));
+    }
+}
+
+// busy() against bucket-by-bucket intersections, on intervals spread over
+// the span (some inside one bucket, some across many, some past each end),
+// whether the union kept them in memory or spilled runs.
+TEST(TimeBuckets, BusyEqualsEachBucketsIntersection) {
+    for (size_t chunk : {size_t{2}, size_t{1} << 16}) {
+        nx::TimeBuckets b(0, 2940, 50);
+        IntervalUnion u(chunk);
+        std::vector<Interval> in;
+        for (int64_t t = -40; t < 3000; t += 37) in.push_back({t, t + (t % 5 == 0 ? 400 : 11)});
+        for (auto it = in.rbegin(); it != in.rend(); ++it) u.add(it->begin, it->end);  // out of order
+        std::vector<Interval> merged = nx::merge_intervals(in);
+        std::vector<int64_t> ns = b.busy(u);
+        for (int64_t k = 0; k < b.count(); ++k) {
+            // Time before the span's start or past its end is in no bucket.
+            int64_t lo = b.edge(k), hi = b.edge(k + 1);
+            EXPECT_EQ(ns[static_cast<size_t>(k)], nx::intersection_length(merged, {{lo, hi}})) << "bucket " << k;
+        }
+    }
 }
