@@ -2,11 +2,8 @@
 // the plain-run scan.
 #include "common/io/json_input_stream.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "common/io/error.h"
+#include "common/io/json_text.h"
 #include "common/io/limits.h"
 
 namespace nx {
@@ -72,28 +69,8 @@ int64_t JsonInputStream::line() const {
 }
 
 size_t JsonInputStream::plain_run_length() const {
-    const char* p = current_;
-    const char* end = last_;  // the last byte is left to Take(), which refills after it
-#if defined(__SSE2__)
-    // Sixteen bytes at a time: a quote, a backslash or a byte <= 0x1F ends the run.
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i control_max = _mm_set1_epi8(0x1F);
-    while (end - p >= 16) {
-        __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(s, quote), _mm_cmpeq_epi8(s, backslash)),
-                                    _mm_cmpeq_epi8(_mm_max_epu8(s, control_max), control_max));
-        auto mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
-        if (mask != 0) return static_cast<size_t>(p - current_) + static_cast<size_t>(__builtin_ctz(mask));
-        p += 16;
-    }
-#endif
-    while (p < end) {
-        auto c = static_cast<unsigned char>(*p);
-        if (c == '"' || c == '\\' || c < 0x20) break;
-        ++p;
-    }
-    return static_cast<size_t>(p - current_);
+    // The last byte is left to Take(), which refills after it.
+    return json_plain_prefix(current_, last_);
 }
 
 }  // namespace nx

@@ -172,6 +172,35 @@ TEST(JsonText, KeepsUtf8AsIs) {
     EXPECT_EQ(j.view(), "\"\xC3\xA9t\xC3\xA9\"");
 }
 
+// The escape scan goes sixteen bytes at a time: every byte that needs an
+// escape, at every position of strings shorter and longer than a block,
+// next to UTF-8 (bytes above 0x7F, which a signed compare would take for
+// control characters), round-trips through RapidJSON's parser.
+TEST(JsonText, StringsRoundTripWhereverTheEscapesFall) {
+    const std::string specials[] = {"\"", "\\", "\n", std::string(1, '\0'), "\x1f", "\x7f", "\xC3\xA9", "\xF0\x9F\x98\x80"};
+    for (size_t len = 0; len <= 40; ++len) {
+        for (size_t at = 0; at <= len; ++at) {
+            for (const std::string& special : specials) {
+                std::string text(len, 'a');
+                text.insert(at, special);
+                nx::JsonText j;
+                j.string(text);
+                rapidjson::Document d;
+                std::string json(j.view());
+                d.Parse(json.data(), json.size());
+                ASSERT_FALSE(d.HasParseError()) << json;
+                ASSERT_TRUE(d.IsString());
+                ASSERT_EQ(std::string(d.GetString(), d.GetStringLength()), text) << json;
+                // Only what must be escaped is: the plain bytes are copied as they are.
+                bool plain = static_cast<unsigned char>(special[0]) >= 0x20 && special != "\"" && special != "\\";
+                if (plain) {
+                    ASSERT_EQ(json, "\"" + text + "\"");
+                }
+            }
+        }
+    }
+}
+
 TEST(JsonText, ObjectMembersAreSeparatedByCommas) {
     nx::JsonText j;
     j.start_object();
