@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/io/record_sorter.h"
 #include "common/trace/trace_counters.h"
 #include "common/trace/trace_layout.h"
 #include "common/trace/trace_writer.h"
@@ -97,7 +98,8 @@ public:
                                 "INSERT INTO track(profile_id, name, engine, kind, row)"
                                 " VALUES (?, ?, NULL, 'counter', NULL)"),
           samples_(db, "counter(ts, track_id, value)", 3),
-          placements_(db, "slice_layout(id, track_id, depth, parent_id)", 4) {}
+          placements_(db, "slice_layout(id, track_id, depth, parent_id)", 4),
+          by_id_(kPlacementRunBytes, "slice layout") {}
 
     void begin_process(const TraceProcess&) override {}
 
@@ -135,8 +137,7 @@ public:
         auto depth = static_cast<int64_t>(s.open.size());
         s.open.push_back(placed ? e.ref : 0);
         if (!placed || (depth == 0 && !s.lane)) return;
-        using B = BatchInsert;
-        placements_.add({B::integer(e.ref), B::integer(s.id), B::integer(depth), B::integer_or_null(parent)});
+        by_id_.add({e.ref, s.id, depth, parent});
     }
 
     void slice_end(const TraceTrack& t, int64_t) override {
@@ -152,6 +153,10 @@ public:
 
     void end_process() override {
         samples_.flush();
+        using B = BatchInsert;
+        by_id_.drain([&](const Placement& p) {
+            placements_.add({B::integer(p.id), B::integer(p.track), B::integer(p.depth), B::integer_or_null(p.parent)});
+        });
         placements_.flush();
     }
     void finish() override {}
@@ -164,11 +169,22 @@ private:
         std::vector<int64_t> open;  // event ids of the open slices, innermost last
     };
 
+    // A slice placed: its event id, lane (track.id), depth and parent's id (0: none).
+    struct Placement {
+        int64_t id, track, depth, parent;
+        int64_t key() const { return id; }
+    };
+    // The layout places slices in time order; the ids of a profile's events
+    // are in time order per source table (an Explorer profile's instructions,
+    // then its DMA packets), so its rows go in sorted by id (record_sorter.h).
+    static constexpr size_t kPlacementRunBytes = size_t{4} << 20;
+
     SqliteDb& db_;
     int64_t profile_id_;
     const std::vector<int64_t>& row_tracks_;
     SqliteStmt insert_lane_, insert_counter_track_;
     BatchInsert samples_, placements_;
+    RecordSorter<Placement> by_id_;
     // By uuid: the layout numbers a profile's tracks 1, 2, ... from the
     // process's uuid (0 here).
     std::vector<Track> tracks_;

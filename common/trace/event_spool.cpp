@@ -1,18 +1,15 @@
 #include "common/trace/event_spool.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <queue>
 
 #include "common/io/error.h"
+#include "common/io/spill_file.h"
 
 namespace nx {
 
@@ -137,22 +134,6 @@ bool before(uint32_t major_a, int64_t ts_a, int64_t end_a, int32_t depth_a, uint
     if (end_a != end_b) return end_a > end_b;
     if (depth_a != depth_b) return depth_a < depth_b;
     return seq_a < seq_b;
-}
-
-// An unlinked temporary file in $TMPDIR (default /tmp): nothing to clean up
-// whatever happens to the process.
-std::FILE* open_spill_file() {
-    const char* dir = std::getenv("TMPDIR");
-    std::string templ = std::string(dir && *dir ? dir : "/tmp") + "/nx-trace-spool.XXXXXX";
-    int fd = mkstemp(templ.data());
-    if (fd < 0) throw Error("cannot create a temporary file for the trace (" + templ + "): " + std::strerror(errno));
-    unlink(templ.c_str());
-    std::FILE* f = fdopen(fd, "w+b");
-    if (!f) {
-        close(fd);
-        throw Error(std::string("cannot open the temporary trace file: ") + std::strerror(errno));
-    }
-    return f;
 }
 
 }  // namespace
@@ -308,7 +289,7 @@ void EventSpool::sort_chunk() {
 void EventSpool::spill_chunk() {
     if (keys_.empty()) return;
     sort_chunk();
-    if (!spill_) spill_ = open_spill_file();
+    if (!spill_) spill_ = open_spill_file("trace");
     if (std::fseek(spill_, 0, SEEK_END) != 0) throw Error("cannot seek the temporary trace file");
     long offset = std::ftell(spill_);
     long bytes = 0;
