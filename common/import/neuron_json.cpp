@@ -11,6 +11,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <span>
@@ -100,24 +101,32 @@ public:
     }
 
     int field_id(std::string_view section, std::string_view key) override {
-        if (section.size() == 7 && section == "summary") return -1;  // all to args, parsed as metrics
-        if (section == "layer_summary") return -1;                    // all to args, renamed with units
-        if (section == "active_time")
-            for (const FieldName& f : kActiveFields)
-                if (f.name == key) return f.field;
+        // Called for every field of every record: the section is classified
+        // when it changes, and a key is compared with the known names of its
+        // length only.
         if (section != series_section_) {
             series_section_.assign(section);
             series_ = find_series(section);
+            field_section_ = section == "summary" || section == "layer_summary" ? FieldSection::args
+                             : section == "active_time"                         ? FieldSection::active_time
+                             : series_                                          ? FieldSection::series
+                                                                                : FieldSection::events;
         }
-        if (series_) {
-            for (const FieldName& f : series_->fields)
-                if (f.name == key) return f.field;
-            return -1;
+        switch (field_section_) {
+            case FieldSection::args: return -1;  // all to args: metrics, renamed with units
+            case FieldSection::series:
+                for (const FieldName& f : series_->fields)
+                    if (f.name == key) return f.field;
+                return -1;
+            case FieldSection::active_time:
+                for (const FieldName& f : kActiveFields)
+                    if (f.name == key) return f.field;
+                break;
+            case FieldSection::events: break;
         }
-        // Called for every field of every record: compare only names of the
-        // same length and first letter.
-        for (const FieldName& f : kFields)
-            if (f.name.size() == key.size() && f.name[0] == key[0] && f.name == key) return f.field;
+        if (key.size() >= fields_by_length_.size()) return -1;
+        for (const FieldName& f : fields_by_length_[key.size()])
+            if (f.name == key) return f.field;
         return -1;
     }
 
@@ -547,8 +556,17 @@ private:
     int extra_summaries_ = 0;
     bool info_changed_ = false;
     bool saw_instructions_ = false;
+    // The section field_id() saw last, and what its fields are.
     std::string series_section_;
     const SeriesSection* series_ = nullptr;
+    enum class FieldSection : uint8_t { args, active_time, series, events };
+    FieldSection field_section_ = FieldSection::events;
+    // kFields by the length of their names (at most four share one).
+    std::array<std::vector<FieldName>, 17> fields_by_length_ = [] {
+        std::array<std::vector<FieldName>, 17> by;
+        for (const FieldName& f : kFields) by.at(f.name.size()).push_back(f);
+        return by;
+    }();
     std::string layers_;
     size_t layer_count_ = 0;
     std::string versions_ = "{";
