@@ -297,59 +297,79 @@ void DbSink::event(const Event& e) {
                          std::to_string(sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1)) + " bytes, NX_MAX_RECORD_MIB)",
                      source_, e.line);
     };
+    // A parameter that is NULL already stays bound; any other value is bound
+    // anew (text is bound SQLITE_STATIC, so its old pointer means nothing).
+    auto null = [&](int i) {
+        if (null_params_ & (1u << i)) return;
+        sqlite3_bind_null(s, i);
+        null_params_ |= 1u << i;
+    };
+    auto bound = [&](int i) { null_params_ &= ~(1u << i); };
     auto text = [&](int i, std::string_view v) {
         if (v.empty()) {
-            sqlite3_bind_null(s, i);
-        } else if (v.size() > static_cast<size_t>(INT32_MAX) ||
-                   sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC) == SQLITE_TOOBIG) {
+            null(i);
+            return;
+        }
+        bound(i);
+        if (v.size() > static_cast<size_t>(INT32_MAX) ||
+            sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC) == SQLITE_TOOBIG) {
             sqlite3_reset(s);
             throw too_big();
         }
     };
+    auto int64 = [&](int i, int64_t v) {
+        bound(i);
+        sqlite3_bind_int64(s, i, v);
+    };
+    auto real = [&](int i, double v) {
+        bound(i);
+        sqlite3_bind_double(s, i, v);
+    };
     std::string_view type = to_string(e.type);
-    sqlite3_bind_int64(s, 1, profile_rowid_);
-    sqlite3_bind_int64(s, 2, track.id);
+    int64(1, profile_rowid_);
+    int64(2, track.id);
+    bound(3);
     sqlite3_bind_text(s, 3, type.data(), static_cast<int>(type.size()), SQLITE_STATIC);
-    sqlite3_bind_int64(s, 4, e.ts_ns);
-    sqlite3_bind_int64(s, 5, e.dur_ns);
+    int64(4, e.ts_ns);
+    int64(5, e.dur_ns);
     // The name usually repeats the opcode: stored once (slice.name restores it).
     text(6, e.name == e.opcode ? std::string_view() : e.name);
     text(7, e.opcode);
     auto interned = [&](int i, std::string_view v, std::string& last, int64_t& last_id) {
         if (v.empty()) {
-            sqlite3_bind_null(s, i);
+            null(i);
             return;
         }
         if (last_id == 0 || v != last) {
             last_id = string_id(v);
             last.assign(v);
         }
-        sqlite3_bind_int64(s, i, last_id);
+        int64(i, last_id);
     };
     interned(8, e.hlo_name, last_hlo_, last_hlo_id_);
     interned(9, e.layer, last_layer_, last_layer_id_);
-    if (e.bytes >= 0) sqlite3_bind_int64(s, 10, e.bytes); else sqlite3_bind_null(s, 10);
-    if (e.flops >= 0) sqlite3_bind_double(s, 11, e.flops); else sqlite3_bind_null(s, 11);
-    if (e.model_flops >= 0) sqlite3_bind_double(s, 12, e.model_flops); else sqlite3_bind_null(s, 12);
+    if (e.bytes >= 0) int64(10, e.bytes); else null(10);
+    if (e.flops >= 0) real(11, e.flops); else null(11);
+    if (e.model_flops >= 0) real(12, e.model_flops); else null(12);
     text(13, to_string(e.dma_kind));
     text(14, e.tensor);
     // Depth comes from the layout at the end of the profile (lay_out), not
     // from the source: it is the trace's.
-    sqlite3_bind_null(s, 15);
+    null(15);
     // An event whose source row is kept in place stores where it is, not
     // its args (source_args() reads them from there).
     int64_t ref = e.src_table >= 0 && static_cast<size_t>(e.src_table) < kept_refs_.size()
                       ? kept_refs_[static_cast<size_t>(e.src_table)] : 0;
     if (ref > 0) {
-        sqlite3_bind_null(s, 16);
-        sqlite3_bind_int64(s, 18, ref);
-        sqlite3_bind_int64(s, 19, e.src_row);
+        null(16);
+        int64(18, ref);
+        int64(19, e.src_row);
     } else {
         text(16, e.args_json);
-        sqlite3_bind_null(s, 18);
-        sqlite3_bind_null(s, 19);
+        null(18);
+        null(19);
     }
-    if (e.transpose) sqlite3_bind_int64(s, 17, 1); else sqlite3_bind_null(s, 17);
+    if (e.transpose) int64(17, 1); else null(17);
     if (sqlite3_step(s) != SQLITE_DONE) {
         int code = sqlite3_errcode(db);
         sqlite3_reset(s);

@@ -98,6 +98,10 @@ private:
     // Consecutive events usually repeat their HLO name and layer.
     std::string last_hlo_, last_layer_;
     int64_t last_hlo_id_ = 0, last_layer_id_ = 0;
+    // The event statement's parameters bound to NULL now (bit i: parameter
+    // i).  A binding outlives sqlite3_reset, and most events leave the same
+    // ten columns NULL: binding them again was 4% of the database thread.
+    uint32_t null_params_ = 0;
 };
 
 }  // namespace nx

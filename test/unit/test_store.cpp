@@ -3,6 +3,8 @@
 // (common/store/engine_intervals.h) and merged databases.
 #include <gtest/gtest.h>
 
+#include <deque>
+
 #include "test/unit/test_support.h"
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -226,6 +228,37 @@ TEST(DbSink, EventIdsOfAProfileAreContiguous) {
               (std::vector<std::string>{query_text(store, "SELECT min(id) FROM event") + "|" +
                                         query_text(store, "SELECT max(id) FROM event")}));
     EXPECT_EQ(query_int(store, "SELECT last_event_id - first_event_id + 1 FROM profile"), 5);
+}
+
+// The event statement keeps a NULL bound from one event to the next (db_sink.h):
+// events that alternate between having a value and not, column by column,
+// keep exactly their own.
+TEST(DbSink, EachEventKeepsItsOwnValuesAndNullsWhateverTheEventBefore) {
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    std::vector<Event> events;
+    std::vector<std::string> want;
+    std::deque<std::string> texts;  // what the events' views point into
+    auto text = [&](std::string v) { return std::string_view(texts.emplace_back(std::move(v))); };
+    for (int i = 0; i < 12; ++i) {
+        bool odd = i % 2 == 1, third = i % 3 == 0;
+        Event e = odd ? dma(i * 10, 5, third ? -1 : 100 + i) : instr("Vector", Engine::vector, i * 10, 5, "Add");
+        if (!odd && third) e.flops = 2.0 * i;
+        if (i % 4 == 1) e.args_json = text("{\"k\":" + std::to_string(i) + "}");
+        if (i % 5 == 2) e.tensor = text("t" + std::to_string(i));
+        if (i % 4 == 3) e.hlo_name = text("%h" + std::to_string(i % 2));
+        events.push_back(e);
+        auto or_null = [](bool has, const std::string& v) { return has ? v : std::string("NULL"); };
+        want.push_back(std::to_string(i * 10) + "|" + or_null(e.bytes >= 0, std::to_string(e.bytes)) + "|" +
+                       or_null(e.flops >= 0, std::to_string(static_cast<int>(e.flops)) + ".0") + "|" +
+                       or_null(!e.args_json.empty(), std::string(e.args_json)) + "|" +
+                       or_null(!e.tensor.empty(), std::string(e.tensor)) + "|" +
+                       or_null(!e.hlo_name.empty(), std::string(e.hlo_name)));
+    }
+    load(store, info("p_a", "a"), events);
+    EXPECT_EQ(query_rows(store, "SELECT e.ts, e.bytes, e.flops, e.args, e.tensor, s.value FROM event e"
+                                " LEFT JOIN string s ON s.id = e.hlo_id ORDER BY e.id"),
+              want);
 }
 
 TEST(DbSink, FlowsJoinEventIdsThroughTheFlowView) {
