@@ -126,6 +126,11 @@ struct IntervalUnion::Reader::State {
     bool has_last = false;
     Interval last{0, 0};
     std::vector<RunReader> readers;
+    // In order, the spilled runs follow one another in time (each holds
+    // merged intervals that end before the next run's start): they are read
+    // one after the other, then the tail, with no merge.
+    bool in_order = false;
+    size_t run = 0;  // the run being read, in order
     using Item = std::pair<Interval, size_t>;  // interval, source (readers.size() = tail)
     struct Later {
         bool operator()(const Item& a, const Item& b) const { return a.first.begin > b.first.begin; }
@@ -173,9 +178,10 @@ IntervalUnion::Reader::Reader(IntervalUnion& u) : state_(std::make_unique<State>
     if (u.spill_) std::fflush(u.spill_);
     s.readers.reserve(u.runs_.size());
     for (auto& r : u.runs_) s.readers.emplace_back(u.spill_, r.first, r.second);
-    // With no spilled run the tail alone is the union, merged and in order:
-    // next() reads it without the merge's heap.
-    if (s.readers.empty()) return;
+    // In order, or with no spilled run, the runs and the tail are the
+    // union, merged and in order: next() reads them without the merge's heap.
+    s.in_order = u.ordered_;
+    if (s.in_order || s.readers.empty()) return;
     for (size_t i = 0; i <= s.readers.size(); ++i) s.pull(i);
 }
 
@@ -183,7 +189,11 @@ IntervalUnion::Reader::~Reader() = default;
 
 bool IntervalUnion::Reader::next(Interval& out) {
     State& s = *state_;
-    if (s.readers.empty()) return s.next_in_tail(out);
+    if (s.in_order || s.readers.empty()) {
+        for (; s.run < s.readers.size(); ++s.run)
+            if (s.readers[s.run].next(out)) return true;
+        return s.next_in_tail(out);
+    }
     while (!s.heap.empty()) {
         State::Item top = s.heap.top();
         s.heap.pop();

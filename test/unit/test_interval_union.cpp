@@ -233,6 +233,28 @@ TEST(IntervalUnion, LargeRandomInputMatchesBitmapReference) {
     EXPECT_EQ(u.total(), ref.total());
 }
 
+// In order the union's spilled runs are read one after another, not merged:
+// sorted starts whose intervals overlap, touch and nest across the runs'
+// boundaries (4 per chunk) give the bitmap's runs.
+TEST(IntervalUnion, OrderedInputSpilledInManyRunsMatchesBitmapReference) {
+    constexpr int64_t kSpace = 100000;
+    std::mt19937_64 rng(99);
+    std::uniform_int_distribution<int64_t> step_d(0, 40);
+    std::uniform_int_distribution<int64_t> len_d(0, 60);
+    IntervalUnion u(4);
+    Bitmap ref(kSpace);
+    for (int64_t b = 0; b < kSpace - 100; b += step_d(rng)) {
+        int64_t e = b + len_d(rng);
+        u.add(b, e);
+        if (e > b) ref.add(b, e);
+    }
+    ASSERT_TRUE(u.spilled());
+    Pairs expected = ref.runs();
+    ASSERT_GT(expected.size(), 100u);
+    EXPECT_EQ(read_all(u), expected);
+    EXPECT_EQ(u.total(), ref.total());
+}
+
 TEST(IntervalUnion, ReaderYieldsSortedDisjointNonTouchingIntervals) {
     std::mt19937_64 rng(7);
     std::uniform_int_distribution<int64_t> begin_d(0, 100000);
