@@ -42,6 +42,7 @@ public:
     virtual ~RecordFormat() = default;
     enum class SectionMode { records, carry, skip };
     // How to treat the value of top-level key `section` ("" for a bare array).
+    // Asked as the value starts, so before field_id for any of its records.
     virtual SectionMode section_mode(std::string_view section) = 0;
     // Slot index (0..kMaxSlots-1) for a known field of a record of `section`,
     // -1 to put the field into args, or kSkipField to drop it unread (a

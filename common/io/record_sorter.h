@@ -43,9 +43,8 @@ public:
 
     void add(const T& r) {
         if (run_.size() >= run_records_) spill();
-        // One allocation of the whole run, not a doubling series: freeing
-        // the smaller ones raised glibc's mmap threshold, and the heap then
-        // kept 18 MiB more at 5 million events than the run itself.
+        // The whole run at once: growing by doubling would copy it and, for
+        // a moment, hold one and a half runs.
         if (run_.capacity() == 0) run_.reserve(run_records_);
         run_.push_back(r);
     }
