@@ -104,6 +104,13 @@ def main():
         add("sqlite_insert_limit_%s_seconds" % first, lim[0], "s", note="SQLite inserting the rows nx-convert inserted (every table), alone")
         add("ingest_vs_insert_limit_%s" % first, conv[0], "s", "sqlite_insert_limit_%s" % first, lim[0],
             div(conv[0], lim[0]), "nx-convert --db vs raw SQLite inserts")
+    pairs = [(rows.get("pair_convert_db_%s_%d" % (first, k)), rows.get("pair_insert_limit_%s_%d" % (first, k)))
+             for k in (1, 2, 3)]
+    if all(a and b for a, b in pairs):
+        loads, limits = sum(a[0] for a, _ in pairs), sum(b[0] for _, b in pairs)
+        add("ingest_vs_insert_limit_paired_%s" % first, loads / 3, "s", "sqlite_insert_limit_paired_%s" % first,
+            limits / 3, div(loads, limits),
+            "three back-to-back pairs, total over total (the goal's ratio; issue 26: <= 1.3)")
     util = rows.get("query_engine_utilization_%s" % first)
     for q in ("engine_overlap", "dma_vs_compute", "timeline", "top_opcodes", "engine_utilization"):
         r = rows.get("query_%s_%s" % (q, first))
