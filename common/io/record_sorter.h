@@ -77,41 +77,6 @@ private:
         size_t records;
     };
 
-    // One sorted run as read back: a window of it in memory.
-    class RunReader {
-    public:
-        RunReader(std::FILE* f, const Run& run, size_t buffer_records, const std::string& what)
-            : file_(f), next_(run.offset), left_(run.records), cap_(buffer_records), what_(what) {
-            load();
-        }
-        bool done() const { return at_ == buf_.size(); }
-        const T& current() const { return buf_[at_]; }
-        void advance() {
-            if (++at_ == buf_.size()) load();
-        }
-
-    private:
-        void load() {
-            size_t n = std::min(cap_, left_);
-            buf_.resize(n);
-            at_ = 0;
-            if (n == 0) return;
-            if (std::fseek(file_, next_, SEEK_SET) != 0 || std::fread(buf_.data(), sizeof(T), n, file_) != n)
-                throw Error("cannot read the temporary " + what_ + " file: " +
-                            (std::feof(file_) ? std::string("it is truncated") : std::strerror(errno)));
-            next_ += static_cast<long>(n * sizeof(T));
-            left_ -= n;
-        }
-
-        std::FILE* file_;
-        long next_;
-        size_t left_;
-        size_t cap_;
-        const std::string& what_;
-        std::vector<T> buf_;
-        size_t at_ = 0;
-    };
-
     void sort_run() {
         std::stable_sort(run_.begin(), run_.end(), [](const T& a, const T& b) { return a.key() < b.key(); });
     }
@@ -135,20 +100,21 @@ private:
         // The runs share one run's memory for their read buffers.
         constexpr size_t kMinBufferRecords = std::max<size_t>(1, (size_t{64} << 10) / sizeof(T));
         size_t per_run = std::max(kMinBufferRecords, run_records_ / runs_.size());
-        std::vector<RunReader> readers;
+        std::vector<SpilledRunReader<T>> readers;
+        std::vector<T> heads(runs_.size());  // each run's next record
         readers.reserve(runs_.size());
-        for (const Run& r : runs_) readers.emplace_back(file_, r, per_run, what_);
+        for (const Run& r : runs_)
+            readers.emplace_back(file_, r.offset, r.records, per_run, "cannot read the temporary " + what_ + " file");
         // Ties go to the earlier run: the merge keeps the order of arrival.
         using Item = std::pair<int64_t, size_t>;  // key, run
         std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
         for (size_t s = 0; s < readers.size(); ++s)
-            if (!readers[s].done()) heap.push({readers[s].current().key(), s});
+            if (readers[s].next(heads[s])) heap.push({heads[s].key(), s});
         while (!heap.empty()) {
             size_t s = heap.top().second;
             heap.pop();
-            f(readers[s].current());
-            readers[s].advance();
-            if (!readers[s].done()) heap.push({readers[s].current().key(), s});
+            f(heads[s]);
+            if (readers[s].next(heads[s])) heap.push({heads[s].key(), s});
         }
     }
 

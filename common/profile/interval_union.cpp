@@ -6,6 +6,7 @@
 #include <queue>
 
 #include "common/io/error.h"
+#include "common/io/spill_file.h"
 
 namespace nx {
 
@@ -25,33 +26,6 @@ void sort_and_merge(std::vector<Interval>& v) {
     }
     v.resize(out);
 }
-
-// Reads one spilled run sequentially through a small buffer.
-class RunReader {
-public:
-    RunReader(std::FILE* f, long offset, size_t count) : file_(f), offset_(offset), left_(count) {}
-    bool next(Interval& out) {
-        if (pos_ == buf_.size()) {
-            if (left_ == 0) return false;
-            size_t n = std::min<size_t>(left_, 4096);
-            buf_.resize(n);
-            if (std::fseek(file_, offset_, SEEK_SET) != 0 || std::fread(buf_.data(), sizeof(Interval), n, file_) != n)
-                throw Error(std::string("cannot read temporary interval run: ") + std::strerror(errno));
-            offset_ += static_cast<long>(n * sizeof(Interval));
-            left_ -= n;
-            pos_ = 0;
-        }
-        out = buf_[pos_++];
-        return true;
-    }
-
-private:
-    std::FILE* file_;
-    long offset_;
-    size_t left_;
-    std::vector<Interval> buf_;
-    size_t pos_ = 0;
-};
 
 }  // namespace
 
@@ -125,7 +99,7 @@ struct IntervalUnion::Reader::State {
     // In order: the interval still growing, after the chunk's.
     bool has_last = false;
     Interval last{0, 0};
-    std::vector<RunReader> readers;
+    std::vector<SpilledRunReader<Interval>> readers;
     // In order, the spilled runs follow one another in time (each holds
     // merged intervals that end before the next run's start): they are read
     // one after the other, then the tail, with no merge.
@@ -177,7 +151,7 @@ IntervalUnion::Reader::Reader(IntervalUnion& u) : state_(std::make_unique<State>
     }
     if (u.spill_) std::fflush(u.spill_);
     s.readers.reserve(u.runs_.size());
-    for (auto& r : u.runs_) s.readers.emplace_back(u.spill_, r.first, r.second);
+    for (auto& r : u.runs_) s.readers.emplace_back(u.spill_, r.first, r.second, 4096, "cannot read temporary interval run");
     // In order, or with no spilled run, the runs and the tail are the
     // union, merged and in order: next() reads them without the merge's heap.
     s.in_order = u.ordered_;
