@@ -106,17 +106,18 @@ public:
         // million event profile): the reader announces each section before
         // its records (section_mode), so `section` is classified already,
         // and a key is compared with the known names of its length only.
-        switch (field_section_) {
-            case FieldSection::args: return -1;  // all to args: metrics, renamed with units
-            case FieldSection::series:
+        switch (section_) {
+            case Section::summary:
+            case Section::layer_summary: return -1;  // all to args: metrics, renamed with units
+            case Section::series:
                 for (const FieldName& f : series_->fields)
                     if (f.name == key) return f.field;
                 return -1;
-            case FieldSection::active_time:
+            case Section::active_time:
                 for (const FieldName& f : kActiveFields)
                     if (f.name == key) return f.field;
                 break;
-            case FieldSection::events: break;
+            case Section::other: break;
         }
         if (key.size() >= fields_by_length_.size()) return -1;
         for (const FieldName& f : fields_by_length_[key.size()])
@@ -140,21 +141,12 @@ public:
             ctx_.bad_record(error + " in \"" + std::string(section) + "\"", line);
             return;
         }
-        if (section == "summary") {
-            summary_record(args, line);
-            return;
-        }
-        if (section == "active_time") {
-            active_record(s, args, line);
-            return;
-        }
-        if (series_ && section == series_section_) {
-            series_record(section, s, line);
-            return;
-        }
-        if (section == "layer_summary") {
-            layer_record(args);
-            return;
+        switch (section_) {
+            case Section::summary: summary_record(args, line); return;
+            case Section::active_time: active_record(s, args, line); return;
+            case Section::series: series_record(section, s, line); return;
+            case Section::layer_summary: layer_record(args); return;
+            case Section::other: break;
         }
         if (section == "profile_info" || section == "metadata") note_versions(args);
         if (section == "metadata") note_core(args);
@@ -266,14 +258,14 @@ public:
     }
 
 private:
-    // What the fields of a section's records are (field_id).
+    // What the section's records are (field_id and record read it).
     void classify(std::string_view section) {
-        series_section_.assign(section);
         series_ = find_series(section);
-        field_section_ = section == "summary" || section == "layer_summary" ? FieldSection::args
-                         : section == "active_time"                         ? FieldSection::active_time
-                         : series_                                          ? FieldSection::series
-                                                                            : FieldSection::events;
+        section_ = section == "summary"         ? Section::summary
+                   : section == "layer_summary" ? Section::layer_summary
+                   : section == "active_time"   ? Section::active_time
+                   : series_                    ? Section::series
+                                                : Section::other;
     }
 
     // Queue names repeat: classify each once.
@@ -560,11 +552,11 @@ private:
     int extra_summaries_ = 0;
     bool info_changed_ = false;
     bool saw_instructions_ = false;
-    // The section the reader is in (classify), and what its fields are.
-    std::string series_section_;
-    const SeriesSection* series_ = nullptr;
-    enum class FieldSection : uint8_t { args, active_time, series, events };
-    FieldSection field_section_ = FieldSection::events;
+    // What the section the reader is in holds (classify); other: events,
+    // metadata and carried sections.
+    enum class Section : uint8_t { summary, layer_summary, active_time, series, other };
+    Section section_ = Section::other;
+    const SeriesSection* series_ = nullptr;  // Section::series: which one
     // kFields by the length of their names (at most four share one).
     std::array<std::vector<FieldName>, 17> fields_by_length_ = [] {
         std::array<std::vector<FieldName>, 17> by;
