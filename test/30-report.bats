@@ -468,6 +468,17 @@ PY
     [[ "$output" == *"  7.41%  void at::native::vectorized_elementwise_kernel<4, at::nat..."$'\n'* ]]
 }
 
+@test "nx-report sets event records aside in TMPDIR, and names it when it cannot" {
+    nx-convert --to events "$FIXTURES/kineto_step.json" >ev.jsonl
+    mkdir scratch
+    TMPDIR=$PWD/scratch nx-report ev.jsonl --format text >with.txt
+    grep -q "sgemm_128x64_nn" with.txt
+    [ -z "$(ls -A scratch)" ]
+    run --separate-stderr env TMPDIR=$PWD/missing nx-report ev.jsonl --format text
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"cannot create a temporary file for the event records ($PWD/missing/nx-spool."* ]]
+}
+
 @test "nx-report: a trace's figures as records (jsonl, csv), long names whole" {
     nx-convert --to events "$FIXTURES/kineto_step.json" >ev.jsonl
     nx-report ev.jsonl --format jsonl >r.jsonl

@@ -19,7 +19,7 @@ namespace nx {
 
 // An unlinked temporary file in $TMPDIR (default /tmp), open for reading and
 // writing.  `what` names its use in the error when it cannot be made
-// ("trace", "slice layout").
+// ("trace", "slice layout", "engine busy intervals").
 std::FILE* open_spill_file(std::string_view what);
 
 // One run of `count` records of T written at `offset` of a scratch file,

@@ -78,10 +78,7 @@ void IntervalUnion::add(int64_t begin, int64_t end) {
 void IntervalUnion::flush_chunk() {
     if (chunk_.empty()) return;
     if (!ordered_) sort_and_merge(chunk_);
-    if (!spill_) {
-        spill_ = std::tmpfile();
-        if (!spill_) throw Error(std::string("cannot create temporary file for interval runs: ") + std::strerror(errno));
-    }
+    if (!spill_) spill_ = open_spill_file("engine busy intervals");
     if (std::fseek(spill_, 0, SEEK_END) != 0) throw Error("cannot seek temporary interval file");
     long offset = std::ftell(spill_);
     if (std::fwrite(chunk_.data(), sizeof(Interval), chunk_.size(), spill_) != chunk_.size())

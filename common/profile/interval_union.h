@@ -5,8 +5,9 @@
 // sum of their durations: overlapping or back-to-back instructions must not be
 // counted twice.  Inputs are usually sorted per engine, and then the union is
 // computed online in O(1) memory.  Out-of-order input is buffered in chunks;
-// each chunk is sorted, merged and spilled to an unlinked temporary file as a
-// run, and finish() merges the runs (k-way), so memory stays flat.
+// each chunk is sorted, merged and spilled as a run to an unlinked temporary
+// file in $TMPDIR (io/spill_file.h), and finish() merges the runs (k-way), so
+// memory stays flat.
 #pragma once
 
 #include <cstdint>

@@ -16,6 +16,7 @@
 #include "common/parquet/table_reader.h"
 #include "common/io/diag.h"
 #include "common/io/error.h"
+#include "common/io/spill_file.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
 #include "common/records/record_loop.h"
@@ -64,7 +65,7 @@ std::string add_event(const rapidjson::Document& doc, TraceSlices& into) {
     return {};
 }
 
-// Event lines set aside in an unlinked temporary file until their profile
+// Event lines set aside in an unlinked temporary file ($TMPDIR) until their profile
 // says whether they are a trace's slices or rows: memory stays flat however
 // long the trace.
 class LineSpill {
@@ -78,7 +79,7 @@ public:
         if (file_) std::fclose(file_);
     }
     Place put(const std::string& line) {
-        if (!file_ && !(file_ = std::tmpfile())) fail("create");
+        if (!file_) file_ = open_spill_file("event records");
         Place at{end_, line.size()};
         // Appends: every put comes before the first get.
         if (std::fwrite(line.data(), 1, line.size(), file_) != line.size()) fail("write");

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdlib>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -210,6 +213,25 @@ TEST(IntervalUnion, MovedUnionKeepsItsSpilledRuns) {
     EXPECT_EQ(b.total(), 50);
 }
 
+
+// Cluster nodes often have a small /tmp and point TMPDIR at local scratch:
+// spilled runs go where every other nx scratch file goes.
+TEST(IntervalUnion, SpillsIntoTmpdirAndNamesItWhenItCannot) {
+    const char* old = std::getenv("TMPDIR");
+    std::string saved = old ? old : "";
+    ::setenv("TMPDIR", "/nonexistent-nx-scratch", 1);
+    IntervalUnion u(4);
+    std::string message;
+    try {
+        for (int i = 9; i >= 0; --i) u.add(i * 10, i * 10 + 5);
+    } catch (const std::exception& e) {
+        message = e.what();
+    }
+    if (old) ::setenv("TMPDIR", saved.c_str(), 1);
+    else ::unsetenv("TMPDIR");
+    EXPECT_NE(message.find("engine busy intervals"), std::string::npos) << message;
+    EXPECT_NE(message.find("/nonexistent-nx-scratch/"), std::string::npos) << message;
+}
 TEST(IntervalUnion, LargeRandomInputMatchesBitmapReference) {
     // 20000 intervals in random order, some empty or negative, over
     // [0, 200000) (about 5 deep on average, so gaps remain); 4 per chunk,
