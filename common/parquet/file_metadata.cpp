@@ -131,6 +131,17 @@ ColumnMetaData read_column_metadata(CompactReader& r) {
             case 7: expect(t, TType::i64, "ColumnMetaData.total_compressed_size", r); m.total_compressed_size = r.read_i64(); return true;
             case 9: expect(t, TType::i64, "ColumnMetaData.data_page_offset", r); m.data_page_offset = r.read_i64(); return true;
             case 11: expect(t, TType::i64, "ColumnMetaData.dictionary_page_offset", r); m.dictionary_page_offset = r.read_i64(); return true;
+            case 12:
+                expect(t, TType::structure, "ColumnMetaData.statistics", r);
+                read_struct(r, [&](int16_t sid, TType st) {
+                    switch (sid) {
+                        case 3: expect(st, TType::i64, "Statistics.null_count", r); m.null_count = r.read_i64(); return true;
+                        case 5: expect(st, TType::binary, "Statistics.max_value", r); m.max_value = std::string(r.read_binary()); return true;
+                        case 6: expect(st, TType::binary, "Statistics.min_value", r); m.min_value = std::string(r.read_binary()); return true;
+                        default: return false;
+                    }
+                });
+                return true;
             default: return false;
         }
     });

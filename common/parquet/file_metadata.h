@@ -54,6 +54,10 @@ struct ColumnMetaData {
     int64_t data_page_offset = 0;
     std::optional<int64_t> dictionary_page_offset;
     std::vector<Encoding> encodings;
+    // Statistics (min_value/max_value, PLAIN-encoded; the deprecated min/max
+    // fields are not read): what a reader prunes row groups by.
+    std::optional<int64_t> null_count;
+    std::optional<std::string> min_value, max_value;
 };
 
 struct ColumnChunk {

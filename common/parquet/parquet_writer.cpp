@@ -50,6 +50,13 @@ const char* type_name(ValueType t) {
     return "?";
 }
 
+// Appends bytes in one copy: inserting a range of char into a vector of
+// uint8_t converts element by element.
+void append_bytes(std::vector<uint8_t>& out, std::string_view bytes) {
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
+    out.insert(out.end(), p, p + bytes.size());
+}
+
 void put_le(std::vector<uint8_t>& out, uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
@@ -70,9 +77,12 @@ int bit_width(uint32_t max_value) {
 
 // The RLE / bit-packed hybrid of the specification: runs of 8 or more equal
 // values as RLE runs, the rest bit-packed in groups of 8 (the last group
-// padded with zeros; readers stop at the page's value count).
-void rle_hybrid(const uint32_t* v, size_t n, int width, std::vector<uint8_t>& out) {
-    std::vector<uint32_t> literals;
+// padded with zeros; readers stop at the page's value count).  T: the
+// definition levels' bytes or the dictionary indices, read where they are;
+// `literals` is the caller's scratch, so a page allocates nothing.
+template <class T>
+void rle_hybrid(const T* v, size_t n, int width, std::vector<uint32_t>& literals, std::vector<uint8_t>& out) {
+    literals.clear();
     auto flush_literals = [&]() {
         if (literals.empty()) return;
         size_t groups = (literals.size() + 7) / 8;
@@ -151,6 +161,12 @@ void numeric_stats(const std::vector<T>& v, Stats& st) {
     }
     st.min = plain_bytes(lo);
     st.max = plain_bytes(hi);
+    st.any = true;
+}
+
+void string_stats(std::string_view x, Stats& st) {
+    if (!st.any || x < st.min) st.min.assign(x);
+    if (!st.any || x > st.max) st.max.assign(x);
     st.any = true;
 }
 
@@ -245,6 +261,14 @@ struct ParquetWriter::State {
     int64_t group_rows = 0, page_rows = 0;
     int64_t group_bytes = 0;  // the compressed pages held for this row group
     std::vector<uint8_t> scratch, compressed, levels_rle;
+    std::vector<uint32_t> literals, indices;  // a page's RLE scratch
+    std::vector<size_t> required, strings;    // which columns end_row checks
+    // One zstd context for every page: ZSTD_compress makes and frees one per
+    // call, and setting up its tables cost as much as compressing a small page.
+    struct FreeZstd {
+        void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+    };
+    std::unique_ptr<ZSTD_CCtx, FreeZstd> zstd;
     bool committed = false;
 
     void write(const void* data, size_t n) {
@@ -252,24 +276,32 @@ struct ParquetWriter::State {
         offset += static_cast<int64_t>(n);
     }
 
-    void compress(const std::vector<uint8_t>& in) {
+    // The page body as the file holds it: `in` itself when uncompressed,
+    // else `compressed`'s first bytes.  `compressed` only grows: sizing it
+    // for each page would zero-fill the codec's bound every time.
+    std::string_view compress(const std::vector<uint8_t>& in) {
+        auto room = [&](size_t bound) {
+            if (compressed.size() < bound) compressed.resize(bound);
+        };
         switch (options.codec) {
-            case Codec::uncompressed: compressed = in; return;
+            case Codec::uncompressed: return {reinterpret_cast<const char*>(in.data()), in.size()};
             case Codec::snappy: {
                 size_t len = snappy_max_compressed_length(in.size());
-                compressed.resize(len);
+                room(len);
                 if (snappy_compress(reinterpret_cast<const char*>(in.data()), in.size(),
                                     reinterpret_cast<char*>(compressed.data()), &len) != SNAPPY_OK)
                     throw Error("snappy could not compress a page", file->path());
-                compressed.resize(len);
-                return;
+                return {reinterpret_cast<const char*>(compressed.data()), len};
             }
             case Codec::zstd: {
-                compressed.resize(ZSTD_compressBound(in.size()));
-                size_t n = ZSTD_compress(compressed.data(), compressed.size(), in.data(), in.size(), options.zstd_level);
+                if (!zstd && !(zstd.reset(ZSTD_createCCtx()), zstd))
+                    throw Error("zstd could not make a compression context", file->path());
+                size_t bound = ZSTD_compressBound(in.size());
+                room(bound);
+                size_t n = ZSTD_compressCCtx(zstd.get(), compressed.data(), bound, in.data(), in.size(),
+                                             options.zstd_level);
                 if (ZSTD_isError(n)) throw Error(std::string("zstd: ") + ZSTD_getErrorName(n), file->path());
-                compressed.resize(n);
-                return;
+                return {reinterpret_cast<const char*>(compressed.data()), n};
             }
             default: throw Error("the Parquet writer writes zstd, snappy or uncompressed pages", file->path());
         }
@@ -279,12 +311,12 @@ struct ParquetWriter::State {
     // header's and body's sizes (uncompressed, compressed).
     std::pair<int64_t, int64_t> page(PageType type, const std::vector<uint8_t>& body, int32_t num_values,
                                      Encoding encoding, std::vector<uint8_t>& to) {
-        compress(body);
+        std::string_view stored = compress(body);
         CompactWriter h;
         h.begin_struct();
         h.field_i32(1, static_cast<int32_t>(type));
         h.field_i32(2, static_cast<int32_t>(body.size()));
-        h.field_i32(3, static_cast<int32_t>(compressed.size()));
+        h.field_i32(3, static_cast<int32_t>(stored.size()));
         if (type == PageType::dictionary) {
             h.field_struct(7);
             h.field_i32(1, num_values);
@@ -300,8 +332,8 @@ struct ParquetWriter::State {
         }
         h.end_struct();
         to.insert(to.end(), h.bytes().begin(), h.bytes().end());
-        to.insert(to.end(), compressed.begin(), compressed.end());
-        return {static_cast<int64_t>(h.bytes().size() + body.size()), static_cast<int64_t>(h.bytes().size() + compressed.size())};
+        append_bytes(to, stored);
+        return {static_cast<int64_t>(h.bytes().size() + body.size()), static_cast<int64_t>(h.bytes().size() + stored.size())};
     }
 };
 
@@ -313,6 +345,10 @@ ParquetWriter::ParquetWriter(std::string path, std::vector<WriterColumn> columns
     s_->options = std::move(options);
     s_->file = std::make_unique<AtomicFile>(std::move(path));
     s_->buffers.resize(columns_.size());
+    for (size_t c = 0; c < columns_.size(); ++c) {
+        if (!columns_[c].nullable) s_->required.push_back(c);
+        if (columns_[c].type == ValueType::string) s_->strings.push_back(c);
+    }
     s_->write("PAR1", 4);
 }
 
@@ -391,22 +427,13 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& 
         case ValueType::float64: numeric_stats(buf.f64, buf.stats); break;
         case ValueType::float32: numeric_stats(buf.f32, buf.stats); break;
         case ValueType::boolean: numeric_stats(buf.b, buf.stats); break;
-        case ValueType::string:
-            if (col.statistics)
-                for (size_t k = 0; k < buf.ends.size(); ++k) {
-                    std::string_view x = buf.str(k);
-                    if (!buf.stats.any || x < buf.stats.min) buf.stats.min.assign(x);
-                    if (!buf.stats.any || x > buf.stats.max) buf.stats.max.assign(x);
-                    buf.stats.any = true;
-                }
-            break;
+        case ValueType::string: break;  // as the values are encoded, below
     }
     std::vector<uint8_t>& body = s.scratch;
     body.clear();
     if (col.nullable) {
-        std::vector<uint32_t> levels(buf.defined.begin(), buf.defined.end());
         s.levels_rle.clear();
-        rle_hybrid(levels.data(), levels.size(), 1, s.levels_rle);
+        rle_hybrid(buf.defined.data(), buf.defined.size(), 1, s.literals, s.levels_rle);
         put_le(body, s.levels_rle.size(), 4);
         body.insert(body.end(), s.levels_rle.begin(), s.levels_rle.end());
     }
@@ -434,7 +461,11 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& 
             // A page of nulls only has no values to encode: PLAIN, and the
             // dictionary is decided on the first page with values.
             if (!buf.ends.empty()) decide_dictionary(buf);
-            std::vector<uint32_t> indices;
+            // Min/max: a dictionary-encoded value is compared when it enters
+            // the dictionary (the others are in it already), the rest one by one.
+            size_t stats_from = 0;
+            std::vector<uint32_t>& indices = s.indices;
+            indices.clear();
             if (buf.dict == ColumnBuffer::Dict::on) {
                 indices.reserve(buf.ends.size());
                 std::string_view last;
@@ -453,23 +484,27 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& 
                         it = buf.ids.emplace(std::string(x), static_cast<uint32_t>(buf.entries.size())).first;
                         buf.entries.push_back(it->first);
                         buf.dict_bytes += x.size() + 4;
+                        if (col.statistics) string_stats(x, buf.stats);
                     }
                     indices.push_back(it->second);
                     last = x;
                     last_id = it->second;
                 }
+                stats_from = indices.size();
                 if (indices.size() < buf.ends.size()) buf.dict = ColumnBuffer::Dict::off;
             }
+            if (col.statistics)
+                for (size_t k = stats_from; k < buf.ends.size(); ++k) string_stats(buf.str(k), buf.stats);
             if (buf.dict == ColumnBuffer::Dict::on && !buf.ends.empty()) {
                 encoding = Encoding::rle_dictionary;
                 int width = bit_width(static_cast<uint32_t>(std::max<size_t>(buf.entries.size(), 1) - 1));
                 body.push_back(static_cast<uint8_t>(width));
-                if (!indices.empty()) rle_hybrid(indices.data(), indices.size(), width, body);
+                if (!indices.empty()) rle_hybrid(indices.data(), indices.size(), width, s.literals, body);
             } else {
                 for (size_t k = 0; k < buf.ends.size(); ++k) {
                     std::string_view x = buf.str(k);
                     put_le(body, x.size(), 4);
-                    body.insert(body.end(), x.begin(), x.end());
+                    append_bytes(body, x);
                 }
             }
             break;
@@ -501,7 +536,7 @@ void write_chunk(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer&
         std::vector<uint8_t> body;
         for (std::string_view x : buf.entries) {
             put_le(body, x.size(), 4);
-            body.insert(body.end(), x.begin(), x.end());
+            append_bytes(body, x);
         }
         std::vector<uint8_t> dict_page;
         auto [u, c] = s.page(PageType::dictionary, body, static_cast<int32_t>(buf.entries.size()), Encoding::plain, dict_page);
@@ -553,9 +588,8 @@ void write_statistics(CompactWriter& w, const Stats& st) {
 
 void ParquetWriter::end_row() {
     // Checked before anything changes: a refused row stays open.
-    for (size_t c = 0; c < columns_.size(); ++c)
-        if (!s_->buffers[c].set && !columns_[c].nullable)
-            throw Error("internal: required column " + columns_[c].name + " left unset");
+    for (size_t c : s_->required)
+        if (!s_->buffers[c].set) throw Error("internal: required column " + columns_[c].name + " left unset");
     for (ColumnBuffer& b : s_->buffers) {
         if (!b.set) b.defined.push_back(0);
         b.set = false;
@@ -568,7 +602,7 @@ void ParquetWriter::end_row() {
     } else {
         // A column of long strings ends its page early, alone: a column
         // chunk's pages need not hold the same rows as another column's.
-        for (size_t c = 0; c < columns_.size(); ++c)
+        for (size_t c : s_->strings)
             if (static_cast<int64_t>(s_->buffers[c].arena.size()) >= s_->options.page_bytes)
                 flush_page(*s_, columns_[c], s_->buffers[c]);
     }

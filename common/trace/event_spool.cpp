@@ -365,12 +365,14 @@ private:
             if (filled_ == off_) return false;
             throw Error("the temporary trace file is truncated");
         }
-        buf_.erase(0, off_);
+        // The unread bytes move to the front; the buffer only grows, so a
+        // refill reads into it without zero-filling it first.
+        std::memmove(buf_.data(), buf_.data() + off_, filled_ - off_);
         filled_ -= off_;
         off_ = 0;
         size_t want = std::max(n - filled_, chunk_);
         want = std::min<size_t>(want, static_cast<size_t>(left_));
-        buf_.resize(filled_ + want);
+        if (buf_.size() < filled_ + want) buf_.resize(filled_ + want);
         if (std::fseek(file_, next_, SEEK_SET) != 0 || std::fread(buf_.data() + filled_, 1, want, file_) != want)
             throw Error(std::string("cannot read the temporary trace file: ") + std::strerror(errno));
         next_ += static_cast<long>(want);

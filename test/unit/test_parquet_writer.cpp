@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -294,6 +297,93 @@ TEST(ParquetWriter, ADictionaryThatOutgrowsItsLimitGoesOnInPlainPages) {
         ++k;
     }
     EXPECT_EQ(k, n);
+    fs::remove(path);
+}
+
+// Readers prune row groups by the footer's min/max, so they must be each
+// chunk's true extremes.  A string's are taken as it enters the dictionary
+// (a value already in it is not compared again) or, in a PLAIN page, value by
+// value: this covers a dictionary chunk whose extremes arrive on later pages,
+// one that overflows mid-page (the page's values before the overflow went
+// into the dictionary, those after did not), and plain text.
+TEST(ParquetWriter, StatisticsAreEachChunksTrueMinMaxAndNullCount) {
+    std::string path = temp_path("stats");
+    WriterOptions o;
+    o.page_values = 100;
+    o.row_group_rows = 1500;
+    const int n = 4000;
+    // "dict": few values, the smallest ("a00") and largest ("zz") only late in
+    // each row group.  "over": its first page repeats three values (so the
+    // chunk is dictionary-encoded), then every row is a distinct 9 KB value:
+    // 465 of them fill the dictionary's 4 MiB at row 565, in the middle of
+    // the page of rows 500-599, and the chunk's extremes come right after
+    // that, at rows 580 (max) and 590 (min).  "num": int64.
+    auto dict = [](int k) {
+        int r = k % 1500;
+        return r == 1234 ? std::string("a00") : r == 1300 ? std::string("zz") : "m" + std::to_string(k % 7);
+    };
+    auto over = [](int k) {
+        int r = k % 1500;
+        std::string tail(9000, 'y');
+        if (r < 100) return "v" + std::string(1, static_cast<char>('A' + r % 3));
+        char digits[8];
+        std::snprintf(digits, sizeof digits, "%06d", r);
+        return (r == 580 ? "w" : r == 590 ? "u" : "v") + std::string(digits) + tail;
+    };
+    auto null_here = [](int k) { return k % 11 == 5; };
+    {
+        ParquetWriter w(path, {{"dict", ValueType::string, true}, {"over", ValueType::string, false},
+                               {"num", ValueType::int64, true}}, o);
+        for (int k = 0; k < n; ++k) {
+            if (!null_here(k)) w.set_string(0, dict(k));
+            w.set_string(1, over(k));
+            if (!null_here(k)) w.set_int64(2, (k * 7919) % 5003 - 2500);
+            w.end_row();
+        }
+        w.commit();
+    }
+    auto file = ParquetFile::open(path);
+    const auto& groups = file->metadata().row_groups;
+    ASSERT_EQ(groups.size(), 3u);
+    for (size_t g = 0; g < groups.size(); ++g) {
+        int from = static_cast<int>(g) * 1500, to = std::min(n, from + 1500);
+        std::string dmin = "~", dmax, omin = "~", omax;
+        int64_t nmin = INT64_MAX, nmax = INT64_MIN, nulls = 0;
+        for (int k = from; k < to; ++k) {
+            omin = std::min(omin, over(k));
+            omax = std::max(omax, over(k));
+            if (null_here(k)) {
+                ++nulls;
+                continue;
+            }
+            dmin = std::min(dmin, dict(k));
+            dmax = std::max(dmax, dict(k));
+            int64_t v = (k * 7919) % 5003 - 2500;
+            nmin = std::min(nmin, v);
+            nmax = std::max(nmax, v);
+        }
+        const ColumnMetaData& d = *groups[g].columns[0].meta;
+        const ColumnMetaData& ov = *groups[g].columns[1].meta;
+        const ColumnMetaData& nm = *groups[g].columns[2].meta;
+        EXPECT_EQ(d.min_value, dmin) << "row group " << g;
+        EXPECT_EQ(d.max_value, dmax) << "row group " << g;
+        EXPECT_EQ(d.null_count, nulls) << "row group " << g;
+        EXPECT_EQ(ov.min_value, omin) << "row group " << g;
+        EXPECT_EQ(ov.max_value, omax) << "row group " << g;
+        EXPECT_EQ(ov.null_count, 0) << "row group " << g;
+        int64_t lo = 0, hi = 0;
+        ASSERT_TRUE(nm.min_value && nm.min_value->size() == 8 && nm.max_value && nm.max_value->size() == 8);
+        std::memcpy(&lo, nm.min_value->data(), 8);
+        std::memcpy(&hi, nm.max_value->data(), 8);
+        EXPECT_EQ(lo, nmin) << "row group " << g;
+        EXPECT_EQ(hi, nmax) << "row group " << g;
+    }
+    // Each "over" chunk has its dictionary and, after it filled, PLAIN pages.
+    for (const RowGroup& g : groups) {
+        const ColumnMetaData& m = *g.columns[1].meta;
+        EXPECT_TRUE(m.dictionary_page_offset.has_value());
+        EXPECT_NE(std::find(m.encodings.begin(), m.encodings.end(), Encoding::plain), m.encodings.end());
+    }
     fs::remove(path);
 }
 
