@@ -304,8 +304,8 @@ TEST(ParquetWriter, ADictionaryThatOutgrowsItsLimitGoesOnInPlainPages) {
 // chunk's true extremes.  A string's are taken as it enters the dictionary
 // (a value already in it is not compared again) or, in a PLAIN page, value by
 // value: this covers a dictionary chunk whose extremes arrive on later pages,
-// one that overflows mid-page (the page's values before the overflow went
-// into the dictionary, those after did not), and plain text.
+// and one that overflows mid-page (the page's values before the overflow
+// went into the dictionary, those after did not, nor the later PLAIN pages').
 TEST(ParquetWriter, StatisticsAreEachChunksTrueMinMaxAndNullCount) {
     std::string path = temp_path("stats");
     WriterOptions o;
