@@ -14,6 +14,19 @@ load slurm/helper
 # other rank waits 4 x 3 us = 12 us in collectives.
 ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4 --straggler 5 --late 3000; }
 
+@test "test-gen_ranks: --help prints its usage; an option where OUT belongs, or a value that is not a number, is refused and writes nothing" {
+    run --separate-stderr test-gen_ranks --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == "usage: test-gen_ranks OUT --ranks N --events M"* ]]
+    run --separate-stderr test-gen_ranks --ranks 2 --events 100
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "test-gen_ranks: the output directory comes first"* ]]
+    run --separate-stderr test-gen_ranks cap --ranks 2x --events 100
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "test-gen_ranks: an option's value is not a whole number"* ]]
+    [ ! -e ./--help ] && [ ! -e ./--ranks ] && [ ! -e cap ]
+}
+
 @test "nx-convert --dataset: one file per profile and table under rank=<r>, the null partition without one, a re-run replaces" {
     ranks_tree cap
     run nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json

@@ -38,16 +38,25 @@ struct Args {
     bool gzip = false;
 };
 
+constexpr const char* kUsage =
+    "usage: test-gen_ranks OUT --ranks N --events M [--iterations K] [--straggler R] [--late NS] [--gzip]\n";
+
 [[noreturn]] void usage(const char* why) {
-    std::fprintf(stderr, "test-gen_ranks: %s\nusage: test-gen_ranks OUT --ranks N --events M [--iterations K] "
-                         "[--straggler R] [--late NS] [--gzip]\n", why);
+    std::fprintf(stderr, "test-gen_ranks: %s\n%s", why, kUsage);
     std::exit(2);
 }
 
 Args parse(int argc, char** argv) {
     Args a;
     if (argc < 2) usage("no output directory");
-    a.out = argv[1];
+    std::string first = argv[1];
+    if (first == "--help" || first == "-h") {
+        std::fputs(kUsage, stdout);
+        std::exit(0);
+    }
+    // An option where OUT belongs would become a directory named after it.
+    if (first.empty() || first[0] == '-') usage("the output directory comes first");
+    a.out = first;
     for (int i = 2; i < argc; ++i) {
         std::string k = argv[i];
         if (k == "--gzip") {
@@ -55,7 +64,10 @@ Args parse(int argc, char** argv) {
             continue;
         }
         if (i + 1 >= argc) usage("an option without its value");
-        long v = std::strtol(argv[++i], nullptr, 10);
+        char* end = nullptr;
+        const char* text = argv[++i];
+        long v = std::strtol(text, &end, 10);
+        if (end == text || *end != '\0') usage("an option's value is not a whole number");
         if (k == "--ranks") a.ranks = v;
         else if (k == "--events") a.events = v;
         else if (k == "--iterations") a.iterations = v;
