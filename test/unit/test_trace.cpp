@@ -198,6 +198,57 @@ TEST(EventSpool, TrackOrderGivesTheComparisonSortsOrderWhateverTheArrival) {
     }
 }
 
+TEST(EventSpool, TimeOrderGivesTheComparisonSortsOrderWhetherChunksAreMergedOrSorted) {
+    // sort_chunk merges a time-ordered chunk that holds few sorted runs (a
+    // source's instructions, then its DMA transfers) and sorts one of many:
+    // 1 to 40 runs of random lengths, with ties in start and end, nesting
+    // depths and a run out of order now and then, in one chunk or many
+    // spilled runs, must read back in the full comparison's order (start,
+    // longer first, depth, arrival).
+    std::mt19937 rng(11);
+    for (int round = 0; round < 40; ++round) {
+        int runs = 1 + round % 40, per_run = 1 + static_cast<int>(rng() % 400);
+        struct Want { int64_t ts, end; int depth; int seq; };
+        std::vector<Want> added;
+        for (int r = 0; r < runs; ++r) {
+            int64_t clock = static_cast<int64_t>(rng() % 1000);
+            bool shuffled = rng() % 8 == 0;
+            for (int i = 0; i < per_run; ++i) {
+                int64_t ts = shuffled ? static_cast<int64_t>(rng() % 2000) : (clock += static_cast<int64_t>(rng() % 3));
+                int64_t dur = static_cast<int64_t>(rng() % 4);
+                added.push_back({ts, ts + dur, static_cast<int>(rng() % 2), static_cast<int>(added.size())});
+            }
+        }
+        std::vector<std::string> names;
+        for (const Want& w : added) names.push_back("e" + std::to_string(w.seq));
+        std::vector<Want> want = added;
+        std::sort(want.begin(), want.end(), [](const Want& a, const Want& b) {
+            if (a.ts != b.ts) return a.ts < b.ts;
+            if (a.end != b.end) return a.end > b.end;
+            if (a.depth != b.depth) return a.depth < b.depth;
+            return a.seq < b.seq;
+        });
+        for (size_t chunk : {size_t{2048}, size_t{1} << 22}) {
+            nx::EventSpool spool(chunk);
+            for (const Want& w : added) {
+                Event e = instr("Vector", Engine::vector, w.ts, w.end - w.ts, names[static_cast<size_t>(w.seq)]);
+                e.depth = w.depth;
+                spool.add(e);
+            }
+            nx::EventSpool::Reader r(spool);
+            nx::SpooledEvent e;
+            size_t k = 0;
+            while (r.next(e)) {
+                ASSERT_LT(k, want.size());
+                ASSERT_EQ(e.name, "e" + std::to_string(want[k].seq))
+                    << "round " << round << " (" << runs << " runs), chunk " << chunk << ", at " << k;
+                ++k;
+            }
+            ASSERT_EQ(k, want.size());
+        }
+    }
+}
+
 TEST(EventSpool, EveryFieldReadsBackWhetherAtItsDefaultOrNot) {
     // Records carry only the numbers and strings that differ from their
     // defaults: both cases must read back exactly, -0.0 included.
