@@ -90,6 +90,9 @@ void AsyncSink::event(const Event& e) {
     }
     Batch::Packed& p = batch_->events.emplace_back();
     p.e = e;
+    // Not carried (no sink reads it; the importer's rules do, on this side):
+    // emptied, so the copy holds no view into the importer's buffers.
+    p.e.queue_type = {};
     // A sink that refers to kept sources reads such an event's args from its
     // row there: they need not cross (an Explorer instruction's are ~700 bytes).
     bool drop_args = e.src_table >= 0 && !kept_args_;

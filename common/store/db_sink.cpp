@@ -34,22 +34,19 @@ std::string now_iso8601() {
 
 struct DbSink::Statements {
     explicit Statements(SqliteDb& db)
-        : insert_event(db,
-                       "INSERT INTO event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
-                       " flops, model_flops, dma_kind, tensor, depth, args, transpose, src_tbl, src_row)"
-                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
-          insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
+        : insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
           insert_track(db, "INSERT INTO track(profile_id, name, engine, kind, row) VALUES (?,?,?,?,?2)"),
           find_string(db, "SELECT id FROM string WHERE value = ?"),
           insert_string(db, "INSERT INTO string(value) VALUES (?)"),
           insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)"),
           insert_flow(db, "INSERT INTO event_flow(profile_id, flow_id, from_event_id, to_event_id, category, name)"
                           " VALUES (?,?,?,?,?,?)") {}
-    SqliteStmt insert_event, insert_counter, insert_track, find_string, insert_string, insert_metric, insert_flow;
+    SqliteStmt insert_counter, insert_track, find_string, insert_string, insert_metric, insert_flow;
 };
 
 DbSink::DbSink(Store& store, bool copy_sources)
-    : store_(store), copy_sources_(copy_sources), st_(std::make_unique<Statements>(store.db())), layout_(kLayoutChunkBytes) {}
+    : store_(store), copy_sources_(copy_sources), st_(std::make_unique<Statements>(store.db())),
+      event_rows_(store.db(), source_), layout_(kLayoutChunkBytes) {}
 
 DbSink::~DbSink() {
     st_.reset();
@@ -276,9 +273,10 @@ void DbSink::source_rows(const SourceRows& r) {
 }
 
 void DbSink::event(const Event& e) {
-    sqlite3* db = store_.db().handle();
     TrackIds track = track_id(e);
     if (e.type == EventType::counter) {
+        // The layout spool takes events in the order they came.
+        flush_events();
         sqlite3_stmt* c = st_->insert_counter.handle();
         sqlite3_bind_int64(c, 1, e.ts_ns);
         sqlite3_bind_int64(c, 2, track.id);
@@ -288,104 +286,42 @@ void DbSink::event(const Event& e) {
         spool_for_layout(e, 0, track.layout);
         return;
     }
-    sqlite3_stmt* s = st_->insert_event.handle();
-    // Too big is the input's fault, not the database's: name the event's
-    // input and line, as for any bad record.  SQLite would
-    // otherwise bind NULL and lose the value without a word.
-    auto too_big = [&]() {
-        return Error("an event holds more than the database stores in one value (" +
-                         std::to_string(sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1)) + " bytes, NX_MAX_RECORD_MIB)",
-                     source_, e.line);
-    };
-    // A parameter that is NULL already stays bound; any other value is bound
-    // anew (text is bound SQLITE_STATIC, so its old pointer means nothing).
-    auto null = [&](int i) {
-        if (null_params_ & (1u << i)) return;
-        sqlite3_bind_null(s, i);
-        null_params_ |= 1u << i;
-    };
-    auto bound = [&](int i) { null_params_ &= ~(1u << i); };
-    auto text = [&](int i, std::string_view v) {
-        if (v.empty()) {
-            null(i);
-            return;
-        }
-        bound(i);
-        if (v.size() > static_cast<size_t>(INT32_MAX) ||
-            sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC) == SQLITE_TOOBIG) {
-            sqlite3_reset(s);
-            throw too_big();
-        }
-    };
-    auto int64 = [&](int i, int64_t v) {
-        bound(i);
-        sqlite3_bind_int64(s, i, v);
-    };
-    auto real = [&](int i, double v) {
-        bound(i);
-        sqlite3_bind_double(s, i, v);
-    };
-    std::string_view type = to_string(e.type);
-    int64(1, profile_rowid_);
-    int64(2, track.id);
-    bound(3);
-    sqlite3_bind_text(s, 3, type.data(), static_cast<int>(type.size()), SQLITE_STATIC);
-    int64(4, e.ts_ns);
-    int64(5, e.dur_ns);
-    // The name usually repeats the opcode: stored once (slice.name restores it).
-    text(6, e.name == e.opcode ? std::string_view() : e.name);
-    text(7, e.opcode);
-    auto interned = [&](int i, std::string_view v, std::string& last, int64_t& last_id) {
-        if (v.empty()) {
-            null(i);
-            return;
-        }
+    EventRowIds ids;
+    ids.profile = profile_rowid_;
+    ids.track = track.id;
+    auto interned = [&](std::string_view v, std::string& last, int64_t& last_id) -> int64_t {
+        if (v.empty()) return 0;
         if (last_id == 0 || v != last) {
             last_id = string_id(v);
             last.assign(v);
         }
-        int64(i, last_id);
+        return last_id;
     };
-    interned(8, e.hlo_name, last_hlo_, last_hlo_id_);
-    interned(9, e.layer, last_layer_, last_layer_id_);
-    if (e.bytes >= 0) int64(10, e.bytes); else null(10);
-    if (e.flops >= 0) real(11, e.flops); else null(11);
-    if (e.model_flops >= 0) real(12, e.model_flops); else null(12);
-    text(13, to_string(e.dma_kind));
-    text(14, e.tensor);
-    // Depth comes from the layout at the end of the profile (lay_out), not
-    // from the source: it is the trace's.
-    null(15);
+    ids.hlo = interned(e.hlo_name, last_hlo_, last_hlo_id_);
+    ids.layer = interned(e.layer, last_layer_, last_layer_id_);
     // An event whose source row is kept in place stores where it is, not
     // its args (source_args() reads them from there).
-    int64_t ref = e.src_table >= 0 && static_cast<size_t>(e.src_table) < kept_refs_.size()
+    ids.src_ref = e.src_table >= 0 && static_cast<size_t>(e.src_table) < kept_refs_.size()
                       ? kept_refs_[static_cast<size_t>(e.src_table)] : 0;
-    if (ref > 0) {
-        null(16);
-        int64(18, ref);
-        int64(19, e.src_row);
-    } else {
-        text(16, e.args_json);
-        null(18);
-        null(19);
-    }
-    if (e.transpose) int64(17, 1); else null(17);
-    if (sqlite3_step(s) != SQLITE_DONE) {
-        int code = sqlite3_errcode(db);
-        sqlite3_reset(s);
-        if (code == SQLITE_TOOBIG) throw too_big();
-        store_.db().fail("cannot insert event");
-    }
-    sqlite3_reset(s);
-    int64_t id = sqlite3_last_insert_rowid(db);
-    // As engine_summary() scans them: by the track's engine.
-    if (busy_ && track.engine != Engine::none) busy_->add(e.type, track.engine, e.ts_ns, e.dur_ns, e.opcode);
-    if (first_event_ == 0) first_event_ = id;
-    last_event_ = id;
-    spool_for_layout(e, id, track.layout);
+    ids.tag = static_cast<uint32_t>(queued_tracks_.size());
+    queued_tracks_.push_back(track);
+    if (event_rows_.add(e, ids)) flush_events();
+}
+
+void DbSink::flush_events() {
+    event_rows_.flush([&](const Event& e, int64_t id, uint32_t tag) {
+        const TrackIds& track = queued_tracks_[tag];
+        // As engine_summary() scans them: by the track's engine.
+        if (busy_ && track.engine != Engine::none) busy_->add(e.type, track.engine, e.ts_ns, e.dur_ns, e.opcode);
+        if (first_event_ == 0) first_event_ = id;
+        last_event_ = id;
+        spool_for_layout(e, id, track.layout);
+    });
+    queued_tracks_.clear();
 }
 
 void DbSink::flow(const Flow& f) {
+    flush_events();
     // A profile's events have contiguous ids from its first one, and the
     // builder says where each end is among them (Flow::from_slice).
     if (first_event_ == 0 || f.from_slice < 0 || f.to_slice < 0 || first_event_ + f.from_slice > last_event_ ||
@@ -401,6 +337,7 @@ void DbSink::flow(const Flow& f) {
 
 void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     SqliteDb& db = store_.db();
+    flush_events();
     lay_out();
     std::string record = profile_record_json(info, summary);
     SqliteStmt upd(db, "UPDATE profile SET name = ?, source = ?, format = ?, backend = ?, target = ?, dtype = ?,"
@@ -453,6 +390,8 @@ void DbSink::abort_profile() {
     db.exec("ROLLBACK TO nx_profile");
     db.exec("RELEASE nx_profile");
     in_profile_ = false;
+    event_rows_.clear();
+    queued_tracks_.clear();
     layout_.clear();
     layout_flows_.clear();
     busy_.reset();

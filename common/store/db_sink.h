@@ -10,6 +10,7 @@
 #include "common/profile/engine_busy.h"
 #include "common/profile/profile_sink.h"
 #include "common/workload/run_record.h"
+#include "common/store/event_rows.h"
 #include "common/store/store.h"
 #include "common/trace/event_spool.h"
 
@@ -20,9 +21,10 @@ struct TraceFlow;  // trace/trace_layout.h (not included: the sink needs only th
 // Loads profiles into a Store.  All profiles of one DbSink go into one
 // transaction, committed by finish(); each profile is a savepoint that
 // abort_profile() rolls back (nx-convert --keep-going).  Destroyed without
-// finish(), it rolls everything back.  Events are inserted as they come and
-// spooled; when the profile ends it is laid out as its trace would be
-// (store_layout.h): lanes, nesting and nx's counter tracks.
+// finish(), it rolls everything back.  Events are inserted as they come,
+// 32 rows to a statement (event_rows.h), and spooled; when the profile
+// ends it is laid out as its trace would be (store_layout.h): lanes, nesting
+// and nx's counter tracks.
 //
 // Source tables that can be read again where they are (KeptSource: Neuron
 // Explorer's Parquet) are referred to, not copied: their events keep their
@@ -58,6 +60,8 @@ private:
         Engine engine = Engine::none;  // the track's (engine_summary counts by it)
     };
     TrackIds track_id(const Event& e);
+    // Inserts the queued event rows, then sums, counts and spools each.
+    void flush_events();
     void spool_for_layout(const Event& e, int64_t id, uint32_t track);
     void lay_out();
     int64_t string_id(std::string_view s);
@@ -78,6 +82,8 @@ private:
     // The profile's input, named in errors about its events: they surface on
     // the database thread, maybe after the importer has moved on.
     std::string source_;
+    EventRows event_rows_;
+    std::vector<TrackIds> queued_tracks_;  // the queued rows' tracks (their tag)
     int64_t first_event_ = 0, last_event_ = 0;
     struct StringHash {
         using is_transparent = void;
@@ -98,10 +104,6 @@ private:
     // Consecutive events usually repeat their HLO name and layer.
     std::string last_hlo_, last_layer_;
     int64_t last_hlo_id_ = 0, last_layer_id_ = 0;
-    // The event statement's parameters bound to NULL now (bit i: parameter
-    // i).  A binding outlives sqlite3_reset, and most events leave the same
-    // ten columns NULL: binding them again was 4% of the database thread.
-    uint32_t null_params_ = 0;
 };
 
 }  // namespace nx

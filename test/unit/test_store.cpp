@@ -234,13 +234,16 @@ TEST(DbSink, EventIdsOfAProfileAreContiguous) {
 // events that alternate between having a value and not, column by column,
 // keep exactly their own.
 TEST(DbSink, EachEventKeepsItsOwnValuesAndNullsWhateverTheEventBefore) {
+    // 75 events: two statements of 32 rows (event_rows.h), then eleven rows
+    // one at a time; each row of the statement sees other NULLs from one
+    // statement to the next.
     TempDir dir;
     nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
     std::vector<Event> events;
     std::vector<std::string> want;
     std::deque<std::string> texts;  // what the events' views point into
     auto text = [&](std::string v) { return std::string_view(texts.emplace_back(std::move(v))); };
-    for (int i = 0; i < 12; ++i) {
+    for (int i = 0; i < 75; ++i) {
         bool odd = i % 2 == 1, third = i % 3 == 0;
         Event e = odd ? dma(i * 10, 5, third ? -1 : 100 + i) : instr("Vector", Engine::vector, i * 10, 5, "Add");
         if (!odd && third) e.flops = 2.0 * i;
@@ -259,6 +262,38 @@ TEST(DbSink, EachEventKeepsItsOwnValuesAndNullsWhateverTheEventBefore) {
     EXPECT_EQ(query_rows(store, "SELECT e.ts, e.bytes, e.flops, e.args, e.tensor, s.value FROM event e"
                                 " LEFT JOIN string s ON s.id = e.hlo_id ORDER BY e.id"),
               want);
+}
+
+TEST(DbSink, AnEventsTextIsItsOwnAfterTheCallReturns) {
+    // Rows wait for 31 more before they are inserted: the sink copies
+    // an event's text, since the caller reuses its buffers (as AsyncSink
+    // reuses a batch's) once the call returns.  Counters and flows between
+    // the events insert what waits first, in order.
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    nx::DbSink sink(store);
+    nx::ProfileBuilder b;
+    b.add_sink(&sink);
+    b.begin_profile(info("p_t", "t"));
+    std::string name, args;
+    std::vector<std::string> want;
+    for (int i = 0; i < 70; ++i) {
+        name = "op" + std::to_string(i);
+        args = "{\"i\":" + std::to_string(i) + "}";
+        Event e = instr(i % 3 ? "Vector" : "Scalar", i % 3 ? Engine::vector : Engine::scalar, i * 10, 5, name);
+        e.args_json = args;
+        b.event(e);
+        want.push_back(std::to_string(i * 10) + "|" + name + "|" + args);
+        name.assign(name.size(), '#');
+        args.assign(args.size(), '#');
+        if (i == 20)
+            b.event(nx_test::make_event(EventType::counter, Engine::none, "mem", 205, 0, {}, "mem"));
+    }
+    b.end_profile();
+    sink.finish();
+    EXPECT_EQ(query_rows(store, "SELECT ts, opcode, args FROM event ORDER BY id"), want);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM counter c JOIN track t ON t.id = c.track_id WHERE t.name = 'mem'"), 1);
+    EXPECT_EQ(query_int(store, "SELECT last_event_id - first_event_id + 1 FROM profile"), 70);
 }
 
 TEST(DbSink, FlowsJoinEventIdsThroughTheFlowView) {
