@@ -7,7 +7,9 @@
 //                                      slice layout, counters, source rows,
 //                                      tracks, ...) into SRC's own schema and
 //                                      indexes, read ahead in batches; only the
-//                                      inserts are timed
+//                                      inserts are timed.  Event rows go in as
+//                                      nx inserts them: 32 to a statement, ids
+//                                      numbered by SQLite
 // Prints {"name":"sqlite_insert","value":seconds,"unit":"s","rows":N,"cpu":seconds}
 // ("cpu": the process CPU time of the same spans).
 #include <sqlite3.h>
@@ -64,22 +66,29 @@ struct Batch {
     size_t rows() const { return width ? values.size() / static_cast<size_t>(width) : 0; }
 };
 
-void bind_row(sqlite3_stmt* s, const Batch& b, size_t row) {
-    for (int c = 0; c < b.width; ++c) {
+// Binds the row's columns from `first_column` on at parameters base+1...
+void bind_row(sqlite3_stmt* s, const Batch& b, size_t row, int first_column = 0, int base = 0) {
+    for (int c = first_column; c < b.width; ++c) {
         const Value& v = b.values[row * static_cast<size_t>(b.width) + static_cast<size_t>(c)];
+        int i = base + c - first_column + 1;
         switch (v.type) {
-            case SQLITE_INTEGER: sqlite3_bind_int64(s, c + 1, v.i); break;
-            case SQLITE_FLOAT: sqlite3_bind_double(s, c + 1, v.d); break;
+            case SQLITE_INTEGER: sqlite3_bind_int64(s, i, v.i); break;
+            case SQLITE_FLOAT: sqlite3_bind_double(s, i, v.d); break;
             case SQLITE_TEXT:
-                sqlite3_bind_text(s, c + 1, b.bytes.data() + v.off, static_cast<int>(v.len), SQLITE_STATIC);
+                sqlite3_bind_text(s, i, b.bytes.data() + v.off, static_cast<int>(v.len), SQLITE_STATIC);
                 break;
             case SQLITE_BLOB:
-                sqlite3_bind_blob(s, c + 1, b.bytes.data() + v.off, static_cast<int>(v.len), SQLITE_STATIC);
+                sqlite3_bind_blob(s, i, b.bytes.data() + v.off, static_cast<int>(v.len), SQLITE_STATIC);
                 break;
-            default: sqlite3_bind_null(s, c + 1);
+            default: sqlite3_bind_null(s, i);
         }
     }
 }
+
+// nx inserts its event rows 32 to a statement with ids left to SQLite
+// (common/store/event_rows.h): so does the limit, or it would be paying for
+// statements nx does not run.  A fresh database numbers them as nx did.
+constexpr int kEventRowsPerInsert = 32;
 
 // Reads up to `max` rows after rowid `after` from the query's table (its first
 // column is the rowid, the rest the table's columns).
@@ -208,17 +217,52 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "bench-sqlite_insert: %s: %s\n", insert.c_str(), sqlite3_errmsg(db));
                 return 1;
             }
+            // The event table as nx fills it: ids left to SQLite, 32 rows to a statement.
+            const bool events = table == "event" && schema.rowid[t];
+            sqlite3_stmt* many = nullptr;
+            const int width = sqlite3_column_count(q) - 1;
+            if (events) {
+                std::string rows = "INSERT INTO event VALUES ";
+                for (int r = 0; r < kEventRowsPerInsert; ++r) {
+                    rows += r ? ",(NULL" : "(NULL";
+                    for (int c = 1; c < width; ++c) rows += ",?";
+                    rows += ")";
+                }
+                std::string one = "INSERT INTO event VALUES (NULL";
+                for (int c = 1; c < width; ++c) one += ",?";
+                one += ")";
+                sqlite3_finalize(s);
+                if (sqlite3_prepare_v2(db, rows.c_str(), -1, &many, nullptr) ||
+                    sqlite3_prepare_v2(db, one.c_str(), -1, &s, nullptr)) {
+                    std::fprintf(stderr, "bench-sqlite_insert: event: %s\n", sqlite3_errmsg(db));
+                    return 1;
+                }
+            }
+            auto run = [&](sqlite3_stmt* st) {
+                if (sqlite3_step(st) != SQLITE_DONE) {
+                    std::fprintf(stderr, "bench-sqlite_insert: %s: %s\n", table.c_str(), sqlite3_errmsg(db));
+                    return false;
+                }
+                sqlite3_reset(st);
+                return true;
+            };
             int64_t after = std::numeric_limits<int64_t>::min();
             while (read_batch(q, after, 50000, batch) > 0) {
                 auto b0 = Clock::now();
                 double cb = cpu_seconds();
-                for (size_t r = 0; r < batch.rows(); ++r) {
-                    bind_row(s, batch, r);
-                    if (sqlite3_step(s) != SQLITE_DONE) {
-                        std::fprintf(stderr, "bench-sqlite_insert: %s: %s\n", table.c_str(), sqlite3_errmsg(db));
-                        return 1;
+                size_t r = 0;
+                if (events) {
+                    // The batch's whole statements; the rest one at a time, as
+                    // nx inserts a profile's last rows.
+                    for (; r + kEventRowsPerInsert <= batch.rows(); r += kEventRowsPerInsert) {
+                        for (int k = 0; k < kEventRowsPerInsert; ++k)
+                            bind_row(many, batch, r + static_cast<size_t>(k), 1, k * (width - 1));
+                        if (!run(many)) return 1;
                     }
-                    sqlite3_reset(s);
+                }
+                for (; r < batch.rows(); ++r) {
+                    bind_row(s, batch, r, events ? 1 : 0);
+                    if (!run(s)) return 1;
                 }
                 spent += Clock::now() - b0;
                 cpu += cpu_seconds() - cb;
@@ -226,6 +270,7 @@ int main(int argc, char** argv) {
             }
             sqlite3_finalize(q);
             sqlite3_finalize(s);
+            sqlite3_finalize(many);
         }
         t0 = Clock::now();
         c0 = cpu_seconds();
