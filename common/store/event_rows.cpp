@@ -46,7 +46,7 @@ bool EventRows::add(const Event& e, const EventRowIds& ids) {
         if (!v.empty()) text_.append(v);
         r.e.*kStringFields[i] = std::string_view(nullptr, v.size());  // pointed into text_ by flush()
     }
-    return rows_.size() >= kRows;
+    return rows_.size() >= kRows || text_.size() >= kMaxQueuedText;
 }
 
 void EventRows::clear() {

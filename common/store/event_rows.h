@@ -3,11 +3,13 @@
 // resetting the program, finding the table's last rowid): 13% of inserting
 // an Explorer profile's event rows one at a time.  One INSERT of 32 rows
 // pays it once.  Rows are queued with copies of their strings (an event's
-// text is the caller's only during the call), inserted when 32 are queued
-// or when the caller flushes, and handed back with the ids they got, in the
-// order they came.
+// text is the caller's only during the call) and inserted when 32 are
+// queued, when a megabyte of text is (one at a time then: memory stays flat
+// however long the args), or when the caller flushes; each is handed back
+// with the id it got, in the order they came.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -34,12 +36,16 @@ struct EventRowIds {
 class EventRows {
 public:
     static constexpr int kRows = 32;
+    // Rows with long text go in sooner: the queue holds at most about this
+    // much of it (plus one event's), so memory does not grow with the args.
+    static constexpr size_t kMaxQueuedText = size_t{1} << 20;
 
     // `source` names the input in errors about an event (by its line); it
     // must outlive this.
     EventRows(SqliteDb& db, const std::string& source);
 
-    // Queues `e`'s row.  Returns true when kRows are queued: flush() then.
+    // Queues `e`'s row.  Returns true when kRows rows or kMaxQueuedText of
+    // text are queued: flush() then.
     bool add(const Event& e, const EventRowIds& ids);
     size_t queued() const { return rows_.size(); }
 

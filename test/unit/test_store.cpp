@@ -265,10 +265,10 @@ TEST(DbSink, EachEventKeepsItsOwnValuesAndNullsWhateverTheEventBefore) {
 }
 
 TEST(DbSink, AnEventsTextIsItsOwnAfterTheCallReturns) {
-    // Rows wait for 31 more before they are inserted: the sink copies
-    // an event's text, since the caller reuses its buffers (as AsyncSink
-    // reuses a batch's) once the call returns.  Counters and flows between
-    // the events insert what waits first, in order.
+    // Rows wait for 31 more (or a megabyte of text) before they are
+    // inserted: the sink copies an event's text, since the caller reuses its
+    // buffers (as AsyncSink reuses a batch's) once the call returns.  A
+    // counter between the events inserts what waits first, in order.
     TempDir dir;
     nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
     nx::DbSink sink(store);
@@ -280,6 +280,8 @@ TEST(DbSink, AnEventsTextIsItsOwnAfterTheCallReturns) {
     for (int i = 0; i < 70; ++i) {
         name = "op" + std::to_string(i);
         args = "{\"i\":" + std::to_string(i) + "}";
+        // Some long args: the queue goes in sooner, one row at a time.
+        if (i % 10 == 7) args.insert(1, "\"pad\":\"" + std::string(300000, 'x') + "\",");
         Event e = instr(i % 3 ? "Vector" : "Scalar", i % 3 ? Engine::vector : Engine::scalar, i * 10, 5, name);
         e.args_json = args;
         b.event(e);
