@@ -8,8 +8,13 @@ namespace nx {
 
 namespace {
 
+// OR FAIL, not a plain INSERT: a statement of several rows that may ABORT on
+// a NOT NULL constraint makes SQLite copy every page it touches that an
+// earlier statement wrote into a statement journal first (store_layout.cpp
+// says what that cost).  FAIL keeps the rows before a violation instead;
+// any error rolls the whole profile back anyway.
 constexpr std::string_view kInsert =
-    "INSERT INTO event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
+    "INSERT OR FAIL INTO event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
     " flops, model_flops, dma_kind, tensor, depth, args, transpose, src_tbl, src_row) VALUES ";
 
 std::string insert_of(int rows, int columns) {

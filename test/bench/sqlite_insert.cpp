@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
             sqlite3_stmt* many = nullptr;
             const int width = sqlite3_column_count(q) - 1;
             if (events) {
-                std::string rows = "INSERT INTO event VALUES ";
+                std::string rows = "INSERT OR FAIL INTO event VALUES ";  // as nx's (no statement journal)
                 for (int r = 0; r < kEventRowsPerInsert; ++r) {
                     rows += r ? ",(NULL" : "(NULL";
                     for (int c = 1; c < width; ++c) rows += ",?";
