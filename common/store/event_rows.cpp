@@ -8,24 +8,9 @@ namespace nx {
 
 namespace {
 
-// OR FAIL, not a plain INSERT: a statement of several rows that may ABORT on
-// a NOT NULL constraint makes SQLite copy every page it touches that an
-// earlier statement wrote into a statement journal first (store_layout.cpp
-// says what that cost).  FAIL keeps the rows before a violation instead;
-// any error rolls the whole profile back anyway.
-constexpr std::string_view kInsert =
-    "INSERT OR FAIL INTO event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
-    " flops, model_flops, dma_kind, tensor, depth, args, transpose, src_tbl, src_row) VALUES ";
-
-std::string insert_of(int rows, int columns) {
-    std::string sql(kInsert);
-    for (int r = 0; r < rows; ++r) {
-        sql += r ? ",(" : "(";
-        for (int c = 0; c < columns; ++c) sql += c ? ",?" : "?";
-        sql += ')';
-    }
-    return sql;
-}
+constexpr std::string_view kEventColumns =
+    "event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
+    " flops, model_flops, dma_kind, tensor, depth, args, transpose, src_tbl, src_row)";
 
 // The event's strings that the row or the caller reads back.
 constexpr int kStrings = 9;
@@ -36,7 +21,8 @@ std::string_view Event::* const kStringFields[kStrings] = {
 }  // namespace
 
 EventRows::EventRows(SqliteDb& db, const std::string& source)
-    : db_(db), source_(source), one_(db, insert_of(1, kColumns)), many_(db, insert_of(kRows, kColumns)) {
+    : db_(db), source_(source), one_(db, insert_rows_sql(kEventColumns, kColumns, 1)),
+      many_(db, insert_rows_sql(kEventColumns, kColumns, kRows)) {
     static_assert(kColumns < 32, "a row's NULL parameters are bits of a uint32_t");
     rows_.reserve(kRows);
 }
@@ -131,15 +117,15 @@ void EventRows::bind(SqliteStmt& stmt, uint32_t& nulls, int base, const Row& r) 
     if (e.transpose) int64(17, 1); else null(17);
 }
 
-void EventRows::step(SqliteStmt& stmt, const Row& row) {
+bool EventRows::step(SqliteStmt& stmt) {
     sqlite3_stmt* s = stmt.handle();
     if (sqlite3_step(s) == SQLITE_DONE) {
         sqlite3_reset(s);
-        return;
+        return true;
     }
     int code = sqlite3_errcode(db_.handle());
     sqlite3_reset(s);
-    if (code == SQLITE_TOOBIG) throw too_big(row.e);
+    if (code == SQLITE_TOOBIG) return false;
     db_.fail("cannot insert event");
 }
 
@@ -153,26 +139,21 @@ void EventRows::flush(const std::function<void(const Event&, int64_t id, uint32_
     bool done = false;
     if (rows_.size() == kRows) {
         for (int k = 0; k < kRows; ++k) bind(many_, many_nulls_[k], k * kColumns, rows_[static_cast<size_t>(k)]);
-        sqlite3_stmt* s = many_.handle();
-        if (sqlite3_step(s) == SQLITE_DONE) {
-            sqlite3_reset(s);
+        if (step(many_)) {
             // One statement's rows take consecutive rowids: nothing else
             // inserts into the table between them.
             int64_t last = sqlite3_last_insert_rowid(db_.handle());
             for (int k = 0; k < kRows; ++k) ids[static_cast<size_t>(k)] = last - (kRows - 1) + k;
             done = true;
-        } else {
-            int code = sqlite3_errcode(db_.handle());
-            sqlite3_reset(s);
-            // A row too big for the database: found by inserting one at a
-            // time below (the statement inserted none of them), to name it.
-            if (code != SQLITE_TOOBIG) db_.fail("cannot insert event");
         }
+        // Else a row was too big to store.  The rows before it stayed (OR
+        // FAIL keeps them); the load fails and its profile is rolled back
+        // anyway.  Inserting one at a time below finds that row, to name it.
     }
     if (!done) {
         for (size_t k = 0; k < rows_.size(); ++k) {
             bind(one_, one_nulls_, 0, rows_[k]);
-            step(one_, rows_[k]);
+            if (!step(one_)) throw too_big(rows_[k].e);
             ids[k] = sqlite3_last_insert_rowid(db_.handle());
         }
     }

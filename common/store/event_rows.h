@@ -70,7 +70,9 @@ private:
     // binding outlives sqlite3_reset, and most rows leave the same ten
     // columns NULL, so those are not bound again.
     void bind(SqliteStmt& s, uint32_t& nulls, int base, const Row& r);
-    void step(SqliteStmt& s, const Row& row);
+    // Steps and resets `s`: true when its rows went in, false when one was
+    // too big to store (SQLITE_TOOBIG); any other failure throws.
+    bool step(SqliteStmt& s);
     Error too_big(const Event& e) const;
 
     SqliteDb& db_;

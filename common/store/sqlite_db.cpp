@@ -95,4 +95,13 @@ std::string SqliteStmt::column_text(int i) const {
     return std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, i)));
 }
 
+std::string insert_rows_sql(std::string_view table_columns, int columns, int rows) {
+    std::string row = "(";
+    for (int c = 0; c < columns; ++c) row += c ? ",?" : "?";
+    row += ")";
+    std::string sql = "INSERT OR FAIL INTO " + std::string(table_columns) + " VALUES ";
+    for (int r = 0; r < rows; ++r) sql += (r ? "," : "") + row;
+    return sql;
+}
+
 }  // namespace nx

@@ -14,17 +14,9 @@ namespace nx {
 
 namespace {
 
-// Rows inserted kBatchRows to a statement: for rows this small (a counter
-// sample), SQLite's cost per statement outweighs its cost per row.
-//
-// The statements are INSERT OR FAIL, not plain INSERT: a multi-row INSERT
-// whose NOT NULL or key constraint may ABORT makes SQLite open a statement
-// journal, and every page the statement touches that an earlier statement
-// wrote (the tables' rightmost leaves and their parents, 64 KiB each) is
-// copied to a temporary file first.  That was 25,000 page copies, 1.6 GB, for
-// a 200,000-instruction profile.  FAIL keeps the rows before a violation
-// instead of undoing them; nothing depends on that, because any error rolls
-// the whole profile back (DbSink::abort_profile, or the load's transaction).
+// Rows inserted kBatchRows to a statement (insert_rows_sql, sqlite_db.h):
+// for rows this small (a counter sample), SQLite's cost per statement
+// outweighs its cost per row.
 class BatchInsert {
 public:
     static constexpr int kBatchRows = 64;
@@ -33,8 +25,8 @@ public:
     // reals or NULL.
     BatchInsert(SqliteDb& db, const std::string& table_columns, int columns)
         : columns_(columns),
-          one_(db, statement(table_columns, columns, 1)),
-          batch_(db, statement(table_columns, columns, kBatchRows)) {
+          one_(db, insert_rows_sql(table_columns, columns, 1)),
+          batch_(db, insert_rows_sql(table_columns, columns, kBatchRows)) {
         cells_.reserve(static_cast<size_t>(columns * kBatchRows));
     }
 
@@ -61,14 +53,6 @@ public:
     }
 
 private:
-    static std::string statement(const std::string& table_columns, int columns, int rows) {
-        std::string row = "(";
-        for (int c = 0; c < columns; ++c) row += c ? ",?" : "?";
-        row += ")";
-        std::string sql = "INSERT OR FAIL INTO " + table_columns + " VALUES ";
-        for (int r = 0; r < rows; ++r) sql += (r ? "," : "") + row;
-        return sql;
-    }
     void run(SqliteStmt& st, size_t from, size_t to) {
         int i = 1;
         for (size_t c = from; c < to; ++c, ++i) {
