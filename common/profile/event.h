@@ -68,6 +68,13 @@ struct Event {
     std::string_view process;
 };
 
+// Every string view an Event holds: what a sink that keeps an event past the
+// call (AsyncSink's batches, EventRows' queue) copies and points again.
+constexpr int kEventStrings = 9;
+inline constexpr std::string_view Event::* kEventStringFields[kEventStrings] = {
+    &Event::track,  &Event::name,       &Event::opcode,    &Event::hlo_name, &Event::layer,
+    &Event::tensor, &Event::queue_type, &Event::args_json, &Event::process};
+
 std::string_view to_string(EventType t);
 std::string_view to_string(Engine e);
 std::string_view to_string(DmaKind k);

@@ -5,19 +5,12 @@
 
 namespace nx {
 
-namespace {
-// The string fields of an Event, packed as offsets into the batch arena.
-constexpr int kStringFields = 8;
-std::string_view Event::* const kFields[kStringFields] = {&Event::track,  &Event::name,      &Event::opcode,
-                                                          &Event::hlo_name, &Event::layer,   &Event::tensor,
-                                                          &Event::args_json, &Event::process};
-}  // namespace
-
 struct AsyncSink::Batch {
     struct Packed {
         Event e;
-        uint32_t off[kStringFields];
-        uint32_t len[kStringFields];
+        // The event's strings (kEventStringFields) as offsets into the batch arena.
+        uint32_t off[kEventStrings];
+        uint32_t len[kEventStrings];
     };
     std::vector<Packed> events;
     std::string arena;
@@ -90,19 +83,16 @@ void AsyncSink::event(const Event& e) {
     }
     Batch::Packed& p = batch_->events.emplace_back();
     p.e = e;
-    // Not carried (no sink reads it; the importer's rules do, on this side):
-    // emptied, so the copy holds no view into the importer's buffers.
-    p.e.queue_type = {};
     // A sink that refers to kept sources reads such an event's args from its
     // row there: they need not cross (an Explorer instruction's are ~700 bytes).
     bool drop_args = e.src_table >= 0 && !kept_args_;
-    for (int i = 0; i < kStringFields; ++i) {
-        std::string_view v = e.*kFields[i];
-        if (drop_args && kFields[i] == &Event::args_json) v = {};
+    for (int i = 0; i < kEventStrings; ++i) {
+        std::string_view v = e.*kEventStringFields[i];
+        if (drop_args && kEventStringFields[i] == &Event::args_json) v = {};
         p.off[i] = static_cast<uint32_t>(batch_->arena.size());
         p.len[i] = static_cast<uint32_t>(v.size());
         batch_->arena.append(v);
-        p.e.*kFields[i] = {};
+        p.e.*kEventStringFields[i] = {};
     }
     if (batch_->events.size() >= kBatchEvents || batch_->arena.size() >= kBatchArenaBytes) flush_batch();
 }
@@ -181,8 +171,8 @@ void AsyncSink::run() {
                 case Message::begin: inner_.begin_profile(m->info); break;
                 case Message::batch: {
                     for (Batch::Packed& p : m->events->events) {
-                        for (int i = 0; i < kStringFields; ++i)
-                            p.e.*kFields[i] = std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
+                        for (int i = 0; i < kEventStrings; ++i)
+                            p.e.*kEventStringFields[i] = std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
                         inner_.event(p.e);
                     }
                     for (const Flow& f : m->events->flows) inner_.flow(f);

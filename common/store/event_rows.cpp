@@ -12,12 +12,6 @@ constexpr std::string_view kEventColumns =
     "event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
     " flops, model_flops, dma_kind, tensor, depth, args, transpose, src_tbl, src_row)";
 
-// The event's strings that the row or the caller reads back.
-constexpr int kStrings = 9;
-std::string_view Event::* const kStringFields[kStrings] = {
-    &Event::track, &Event::name,       &Event::opcode,    &Event::hlo_name, &Event::layer,
-    &Event::tensor, &Event::queue_type, &Event::args_json, &Event::process};
-
 }  // namespace
 
 EventRows::EventRows(SqliteDb& db, const std::string& source)
@@ -31,11 +25,11 @@ bool EventRows::add(const Event& e, const EventRowIds& ids) {
     Row& r = rows_.emplace_back();
     r.e = e;
     r.ids = ids;
-    for (int i = 0; i < kStrings; ++i) {
-        std::string_view v = e.*kStringFields[i];
+    for (int i = 0; i < kEventStrings; ++i) {
+        std::string_view v = e.*kEventStringFields[i];
         r.off[i] = static_cast<uint32_t>(text_.size());
         if (!v.empty()) text_.append(v);
-        r.e.*kStringFields[i] = std::string_view(nullptr, v.size());  // pointed into text_ by flush()
+        r.e.*kEventStringFields[i] = std::string_view(nullptr, v.size());  // pointed into text_ by flush()
     }
     return rows_.size() >= kRows || text_.size() >= kMaxQueuedText;
 }
@@ -133,8 +127,8 @@ void EventRows::flush(const std::function<void(const Event&, int64_t id, uint32_
     if (rows_.empty()) return;
     // The queue's text no longer grows: point each event's strings into it.
     for (Row& r : rows_)
-        for (int i = 0; i < kStrings; ++i)
-            r.e.*kStringFields[i] = std::string_view(text_.data() + r.off[i], (r.e.*kStringFields[i]).size());
+        for (int i = 0; i < kEventStrings; ++i)
+            r.e.*kEventStringFields[i] = std::string_view(text_.data() + r.off[i], (r.e.*kEventStringFields[i]).size());
     std::vector<int64_t> ids(rows_.size());
     bool done = false;
     if (rows_.size() == kRows) {

@@ -63,7 +63,7 @@ private:
     struct Row {
         Event e;
         EventRowIds ids;
-        uint32_t off[9];  // where each of the event's strings starts in text_
+        uint32_t off[kEventStrings];  // where each of its strings (kEventStringFields) starts in text_
     };
     // Binds row r's values at parameters base+1 .. base+kColumns of `s`.
     // `nulls` says which of them hold NULL already (bit i: base+i): a
