@@ -124,6 +124,18 @@ tables_agree() {
     run tables_agree big.json
     [ "$status" -eq 0 ]
     [ "$output" = "OK depth {0: 19073, 1: 913, 2: 14} parented 927 counters 16913 tracks 77" ]
+    # Out of order: laid out when it ends, into slice_layout.
+    [ "$(sqlite3 t.db "SELECT count(*) FROM slice_layout")" -gt 900 ]
+    [ "$(sqlite3 t.db "SELECT count(*) FROM event WHERE COALESCE(depth, lane_id, parent_back) IS NOT NULL")" = 0 ]
+    # In start order (as neuron-profile writes it): each slice placed as it
+    # came, in its own row, to the same answer.
+    "$NX_BIN/bench-gen_profile" 20000 >sorted.json
+    run tables_agree sorted.json
+    [ "$status" -eq 0 ]
+    [ "$output" = "OK depth {0: 19076, 1: 910, 2: 14} parented 924 counters 16914 tracks 77" ]
+    [ "$(sqlite3 t.db "SELECT count(*) FROM slice_layout")" = 0 ]
+    [ "$(sqlite3 t.db "SELECT count(*) FROM event WHERE lane_id IS NOT NULL")" -gt 2000 ]
+    [ "$(sqlite3 t.db "SELECT count(*) FROM event WHERE parent_back IS NOT NULL")" = 924 ]
     run tables_agree "$FIXTURES/parquet/explorer/matmul@latest"
     [ "$status" -eq 0 ]
     [ "$output" = "OK depth {0: 527} parented 0 counters 861 tracks 36" ]

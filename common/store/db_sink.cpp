@@ -36,12 +36,13 @@ struct DbSink::Statements {
     explicit Statements(SqliteDb& db)
         : insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
           insert_track(db, "INSERT INTO track(profile_id, name, engine, kind, row) VALUES (?,?,?,?,?2)"),
+          insert_lane(db, kInsertLaneTrack),
           find_string(db, "SELECT id FROM string WHERE value = ?"),
           insert_string(db, "INSERT INTO string(value) VALUES (?)"),
           insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)"),
           insert_flow(db, "INSERT INTO event_flow(profile_id, flow_id, from_event_id, to_event_id, category, name)"
                           " VALUES (?,?,?,?,?,?)") {}
-    SqliteStmt insert_counter, insert_track, find_string, insert_string, insert_metric, insert_flow;
+    SqliteStmt insert_counter, insert_track, insert_lane, find_string, insert_string, insert_metric, insert_flow;
 };
 
 DbSink::DbSink(Store& store, bool copy_sources)
@@ -142,6 +143,10 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     last_track_ = {};
     layout_.clear();
     layout_flows_.clear();
+    placer_.clear();
+    placing_ = true;
+    event_index_ = 0;
+    lane_tracks_.clear();
     kept_refs_.clear();
     kept_tables_.clear();
     busy_ = std::make_unique<EngineBusy>();
@@ -194,13 +199,74 @@ void DbSink::spool_for_layout(const Event& e, int64_t id, uint32_t track) {
     layout_.add(lean, id, track);
 }
 
+void DbSink::place(const Event& e, const TrackIds& track, EventRowIds& ids) {
+    // The overflow track past the layout's cap on rows takes slices of many
+    // rows, which the database keeps on their own tracks: laid out at the end.
+    if (layout_.tracks()[track.layout].merged) {
+        stop_placing();
+        return;
+    }
+    // Times as the layout spool takes them (event_spool.cpp).
+    int64_t end = 0;
+    if (__builtin_add_overflow(e.ts_ns, std::max<int64_t>(e.dur_ns, 0), &end)) end = INT64_MAX;
+    LanePlacer::Placement p;
+    if (!placer_.place(track.layout, e.ts_ns, end, event_index_, p)) {
+        stop_placing();
+        return;
+    }
+    if (p.lane > 0) ids.lane = lane_track(track, p.lane);
+    ids.depth = p.depth;
+    if (p.parent >= 0) ids.parent_back = event_index_ - p.parent;
+}
+
+int64_t DbSink::lane_track(const TrackIds& track, size_t lane) {
+    if (lane_tracks_.size() <= track.layout) lane_tracks_.resize(track.layout + 1);
+    std::vector<int64_t>& lanes = lane_tracks_[track.layout];
+    if (lane > lanes.size()) {
+        // Named and kept as the layout's StoreWriter makes an overflow lane
+        // (store_layout.cpp): the row's engine and kind, track.row its row.
+        std::string name = lane_name(layout_.tracks()[track.layout].name, static_cast<int>(lane));
+        st_->insert_lane.bind(1, std::string_view(name)).bind(2, track.id).run();
+        lanes.push_back(store_.db().last_insert_rowid());
+    }
+    return lanes[lane - 1];
+}
+
+void DbSink::stop_placing() {
+    placing_ = false;
+    flush_events();
+    SqliteDb& db = store_.db();
+    if (first_event_ != 0) {
+        SqliteStmt undo(db, "UPDATE event SET depth = NULL, lane_id = NULL, parent_back = NULL"
+                            " WHERE id BETWEEN ? AND ? AND (depth IS NOT NULL OR lane_id IS NOT NULL)");
+        undo.bind(1, first_event_).bind(2, last_event_).run();
+    }
+    SqliteStmt drop(db, "DELETE FROM track WHERE id = ?");
+    for (const auto& lanes : lane_tracks_)
+        for (int64_t id : lanes) drop.bind(1, id).run();
+    lane_tracks_.clear();
+    placer_.clear();
+}
+
 void DbSink::lay_out() {
+    // What the layout caps across rows, placing slices as they came did not
+    // (lane_placer.h): past them, the layout of the whole profile decides.
+    if (placing_) {
+        size_t lanes = placer_.overflow_lanes();
+        bool merged = false;
+        for (const EventSpool::Track& t : layout_.tracks()) {
+            if (!t.counter) ++lanes;
+            merged = merged || t.merged;
+        }
+        if (merged || lanes > kMaxLaneTracks) stop_placing();
+    }
     // The database track of each of the layout's rows (none for the
     // overflow track of the tracks past its cap).
     std::vector<int64_t> rows(layout_.tracks().size(), 0);
     for (const auto& [key, ids] : tracks_)
         if (ids.layout < rows.size() && !layout_.tracks()[ids.layout].merged) rows[ids.layout] = ids.id;
-    lay_out_in_store(store_.db(), profile_rowid_, layout_, layout_flows_, rows);
+    lay_out_in_store(store_.db(), profile_rowid_, layout_, layout_flows_, rows,
+                     placing_ ? SlicesPlaced::yes : SlicesPlaced::no);
     layout_.clear();
     layout_flows_.clear();
 }
@@ -303,6 +369,8 @@ void DbSink::event(const Event& e) {
     // its args (source_args() reads them from there).
     ids.src_ref = e.src_table >= 0 && static_cast<size_t>(e.src_table) < kept_refs_.size()
                       ? kept_refs_[static_cast<size_t>(e.src_table)] : 0;
+    if (placing_) place(e, track, ids);
+    ++event_index_;
     ids.tag = static_cast<uint32_t>(queued_tracks_.size());
     queued_tracks_.push_back(track);
     if (event_rows_.add(e, ids)) flush_events();
@@ -313,7 +381,9 @@ void DbSink::flush_events() {
         const TrackIds& track = queued_tracks_[tag];
         // As engine_summary() scans them: by the track's engine.
         if (busy_ && track.engine != Engine::none) busy_->add(e.type, track.engine, e.ts_ns, e.dur_ns, e.opcode);
+        // A profile's rows take consecutive ids (flows and parent_back count on it).
         if (first_event_ == 0) first_event_ = id;
+        else if (id != last_event_ + 1) throw Error("internal: the profile's event ids are not consecutive");
         last_event_ = id;
         spool_for_layout(e, id, track.layout);
     });
@@ -394,6 +464,8 @@ void DbSink::abort_profile() {
     queued_tracks_.clear();
     layout_.clear();
     layout_flows_.clear();
+    placer_.clear();
+    lane_tracks_.clear();
     busy_.reset();
     // Ids cached for this profile's strings may have been rolled back.
     strings_.clear();

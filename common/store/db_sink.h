@@ -13,6 +13,7 @@
 #include "common/store/event_rows.h"
 #include "common/store/store.h"
 #include "common/trace/event_spool.h"
+#include "common/trace/lane_placer.h"
 
 namespace nx {
 
@@ -22,9 +23,12 @@ struct TraceFlow;  // trace/trace_layout.h (not included: the sink needs only th
 // transaction, committed by finish(); each profile is a savepoint that
 // abort_profile() rolls back (nx-convert --keep-going).  Destroyed without
 // finish(), it rolls everything back.  Events are inserted as they come,
-// 32 rows to a statement (event_rows.h), and spooled; when the profile
-// ends it is laid out as its trace would be (store_layout.h): lanes, nesting
-// and nx's counter tracks.
+// 32 rows to a statement (event_rows.h), and spooled.  Each slice's place
+// in the profile's trace (lane, nesting, parent) goes into its own row,
+// worked out as it arrives (lane_placer.h), while each row's slices come
+// in start order; a profile that breaks that is laid out when it ends
+// instead, into slice_layout.  Either way the profile's end runs the
+// layout for nx's counter tracks (store_layout.h).
 //
 // Source tables that can be read again where they are (KeptSource: Neuron
 // Explorer's Parquet) are referred to, not copied: their events keep their
@@ -63,6 +67,13 @@ private:
     // Inserts the queued event rows, then sums, counts and spools each.
     void flush_events();
     void spool_for_layout(const Event& e, int64_t id, uint32_t track);
+    // Sets `ids`' place in the trace for slice `e` of `track`, or stops
+    // placing (the profile is laid out at its end).
+    void place(const Event& e, const TrackIds& track, EventRowIds& ids);
+    // The track.id of `track`'s overflow lane `lane` (>= 1), made when new.
+    int64_t lane_track(const TrackIds& track, size_t lane);
+    // Takes back the places given so far: the rows and lanes they made.
+    void stop_placing();
     void lay_out();
     int64_t string_id(std::string_view s);
     void delete_profile(const std::string& uid);
@@ -100,6 +111,14 @@ private:
     static constexpr size_t kLayoutChunkBytes = size_t{4} << 20;
     EventSpool layout_;
     std::vector<TraceFlow> layout_flows_;
+    // Slices placed as they arrive, while placing_: their keys are their
+    // index among the profile's event rows (ids are contiguous, so a
+    // parent's id is the row's id minus the gap), and each layout row's
+    // overflow lanes made so far (track.id, lane 1 first).
+    LanePlacer placer_;
+    bool placing_ = true;
+    int64_t event_index_ = 0;
+    std::vector<std::vector<int64_t>> lane_tracks_;
     std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
     // Consecutive events usually repeat their HLO name and layer.
     std::string last_hlo_, last_layer_;

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kEventColumns =
     "event(profile_id, track_id, type, ts, dur, name, opcode, hlo_id, layer_id, bytes,"
-    " flops, model_flops, dma_kind, tensor, depth, args, transpose, src_tbl, src_row)";
+    " flops, model_flops, dma_kind, tensor, depth, args, transpose, src_tbl, src_row, lane_id, parent_back)";
 
 }  // namespace
 
@@ -94,9 +94,8 @@ void EventRows::bind(SqliteStmt& stmt, uint32_t& nulls, int base, const Row& r) 
     if (e.model_flops >= 0) real(12, e.model_flops); else null(12);
     text(13, to_string(e.dma_kind));
     text(14, e.tensor);
-    // Depth comes from the layout at the end of the profile, not from the
-    // source: it is the trace's.
-    null(15);
+    // The trace's depth, not the source's.
+    id_or_null(15, r.ids.depth);
     // An event whose source row is kept in place stores where it is, not
     // its args (source_args() reads them from there).
     if (r.ids.src_ref > 0) {
@@ -109,6 +108,8 @@ void EventRows::bind(SqliteStmt& stmt, uint32_t& nulls, int base, const Row& r) 
         null(19);
     }
     if (e.transpose) int64(17, 1); else null(17);
+    id_or_null(20, r.ids.lane);
+    id_or_null(21, r.ids.parent_back);
 }
 
 bool EventRows::step(SqliteStmt& stmt) {

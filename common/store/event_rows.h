@@ -30,6 +30,10 @@ struct EventRowIds {
     int64_t hlo = 0;
     int64_t layer = 0;
     int64_t src_ref = 0;  // source_ref.id when the source row is kept in place (src_tbl, src_row; no args)
+    // Its place in nx's trace when known as it arrives (lane_placer.h).
+    int64_t depth = 0;
+    int64_t lane = 0;         // track.id of its overflow lane
+    int64_t parent_back = 0;  // its id minus its parent's
     uint32_t tag = 0;
 };
 
@@ -59,7 +63,7 @@ public:
     void clear();
 
 private:
-    static constexpr int kColumns = 19;
+    static constexpr int kColumns = 21;
     struct Row {
         Event e;
         EventRowIds ids;

@@ -71,13 +71,12 @@ private:
 
 class StoreWriter : public TraceWriter {
 public:
-    StoreWriter(SqliteDb& db, int64_t profile_id, const std::vector<int64_t>& row_tracks)
+    StoreWriter(SqliteDb& db, int64_t profile_id, const std::vector<int64_t>& row_tracks, SlicesPlaced placed)
         : db_(db),
           profile_id_(profile_id),
           row_tracks_(row_tracks),
-          insert_lane_(db,
-                       "INSERT INTO track(profile_id, name, engine, kind, row)"
-                       " SELECT profile_id, ?1, engine, kind, COALESCE(row, name) FROM track WHERE id = ?2"),
+          placed_(placed == SlicesPlaced::yes),
+          insert_lane_(db, kInsertLaneTrack),
           insert_counter_track_(db,
                                 "INSERT INTO track(profile_id, name, engine, kind, row)"
                                 " VALUES (?, ?, NULL, 'counter', NULL)"),
@@ -92,7 +91,9 @@ public:
         auto index = static_cast<size_t>(t.row);
         int64_t row = t.row >= 0 && index < row_tracks_.size() ? row_tracks_[index] : 0;
         if (t.kind == TrackKind::slices) {
-            if (row == 0) return;  // a track the database does not have: its events stay as they are
+            // A track the database does not have: its events stay as they
+            // are.  Slices placed already: their lanes are there.
+            if (row == 0 || placed_) return;
             s.id = row;
             if (t.lane > 0) {
                 insert_lane_.bind(1, std::string_view(t.name)).bind(2, row).run();
@@ -112,6 +113,7 @@ public:
 
     // Flows are in the database already (event_flow).
     void slice_begin(const TraceTrack& t, const SpooledEvent& e, int64_t, int64_t, std::span<const FlowEnd>) override {
+        if (placed_) return;
         Track& s = at(t);
         // A slice the database does not place (its track is not there, or
         // the trace merged it onto "(other tracks)") still takes its place
@@ -166,6 +168,7 @@ private:
     SqliteDb& db_;
     int64_t profile_id_;
     const std::vector<int64_t>& row_tracks_;
+    bool placed_;
     SqliteStmt insert_lane_, insert_counter_track_;
     BatchInsert samples_, placements_;
     RecordSorter<Placement> by_id_;
@@ -181,8 +184,8 @@ private:
 }  // namespace
 
 void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<TraceFlow>& flows,
-                      const std::vector<int64_t>& row_tracks) {
-    StoreWriter writer(db, profile_id, row_tracks);
+                      const std::vector<int64_t>& row_tracks, SlicesPlaced placed) {
+    StoreWriter writer(db, profile_id, row_tracks, placed);
     // Process and thread ids matter to the trace file only.
     TraceIds ids;
     lay_out_profile(spool, TraceProcess{}, ids, flows, writer);

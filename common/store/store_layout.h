@@ -4,10 +4,12 @@
 // processor reads back from such a trace, so nx's tables and Perfetto's
 // tables of nx's trace agree by construction:
 //   - slice_layout: each slice not at depth 0 on its own row, with its lane's
-//     track, its depth and the slice it nests in (the slice view reads it);
+//     track, its depth and the slice it nests in (the slice view reads it),
+//     unless the load placed the slices as they came (SlicesPlaced::yes,
+//     lane_placer.h: in their event rows, by the same rule);
 //   - track: the overflow lanes of a row ("TensorMatrix (2)"), with the row's
-//     engine and kind and track.row naming the row, and nx's counter tracks
-//     (DMA throughput, DMA pending transfers, per-engine utilisation);
+//     engine and kind and track.row naming the row (the load made them when
+//     it placed the slices), and nx's counter tracks (per-engine utilisation);
 //   - counter: the samples of nx's counter tracks.
 // The source's own counter samples are in the database already; slices the
 // layout clips (trace_layout.h) keep their duration.  Events the trace merges
@@ -28,11 +30,20 @@
 
 namespace nx {
 
+// An overflow lane's track: ?1 its name, ?2 its row's track.id.
+constexpr const char* kInsertLaneTrack =
+    "INSERT INTO track(profile_id, name, engine, kind, row)"
+    " SELECT profile_id, ?1, engine, kind, COALESCE(row, name) FROM track WHERE id = ?2";
+
+// Whether the load placed the profile's slices already (their rows and
+// overflow lanes are in the database), or the layout is to.
+enum class SlicesPlaced { no, yes };
+
 // Lays out `spool` (events added with ref = their event.id; counter samples
 // with any ref) and its `flows` (which order the slices that start
 // together) for profile `profile_id`.  `row_tracks[i]` is the track.id of
 // spool track i (EventSpool::tracks()), 0 for one the database does not have.
 void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<TraceFlow>& flows,
-                      const std::vector<int64_t>& row_tracks);
+                      const std::vector<int64_t>& row_tracks, SlicesPlaced placed);
 
 }  // namespace nx

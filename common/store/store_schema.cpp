@@ -78,16 +78,21 @@ CREATE TABLE IF NOT EXISTS event(
     model_flops REAL,
     dma_kind    TEXT,
     tensor      TEXT,
-    depth       INTEGER,         -- nesting the source gave (Chrome B/E); the trace's is slice.depth
+    depth       INTEGER,         -- its nesting in nx's trace (NULL: 0; slice_layout's when it has a row)
     args        TEXT,            -- the source's other fields, a JSON object (NULL when kept in place: src_tbl)
     transpose   INTEGER,         -- 1: a TensorE transpose (counts as transpose_flops); NULL: not one
     src_tbl     INTEGER,         -- source_ref.id: the source table kept in place that holds this event's row
-    src_row     INTEGER          -- its row there (0-based); source_args(src_tbl, src_row) gives the args
+    src_row     INTEGER,         -- its row there (0-based); source_args(src_tbl, src_row) gives the args
+    lane_id     INTEGER,         -- the overflow lane (track.id) nx's trace puts it on; NULL: its own track
+    parent_back INTEGER          -- id - parent_back is the event it nests in, in nx's trace; NULL: none
 );
 
--- Where nx's trace puts each slice that is not at depth 0 on its own row
--- (store_layout.h): nested in another slice, or on an overflow lane.  The
--- slice view reads it; the event rows stay as the source gave them.
+-- Where nx's trace puts each slice that is not at depth 0 on its own row,
+-- for a profile whose rows did not come in start order (a Chrome trace may
+-- not): it is laid out when it ends (store_layout.h).  Every other profile's
+-- slices are placed as they arrive (lane_placer.h) and keep their place in
+-- their own row (event.depth, lane_id, parent_back).  The slice view reads
+-- both.
 CREATE TABLE IF NOT EXISTS slice_layout(
     id        INTEGER PRIMARY KEY,  -- event.id
     track_id  INTEGER NOT NULL,     -- the lane's track.id (the row's, or an overflow lane's)
@@ -213,9 +218,9 @@ const std::string_view kSchemaViews = R"SQL(
 -- track_id, depth and parent_id as Perfetto reads them from nx's trace (the
 -- lane, its nesting); track_name is the source row, as nx's queries group by.
 CREATE VIEW slice AS
-SELECT e.id AS id, e.ts AS ts, e.dur AS dur, COALESCE(l.track_id, e.track_id) AS track_id,
-       e.type AS category, COALESCE(e.name, e.opcode) AS name, COALESCE(l.depth, 0) AS depth,
-       l.parent_id AS parent_id,
+SELECT e.id AS id, e.ts AS ts, e.dur AS dur, COALESCE(l.track_id, e.lane_id, e.track_id) AS track_id,
+       e.type AS category, COALESCE(e.name, e.opcode) AS name, COALESCE(l.depth, e.depth, 0) AS depth,
+       COALESCE(l.parent_id, e.id - e.parent_back) AS parent_id,
        CASE WHEN COALESCE(e.args, e.src_tbl, e.opcode, e.hlo_id, e.layer_id, e.bytes, e.flops, e.model_flops, e.dma_kind,
                           e.tensor) IS NULL THEN NULL ELSE e.id END AS arg_set_id,
        e.profile_id AS profile_id, t.name AS track_name, t.engine AS engine,
@@ -283,6 +288,8 @@ const std::vector<AddedColumn> kAddedColumns = {
     {"event", "transpose", "INTEGER"},
     {"event", "src_tbl", "INTEGER"},
     {"event", "src_row", "INTEGER"},
+    {"event", "lane_id", "INTEGER"},
+    {"event", "parent_back", "INTEGER"},
     {"event_flow", "id", "INTEGER"},
     {"event_flow", "profile_id", "INTEGER"},
     {"event_flow", "flow_id", "TEXT"},
@@ -302,7 +309,7 @@ const std::vector<IdColumns> kIdColumns = {
     {"metric", {"profile_id"}},
     {"track", {"id", "profile_id"}},
     {"string", {"id"}},
-    {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id", "src_tbl"}},
+    {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id", "src_tbl", "lane_id"}},
     {"slice_layout", {"id", "track_id", "parent_id"}},
     {"counter", {"id", "track_id"}},
     {"event_flow", {"id", "profile_id", "from_event_id", "to_event_id"}},

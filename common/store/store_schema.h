@@ -14,8 +14,10 @@ namespace nx {
 // slice_layout, track.row; lane and counter tracks as in the trace; args
 // keyed "args.NAME".  5: source tables kept in place (source_ref,
 // source_file, event.src_tbl and src_row; args through source_args());
-// engine_stat; nx's DMA counters computed when asked (dma_counters()).
-constexpr int kSchemaVersion = 5;
+// engine_stat; nx's DMA counters computed when asked (dma_counters()).  6:
+// slices placed in their own event row (event.depth, lane_id, parent_back),
+// slice_layout only for profiles laid out at their end.
+constexpr int kSchemaVersion = 6;
 
 // Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open).
 extern const std::string_view kSchemaTables;

@@ -322,28 +322,17 @@ void Layout::end_slices_until(int64_t ts) {
 
 void Layout::slice(const SpooledEvent& e) {
     SliceTrack& t = *slice_tracks_[e.track];
-    int64_t end = e.end;
+    auto innermost = [&](size_t i) -> const int64_t* {
+        const Lane& lane = lanes_[t.lanes[i]];
+        return lane.open.empty() ? nullptr : &lane.open.back();
+    };
+    LaneChoice choice = choose_lane(t.lanes.size(), innermost, e.end, lanes_.size() < kMaxLaneTracks);
+    size_t chosen = choice.lane == t.lanes.size() ? new_lane(t) : t.lanes[choice.lane];
+    int64_t end = choice.end;
     int64_t clipped_from = -1;
-    size_t chosen = SIZE_MAX;
-    for (size_t li : t.lanes) {
-        const Lane& lane = lanes_[li];
-        if (lane.open.empty() || e.end <= lane.open.back()) {
-            chosen = li;
-            break;
-        }
-    }
-    if (chosen == SIZE_MAX) {
-        if (t.lanes.size() < static_cast<size_t>(kMaxLanes) && lanes_.size() < kMaxLaneTracks) {
-            chosen = new_lane(t);
-        } else {
-            // Every lane is taken by a slice this one crosses: clip it to the
-            // lane whose innermost slice ends last (the least cut).
-            for (size_t li : t.lanes)
-                if (chosen == SIZE_MAX || lanes_[li].open.back() > lanes_[chosen].open.back()) chosen = li;
-            end = lanes_[chosen].open.back();
-            clipped_from = e.dur();
-            ++stats_.clipped;
-        }
+    if (end != e.end) {
+        clipped_from = e.dur();
+        ++stats_.clipped;
     }
     Lane& lane = lanes_[chosen];
     // A flow is written when it starts before it ends (Perfetto drops the

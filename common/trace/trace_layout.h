@@ -35,6 +35,7 @@
 // Perfetto reads from the trace.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <unordered_set>
@@ -83,6 +84,32 @@ struct TraceFlow {
 // process (uuid, pid, name, sequence); `flows` are its flows.
 LayoutStats lay_out_profile(EventSpool& spool, const TraceProcess& own, TraceIds& ids,
                             const std::vector<TraceFlow>& flows, TraceWriter& w);
+
+// Which lane of its row a slice goes on, the rule above: the first lane
+// where it nests in the innermost open slice (or nothing is open); else a
+// new lane, while the row has fewer than kMaxLanes and `may_open` (the
+// profile's lane tracks are not all taken); else the lane whose innermost
+// slice ends last, the slice clipped to end with it.  `innermost(i)` is the
+// end of lane i's innermost open slice, nullptr when none is open.  One
+// rule for the trace (Layout) and for a load that places slices as they
+// arrive (lane_placer.h), so the two cannot drift apart.
+struct LaneChoice {
+    size_t lane = 0;  // among the row's lanes; == their number: a new lane
+    int64_t end = 0;  // where the slice ends on it (before its own end: clipped)
+};
+template <class Innermost>
+LaneChoice choose_lane(size_t lanes, const Innermost& innermost, int64_t end, bool may_open) {
+    for (size_t i = 0; i < lanes; ++i) {
+        const int64_t* open = innermost(i);
+        if (open == nullptr || end <= *open) return {i, end};
+    }
+    if (may_open && lanes < static_cast<size_t>(kMaxLanes)) return {lanes, end};
+    // Every lane has an open slice this one crosses.
+    size_t chosen = 0;
+    for (size_t i = 1; i < lanes; ++i)
+        if (*innermost(i) > *innermost(chosen)) chosen = i;
+    return {chosen, *innermost(chosen)};
+}
 
 // "TensorMatrix", "TensorMatrix (2)", ...: the name of lane `lane` (0-based).
 std::string lane_name(const std::string& track, int lane);

@@ -3,6 +3,7 @@
 // (common/store/engine_intervals.h) and merged databases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 
 #include "test/unit/test_support.h"
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -490,28 +492,47 @@ std::vector<std::string> slice_placement(nx::Store& s) {
                          " JOIN track t ON t.id = s.track_id LEFT JOIN slice p ON p.id = s.parent_id ORDER BY s.ts, s.id");
 }
 
+// Nested slices and one crossing the outer's end (50..150), in start order
+// or with the crossing one first; and the places the trace gives them.
+std::vector<Event> nested_and_crossing(bool in_start_order) {
+    Event crosses = instr("TensorMatrix", Engine::tensor_matrix, 50, 100, "crosses");
+    std::vector<Event> events = {instr("TensorMatrix", Engine::tensor_matrix, 0, 100, "outer"),
+                                 instr("TensorMatrix", Engine::tensor_matrix, 10, 20, "inner"),
+                                 instr("TensorMatrix", Engine::tensor_matrix, 12, 5, "innermost"),
+                                 instr("TensorMatrix", Engine::tensor_matrix, 200, 10, "after")};
+    events.insert(in_start_order ? events.begin() + 3 : events.begin(), crosses);
+    return events;
+}
+const std::vector<std::string> kNestedAndCrossingPlaces = {
+    "TensorMatrix|outer|0|-", "TensorMatrix|inner|1|outer", "TensorMatrix|innermost|2|inner",
+    "TensorMatrix (2)|crosses|0|-", "TensorMatrix|after|0|-"};
+
 TEST(StoreLayout, SlicesNestAndCrossingSlicesMoveToALaneAsInTheTrace) {
-    TempDir dir;
-    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
-    load(store, info("p_a", "a"),
-         {instr("TensorMatrix", Engine::tensor_matrix, 50, 100, "crosses"),  // 50..150 crosses outer's end
-          instr("TensorMatrix", Engine::tensor_matrix, 0, 100, "outer"),
-          instr("TensorMatrix", Engine::tensor_matrix, 10, 20, "inner"),
-          instr("TensorMatrix", Engine::tensor_matrix, 12, 5, "innermost"),
-          instr("TensorMatrix", Engine::tensor_matrix, 200, 10, "after")});
-    EXPECT_EQ(slice_placement(store),
-              (std::vector<std::string>{"TensorMatrix|outer|0|-", "TensorMatrix|inner|1|outer",
-                                        "TensorMatrix|innermost|2|inner", "TensorMatrix (2)|crosses|0|-",
-                                        "TensorMatrix|after|0|-"}));
-    // The lane is a track of the row's engine and kind; the events and the
-    // slice view's track_name stay on the source's row.
-    EXPECT_EQ(query_rows(store, "SELECT name, engine, kind, row FROM track WHERE name LIKE 'TensorMatrix (%'"),
-              (std::vector<std::string>{"TensorMatrix (2)|tensor_matrix|instruction|TensorMatrix"}));
-    EXPECT_EQ(query_rows(store, "SELECT DISTINCT t.name FROM event e JOIN track t ON t.id = e.track_id"),
-              (std::vector<std::string>{"TensorMatrix"}));
-    EXPECT_EQ(query_rows(store, "SELECT DISTINCT track_name FROM slice"), (std::vector<std::string>{"TensorMatrix"}));
-    // Only the slices off depth 0 of their row have a row in slice_layout.
-    EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice_layout"), 3);
+    for (bool in_start_order : {false, true}) {
+        TempDir dir;
+        nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+        load(store, info("p_a", "a"), nested_and_crossing(in_start_order));
+        EXPECT_EQ(slice_placement(store), kNestedAndCrossingPlaces) << in_start_order;
+        // The lane is a track of the row's engine and kind; the events and
+        // the slice view's track_name stay on the source's row.
+        EXPECT_EQ(query_rows(store, "SELECT name, engine, kind, row FROM track WHERE name LIKE 'TensorMatrix (%'"),
+                  (std::vector<std::string>{"TensorMatrix (2)|tensor_matrix|instruction|TensorMatrix"}));
+        EXPECT_EQ(query_rows(store, "SELECT DISTINCT t.name FROM event e JOIN track t ON t.id = e.track_id"),
+                  (std::vector<std::string>{"TensorMatrix"}));
+        EXPECT_EQ(query_rows(store, "SELECT DISTINCT track_name FROM slice"), (std::vector<std::string>{"TensorMatrix"}));
+        if (in_start_order) {
+            // Placed as they arrive (lane_placer.h), in the event rows.
+            EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice_layout"), 0);
+            EXPECT_EQ(query_rows(store, "SELECT COALESCE(name, opcode), depth, lane_id IS NOT NULL, parent_back"
+                                        " FROM event ORDER BY id"),
+                      (std::vector<std::string>{"outer|NULL|0|NULL", "inner|1|0|1", "innermost|2|0|1",
+                                                "crosses|NULL|1|NULL", "after|NULL|0|NULL"}));
+        } else {
+            // Laid out when the profile ends: only the slices off depth 0
+            // of their row have a row in slice_layout.
+            EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice_layout"), 3);
+        }
+    }
 }
 
 // What Perfetto's trace processor reads back from nx's trace of the same
@@ -595,6 +616,77 @@ TEST(StoreLayout, TheDatabaseHoldsWhatPerfettoReadsFromNxsTrace) {
               0);
 }
 
+// Random rows of slices, each row in start order (nested, crossing, more
+// than kMaxLanes deep on one row so that some are clipped), the rows
+// interleaved at random.  Their names are kept in `names`.
+std::vector<Event> rows_in_start_order(uint32_t seed, std::deque<std::string>& names) {
+    std::mt19937 rng(seed);
+    struct Row {
+        const char* name;
+        Engine engine;
+        int64_t next = 0;
+    };
+    std::vector<Row> rows = {{"TensorMatrix", Engine::tensor_matrix}, {"Vector", Engine::vector},
+                             {"Scalar", Engine::scalar}, {"GpSimd", Engine::gpsimd}};
+    std::vector<Event> events;
+    for (int i = 0; i < 600; ++i) {
+        Row& r = rows[rng() % rows.size()];
+        r.next += 1 + static_cast<int64_t>(rng() % 7);
+        // Mostly short, sometimes long (nests others), on GpSimd always
+        // long and crossing (a deep pile of lanes).
+        int64_t dur = r.engine == Engine::gpsimd ? 500 + static_cast<int64_t>(rng() % 50)
+                      : rng() % 5 == 0               ? static_cast<int64_t>(rng() % 200)
+                                                     : static_cast<int64_t>(rng() % 6);
+        names.push_back("s" + std::to_string(i));
+        events.push_back(instr(r.name, r.engine, r.next, dur, "OP", names.back()));
+    }
+    return events;
+}
+
+TEST(StoreLayout, SlicesPlacedAsTheyArriveMatchTheTraceAndTheLayoutOfTheWholeProfile) {
+    for (uint32_t seed : {1u, 2u, 3u}) {
+        std::deque<std::string> names;
+        std::vector<Event> events = rows_in_start_order(seed, names);
+        TempDir dir;
+        nx::Store placed(dir.path("placed.db"), nx::Store::Access::read_write);
+        load(placed, info("p_a", "a"), events);
+        EXPECT_EQ(query_int(placed, "SELECT count(*) FROM slice_layout"), 0) << seed;
+        EXPECT_GT(query_int(placed, "SELECT count(*) FROM track WHERE name = 'GpSimd (32)'"), 0) << seed;
+        // The trace's slices, but for the clipped ones' durations (the
+        // database keeps the real one).
+        auto without_dur = [](const std::multiset<std::string>& slices) {
+            std::multiset<std::string> out;
+            for (const std::string& r : slices) {
+                size_t a = r.find('|', r.find('|') + 1), b = r.find('|', a + 1);
+                out.insert(r.substr(0, a) + r.substr(b));
+            }
+            return out;
+        };
+        TraceTables trace = trace_tables(events), db = database_tables(placed);
+        EXPECT_EQ(db.tracks, trace.tracks) << seed;
+        EXPECT_EQ(without_dur(db.slices), without_dur(trace.slices)) << seed;
+        EXPECT_NE(db.slices, trace.slices) << seed;  // some were clipped
+        EXPECT_EQ(db.counters, trace.counters) << seed;
+        // Two slices of one start on a row of their own, half way: the
+        // places given so far are taken back (rows and lanes), the whole
+        // profile is laid out when it ends, the same places result
+        // (parents included), and the rows hold none.
+        std::vector<Event> tied = events;
+        auto half = tied.begin() + static_cast<std::ptrdiff_t>(tied.size() / 2);
+        tied.insert(half, {instr("Sync", Engine::sync, 0, 10, "OP", "tie1"), instr("Sync", Engine::sync, 0, 10, "OP", "tie2")});
+        nx::Store laid_out(dir.path("laid_out.db"), nx::Store::Access::read_write);
+        load(laid_out, info("p_a", "a"), tied);
+        EXPECT_GT(query_int(laid_out, "SELECT count(*) FROM slice_layout"), 0) << seed;
+        EXPECT_EQ(query_int(laid_out, "SELECT count(*) FROM event WHERE COALESCE(depth, lane_id, parent_back) IS NOT NULL"), 0);
+        std::vector<std::string> a = slice_placement(placed), b = slice_placement(laid_out);
+        std::erase_if(b, [](const std::string& r) { return r.starts_with("Sync|"); });
+        EXPECT_EQ(a, b) << seed;
+        // Each lane made while the rows were placed went with them.
+        EXPECT_EQ(query_rows(placed, "SELECT name FROM track ORDER BY name"),
+                  query_rows(laid_out, "SELECT name FROM track WHERE name NOT LIKE 'Sync%' ORDER BY name"));
+    }
+}
+
 TEST(StoreLayout, EventsPastTheTracesTrackCapKeepTheirOwnTrackAtDepthZero) {
     // The trace merges every track past kMaxTraceTracks onto one
     // "(other tracks)" row; the database keeps each track and does not nest
@@ -616,13 +708,46 @@ TEST(StoreLayout, EventsPastTheTracesTrackCapKeepTheirOwnTrackAtDepthZero) {
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice_layout"), 0);
 }
 
-// A database as schema version 3 left it (no slice_layout, no track.row), or
-// version 2 (no event_flow either).
+// A database as schema version 5 left it (each placed slice in slice_layout,
+// no event.lane_id or parent_back), version 3 (no slice_layout, no
+// track.row either), or version 2 (no event_flow either).
 void downgrade(const std::string& path, int version) {
     nx::SqliteDb db(path, nx::SqliteDb::Mode::read_write);
+    db.exec("INSERT INTO slice_layout(id, track_id, depth, parent_id)"
+            " SELECT id, COALESCE(lane_id, track_id), COALESCE(depth, 0), id - parent_back FROM event"
+            " WHERE depth IS NOT NULL OR lane_id IS NOT NULL;"
+            "UPDATE event SET depth = NULL;" +
+            std::string(nx::kSchemaViewDrops));
+    // The event table without lane_id and parent_back (rebuilt: SQLite's
+    // DROP COLUMN trips on the comment after the last column).
+    std::string columns, declared;
+    {
+        nx::SqliteStmt info(db, "SELECT name, type FROM pragma_table_info('event')"
+                                " WHERE name NOT IN ('lane_id', 'parent_back') ORDER BY cid");
+        while (info.step()) {
+            std::string name = info.column_text(0), type = info.column_text(1);
+            columns += (columns.empty() ? "" : ", ") + name;
+            declared += (declared.empty() ? "" : ", ") + name + " " + type + (name == "id" ? " PRIMARY KEY" : "");
+        }
+    }
+    db.exec("CREATE TABLE event_v5(" + declared + "); INSERT INTO event_v5 SELECT " + columns +
+            " FROM event; DROP TABLE event; ALTER TABLE event_v5 RENAME TO event;");
+    if (version == 5) {
+        // Its views, but slice as version 5 declared it.
+        std::string views(nx::kSchemaViews);
+        size_t begin = views.find("CREATE VIEW slice AS"), end = views.find(';', begin);
+        views.replace(begin, end - begin,
+                      "CREATE VIEW slice AS SELECT e.id AS id, e.ts AS ts, e.dur AS dur,"
+                      " COALESCE(l.track_id, e.track_id) AS track_id, e.type AS category,"
+                      " COALESCE(e.name, e.opcode) AS name, COALESCE(l.depth, 0) AS depth, l.parent_id AS parent_id,"
+                      " e.id AS arg_set_id, e.profile_id AS profile_id, t.name AS track_name, t.engine AS engine,"
+                      " e.opcode AS opcode, NULL AS hlo_name, NULL AS layer, e.bytes AS bytes, e.flops AS flops"
+                      " FROM event e JOIN track t ON t.id = e.track_id LEFT JOIN slice_layout l ON l.id = e.id");
+        db.exec(views + "UPDATE meta SET value = '5' WHERE key = 'schema_version'");
+        return;
+    }
     // The track table as versions 2 and 3 declared it (a comment after its last column).
-    db.exec(std::string(nx::kSchemaViewDrops) +
-            "DROP TABLE slice_layout;"
+    db.exec("DROP TABLE slice_layout;"
             "CREATE TABLE track_v2(\n    id INTEGER PRIMARY KEY,\n    profile_id INTEGER NOT NULL,\n"
             "    name TEXT NOT NULL,\n    engine TEXT,\n    kind TEXT         -- instruction, dma, semaphore\n);"
             "INSERT INTO track_v2 SELECT id, profile_id, name, engine, kind FROM track WHERE row IS NOT NULL;"
@@ -651,6 +776,50 @@ TEST(StoreLayout, ADatabaseOfSchemaVersion3GetsTheNewTableAndColumnWhenNextWritt
               (std::vector<std::string>{"p_old|TensorMatrix|0", "p_new|TensorMatrix (2)|0"}));
     EXPECT_EQ(query_rows(store, "SELECT row FROM track WHERE name = 'Vector' ORDER BY id"),
               (std::vector<std::string>{"NULL", "Vector"}));
+}
+
+TEST(StoreLayout, ADatabaseOfSchemaVersion5ReadsTheSameSlicesBeforeAndAfterItIsNextWritten) {
+    // Version 5 kept every placed slice in slice_layout; version 6 keeps a
+    // placed slice in its own row.  Old profiles keep their slice_layout rows.
+    std::deque<std::string> names;
+    std::vector<Event> events = rows_in_start_order(7, names);
+    TempDir dir;
+    std::string old_db = dir.path("old.db"), new_db = dir.path("new.db");
+    std::vector<std::string> placed;
+    {
+        nx::Store a(old_db, nx::Store::Access::read_write);
+        load(a, info("p_old", "old"), events);
+        placed = slice_placement(a);
+        nx::Store b(new_db, nx::Store::Access::read_write);
+        load(b, info("p_new", "new"), events);
+    }
+    downgrade(old_db, 5);
+    {
+        nx::Store as_left(old_db, nx::Store::Access::read_only);
+        EXPECT_EQ(query_text(as_left, "SELECT value FROM meta WHERE key = 'schema_version'"), "5");
+        EXPECT_GT(query_int(as_left, "SELECT count(*) FROM slice_layout"), 100);
+        EXPECT_EQ(slice_placement(as_left), placed);
+        // Read with a newer database (temp views over both).
+        nx::Store merged(old_db, nx::Store::Access::read_only, {new_db});
+        std::vector<std::string> twice;
+        for (const std::string& r : placed) twice.insert(twice.end(), {r, r});
+        std::vector<std::string> both = slice_placement(merged);
+        std::sort(both.begin(), both.end());
+        std::sort(twice.begin(), twice.end());
+        EXPECT_EQ(both, twice);
+    }
+    nx::Store upgraded(old_db, nx::Store::Access::read_write);
+    EXPECT_EQ(query_text(upgraded, "SELECT value FROM meta WHERE key = 'schema_version'"), std::to_string(nx::kSchemaVersion));
+    EXPECT_EQ(slice_placement(upgraded), placed);
+    // A profile loaded now is placed in its rows, beside the old one.
+    load(upgraded, info("p_new", "new"), events);
+    EXPECT_EQ(query_int(upgraded, "SELECT count(*) FROM event WHERE depth IS NOT NULL AND profile_id = "
+                                  "(SELECT id FROM profile WHERE uid = 'p_new')"),
+              query_int(upgraded, "SELECT count(*) FROM slice_layout WHERE depth > 0"));
+    EXPECT_EQ(query_rows(upgraded, "SELECT t.name, s.name, s.depth, COALESCE(p.name, '-') FROM slice s"
+                                   " JOIN track t ON t.id = s.track_id LEFT JOIN slice p ON p.id = s.parent_id"
+                                   " WHERE s.profile_id = (SELECT id FROM profile WHERE uid = 'p_new') ORDER BY s.ts, s.id"),
+              placed);
 }
 
 TEST(StoreLayout, DatabasesOfOlderSchemasAndNewerOnesAreQueriedTogether) {
