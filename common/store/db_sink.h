@@ -27,8 +27,9 @@ struct TraceFlow;  // trace/trace_layout.h (not included: the sink needs only th
 // in the profile's trace (lane, nesting, parent) goes into its own row,
 // worked out as it arrives (lane_placer.h), while each row's slices come
 // in start order; a profile that breaks that is laid out when it ends
-// instead, into slice_layout.  Either way the profile's end runs the
-// layout for nx's counter tracks (store_layout.h).
+// instead, into slice_layout, with nx's counter tracks (store_layout.h).
+// A placed profile's counters come from the engines' busy intervals
+// (store_utilisation) and its spool is not read again.
 //
 // Source tables that can be read again where they are (KeptSource: Neuron
 // Explorer's Parquet) are referred to, not copied: their events keep their
@@ -119,6 +120,10 @@ private:
     bool placing_ = true;
     int64_t event_index_ = 0;
     std::vector<std::vector<int64_t>> lane_tracks_;
+    // Every event's engine is its track's: busy_ (by track) then holds the
+    // layout's utilisation intervals (by event), and a placed profile's
+    // counters come from it (store_utilisation) instead of a layout pass.
+    bool engines_by_track_ = true;
     std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
     // Consecutive events usually repeat their HLO name and layer.
     std::string last_hlo_, last_layer_;

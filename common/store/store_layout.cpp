@@ -183,6 +183,28 @@ private:
 
 }  // namespace
 
+void store_utilisation(SqliteDb& db, int64_t profile_id, EngineBusy& busy, int64_t start, int64_t end) {
+    std::vector<int64_t> no_rows;
+    StoreWriter writer(db, profile_id, no_rows, SlicesPlaced::yes);
+    UtilisationBins bins(start, end);
+    for (Engine eng : kUtilisationEngines) {
+        // TensorMatrix folded into the profiler's Tensor intervals has none of its own.
+        if (busy.row(eng) != eng) continue;
+        busy.busy(eng).for_each([&](const Interval& iv) { bins.add(eng, iv.begin, iv.end); });
+    }
+    uint64_t uuid = 0;
+    for (Engine eng : kUtilisationEngines) {
+        if (!bins.busy(eng)) continue;
+        TraceTrack t;
+        t.uuid = ++uuid;
+        t.kind = TrackKind::counter;
+        t.name = utilisation_track_name(eng);
+        writer.track(t);
+        bins.write(eng, writer, t);
+    }
+    writer.end_process();
+}
+
 void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<TraceFlow>& flows,
                       const std::vector<int64_t>& row_tracks, SlicesPlaced placed) {
     StoreWriter writer(db, profile_id, row_tracks, placed);

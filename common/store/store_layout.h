@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/profile/engine_busy.h"
 #include "common/store/sqlite_db.h"
 #include "common/trace/event_spool.h"
 #include "common/trace/trace_layout.h"
@@ -45,5 +46,13 @@ enum class SlicesPlaced { no, yes };
 // spool track i (EventSpool::tracks()), 0 for one the database does not have.
 void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const std::vector<TraceFlow>& flows,
                       const std::vector<int64_t>& row_tracks, SlicesPlaced placed);
+
+// nx's utilisation counters alone (tracks and samples), for a profile whose
+// slices were placed as they came: the layout's figures (UtilisationBins over
+// [start, end), the spool's span) from the engines' busy intervals, which
+// follow the same rule (engine_busy.h), without reading the spool again.
+// The caller vouches that every event's engine is its track's (EngineBusy
+// counts by track, the layout by event).
+void store_utilisation(SqliteDb& db, int64_t profile_id, EngineBusy& busy, int64_t start, int64_t end);
 
 }  // namespace nx

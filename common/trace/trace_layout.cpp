@@ -388,11 +388,9 @@ LayoutStats Layout::run() {
     if (dma_) dma_->finish();
     if (utilisation_) {
         int lane = 0;
-        for (Engine eng : {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar, Engine::gpsimd,
-                           Engine::sync}) {
+        for (Engine eng : kUtilisationEngines) {
             if (!utilisation_->busy(eng)) continue;
-            TraceTrack t = make_track(std::string(engine_row_name(eng)) + " utilisation (%)", TrackKind::counter,
-                                      utilisation_position_, lane++);
+            TraceTrack t = make_track(utilisation_track_name(eng), TrackKind::counter, utilisation_position_, lane++);
             t.unit_name = "%";
             w_.track(t);
             utilisation_->write(eng, w_, t);
@@ -403,6 +401,8 @@ LayoutStats Layout::run() {
 }
 
 }  // namespace
+
+std::string utilisation_track_name(Engine e) { return std::string(engine_row_name(e)) + " utilisation (%)"; }
 
 std::string lane_name(const std::string& track, int lane) {
     return lane == 0 ? track : track + " (" + std::to_string(lane + 1) + ")";

@@ -111,6 +111,12 @@ LaneChoice choose_lane(size_t lanes, const Innermost& innermost, int64_t end, bo
     return {chosen, *innermost(chosen)};
 }
 
+// The engines with a utilisation counter track, in the trace's order, and
+// the track's name ("Vector utilisation (%)").
+constexpr Engine kUtilisationEngines[] = {Engine::tensor_matrix, Engine::tensor, Engine::vector,
+                                          Engine::scalar,        Engine::gpsimd, Engine::sync};
+std::string utilisation_track_name(Engine e);
+
 // "TensorMatrix", "TensorMatrix (2)", ...: the name of lane `lane` (0-based).
 std::string lane_name(const std::string& track, int lane);
 

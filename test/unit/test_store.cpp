@@ -687,6 +687,25 @@ TEST(StoreLayout, SlicesPlacedAsTheyArriveMatchTheTraceAndTheLayoutOfTheWholePro
     }
 }
 
+TEST(StoreLayout, UtilisationCountersAreTheTracesWhenARowMixesEngines) {
+    // Placed as they came, a profile's utilisation comes from the engines'
+    // busy intervals, counted by row; the trace counts by event.  A row
+    // whose events name another engine than its first is laid out again.
+    for (bool mixed : {false, true}) {
+        std::vector<Event> events = {instr("Vector", Engine::vector, 0, 100, "OP"),
+                                     instr("Vector", mixed ? Engine::scalar : Engine::vector, 150, 100, "OP"),
+                                     instr("Scalar", Engine::scalar, 40, 30, "OP"),
+                                     instr("TensorMatrix", Engine::tensor_matrix, 10, 300, "OP")};
+        TempDir dir;
+        nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+        load(store, info("p_a", "a"), events);
+        TraceTables trace = trace_tables(events), db = database_tables(store);
+        EXPECT_EQ(db.tracks, trace.tracks) << mixed;
+        EXPECT_EQ(db.counters, trace.counters) << mixed;
+        EXPECT_EQ(query_int(store, "SELECT count(*) FROM track WHERE name LIKE '% utilisation (%'"), 3) << mixed;
+    }
+}
+
 TEST(StoreLayout, EventsPastTheTracesTrackCapKeepTheirOwnTrackAtDepthZero) {
     // The trace merges every track past kMaxTraceTracks onto one
     // "(other tracks)" row; the database keeps each track and does not nest
