@@ -20,13 +20,12 @@ bool LanePlacer::place(uint32_t row, int64_t ts, int64_t end, int64_t key, Place
     };
     // The profile's cap on lane tracks is the caller's to check (overflow_lanes).
     LaneChoice choice = choose_lane(r.lanes.size(), innermost, end, true);
-    out = {};
     if (choice.lane == r.lanes.size()) {
         r.lanes.emplace_back();
         ++overflow_lanes_;
-        out.opens_lane = true;
     }
     std::vector<Open>& lane = r.lanes[choice.lane];
+    out = {};
     out.lane = choice.lane;
     out.depth = static_cast<int64_t>(lane.size());
     out.parent = lane.empty() ? -1 : lane.back().key;

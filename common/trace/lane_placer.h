@@ -32,7 +32,6 @@ public:
         size_t lane = 0;     // 0: the row itself; k: its overflow lane "Row (k+1)"
         int64_t depth = 0;   // nesting on that lane
         int64_t parent = -1; // the key of the slice it nests in; -1: none
-        bool opens_lane = false;  // the first slice on this overflow lane
     };
 
     // Places a slice of row `row` over [ts, end] (end >= ts), known to the
