@@ -147,7 +147,7 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     placing_ = true;
     event_index_ = 0;
     lane_tracks_.clear();
-    engines_by_track_ = true;
+    busy_as_layout_ = true;
     kept_refs_.clear();
     kept_tables_.clear();
     busy_ = std::make_unique<EngineBusy>();
@@ -261,7 +261,7 @@ void DbSink::lay_out() {
         }
         if (merged || lanes > kMaxLaneTracks) stop_placing();
     }
-    if (placing_ && engines_by_track_ && busy_) {
+    if (placing_ && busy_as_layout_ && busy_) {
         // Only the utilisation counters are left to store.
         store_utilisation(store_.db(), profile_rowid_, *busy_, layout_.start_ns(), layout_.end_ns());
         layout_.clear();
@@ -378,8 +378,9 @@ void DbSink::event(const Event& e) {
     ids.src_ref = e.src_table >= 0 && static_cast<size_t>(e.src_table) < kept_refs_.size()
                       ? kept_refs_[static_cast<size_t>(e.src_table)] : 0;
     if (placing_) place(e, track, ids);
-    if (e.engine != track.engine || (e.type == EventType::dma && is_compute_engine(e.engine)))
-        engines_by_track_ = false;
+    if (e.engine != track.engine || (e.type == EventType::dma && is_compute_engine(e.engine)) ||
+        (e.type == EventType::active && !layout_.tracks()[track.layout].active))
+        busy_as_layout_ = false;
     ++event_index_;
     ids.tag = static_cast<uint32_t>(queued_tracks_.size());
     queued_tracks_.push_back(track);

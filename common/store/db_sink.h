@@ -120,10 +120,11 @@ private:
     bool placing_ = true;
     int64_t event_index_ = 0;
     std::vector<std::vector<int64_t>> lane_tracks_;
-    // Every event's engine is its track's: busy_ (by track) then holds the
-    // layout's utilisation intervals (by event), and a placed profile's
-    // counters come from it (store_utilisation) instead of a layout pass.
-    bool engines_by_track_ = true;
+    // Every event's engine is its track's, and every profiler interval is
+    // on a track of them: busy_ then holds the layout's utilisation
+    // intervals, and a placed profile's counters come from it
+    // (store_utilisation) instead of a layout pass.
+    bool busy_as_layout_ = true;
     std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
     // Consecutive events usually repeat their HLO name and layer.
     std::string last_hlo_, last_layer_;

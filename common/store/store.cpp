@@ -154,7 +154,12 @@ void Store::merge_databases(const std::vector<std::string>& also) {
             for (size_t c = 0; c < cols.size(); ++c) {
                 bool is_id = std::find(t.columns.begin(), t.columns.end(), cols[c]) != t.columns.end();
                 if (c) sql += ", ";
-                if (std::find(has.begin(), has.end(), cols[c]) == has.end())
+                bool missing = std::find(has.begin(), has.end(), cols[c]) == has.end();
+                // A database older than schema 6 (no event.lane_id) has no
+                // trace depth in event.depth (schema 2: the source's nesting).
+                if (!missing && t.table == std::string_view("event") && cols[c] == "depth")
+                    missing = std::find(has.begin(), has.end(), "lane_id") == has.end();
+                if (missing)
                     sql += "NULL AS " + cols[c];
                 else if (is_id && k > 0)
                     sql += cols[c] + " + " + std::to_string(kIdStride * static_cast<int64_t>(k)) + " AS " + cols[c];
@@ -307,6 +312,10 @@ void Store::init_schema() {
         int version = stored_schema_version(db_, "main", path());  // again, under the write lock
         if (version < kSchemaVersion) {
             db_.exec(std::string(kSchemaTables));
+            // event.depth is the trace's since schema 6; schema 2 kept the
+            // source's nesting there (the slice view would read it as the
+            // trace's, without a parent), schemas 3 to 5 nothing.
+            if (version > 0 && version < 3) db_.exec("UPDATE event SET depth = NULL WHERE depth IS NOT NULL");
             add_missing_columns();
             db_.exec(std::string(kSchemaViewDrops));
             db_.exec(std::string(kSchemaViews));

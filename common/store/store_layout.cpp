@@ -188,8 +188,9 @@ void store_utilisation(SqliteDb& db, int64_t profile_id, EngineBusy& busy, int64
     StoreWriter writer(db, profile_id, no_rows, SlicesPlaced::yes);
     UtilisationBins bins(start, end);
     for (Engine eng : kUtilisationEngines) {
-        // TensorMatrix folded into the profiler's Tensor intervals has none of its own.
-        if (busy.row(eng) != eng) continue;
+        // TensorMatrix folded into the profiler's Tensor intervals counts
+        // only profiler intervals of its own (its instructions are Tensor's).
+        if (busy.row(eng) != eng && busy.origin(eng) != BusyOrigin::profiler) continue;
         busy.busy(eng).for_each([&](const Interval& iv) { bins.add(eng, iv.begin, iv.end); });
     }
     uint64_t uuid = 0;

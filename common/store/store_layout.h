@@ -49,10 +49,13 @@ void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const
 
 // nx's utilisation counters alone (tracks and samples), for a profile whose
 // slices were placed as they came: the layout's figures (UtilisationBins over
-// [start, end), the spool's span) from the engines' busy intervals, which
-// follow the same rule (engine_busy.h), without reading the spool again.
-// The caller vouches that every event's engine is its track's (EngineBusy
-// counts by track, the layout by event).
+// [start, end), the spool's span) from the engines' busy intervals, without
+// reading the spool again.  They follow the layout's rule (engine_busy.h)
+// when the caller vouches for two things: every event's engine is its
+// track's (EngineBusy counts by track, the layout by event), and every
+// profiler interval (EventType::active) is on a track that begins with one
+// (EngineBusy switches an engine to its profiler's intervals on any such
+// event, the layout on a track of them).
 void store_utilisation(SqliteDb& db, int64_t profile_id, EngineBusy& busy, int64_t start, int64_t end);
 
 }  // namespace nx

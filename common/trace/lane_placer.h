@@ -17,7 +17,8 @@
 // profile, the overflow track past kMaxTraceTracks rows) the caller checks
 // at the end: overflow_lanes() counts what the layout would have opened too.
 //
-// Memory: per row its lanes' open slices: flat in the number of events.
+// Memory: per row its lanes' open slices, as the layout's (bounded by how
+// deep the source nests, not by how many events it has).
 #pragma once
 
 #include <cstddef>

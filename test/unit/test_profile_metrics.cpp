@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -649,6 +650,19 @@ std::vector<Event> idle_device() {
 
 Event active(Engine engine, int64_t begin, int64_t end) {
     return nx_test::make_event(EventType::active, engine, "active", begin, end - begin, {}, "active");
+}
+
+TEST(EngineBusy, AnIntervalPastTheEndOfTimeEndsThere) {
+    // As the trace spool takes it: the end saturates instead of wrapping.
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    nx::Interval w = nx::work_interval(EventType::instruction, "MATMUL", kMax - 500, 1000);
+    EXPECT_EQ(w.begin, kMax - 500);
+    EXPECT_EQ(w.end, kMax);
+    nx::EngineBusy busy;
+    busy.add(EventType::active, Engine::vector, kMax - 500, 1000, {});
+    busy.add(EventType::instruction, Engine::scalar, kMax - 200, 1000, "ACTIVATE");
+    EXPECT_EQ(busy.busy(Engine::vector).total(), 500);
+    EXPECT_EQ(busy.busy(Engine::scalar).total(), 200);
 }
 
 TEST(EngineBusy, SemaphoreWaitsDoNotCountAsActiveTime) {
