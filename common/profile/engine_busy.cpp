@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <memory>
 #include <vector>
 
@@ -13,14 +12,6 @@ namespace {
 constexpr std::array<std::string_view, 4> kOriginNames = {
     "derived from instructions, semaphore waits excluded", "profiler active_time", "derived from DMA transfers",
     "profiler dma_active_time"};
-
-// ts + dur, ending at the end of time rather than wrapping (as the trace
-// spool takes them: event_spool.cpp).
-int64_t end_of(int64_t ts, int64_t dur) {
-    int64_t end = 0;
-    if (__builtin_add_overflow(ts, std::max<int64_t>(dur, 0), &end)) end = std::numeric_limits<int64_t>::max();
-    return end;
-}
 
 }  // namespace
 
@@ -36,7 +27,7 @@ bool is_wait_opcode(std::string_view opcode) { return opcode == "EVENT_SEMAPHORE
 
 Interval work_interval(EventType type, std::string_view opcode, int64_t ts, int64_t dur) {
     if (type == EventType::instruction && is_wait_opcode(opcode)) return {ts, ts};
-    return {ts, end_of(ts, dur)};
+    return {ts, event_end(ts, dur)};
 }
 
 void EngineBusy::add(EventType type, Engine engine, int64_t ts, int64_t dur, std::string_view opcode) {
@@ -44,7 +35,7 @@ void EngineBusy::add(EventType type, Engine engine, int64_t ts, int64_t dur, std
     size_t i = static_cast<size_t>(engine);
     if (type == EventType::active) {
         profiler_[i] = true;
-        intervals_[i].add(ts, end_of(ts, dur));
+        intervals_[i].add(ts, event_end(ts, dur));
         return;
     }
     if (type != EventType::instruction && type != EventType::dma) return;

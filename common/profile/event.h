@@ -75,6 +75,16 @@ inline constexpr std::string_view Event::* kEventStringFields[kEventStrings] = {
     &Event::track,  &Event::name,       &Event::opcode,    &Event::hlo_name, &Event::layer,
     &Event::tensor, &Event::queue_type, &Event::args_json, &Event::process};
 
+// Where an event starting at `ts` and lasting `dur` ends: a negative
+// duration counts as none, and an end past the end of time is that end
+// (never a wrapped, negative one).  The layout, busy time and metrics all
+// take an event's end from here, so they agree on such events.
+inline int64_t event_end(int64_t ts, int64_t dur) {
+    int64_t end = 0;
+    if (__builtin_add_overflow(ts, dur > 0 ? dur : 0, &end)) end = INT64_MAX;
+    return end;
+}
+
 std::string_view to_string(EventType t);
 std::string_view to_string(Engine e);
 std::string_view to_string(DmaKind k);

@@ -231,9 +231,7 @@ void ProfileMetrics::add_to_track(const Event& e) {
         last_acc_ = &it->second;
     }
     ++last_acc_->events;
-    int64_t end;
-    if (__builtin_add_overflow(e.ts_ns, std::max<int64_t>(e.dur_ns, 0), &end)) end = INT64_MAX;
-    last_acc_->busy->add(e.ts_ns, end);
+    last_acc_->busy->add(e.ts_ns, event_end(e.ts_ns, e.dur_ns));
 }
 
 void ProfileMetrics::add_source_metric(std::string_view name, double value) {

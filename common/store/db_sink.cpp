@@ -207,11 +207,8 @@ void DbSink::place(const Event& e, const TrackIds& track, EventRowIds& ids) {
         stop_placing();
         return;
     }
-    // Times as the layout spool takes them (event_spool.cpp).
-    int64_t end = 0;
-    if (__builtin_add_overflow(e.ts_ns, std::max<int64_t>(e.dur_ns, 0), &end)) end = INT64_MAX;
     LanePlacer::Placement p;
-    if (!placer_.place(track.layout, e.ts_ns, end, event_index_, p)) {
+    if (!placer_.place(track.layout, e.ts_ns, event_end(e.ts_ns, e.dur_ns), event_index_, p)) {
         stop_placing();
         return;
     }
@@ -264,17 +261,15 @@ void DbSink::lay_out() {
     if (placing_ && busy_as_layout_ && busy_) {
         // Only the utilisation counters are left to store.
         store_utilisation(store_.db(), profile_rowid_, *busy_, layout_.start_ns(), layout_.end_ns());
-        layout_.clear();
-        layout_flows_.clear();
-        return;
+    } else {
+        // The database track of each of the layout's rows (none for the
+        // overflow track of the tracks past its cap).
+        std::vector<int64_t> rows(layout_.tracks().size(), 0);
+        for (const auto& [key, ids] : tracks_)
+            if (ids.layout < rows.size() && !layout_.tracks()[ids.layout].merged) rows[ids.layout] = ids.id;
+        lay_out_in_store(store_.db(), profile_rowid_, layout_, layout_flows_, rows,
+                         placing_ ? SlicesPlaced::yes : SlicesPlaced::no);
     }
-    // The database track of each of the layout's rows (none for the
-    // overflow track of the tracks past its cap).
-    std::vector<int64_t> rows(layout_.tracks().size(), 0);
-    for (const auto& [key, ids] : tracks_)
-        if (ids.layout < rows.size() && !layout_.tracks()[ids.layout].merged) rows[ids.layout] = ids.id;
-    lay_out_in_store(store_.db(), profile_rowid_, layout_, layout_flows_, rows,
-                     placing_ ? SlicesPlaced::yes : SlicesPlaced::no);
     layout_.clear();
     layout_flows_.clear();
 }

@@ -185,9 +185,8 @@ uint32_t EventSpool::track_of(const Event& e) {
 }
 
 void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
-    int64_t ts = e.ts_ns, end = 0;
-    int64_t dur = e.type == EventType::counter ? 0 : std::max<int64_t>(e.dur_ns, 0);
-    if (__builtin_add_overflow(e.ts_ns, dur, &end)) end = std::numeric_limits<int64_t>::max();
+    int64_t ts = e.ts_ns;
+    int64_t end = event_end(ts, e.type == EventType::counter ? 0 : e.dur_ns);
     auto seq = static_cast<uint64_t>(count_);
     if (track == kNoTrack) track = track_of(e);
     const uint32_t major = by_track_ ? track : 0;
