@@ -108,6 +108,7 @@ public:
         }
         return field_id(section, key);
     }
+    bool keys_by_slots() const override { return true; }
     bool numbers_as_text() const override { return true; }
 
     void record(std::string_view, const std::vector<Slot>& s, std::string_view extra, int64_t,

@@ -312,13 +312,16 @@ private:
             if (used[f.field] || !v.present() || (v.kind == Slot::string && v.s.empty())) continue;
             if (!reopened) extra_.reopen_object(args.empty() ? std::string_view("{}") : args);
             reopened = true;
-            extra_.key(f.name);
+            extra_.key_text(quoted_field_names_[f.field]);
             switch (v.kind) {
                 case Slot::integer: extra_.int64(v.i); break;
                 case Slot::unsigned_big: extra_.uint64(v.u); break;
                 case Slot::real: extra_.real(v.d); break;
                 case Slot::boolean: extra_.boolean(v.b); break;
-                case Slot::string: extra_.string(v.s); break;
+                case Slot::string:
+                    if (json_plain_ascii_prefix(v.s.data(), v.s.data() + v.s.size()) == v.s.size()) extra_.plain_string(v.s);
+                    else extra_.string(v.s);
+                    break;
                 default: extra_.raw(v.s); break;  // Slot::json: a nested value's text
             }
         }
@@ -562,6 +565,16 @@ private:
         std::array<std::vector<FieldName>, 17> by;
         for (const FieldName& f : kFields) by.at(f.name.size()).push_back(f);
         return by;
+    }();
+    // kFields' names as args write them ("\"subgroup\":"), by field.
+    std::array<std::string, kFieldCount> quoted_field_names_ = [] {
+        std::array<std::string, kFieldCount> quoted;
+        for (const FieldName& f : kFields) {
+            JsonText t;
+            t.key(f.name);
+            quoted[f.field] = std::string(t.view());
+        }
+        return quoted;
     }();
     std::string layers_;
     size_t layer_count_ = 0;

@@ -79,17 +79,22 @@ public:
     }
     bool String(const char* str, rapidjson::SizeType len, bool) {
         std::string_view v(str, len);
-        if (!is_valid_utf8(v)) {
+        // Most strings are plain ASCII: one scan finds that they are valid
+        // and need no escaping.
+        bool plain = json_plain_ascii_prefix(v.data(), v.data() + v.size()) == v.size();
+        if (!plain && !is_valid_utf8(v)) {
             if (!in_record()) return fail_stream("invalid UTF-8 in a string");
             note_record_error("invalid UTF-8 in a string");
             v = {};
         }
-        return scalar([&](Writer& w) { w.string(v); },
+        return scalar([&](Writer& w) { plain ? w.plain_string(v) : w.string(v); },
                       [&](Slot& s) { s.kind = Slot::string; s.s.assign(v); });
     }
     bool Key(const char* str, rapidjson::SizeType len, bool) {
         in_.mark();
         std::string_view k(str, len);
+        if (pass_depth_ == 0 && record_depth_ > 0 && depth_ == record_depth_ && !fmt_.keys_by_slots())
+            return record_key(k);
         if (!is_valid_utf8(k)) {
             if (!in_record()) return fail_stream("invalid UTF-8 in a key");
             note_record_error("invalid UTF-8 in a key");
@@ -101,17 +106,12 @@ public:
         }
         if (depth_ == 1 && top_is_object_) {
             section_.assign(k);
+            known_keys_.clear();  // field ids are the section's
             return true;
         }
         if (record_depth_ > 0 && depth_ == record_depth_) {
             field_ = fmt_.field_id_after(section_, k, slots_);
-            if (field_ == -1) {
-                if (!args_started_) {
-                    args_w_.start_object();
-                    args_started_ = true;
-                }
-                args_w_.key(k);
-            }
+            if (field_ == -1) args_key(k);
         }
         return true;
     }
@@ -122,6 +122,53 @@ public:
 
 private:
     bool in_record() const { return record_depth_ > 0; }
+
+    void args_key(std::string_view k) {
+        if (!args_started_) {
+            args_w_.start_object();
+            args_started_ = true;
+        }
+        args_w_.key(k);
+    }
+
+    // A field's key, when field ids depend on the section and key alone.
+    // A section's records list the same keys in the same order (11 per
+    // instruction, a million instructions): a key equal to the last
+    // record's at its position is the same field, already validated, with
+    // its args text already escaped.
+    bool record_key(std::string_view k) {
+        size_t pos = key_index_++;
+        if (pos < known_keys_.size() && known_keys_[pos].key == k) {
+            const KnownKey& known = known_keys_[pos];
+            field_ = known.field;
+            if (field_ == -1) {
+                if (!args_started_) {
+                    args_w_.start_object();
+                    args_started_ = true;
+                }
+                args_w_.key_text(known.args_text);
+            }
+            return true;
+        }
+        if (!is_valid_utf8(k)) {
+            note_record_error("invalid UTF-8 in a key");
+            field_ = fmt_.field_id_after(section_, "\xEF\xBF\xBD", slots_);
+            if (field_ == -1) args_key("\xEF\xBF\xBD");
+            return true;
+        }
+        field_ = fmt_.field_id_after(section_, k, slots_);
+        if (field_ == -1) args_key(k);
+        if (pos < kMaxKnownKeys) {
+            if (pos >= known_keys_.size()) known_keys_.resize(pos + 1);
+            KnownKey& known = known_keys_[pos];
+            known.key.assign(k);
+            known.field = field_;
+            key_w_.clear();
+            key_w_.key(k);
+            known.args_text.assign(key_w_.view());
+        }
+        return true;
+    }
 
     bool fail_stream(const std::string& msg) {
         stream_error_ = msg;
@@ -175,6 +222,7 @@ private:
         args_started_ = false;
         record_error_.clear();
         field_ = -1;
+        key_index_ = 0;
     }
 
     void begin_pass(Writer* w, PassTarget target) {
@@ -303,6 +351,17 @@ private:
     int field_ = -1;
     bool args_started_ = false;
     std::string record_error_;
+
+    // record_key: the keys of the section's last record, by position.
+    struct KnownKey {
+        std::string key;        // as the parser gave it
+        int field = -1;         // field_id_after's answer
+        std::string args_text;  // "key": as args write it
+    };
+    static constexpr size_t kMaxKnownKeys = 64;
+    std::vector<KnownKey> known_keys_;
+    size_t key_index_ = 0;
+    Writer key_w_;
 
     int pass_depth_ = 0;
     Writer* pass_writer_ = nullptr;

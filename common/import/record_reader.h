@@ -50,11 +50,15 @@ public:
     virtual int field_id(std::string_view section, std::string_view key) = 0;
     // What the reader asks: field_id, for formats that also look at the
     // slots the record's earlier fields filled (a pass that needs a field of
-    // some records only).
+    // some records only).  Such a format says so in keys_by_slots().
     virtual int field_id_after(std::string_view section, std::string_view key, const std::vector<Slot>& filled) {
         (void)filled;
         return field_id(section, key);
     }
+    // False: field_id_after answers the same for a section's key whatever
+    // the record holds, so the reader asks once per key and position and
+    // keeps the answer while the section's records repeat their keys.
+    virtual bool keys_by_slots() const { return false; }
     // A complete record.  `args_json` is "{...}" or empty when there were no
     // other fields.  `line` is where the record starts.  `error` is set when
     // the record was malformed structurally (invalid UTF-8...).

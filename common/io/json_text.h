@@ -16,6 +16,10 @@ namespace nx {
 // the bytes that must be escaped.  Sixteen bytes at a time where SSE2 is.
 // The reader (json_input_stream.h) and the writer below scan with it.
 size_t json_plain_prefix(const char* p, const char* end);
+// The same run, also ended by the first byte above 0x7F: a string that is
+// all of it is ASCII, so valid UTF-8, and needs no escaping (one scan where
+// validating and escaping took two).
+size_t json_plain_ascii_prefix(const char* p, const char* end);
 
 class JsonText {
 public:
@@ -46,6 +50,21 @@ public:
     void string(std::string_view s) {
         separator();
         append_string(s);
+    }
+    // A string the caller found needs no escaping (json_plain_ascii_prefix).
+    void plain_string(std::string_view s) {
+        separator();
+        out_.reserve(out_.size() + s.size() + 2);
+        out_ += '"';
+        out_ += s;
+        out_ += '"';
+    }
+    // A key as key() wrote it before ("\"name\":"), kept by a caller that
+    // meets the same key again.
+    void key_text(std::string_view quoted_key_and_colon) {
+        separator();
+        out_ += quoted_key_and_colon;
+        after_key_ = true;
     }
     void int64(int64_t v);
     void uint64(uint64_t v);

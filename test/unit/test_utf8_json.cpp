@@ -160,6 +160,53 @@ TEST(JsonText, EscapesControlCharacters) {
     EXPECT_EQ(j.view(), R"("\n\r\t\b\f\u0001\u001f")");
 }
 
+TEST(JsonText, ThePlainAsciiRunEndsAtTheFirstByteToEscapeOrAboveAscii) {
+    // Every stopping byte at every place of every length to 40: the 16-byte
+    // steps, the last 16 bytes read again, the 8-byte words of short
+    // strings and the bytes after them; a second stop after the first, and
+    // bytes that are not stops but neighbour one (space, 0x7F, 0x81).
+    for (unsigned char stop : {'"', '\\', '\0', '\x01', '\x1f', '\x80', '\xc3', '\xff'}) {
+        for (size_t len = 0; len <= 40; ++len) {
+            for (size_t at = 0; at <= len; ++at) {
+                std::string s(len, 'a');
+                for (size_t i = 0; i < len; i += 3) s[i] = i % 2 ? ' ' : '\x7f';
+                if (at < len) s[at] = static_cast<char>(stop);
+                if (at + 2 < len) s[at + 2] = '"';
+                const char* b = s.data();
+                const char* e = b + s.size();
+                size_t ascii_stop = at + 2 < len ? std::min(at, at + 2) : std::min(at, len);
+                EXPECT_EQ(nx::json_plain_ascii_prefix(b, e), ascii_stop) << int(stop) << " at " << at << " of " << len;
+                size_t plain_stop = stop < 0x80 ? ascii_stop : (at + 2 < len ? at + 2 : len);
+                EXPECT_EQ(nx::json_plain_prefix(b, e), plain_stop) << int(stop) << " at " << at << " of " << len;
+            }
+        }
+    }
+    std::string high(20, '\x81');
+    EXPECT_EQ(nx::json_plain_prefix(high.data(), high.data() + high.size()), high.size());
+    EXPECT_EQ(nx::json_plain_ascii_prefix(high.data(), high.data() + high.size()), 0u);
+    std::string plain(33, '~');  // 0x7E, and 0x20 below
+    plain[5] = ' ';
+    EXPECT_EQ(nx::json_plain_ascii_prefix(plain.data(), plain.data() + plain.size()), plain.size());
+}
+
+TEST(JsonText, AKeptKeyAndAPlainStringWriteWhatKeyAndStringWrite) {
+    nx::JsonText a, b;
+    a.start_object();
+    a.key("k");
+    a.string("v");
+    a.key("n");
+    a.int64(1);
+    a.end_object();
+    b.start_object();
+    b.key_text("\"k\":");
+    b.plain_string("v");
+    b.key_text("\"n\":");
+    b.int64(1);
+    b.end_object();
+    EXPECT_EQ(a.view(), b.view());
+    EXPECT_EQ(b.view(), R"({"k":"v","n":1})");
+}
+
 TEST(JsonText, EscapesNulInsideAString) {
     nx::JsonText j;
     j.string(std::string("a\0b", 3));
