@@ -35,14 +35,13 @@ std::string now_iso8601() {
 struct DbSink::Statements {
     explicit Statements(SqliteDb& db)
         : insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
-          insert_track(db, "INSERT INTO track(profile_id, name, engine, kind, row) VALUES (?,?,?,?,?2)"),
-          insert_lane(db, kInsertLaneTrack),
+          insert_track(db, "INSERT INTO track(id, profile_id, name, engine, kind, row) VALUES (?,?,?,?,?,?)"),
           find_string(db, "SELECT id FROM string WHERE value = ?"),
           insert_string(db, "INSERT INTO string(value) VALUES (?)"),
           insert_metric(db, "INSERT OR REPLACE INTO metric(profile_id, name, value, unit, origin) VALUES (?,?,?,?,?)"),
           insert_flow(db, "INSERT INTO event_flow(profile_id, flow_id, from_event_id, to_event_id, category, name)"
                           " VALUES (?,?,?,?,?,?)") {}
-    SqliteStmt insert_counter, insert_track, insert_lane, find_string, insert_string, insert_metric, insert_flow;
+    SqliteStmt insert_counter, insert_track, find_string, insert_string, insert_metric, insert_flow;
 };
 
 DbSink::DbSink(Store& store, bool copy_sources)
@@ -123,20 +122,14 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     in_profile_ = true;
     source_ = info.source == "-" ? "<stdin>" : info.source;
     delete_profile(info.id);
-    SqliteStmt ins(db, "INSERT INTO profile(uid, name, source, format, backend, target, dtype, rank, imported_at)"
-                       " VALUES (?,?,?,?,?,?,?,?,?)");
-    ins.bind(1, std::string_view(info.id))
-        .bind(2, std::string_view(info.name))
-        .bind(3, std::string_view(info.source))
-        .bind(4, std::string_view(info.format))
-        .bind_text_or_null(5, info.backend)
-        .bind_text_or_null(6, info.target)
-        .bind_text_or_null(7, info.dtype);
-    if (info.rank >= 0) ins.bind(8, info.rank); else ins.bind_null(8);
-    std::string now = now_iso8601();
-    ins.bind(9, std::string_view(now));
-    ins.run();
-    profile_rowid_ = db.last_insert_rowid();
+    // The ids SQLite would give the rows (end_profile writes them).
+    SqliteStmt next(db, "SELECT (SELECT coalesce(max(id), 0) + 1 FROM profile), (SELECT coalesce(max(id), 0) + 1 FROM track)");
+    next.step();
+    profile_rowid_ = next.column_int(0);
+    first_track_id_ = next.column_int(1);
+    pending_tracks_.clear();
+    profile_uid_ = info.id;
+    imported_at_ = now_iso8601();
     first_event_ = last_event_ = 0;
     tracks_.clear();
     last_track_key_.clear();
@@ -164,12 +157,8 @@ DbSink::TrackIds DbSink::track_id(const Event& e) {
     if (it != tracks_.end()) {
         ids = it->second;
     } else {
-        SqliteStmt& ins = st_->insert_track;
-        ins.bind(1, profile_rowid_).bind(2, event_track(e));
-        ins.bind_text_or_null(3, to_string(e.engine));
-        ins.bind(4, to_string(e.type));
-        ins.run();
-        ids.id = store_.db().last_insert_rowid();
+        std::string name(event_track(e));
+        ids.id = add_track({name, std::string(to_string(e.engine)), std::string(to_string(e.type)), name});
         ids.layout = layout_.track_of(e);
         ids.engine = e.engine;
         tracks_.emplace(key_, ids);
@@ -177,6 +166,23 @@ DbSink::TrackIds DbSink::track_id(const Event& e) {
     last_track_key_ = key_;
     last_track_ = ids;
     return ids;
+}
+
+int64_t DbSink::add_track(PendingTrack t) {
+    pending_tracks_.push_back(std::move(t));
+    return first_track_id_ + static_cast<int64_t>(pending_tracks_.size()) - 1;
+}
+
+void DbSink::write_tracks() {
+    SqliteStmt& ins = st_->insert_track;
+    for (size_t i = 0; i < pending_tracks_.size(); ++i) {
+        const PendingTrack& t = pending_tracks_[i];
+        if (t.dropped) continue;
+        ins.bind(1, first_track_id_ + static_cast<int64_t>(i)).bind(2, profile_rowid_).bind(3, std::string_view(t.name));
+        ins.bind_text_or_null(4, t.engine).bind(5, std::string_view(t.kind)).bind_text_or_null(6, t.row);
+        ins.run();
+    }
+    pending_tracks_.clear();
 }
 
 void DbSink::spool_for_layout(const Event& e, int64_t id, uint32_t track) {
@@ -222,10 +228,11 @@ int64_t DbSink::lane_track(const TrackIds& track, size_t lane) {
     std::vector<int64_t>& lanes = lane_tracks_[track.layout];
     if (lane > lanes.size()) {
         // Named and kept as the layout's StoreWriter makes an overflow lane
-        // (store_layout.cpp): the row's engine and kind, track.row its row.
+        // (store_layout.cpp, kInsertLaneTrack): the row's engine and kind,
+        // track.row its row.
+        const PendingTrack& row = pending_tracks_.at(static_cast<size_t>(track.id - first_track_id_));
         std::string name = lane_name(layout_.tracks()[track.layout].name, static_cast<int>(lane));
-        st_->insert_lane.bind(1, std::string_view(name)).bind(2, track.id).run();
-        lanes.push_back(store_.db().last_insert_rowid());
+        lanes.push_back(add_track({name, row.engine, row.kind, row.row.empty() ? row.name : row.row}));
     }
     return lanes[lane - 1];
 }
@@ -239,9 +246,8 @@ void DbSink::stop_placing() {
                             " WHERE id BETWEEN ? AND ? AND (depth IS NOT NULL OR lane_id IS NOT NULL)");
         undo.bind(1, first_event_).bind(2, last_event_).run();
     }
-    SqliteStmt drop(db, "DELETE FROM track WHERE id = ?");
     for (const auto& lanes : lane_tracks_)
-        for (int64_t id : lanes) drop.bind(1, id).run();
+        for (int64_t id : lanes) pending_tracks_.at(static_cast<size_t>(id - first_track_id_)).dropped = true;
     lane_tracks_.clear();
     placer_.clear();
 }
@@ -414,23 +420,26 @@ void DbSink::flow(const Flow& f) {
 void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     SqliteDb& db = store_.db();
     flush_events();
+    write_tracks();  // before the layout: its lanes copy their row's track
     lay_out();
     std::string record = profile_record_json(info, summary);
-    SqliteStmt upd(db, "UPDATE profile SET name = ?, source = ?, format = ?, backend = ?, target = ?, dtype = ?,"
-                       " rank = ?, start_ns = ?, end_ns = ?, event_count = ?, first_event_id = ?, last_event_id = ?,"
-                       " record = ? WHERE id = ?");
-    upd.bind(1, std::string_view(info.name))
-        .bind(2, std::string_view(info.source))
-        .bind(3, std::string_view(info.format))
-        .bind_text_or_null(4, info.backend)
-        .bind_text_or_null(5, info.target)
-        .bind_text_or_null(6, info.dtype);
-    if (info.rank >= 0) upd.bind(7, info.rank); else upd.bind_null(7);
-    upd.bind(8, summary.start_ns).bind(9, summary.end_ns).bind(10, summary.events);
-    if (first_event_ > 0) upd.bind(11, first_event_).bind(12, last_event_);
-    else upd.bind_null(11).bind_null(12);
-    upd.bind(13, std::string_view(record)).bind(14, profile_rowid_);
-    upd.run();
+    SqliteStmt ins(db, "INSERT INTO profile(id, uid, name, source, format, backend, target, dtype, rank, start_ns,"
+                       " end_ns, event_count, first_event_id, last_event_id, imported_at, record)"
+                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    ins.bind(1, profile_rowid_)
+        .bind(2, std::string_view(profile_uid_))
+        .bind(3, std::string_view(info.name))
+        .bind(4, std::string_view(info.source))
+        .bind(5, std::string_view(info.format))
+        .bind_text_or_null(6, info.backend)
+        .bind_text_or_null(7, info.target)
+        .bind_text_or_null(8, info.dtype);
+    if (info.rank >= 0) ins.bind(9, info.rank); else ins.bind_null(9);
+    ins.bind(10, summary.start_ns).bind(11, summary.end_ns).bind(12, summary.events);
+    if (first_event_ > 0) ins.bind(13, first_event_).bind(14, last_event_);
+    else ins.bind_null(13).bind_null(14);
+    ins.bind(15, std::string_view(imported_at_)).bind(16, std::string_view(record));
+    ins.run();
     SqliteStmt& m = st_->insert_metric;
     for (const MetricValue& mv : summary.metrics) {
         m.bind(1, profile_rowid_).bind(2, std::string_view(mv.name)).bind(3, mv.value);
@@ -472,6 +481,7 @@ void DbSink::abort_profile() {
     layout_flows_.clear();
     placer_.clear();
     lane_tracks_.clear();
+    pending_tracks_.clear();
     busy_.reset();
     // Ids cached for this profile's strings may have been rolled back.
     strings_.clear();

@@ -14,6 +14,12 @@ namespace nx {
 
 namespace {
 
+// An overflow lane's track: ?1 its name, ?2 its row's track.id (DbSink
+// makes a placed profile's lanes with the same columns).
+constexpr const char* kInsertLaneTrack =
+    "INSERT INTO track(profile_id, name, engine, kind, row)"
+    " SELECT profile_id, ?1, engine, kind, COALESCE(row, name) FROM track WHERE id = ?2";
+
 // Rows inserted kBatchRows to a statement (insert_rows_sql, sqlite_db.h):
 // for rows this small (a counter sample), SQLite's cost per statement
 // outweighs its cost per row.

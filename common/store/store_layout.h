@@ -31,11 +31,6 @@
 
 namespace nx {
 
-// An overflow lane's track: ?1 its name, ?2 its row's track.id.
-constexpr const char* kInsertLaneTrack =
-    "INSERT INTO track(profile_id, name, engine, kind, row)"
-    " SELECT profile_id, ?1, engine, kind, COALESCE(row, name) FROM track WHERE id = ?2";
-
 // Whether the load placed the profile's slices already (their rows and
 // overflow lanes are in the database), or the layout is to.
 enum class SlicesPlaced { no, yes };
