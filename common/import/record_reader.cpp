@@ -138,7 +138,7 @@ private:
     // its args text already escaped.
     bool record_key(std::string_view k) {
         size_t pos = key_index_++;
-        if (pos < known_keys_.size() && known_keys_[pos].key == k) {
+        if (pos < known_keys_.size() && known_keys_[pos].valid && known_keys_[pos].key == k) {
             const KnownKey& known = known_keys_[pos];
             field_ = known.field;
             if (field_ == -1) {
@@ -151,6 +151,8 @@ private:
             return true;
         }
         if (!is_valid_utf8(k)) {
+            // Not kept: the next record's key here is looked at afresh.
+            if (pos < known_keys_.size()) known_keys_[pos].valid = false;
             note_record_error("invalid UTF-8 in a key");
             field_ = fmt_.field_id_after(section_, "\xEF\xBF\xBD", slots_);
             if (field_ == -1) args_key("\xEF\xBF\xBD");
@@ -161,6 +163,7 @@ private:
         if (pos < kMaxKnownKeys) {
             if (pos >= known_keys_.size()) known_keys_.resize(pos + 1);
             KnownKey& known = known_keys_[pos];
+            known.valid = true;
             known.key.assign(k);
             known.field = field_;
             key_w_.clear();
@@ -354,6 +357,7 @@ private:
 
     // record_key: the keys of the section's last record, by position.
     struct KnownKey {
+        bool valid = false;     // false: a place no valid key has filled yet
         std::string key;        // as the parser gave it
         int field = -1;         // field_id_after's answer
         std::string args_text;  // "key": as args write it

@@ -252,18 +252,20 @@ void DbSink::stop_placing() {
     placer_.clear();
 }
 
-void DbSink::lay_out() {
+void DbSink::check_caps() {
     // What the layout caps across rows, placing slices as they came did not
     // (lane_placer.h): past them, the layout of the whole profile decides.
-    if (placing_) {
-        size_t lanes = placer_.overflow_lanes();
-        bool merged = false;
-        for (const EventSpool::Track& t : layout_.tracks()) {
-            if (!t.counter) ++lanes;
-            merged = merged || t.merged;
-        }
-        if (merged || lanes > kMaxLaneTracks) stop_placing();
+    if (!placing_) return;
+    size_t lanes = placer_.overflow_lanes();
+    bool merged = false;
+    for (const EventSpool::Track& t : layout_.tracks()) {
+        if (!t.counter) ++lanes;
+        merged = merged || t.merged;
     }
+    if (merged || lanes > kMaxLaneTracks) stop_placing();
+}
+
+void DbSink::lay_out() {
     if (placing_ && busy_as_layout_ && busy_) {
         // Only the utilisation counters are left to store.
         store_utilisation(store_.db(), profile_rowid_, *busy_, layout_.start_ns(), layout_.end_ns());
@@ -420,6 +422,7 @@ void DbSink::flow(const Flow& f) {
 void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     SqliteDb& db = store_.db();
     flush_events();
+    check_caps();    // may take back the lanes made: before they are written
     write_tracks();  // before the layout: its lanes copy their row's track
     lay_out();
     std::string record = profile_record_json(info, summary);

@@ -75,6 +75,9 @@ private:
     int64_t lane_track(const TrackIds& track, size_t lane);
     // Takes back the places given so far: the rows and lanes they made.
     void stop_placing();
+    // Stops placing when the profile went past what the trace keeps
+    // (rows, lanes); then the layout of the whole profile places it.
+    void check_caps();
     void lay_out();
     int64_t string_id(std::string_view s);
     void delete_profile(const std::string& uid);

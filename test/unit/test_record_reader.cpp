@@ -152,3 +152,14 @@ TEST(RecordReader, StringsNeedingEscapesOrValidationAreWrittenAsBefore) {
               "1:  | - - - | {\"o\":\"plain text of more than sixteen bytes\",\"p\":\"q\\\"uote\","
               "\"c\":\"tab\\there\",\"u\":\"caf\xC3\xA9 and more than sixteen\"} | ");
 }
+
+TEST(RecordReader, AnEmptyKeyWhereAnInvalidOneWasIsStillAKey) {
+    // The first record's first key is invalid and its second valid: the
+    // place of the first holds no key, and the next record's empty key
+    // there must not match it (its args lost the key: {3}).
+    TempDir dir;
+    std::string path = dir.write("k.json", "[{\"\xff\": 1, \"a\": 2},\n{\"\": 3}]\n");
+    std::vector<std::string> seen = read(path, false);
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[1], "2:  | - - - | {\"\":3} | ");
+}

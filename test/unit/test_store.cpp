@@ -745,6 +745,35 @@ TEST(StoreLayout, EventsPastTheTracesTrackCapKeepTheirOwnTrackAtDepthZero) {
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM slice_layout"), 0);
 }
 
+TEST(StoreLayout, LanesMadeBeforeCountersPassTheTrackCapAreTakenBackBeforeTheTracksAreWritten) {
+    // Two crossing slices make a lane as they come; counter series past the
+    // trace's cap on rows then merge, which placing does not show, so the
+    // profile is laid out whole at its end.  The lane placing made is taken
+    // back before the profile's tracks are written (it was not: an
+    // out_of_range, or an orphan lane track): one lane, the layout's.
+    std::vector<std::string> names;
+    for (size_t i = 0; i < nx::kMaxTraceTracks; ++i) names.push_back("series" + std::to_string(i));
+    std::vector<Event> events;
+    events.push_back(nx_test::make_event(EventType::region, Engine::none, "busy", 0, 10, {}, "a"));
+    events.push_back(nx_test::make_event(EventType::region, Engine::none, "busy", 5, 10, {}, "b"));
+    for (size_t i = 0; i < names.size(); ++i) {
+        Event c = nx_test::make_event(EventType::counter, Engine::none, names[i], 20, 0, {}, "c");
+        c.value = static_cast<double>(i);
+        events.push_back(c);
+    }
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    load(store, info("p_a", "a"), events);
+    EXPECT_EQ(query_rows(store, "SELECT s.name, t.name, s.depth FROM slice s JOIN track t ON t.id = s.track_id"
+                                " WHERE s.category = 'region' ORDER BY s.ts"),
+              (std::vector<std::string>{"a|busy|0", "b|" + nx::lane_name("busy", 1) + "|0"}));
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM track WHERE name LIKE 'busy%'"), 2);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event WHERE lane_id IS NOT NULL OR depth IS NOT NULL"), 0);
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM track WHERE id NOT IN (SELECT track_id FROM event)"
+                               " AND id NOT IN (SELECT track_id FROM counter) AND id NOT IN (SELECT track_id FROM slice)"),
+              0);
+}
+
 // A database as schema version 5 left it (each placed slice in slice_layout,
 // no event.lane_id or parent_back), version 3 (no slice_layout, no
 // track.row either), or version 2 (no event_flow either).
