@@ -318,10 +318,7 @@ private:
                 case Slot::unsigned_big: extra_.uint64(v.u); break;
                 case Slot::real: extra_.real(v.d); break;
                 case Slot::boolean: extra_.boolean(v.b); break;
-                case Slot::string:
-                    if (json_plain_ascii_prefix(v.s.data(), v.s.data() + v.s.size()) == v.s.size()) extra_.plain_string(v.s);
-                    else extra_.string(v.s);
-                    break;
+                case Slot::string: extra_.string(v.s); break;
                 default: extra_.raw(v.s); break;  // Slot::json: a nested value's text
             }
         }

@@ -123,13 +123,15 @@ public:
 private:
     bool in_record() const { return record_depth_ > 0; }
 
-    void args_key(std::string_view k) {
+    // The record's args object, opened at its first key.
+    Writer& args() {
         if (!args_started_) {
             args_w_.start_object();
             args_started_ = true;
         }
-        args_w_.key(k);
+        return args_w_;
     }
+    void args_key(std::string_view k) { args().key(k); }
 
     // A field's key, when field ids depend on the section and key alone.
     // A section's records list the same keys in the same order (11 per
@@ -141,13 +143,7 @@ private:
         if (pos < known_keys_.size() && known_keys_[pos].valid && known_keys_[pos].key == k) {
             const KnownKey& known = known_keys_[pos];
             field_ = known.field;
-            if (field_ == -1) {
-                if (!args_started_) {
-                    args_w_.start_object();
-                    args_started_ = true;
-                }
-                args_w_.key_text(known.args_text);
-            }
+            if (field_ == -1) args().key_text(known.args_text);
             return true;
         }
         if (!is_valid_utf8(k)) {

@@ -67,6 +67,12 @@ std::vector<std::string> read(const std::string& path, bool by_slots, int* asked
     return f.seen;
 }
 
+// What the reader gives, keys kept, for JSON text.
+std::vector<std::string> read_text(const std::string& text) {
+    TempDir dir;
+    return read(dir.write("r.json", text), false);
+}
+
 }  // namespace
 
 TEST(RecordReader, KeysInAnyOrderGoWhereTheFormatSaysAsWhenAskedEachTime) {
@@ -115,11 +121,8 @@ TEST(RecordReader, KeysInAnyOrderGoWhereTheFormatSaysAsWhenAskedEachTime) {
 }
 
 TEST(RecordReader, AKeyMeansWhatItsSectionSays) {
-    TempDir dir;
-    std::string path = dir.write("s.json",
-                                 "{\"a\": [{\"ts\": 1, \"name\": \"x\"}, {\"ts\": 2, \"name\": \"y\"}],\n"
+    std::vector<std::string> seen = read_text("{\"a\": [{\"ts\": 1, \"name\": \"x\"}, {\"ts\": 2, \"name\": \"y\"}],\n"
                                  " \"b\": [{\"ts\": 3, \"name\": \"z\"}]}\n");
-    std::vector<std::string> seen = read(path, false);
     ASSERT_EQ(seen.size(), 3u);
     EXPECT_EQ(seen[1], "1: a | i2 s'y' - |  | ");
     EXPECT_EQ(seen[2], "2: b | i3 - - | {\"name\":\"z\"} | ");
@@ -128,12 +131,9 @@ TEST(RecordReader, AKeyMeansWhatItsSectionSays) {
 TEST(RecordReader, InvalidUtf8InAKeyItHasSeenAtThatPlaceIsStillAnError) {
     // The second record's second key differs from the first's only by an
     // invalid byte: it is neither "name" nor accepted.
-    TempDir dir;
-    std::string path = dir.write("u.json",
-                                 "[{\"ts\": 1, \"name\": \"x\"},\n"
+    std::vector<std::string> seen = read_text("[{\"ts\": 1, \"name\": \"x\"},\n"
                                  "{\"ts\": 2, \"nam\xff\": \"y\"},\n"
                                  "{\"ts\": 3, \"name\": \"z\"}]\n");
-    std::vector<std::string> seen = read(path, false);
     ASSERT_EQ(seen.size(), 3u);
     EXPECT_EQ(seen[1], "2:  | i2 - - | {\"\xEF\xBF\xBD\":\"y\"} | invalid UTF-8 in a key");
     EXPECT_EQ(seen[2], "3:  | i3 s'z' - |  | ");
@@ -142,11 +142,8 @@ TEST(RecordReader, InvalidUtf8InAKeyItHasSeenAtThatPlaceIsStillAnError) {
 TEST(RecordReader, StringsNeedingEscapesOrValidationAreWrittenAsBefore) {
     // Plain ASCII goes to args as it is; a quote, a control character or a
     // non-ASCII byte take the escaping and validating path.
-    TempDir dir;
-    std::string path = dir.write("e.json",
-                                 "[{\"o\": \"plain text of more than sixteen bytes\", \"p\": \"q\\\"uote\","
+    std::vector<std::string> seen = read_text("[{\"o\": \"plain text of more than sixteen bytes\", \"p\": \"q\\\"uote\","
                                  " \"c\": \"tab\\there\", \"u\": \"caf\xC3\xA9 and more than sixteen\"}]\n");
-    std::vector<std::string> seen = read(path, false);
     ASSERT_EQ(seen.size(), 1u);
     EXPECT_EQ(seen[0],
               "1:  | - - - | {\"o\":\"plain text of more than sixteen bytes\",\"p\":\"q\\\"uote\","
@@ -157,9 +154,7 @@ TEST(RecordReader, AnEmptyKeyWhereAnInvalidOneWasIsStillAKey) {
     // The first record's first key is invalid and its second valid: the
     // place of the first holds no key, and the next record's empty key
     // there must not match it (its args lost the key: {3}).
-    TempDir dir;
-    std::string path = dir.write("k.json", "[{\"\xff\": 1, \"a\": 2},\n{\"\": 3}]\n");
-    std::vector<std::string> seen = read(path, false);
+    std::vector<std::string> seen = read_text("[{\"\xff\": 1, \"a\": 2},\n{\"\": 3}]\n");
     ASSERT_EQ(seen.size(), 2u);
     EXPECT_EQ(seen[1], "2:  | - - - | {\"\":3} | ");
 }
