@@ -137,6 +137,42 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [[ "$output" == *"The straggler is rank 5 "*"it starts 4 of 4 significant collectives last"*"tensor_matrix busy time +12 us"* ]]
 }
 
+@test "a rank's profiles of two graphs (one per NEFF, as the runtime captures them) are compared across ranks graph by graph" {
+    ranks_tree cap
+    # A second graph on the same cores, its straggler rank 2.
+    test-gen_ranks cap --ranks 12 --events 400 --iterations 2 --straggler 2 --late 5000 --neff 777
+    [ "$(ls cap/*/*.json | wc -l)" -eq 24 ]
+    nx-convert --dataset ds --plan cap 2>/dev/null
+    nx-convert --dataset ds --tasks 1 --task 0 -q >/dev/null
+    tail -n +2 ds/_nx/plan.tsv | while IFS=$'\t' read -r rank input neff; do
+        nx-convert --db s.db -q --rank "$rank" "$input"
+    done >/dev/null
+    nx-report ds --ranks --format csv >from_dataset.csv
+    nx-report --db s.db --ranks --format csv >from_db.csv
+    diff from_dataset.csv from_db.csv
+    # 12 ranks per graph, each rank once; each graph's own straggler.
+    [ "$(tail -n +2 from_dataset.csv | wc -l)" -eq 24 ]
+    [ "$(awk -F, 'NR > 1 {print $NF}' from_dataset.csv | sort | uniq -c | awk '{print $1 ":" $2}' | tr '\n' ' ')" = "12:3418752096 12:777 " ]
+    [ "$(awk -F, '$8 == 1 {print $NF ":" $3}' from_dataset.csv | sort | tr '\n' ' ')" = "3418752096:5 777:2 " ]
+    run nx-report ds --ranks --format text
+    [[ "$output" == *"Ranks: $PWD/cap, NEFF 3418752096"*"The straggler is rank 5 "*"it starts 4 of 4 significant collectives last"* ]]
+    [[ "$output" == *"Ranks: $PWD/cap, NEFF 777"*"The straggler is rank 2 "*"it starts 2 of 2 significant collectives last"* ]]
+    # The dataset's profiles say which graph each is.
+    [ "$(nx-query --dataset ds --sql 'SELECT neff_hash, count(*) FROM profiles GROUP BY 1 ORDER BY 1' --format csv | tail -n +2 | tr '\n' ' ')" = "3418752096,12 777,12 " ]
+    # One profile read twice (a dataset and its own records): compared once, and said.
+    nx-query --dataset ds --sql "SELECT record FROM profiles WHERE rank = 3 AND neff_hash = '777'" --format tsv | tail -n 1 >rank3.jsonl
+    run --separate-stderr nx-report ds rank3.jsonl --ranks --format csv
+    [ "$status" -eq 0 ]
+    [ "$(tail -n +2 <<<"$output" | wc -l)" -eq 24 ]
+    [[ "$stderr" == *"--ranks: 1 profile repeats a rank of its graph and capture, the first: rank 3: i-0000000000000000_pid_4001/777_instid_0_vnc_1 twice"* ]]
+    # Two profiles given one rank: the first is kept, and both named.
+    nx-convert --rank 3 cap/i-0000000000000000_pid_4001/777_instid_0_vnc_{1,0}.json >two.jsonl
+    run --separate-stderr nx-report two.jsonl --ranks --format csv
+    [ "$status" -eq 0 ]
+    [ "$(tail -n +2 <<<"$output" | wc -l)" -eq 1 ]
+    [[ "$stderr" == *"the first: rank 3: kept i-0000000000000000_pid_4001/777_instid_0_vnc_1, left i-0000000000000000_pid_4001/777_instid_0_vnc_0"* ]]
+}
+
 @test "make dataset (local tasks): plan, tasks, reduce; a profile that fails is named with the command that converts only it; a re-run converts only that" {
     ranks_tree cap
     bad=$(ls cap/i-0000000000000001_pid_4010/*vnc_0.json)   # rank 8

@@ -25,6 +25,11 @@ RuntimePath parse_runtime_path(std::string_view path) {
     return out;
 }
 
+std::string neff_hash_of_source(std::string_view source) {
+    std::string hash = parse_runtime_path(source).neff_hash;
+    return hash.empty() ? parse_runtime_path(std::string(source) + ".ntff").neff_hash : hash;
+}
+
 std::string runtime_profile_name(std::string_view path, std::string_view stem) {
     RuntimePath r = parse_runtime_path(path);
     if (r.instance_id.empty() || r.process_id < 0) return std::string(stem);

@@ -24,6 +24,11 @@ struct RuntimePath {
 
 RuntimePath parse_runtime_path(std::string_view path);
 
+// The NEFF hash of a profile read from `source`: a file in the runtime's
+// names, or an Explorer directory named as the NTFF it was made from (its
+// name without the extension).  Empty when the path gives none.
+std::string neff_hash_of_source(std::string_view source);
+
 // A profile's name from the file (or Explorer directory) it was read from:
 // `stem`, and for one in the runtime's layout its process folder first,
 // "<instance>_pid_<pid>/<stem>".  Every process of a job writes the same

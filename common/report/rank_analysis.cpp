@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <tuple>
+#include <utility>
 
 #include "common/format/units.h"
 #include "common/import/runtime_path.h"
@@ -124,27 +127,42 @@ void match_collectives(RankAnalysis& a) {
 
 }  // namespace
 
-std::vector<RankCapture> group_ranks(const std::vector<ProfileEntry>& profiles, std::vector<std::string>& skipped) {
-    std::vector<RankCapture> out;
+RankGrouping group_ranks(const std::vector<ProfileEntry>& profiles) {
+    RankGrouping out;
+    std::map<std::pair<size_t, int>, const ProfileEntry*> kept;  // (capture, rank)
     for (const ProfileEntry& p : profiles) {
         if (p.info.rank < 0) {
-            skipped.push_back(p.info.name);
+            out.without_rank.push_back(p.info.name);
             continue;
         }
-        std::string name = capture_of(p);
-        auto it = std::find_if(out.begin(), out.end(), [&](const RankCapture& c) { return c.name == name; });
-        if (it == out.end()) it = out.insert(out.end(), RankCapture{name, {}});
+        std::string name = capture_of(p), graph = neff_hash_of_source(p.info.source);
+        auto it = std::find_if(out.captures.begin(), out.captures.end(),
+                               [&](const RankCapture& c) { return c.name == name && c.graph == graph; });
+        if (it == out.captures.end()) it = out.captures.insert(out.captures.end(), RankCapture{name, graph, {}});
+        auto [same, added] = kept.emplace(std::make_pair(static_cast<size_t>(it - out.captures.begin()), p.info.rank), &p);
+        if (!added) {
+            const ProfileInfo& first = same->second->info;
+            out.duplicates.push_back("rank " + std::to_string(p.info.rank) + ": " +
+                                     (first.id == p.info.id ? p.info.name + " twice"
+                                                            : "kept " + first.name + ", left " + p.info.name));
+            continue;
+        }
         it->ranks.push_back(&p);
     }
-    for (RankCapture& c : out)
-        std::stable_sort(c.ranks.begin(), c.ranks.end(),
-                         [](const ProfileEntry* a, const ProfileEntry* b) { return a->info.rank < b->info.rank; });
+    // By capture and graph, whatever order the sources gave them in.
+    std::sort(out.captures.begin(), out.captures.end(), [](const RankCapture& a, const RankCapture& b) {
+        return std::tie(a.name, a.graph) < std::tie(b.name, b.graph);
+    });
+    for (RankCapture& c : out.captures)
+        std::sort(c.ranks.begin(), c.ranks.end(),
+                  [](const ProfileEntry* a, const ProfileEntry* b) { return a->info.rank < b->info.rank; });
     return out;
 }
 
 RankAnalysis analyse_ranks(const RankCapture& capture) {
     RankAnalysis a;
     a.capture = capture.name;
+    a.graph = capture.graph;
     std::vector<double> totals;
     for (const ProfileEntry* p : capture.ranks) {
         RankRow r;

@@ -46,6 +46,7 @@ struct RankRow {
 
 struct RankAnalysis {
     std::string capture;
+    std::string graph;
     std::vector<RankRow> rows;  // by rank
     size_t fastest = 0, slowest = 0;
     double median_ns = 0;
@@ -63,13 +64,26 @@ struct RankAnalysis {
     std::string straggler_engine;    // the engine (or phase) that explains it
 };
 
+// One graph's profiles on the ranks of one capture.  The runtime captures
+// each NEFF a core runs (NEURON_RT_INSPECT_DEVICE_PROFILE: the first
+// execution of every NEFF on every core), so a training step of several
+// graphs leaves several profiles per rank in one folder; only the same
+// graph's profiles compare across ranks.
 struct RankCapture {
-    std::string name;  // the capture: the ranks' common source directory
-    std::vector<const ProfileEntry*> ranks;  // by rank
+    std::string name;   // the capture: the ranks' common source directory
+    std::string graph;  // its NEFF hash (neff_hash_of_source); empty when the paths give none
+    std::vector<const ProfileEntry*> ranks;  // by rank, one profile each
 };
-// The profiles with a rank, grouped by capture; profiles without one are left
-// out (`skipped` names them).
-std::vector<RankCapture> group_ranks(const std::vector<ProfileEntry>& profiles, std::vector<std::string>& skipped);
+struct RankGrouping {
+    std::vector<RankCapture> captures;
+    std::vector<std::string> without_rank;  // names of the profiles left out: no rank
+    // A second profile of a rank, graph and capture (the first is kept):
+    // "rank 3: kept A, left B", or "rank 3: A twice" (one profile read from
+    // two sources).
+    std::vector<std::string> duplicates;
+};
+// The profiles with a rank, grouped by capture and graph (sorted by both).
+RankGrouping group_ranks(const std::vector<ProfileEntry>& profiles);
 
 RankAnalysis analyse_ranks(const RankCapture& capture);
 

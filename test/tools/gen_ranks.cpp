@@ -14,8 +14,12 @@
 // LATE ns in each: its collective wait is K x LATE, the straggler's 0.
 // Deterministic: the same arguments give the same bytes.
 //
+// --neff H names the files after another NEFF hash (default 3418752096): a
+// second graph of the same ranks beside the first, as the runtime leaves
+// one profile per NEFF a core runs.
+//
 //   test-gen_ranks OUT --ranks N --events M [--iterations K] [--straggler R]
-//                  [--late NS] [--gzip]
+//                  [--late NS] [--neff H] [--gzip]
 #include <zlib.h>
 
 #include <sys/stat.h>
@@ -34,12 +38,13 @@ namespace {
 
 struct Args {
     std::string out;
-    long ranks = 4, events = 1000, iterations = 4, straggler = -1, late = 0;
+    long ranks = 4, events = 1000, iterations = 4, straggler = -1, late = 0, neff = 3418752096;
     bool gzip = false;
 };
 
 constexpr const char* kUsage =
-    "usage: test-gen_ranks OUT --ranks N --events M [--iterations K] [--straggler R] [--late NS] [--gzip]\n";
+    "usage: test-gen_ranks OUT --ranks N --events M [--iterations K] [--straggler R] [--late NS] [--neff H] "
+    "[--gzip]\n";
 
 [[noreturn]] void usage(const char* why) {
     std::fprintf(stderr, "test-gen_ranks: %s\n%s", why, kUsage);
@@ -73,9 +78,10 @@ Args parse(int argc, char** argv) {
         else if (k == "--iterations") a.iterations = v;
         else if (k == "--straggler") a.straggler = v;
         else if (k == "--late") a.late = v;
+        else if (k == "--neff") a.neff = v;
         else usage("unknown option");
     }
-    if (a.ranks < 1 || a.events < 10 || a.iterations < 1 || a.late < 0) usage("bad sizes");
+    if (a.ranks < 1 || a.events < 10 || a.iterations < 1 || a.late < 0 || a.neff < 0) usage("bad sizes");
     return a;
 }
 
@@ -146,7 +152,7 @@ int main(int argc, char** argv) {
         char dir[128], name[160];
         std::snprintf(dir, sizeof dir, "%s/i-%016lx_pid_%ld", a.out.c_str(), instance, 4000 + instance * 10 + process);
         mkdirs(dir);
-        std::snprintf(name, sizeof name, "%s/3418752096_instid_0_vnc_%ld.json%s", dir, core, a.gzip ? ".gz" : "");
+        std::snprintf(name, sizeof name, "%s/%ld_instid_0_vnc_%ld.json%s", dir, a.neff, core, a.gzip ? ".gz" : "");
         Sink out(name, a.gzip);
         const bool straggler = r == a.straggler;
         out.printf("{\n\"instruction\": [\n");
