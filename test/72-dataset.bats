@@ -85,7 +85,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     nx-convert --dataset ds --task 0 --tasks 1 -q >/dev/null
     run nx-query --dataset ds rank_collectives --format csv
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "rank,profile,ops,collective_ns,wait_ns" ]
+    [ "${lines[0]}" = "rank,profile,ops,collective_ns,wait_ns,neff_hash" ]
     [ "$(echo "$output" | tail -n +2 | awk -F, '$1 == 5 {print $3, $5}')" = "4 0" ]
     [ "$(echo "$output" | tail -n +2 | awk -F, '$1 != 5 && $5 == 12000' | wc -l)" -eq 11 ]
     run nx-query --dataset ds rank_engine_busy --param engine=tensor_matrix --format csv
@@ -157,6 +157,10 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     run nx-report ds --ranks --format text
     [[ "$output" == *"Ranks: $PWD/cap, NEFF 3418752096"*"The straggler is rank 5 "*"it starts 4 of 4 significant collectives last"* ]]
     [[ "$output" == *"Ranks: $PWD/cap, NEFF 777"*"The straggler is rank 2 "*"it starts 2 of 2 significant collectives last"* ]]
+    # The named queries set each profile against its own graph's: graph 777's
+    # straggler waits for none, the others 2 x 5 us; graph 3418752096's 4 x 3 us.
+    [ "$(nx-query --dataset ds rank_collectives --format csv | awk -F, '$1 == 2 || $1 == 5 {print $1 ":" $6 ":" $5}' | tr '\n' ' ')" = "2:3418752096:12000 2:777:0 5:3418752096:0 5:777:10000 " ]
+    [ "$(nx-query --dataset ds rank_skew --format csv | awk -F, 'NR > 1 && $5 != 1' | wc -l)" -eq 0 ]
     # The dataset's profiles say which graph each is.
     [ "$(nx-query --dataset ds --sql 'SELECT neff_hash, count(*) FROM profiles GROUP BY 1 ORDER BY 1' --format csv | tail -n +2 | tr '\n' ' ')" = "3418752096,12 777,12 " ]
     # One profile read twice (a dataset and its own records): compared once, and said.

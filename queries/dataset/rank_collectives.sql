@@ -1,10 +1,16 @@
--- rank_collectives: per rank: collective operations, their time, and the wait (each operation's duration minus its shortest on any rank)
--- columns: rank, profile, ops, collective_ns, wait_ns
+-- rank_collectives: per rank: collective operations, their time, and the wait (each operation's duration minus its shortest on any rank running the same graph)
+-- columns: rank, profile, ops, collective_ns, wait_ns, neff_hash
 -- params: none
-WITH shortest AS (
-    SELECT seq, MIN(dur_ns) AS dur_ns FROM collectives GROUP BY seq
+-- A rank runs one profile per graph (NEFF); only the same graph's k-th
+-- operations are one operation across ranks.
+WITH ops AS (
+    SELECT c.rank, c.profile, c.seq, c.dur_ns, p.neff_hash, COALESCE(p.neff_hash, '') AS graph
+    FROM collectives c JOIN profiles p ON p.profile = c.profile
+), shortest AS (
+    SELECT graph, seq, MIN(dur_ns) AS dur_ns FROM ops GROUP BY graph, seq
 )
-SELECT c.rank, c.profile, COUNT(*) AS ops, SUM(c.dur_ns) AS collective_ns, SUM(c.dur_ns - s.dur_ns) AS wait_ns
-FROM collectives c JOIN shortest s ON s.seq = c.seq
-GROUP BY c.rank, c.profile
-ORDER BY c.rank NULLS LAST, c.profile;
+SELECT o.rank, o.profile, COUNT(*) AS ops, SUM(o.dur_ns) AS collective_ns, SUM(o.dur_ns - s.dur_ns) AS wait_ns,
+       o.neff_hash
+FROM ops o JOIN shortest s ON s.graph = o.graph AND s.seq = o.seq
+GROUP BY o.rank, o.profile, o.neff_hash
+ORDER BY o.rank NULLS LAST, o.neff_hash, o.profile;
