@@ -201,7 +201,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [ "$(cat ds/_nx/logs/task-*.log | grep -c '0 converted')" -eq 4 ]
 }
 
-@test "a plan: runtime layout ranked by instance, process and core; profile_rank_<i> by name; malformed plans and task numbers refused" {
+@test "a plan: runtime layout ranked by instance, process and core (a run folder below the process's too); profile_rank_<i> by name; malformed plans and task numbers refused" {
     ranks_tree cap
     run nx-convert --plan cap
     [ "$status" -eq 0 ]
@@ -210,6 +210,17 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [[ "${lines[9]}" == "8"$'\t'"$PWD/cap/i-0000000000000001_pid_4010/3418752096_instid_0_vnc_0.json"$'\t' ]]
     mkdir other && cp "$FIXTURES/ranks/"* other/
     [ "$(nx-convert --plan other | tail -n +2 | cut -f1 | tr '\n' ' ')" = "0 1 " ]
+    # Explorer's documentation puts a run folder (a timestamp) below each
+    # process folder: the same ranks, one capture, the folder in the names.
+    for d in cap/*_pid_*; do mkdir "$d/20261127T1200" && mv "$d"/*.json "$d/20261127T1200/"; done
+    run nx-convert --plan cap
+    [ "$(echo "$output" | tail -n +2 | cut -f1 | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 10 11 " ]
+    [[ "${lines[9]}" == "8"$'\t'"$PWD/cap/i-0000000000000001_pid_4010/20261127T1200/3418752096_instid_0_vnc_0.json"$'\t' ]]
+    nx-convert --dataset ts --plan cap 2>/dev/null
+    nx-convert --dataset ts --tasks 1 --task 0 -q >/dev/null
+    run nx-report ts --ranks --format text
+    [[ "$output" == *"Ranks: $PWD/cap, NEFF 3418752096"*"The straggler is rank 5 (i-0000000000000000_pid_4002/20261127T1200/3418752096_instid_0_vnc_1)"* ]]
+    [ "$(nx-query --dataset ts --sql 'SELECT count(DISTINCT process_id), count(DISTINCT name) FROM profiles' --format csv | tail -n 1)" = 6,12 ]
     run nx-convert --plan "$FIXTURES/parquet/codec"
     [ "$status" -eq 1 ]
     [[ "$output" == *"no profile in the tree"* ]]

@@ -1,8 +1,11 @@
 // What the Neuron runtime's capture layout says about a profile, read from
 // its path: OUTPUT/<ec2-instance-id>_pid_<pid>/<neff-hash>_instid_<n>_vnc_<k>.ntff
 // (cluster-scale.md; the device profile of logical core k of process pid on
-// that instance).  The same names with .json or .json.gz (neuron-profile's
-// JSON of that NTFF) say the same.  Fields the path does not give are empty.
+// that instance), or one folder further down, as Explorer's documentation
+// shows it: OUTPUT/<instance>_pid_<pid>/<timestamp>/<hash>_instid_<n>_vnc_<k>.ntff
+// (neuron-explorer-parquet.md, "Capture directory layout").  The same names
+// with .json or .json.gz (neuron-profile's JSON of that NTFF) say the same.
+// Fields the path does not give are empty.
 // A NEFF's hash is numeric or a UUID (neuron-explorer-parquet.md: "same
 // numeric hash / UUID"); both the runtime's names and capture pairing
 // (convert/capture_pairs.h) read it with kNeffHashPattern.
@@ -19,6 +22,9 @@ struct RuntimePath {
     int64_t process_id = -1;
     std::string neff_hash;
     int64_t logical_core = -1;  // vnc
+    // The folder between the process folder and the file (a timestamp);
+    // empty when the file lies in the process folder.
+    std::string run_folder;
     bool any() const { return !instance_id.empty() || process_id >= 0 || !neff_hash.empty() || logical_core >= 0; }
 };
 
@@ -30,8 +36,8 @@ RuntimePath parse_runtime_path(std::string_view path);
 std::string neff_hash_of_source(std::string_view source);
 
 // A profile's name from the file (or Explorer directory) it was read from:
-// `stem`, and for one in the runtime's layout its process folder first,
-// "<instance>_pid_<pid>/<stem>".  Every process of a job writes the same
+// `stem`, and for one in the runtime's layout its process folder (and run
+// folder) first, "<instance>_pid_<pid>/[<run folder>/]<stem>".  Every process of a job writes the same
 // file names (one per logical core), so the stem alone names the profiles
 // of two processes alike.
 std::string runtime_profile_name(std::string_view path, std::string_view stem);

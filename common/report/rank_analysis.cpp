@@ -16,14 +16,16 @@ namespace nx {
 namespace {
 
 // The capture a rank belongs to: its source's directory, or above the
-// runtime's per-process folder (<instance>_pid_<pid>/) the tree's.
+// runtime's per-process folder (<instance>_pid_<pid>/, and the run folder
+// below it) the tree's.
 std::string capture_of(const ProfileEntry& p) {
-    size_t slash = p.info.source.find_last_of('/');
-    std::string dir = slash == std::string::npos ? std::string(".") : p.info.source.substr(0, slash);
-    if (parse_runtime_path(p.info.source).process_id >= 0) {
-        size_t up = dir.find_last_of('/');
-        dir = up == std::string::npos ? std::string(".") : dir.substr(0, up);
-    }
+    auto parent = [](const std::string& path) {
+        size_t slash = path.find_last_of('/');
+        return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+    };
+    std::string dir = parent(p.info.source);
+    RuntimePath where = parse_runtime_path(p.info.source);
+    if (where.process_id >= 0) dir = parent(where.run_folder.empty() ? dir : parent(dir));
     return dir;
 }
 

@@ -88,4 +88,28 @@ TEST(RuntimePath, TheSameHashGrammarAsCapturePairing) {
     }
 }
 
+TEST(RuntimePath, ARunFolderBelowTheProcessFolderAsExplorersDocumentationShowsIt) {
+    // profile_output/<instance-id>_pid_<pid>/<timestamp>/<hash>_instid_<n>_vnc_<k>.ntff
+    nx::RuntimePath p = nx::parse_runtime_path("po/i-0abc_pid_42/20261127T120000/395760075800974_instid_0_vnc_3.ntff");
+    EXPECT_EQ(p.instance_id, "i-0abc");
+    EXPECT_EQ(p.process_id, 42);
+    EXPECT_EQ(p.run_folder, "20261127T120000");
+    EXPECT_EQ(p.neff_hash, "395760075800974");
+    EXPECT_EQ(p.logical_core, 3);
+    EXPECT_EQ(nx::runtime_profile_name("po/i-0abc_pid_42/20261127T120000/395760075800974_instid_0_vnc_3.ntff", "x"),
+              "i-0abc_pid_42/20261127T120000/x");
+    // In the process folder itself: no run folder.
+    EXPECT_EQ(nx::parse_runtime_path("po/i-0abc_pid_42/1_instid_0_vnc_0.ntff").run_folder, "");
+    // The file's own parent wins over a process folder above it.
+    nx::RuntimePath inner = nx::parse_runtime_path("a_pid_1/b_pid_2/1_instid_0_vnc_0.ntff");
+    EXPECT_EQ(inner.instance_id, "b");
+    EXPECT_EQ(inner.process_id, 2);
+    EXPECT_EQ(inner.run_folder, "");
+    // Two folders down is not the layout.
+    EXPECT_EQ(nx::parse_runtime_path("i-1_pid_1/t/u/1_instid_0_vnc_0.ntff").process_id, -1);
+    // An Explorer directory named as its NTFF gives the NEFF hash too.
+    EXPECT_EQ(nx::neff_hash_of_source("po/i-0abc_pid_42/t/395760075800974_instid_0_vnc_3"), "395760075800974");
+    EXPECT_EQ(nx::neff_hash_of_source("po/profile_rank_3.json"), "");
+}
+
 }  // namespace
