@@ -4,9 +4,11 @@
 #include "common/store/db_sink.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <optional>
 
 #include "common/io/error.h"
 #include "common/profile/metric_defs.h"
@@ -141,6 +143,11 @@ void DbSink::begin_profile(const ProfileInfo& info) {
     event_index_ = 0;
     lane_tracks_.clear();
     busy_as_layout_ = true;
+    spooling_ = always_spool_;
+    unspooled_any_ = false;
+    unspooled_start_ = unspooled_end_ = 0;
+    unspooled_runs_.clear();
+    first_counter_ = last_counter_ = 0;
     kept_refs_.clear();
     kept_tables_.clear();
     busy_ = std::make_unique<EngineBusy>();
@@ -206,6 +213,94 @@ void DbSink::spool_for_layout(const Event& e, int64_t id, uint32_t track) {
     layout_.add(lean, id, track);
 }
 
+bool DbSink::rebuildable(const Event& e, const TrackIds& track) const {
+    // A merged track's record carries its own track's name.
+    if (e.depth != 0 || e.engine != track.engine || layout_.tracks()[track.layout].merged) return false;
+    // A counter row keeps its time, track and value; REAL keeps neither
+    // -0.0 (0.0 comes back) nor NaN (NULL).
+    if (e.type == EventType::counter)
+        return e.bytes == -1 && e.opcode.empty() && !std::isnan(e.value) &&
+               std::bit_cast<uint64_t>(e.value) != std::bit_cast<uint64_t>(-0.0);
+    // An event row keeps bytes >= 0 (else NULL: -1 again) and no value.
+    return std::bit_cast<uint64_t>(e.value) == 0 && e.bytes >= -1;
+}
+
+void DbSink::note_span(int64_t ts, int64_t end) {
+    // As the spool's start_ns() and end_ns() (EventSpool::add).
+    unspooled_start_ = unspooled_any_ ? std::min(unspooled_start_, ts) : ts;
+    unspooled_end_ = unspooled_any_ ? std::max(unspooled_end_, end) : end;
+    unspooled_any_ = true;
+}
+
+void DbSink::note_arrival(bool counter) {
+    // Runs alternate, events first: an odd count of runs ends with events.
+    bool last_is_counter = unspooled_runs_.size() % 2 == 0;
+    if (unspooled_runs_.empty() || last_is_counter != counter) {
+        if (unspooled_runs_.empty() && counter) unspooled_runs_.push_back(0);
+        unspooled_runs_.push_back(0);
+    }
+    ++unspooled_runs_.back();
+}
+
+void DbSink::start_spooling() {
+    if (spooling_) return;
+    flush_events();
+    // Each of the profile's tracks by its id: its spool index and engine.
+    // (Its pending tracks may be written already: the layout comes last.)
+    std::vector<const TrackIds*> by_id;
+    for (const auto& [key, ids] : tracks_) {
+        auto at = static_cast<size_t>(ids.id - first_track_id_);
+        if (at >= by_id.size()) by_id.resize(at + 1, nullptr);
+        by_id[at] = &ids;
+    }
+    auto track_of_row = [&](int64_t track_id) {
+        const TrackIds* t = track_id >= first_track_id_ && track_id - first_track_id_ < static_cast<int64_t>(by_id.size())
+                                ? by_id[static_cast<size_t>(track_id - first_track_id_)]
+                                : nullptr;
+        if (!t) throw Error("internal: a row of the profile is on a track it did not make");
+        return t;
+    };
+    // Both kinds of rows in the order they came (rebuildable() held for
+    // each), as spool_for_layout took them.
+    SqliteStmt events(store_.db(), "SELECT id, track_id, type, ts, dur, opcode, bytes FROM event"
+                                   " WHERE id BETWEEN ? AND ? ORDER BY id");
+    events.bind(1, first_event_).bind(2, last_event_);
+    SqliteStmt counters(store_.db(), "SELECT ts, track_id, value FROM counter WHERE id BETWEEN ? AND ? ORDER BY id");
+    counters.bind(1, first_counter_).bind(2, last_counter_);
+    for (size_t run = 0; run < unspooled_runs_.size(); ++run) {
+        const bool counter = run % 2 == 1;
+        SqliteStmt& rows = counter ? counters : events;
+        for (int64_t k = 0; k < unspooled_runs_[run]; ++k) {
+            if (!rows.step()) throw Error("internal: the profile's rows are fewer than its events");
+            Event lean;
+            std::string opcode;
+            if (counter) {
+                const TrackIds* track = track_of_row(rows.column_int(1));
+                lean.type = EventType::counter;
+                lean.engine = track->engine;
+                lean.ts_ns = rows.column_int(0);
+                lean.value = rows.column_double(2);
+                layout_.add(lean, 0, track->layout);
+                continue;
+            }
+            const TrackIds* track = track_of_row(rows.column_int(1));
+            std::optional<EventType> type = parse_event_type(rows.column_text(2));
+            if (!type) throw Error("internal: an event row of the profile has no type of its own");
+            if (!rows.column_is_null(5)) opcode = rows.column_text(5);
+            lean.type = *type;
+            lean.engine = track->engine;
+            lean.ts_ns = rows.column_int(3);
+            lean.dur_ns = rows.column_int(4);
+            lean.opcode = opcode;
+            lean.bytes = rows.column_is_null(6) ? -1 : rows.column_int(6);
+            layout_.add(lean, rows.column_int(0), track->layout);
+        }
+    }
+    if (events.step() || counters.step()) throw Error("internal: the profile's rows are more than its events");
+    unspooled_runs_.clear();
+    spooling_ = true;
+}
+
 void DbSink::place(const Event& e, const TrackIds& track, EventRowIds& ids) {
     // The overflow track past the layout's cap on rows takes slices of many
     // rows, which the database keeps on their own tracks: laid out at the end.
@@ -268,8 +363,11 @@ void DbSink::check_caps() {
 void DbSink::lay_out() {
     if (placing_ && busy_as_layout_ && busy_) {
         // Only the utilisation counters are left to store.
-        store_utilisation(store_.db(), profile_rowid_, *busy_, layout_.start_ns(), layout_.end_ns());
+        int64_t start = spooling_ ? layout_.start_ns() : unspooled_start_;
+        int64_t end = spooling_ ? layout_.end_ns() : unspooled_end_;
+        store_utilisation(store_.db(), profile_rowid_, *busy_, start, end);
     } else {
+        start_spooling();
         // The database track of each of the layout's rows (none for the
         // overflow track of the tracks past its cap).
         std::vector<int64_t> rows(layout_.tracks().size(), 0);
@@ -351,6 +449,7 @@ void DbSink::source_rows(const SourceRows& r) {
 
 void DbSink::event(const Event& e) {
     TrackIds track = track_id(e);
+    if (!spooling_ && (!rebuildable(e, track) || unspooled_runs_.size() >= kMaxUnspooledRuns)) start_spooling();
     if (e.type == EventType::counter) {
         // The layout spool takes events in the order they came.
         flush_events();
@@ -360,7 +459,14 @@ void DbSink::event(const Event& e) {
         sqlite3_bind_double(c, 3, e.value);
         if (sqlite3_step(c) != SQLITE_DONE) store_.db().fail("cannot insert counter");
         sqlite3_reset(c);
-        spool_for_layout(e, 0, track.layout);
+        if (spooling_) {
+            spool_for_layout(e, 0, track.layout);
+        } else {
+            last_counter_ = store_.db().last_insert_rowid();
+            if (first_counter_ == 0) first_counter_ = last_counter_;
+            note_arrival(true);
+            note_span(e.ts_ns, e.ts_ns);  // a counter's record ends where it starts
+        }
         return;
     }
     EventRowIds ids;
@@ -385,6 +491,7 @@ void DbSink::event(const Event& e) {
         (e.type == EventType::active && !layout_.tracks()[track.layout].active))
         busy_as_layout_ = false;
     ++event_index_;
+    if (!spooling_) note_arrival(false);
     ids.tag = static_cast<uint32_t>(queued_tracks_.size());
     queued_tracks_.push_back(track);
     if (event_rows_.add(e, ids)) flush_events();
@@ -399,7 +506,11 @@ void DbSink::flush_events() {
         if (first_event_ == 0) first_event_ = id;
         else if (id != last_event_ + 1) throw Error("internal: the profile's event ids are not consecutive");
         last_event_ = id;
-        spool_for_layout(e, id, track.layout);
+        if (spooling_) {
+            spool_for_layout(e, id, track.layout);
+        } else {
+            note_span(e.ts_ns, event_end(e.ts_ns, e.dur_ns));
+        }
     });
     queued_tracks_.clear();
 }

@@ -29,7 +29,9 @@ struct TraceFlow;  // trace/trace_layout.h (not included: the sink needs only th
 // in start order; a profile that breaks that is laid out when it ends
 // instead, into slice_layout, with nx's counter tracks (store_layout.h).
 // A placed profile's counters come from the engines' busy intervals
-// (store_utilisation) and its spool is not read again.
+// (store_utilisation), so it needs no spool: its events are spooled only
+// when the layout reads them, or from an event whose record its row cannot
+// give back on (start_spooling), those before rebuilt from their rows.
 //
 // Source tables that can be read again where they are (KeptSource: Neuron
 // Explorer's Parquet) are referred to, not copied: their events keep their
@@ -51,6 +53,10 @@ public:
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
     void finish() override;
+    // For tests: the layout spool takes every event from the start, as it
+    // did before a placed profile went without one.  A load gives the same
+    // database either way.
+    void spool_every_event() { always_spool_ = true; }
     // Appends a run to the run history, in this sink's transaction.  The
     // same run (study, name, backend, target, start, host) is kept once.
     // Returns false when it was already there.
@@ -65,9 +71,19 @@ private:
         Engine engine = Engine::none;  // the track's (engine_summary counts by it)
     };
     TrackIds track_id(const Event& e);
-    // Inserts the queued event rows, then sums, counts and spools each.
+    // Inserts the queued event rows, then sums, counts and (while
+    // spooling_) spools each.
     void flush_events();
     void spool_for_layout(const Event& e, int64_t id, uint32_t track);
+    // Whether the spool record of `e` can be made again from its event or
+    // counter row (spool_for_layout's fields: the row's own, its track's
+    // engine, the order of the rows); a source nesting depth, a value on a
+    // slice, an engine not its track's, a counter's -0.0 or NaN (SQLite
+    // keeps neither) cannot.
+    bool rebuildable(const Event& e, const TrackIds& track) const;
+    // From here on the profile's events go into the layout spool; those
+    // inserted before are spooled from their rows first, in their order.
+    void start_spooling();
     // Sets `ids`' place in the trace for slice `e` of `track`, or stops
     // placing (the profile is laid out at its end).
     void place(const Event& e, const TrackIds& track, EventRowIds& ids);
@@ -130,6 +146,22 @@ private:
     static constexpr size_t kLayoutChunkBytes = size_t{4} << 20;
     EventSpool layout_;
     std::vector<TraceFlow> layout_flows_;
+    // Whether layout_ holds the profile's events (else only its tracks):
+    // from an event that could not be spooled from its row on, or from when
+    // the layout reads them (lay_out), those before rebuilt from the rows.
+    // Until then the span of the events is kept here (the utilisation
+    // counters' bounds).
+    bool spooling_ = false, always_spool_ = false;
+    int64_t unspooled_start_ = 0, unspooled_end_ = 0;
+    bool unspooled_any_ = false;
+    // The order events and counters came in until then: the lengths of
+    // their alternating runs, events first (a run may be empty).  Bounded:
+    // past kMaxUnspooledRuns the profile is spooled from there on.
+    static constexpr size_t kMaxUnspooledRuns = size_t{1} << 16;
+    std::vector<int64_t> unspooled_runs_;
+    void note_arrival(bool counter);
+    void note_span(int64_t ts, int64_t end);
+    int64_t first_counter_ = 0, last_counter_ = 0;  // the profile's counter rows
     // Slices placed as they arrive, while placing_: their keys are their
     // index among the profile's event rows (ids are contiguous, so a
     // parent's id is the row's id minus the gap), and each layout row's

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 #include "test/unit/test_support.h"
@@ -772,6 +773,121 @@ TEST(StoreLayout, LanesMadeBeforeCountersPassTheTrackCapAreTakenBackBeforeTheTra
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM track WHERE id NOT IN (SELECT track_id FROM event)"
                                " AND id NOT IN (SELECT track_id FROM counter) AND id NOT IN (SELECT track_id FROM slice)"),
               0);
+}
+
+// Every table's rows but the load's time, as text: two loads of the same
+// profiles compare equal when they wrote the same database.
+std::string database_dump(nx::Store& s) {
+    nx::SqliteStmt(s.db(), "UPDATE profile SET imported_at = NULL").run();
+    std::string out;
+    for (const std::string& table :
+         query_rows(s, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+        out += "== " + table + "\n";
+        // A full scan: rowid order, or a WITHOUT ROWID table's key order.
+        for (const std::string& row : query_rows(s, "SELECT * FROM \"" + table + "\"")) out += row + "\n";
+    }
+    return out;
+}
+
+// Loads `profiles` in one DbSink, spooling every event for the layout or
+// only from when it may be read (the default).
+std::string load_and_dump(const std::vector<std::vector<Event>>& profiles, bool spool_every_event, const std::string& path) {
+    nx::Store store(path, nx::Store::Access::read_write);
+    {
+        nx::DbSink sink(store);
+        if (spool_every_event) sink.spool_every_event();
+        nx::ProfileBuilder b;
+        b.add_sink(&sink);
+        for (size_t i = 0; i < profiles.size(); ++i) {
+            b.begin_profile(info("p_" + std::to_string(i), "p" + std::to_string(i)));
+            for (const Event& e : profiles[i]) b.event(e);
+            b.end_profile();
+        }
+        sink.finish();
+    }
+    return database_dump(store);
+}
+
+TEST(StoreLayout, TheLayoutSpoolRebuiltFromTheRowsGivesTheDatabaseOfOneThatTookEveryEvent) {
+    // A profile placed as it comes spools nothing; when the layout reads
+    // its events after all, they are spooled from their rows.  An event
+    // whose spool record its row cannot give back (a counter's -0.0, a
+    // nesting depth...) starts the spool there, those before rebuilt: the
+    // records are the ones every event would have made, though the database
+    // depends on only some of their fields.  Each case below reads the
+    // spool, or not, at a different point; the database must be the one a
+    // load that spooled every event writes.
+    std::deque<std::string> names;
+    const std::vector<Event> placed = rows_in_start_order(1, names);
+    auto counter = [](std::string_view track, int64_t ts, double v) {
+        Event c = nx_test::make_event(EventType::counter, Engine::none, track, ts, 0, {}, "c");
+        c.value = v;
+        return c;
+    };
+    // The placed rows with counters between them (the first before every
+    // row, the last after: the utilisation counters' span is theirs), and
+    // `late` inserted at 2/3; then, but for `placed_to_the_end`, two slices
+    // of one start, which stop placing: the layout reads the spool.
+    const Event tie = instr("Sync", Engine::sync, 0, 10, "OP");
+    auto with = [&](std::vector<Event> late, bool placed_to_the_end = false) {
+        std::vector<Event> out{counter("pending", -50, 1)};
+        for (size_t i = 0; i < placed.size(); ++i) {
+            if (i == placed.size() * 2 / 3) out.insert(out.end(), late.begin(), late.end());
+            out.push_back(placed[i]);
+            if (i % 7 == 0) out.push_back(counter("pending", placed[i].ts_ns, static_cast<double>(i % 5)));
+        }
+        out.push_back(counter("pending", 1'000'000, 0));
+        if (!placed_to_the_end) out.insert(out.end(), {tie, tie});
+        return out;
+    };
+    Event with_value = instr("Vector", Engine::vector, 0, 1, "OP");
+    with_value.value = 2.5;
+    Event odd_bytes = dma(1, 5, -5);
+    Event nested = instr("Vector", Engine::vector, 1, 1, "OP");
+    nested.depth = 1;
+    std::vector<std::string> many;
+    for (size_t i = 0; i < nx::kMaxTraceTracks + 2; ++i) many.push_back("series" + std::to_string(i));
+    std::vector<Event> past_cap;
+    for (const std::string& n : many) past_cap.push_back(counter(n, 5, 1));
+    Event busy = nx_test::make_event(EventType::active, Engine::vector, "Vector", 7, 3, {}, "busy");
+    const std::vector<std::pair<std::string, std::vector<std::vector<Event>>>> cases = {
+        {"placed to the end", {placed}},
+        {"counters between the rows, placed to the end", {with({}, true)}},
+        {"counters between the rows, then placing stops", {with({})}},
+        {"placing stops at 2/3", {with({tie, tie}, true)}},
+        {"a counter of -0.0", {with({counter("pending", 3, -0.0)})}},
+        {"a counter of NaN", {with({counter("pending", 3, std::nan(""))})}},
+        {"a slice with a value", {with({with_value})}},
+        {"a DMA of -5 bytes", {with({odd_bytes})}},
+        {"a slice nested in the source", {with({nested})}},
+        {"an engine on another's row", {with({instr("Vector", Engine::scalar, 2, 1, "OP")})}},
+        {"DMA on a compute engine", {with({nx_test::make_event(EventType::dma, Engine::vector, "Vector", 3, 1, {}, "d")})}},
+        {"DMA on a compute engine, placed to the end",
+         {with({nx_test::make_event(EventType::dma, Engine::vector, "Vector", 3, 1, {}, "d")}, true)}},
+        {"a profiler interval among instructions", {with({busy})}},
+        {"a profiler interval among instructions, placed to the end", {with({busy}, true)}},
+        {"counter series past the trace's tracks", {with(past_cap)}},
+        {"one that stops placing, then one placed", {with({}), with({}, true)}},
+        {"one placed, then one with a -0.0", {with({}, true), with({counter("pending", 3, -0.0)})}},
+    };
+    for (const auto& [what, profiles] : cases) {
+        TempDir dir;
+        std::string every = load_and_dump(profiles, true, dir.path("every.db"));
+        std::string rebuilt = load_and_dump(profiles, false, dir.path("rebuilt.db"));
+        EXPECT_EQ(rebuilt, every) << what;
+        EXPECT_GT(every.size(), 1000u) << what;
+    }
+    // Events and counters alternating past what is remembered of their
+    // order (kMaxUnspooledRuns runs), then a tie: spooled from there on.
+    std::vector<Event> alternating;
+    for (int64_t i = 0; i < 40000; ++i) {
+        alternating.push_back(instr("Vector", Engine::vector, 10 * i, 5, "OP"));
+        alternating.push_back(counter("pending", 10 * i + 1, static_cast<double>(i % 3)));
+    }
+    alternating.push_back(instr("Vector", Engine::vector, 0, 5, "OP"));
+    TempDir dir;
+    EXPECT_EQ(load_and_dump({alternating}, false, dir.path("rebuilt.db")),
+              load_and_dump({alternating}, true, dir.path("every.db")));
 }
 
 // A database as schema version 5 left it (each placed slice in slice_layout,
