@@ -88,7 +88,12 @@ public:
             v = {};
         }
         return scalar([&](Writer& w) { plain ? w.plain_string(v) : w.string(v); },
-                      [&](Slot& s) { s.kind = Slot::string; s.s.assign(v); });
+                      [&](Slot& s) {
+                          s.kind = Slot::string;
+                          // clear + append: assign() takes the slower general replace path.
+                          s.s.clear();
+                          s.s.append(v.data(), v.size());
+                      });
     }
     bool Key(const char* str, rapidjson::SizeType len, bool) {
         in_.mark();

@@ -31,6 +31,15 @@ std::unique_ptr<InputSource> InputSource::open_as(const std::string& path, std::
     guard_input_fd(fd, name);
     struct stat st {};
     bool regular = path != "-" && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular) {
+        unsigned char magic[2] = {0, 0};
+        if (pread(fd, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) {
+            auto in = std::unique_ptr<InputSource>(new InputSource(nullptr, path, std::move(name)));
+            in->plain_fd_ = fd;
+            in->regular_file_ = true;
+            return in;
+        }
+    }
     gzFile file = gzdopen(fd, "rb");
     if (!file) {
         close(fd);
@@ -43,7 +52,7 @@ std::unique_ptr<InputSource> InputSource::open_as(const std::string& path, std::
 }
 
 std::unique_ptr<InputSource> InputSource::reopen() const {
-    if (!file_) return from_memory(memory_, name_);
+    if (!file_ && plain_fd_ < 0) return from_memory(memory_, name_);
     if (!regular_file_) return nullptr;
     return open_as(path_, name_);
 }
@@ -59,6 +68,7 @@ InputSource::InputSource(gzFile file, std::string path, std::string name)
 
 InputSource::~InputSource() {
     if (file_) gzclose(file_);
+    if (plain_fd_ >= 0) close(plain_fd_);
 }
 
 size_t InputSource::read_raw(char* buf, size_t n) {
@@ -66,6 +76,22 @@ size_t InputSource::read_raw(char* buf, size_t n) {
         Error e = *pending_;
         pending_.reset();
         throw e;
+    }
+    if (plain_fd_ >= 0) {
+        size_t total = 0;
+        while (total < n) {
+            ssize_t got = ::read(plain_fd_, buf + total, std::min<size_t>(n - total, size_t{1} << 30));
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0) {
+                Error failure(std::string("cannot read: ") + std::strerror(errno), name_);
+                if (total == 0) throw failure;
+                pending_ = std::make_unique<Error>(failure);
+                break;
+            }
+            if (got == 0) break;
+            total += static_cast<size_t>(got);
+        }
+        return total;
     }
     if (!file_) {
         size_t got = std::min(n, memory_.size() - memory_pos_);
@@ -102,6 +128,10 @@ size_t InputSource::read_raw(char* buf, size_t n) {
 }
 
 uint64_t InputSource::position() const {
+    if (plain_fd_ >= 0) {
+        off_t at = lseek(plain_fd_, 0, SEEK_CUR);
+        return at > 0 ? static_cast<uint64_t>(at) : 0;
+    }
     if (!file_) return memory_pos_;
     z_off_t at = gzoffset(file_);
     return at > 0 ? static_cast<uint64_t>(at) : 0;

@@ -61,7 +61,11 @@ private:
     InputSource(gzFile file, std::string path, std::string name);
     size_t read_raw(char* buf, size_t n);
 
-    gzFile file_;           // null for an in-memory source
+    gzFile file_;           // null for an in-memory source and a plain file
+    // A regular file that is not gzip, read with read(2): zlib would copy
+    // it through its own buffer whenever a read is not aligned to it (and
+    // peeked bytes leave every read unaligned): a copy of the whole input.
+    int plain_fd_ = -1;
     // An error met after some bytes were read: those bytes are returned first
     // (so readers know how far the input got), the error on the next read.
     std::unique_ptr<class Error> pending_;

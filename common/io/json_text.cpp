@@ -125,14 +125,14 @@ void JsonText::int64(int64_t v) {
     separator();
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, r.ptr);
+    out_.append(buf, static_cast<size_t>(r.ptr - buf));  // (first, last) goes through _M_replace
 }
 
 void JsonText::uint64(uint64_t v) {
     separator();
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, r.ptr);
+    out_.append(buf, static_cast<size_t>(r.ptr - buf));  // (first, last) goes through _M_replace
 }
 
 void JsonText::real(double v) {
@@ -144,7 +144,7 @@ void JsonText::real(double v) {
     // Shortest text that reads back as the same double.
     char buf[32];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, r.ptr);
+    out_.append(buf, static_cast<size_t>(r.ptr - buf));  // (first, last) goes through _M_replace
 }
 
 }  // namespace nx

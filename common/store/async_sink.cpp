@@ -91,7 +91,8 @@ void AsyncSink::event(const Event& e) {
         if (drop_args && kEventStringFields[i] == &Event::args_json) v = {};
         p.off[i] = static_cast<uint32_t>(batch_->arena.size());
         p.len[i] = static_cast<uint32_t>(v.size());
-        batch_->arena.append(v);
+        // Most of an event's strings are empty.
+        if (!v.empty()) batch_->arena.append(v.data(), v.size());
         p.e.*kEventStringFields[i] = {};
     }
     if (batch_->events.size() >= kBatchEvents || batch_->arena.size() >= kBatchArenaBytes) flush_batch();
