@@ -72,6 +72,32 @@ TEST(InputSource, ReadsAGzipFileTransparently) {
     EXPECT_EQ(read_all(*in, 1000), text);
 }
 
+TEST(InputSource, APlainFileAndItsGzipGiveTheSameBytesWhateverTheReads) {
+    // A plain file is read with read(2), a gzip one through zlib: peeks,
+    // skips, odd read sizes and a second reader give the same bytes.
+    TempDir dir;
+    std::string text = noisy_text(700000);
+    for (const std::string& p : {dir.write("data.txt", text), dir.write_gzip("data.gz", text)}) {
+        auto in = nx::InputSource::open(p);
+        EXPECT_EQ(in->peek(3), text.substr(0, 3)) << p;
+        in->skip(1);
+        std::string got = text.substr(0, 1);
+        std::string buf(262144, '\0');
+        for (size_t want : {size_t{7}, size_t{262144}, size_t{1}, size_t{100000}}) got.append(buf.data(), in->read(buf.data(), want));
+        got += read_all(*in, 262144);
+        EXPECT_EQ(got, text) << p;
+        EXPECT_GT(in->position(), 0u) << p;
+        auto again = in->reopen();
+        ASSERT_TRUE(again) << p;
+        EXPECT_EQ(read_all(*again, 5000), text) << p;
+    }
+    // One byte, and the gzip magic's first byte alone, are plain.
+    for (const char* one : {"x", "\x1f"}) {
+        auto in = nx::InputSource::open(dir.write("one", one));
+        EXPECT_EQ(read_all(*in), one);
+    }
+}
+
 TEST(InputSource, ReadsAnEmptyFile) {
     TempDir dir;
     auto in = nx::InputSource::open(dir.write("empty", ""));
