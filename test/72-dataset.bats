@@ -169,12 +169,26 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [ "$status" -eq 0 ]
     [ "$(tail -n +2 <<<"$output" | wc -l)" -eq 24 ]
     [[ "$stderr" == *"--ranks: 1 profile repeats a rank of its graph and capture, the first: rank 3: i-0000000000000000_pid_4001/777_instid_0_vnc_1 twice"* ]]
-    # Two profiles given one rank: the first is kept, and both named.
-    nx-convert --rank 3 cap/i-0000000000000000_pid_4001/777_instid_0_vnc_{1,0}.json >two.jsonl
-    run --separate-stderr nx-report two.jsonl --ranks --format csv
+    # Two profiles given one rank: the one of the lower id is kept, whatever
+    # order a source lists them in (a dataset: by id; records and databases:
+    # as they came), and both are named.
+    a=cap/i-0000000000000000_pid_4001/777_instid_0_vnc_1.json b=cap/i-0000000000000000_pid_4001/777_instid_0_vnc_0.json
+    nx-convert --rank 3 "$a" "$b" >ab.jsonl
+    nx-convert --rank 3 "$b" "$a" >ba.jsonl
+    nx-convert --db ba.db --rank 3 "$b" "$a" >/dev/null
+    nx-convert --dataset two --rank 3 "$a" "$b" >/dev/null
+    run --separate-stderr nx-report ab.jsonl --ranks --format csv
     [ "$status" -eq 0 ]
     [ "$(tail -n +2 <<<"$output" | wc -l)" -eq 1 ]
-    [[ "$stderr" == *"the first: rank 3: kept i-0000000000000000_pid_4001/777_instid_0_vnc_1, left i-0000000000000000_pid_4001/777_instid_0_vnc_0"* ]]
+    kept=$(jq -rs 'sort_by(.id) | .[0].name' ab.jsonl) left=$(jq -rs 'sort_by(.id) | .[1].name' ab.jsonl)
+    [[ "$stderr" == *"the first: rank 3: kept $kept, left $left"* ]]
+    for other in ba.jsonl "--db ba.db" two; do
+        [ "$(nx-report $other --ranks --format csv 2>/dev/null)" = "$output" ]
+    done
+    # A profile converted again under another rank is in two partitions:
+    # each row counts its own operations once.
+    nx-convert --dataset ds --rank 12 cap/i-0000000000000000_pid_4001/777_instid_0_vnc_1.json >/dev/null
+    [ "$(nx-query --dataset ds rank_collectives --format csv | awk -F, '$1 == 3 && $6 == 777 || $1 == 12 {print $1 ":" $3}' | tr '\n' ' ')" = "3:2 12:2 " ]
 }
 
 @test "make dataset (local tasks): plan, tasks, reduce; a profile that fails is named with the command that converts only it; a re-run converts only that" {
@@ -221,6 +235,19 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     run nx-report ts --ranks --format text
     [[ "$output" == *"Ranks: $PWD/cap, NEFF 3418752096"*"The straggler is rank 5 (i-0000000000000000_pid_4002/20261127T1200/3418752096_instid_0_vnc_1)"* ]]
     [ "$(nx-query --dataset ts --sql 'SELECT count(DISTINCT process_id), count(DISTINCT name) FROM profiles' --format csv | tail -n 1)" = 6,12 ]
+    # Neuron Explorer directories named as their NTFF (with @latest): ranked
+    # by process and core, their NEFF hash theirs.
+    mkdir -p ex/i-1_pid_5 ex/i-1_pid_6
+    cp -r "$FIXTURES/parquet/explorer/collective@latest" ex/i-1_pid_5/123_instid_0_vnc_0@latest
+    cp -r "$FIXTURES/parquet/explorer/collective@latest" ex/i-1_pid_6/123_instid_0_vnc_0@latest
+    [ "$(nx-convert --plan ex | tail -n +2 | cut -f1 | tr '\n' ' ')" = "0 1 " ]
+    nx-convert --dataset exds --plan ex 2>/dev/null
+    nx-convert --dataset exds --missing -q >/dev/null
+    [ "$(nx-query --dataset exds --sql 'SELECT rank, neff_hash, process_id, logical_core FROM profiles ORDER BY rank' --format csv | tail -n +2 | tr '\n' ' ')" = "0,123,5,0 1,123,6,0 " ]
+    # A directory given with a trailing slash is the same profile's.
+    nx-convert --rank 0 ex/i-1_pid_5/123_instid_0_vnc_0@latest/ >exr.jsonl
+    nx-convert --rank 1 ex/i-1_pid_6/123_instid_0_vnc_0@latest >>exr.jsonl
+    [ "$(nx-report exr.jsonl --ranks --format csv | cut -d, -f2,3,18 | tail -n +2 | tr '\n' ' ')" = "ex,0,123 ex,1,123 " ]
     run nx-convert --plan "$FIXTURES/parquet/codec"
     [ "$status" -eq 1 ]
     [[ "$output" == *"no profile in the tree"* ]]
@@ -245,6 +272,10 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     nx-convert --dataset ds --plan cap 2>/dev/null
     nx-convert --dataset ds --missing -q >/dev/null
     nx-convert --dataset ds "$FIXTURES/small.json" "$FIXTURES/parquet/explorer/collective@latest" >/dev/null
+    # A ranked profile without a NEFF hash (NULL sorts last in both engines'
+    # named queries), and one profile in two rank partitions.
+    nx-convert --dataset ds --rank 1 "$FIXTURES/small.json" >/dev/null
+    nx-convert --dataset ds --rank 13 "$(ls cap/i-0000000000000000_pid_4000/*vnc_0.json)" >/dev/null
     run env NX_NPM_DIR="$npm_dir" node "$NX_ROOT/test/crosscheck/dataset_duckdb.mjs" ds "$NX_BIN"
     echo "$output"
     [ "$status" -eq 0 ]

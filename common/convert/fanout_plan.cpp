@@ -48,7 +48,7 @@ std::vector<PlanEntry> plan_capture_tree(const std::string& root_arg) {
     std::vector<Found> found;
     // Explorer directories first: what lies inside them is theirs.
     std::vector<std::string> explorer = find_explorer_profiles(root);
-    for (const std::string& dir : explorer) found.push_back({{named_rank(dir), dir, {}}, parse_runtime_path(dir + ".ntff")});
+    for (const std::string& dir : explorer) found.push_back({{named_rank(dir), dir, {}}, runtime_path_of_source(dir)});
     auto inside_explorer = [&](const std::string& path) {
         return std::any_of(explorer.begin(), explorer.end(),
                            [&](const std::string& d) { return path.rfind(d + "/", 0) == 0; });

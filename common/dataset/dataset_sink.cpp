@@ -231,7 +231,7 @@ struct Identity {
 };
 
 Identity identity_of(const ProfileInfo& info) {
-    Identity id{parse_runtime_path(info.source), std::nullopt, std::nullopt, std::nullopt};
+    Identity id{runtime_path_of_source(info.source), std::nullopt, std::nullopt, std::nullopt};
     rapidjson::Document carried = carried_document(info);
     if (auto c = carried.FindMember("capture"); c != carried.MemberEnd() && c->value.IsObject())
         id.capture_settings = to_json(c->value);
@@ -270,7 +270,7 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
     t.int64_or_null("worker_gid", id.worker_gid.value_or(0), id.worker_gid.has_value());
     t.int64_or_null("logical_core", where.logical_core, where.logical_core >= 0);
     t.int64_or_null("physical_cores", info.core.physical_cores, info.core.physical_cores > 0);
-    t.text("neff_hash", neff_hash_of_source(info.source));
+    t.text("neff_hash", where.neff_hash);
     t.int64_or_null("clock_offset_ns", id.clock_offset_ns.value_or(0), id.clock_offset_ns.has_value());
     if (id.capture_settings) t.text("capture_settings", *id.capture_settings);
     w.set_int64(t.col("start_ns"), s.start_ns);

@@ -21,8 +21,11 @@ RuntimePath parse_runtime_path(std::string_view path) {
         out.neff_hash = hash;
         out.logical_core = vnc;
     }
+    // A run folder only above a file the runtime names: any file two levels
+    // below some "x_pid_3" folder is not a capture.
     std::string run;
-    if (RE2::PartialMatch(text, kProcess, &instance, &pid) || RE2::PartialMatch(text, kProcessRun, &instance, &pid, &run)) {
+    if (RE2::PartialMatch(text, kProcess, &instance, &pid) ||
+        (!out.neff_hash.empty() && RE2::PartialMatch(text, kProcessRun, &instance, &pid, &run))) {
         out.instance_id = instance;
         out.process_id = pid;
         out.run_folder = run;
@@ -30,13 +33,20 @@ RuntimePath parse_runtime_path(std::string_view path) {
     return out;
 }
 
-std::string neff_hash_of_source(std::string_view source) {
-    std::string hash = parse_runtime_path(source).neff_hash;
-    return hash.empty() ? parse_runtime_path(std::string(source) + ".ntff").neff_hash : hash;
+RuntimePath runtime_path_of_source(std::string_view source) {
+    std::string path(source);
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    constexpr std::string_view kLatest = "@latest";
+    if (path.size() > kLatest.size() && path.compare(path.size() - kLatest.size(), kLatest.size(), kLatest) == 0)
+        path.resize(path.size() - kLatest.size());
+    RuntimePath file = parse_runtime_path(path);
+    if (!file.neff_hash.empty()) return file;
+    RuntimePath directory = parse_runtime_path(path + ".ntff");
+    return directory.neff_hash.empty() ? file : directory;
 }
 
 std::string runtime_profile_name(std::string_view path, std::string_view stem) {
-    RuntimePath r = parse_runtime_path(path);
+    RuntimePath r = runtime_path_of_source(path);
     if (r.instance_id.empty() || r.process_id < 0) return std::string(stem);
     return r.instance_id + "_pid_" + std::to_string(r.process_id) + "/" + (r.run_folder.empty() ? "" : r.run_folder + "/") +
            std::string(stem);

@@ -3,7 +3,8 @@
 // (cluster-scale.md; the device profile of logical core k of process pid on
 // that instance), or one folder further down, as Explorer's documentation
 // shows it: OUTPUT/<instance>_pid_<pid>/<timestamp>/<hash>_instid_<n>_vnc_<k>.ntff
-// (neuron-explorer-parquet.md, "Capture directory layout").  The same names
+// (neuron-explorer-parquet.md, "Capture directory layout"); that deeper
+// form only for a file in the runtime's names.  The same names
 // with .json or .json.gz (neuron-profile's JSON of that NTFF) say the same.
 // Fields the path does not give are empty.
 // A NEFF's hash is numeric or a UUID (neuron-explorer-parquet.md: "same
@@ -30,10 +31,11 @@ struct RuntimePath {
 
 RuntimePath parse_runtime_path(std::string_view path);
 
-// The NEFF hash of a profile read from `source`: a file in the runtime's
-// names, or an Explorer directory named as the NTFF it was made from (its
-// name without the extension).  Empty when the path gives none.
-std::string neff_hash_of_source(std::string_view source);
+// What the layout says about a profile read from `source`: a file in the
+// runtime's names, or a Neuron Explorer directory named as the NTFF it was
+// made from (its name without the extension, "@latest" after it or not, a
+// trailing slash or not).
+RuntimePath runtime_path_of_source(std::string_view source);
 
 // A profile's name from the file (or Explorer directory) it was read from:
 // `stem`, and for one in the runtime's layout its process folder (and run

@@ -34,7 +34,13 @@ std::unique_ptr<InputSource> InputSource::open_as(const std::string& path, std::
     if (regular) {
         unsigned char magic[2] = {0, 0};
         if (pread(fd, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) {
-            auto in = std::unique_ptr<InputSource>(new InputSource(nullptr, path, std::move(name)));
+            std::unique_ptr<InputSource> in;
+            try {
+                in.reset(new InputSource(nullptr, path, std::move(name)));
+            } catch (...) {
+                close(fd);
+                throw;
+            }
             in->plain_fd_ = fd;
             in->regular_file_ = true;
             return in;

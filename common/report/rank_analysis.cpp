@@ -18,13 +18,15 @@ namespace {
 // The capture a rank belongs to: its source's directory, or above the
 // runtime's per-process folder (<instance>_pid_<pid>/, and the run folder
 // below it) the tree's.
-std::string capture_of(const ProfileEntry& p) {
+std::string capture_of(const ProfileEntry& p, const RuntimePath& where) {
     auto parent = [](const std::string& path) {
         size_t slash = path.find_last_of('/');
         return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
     };
-    std::string dir = parent(p.info.source);
-    RuntimePath where = parse_runtime_path(p.info.source);
+    // An Explorer directory given with a trailing slash is the same one.
+    std::string source = p.info.source;
+    while (source.size() > 1 && source.back() == '/') source.pop_back();
+    std::string dir = parent(source);
     if (where.process_id >= 0) dir = parent(where.run_folder.empty() ? dir : parent(dir));
     return dir;
 }
@@ -137,20 +139,27 @@ RankGrouping group_ranks(const std::vector<ProfileEntry>& profiles) {
             out.without_rank.push_back(p.info.name);
             continue;
         }
-        std::string name = capture_of(p), graph = neff_hash_of_source(p.info.source);
+        RuntimePath where = runtime_path_of_source(p.info.source);
+        std::string name = capture_of(p, where), graph = where.neff_hash;
         auto it = std::find_if(out.captures.begin(), out.captures.end(),
                                [&](const RankCapture& c) { return c.name == name && c.graph == graph; });
         if (it == out.captures.end()) it = out.captures.insert(out.captures.end(), RankCapture{name, graph, {}});
         auto [same, added] = kept.emplace(std::make_pair(static_cast<size_t>(it - out.captures.begin()), p.info.rank), &p);
         if (!added) {
-            const ProfileInfo& first = same->second->info;
+            // The profile of the lower id is kept, whatever order the
+            // source listed them in (a dataset lists them by rank, then id;
+            // records and databases as they came).
+            const ProfileEntry*& kept_one = same->second;
+            const ProfileEntry* left = &p;
+            if (left->info.id < kept_one->info.id) std::swap(left, kept_one);
             out.duplicates.push_back("rank " + std::to_string(p.info.rank) + ": " +
-                                     (first.id == p.info.id ? p.info.name + " twice"
-                                                            : "kept " + first.name + ", left " + p.info.name));
-            continue;
+                                     (left->info.id == kept_one->info.id
+                                          ? left->info.name + " twice"
+                                          : "kept " + kept_one->info.name + ", left " + left->info.name));
         }
-        it->ranks.push_back(&p);
     }
+    for (const auto& [key, profile] : kept) out.captures[key.first].ranks.push_back(profile);
+    std::sort(out.duplicates.begin(), out.duplicates.end());
     // By capture and graph, whatever order the sources gave them in.
     std::sort(out.captures.begin(), out.captures.end(), [](const RankCapture& a, const RankCapture& b) {
         return std::tie(a.name, a.graph) < std::tie(b.name, b.graph);

@@ -71,15 +71,16 @@ struct RankAnalysis {
 // graph's profiles compare across ranks.
 struct RankCapture {
     std::string name;   // the capture: the ranks' common source directory
-    std::string graph;  // its NEFF hash (neff_hash_of_source); empty when the paths give none
+    std::string graph;  // its NEFF hash (runtime_path_of_source); empty when the paths give none
     std::vector<const ProfileEntry*> ranks;  // by rank, one profile each
 };
 struct RankGrouping {
     std::vector<RankCapture> captures;
     std::vector<std::string> without_rank;  // names of the profiles left out: no rank
-    // A second profile of a rank, graph and capture (the first is kept):
-    // "rank 3: kept A, left B", or "rank 3: A twice" (one profile read from
-    // two sources).
+    // A second profile of a rank, graph and capture (the one of the lower
+    // profile id is kept, whatever the sources' order): "rank 3: kept A,
+    // left B", or "rank 3: A twice" (one profile read from two sources);
+    // sorted.
     std::vector<std::string> duplicates;
 };
 // The profiles with a rank, grouped by capture and graph (sorted by both).

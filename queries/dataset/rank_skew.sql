@@ -9,4 +9,4 @@ SELECT rank, profile, name, end_ns - start_ns AS span_ns,
        neff_hash
 FROM profiles
 WINDOW graph AS (PARTITION BY COALESCE(neff_hash, ''))
-ORDER BY rank NULLS LAST, neff_hash, profile;
+ORDER BY rank NULLS LAST, neff_hash NULLS LAST, profile;

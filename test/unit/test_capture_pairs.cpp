@@ -105,11 +105,26 @@ TEST(RuntimePath, ARunFolderBelowTheProcessFolderAsExplorersDocumentationShowsIt
     EXPECT_EQ(inner.instance_id, "b");
     EXPECT_EQ(inner.process_id, 2);
     EXPECT_EQ(inner.run_folder, "");
-    // Two folders down is not the layout.
+    // Two folders down is not the layout, nor a file of another name one
+    // folder down (its name stays its own).
     EXPECT_EQ(nx::parse_runtime_path("i-1_pid_1/t/u/1_instid_0_vnc_0.ntff").process_id, -1);
-    // An Explorer directory named as its NTFF gives the NEFF hash too.
-    EXPECT_EQ(nx::neff_hash_of_source("po/i-0abc_pid_42/t/395760075800974_instid_0_vnc_3"), "395760075800974");
-    EXPECT_EQ(nx::neff_hash_of_source("po/profile_rank_3.json"), "");
+    EXPECT_EQ(nx::parse_runtime_path("runs_pid_1/t/profile.json").process_id, -1);
+    EXPECT_EQ(nx::runtime_profile_name("runs_pid_1/t/profile.json", "profile"), "profile");
+    EXPECT_EQ(nx::parse_runtime_path("runs_pid_1/profile.json").process_id, 1);
+    // An Explorer directory named as its NTFF, "@latest" after it or not, a
+    // trailing slash or not, says what the NTFF would, run folder and all.
+    for (const char* dir : {"po/i-0abc_pid_42/t/395760075800974_instid_0_vnc_3",
+                            "po/i-0abc_pid_42/t/395760075800974_instid_0_vnc_3@latest",
+                            "po/i-0abc_pid_42/t/395760075800974_instid_0_vnc_3@latest/"}) {
+        nx::RuntimePath d = nx::runtime_path_of_source(dir);
+        EXPECT_EQ(d.neff_hash, "395760075800974") << dir;
+        EXPECT_EQ(d.process_id, 42) << dir;
+        EXPECT_EQ(d.run_folder, "t") << dir;
+        EXPECT_EQ(d.logical_core, 3) << dir;
+    }
+    EXPECT_EQ(nx::runtime_path_of_source("po/i-0abc_pid_42/matmul@latest").neff_hash, "");
+    EXPECT_EQ(nx::runtime_path_of_source("po/i-0abc_pid_42/matmul@latest").process_id, 42);
+    EXPECT_EQ(nx::runtime_path_of_source("po/profile_rank_3.json").neff_hash, "");
 }
 
 }  // namespace
