@@ -121,18 +121,28 @@ void JsonText::append_string(std::string_view s) {
     out_ += '"';
 }
 
+namespace {
+
+// std::to_chars's text of v (for a double the shortest that reads back as
+// the same), appended by length: append(first, last) goes through
+// std::string's general replace.
+template <class T>
+void append_number(std::string& out, T v) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, static_cast<size_t>(r.ptr - buf));
+}
+
+}  // namespace
+
 void JsonText::int64(int64_t v) {
     separator();
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, static_cast<size_t>(r.ptr - buf));  // (first, last) goes through _M_replace
+    append_number(out_, v);
 }
 
 void JsonText::uint64(uint64_t v) {
     separator();
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, static_cast<size_t>(r.ptr - buf));  // (first, last) goes through _M_replace
+    append_number(out_, v);
 }
 
 void JsonText::real(double v) {
@@ -141,10 +151,7 @@ void JsonText::real(double v) {
         out_ += "null";
         return;
     }
-    // Shortest text that reads back as the same double.
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, static_cast<size_t>(r.ptr - buf));  // (first, last) goes through _M_replace
+    append_number(out_, v);
 }
 
 }  // namespace nx

@@ -272,23 +272,21 @@ void DbSink::start_spooling() {
         SqliteStmt& rows = counter ? counters : events;
         for (int64_t k = 0; k < unspooled_runs_[run]; ++k) {
             if (!rows.step()) throw Error("internal: the profile's rows are fewer than its events");
+            // Both statements give the track in column 1.
+            const TrackIds* track = track_of_row(rows.column_int(1));
             Event lean;
-            std::string opcode;
+            lean.engine = track->engine;
             if (counter) {
-                const TrackIds* track = track_of_row(rows.column_int(1));
                 lean.type = EventType::counter;
-                lean.engine = track->engine;
                 lean.ts_ns = rows.column_int(0);
                 lean.value = rows.column_double(2);
                 layout_.add(lean, 0, track->layout);
                 continue;
             }
-            const TrackIds* track = track_of_row(rows.column_int(1));
             std::optional<EventType> type = parse_event_type(rows.column_text(2));
             if (!type) throw Error("internal: an event row of the profile has no type of its own");
-            if (!rows.column_is_null(5)) opcode = rows.column_text(5);
+            std::string opcode = rows.column_is_null(5) ? std::string() : rows.column_text(5);
             lean.type = *type;
-            lean.engine = track->engine;
             lean.ts_ns = rows.column_int(3);
             lean.dur_ns = rows.column_int(4);
             lean.opcode = opcode;
