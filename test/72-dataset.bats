@@ -261,6 +261,27 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [ "$status" -eq 2 ]
 }
 
+# lanes_profile: the nx event JSONL above, on stdout.
+lanes_profile() {
+    python3 - <<'PY'
+import json
+events = []
+for i in range(30000):
+    for track, offset in (("A", 0), ("B", 7)):
+        name = f"op{i % 17}" if i < 10000 else f"{track}-unique-{i:06d}-" + "x" * 90
+        events.append({"kind": "event", "profile": "p_lanes", "type": "instruction", "track": track,
+                       "ts_ns": 1000 + i * 100 + offset, "dur_ns": 50, "name": name, "args": {"i": i}})
+    events.append({"kind": "event", "profile": "p_lanes", "type": "counter", "track": "queue",
+                   "ts_ns": 1000 + i * 100, "value": i % 5})
+late = [k for k, e in enumerate(events) if e["track"] == "B" and (e["ts_ns"] - 1007) // 100 % 5000 == 4999]
+for k in reversed(late):
+    events.insert(min(k + 9000, len(events)), events.pop(k))
+for e in events:
+    print(json.dumps(e))
+print(json.dumps({"kind": "profile", "id": "p_lanes", "name": "lanes"}))
+PY
+}
+
 @test "DuckDB reads the dataset as nx(7) says and agrees with nx-query on every named query (when node, @duckdb/node-api and parquet-wasm are here)" {
     npm_dir=${NX_NPM_DIR:-/work/npm-fixtures}
     command -v node >/dev/null || skip "node is not installed"
@@ -276,6 +297,13 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     # named queries), and one profile in two rank partitions.
     nx-convert --dataset ds --rank 1 "$FIXTURES/small.json" >/dev/null
     nx-convert --dataset ds --rank 13 "$(ls cap/i-0000000000000000_pid_4000/*vnc_0.json)" >/dev/null
+    # Events encoded as they come, one lane a track: two tracks of 30,000
+    # (each lane's pages written while the other fills), names that repeat
+    # and then outgrow the shared dictionary (PLAIN pages of one lane before
+    # dictionary pages of the other in a chunk), events of one track 9,000
+    # events late (each ends a row group), and a counter track.
+    lanes_profile >lanes.jsonl
+    nx-convert --dataset ds --rank 2 lanes.jsonl >/dev/null
     run env NX_NPM_DIR="$npm_dir" node "$NX_ROOT/test/crosscheck/dataset_duckdb.mjs" ds "$NX_BIN"
     echo "$output"
     [ "$status" -eq 0 ]

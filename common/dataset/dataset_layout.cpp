@@ -58,8 +58,8 @@ std::vector<Table> make_tables() {
           {"engine", ValueType::string, kNullable}, {"kind", ValueType::string, kRequired},
           {"events", ValueType::int64, kRequired}},
          {}},
-        {"events", "every slice: instructions, DMA transfers, semaphores, regions, runtime calls; sorted by track, "
-                   "then time, so row-group statistics prune on both",
+        {"events", "every slice: instructions, DMA transfers, semaphores, regions, runtime calls; each row group "
+                   "sorted by track, then time (its footer says so), so row-group statistics prune on both",
          {profile, {"track_id", ValueType::int32, kRequired}, {"type", ValueType::string, kRequired},
           {"ts", ValueType::int64, kRequired}, {"dur", ValueType::int64, kRequired},
           {"name", ValueType::string, kNullable}, {"opcode", ValueType::string, kNullable},

@@ -16,6 +16,7 @@
 #include "common/profile/profile_record.h"
 #include "common/profile/rules.h"
 #include "common/records/jsonl.h"
+#include "common/trace/track_table.h"
 
 namespace nx {
 
@@ -23,16 +24,22 @@ namespace {
 
 using parquet::ParquetWriter;
 
-// The events' spool holds this much in memory, and its read-back as much
-// again: a task's memory is these, the writers' pages and the parser's,
-// whatever the profile's size (a quarter of a trace's: tasks run side by side).
-constexpr size_t kSpoolChunkBytes = size_t{8} << 20;
+// A track past this many in a profile shares one lane of the events' (or
+// counters') writer with the others past it, whose row groups then do not
+// claim their order: a lane's pages cost a few KB each.  A Neuron core has a
+// few dozen rows and DMA queues.
+constexpr uint32_t kMaxLanes = 2048;
+// Events that come later than the window on their track end the row group
+// (each stays sorted) this many times in a profile; after that, the row
+// group they land in is written without the claim.
+constexpr int kMaxOrderBreaks = 16;
 
 // One table's file of the profile being written, its columns by name.
 class TableWriter {
 public:
-    TableWriter(const dataset::Table& t, const std::string& path, const DatasetOptions& o, const std::string& profile)
-        : table_(t), writer_(path, t.columns, writer_options(t, o)), profile_(profile) {}
+    TableWriter(const dataset::Table& t, const std::string& path, const DatasetOptions& o, const std::string& profile,
+                int64_t page_rows = 0)
+        : table_(t), writer_(path, t.columns, writer_options(t, o, page_rows)), profile_(profile) {}
 
     size_t col(std::string_view name) const { return dataset::column_index(table_, name); }
     ParquetWriter& w() { return writer_; }
@@ -49,16 +56,17 @@ public:
         if (present) writer_.set_int64(col(column), v);
         else writer_.set_null(col(column));
     }
-    int64_t commit() {
-        writer_.commit();
+    int64_t commit(const std::string& path = {}) {
+        writer_.commit(path);
         return writer_.bytes_written();
     }
 
 private:
-    static parquet::WriterOptions writer_options(const dataset::Table& t, const DatasetOptions& o) {
+    static parquet::WriterOptions writer_options(const dataset::Table& t, const DatasetOptions& o, int64_t page_rows) {
         parquet::WriterOptions w;
         w.codec = o.codec;
         w.row_group_rows = o.row_group_rows;
+        if (page_rows > 0) w.page_values = page_rows;
         w.sorted_by = t.sorted_by;
         w.created_by = std::string("nx ") + nx_version();
         w.key_value = {{"nx.table", t.name}};
@@ -162,49 +170,8 @@ void write_findings(TableWriter& t, const ProfileInfo& info, const ProfileSummar
     }
 }
 
-void write_events(TableWriter& events, TableWriter& counters, TableWriter& tracks, EventSpool& spool) {
-    // Column indexes looked up once, not per event.
-    const size_t c_track = events.col("track_id"), c_type = events.col("type"), c_ts = events.col("ts"),
-                 c_dur = events.col("dur"), c_name = events.col("name"), c_opcode = events.col("opcode"),
-                 c_hlo = events.col("hlo_name"), c_layer = events.col("layer"), c_bytes = events.col("bytes"),
-                 c_flops = events.col("flops"), c_model = events.col("model_flops"), c_kind = events.col("dma_kind"),
-                 c_tensor = events.col("tensor"), c_depth = events.col("depth"), c_transpose = events.col("transpose"),
-                 c_args = events.col("args");
-    auto text = [&](size_t c, std::string_view v) {
-        if (v.empty()) events.w().set_null(c);
-        else events.w().set_string(c, v);
-    };
-    EventSpool::Reader reader(spool);
-    SpooledEvent e;
-    while (reader.next(e)) {
-        if (e.type == EventType::counter) {
-            ParquetWriter& w = counters.row();
-            w.set_int32(1, static_cast<int32_t>(e.track));
-            w.set_int64(2, e.ts);
-            w.set_double(3, e.value);
-            w.end_row();
-            continue;
-        }
-        ParquetWriter& w = events.row();
-        w.set_int32(c_track, static_cast<int32_t>(e.track));
-        w.set_string(c_type, to_string(e.type));
-        w.set_int64(c_ts, e.ts);
-        w.set_int64(c_dur, e.dur());
-        text(c_name, e.name);
-        text(c_opcode, e.opcode);
-        text(c_hlo, e.hlo_name);
-        text(c_layer, e.layer);
-        if (e.bytes >= 0) w.set_int64(c_bytes, e.bytes);
-        if (e.flops >= 0) w.set_double(c_flops, e.flops);
-        if (e.model_flops >= 0) w.set_double(c_model, e.model_flops);
-        if (e.dma_kind != DmaKind::unknown) w.set_string(c_kind, to_string(e.dma_kind));
-        text(c_tensor, e.tensor);
-        w.set_int32(c_depth, e.depth);
-        if (e.transpose) w.set_bool(c_transpose, true);
-        text(c_args, e.args_json);
-        w.end_row();
-    }
-    const std::vector<EventSpool::Track>& ts = spool.tracks();
+void write_tracks(TableWriter& tracks, const TrackTable& table) {
+    const std::vector<ProfileTrack>& ts = table.tracks();
     for (size_t k = 0; k < ts.size(); ++k) {
         ParquetWriter& w = tracks.row();
         w.set_int32(tracks.col("track_id"), static_cast<int32_t>(k));
@@ -283,9 +250,112 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
 
 }  // namespace
 
-DatasetSink::DatasetSink(std::string root, DatasetOptions options)
-    : root_(std::move(root)), options_(options),
-      spool_(std::make_unique<EventSpool>(kSpoolChunkBytes, EventSpool::Order::track_then_time)) {
+// The events and counter samples of the profile being written: their files,
+// open from its start, each track a lane; the window that puts each track's
+// events in order; the profile's tracks.
+struct DatasetSink::Open : TrackOrderWindow::Target {
+    Open(const std::string& root, const ProfileInfo& info, const DatasetOptions& o)
+        : id(info.id), rank(info.rank),
+          events(table("events"), dataset::profile_file(root, "events", info.rank, info.id), o, id, o.track_page_rows),
+          counters(table("counters"), dataset::profile_file(root, "counters", info.rank, info.id), o, id,
+                   o.track_page_rows),
+          window(*this, o.order_window) {
+        const dataset::Table& t = table("events");
+        c_track = events.col("track_id"), c_type = events.col("type"), c_ts = events.col("ts");
+        c_dur = events.col("dur"), c_name = events.col("name"), c_opcode = events.col("opcode");
+        c_hlo = events.col("hlo_name"), c_layer = events.col("layer"), c_bytes = events.col("bytes");
+        c_flops = events.col("flops"), c_model = events.col("model_flops"), c_kind = events.col("dma_kind");
+        c_tensor = events.col("tensor"), c_depth = events.col("depth"), c_transpose = events.col("transpose");
+        c_args = events.col("args");
+        (void)t;
+    }
+
+    static const dataset::Table& table(std::string_view name) {
+        const dataset::Table* t = dataset::find_table(name);
+        if (!t) throw Error("internal: no dataset table " + std::string(name));
+        return *t;
+    }
+
+    void add(const Event& e) {
+        uint32_t track = tracks.track_of(e);
+        tracks.count(track);
+        window.add(e, track);
+    }
+
+    // A track's event, in its place: into its lane of the events' or the
+    // counters' file.
+    void row(const SpooledEvent& e) override {
+        const bool counter = e.type == EventType::counter;
+        TableWriter& file = counter ? counters : events;
+        ParquetWriter& w = file.w();
+        const uint32_t lane = std::min(e.track, kMaxLanes);
+        w.lane(lane);
+        if (lane == kMaxLanes) w.group_unsorted();
+        keep_order(w, counter, e);
+        file.row();
+        if (counter) {
+            w.set_int32(1, static_cast<int32_t>(e.track));
+            w.set_int64(2, e.ts);
+            w.set_double(3, e.value);
+            w.end_row();
+            return;
+        }
+        w.set_int32(c_track, static_cast<int32_t>(e.track));
+        w.set_string(c_type, to_string(e.type));
+        w.set_int64(c_ts, e.ts);
+        w.set_int64(c_dur, e.dur());
+        text(w, c_name, e.name);
+        text(w, c_opcode, e.opcode);
+        text(w, c_hlo, e.hlo_name);
+        text(w, c_layer, e.layer);
+        if (e.bytes >= 0) w.set_int64(c_bytes, e.bytes);
+        if (e.flops >= 0) w.set_double(c_flops, e.flops);
+        if (e.model_flops >= 0) w.set_double(c_model, e.model_flops);
+        if (e.dma_kind != DmaKind::unknown) w.set_string(c_kind, to_string(e.dma_kind));
+        text(w, c_tensor, e.tensor);
+        w.set_int32(c_depth, e.depth);
+        if (e.transpose) w.set_bool(c_transpose, true);
+        text(w, c_args, e.args_json);
+        w.end_row();
+    }
+
+    static void text(ParquetWriter& w, size_t c, std::string_view v) {
+        if (v.empty()) w.set_null(c);
+        else w.set_string(c, v);
+    }
+
+    // An event later than the window on its track would go after events it
+    // precedes: the row group ends before it, so that each stays in order.
+    void keep_order(ParquetWriter& w, bool counter, const SpooledEvent& e) {
+        std::vector<Last>& lasts = counter ? last_counter : last_event;
+        if (e.track >= lasts.size()) lasts.resize(e.track + 1);
+        Last& last = lasts[e.track];
+        if (last.group == w.row_groups() &&
+            TrackOrderWindow::before(e.ts, e.end, e.depth, last.ts, last.end, last.depth)) {
+            if (++breaks <= kMaxOrderBreaks) w.end_group();
+            else w.group_unsorted();
+        }
+        last = {e.ts, e.end, e.depth, w.row_groups()};
+    }
+
+    struct Last {
+        int64_t ts = 0, end = 0;
+        int32_t depth = 0;
+        size_t group = SIZE_MAX;  // the row group it went to
+    };
+
+    std::string id;
+    int rank;
+    TrackTable tracks;
+    TableWriter events, counters;
+    TrackOrderWindow window;
+    std::vector<Last> last_event, last_counter;
+    int breaks = 0;
+    size_t c_track, c_type, c_ts, c_dur, c_name, c_opcode, c_hlo, c_layer, c_bytes, c_flops, c_model, c_kind, c_tensor,
+        c_depth, c_transpose, c_args;
+};
+
+DatasetSink::DatasetSink(std::string root, DatasetOptions options) : root_(std::move(root)), options_(options) {
     std::error_code ec;
     std::filesystem::create_directories(root_, ec);
     if (ec) throw Error("cannot create the dataset directory: " + ec.message(), root_);
@@ -293,26 +363,46 @@ DatasetSink::DatasetSink(std::string root, DatasetOptions options)
 
 DatasetSink::~DatasetSink() = default;
 
-void DatasetSink::begin_profile(const ProfileInfo&) { spool_->clear(); }
+namespace {
 
-void DatasetSink::event(const Event& e) { spool_->add(e); }
+void make_partition_dirs(const std::string& root, int rank) {
+    for (const dataset::Table& t : dataset::tables()) {
+        std::string dir = dataset::partition_dir(root, t.name, rank);
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec) throw Error("cannot create a dataset folder: " + ec.message(), dir);
+    }
+}
 
-void DatasetSink::abort_profile() { spool_->clear(); }
+}  // namespace
+
+void DatasetSink::begin_profile(const ProfileInfo& info) {
+    open_.reset();
+    make_partition_dirs(root_, info.rank);
+    open_ = std::make_unique<Open>(root_, info, options_);
+}
+
+void DatasetSink::event(const Event& e) { open_->add(e); }
+
+void DatasetSink::abort_profile() { open_.reset(); }
 
 void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     // Every table's file is written in full under a temporary name first; a
     // failure on the way removes them all (the writers are not committed).
+    std::unique_ptr<Open> open = std::move(open_);
+    open->window.drain();
+    if (info.rank != open->rank) make_partition_dirs(root_, info.rank);
     std::vector<std::unique_ptr<TableWriter>> files;
-    for (const dataset::Table& t : dataset::tables()) {
-        std::string dir = dataset::partition_dir(root_, t.name, info.rank);
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        if (ec) throw Error("cannot create a dataset folder: " + ec.message(), dir);
-        files.push_back(std::make_unique<TableWriter>(t, dataset::profile_file(root_, t.name, info.rank, info.id),
-                                                      options_, info.id));
+    const std::vector<dataset::Table>& all = dataset::tables();
+    for (const dataset::Table& t : all) {
+        bool streamed = std::string_view(t.name) == "events" || std::string_view(t.name) == "counters";
+        files.push_back(streamed ? nullptr
+                                 : std::make_unique<TableWriter>(t, dataset::profile_file(root_, t.name, info.rank, info.id),
+                                                                 options_, info.id));
     }
     auto file = [&](std::string_view name) -> TableWriter& {
-        const std::vector<dataset::Table>& all = dataset::tables();
+        if (name == "events") return open->events;
+        if (name == "counters") return open->counters;
         for (size_t k = 0; k < all.size(); ++k)
             if (name == all[k].name) return *files[k];
         throw Error("internal: no dataset table " + std::string(name));
@@ -322,12 +412,15 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
     write_breakdown(file("breakdown"), file("utilization"), summary);
     write_collectives(file("collectives"), summary);
     write_findings(file("findings"), info, summary);
-    write_events(file("events"), file("counters"), file("tracks"), *spool_);
+    write_tracks(file("tracks"), open->tracks);
     write_profile_row(file("profiles"), info, summary);
     // Into place in table order, profiles last: the profile is in the
-    // dataset once its profiles file is.
-    for (auto& f : files) bytes_ += f->commit();
-    spool_->clear();
+    // dataset once its profiles file is.  The events' files were opened
+    // under the profile's id and rank as it began: they go where it ended.
+    for (size_t k = 0; k < all.size(); ++k) {
+        TableWriter& f = file(all[k].name);
+        bytes_ += f.commit(dataset::profile_file(root_, all[k].name, info.rank, info.id));
+    }
     ++written_;
     written_ids_.push_back(info.id);
 }

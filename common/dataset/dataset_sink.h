@@ -1,10 +1,12 @@
 // DatasetSink: the ProfileSink that writes each profile into an nx dataset
-// (dataset_layout.h): its events sorted by track then time (spooled to disk
-// in bounded memory, event_spool.h), its tracks and counter samples, and the
-// small per-profile tables (metrics, engines, breakdown, utilization,
-// collectives, findings, profiles) from its summary.  A profile's files are
-// written whole to temporary names and renamed into place when it ends, the
-// profiles file last; an aborted or interrupted profile leaves nothing.
+// (dataset_layout.h): its events and counter samples by track then time,
+// encoded as they come (each track a lane of the Parquet writer, put in
+// order by a TrackOrderWindow: no sort at the profile's end), its tracks,
+// and the small per-profile tables (metrics, engines, breakdown,
+// utilization, collectives, findings, profiles) from its summary.  A
+// profile's files are written whole to temporary names and renamed into
+// place when it ends, the profiles file last; an aborted or interrupted
+// profile leaves nothing.
 #pragma once
 
 #include <cstdint>
@@ -13,15 +15,20 @@
 #include <utility>
 #include <vector>
 
+#include "common/dataset/track_order_window.h"
 #include "common/parquet/file_metadata.h"
 #include "common/profile/profile_sink.h"
-#include "common/trace/event_spool.h"
 
 namespace nx {
 
 struct DatasetOptions {
     parquet::Codec codec = parquet::Codec::zstd;
     int64_t row_group_rows = 122880;
+    // Each track's events and counter samples in pages of this many, encoded
+    // as they come: what is left to encode when the profile ends is at most
+    // a page and a window (TrackOrderWindow) a track.
+    int64_t track_page_rows = 4096;
+    size_t order_window = TrackOrderWindow::kDefaultWindow;
 };
 
 class DatasetSink : public ProfileSink {
@@ -40,9 +47,10 @@ public:
     int64_t bytes_written() const { return bytes_; }
 
 private:
+    struct Open;  // the profile being written: its events' files, tracks, window
     std::string root_;
     DatasetOptions options_;
-    std::unique_ptr<EventSpool> spool_;
+    std::unique_ptr<Open> open_;
     int64_t written_ = 0, bytes_ = 0;
     std::vector<std::string> written_ids_;
 };

@@ -142,6 +142,12 @@ void AtomicFile::move_into_place() {
     committed_ = true;
 }
 
+void AtomicFile::commit_as(std::string path) {
+    if (temp_path_.empty()) throw Error("internal: a file written in place cannot be renamed", path_);
+    path_ = std::move(path);
+    commit();
+}
+
 void AtomicFile::commit() {
     out_->close();
     check_output_path(path_);  // inputs opened since the file was created

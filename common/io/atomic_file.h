@@ -31,6 +31,9 @@ public:
     // Flush, fsync and rename into place.  Throws Error on failure (and leaves
     // nothing behind).
     void commit();
+    // The same, into `path` instead (a file whose name was known only once
+    // it was written: one file system, the temporary file's).
+    void commit_as(std::string path);
 
 private:
     void discard_temp();

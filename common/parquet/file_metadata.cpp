@@ -160,12 +160,24 @@ ColumnChunk read_column_chunk(CompactReader& r) {
     return c;
 }
 
+int32_t read_sorting_column(CompactReader& r) {
+    int32_t column = -1;
+    read_struct(r, [&](int16_t id, TType t) {
+        if (id != 1) return false;
+        expect(t, TType::i32, "SortingColumn.column_idx", r);
+        column = r.read_i32();
+        return true;
+    });
+    return column;
+}
+
 RowGroup read_row_group(CompactReader& r) {
     RowGroup g;
     read_struct(r, [&](int16_t id, TType t) {
         switch (id) {
             case 1: read_struct_list(r, t, "RowGroup.columns", g.columns, read_column_chunk); return true;
             case 3: expect(t, TType::i64, "RowGroup.num_rows", r); g.num_rows = r.read_i64(); return true;
+            case 4: read_struct_list(r, t, "RowGroup.sorting_columns", g.sorted_by, read_sorting_column); return true;
             default: return false;
         }
     });

@@ -68,6 +68,9 @@ struct ColumnChunk {
 struct RowGroup {
     std::vector<ColumnChunk> columns;
     int64_t num_rows = 0;
+    // RowGroup.sorting_columns: the columns (indexes) its rows come sorted
+    // by, as its writer says; empty when it says nothing.
+    std::vector<int32_t> sorted_by;
 };
 
 struct FileMetaData {

@@ -170,14 +170,11 @@ void string_stats(std::string_view x, Stats& st) {
     st.any = true;
 }
 
-// One column of the row group being written.  Values gather for one page at
-// a time; a full page is encoded and compressed into the chunk's bytes at
-// once, so a row group costs its compressed pages, not its values.  A string
-// column is dictionary-encoded while its values repeat: decided on its first
-// page of the chunk, and given up (the later pages PLAIN, as parquet-mr does)
-// when the dictionary outgrows its limits.
-struct ColumnBuffer {
-    // The current page.
+// One column's page being filled in one lane (ParquetWriter::lane), and the
+// pages that lane has encoded for the row group.  Values gather for one page
+// at a time; a full page is encoded and compressed at once, so a row group
+// costs its compressed pages, not its values.
+struct PageBuffer {
     std::vector<uint8_t> defined;  // 1: a value, 0: null (one per row)
     std::vector<int64_t> i64;
     std::vector<int32_t> i32;
@@ -188,25 +185,36 @@ struct ColumnBuffer {
     std::vector<uint32_t> ends;     // each string's end in arena
     bool set = false;               // set in the current row
 
-    // The chunk so far: its data pages (headers included), what the footer says.
-    std::vector<uint8_t> pages;
-    int64_t rows = 0;
-    int64_t uncompressed = 0, compressed = 0;
-    Stats stats;
-    bool plain_pages = false;       // a page PLAIN-encoded
-    // Dictionary state of a string column in this chunk.
-    enum class Dict { undecided, on, off } dict = Dict::undecided;
-    struct Hash {
-        using is_transparent = void;
-        size_t operator()(std::string_view v) const { return std::hash<std::string_view>()(v); }
-    };
-    std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids;
-    std::vector<std::string_view> entries;  // keys of ids, in index order
-    size_t dict_bytes = 0;
+    std::vector<uint8_t> pages;     // this lane's data pages of the chunk (headers included)
+    int64_t rows = 0;               // in pages
 
     std::string_view str(size_t k) const {
         uint32_t begin = k == 0 ? 0 : ends[k - 1];
         return std::string_view(arena).substr(begin, ends[k] - begin);
+    }
+    bool page_empty() const { return defined.empty(); }
+    // Appends `from`'s page of values to this one's.
+    void append_page(PageBuffer& from) {
+        if (page_empty()) {
+            defined.swap(from.defined);
+            i64.swap(from.i64);
+            i32.swap(from.i32);
+            f64.swap(from.f64);
+            f32.swap(from.f32);
+            b.swap(from.b);
+            arena.swap(from.arena);
+            ends.swap(from.ends);
+            return;
+        }
+        defined.insert(defined.end(), from.defined.begin(), from.defined.end());
+        i64.insert(i64.end(), from.i64.begin(), from.i64.end());
+        i32.insert(i32.end(), from.i32.begin(), from.i32.end());
+        f64.insert(f64.end(), from.f64.begin(), from.f64.end());
+        f32.insert(f32.end(), from.f32.begin(), from.f32.end());
+        b.insert(b.end(), from.b.begin(), from.b.end());
+        auto base = static_cast<uint32_t>(arena.size());
+        arena.append(from.arena);
+        for (uint32_t e : from.ends) ends.push_back(base + e);
     }
     void clear_page() {
         defined.clear();
@@ -218,16 +226,55 @@ struct ColumnBuffer {
         arena.clear();
         ends.clear();
     }
-    void clear_chunk() {
-        clear_page();
-        pages.clear();
-        rows = uncompressed = compressed = 0;
+};
+
+// One column's chunk of the row group being written, whatever lanes its pages
+// come from: what the footer says of it, and its dictionary.  A string column
+// is dictionary-encoded while its values repeat: decided on its first page
+// of the chunk, and given up (the later pages PLAIN, as parquet-mr does)
+// when the dictionary outgrows its limits.  Every lane's pages use the one
+// dictionary, so the chunk is the dictionary page and the lanes' pages.
+struct ChunkState {
+    int64_t uncompressed = 0, compressed = 0;
+    Stats stats;
+    bool plain_pages = false;       // a page PLAIN-encoded
+    enum class Dict { undecided, on, off } dict = Dict::undecided;
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view v) const { return std::hash<std::string_view>()(v); }
+    };
+    std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids;
+    std::vector<std::string_view> entries;  // keys of ids, in index order
+    size_t dict_bytes = 0;
+
+    void clear() {
+        uncompressed = compressed = 0;
         stats = {};
         plain_pages = false;
         dict = Dict::undecided;
         ids.clear();
         entries.clear();
         dict_bytes = 0;
+    }
+};
+
+// Rows that fill the row group side by side with other lanes' (see
+// ParquetWriter::lane): a page of each column.
+struct Lane {
+    std::vector<PageBuffer> columns;
+    int64_t page_rows = 0;
+    int64_t raw_bytes = 0;  // of the values in its pages being filled
+    int64_t held = 0;       // the most raw_bytes since its memory was last freed: what its pages' vectors hold
+
+    // Frees the pages' memory (their vectors keep what they once held).
+    void release() {
+        for (PageBuffer& b : columns) {
+            PageBuffer fresh;
+            fresh.pages = std::move(b.pages);
+            fresh.rows = b.rows;
+            b = std::move(fresh);
+        }
+        held = raw_bytes = page_rows = 0;
     }
 };
 
@@ -248,7 +295,19 @@ struct RowGroupMeta {
     int64_t total_bytes = 0;       // uncompressed
     int64_t compressed_bytes = 0;
     int64_t file_offset = 0;
+    bool sorted = true;            // its rows in WriterOptions::sorted_by order
 };
+
+// Bytes a row's fixed-width value takes in a page being filled.
+int64_t value_bytes(ValueType t) {
+    switch (t) {
+        case ValueType::int64:
+        case ValueType::float64: return 8;
+        case ValueType::int32:
+        case ValueType::float32: return 4;
+        default: return 1;
+    }
+}
 
 }  // namespace
 
@@ -256,10 +315,17 @@ struct ParquetWriter::State {
     WriterOptions options;
     std::unique_ptr<AtomicFile> file;
     int64_t offset = 0;  // bytes written
-    std::vector<ColumnBuffer> buffers;
+    std::vector<ChunkState> chunks;            // one per column
+    std::vector<std::unique_ptr<Lane>> lanes;  // each made when first used
+    PageBuffer merged;                         // lanes' pages being filled, encoded together (gather_pages)
+    Lane* lane = nullptr;                      // the one rows go to
     std::vector<RowGroupMeta> groups;
-    int64_t group_rows = 0, page_rows = 0;
+    int64_t group_rows = 0;
     int64_t group_bytes = 0;  // the compressed pages held for this row group
+    int64_t raw_bytes = 0;    // the values in every lane's pages being filled
+    int64_t held = 0;         // every lane's Lane::held
+    int64_t row_bytes = 0;    // a row's fixed-width values and definition levels
+    bool group_unsorted = false;
     std::vector<uint8_t> scratch, compressed, levels_rle;
     std::vector<uint32_t> literals, indices;  // a page's RLE scratch
     std::vector<size_t> required, strings;    // which columns end_row checks
@@ -344,17 +410,21 @@ ParquetWriter::ParquetWriter(std::string path, std::vector<WriterColumn> columns
         throw Error("internal: Parquet writer sizes", path);
     s_->options = std::move(options);
     s_->file = std::make_unique<AtomicFile>(std::move(path));
-    s_->buffers.resize(columns_.size());
+    s_->chunks.resize(columns_.size());
     for (size_t c = 0; c < columns_.size(); ++c) {
         if (!columns_[c].nullable) s_->required.push_back(c);
         if (columns_[c].type == ValueType::string) s_->strings.push_back(c);
+        s_->row_bytes += 1 + (columns_[c].type == ValueType::string ? 4 : value_bytes(columns_[c].type));
     }
+    lane(0);
     s_->write("PAR1", 4);
 }
 
 ParquetWriter::~ParquetWriter() = default;
 
 int64_t ParquetWriter::bytes_written() const { return s_->offset; }
+
+size_t ParquetWriter::row_groups() const { return s_->groups.size(); }
 
 namespace {
 
@@ -367,7 +437,7 @@ namespace {
 #define NX_SET(method, T, vt, field)                                 \
     void ParquetWriter::method(size_t c, T v) {                      \
         if (columns_[c].type != vt) wrong_type(columns_[c], vt);     \
-        ColumnBuffer& b = s_->buffers[c];                            \
+        PageBuffer& b = s_->lane->columns[c];                        \
         if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row"); \
         b.set = true;                                                \
         b.defined.push_back(1);                                      \
@@ -382,18 +452,20 @@ NX_SET(set_bool, bool, ValueType::boolean, b)
 
 void ParquetWriter::set_string(size_t c, std::string_view v) {
     if (columns_[c].type != ValueType::string) wrong_type(columns_[c], ValueType::string);
-    ColumnBuffer& b = s_->buffers[c];
+    PageBuffer& b = s_->lane->columns[c];
     if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row");
     if (b.arena.size() + v.size() > UINT32_MAX)
         throw Error("column " + columns_[c].name + ": a page's strings exceed 4 GiB", s_->file->path());
     b.set = true;
     b.defined.push_back(1);
     b.arena.append(v);
+    s_->lane->raw_bytes += static_cast<int64_t>(v.size());
+    s_->raw_bytes += static_cast<int64_t>(v.size());
     b.ends.push_back(static_cast<uint32_t>(b.arena.size()));
 }
 
 void ParquetWriter::set_null(size_t c) {
-    ColumnBuffer& b = s_->buffers[c];
+    PageBuffer& b = s_->lane->columns[c];
     if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row");
     b.set = true;
     b.defined.push_back(0);
@@ -409,24 +481,25 @@ void plain_fixed(const std::vector<T>& v, std::vector<uint8_t>& out) {
 
 // Whether a string column's chunk is dictionary-encoded, decided on its
 // first page: when its values repeat (at most half of them distinct).
-void decide_dictionary(ColumnBuffer& b) {
-    if (b.dict != ColumnBuffer::Dict::undecided) return;
+void decide_dictionary(ChunkState& chunk, const PageBuffer& b) {
+    if (chunk.dict != ChunkState::Dict::undecided) return;
     std::unordered_set<std::string_view> distinct;
     for (size_t k = 0; k < b.ends.size() && distinct.size() * 2 <= b.ends.size() + 16; ++k) distinct.insert(b.str(k));
-    b.dict = distinct.size() * 2 <= b.ends.size() + 16 ? ColumnBuffer::Dict::on : ColumnBuffer::Dict::off;
+    chunk.dict = distinct.size() * 2 <= b.ends.size() + 16 ? ChunkState::Dict::on : ChunkState::Dict::off;
 }
 
-// Encodes the page's values into the chunk's pages and clears the page.
-void flush_page(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& buf) {
+// Encodes a lane's page of one column into the lane's pages of the chunk and
+// clears the page.
+void flush_page(ParquetWriter::State& s, const WriterColumn& col, ChunkState& chunk, PageBuffer& buf) {
     const size_t rows = buf.defined.size();
     if (rows == 0) return;
-    for (uint8_t d : buf.defined) buf.stats.nulls += d == 0;
+    for (uint8_t d : buf.defined) chunk.stats.nulls += d == 0;
     switch (col.type) {
-        case ValueType::int64: numeric_stats(buf.i64, buf.stats); break;
-        case ValueType::int32: numeric_stats(buf.i32, buf.stats); break;
-        case ValueType::float64: numeric_stats(buf.f64, buf.stats); break;
-        case ValueType::float32: numeric_stats(buf.f32, buf.stats); break;
-        case ValueType::boolean: numeric_stats(buf.b, buf.stats); break;
+        case ValueType::int64: numeric_stats(buf.i64, chunk.stats); break;
+        case ValueType::int32: numeric_stats(buf.i32, chunk.stats); break;
+        case ValueType::float64: numeric_stats(buf.f64, chunk.stats); break;
+        case ValueType::float32: numeric_stats(buf.f32, chunk.stats); break;
+        case ValueType::boolean: numeric_stats(buf.b, chunk.stats); break;
         case ValueType::string: break;  // as the values are encoded, below
     }
     std::vector<uint8_t>& body = s.scratch;
@@ -460,13 +533,13 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& 
         case ValueType::string: {
             // A page of nulls only has no values to encode: PLAIN, and the
             // dictionary is decided on the first page with values.
-            if (!buf.ends.empty()) decide_dictionary(buf);
+            if (!buf.ends.empty()) decide_dictionary(chunk, buf);
             // Min/max: a dictionary-encoded value is compared when it enters
             // the dictionary (the others are in it already), the rest one by one.
             size_t stats_from = 0;
             std::vector<uint32_t>& indices = s.indices;
             indices.clear();
-            if (buf.dict == ColumnBuffer::Dict::on) {
+            if (chunk.dict == ChunkState::Dict::on) {
                 indices.reserve(buf.ends.size());
                 std::string_view last;
                 uint32_t last_id = 0;
@@ -477,27 +550,27 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& 
                         indices.push_back(last_id);
                         continue;
                     }
-                    auto it = buf.ids.find(x);
-                    if (it == buf.ids.end()) {
-                        if (buf.entries.size() >= kMaxDictionaryEntries || buf.dict_bytes + x.size() > kMaxDictionaryBytes)
+                    auto it = chunk.ids.find(x);
+                    if (it == chunk.ids.end()) {
+                        if (chunk.entries.size() >= kMaxDictionaryEntries || chunk.dict_bytes + x.size() > kMaxDictionaryBytes)
                             break;  // the dictionary is full: this page and the next are PLAIN
-                        it = buf.ids.emplace(std::string(x), static_cast<uint32_t>(buf.entries.size())).first;
-                        buf.entries.push_back(it->first);
-                        buf.dict_bytes += x.size() + 4;
-                        if (col.statistics) string_stats(x, buf.stats);
+                        it = chunk.ids.emplace(std::string(x), static_cast<uint32_t>(chunk.entries.size())).first;
+                        chunk.entries.push_back(it->first);
+                        chunk.dict_bytes += x.size() + 4;
+                        if (col.statistics) string_stats(x, chunk.stats);
                     }
                     indices.push_back(it->second);
                     last = x;
                     last_id = it->second;
                 }
                 stats_from = indices.size();
-                if (indices.size() < buf.ends.size()) buf.dict = ColumnBuffer::Dict::off;
+                if (indices.size() < buf.ends.size()) chunk.dict = ChunkState::Dict::off;
             }
             if (col.statistics)
-                for (size_t k = stats_from; k < buf.ends.size(); ++k) string_stats(buf.str(k), buf.stats);
-            if (buf.dict == ColumnBuffer::Dict::on && !buf.ends.empty()) {
+                for (size_t k = stats_from; k < buf.ends.size(); ++k) string_stats(buf.str(k), chunk.stats);
+            if (chunk.dict == ChunkState::Dict::on && !buf.ends.empty()) {
                 encoding = Encoding::rle_dictionary;
-                int width = bit_width(static_cast<uint32_t>(std::max<size_t>(buf.entries.size(), 1) - 1));
+                int width = bit_width(static_cast<uint32_t>(std::max<size_t>(chunk.entries.size(), 1) - 1));
                 body.push_back(static_cast<uint8_t>(width));
                 if (!indices.empty()) rle_hybrid(indices.data(), indices.size(), width, s.literals, body);
             } else {
@@ -510,36 +583,51 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& 
             break;
         }
     }
-    if (encoding == Encoding::plain) buf.plain_pages = true;
+    if (encoding == Encoding::plain) chunk.plain_pages = true;
     auto [u, c] = s.page(PageType::data, body, static_cast<int32_t>(rows), encoding, buf.pages);
-    buf.uncompressed += u;
-    buf.compressed += c;
+    chunk.uncompressed += u;
+    chunk.compressed += c;
     s.group_bytes += c;
     buf.rows += static_cast<int64_t>(rows);
     buf.clear_page();
 }
 
-// Writes a column's chunk: its dictionary page, if any, then its data pages.
-void write_chunk(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer& buf, ChunkMeta& chunk) {
-    if (buf.rows == 0) {
+// Encodes every page a lane is filling (a row group ends, or the lanes'
+// pages hold too much).
+void flush_lane_pages(ParquetWriter::State& s, const std::vector<WriterColumn>& columns, Lane& lane) {
+    for (size_t c = 0; c < columns.size(); ++c) flush_page(s, columns[c], s.chunks[c], lane.columns[c]);
+    s.raw_bytes -= lane.raw_bytes;
+    lane.raw_bytes = 0;
+    lane.page_rows = 0;
+}
+
+// Writes a column's chunk: its dictionary page, if any, then its data pages
+// (`rows` values).
+void write_chunk(ParquetWriter::State& s, size_t column, const WriterColumn& col, const std::vector<uint8_t>& pages,
+                 int64_t rows, ChunkMeta& chunk) {
+    ChunkState& state = s.chunks[column];
+    std::vector<uint8_t> empty_page;
+    if (rows == 0) {
         // An empty table: one empty page, so every reader sees the column.
-        s.page(PageType::data, col.nullable ? std::vector<uint8_t>{0, 0, 0, 0} : std::vector<uint8_t>{}, 0,
-               Encoding::plain, buf.pages);
-        buf.plain_pages = true;
+        auto [u, c] = s.page(PageType::data, col.nullable ? std::vector<uint8_t>{0, 0, 0, 0} : std::vector<uint8_t>{}, 0,
+                             Encoding::plain, empty_page);
+        state.uncompressed += u;
+        state.compressed += c;
+        state.plain_pages = true;
     }
-    chunk.num_values = buf.rows;
+    chunk.num_values = rows;
     chunk.file_offset = s.offset;
-    chunk.stats = buf.stats;
-    chunk.uncompressed = buf.uncompressed;
-    chunk.compressed = buf.compressed;
-    if (!buf.entries.empty()) {
+    chunk.stats = state.stats;
+    chunk.uncompressed = state.uncompressed;
+    chunk.compressed = state.compressed;
+    if (!state.entries.empty()) {
         std::vector<uint8_t> body;
-        for (std::string_view x : buf.entries) {
+        for (std::string_view x : state.entries) {
             put_le(body, x.size(), 4);
             append_bytes(body, x);
         }
         std::vector<uint8_t> dict_page;
-        auto [u, c] = s.page(PageType::dictionary, body, static_cast<int32_t>(buf.entries.size()), Encoding::plain, dict_page);
+        auto [u, c] = s.page(PageType::dictionary, body, static_cast<int32_t>(state.entries.size()), Encoding::plain, dict_page);
         chunk.dictionary_page_offset = s.offset;
         s.write(dict_page.data(), dict_page.size());
         chunk.uncompressed += u;
@@ -548,30 +636,74 @@ void write_chunk(ParquetWriter::State& s, const WriterColumn& col, ColumnBuffer&
         chunk.encodings.push_back(Encoding::rle_dictionary);
     }
     chunk.encodings.push_back(Encoding::rle);
-    if (buf.plain_pages && buf.entries.empty()) chunk.encodings.insert(chunk.encodings.begin(), Encoding::plain);
-    else if (buf.plain_pages && std::find(chunk.encodings.begin(), chunk.encodings.end(), Encoding::plain) == chunk.encodings.end())
+    if (state.plain_pages && state.entries.empty()) chunk.encodings.insert(chunk.encodings.begin(), Encoding::plain);
+    else if (state.plain_pages && std::find(chunk.encodings.begin(), chunk.encodings.end(), Encoding::plain) == chunk.encodings.end())
         chunk.encodings.push_back(Encoding::plain);
     chunk.data_page_offset = s.offset;
-    s.write(buf.pages.data(), buf.pages.size());
+    s.write(empty_page.data(), empty_page.size());
+    s.write(pages.data(), pages.size());
+    state.clear();
 }
 
-// Writes the buffered rows as one row group and empties the buffers.
+// One column's data pages of the row group, lane by lane: each lane's
+// encoded pages, then its page being filled.  Pages being filled are
+// encoded together while no encoded pages come between them (lanes of a few
+// rows each, a profile's many small tracks, make a page, not a page each).
+void gather_pages(ParquetWriter::State& s, size_t column, const WriterColumn& col, std::vector<uint8_t>& pages,
+                  int64_t& rows) {
+    PageBuffer& merged = s.merged;
+    auto flush_merged = [&] {
+        if (merged.page_empty()) return;
+        flush_page(s, col, s.chunks[column], merged);
+        pages.insert(pages.end(), merged.pages.begin(), merged.pages.end());
+        merged.pages.clear();
+    };
+    for (const auto& lane : s.lanes) {
+        if (!lane) continue;
+        PageBuffer& buf = lane->columns[column];
+        if (buf.rows > 0) {
+            flush_merged();
+            pages.insert(pages.end(), buf.pages.begin(), buf.pages.end());
+            buf.pages.clear();
+            // Many lanes would each keep their largest chunk's memory.
+            if (s.lanes.size() > 1) buf.pages.shrink_to_fit();
+            buf.rows = 0;
+        }
+        merged.append_page(buf);
+        buf.clear_page();
+        if (static_cast<int64_t>(merged.defined.size()) >= s.options.page_values ||
+            static_cast<int64_t>(merged.arena.size()) >= s.options.page_bytes)
+            flush_merged();
+    }
+    flush_merged();
+    rows = merged.rows;
+    merged.rows = 0;
+}
+
+// Writes the buffered rows, every lane's, as one row group and empties the
+// buffers.
 void flush_group(ParquetWriter::State& s, const std::vector<WriterColumn>& columns) {
     RowGroupMeta g;
     g.rows = s.group_rows;
     g.file_offset = s.offset;
+    g.sorted = !s.group_unsorted;
     g.chunks.resize(columns.size());
+    std::vector<uint8_t> pages;
     for (size_t c = 0; c < columns.size(); ++c) {
-        flush_page(s, columns[c], s.buffers[c]);
-        write_chunk(s, columns[c], s.buffers[c], g.chunks[c]);
+        pages.clear();
+        int64_t rows = 0;
+        gather_pages(s, c, columns[c], pages, rows);
+        write_chunk(s, c, columns[c], pages, rows, g.chunks[c]);
         g.total_bytes += g.chunks[c].uncompressed;
         g.compressed_bytes += g.chunks[c].compressed;
-        s.buffers[c].clear_chunk();
     }
+    for (const auto& lane : s.lanes)
+        if (lane) lane->raw_bytes = lane->page_rows = 0;
+    s.raw_bytes = 0;
     s.groups.push_back(std::move(g));
     s.group_rows = 0;
-    s.page_rows = 0;
     s.group_bytes = 0;
+    s.group_unsorted = false;
 }
 
 void write_statistics(CompactWriter& w, const Stats& st) {
@@ -586,31 +718,71 @@ void write_statistics(CompactWriter& w, const Stats& st) {
 
 }  // namespace
 
+void ParquetWriter::lane(size_t k) {
+    if (s_->lane)
+        for (const PageBuffer& b : s_->lane->columns)
+            if (b.set) throw Error("internal: a Parquet writer's lane changed within a row", s_->file->path());
+    if (k >= s_->lanes.size()) s_->lanes.resize(k + 1);
+    if (!s_->lanes[k]) {
+        s_->lanes[k] = std::make_unique<Lane>();
+        s_->lanes[k]->columns.resize(columns_.size());
+    }
+    s_->lane = s_->lanes[k].get();
+}
+
 void ParquetWriter::end_row() {
+    Lane& lane = *s_->lane;
     // Checked before anything changes: a refused row stays open.
     for (size_t c : s_->required)
-        if (!s_->buffers[c].set) throw Error("internal: required column " + columns_[c].name + " left unset");
-    for (ColumnBuffer& b : s_->buffers) {
+        if (!lane.columns[c].set) throw Error("internal: required column " + columns_[c].name + " left unset");
+    for (PageBuffer& b : lane.columns) {
         if (!b.set) b.defined.push_back(0);
         b.set = false;
     }
     ++rows_;
     ++s_->group_rows;
-    if (++s_->page_rows >= s_->options.page_values && s_->group_rows < s_->options.row_group_rows) {
-        for (size_t c = 0; c < columns_.size(); ++c) flush_page(*s_, columns_[c], s_->buffers[c]);
-        s_->page_rows = 0;
+    lane.raw_bytes += s_->row_bytes;
+    s_->raw_bytes += s_->row_bytes;
+    if (lane.raw_bytes > lane.held) {
+        s_->held += lane.raw_bytes - lane.held;
+        lane.held = lane.raw_bytes;
+    }
+    if (++lane.page_rows >= s_->options.page_values && s_->group_rows < s_->options.row_group_rows) {
+        flush_lane_pages(*s_, columns_, lane);
     } else {
         // A column of long strings ends its page early, alone: a column
         // chunk's pages need not hold the same rows as another column's.
-        for (size_t c : s_->strings)
-            if (static_cast<int64_t>(s_->buffers[c].arena.size()) >= s_->options.page_bytes)
-                flush_page(*s_, columns_[c], s_->buffers[c]);
+        for (size_t c : s_->strings) {
+            PageBuffer& b = lane.columns[c];
+            auto held = static_cast<int64_t>(b.arena.size());
+            if (held < s_->options.page_bytes) continue;
+            flush_page(*s_, columns_[c], s_->chunks[c], b);
+            lane.raw_bytes -= held;
+            s_->raw_bytes -= held;
+        }
+    }
+    // Lanes side by side each hold a page, and keep the memory of the
+    // largest they held: past their bound, every lane's page is encoded as
+    // it stands and its memory freed.
+    if (s_->lanes.size() > 1 && s_->held > s_->options.lanes_bytes) {
+        for (const auto& l : s_->lanes) {
+            if (!l) continue;
+            flush_lane_pages(*s_, columns_, *l);
+            l->release();
+        }
+        s_->held = 0;
     }
     if (s_->group_rows >= s_->options.row_group_rows || s_->group_bytes >= s_->options.row_group_bytes)
         flush_group(*s_, columns_);
 }
 
-void ParquetWriter::commit() {
+void ParquetWriter::end_group() {
+    if (s_->group_rows > 0) flush_group(*s_, columns_);
+}
+
+void ParquetWriter::group_unsorted() { s_->group_unsorted = true; }
+
+void ParquetWriter::commit(const std::string& path) {
     if (s_->committed) return;
     // The last, partial row group (or the only one of an empty file).
     if (s_->group_rows > 0 || s_->groups.empty()) flush_group(*s_, columns_);
@@ -663,7 +835,7 @@ void ParquetWriter::commit() {
         }
         w.field_i64(2, g.total_bytes);
         w.field_i64(3, g.rows);
-        if (!s_->options.sorted_by.empty()) {
+        if (!s_->options.sorted_by.empty() && g.sorted) {
             w.field_list(4, TType::structure, static_cast<uint32_t>(s_->options.sorted_by.size()));
             for (size_t c : s_->options.sorted_by) {
                 w.begin_element_struct();
@@ -702,7 +874,8 @@ void ParquetWriter::commit() {
     for (int i = 0; i < 4; ++i) len[i] = static_cast<uint8_t>(footer.size() >> (8 * i));
     s_->write(len, 4);
     s_->write("PAR1", 4);
-    s_->file->commit();
+    if (path.empty() || path == s_->file->path()) s_->file->commit();
+    else s_->file->commit_as(path);
     s_->committed = true;
 }
 

@@ -52,6 +52,10 @@ struct WriterOptions {
     // Columns the rows come sorted by (RowGroup.sorting_columns): readers may
     // use it; the writer does not sort.
     std::vector<size_t> sorted_by;
+    // With several lanes: what the pages being filled may hold, all lanes
+    // together, before every lane's page is encoded as it stands (and the
+    // memory each lane's pages once grew to, freed).
+    int64_t lanes_bytes = int64_t{16} << 20;
 };
 
 class ParquetWriter {
@@ -74,13 +78,32 @@ public:
     void set_null(size_t column);
     void end_row();
 
+    // Lanes: rows of several sorted runs filled side by side (a dataset's
+    // events as they come, one lane per track), each lane's pages encoded as
+    // they fill.  A row group holds every lane's rows so far, lane by lane
+    // (lane 0's, then lane 1's, ...), its column chunks one dictionary each
+    // shared by the lanes' pages: when each lane's rows come in sorted_by
+    // order and the lanes are in that order too, so is the row group, with
+    // no sort at the end.  Rows go to lane 0 until lane(k) picks another
+    // (between rows).
+    void lane(size_t k);
+    // Writes the rows so far as a row group now (a caller whose next row
+    // would break the sorted_by order of the group being filled).
+    void end_group();
+    // The row group being filled is not in sorted_by order: it is written
+    // without the claim.
+    void group_unsorted();
+
     int64_t rows() const { return rows_; }
+    // Row groups written so far.
+    size_t row_groups() const;
     const std::vector<WriterColumn>& columns() const { return columns_; }
     // Bytes written so far (row groups flushed).
     int64_t bytes_written() const;
 
-    // Writes what is buffered, the footer, and renames the file into place.
-    void commit();
+    // Writes what is buffered, the footer, and renames the file into place
+    // (into `path` instead, when given: see AtomicFile::commit_as).
+    void commit(const std::string& path = {});
 
     struct State;  // the file, the row group being filled, the footer so far
 

@@ -157,32 +157,12 @@ void EventSpool::clear() {
     }
     runs_.clear();
     tracks_.clear();
-    track_ids_.clear();
-    overflow_track_ = kNoTrack;
     merged_events_ = 0;
     count_ = 0;
     min_ts_ = max_end_ = 0;
 }
 
-uint32_t EventSpool::track_of(const Event& e) {
-    std::string& key = key_;  // reused: no allocation per event
-    track_key(e, key);
-    auto it = track_ids_.find(key);
-    if (it != track_ids_.end()) return it->second;
-    if (track_ids_.size() >= kMaxTraceTracks) {
-        // Past the cap: nothing more is remembered per track.
-        if (overflow_track_ == kNoTrack) {
-            overflow_track_ = static_cast<uint32_t>(tracks_.size());
-            tracks_.push_back({kOverflowTrackName, Engine::none, false, 0, false, kNoId, kNoId, {}, true});
-        }
-        return overflow_track_;
-    }
-    auto id = static_cast<uint32_t>(tracks_.size());
-    tracks_.push_back({key.substr(1), e.engine, e.type == EventType::counter, 0, e.type == EventType::active, e.pid,
-                       e.tid, std::string(e.process), false});
-    track_ids_.emplace(key, id);
-    return id;
-}
+uint32_t EventSpool::track_of(const Event& e) { return tracks_.track_of(e); }
 
 void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
     int64_t ts = e.ts_ns;
@@ -191,7 +171,7 @@ void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
     if (track == kNoTrack) track = track_of(e);
     const uint32_t major = by_track_ ? track : 0;
     merged_.clear();
-    if (track == overflow_track_) {
+    if (tracks_.overflow(track)) {
         // The event carries its own track's name.
         track_key(e, key_);
         merged_.assign(key_, 1);
@@ -236,7 +216,7 @@ void EventSpool::add(const Event& e, int64_t ref, uint32_t track) {
     chunk_[start + 36] = static_cast<char>(string_mask);
     for (std::string_view v : strings) chunk_.append(v);
 
-    ++tracks_[track].events;
+    tracks_.count(track);
     if (count_ == 0) {
         min_ts_ = ts;
         max_end_ = end;
@@ -267,8 +247,8 @@ void EventSpool::sort_chunk() {
     // order is sorted on its own; the comparison sort over the whole chunk
     // was about 6% of writing a profile's dataset.  `before` is a total order
     // (seq is unique), so the result is the one std::sort gives.
-    if (by_track_ && tracks_.size() <= keys_.size()) {
-        std::vector<size_t> start(tracks_.size() + 1, 0);
+    if (by_track_ && tracks_.tracks().size() <= keys_.size()) {
+        std::vector<size_t> start(tracks_.tracks().size() + 1, 0);
         for (const Key& k : keys_) ++start[k.major + 1];
         for (size_t t = 1; t < start.size(); ++t) start[t] += start[t - 1];
         std::vector<Key> by_track(keys_.size());

@@ -18,16 +18,12 @@
 // So two zero-duration slices at one time keep their order, and neither
 // contains the other (trace_layout.h).
 //
-// Tracks: the spool (and the layout after it) keeps a few hundred bytes per
-// distinct track, so their number is capped: a profile's first
-// kMaxTraceTracks tracks are kept as they are, and the events of every
-// further track go to one slice track, kOverflowTrackName, each carrying its
-// own track's name (SpooledEvent::merged_track; counter samples become
-// slices with their value).  Memory is then flat in the number of tracks
-// (a 500k-track profile takes what a 16k-track one does); merged_events()
-// says how many events were moved, and the trace sink warns.  No real
-// profile comes near the cap (a Neuron core has a few dozen rows and DMA
-// queues), so normal traces are unchanged.
+// Tracks: numbered by a TrackTable (track_table.h), capped at
+// kMaxTraceTracks: the events of every further track go to one slice track,
+// kOverflowTrackName, each carrying its own track's name
+// (SpooledEvent::merged_track; counter samples become slices with their
+// value); merged_events() says how many events were moved, and the trace
+// sink warns.
 #pragma once
 
 #include <cstdint>
@@ -35,16 +31,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "common/profile/event.h"
+#include "common/trace/track_table.h"
 
 namespace nx {
-
-// Distinct tracks (rows and counters) kept per profile; see above.
-constexpr size_t kMaxTraceTracks = 16384;
-inline constexpr const char* kOverflowTrackName = "(other tracks)";
 
 // One event as read back.  Strings are views valid until the Reader's next
 // call to next().
@@ -75,21 +67,7 @@ class EventSpool {
 public:
     static constexpr size_t kDefaultChunkBytes = size_t{16} << 20;
 
-    // A row of the source ("TensorMatrix", "qSyncIO0", "mem_usage"); counter
-    // samples and slices with the same name are different tracks.
-    struct Track {
-        std::string name;
-        Engine engine = Engine::none;  // of its first event
-        bool counter = false;
-        int64_t events = 0;
-        bool active = false;  // holds the profiler's busy intervals (EventType::active)
-        // The source's process and thread (Event::pid, tid, process) of its
-        // first event.
-        int64_t pid = kNoId;
-        int64_t tid = kNoId;
-        std::string process;
-        bool merged = false;  // the overflow track (kOverflowTrackName) of the tracks past the cap
-    };
+    using Track = ProfileTrack;
 
     // time: the order above (traces).  track_then_time: each track's events
     // together, tracks in the order they first came, each in the order
@@ -102,7 +80,7 @@ public:
     EventSpool& operator=(const EventSpool&) = delete;
     ~EventSpool();
 
-    static constexpr uint32_t kNoTrack = UINT32_MAX;
+    static constexpr uint32_t kNoTrack = TrackTable::kNoTrack;
     // The index of the event's track in tracks(), registered when new (past
     // kMaxTraceTracks, the overflow track's).  A caller that keeps it per
     // track passes it to add(), saving a lookup per event.
@@ -113,7 +91,7 @@ public:
     // Forgets everything (the next profile, or an aborted one).
     void clear();
 
-    const std::vector<Track>& tracks() const { return tracks_; }
+    const std::vector<Track>& tracks() const { return tracks_.tracks(); }
     int64_t count() const { return count_; }
     // Time span of all events (0, 0 when empty).
     int64_t start_ns() const { return count_ ? min_ts_ : 0; }
@@ -160,10 +138,8 @@ private:
     bool arrival_order_ = true;  // keys_ (sorted or not) still in chunk_ order
     std::FILE* spill_ = nullptr;
     std::vector<Run> runs_;
-    std::vector<Track> tracks_;
-    std::unordered_map<std::string, uint32_t> track_ids_;
+    TrackTable tracks_;
     std::string key_;
-    uint32_t overflow_track_ = kNoTrack;
     int64_t merged_events_ = 0;
     std::string merged_;  // the merged track name of the event being added
     int64_t count_ = 0;

@@ -44,11 +44,21 @@ for (const t of TABLES) {
     : `CREATE VIEW ${t} AS SELECT NULL AS rank WHERE false`);
 }
 
-const norm = (v) => (typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v);
+// Fractions to 6 places; integers as they are (scaling a large one by 1e6
+// would round it).
+const norm = (v) => (typeof v === 'bigint' ? Number(v)
+  : typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e6) / 1e6 : v);
 const rowsOf = (objs) => objs.map((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, norm(v)])));
 let failures = 0;
 const differ = (what, a, b) => {
-  console.log(`DIFFERS: ${what}\n  duckdb: ${JSON.stringify(a).slice(0, 600)}\n  nx:     ${JSON.stringify(b).slice(0, 600)}`);
+  // Rows: the first that differs, not the first 600 characters of each.
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const k = a.findIndex((row, i) => JSON.stringify(row) !== JSON.stringify(b[i]));
+    const at = k < 0 ? a.length : k;
+    [what, a, b] = [`${what} (row ${at} of ${a.length} / ${b.length})`, a[at], b[at]];
+  }
+  const text = (v) => JSON.stringify(v, (key, x) => (typeof x === 'bigint' ? x.toString() : x)).slice(0, 600);
+  console.log(`DIFFERS: ${what}\n  duckdb: ${text(a)}\n  nx:     ${text(b)}`);
   failures++;
 };
 
@@ -78,7 +88,26 @@ for (const t of TABLES) {
   else console.log(`same: rows of ${t} (${duck.reduce((s, r) => s + r.n, 0)})`);
 }
 
-// arrow-rs decodes every file, with DuckDB's row count.
+// The events' and counters' values, per profile and track: the same in
+// DuckDB as in nx's own reader (every page, whichever lane wrote it, and
+// the dictionary and PLAIN pages of one chunk).
+const DIGESTS = {
+  events: `SELECT profile, track_id, COUNT(*) AS n, SUM(ts) AS ts, SUM(dur) AS dur, COUNT(name) AS names,
+           SUM(LENGTH(name)) AS name_chars, MIN(name) AS min_name, MAX(name) AS max_name, SUM(LENGTH(args)) AS args_chars,
+           SUM(depth) AS depth FROM events GROUP BY 1, 2 ORDER BY 1, 2`,
+  counters: `SELECT profile, track_id, COUNT(*) AS n, SUM(ts) AS ts, SUM(value) AS value FROM counters
+             GROUP BY 1, 2 ORDER BY 1, 2`,
+};
+for (const [t, sql] of Object.entries(DIGESTS)) {
+  const duck = rowsOf((await con.runAndReadAll(sql)).getRowObjectsJS());
+  const nx = nxQuery(['--sql', sql]);
+  if (JSON.stringify(duck) !== JSON.stringify(nx)) differ(`values of ${t}`, duck, nx);
+  else console.log(`same: values of ${t} (${duck.length} tracks)`);
+}
+
+// arrow-rs decodes every file, with DuckDB's row count (and, for events,
+// the sum of ts and of the names' lengths).
+let arrowTs = 0n, arrowNameChars = 0;
 for (const t of TABLES) {
   const dir = path.join(dataset, t);
   if (!fs.existsSync(dir)) continue;
@@ -87,10 +116,22 @@ for (const t of TABLES) {
     for (const file of fs.readdirSync(path.join(dir, part)).filter((f) => f.endsWith('.parquet'))) {
       const table = A.tableFromIPC(pw.readParquet(fs.readFileSync(path.join(dir, part, file))).intoIPCStream());
       rows += table.numRows;
+      if (t === 'events') {
+        const ts = table.getChild('ts'), name = table.getChild('name');
+        for (let i = 0; i < table.numRows; i++) {
+          arrowTs += BigInt(ts.get(i));
+          arrowNameChars += (name.get(i) || '').length;
+        }
+      }
     }
   }
   const duck = norm((await con.runAndReadAll(`SELECT COUNT(*) AS n FROM ${t}`)).getRowObjectsJS()[0].n);
   if (rows !== duck) differ(`arrow-rs rows of ${t}`, duck, rows);
+}
+{
+  const d = (await con.runAndReadAll('SELECT SUM(ts) AS ts, SUM(LENGTH(name)) AS chars FROM events')).getRowObjectsJS()[0];
+  if (BigInt(d.ts ?? 0) !== arrowTs || norm(d.chars ?? 0) !== arrowNameChars)
+    differ('arrow-rs sums of events (ts, name characters)', [d.ts, d.chars], [arrowTs, arrowNameChars]);
 }
 console.log(failures ? `${failures} difference(s)` : 'DuckDB, arrow-rs and nx-query agree');
 process.exit(failures ? 1 : 0);

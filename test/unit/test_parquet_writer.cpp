@@ -1,8 +1,8 @@
 // ParquetWriter (common/parquet/parquet_writer.h) read back by nx's own
 // reader: every type, nulls, several row groups and pages, dictionary and
 // plain strings, each codec, the footer's metadata; and that nothing is left
-// behind when a writer is not committed.  DuckDB and arrow-rs read the same
-// files in test/fixtures/parquet/crosscheck_writer.mjs.
+// behind when a writer is not committed.  DuckDB and arrow-rs read what the
+// writer makes of a dataset in test/crosscheck/dataset_duckdb.mjs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -268,36 +268,42 @@ TEST(ParquetWriter, ExtremeValuesAndEmptyStringsSurvive) {
     fs::remove(path);
 }
 
+// The first pages repeat 50 names (a dictionary); then 120,000 distinct ones
+// overflow it (65,536 entries): those pages are PLAIN, in the same chunk, and
+// every value reads back.  With two lanes the pages interleave in the order
+// they fill, but a chunk holds them lane by lane: PLAIN pages of lane 0 come
+// before dictionary pages of lane 1.
 TEST(ParquetWriter, ADictionaryThatOutgrowsItsLimitGoesOnInPlainPages) {
-    // The first page repeats two names (a dictionary); then 70,000 distinct
-    // ones overflow it (65,536 entries): those pages are PLAIN, in the same
-    // chunk, and every value reads back.
-    std::string path = temp_path("overflow");
     WriterOptions o;
     o.page_values = 1000;
     o.row_group_rows = 200000;
-    const int n = 71000;
-    auto value = [](int k) { return k < 1000 ? std::string(k % 2 ? "a" : "b") : "u" + std::to_string(k); };
-    {
-        ParquetWriter w(path, {{"s", ValueType::string, false}}, o);
-        for (int k = 0; k < n; ++k) {
-            w.set_string(0, value(k));
-            w.end_row();
+    const int n = 140000;
+    auto value = [](int k) { return k < 20000 ? "n" + std::to_string(k % 50) : "u" + std::to_string(k); };
+    for (int lanes : {1, 2}) {
+        std::string path = temp_path("overflow" + std::to_string(lanes));
+        {
+            ParquetWriter w(path, {{"s", ValueType::string, false}}, o);
+            for (int k = 0; k < n; ++k) {
+                w.lane(static_cast<size_t>(k % lanes));
+                w.set_string(0, value(k));
+                w.end_row();
+            }
+            w.commit();
         }
-        w.commit();
+        auto file = ParquetFile::open(path);
+        const ColumnMetaData& m = *file->metadata().row_groups[0].columns[0].meta;
+        EXPECT_TRUE(m.dictionary_page_offset.has_value());
+        EXPECT_NE(std::find(m.encodings.begin(), m.encodings.end(), Encoding::plain), m.encodings.end());
+        TableReader r({path}, {"s"});
+        int at = 0;
+        while (r.next()) {
+            int k = lanes == 1 ? at : at < n / 2 ? 2 * at : 2 * (at - n / 2) + 1;
+            ASSERT_EQ(std::string(r.column(0)->str()), value(k)) << lanes << " lanes, row " << at;
+            ++at;
+        }
+        EXPECT_EQ(at, n);
+        fs::remove(path);
     }
-    auto file = ParquetFile::open(path);
-    const ColumnMetaData& m = *file->metadata().row_groups[0].columns[0].meta;
-    EXPECT_TRUE(m.dictionary_page_offset.has_value());
-    EXPECT_NE(std::find(m.encodings.begin(), m.encodings.end(), Encoding::plain), m.encodings.end());
-    TableReader r({path}, {"s"});
-    int k = 0;
-    while (r.next()) {
-        ASSERT_EQ(std::string(r.column(0)->str()), value(k)) << "row " << k;
-        ++k;
-    }
-    EXPECT_EQ(k, n);
-    fs::remove(path);
 }
 
 // Readers prune row groups by the footer's min/max, so they must be each
@@ -385,6 +391,136 @@ TEST(ParquetWriter, StatisticsAreEachChunksTrueMinMaxAndNullCount) {
         EXPECT_NE(std::find(m.encodings.begin(), m.encodings.end(), Encoding::plain), m.encodings.end());
     }
     fs::remove(path);
+}
+
+// Lanes: rows come interleaved (row k to lane k % 3, as a dataset's events
+// come from several tracks), and each row group holds lane 0's rows, then
+// lane 1's, then lane 2's, each in the order they came.  Pages of four rows
+// make every lane encode pages while the others fill theirs, and row groups
+// of 50 rows end mid-lane; the dictionary of "name" is shared by the lanes'
+// pages of a chunk, and a lane's page of a string column may end early.
+TEST(ParquetWriter, LanesKeepEachLanesRowsTogetherInEveryRowGroup) {
+    std::string path = temp_path("lanes");
+    WriterOptions o;
+    o.page_values = 4;
+    o.row_group_rows = 50;
+    o.sorted_by = {1};
+    const int64_t n = 230;
+    {
+        ParquetWriter w(path, kColumns, o);
+        for (int64_t k = 0; k < n; ++k) {
+            w.lane(static_cast<size_t>(k % 3));
+            w.set_int64(0, k);
+            w.set_int32(1, static_cast<int32_t>(k % 3));
+            if (!null_at(k)) w.set_string(5, name_of(k));
+            w.set_string(6, text_of(k));
+            w.end_row();
+        }
+        w.commit();
+    }
+    // The expected order: each row group's 50 rows (the last one's 30), by lane.
+    std::vector<int64_t> want;
+    for (int64_t first = 0; first < n; first += 50) {
+        for (int64_t lane = 0; lane < 3; ++lane)
+            for (int64_t k = first; k < std::min(first + 50, n); ++k)
+                if (k % 3 == lane) want.push_back(k);
+    }
+    TableReader r({path}, {"id", "i32", "name", "text"});
+    size_t at = 0;
+    while (r.next()) {
+        ASSERT_LT(at, want.size());
+        int64_t k = want[at++];
+        ASSERT_EQ(r.column(0)->i64(), k) << "row " << at - 1;
+        EXPECT_EQ(r.column(1)->i64(), k % 3);
+        EXPECT_EQ(r.column(2)->is_null(), null_at(k));
+        if (!null_at(k)) {
+            EXPECT_EQ(r.column(2)->str(), name_of(k));
+        }
+        EXPECT_EQ(r.column(3)->str(), text_of(k));
+    }
+    EXPECT_EQ(at, want.size());
+    auto file = ParquetFile::open(path);
+    ASSERT_EQ(file->metadata().row_groups.size(), 5u);
+    for (const RowGroup& g : file->metadata().row_groups) EXPECT_EQ(g.sorted_by, std::vector<int32_t>{1});
+    fs::remove(path);
+}
+
+// A caller whose next row would break the order ends the row group first;
+// one that cannot says so, and that row group makes no claim.  A lane used
+// by no row of a group costs it nothing.
+TEST(ParquetWriter, EndGroupAndGroupUnsortedAreWhatTheFooterSays) {
+    std::string path = temp_path("groups");
+    WriterOptions o;
+    o.sorted_by = {0};
+    {
+        ParquetWriter w(path, {{"id", ValueType::int64, false}}, o);
+        auto row = [&](size_t lane, int64_t v) {
+            w.lane(lane);
+            w.set_int64(0, v);
+            w.end_row();
+        };
+        row(0, 1), row(1, 5), row(0, 2);
+        w.end_group();
+        w.end_group();  // nothing since: no empty row group
+        EXPECT_EQ(w.row_groups(), 1u);
+        row(1, 0), row(5, 9);
+        w.group_unsorted();
+        row(0, 3);
+        w.commit();
+    }
+    auto file = ParquetFile::open(path);
+    const auto& groups = file->metadata().row_groups;
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0].num_rows, 3);
+    EXPECT_EQ(groups[0].sorted_by, std::vector<int32_t>{0});
+    EXPECT_EQ(groups[1].num_rows, 3);
+    EXPECT_TRUE(groups[1].sorted_by.empty());
+    TableReader r({path}, {"id"});
+    std::vector<int64_t> got;
+    while (r.next()) got.push_back(r.column(0)->i64());
+    EXPECT_EQ(got, (std::vector<int64_t>{1, 2, 5, 3, 0, 9}));
+    fs::remove(path);
+}
+
+// Many lanes of a few rows each (a profile's many small tracks) share their
+// pages: the file is about the size of the same rows in one lane, not a page
+// per lane and column.  And past lanes_bytes, every lane's page is encoded
+// and its memory freed, the rows all still there in lane order.
+TEST(ParquetWriter, SmallLanesShareAPageAndTheLanesMemoryIsBounded) {
+    auto write = [](const std::string& path, size_t lanes, int64_t lanes_bytes) {
+        WriterOptions o;
+        o.page_values = 4096;
+        o.lanes_bytes = lanes_bytes;
+        ParquetWriter w(path, kColumns, o);
+        for (int64_t k = 0; k < 3000; ++k) {
+            w.lane(static_cast<size_t>(k) % lanes);
+            w.set_int64(0, k);
+            w.set_string(5, name_of(k));
+            w.set_string(6, text_of(k));
+            w.end_row();
+        }
+        w.commit();
+        return fs::file_size(path);
+    };
+    std::string one = temp_path("one_lane"), many = temp_path("many_lanes"), tight = temp_path("tight_lanes");
+    auto one_bytes = write(one, 1, int64_t{16} << 20);
+    auto many_bytes = write(many, 1000, int64_t{16} << 20);
+    EXPECT_LT(many_bytes, one_bytes * 12 / 10) << "one lane " << one_bytes << " bytes, 1000 lanes " << many_bytes;
+    write(tight, 1000, 4096);
+    for (const std::string& path : {many, tight}) {
+        TableReader r({path}, {"id", "name"});
+        int64_t at = 0;
+        while (r.next()) {
+            // Lane L holds L, L + 1000, L + 2000.
+            int64_t want = (at % 3) * 1000 + at / 3;
+            ASSERT_EQ(r.column(0)->i64(), want) << path << " row " << at;
+            EXPECT_EQ(r.column(1)->str(), name_of(want));
+            ++at;
+        }
+        EXPECT_EQ(at, 3000) << path;
+        fs::remove(path);
+    }
+    fs::remove(one);
 }
 
 TEST(ParquetWriter, AWriterNotCommittedLeavesNothing) {

@@ -1,0 +1,116 @@
+#include "common/dataset/track_order_window.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "common/io/error.h"
+
+namespace nx {
+
+TrackOrderWindow::TrackOrderWindow(Target& target, size_t window, size_t budget_bytes)
+    : target_(target), window_(std::max<size_t>(window, 1)), budget_(budget_bytes) {}
+
+size_t TrackOrderWindow::bytes_of(const Held& h) const {
+    size_t n = sizeof(Held);
+    for (uint32_t l : h.length) n += l;
+    return n;
+}
+
+void TrackOrderWindow::add(const Event& e, uint32_t track) {
+    if (track >= tracks_.size()) tracks_.resize(track + 1);
+    Track& t = tracks_[track];
+    Held h;
+    h.ts = e.ts_ns;
+    h.end = event_end(e.ts_ns, e.type == EventType::counter ? 0 : e.dur_ns);
+    h.seq = seq_++;
+    h.bytes = e.bytes;
+    h.flops = e.flops;
+    h.model_flops = e.model_flops;
+    h.value = e.value;
+    h.depth = e.depth;
+    h.type = e.type;
+    h.engine = e.engine;
+    h.dma_kind = e.dma_kind;
+    h.transpose = e.transpose;
+    const std::string_view strings[kStrings] = {e.name, e.opcode, e.hlo_name, e.layer, e.tensor, e.args_json};
+    size_t total = 0;
+    for (std::string_view v : strings) total += v.size();
+    if (t.arena.size() + total > std::numeric_limits<uint32_t>::max())
+        throw Error("a track's events held for ordering exceed 4 GiB", {}, e.line);
+    h.offset = static_cast<uint32_t>(t.arena.size());
+    for (int i = 0; i < kStrings; ++i) {
+        h.length[i] = static_cast<uint32_t>(strings[i].size());
+        t.arena.append(strings[i]);
+    }
+    if (!t.held.empty()) {
+        const Held& last = t.held.back();
+        if (before(h.ts, h.end, h.depth, last.ts, last.end, last.depth)) t.sorted = false;
+    }
+    t.held.push_back(h);
+    held_bytes_ += bytes_of(h);
+    if (t.held.size() >= 2 * window_) let_out(track, t.held.size() - window_);
+    if (held_bytes_ > budget_)
+        for (uint32_t k = 0; k < tracks_.size(); ++k) let_out(k, (tracks_[k].held.size() + 1) / 2);
+}
+
+void TrackOrderWindow::let_out(uint32_t track, size_t n) {
+    Track& t = tracks_[track];
+    n = std::min(n, t.held.size());
+    if (n == 0) return;
+    if (!t.sorted) {
+        // Stable: events at one place keep their arrival order.
+        std::stable_sort(t.held.begin(), t.held.end(), [](const Held& a, const Held& b) {
+            return before(a.ts, a.end, a.depth, b.ts, b.end, b.depth);
+        });
+        t.sorted = true;
+    }
+    out_.track = track;
+    for (size_t k = 0; k < n; ++k) {
+        const Held& h = t.held[k];
+        out_.ts = h.ts;
+        out_.end = h.end;
+        out_.seq = h.seq;
+        out_.type = h.type;
+        out_.engine = h.engine;
+        out_.dma_kind = h.dma_kind;
+        out_.transpose = h.transpose;
+        out_.depth = h.depth;
+        out_.bytes = h.bytes;
+        out_.flops = h.flops;
+        out_.model_flops = h.model_flops;
+        out_.value = h.value;
+        std::string_view* views[kStrings] = {&out_.name, &out_.opcode, &out_.hlo_name,
+                                             &out_.layer, &out_.tensor, &out_.args_json};
+        size_t at = h.offset;
+        for (int i = 0; i < kStrings; ++i) {
+            *views[i] = std::string_view(t.arena).substr(at, h.length[i]);
+            at += h.length[i];
+        }
+        held_bytes_ -= bytes_of(h);
+        target_.row(out_);
+    }
+    // The rest move to the front, their strings to a fresh arena.
+    std::string arena;
+    for (size_t k = n; k < t.held.size(); ++k) {
+        Held& h = t.held[k];
+        size_t len = 0;
+        for (uint32_t l : h.length) len += l;
+        auto offset = static_cast<uint32_t>(arena.size());
+        arena.append(t.arena, h.offset, len);
+        h.offset = offset;
+    }
+    t.held.erase(t.held.begin(), t.held.begin() + static_cast<std::ptrdiff_t>(n));
+    t.arena.swap(arena);
+}
+
+void TrackOrderWindow::drain() {
+    for (uint32_t k = 0; k < tracks_.size(); ++k) let_out(k, tracks_[k].held.size());
+}
+
+void TrackOrderWindow::clear() {
+    tracks_.clear();
+    held_bytes_ = 0;
+    seq_ = 0;
+}
+
+}  // namespace nx

@@ -1,0 +1,93 @@
+// TrackOrderWindow: a profile's events as they come, let out track by track
+// in the order a dataset's events table keeps them (each track's events by
+// start time, longer first, lower nesting depth, then arrival: the trace
+// spool's order, event_spool.h), so that they are encoded while the profile
+// is still being read instead of sorted at its end.
+//
+// Sources deliver each track nearly in order, not exactly: neuron-profile
+// JSON's semaphore and counter rows run up to a few hundred events late on
+// a track (the trn2 real sample: 261), a Chrome trace's B/E parent comes
+// after its children.  So each track holds its newest events, up to twice
+// the window, and lets the older half out, sorted, when it fills: an event
+// late by less than the window still comes out in its place.  One later
+// than that comes out after events it should precede; the caller sees it
+// (it precedes the last event let out on its track) and ends the row group
+// there (dataset_sink.cpp).  Memory is bounded: past the budget every track
+// lets out its older half.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/profile/event.h"
+#include "common/trace/event_spool.h"
+
+namespace nx {
+
+class TrackOrderWindow {
+public:
+    // Where the events go, one at a time, in order within each track.  The
+    // event's strings are valid during the call.
+    class Target {
+    public:
+        virtual ~Target() = default;
+        virtual void row(const SpooledEvent& e) = 0;
+    };
+
+    static constexpr size_t kDefaultWindow = 512;
+    static constexpr size_t kDefaultBudgetBytes = size_t{8} << 20;
+
+    explicit TrackOrderWindow(Target& target, size_t window = kDefaultWindow,
+                              size_t budget_bytes = kDefaultBudgetBytes);
+
+    // `track`: the event's index in the profile's TrackTable.
+    void add(const Event& e, uint32_t track);
+    // Lets out everything held, track by track (the profile's end).
+    void drain();
+    // Forgets everything held (an aborted profile, the next one).
+    void clear();
+
+    // An event's place in its track: start, longer first, lower depth
+    // (arrival breaks ties).  Whether `a` goes before `b`.
+    static bool before(int64_t a_ts, int64_t a_end, int32_t a_depth, int64_t b_ts, int64_t b_end, int32_t b_depth) {
+        if (a_ts != b_ts) return a_ts < b_ts;
+        if (a_end != b_end) return a_end > b_end;
+        return a_depth < b_depth;
+    }
+
+private:
+    enum { kName, kOpcode, kHlo, kLayer, kTensor, kArgs, kStrings };
+    struct Held {
+        int64_t ts = 0, end = 0;
+        uint64_t seq = 0;
+        int64_t bytes = -1;
+        double flops = -1, model_flops = -1, value = 0;
+        int32_t depth = 0;
+        uint32_t offset = 0;  // of its strings in its track's arena
+        uint32_t length[kStrings] = {};
+        EventType type = EventType::instruction;
+        Engine engine = Engine::none;
+        DmaKind dma_kind = DmaKind::unknown;
+        bool transpose = false;
+    };
+    struct Track {
+        std::vector<Held> held;
+        std::string arena;  // the held events' strings
+        bool sorted = true;
+    };
+
+    // Lets out the track's `n` first events in order, keeps the rest.
+    void let_out(uint32_t track, size_t n);
+    size_t bytes_of(const Held& h) const;
+
+    Target& target_;
+    size_t window_, budget_;
+    std::vector<Track> tracks_;
+    size_t held_bytes_ = 0;
+    uint64_t seq_ = 0;
+    SpooledEvent out_;  // reused
+};
+
+}  // namespace nx

@@ -1,0 +1,206 @@
+// The dataset's events as they come: TrackOrderWindow (common/dataset/
+// track_order_window.h) puts each track's events in the events table's order
+// within its window, and DatasetSink (common/dataset/dataset_sink.h) writes
+// them into the Parquet writer's lanes, ending a row group before an event
+// that came later than the window, so every row group holds what its footer
+// claims: its rows by track, then time.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/dataset/dataset_layout.h"
+#include "common/dataset/dataset_sink.h"
+#include "common/dataset/track_order_window.h"
+#include "common/parquet/parquet_file.h"
+#include "common/parquet/table_reader.h"
+#include "common/profile/profile.h"
+
+namespace {
+
+using namespace nx;
+namespace fs = std::filesystem;
+
+struct Seen {
+    uint32_t track;
+    int64_t ts, end;
+    int32_t depth;
+    std::string name, args;
+};
+
+struct Collect : TrackOrderWindow::Target {
+    std::vector<Seen> rows;
+    void row(const SpooledEvent& e) override {
+        rows.push_back({e.track, e.ts, e.end, e.depth, std::string(e.name), std::string(e.args_json)});
+    }
+};
+
+Event slice(int64_t ts, int64_t dur, std::string_view name, int32_t depth = 0) {
+    Event e;
+    e.type = EventType::instruction;
+    e.ts_ns = ts;
+    e.dur_ns = dur;
+    e.name = name;
+    e.args_json = name;
+    e.depth = depth;
+    return e;
+}
+
+// How many rows come before one they should follow, track by track.
+int out_of_order(const std::vector<Seen>& rows) {
+    int n = 0;
+    std::vector<const Seen*> last;
+    for (const Seen& r : rows) {
+        if (r.track >= last.size()) last.resize(r.track + 1, nullptr);
+        if (last[r.track] && TrackOrderWindow::before(r.ts, r.end, r.depth, last[r.track]->ts, last[r.track]->end,
+                                                      last[r.track]->depth))
+            ++n;
+        last[r.track] = &r;
+    }
+    return n;
+}
+
+TEST(TrackOrderWindow, EventsLateByLessThanTheWindowComeOutInTheirPlace) {
+    // Three tracks of 3,000 events each, every event displaced by up to 100
+    // places on its track (the window is 128); names and args survive the
+    // held strings' moves.
+    Collect out;
+    TrackOrderWindow w(out, 128);
+    std::mt19937 rng(5);
+    std::vector<std::tuple<uint32_t, int64_t>> order;
+    for (uint32_t t = 0; t < 3; ++t)
+        for (int64_t k = 0; k < 3000; ++k) order.emplace_back(t, k * 10 + static_cast<int64_t>(rng() % 1000));
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return std::get<1>(a) / 1000 < std::get<1>(b) / 1000;  // arrival: roughly by time, not exactly
+    });
+    std::vector<std::string> names;
+    names.reserve(order.size());
+    for (const auto& [t, ts] : order) names.push_back("t" + std::to_string(t) + "@" + std::to_string(ts));
+    for (size_t k = 0; k < order.size(); ++k) w.add(slice(std::get<1>(order[k]), 5, names[k]), std::get<0>(order[k]));
+    w.drain();
+    ASSERT_EQ(out.rows.size(), order.size());
+    EXPECT_EQ(out_of_order(out.rows), 0);
+    for (const Seen& r : out.rows) {
+        EXPECT_EQ(r.name, "t" + std::to_string(r.track) + "@" + std::to_string(r.ts));
+        EXPECT_EQ(r.args, r.name);
+    }
+}
+
+TEST(TrackOrderWindow, TiesGoLongerFirstThenLowerDepthThenArrival) {
+    Collect out;
+    TrackOrderWindow w(out, 16);
+    w.add(slice(100, 5, "child", 1), 0);
+    w.add(slice(100, 5, "second", 1), 0);
+    w.add(slice(100, 50, "parent", 0), 0);
+    w.add(slice(100, 5, "shallow", 0), 0);
+    w.add(slice(90, 1, "earlier"), 0);
+    w.drain();
+    std::vector<std::string> names;
+    for (const Seen& r : out.rows) names.push_back(r.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"earlier", "parent", "shallow", "child", "second"}));
+}
+
+TEST(TrackOrderWindow, AnEventLaterThanTheWindowComesOutAfterThoseItPrecedes) {
+    // The caller sees it: the row it follows is later.
+    Collect out;
+    TrackOrderWindow w(out, 8);
+    for (int64_t k = 1; k <= 100; ++k) w.add(slice(k * 10, 1, "on time"), 0);
+    w.add(slice(15, 1, "late"), 0);
+    w.drain();
+    ASSERT_EQ(out.rows.size(), 101u);
+    EXPECT_EQ(out_of_order(out.rows), 1);
+    auto late = std::find_if(out.rows.begin(), out.rows.end(), [](const Seen& r) { return r.name == "late"; });
+    ASSERT_NE(late, out.rows.end());
+    EXPECT_GT((late - 1)->ts, 15);
+}
+
+TEST(TrackOrderWindow, PastItsBudgetEveryTrackLetsOutItsOlderHalf) {
+    // 500 tracks of in-order events and a budget of a few dozen events: all
+    // come out, in order, long before the end.
+    Collect out;
+    TrackOrderWindow w(out, 1024, 8192);
+    for (int64_t k = 0; k < 20000; ++k) w.add(slice(k, 1, "e"), static_cast<uint32_t>(k % 500));
+    EXPECT_GT(out.rows.size(), 19000u);
+    w.drain();
+    EXPECT_EQ(out.rows.size(), 20000u);
+    EXPECT_EQ(out_of_order(out.rows), 0);
+    w.clear();
+    w.drain();
+    EXPECT_EQ(out.rows.size(), 20000u);
+}
+
+// A profile written by DatasetSink: its events file's row groups and rows.
+struct Written {
+    std::vector<parquet::RowGroup> groups;
+    std::vector<std::pair<int64_t, int64_t>> rows;  // track_id, ts in file order
+};
+
+Written write_profile(const std::vector<std::pair<std::string, int64_t>>& events, const std::string& root) {
+    fs::remove_all(root);
+    DatasetSink sink(root);
+    ProfileInfo info;
+    info.id = "p_0123456789abcdef";
+    info.name = "lanes";
+    info.rank = 3;
+    sink.begin_profile(info);
+    for (const auto& [track, ts] : events) {
+        Event e = slice(ts, 2, "op");
+        e.track = track;
+        sink.event(e);
+    }
+    ProfileSummary summary;
+    summary.events = static_cast<int64_t>(events.size());
+    sink.end_profile(info, summary);
+    std::string path = dataset::profile_file(root, "events", 3, info.id);
+    Written w;
+    w.groups = parquet::ParquetFile::open(path)->metadata().row_groups;
+    parquet::TableReader r({path}, {"track_id", "ts"});
+    while (r.next()) w.rows.emplace_back(r.column(0)->i64(), r.column(1)->i64());
+    fs::remove_all(root);
+    return w;
+}
+
+TEST(DatasetSink, AnEventLaterThanTheWindowEndsTheRowGroupSoEachStaysSorted) {
+    // Two tracks; one event of track "b" comes 5,000 events late (the window
+    // is 512): the row group ends before it.
+    std::vector<std::pair<std::string, int64_t>> events;
+    for (int64_t k = 0; k < 10000; ++k) {
+        events.emplace_back("a", k * 10);
+        if (k != 1000) events.emplace_back("b", k * 10 + 5);
+        if (k == 6000) events.emplace_back("b", 1000 * 10 + 5);
+    }
+    Written w = write_profile(events, testing::TempDir() + "nx_dataset_late");
+    ASSERT_EQ(w.rows.size(), events.size());
+    ASSERT_EQ(w.groups.size(), 2u);
+    size_t at = 0;
+    for (const parquet::RowGroup& g : w.groups) {
+        EXPECT_EQ(g.sorted_by.size(), 2u);  // track_id, ts
+        for (int64_t k = 1; k < g.num_rows; ++k)
+            EXPECT_LE(w.rows[at + k - 1], w.rows[at + k]) << "row " << at + k;
+        at += static_cast<size_t>(g.num_rows);
+    }
+    std::vector<std::pair<int64_t, int64_t>> sorted = w.rows;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
+}
+
+TEST(DatasetSink, PastSixteenLateEventsTheirRowGroupsMakeNoClaim) {
+    // A track that goes backwards every 2,000 events: 16 breaks end row
+    // groups (each sorted); the group the 17th lands in says nothing.
+    std::vector<std::pair<std::string, int64_t>> events;
+    for (int64_t block = 0; block < 20; ++block)
+        for (int64_t k = 0; k < 2000; ++k) events.emplace_back("a", (100 - block) * 100000 + k);
+    Written w = write_profile(events, testing::TempDir() + "nx_dataset_backwards");
+    ASSERT_EQ(w.rows.size(), events.size());
+    ASSERT_GE(w.groups.size(), 17u);
+    int claims = 0;
+    for (const parquet::RowGroup& g : w.groups) claims += g.sorted_by.empty() ? 0 : 1;
+    EXPECT_EQ(claims, 16);
+    EXPECT_TRUE(w.groups.back().sorted_by.empty());
+}
+
+}  // namespace
