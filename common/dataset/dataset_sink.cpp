@@ -260,14 +260,12 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
           counters(table("counters"), dataset::profile_file(root, "counters", info.rank, info.id), o, id,
                    o.track_page_rows),
           window(*this, o.order_window) {
-        const dataset::Table& t = table("events");
         c_track = events.col("track_id"), c_type = events.col("type"), c_ts = events.col("ts");
         c_dur = events.col("dur"), c_name = events.col("name"), c_opcode = events.col("opcode");
         c_hlo = events.col("hlo_name"), c_layer = events.col("layer"), c_bytes = events.col("bytes");
         c_flops = events.col("flops"), c_model = events.col("model_flops"), c_kind = events.col("dma_kind");
         c_tensor = events.col("tensor"), c_depth = events.col("depth"), c_transpose = events.col("transpose");
         c_args = events.col("args");
-        (void)t;
     }
 
     static const dataset::Table& table(std::string_view name) {
@@ -324,23 +322,22 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
         else w.set_string(c, v);
     }
 
-    // An event later than the window on its track would go after events it
-    // precedes: the row group ends before it, so that each stays in order.
+    // An event later than the window on its track would go before events
+    // of its track already in the row group (the claim is track, then start
+    // time): the row group ends before it, so that each stays in order.
     void keep_order(ParquetWriter& w, bool counter, const SpooledEvent& e) {
         std::vector<Last>& lasts = counter ? last_counter : last_event;
         if (e.track >= lasts.size()) lasts.resize(e.track + 1);
         Last& last = lasts[e.track];
-        if (last.group == w.row_groups() &&
-            TrackOrderWindow::before(e.ts, e.end, e.depth, last.ts, last.end, last.depth)) {
+        if (last.group == w.row_groups() && e.ts < last.ts) {
             if (++breaks <= kMaxOrderBreaks) w.end_group();
             else w.group_unsorted();
         }
-        last = {e.ts, e.end, e.depth, w.row_groups()};
+        last = {e.ts, w.row_groups()};
     }
 
     struct Last {
-        int64_t ts = 0, end = 0;
-        int32_t depth = 0;
+        int64_t ts = 0;
         size_t group = SIZE_MAX;  // the row group it went to
     };
 
@@ -351,6 +348,9 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
     TrackOrderWindow window;
     std::vector<Last> last_event, last_counter;
     int breaks = 0;
+    // An exception while its events were written: the window and the files
+    // are unfit for more, and the profile cannot end well.
+    bool failed = false;
     size_t c_track, c_type, c_ts, c_dur, c_name, c_opcode, c_hlo, c_layer, c_bytes, c_flops, c_model, c_kind, c_tensor,
         c_depth, c_transpose, c_args;
 };
@@ -382,7 +382,16 @@ void DatasetSink::begin_profile(const ProfileInfo& info) {
     open_ = std::make_unique<Open>(root_, info, options_);
 }
 
-void DatasetSink::event(const Event& e) { open_->add(e); }
+void DatasetSink::event(const Event& e) {
+    if (!open_) throw Error("internal: an event for the dataset with no profile begun");
+    if (open_->failed) throw Error("the profile's events could not be written to the dataset (the error above)");
+    try {
+        open_->add(e);
+    } catch (...) {
+        open_->failed = true;
+        throw;
+    }
+}
 
 void DatasetSink::abort_profile() { open_.reset(); }
 
@@ -390,6 +399,10 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
     // Every table's file is written in full under a temporary name first; a
     // failure on the way removes them all (the writers are not committed).
     std::unique_ptr<Open> open = std::move(open_);
+    if (!open) throw Error("internal: a profile ended for the dataset with none begun");
+    if (open->failed) throw Error("the profile's events could not be written to the dataset (the error above)");
+    // The events' rows carry the id the profile began with.
+    if (info.id != open->id) throw Error("internal: the profile's id changed as it was read: " + open->id + ", " + info.id);
     open->window.drain();
     if (info.rank != open->rank) make_partition_dirs(root_, info.rank);
     std::vector<std::unique_ptr<TableWriter>> files;

@@ -10,10 +10,10 @@ namespace nx {
 TrackOrderWindow::TrackOrderWindow(Target& target, size_t window, size_t budget_bytes)
     : target_(target), window_(std::max<size_t>(window, 1)), budget_(budget_bytes) {}
 
-size_t TrackOrderWindow::bytes_of(const Held& h) const {
-    size_t n = sizeof(Held);
-    for (uint32_t l : h.length) n += l;
-    return n;
+void TrackOrderWindow::account(Track& t) {
+    size_t now = t.held.capacity() * sizeof(Held) + t.arena.capacity();
+    held_bytes_ = held_bytes_ - t.accounted + now;
+    t.accounted = now;
 }
 
 void TrackOrderWindow::add(const Event& e, uint32_t track) {
@@ -47,7 +47,7 @@ void TrackOrderWindow::add(const Event& e, uint32_t track) {
         if (before(h.ts, h.end, h.depth, last.ts, last.end, last.depth)) t.sorted = false;
     }
     t.held.push_back(h);
-    held_bytes_ += bytes_of(h);
+    account(t);
     if (t.held.size() >= 2 * window_) let_out(track, t.held.size() - window_);
     if (held_bytes_ > budget_)
         for (uint32_t k = 0; k < tracks_.size(); ++k) let_out(k, (tracks_[k].held.size() + 1) / 2);
@@ -86,7 +86,6 @@ void TrackOrderWindow::let_out(uint32_t track, size_t n) {
             *views[i] = std::string_view(t.arena).substr(at, h.length[i]);
             at += h.length[i];
         }
-        held_bytes_ -= bytes_of(h);
         target_.row(out_);
     }
     // The rest move to the front, their strings to a fresh arena.
@@ -100,7 +99,9 @@ void TrackOrderWindow::let_out(uint32_t track, size_t n) {
         h.offset = offset;
     }
     t.held.erase(t.held.begin(), t.held.begin() + static_cast<std::ptrdiff_t>(n));
+    if (t.held.size() < t.held.capacity() / 4) t.held.shrink_to_fit();
     t.arena.swap(arena);
+    account(t);
 }
 
 void TrackOrderWindow::drain() {

@@ -12,8 +12,9 @@
 // late by less than the window still comes out in its place.  One later
 // than that comes out after events it should precede; the caller sees it
 // (it precedes the last event let out on its track) and ends the row group
-// there (dataset_sink.cpp).  Memory is bounded: past the budget every track
-// lets out its older half.
+// there (dataset_sink.cpp).  Memory is bounded: past the budget (what the
+// tracks' buffers hold) every track lets out its older half, and a track
+// holding a quarter of what its buffer grew to gives the rest back.
 #pragma once
 
 #include <cstddef>
@@ -37,7 +38,7 @@ public:
     };
 
     static constexpr size_t kDefaultWindow = 512;
-    static constexpr size_t kDefaultBudgetBytes = size_t{8} << 20;
+    static constexpr size_t kDefaultBudgetBytes = size_t{16} << 20;
 
     explicit TrackOrderWindow(Target& target, size_t window = kDefaultWindow,
                               size_t budget_bytes = kDefaultBudgetBytes);
@@ -76,16 +77,21 @@ private:
         std::vector<Held> held;
         std::string arena;  // the held events' strings
         bool sorted = true;
+        size_t accounted = 0;  // its share of held_bytes_
     };
 
-    // Lets out the track's `n` first events in order, keeps the rest.
+    // Lets out the track's `n` first events in order, keeps the rest.  An
+    // exception from the target leaves the window unfit for use (the
+    // caller abandons the profile).
     void let_out(uint32_t track, size_t n);
-    size_t bytes_of(const Held& h) const;
+    // Counts what the track's vectors hold (their capacity, not their
+    // contents: memory a track once grew to counts until it is freed).
+    void account(Track& t);
 
     Target& target_;
     size_t window_, budget_;
     std::vector<Track> tracks_;
-    size_t held_bytes_ = 0;
+    size_t held_bytes_ = 0;  // every track's memory
     uint64_t seq_ = 0;
     SpooledEvent out_;  // reused
 };

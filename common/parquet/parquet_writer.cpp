@@ -194,18 +194,7 @@ struct PageBuffer {
     }
     bool page_empty() const { return defined.empty(); }
     // Appends `from`'s page of values to this one's.
-    void append_page(PageBuffer& from) {
-        if (page_empty()) {
-            defined.swap(from.defined);
-            i64.swap(from.i64);
-            i32.swap(from.i32);
-            f64.swap(from.f64);
-            f32.swap(from.f32);
-            b.swap(from.b);
-            arena.swap(from.arena);
-            ends.swap(from.ends);
-            return;
-        }
+    void append_page(const PageBuffer& from) {
         defined.insert(defined.end(), from.defined.begin(), from.defined.end());
         i64.insert(i64.end(), from.i64.begin(), from.i64.end());
         i32.insert(i32.end(), from.i32.begin(), from.i32.end());
@@ -322,7 +311,6 @@ struct ParquetWriter::State {
     std::vector<RowGroupMeta> groups;
     int64_t group_rows = 0;
     int64_t group_bytes = 0;  // the compressed pages held for this row group
-    int64_t raw_bytes = 0;    // the values in every lane's pages being filled
     int64_t held = 0;         // every lane's Lane::held
     int64_t row_bytes = 0;    // a row's fixed-width values and definition levels
     bool group_unsorted = false;
@@ -460,7 +448,6 @@ void ParquetWriter::set_string(size_t c, std::string_view v) {
     b.defined.push_back(1);
     b.arena.append(v);
     s_->lane->raw_bytes += static_cast<int64_t>(v.size());
-    s_->raw_bytes += static_cast<int64_t>(v.size());
     b.ends.push_back(static_cast<uint32_t>(b.arena.size()));
 }
 
@@ -596,7 +583,6 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ChunkState& ch
 // pages hold too much).
 void flush_lane_pages(ParquetWriter::State& s, const std::vector<WriterColumn>& columns, Lane& lane) {
     for (size_t c = 0; c < columns.size(); ++c) flush_page(s, columns[c], s.chunks[c], lane.columns[c]);
-    s.raw_bytes -= lane.raw_bytes;
     lane.raw_bytes = 0;
     lane.page_rows = 0;
 }
@@ -607,7 +593,7 @@ void write_chunk(ParquetWriter::State& s, size_t column, const WriterColumn& col
                  int64_t rows, ChunkMeta& chunk) {
     ChunkState& state = s.chunks[column];
     std::vector<uint8_t> empty_page;
-    if (rows == 0) {
+    if (rows == 0 && pages.empty()) {
         // An empty table: one empty page, so every reader sees the column.
         auto [u, c] = s.page(PageType::data, col.nullable ? std::vector<uint8_t>{0, 0, 0, 0} : std::vector<uint8_t>{}, 0,
                              Encoding::plain, empty_page);
@@ -651,6 +637,7 @@ void write_chunk(ParquetWriter::State& s, size_t column, const WriterColumn& col
 // rows each, a profile's many small tracks, make a page, not a page each).
 void gather_pages(ParquetWriter::State& s, size_t column, const WriterColumn& col, std::vector<uint8_t>& pages,
                   int64_t& rows) {
+    rows = 0;
     PageBuffer& merged = s.merged;
     auto flush_merged = [&] {
         if (merged.page_empty()) return;
@@ -664,6 +651,7 @@ void gather_pages(ParquetWriter::State& s, size_t column, const WriterColumn& co
         if (buf.rows > 0) {
             flush_merged();
             pages.insert(pages.end(), buf.pages.begin(), buf.pages.end());
+            rows += buf.rows;
             buf.pages.clear();
             // Many lanes would each keep their largest chunk's memory.
             if (s.lanes.size() > 1) buf.pages.shrink_to_fit();
@@ -676,7 +664,7 @@ void gather_pages(ParquetWriter::State& s, size_t column, const WriterColumn& co
             flush_merged();
     }
     flush_merged();
-    rows = merged.rows;
+    rows += merged.rows;
     merged.rows = 0;
 }
 
@@ -699,7 +687,6 @@ void flush_group(ParquetWriter::State& s, const std::vector<WriterColumn>& colum
     }
     for (const auto& lane : s.lanes)
         if (lane) lane->raw_bytes = lane->page_rows = 0;
-    s.raw_bytes = 0;
     s.groups.push_back(std::move(g));
     s.group_rows = 0;
     s.group_bytes = 0;
@@ -742,7 +729,6 @@ void ParquetWriter::end_row() {
     ++rows_;
     ++s_->group_rows;
     lane.raw_bytes += s_->row_bytes;
-    s_->raw_bytes += s_->row_bytes;
     if (lane.raw_bytes > lane.held) {
         s_->held += lane.raw_bytes - lane.held;
         lane.held = lane.raw_bytes;
@@ -758,7 +744,6 @@ void ParquetWriter::end_row() {
             if (held < s_->options.page_bytes) continue;
             flush_page(*s_, columns_[c], s_->chunks[c], b);
             lane.raw_bytes -= held;
-            s_->raw_bytes -= held;
         }
     }
     // Lanes side by side each hold a page, and keep the memory of the

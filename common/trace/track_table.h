@@ -2,7 +2,7 @@
 // the order it first came.  A row of the source ("TensorMatrix", "qSyncIO0",
 // "mem_usage") is a track; counter samples and slices with the same name are
 // different tracks.  The trace spool (event_spool.h) and the dataset writer
-// (dataset/track_ordered_rows.h) both number events' tracks this way.
+// (dataset/dataset_sink.h) both number events' tracks this way.
 //
 // The table keeps a few hundred bytes per distinct track, so their number is
 // capped: a profile's first kMaxTraceTracks tracks are kept as they are, and

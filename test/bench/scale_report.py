@@ -83,6 +83,12 @@ def main():
     add("subset_dataset_writer_cpu_seconds", ds_own, "s", "subset_sqlite_writer_cpu_seconds", db_own,
         db_own / ds_own if ds_own > 0 else float("nan"),
         "each writer's own CPU (its conversion's minus the no-sink conversion's): SQLite's over the dataset's")
+    # The same in wall time: what each writer adds to the conversion's time.
+    ds_wall_own, db_wall_own = ds["wall"] - po["wall"], db["wall"] - po["wall"]
+    add("subset_dataset_writer_wall_seconds", ds_wall_own, "s", "subset_sqlite_writer_wall_seconds", db_wall_own,
+        db_wall_own / ds_wall_own if ds_wall_own > 0 else float("nan"),
+        "what each writer adds to the conversion's wall time (its conversion's minus the no-sink one's): "
+        "SQLite's over the dataset's")
     # What a task given one CPU pays (Slurm's --cpus-per-task=1): both sides run
     # a second thread beside the parse, so wall time hides part of their work.
     add("subset_dataset_write_cpu_seconds", ds["cpu"], "s", "subset_sqlite_load_cpu_seconds", db["cpu"],

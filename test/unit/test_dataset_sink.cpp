@@ -16,6 +16,7 @@
 #include "common/dataset/dataset_layout.h"
 #include "common/dataset/dataset_sink.h"
 #include "common/dataset/track_order_window.h"
+#include "common/io/error.h"
 #include "common/parquet/parquet_file.h"
 #include "common/parquet/table_reader.h"
 #include "common/profile/profile.h"
@@ -201,6 +202,28 @@ TEST(DatasetSink, PastSixteenLateEventsTheirRowGroupsMakeNoClaim) {
     for (const parquet::RowGroup& g : w.groups) claims += g.sorted_by.empty() ? 0 : 1;
     EXPECT_EQ(claims, 16);
     EXPECT_TRUE(w.groups.back().sorted_by.empty());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(DatasetSink, AProfileWhoseStartFailedRefusesItsEventsAndEndWithAnError) {
+    // A file where the events' folder goes: begin_profile fails; with
+    // --keep-going an importer may still send events and end the profile,
+    // which are errors, not a crash, and leave no file.
+    std::string root = testing::TempDir() + "nx_dataset_failed_begin";
+    fs::remove_all(root);
+    DatasetSink sink(root);
+    { std::FILE* f = std::fopen((root + "/events").c_str(), "w"); ASSERT_TRUE(f); std::fclose(f); }
+    ProfileInfo info;
+    info.id = "p_0123456789abcdef";
+    info.rank = 0;
+    EXPECT_THROW(sink.begin_profile(info), Error);
+    EXPECT_THROW(sink.event(slice(1, 1, "op")), Error);
+    EXPECT_THROW(sink.end_profile(info, ProfileSummary{}), Error);
+    EXPECT_FALSE(fs::exists(dataset::profile_file(root, "profiles", 0, info.id)));
+    fs::remove_all(root);
 }
 
 }  // namespace

@@ -441,7 +441,34 @@ TEST(ParquetWriter, LanesKeepEachLanesRowsTogetherInEveryRowGroup) {
     EXPECT_EQ(at, want.size());
     auto file = ParquetFile::open(path);
     ASSERT_EQ(file->metadata().row_groups.size(), 5u);
-    for (const RowGroup& g : file->metadata().row_groups) EXPECT_EQ(g.sorted_by, std::vector<int32_t>{1});
+    for (const RowGroup& g : file->metadata().row_groups) {
+        EXPECT_EQ(g.sorted_by, std::vector<int32_t>{1});
+        // Every column chunk counts all its values, whichever lane's pages
+        // hold them (readers that go by the count stop there).
+        for (const ColumnChunk& c : g.columns) EXPECT_EQ(c.meta->num_values, g.num_rows);
+    }
+    fs::remove(path);
+}
+
+// One lane, as every table but the events' is written: a chunk of several
+// pages, one of them a string column's ended early by page_bytes, and a
+// row group of an exact number of pages, count every value.
+TEST(ParquetWriter, EveryChunkCountsTheValuesOfAllItsPages) {
+    std::string path = temp_path("num_values");
+    WriterOptions o;
+    o.page_values = 100;
+    o.page_bytes = 2000;
+    o.row_group_rows = 700;
+    {
+        ParquetWriter w(path, kColumns, o);
+        write_rows(w, 1600);
+        w.commit();
+    }
+    auto file = ParquetFile::open(path);
+    ASSERT_EQ(file->metadata().row_groups.size(), 3u);
+    for (const RowGroup& g : file->metadata().row_groups)
+        for (const ColumnChunk& c : g.columns) EXPECT_EQ(c.meta->num_values, g.num_rows);
+    expect_rows(path, 1600);
     fs::remove(path);
 }
 
