@@ -51,8 +51,8 @@ const nx::ToolSpec kSpec = {
     "nx-convert [--db FILE] [--dataset DIR] [--to events|pftrace|chrome-json] [-o FILE] [--input-format FMT] [--neff FILE] [OPTIONS] [FILE|DIR|-]...",
     "Reads profiles (Neuron Explorer profile directories of Parquet tables, the current SDK's\n"
     "output; neuron-profile JSON of SDK <= 2.33, summary-json, Neuron Explorer system profiles,\n"
-    "Chrome trace JSON (PyTorch profiler traces: threads, GPU streams, flows), nx event JSONL;\n"
-    ".gz too; NTFF with --neff; a directory of\n"
+    "Chrome trace JSON (PyTorch profiler traces: threads, GPU streams, flows, ranks, c10d\n"
+    "collectives), nx event JSONL; .gz too; NTFF with --neff; a directory of\n"
     "profile_rank_<i> files; capture records on stdin), computes summary metrics, and writes\n"
     "profile records on stdout, events with --to events, a trace for Perfetto UI with --to pftrace\n"
     "(or chrome://tracing with --to chrome-json), loads a study database with --db, and writes\n"
@@ -105,7 +105,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("task", nx::po::value(&o.task), "with --dataset and --tasks: convert task I's share (0-based) of the dataset's plan")
         ("tasks", nx::po::value(&o.tasks), "how many tasks share the plan")
         ("missing", nx::po::bool_switch(&o.missing), "with --dataset: convert every planned profile the dataset lacks")
-        ("rank", nx::po::value(&o.rank), "the worker rank of the profiles read (a dataset's partition; profile_rank_<i> files say their own)")
+        ("rank", nx::po::value(&o.rank), "the worker rank of the profiles read (a dataset's partition; profile_rank_<i> files say their own; without it, a PyTorch trace's distributedInfo does)")
         ("to", nx::po::value(&o.to), "also write the events: 'events' (nx event JSONL), 'pftrace' (Perfetto), 'chrome-json'")
         ("output,o", nx::po::value(&o.output), "write --to output to FILE (atomically) instead of stdout")
         ("input-format", nx::po::value(&o.convert.format), "input format instead of sniffing (see --list formats)")

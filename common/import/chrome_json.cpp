@@ -30,9 +30,21 @@
 // args.bytes is its size (Event::bytes).  Rows named like a
 // NeuronCore engine (TensorMatrix...) or DMA queue (qSyncIO0...) are
 // instructions and DMA transfers, as in Neuron-shaped Chrome traces.
+//
+// A distributed job's trace (PyTorch's profiler under torch.distributed)
+// says which worker wrote it: "distributedInfo": {"backend", "rank",
+// "world_size", ...}.  Its rank is the profile's, unless the user gave one
+// (--rank), and the three are kept in the profile record ("distributed").
+// The slices c10d's process groups record around each collective, named
+// "<backend>:<operation>" ("gloo:all_reduce", "nccl:all_gather"), go to the
+// "collectives" track as Neuron's collective operations do, so the time
+// breakdown and nx-report --ranks see them.  NCCL's GPU kernels stay
+// kernels on their stream.
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -46,6 +58,7 @@
 #include "common/import/two_pass_input.h"
 #include "common/io/error.h"
 #include "common/profile/profile_record.h"
+#include "common/profile/time_breakdown.h"
 #include "common/records/jsonl.h"
 
 namespace nx {
@@ -64,11 +77,29 @@ using chrome::kTs;
 
 bool traces_section(std::string_view section) { return section.empty() || section == "traceEvents"; }
 
+// c10d's name for a collective's slice: "<backend>:<operation>", the
+// backend one of torch.distributed's, the operation lowercase
+// ("gloo:all_reduce", "nccl:_all_gather_base").
+bool c10d_collective(std::string_view name) {
+    size_t colon = name.find(':');
+    if (colon == std::string_view::npos || colon + 1 == name.size()) return false;
+    std::string_view backend = name.substr(0, colon), op = name.substr(colon + 1);
+    static constexpr std::string_view kBackends[] = {"nccl", "gloo", "mpi", "ucc", "xccl", "hccl"};
+    if (std::find(std::begin(kBackends), std::end(kBackends), backend) == std::end(kBackends)) return false;
+    return std::all_of(op.begin(), op.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
 // Names and flow events, from the first pass.
 struct Prepared {
     std::unordered_map<std::string, std::string> thread_names;   // "pid/tid" -> thread_name
     std::unordered_map<std::string, std::string> process_names;  // pid -> process_name
     chrome::FlowBinder flows;
+    // "distributedInfo": which worker of a distributed job wrote the trace.
+    struct Distributed {
+        bool present = false;
+        int64_t rank = -1, world_size = -1;
+        std::string backend;
+    } distributed;
 
     // The track of thread `key`: its name, "pid/tid" when it has none or
     // shares it with another thread.
@@ -87,7 +118,25 @@ public:
     explicit Prescan(Prepared& out) : out_(out) {}
 
     SectionMode section_mode(std::string_view section) override {
+        if (section == "distributedInfo") return SectionMode::carry;
         return traces_section(section) ? SectionMode::records : SectionMode::skip;
+    }
+    void carried(std::string_view section, std::string_view json) override {
+        if (section != "distributedInfo") return;
+        rapidjson::Document doc;
+        doc.Parse(json.data(), json.size());
+        if (doc.HasParseError() || !doc.IsObject()) return;
+        Prepared::Distributed& d = out_.distributed;
+        d.present = true;
+        auto number = [&](const char* key, int64_t& to, int64_t least) {
+            auto m = doc.FindMember(key);
+            if (m != doc.MemberEnd() && m->value.IsInt64() && m->value.GetInt64() >= least &&
+                m->value.GetInt64() <= INT_MAX)
+                to = m->value.GetInt64();
+        };
+        number("rank", d.rank, 0);
+        number("world_size", d.world_size, 1);
+        if (auto m = doc.FindMember("backend"); m != doc.MemberEnd() && m->value.IsString()) d.backend = m->value.GetString();
     }
     int field_id(std::string_view, std::string_view key) override {
         int f = chrome::field_id(key);
@@ -172,6 +221,14 @@ public:
     bool numbers_as_text() const override { return true; }
     void top_level(bool) override {
         info_ = ctx_.profile_info("chrome-json");
+        const Prepared::Distributed& d = prepared_.distributed;
+        if (d.present) {
+            if (info_.rank < 0 && d.rank >= 0) info_.rank = static_cast<int>(d.rank);
+            std::string fields = "{\"backend\":" + (d.backend.empty() ? std::string("null") : json_quote(d.backend)) +
+                                 ",\"rank\":" + (d.rank >= 0 ? std::to_string(d.rank) : "null") +
+                                 ",\"world_size\":" + (d.world_size > 0 ? std::to_string(d.world_size) : "null") + "}";
+            merge_carried(info_, {{"distributed", fields}});
+        }
         out_.begin_profile(info_);
     }
 
@@ -351,6 +408,9 @@ private:
         if (e.engine != Engine::none) {
             e.type = EventType::instruction;
             e.opcode = e.name;
+        } else if (c10d_collective(e.name)) {
+            e.type = EventType::region;
+            e.track = kCollectivesTrack;
         } else if (e.track.size() > 1 && e.track[0] == 'q' && std::isupper(static_cast<unsigned char>(e.track[1]))) {
             // Neuron DMA queues are named qSyncIO0, qScalarSpillReload0 ...
             e.type = EventType::dma;
@@ -380,6 +440,7 @@ private:
         e.tid = t.tid;
         e.process = t.process;
         classify(e, category);
+        if (e.track == kCollectivesTrack) e.depth = 0;  // moved off its thread: nothing encloses it there
         out_.event(e);
         int64_t ordinal = ordinal_++;
         prepared_.flows.slice(t.flows, e.ts_ns, e.ts_ns + e.dur_ns, record, ordinal);
