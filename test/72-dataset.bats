@@ -342,3 +342,27 @@ PY
     diff <(nx-report slurm --ranks --format csv) <(nx-report --db s.db --ranks --format csv)
     [ "$(nx-report slurm --ranks --format csv | awk -F, '$8 == 1 {print $3}')" = 5 ]
 }
+
+@test "make dataset over PyTorch traces: each trace's rank from its distributedInfo (read up to traceEvents only), --ranks from the dataset" {
+    gloo_job job 4 2
+    gzip job/host_1003.1700000000.pt.trace.json
+    # Read only as far as "traceEvents": what follows need not even parse.
+    echo '{"schemaVersion": 1, "distributedInfo": {"rank": 5}}' >job/huge.pt.trace.json
+    sed -i 's/}$/, "traceEvents": [{"ph": "X", oops/' job/huge.pt.trace.json
+    # No distributedInfo, or a rank that is not one: unranked.
+    echo '{"traceEvents": []}' >job/solo.1.pt.trace.json
+    echo '{"distributedInfo": {"rank": "3"}, "traceEvents": []}' >job/text.1.pt.trace.json
+    run nx-convert --plan job
+    [ "$status" -eq 0 ]
+    [ "$(echo "$output" | cut -f1 | tr '\n' ' ')" = "rank 0 1 2 3 5 -1 -1 " ]
+    [[ "$(echo "$output" | grep -c '^3	.*host_1003.*\.gz')" == 1 ]]
+    rm job/huge.pt.trace.json job/solo.1.pt.trace.json job/text.1.pt.trace.json
+    make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/job" DATASET="$PWD/ds" JOBS=2 >/dev/null 2>&1
+    [ "$(ls ds/profiles | tr '\n' ' ')" = "rank=0 rank=1 rank=2 rank=3 " ]
+    # Done, all of them: a re-run converts nothing.
+    run make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/job" DATASET="$PWD/ds" JOBS=2
+    [ "$status" -eq 0 ]
+    [ "$(cat ds/_nx/logs/task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 0 ]
+    nx-report ds --ranks --format csv >ranks.csv
+    [ "$(cut -d, -f3,8,17 ranks.csv | tr '\n' ' ')" = "rank,straggler,latest_collectives 0,0,0 1,0,0 2,1,3 3,0,0 " ]
+}

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "common/convert/capture_pairs.h"
+#include "common/import/distributed_info.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/runtime_path.h"
 #include "common/io/error.h"
@@ -66,6 +67,13 @@ std::vector<PlanEntry> plan_capture_tree(const std::string& root_arg) {
         if (!(ends_with(path, ".json") || ends_with(path, ".json.gz")) || inside_explorer(path)) continue;
         RuntimePath where = parse_runtime_path(path);
         int rank = named_rank(path);
+        // The PyTorch profiler's traces ({worker}.{time}.pt.trace.json): each
+        // says its rank in distributedInfo (its first few KB are read).
+        if (rank < 0 && (ends_with(path, ".pt.trace.json") || ends_with(path, ".pt.trace.json.gz"))) {
+            DistributedInfo d = read_distributed_info(path);
+            found.push_back({{d.rank >= 0 ? static_cast<int>(d.rank) : -1, path, {}}, where});
+            continue;
+        }
         if (rank >= 0 || !where.neff_hash.empty()) found.push_back({{rank, path, {}}, where});
     }
     // profile_rank_<i> names their rank; the runtime layout ranks its
@@ -84,7 +92,7 @@ std::vector<PlanEntry> plan_capture_tree(const std::string& root_arg) {
     }
     if (plan.empty())
         throw Error("no profile in the tree (Explorer profile directories, <hash>_instid_<n>_vnc_<k>.ntff|.json "
-                    "in <instance>_pid_<pid> folders, or profile_rank_<i> files)",
+                    "in <instance>_pid_<pid> folders, profile_rank_<i> files, or PyTorch's *.pt.trace.json)",
                     root);
     std::stable_sort(plan.begin(), plan.end(), [](const PlanEntry& a, const PlanEntry& b) {
         // Unranked last, then by rank and path.

@@ -44,7 +44,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <climits>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -52,6 +51,7 @@
 
 #include "common/import/chrome_flows.h"
 #include "common/import/chrome_records.h"
+#include "common/import/distributed_info.h"
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
 #include "common/import/slots.h"
@@ -94,12 +94,7 @@ struct Prepared {
     std::unordered_map<std::string, std::string> thread_names;   // "pid/tid" -> thread_name
     std::unordered_map<std::string, std::string> process_names;  // pid -> process_name
     chrome::FlowBinder flows;
-    // "distributedInfo": which worker of a distributed job wrote the trace.
-    struct Distributed {
-        bool present = false;
-        int64_t rank = -1, world_size = -1;
-        std::string backend;
-    } distributed;
+    DistributedInfo distributed;  // which worker of a distributed job wrote the trace
 
     // The track of thread `key`: its name, "pid/tid" when it has none or
     // shares it with another thread.
@@ -122,21 +117,7 @@ public:
         return traces_section(section) ? SectionMode::records : SectionMode::skip;
     }
     void carried(std::string_view section, std::string_view json) override {
-        if (section != "distributedInfo") return;
-        rapidjson::Document doc;
-        doc.Parse(json.data(), json.size());
-        if (doc.HasParseError() || !doc.IsObject()) return;
-        Prepared::Distributed& d = out_.distributed;
-        d.present = true;
-        auto number = [&](const char* key, int64_t& to, int64_t least) {
-            auto m = doc.FindMember(key);
-            if (m != doc.MemberEnd() && m->value.IsInt64() && m->value.GetInt64() >= least &&
-                m->value.GetInt64() <= INT_MAX)
-                to = m->value.GetInt64();
-        };
-        number("rank", d.rank, 0);
-        number("world_size", d.world_size, 1);
-        if (auto m = doc.FindMember("backend"); m != doc.MemberEnd() && m->value.IsString()) d.backend = m->value.GetString();
+        if (section == "distributedInfo") out_.distributed = parse_distributed_info(json);
     }
     int field_id(std::string_view, std::string_view key) override {
         int f = chrome::field_id(key);
@@ -221,13 +202,10 @@ public:
     bool numbers_as_text() const override { return true; }
     void top_level(bool) override {
         info_ = ctx_.profile_info("chrome-json");
-        const Prepared::Distributed& d = prepared_.distributed;
+        const DistributedInfo& d = prepared_.distributed;
         if (d.present) {
             if (info_.rank < 0 && d.rank >= 0) info_.rank = static_cast<int>(d.rank);
-            std::string fields = "{\"backend\":" + (d.backend.empty() ? std::string("null") : json_quote(d.backend)) +
-                                 ",\"rank\":" + (d.rank >= 0 ? std::to_string(d.rank) : "null") +
-                                 ",\"world_size\":" + (d.world_size > 0 ? std::to_string(d.world_size) : "null") + "}";
-            merge_carried(info_, {{"distributed", fields}});
+            merge_carried(info_, {{"distributed", d.json()}});
         }
         out_.begin_profile(info_);
     }
