@@ -223,8 +223,20 @@ for l in sys.stdin:
     # The job: rank 2 started the all_reduces late, its peers waited.
     nx-convert job/*.json >all.jsonl
     nx-report --ranks all.jsonl >ranks.jsonl
-    [ "$(jget ranks.jsonl "[(x['rank'], x['straggler'], x['latest_collectives'], x['wait_ns']) for x in r]")" = \
-      "[[0, 0, 0, 180000000], [1, 0, 0, 180000000], [2, 1, 3, 0], [3, 0, 0, 180000000]]" ]
+    [ "$(jget ranks.jsonl "[(x['rank'], x['straggler'], x['latest_collectives'], x['wait_ns'], x['iterations']) for x in r]")" = \
+      "[[0, 0, 0, 180000000, 3], [1, 0, 0, 180000000, 3], [2, 1, 3, 0, 3], [3, 0, 0, 180000000, 3]]" ]
+    [ "$(jget r1.jsonl "[(i['step'], i['dur_ns']) for i in r[0]['iterations']]")" = "[[0, 600000000], [1, 600000000], [2, 600000000]]" ]
+    # HTA's straggler counts iterations: rank 1 starts two all_reduces of
+    # every step 1 ms late (last on 6 collectives), rank 2 the step's most
+    # variable one 30 ms late (last in all 3 steps).  Without the steps
+    # marked, each collective counts, and rank 1 is last most often.
+    gloo_job nudged 4 2 1
+    nx-convert nudged/*.json | nx-report --ranks - >n.jsonl
+    [ "$(jget n.jsonl "[(x['rank'], x['latest_collectives']) for x in r if x['straggler']]")" = "[[2, 3]]" ]
+    nx-convert nudged/*.json | nx-report --ranks --format md - | grep -q "in 3 of 3 iterations it starts the iteration's most variable significant collective last"
+    gloo_job unmarked 4 2 1 0
+    nx-convert unmarked/*.json | nx-report --ranks - >u.jsonl
+    [ "$(jget u.jsonl "[(x['rank'], x['latest_collectives'], x['iterations']) for x in r if x['straggler']]")" = "[[1, 6, 0]]" ]
     # Into a dataset, each in its rank's partition, no --rank needed.
     nx-convert --dataset ds job/*.json >/dev/null
     [ "$(ls ds/profiles | tr '\n' ' ')" = "rank=0 rank=1 rank=2 rank=3 " ]

@@ -152,8 +152,9 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     diff from_dataset.csv from_db.csv
     # 12 ranks per graph, each rank once; each graph's own straggler.
     [ "$(tail -n +2 from_dataset.csv | wc -l)" -eq 24 ]
-    [ "$(awk -F, 'NR > 1 {print $NF}' from_dataset.csv | sort | uniq -c | awk '{print $1 ":" $2}' | tr '\n' ' ')" = "12:3418752096 12:777 " ]
-    [ "$(awk -F, '$8 == 1 {print $NF ":" $3}' from_dataset.csv | sort | tr '\n' ' ')" = "3418752096:5 777:2 " ]
+    # neff_hash is column 18 (then iterations: 0, none marked in a device profile).
+    [ "$(awk -F, 'NR > 1 {print $18}' from_dataset.csv | sort | uniq -c | awk '{print $1 ":" $2}' | tr '\n' ' ')" = "12:3418752096 12:777 " ]
+    [ "$(awk -F, '$8 == 1 {print $18 ":" $3 ":" $19}' from_dataset.csv | sort | tr '\n' ' ')" = "3418752096:5:0 777:2:0 " ]
     run nx-report ds --ranks --format text
     [[ "$output" == *"Ranks: $PWD/cap, NEFF 3418752096"*"The straggler is rank 5 "*"it starts 4 of 4 significant collectives last"* ]]
     [[ "$output" == *"Ranks: $PWD/cap, NEFF 777"*"The straggler is rank 2 "*"it starts 2 of 2 significant collectives last"* ]]

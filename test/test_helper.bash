@@ -67,28 +67,34 @@ sys.exit(p.wait())
 PY
 }
 
-# gloo_job DIR RANKS LATE_RANK: a torch.distributed job's traces as PyTorch's
-# profiler writes them (shaped like HTA's rank-34 real sample):
-# "distributedInfo" with the rank, c10d's "gloo:all_reduce" slices on a
-# communication thread, ProfilerStep#N on the main one; three steps of two
-# all_reduces, the second of each started 30 ms late by LATE_RANK, whose
-# peers wait for it (their all_reduce lasts 60 ms longer).
+# gloo_job DIR RANKS LATE_RANK [NUDGED_RANK [STEPS]]: a torch.distributed
+# job's traces as PyTorch's profiler writes them (shaped like HTA's rank-34
+# real sample): "distributedInfo" with the rank, c10d's "gloo:all_reduce"
+# slices on a communication thread, ProfilerStep#N on the main one (STEPS=0:
+# none); three steps of two all_reduces, the second of each started 30 ms
+# late by LATE_RANK, whose peers wait for it (their all_reduce lasts 60 ms
+# longer).  With NUDGED_RANK, each step has a third all_reduce, and that rank
+# starts the first and the third 1 ms late: it is last more often, LATE_RANK
+# last on each step's most variable one.
 gloo_job() {
     python3 - "$@" <<'PY'
 import json, os, sys
 out, ranks, late_rank = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+nudged = int(sys.argv[4]) if len(sys.argv) > 4 else -1
+steps = int(sys.argv[5]) if len(sys.argv) > 5 else 3
 os.makedirs(out, exist_ok=True)
 for r in range(ranks):
     ev, t = [], 1_700_000_000_000.125
     for step in range(3):
-        ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{step}", "pid": 7, "tid": 1, "ts": t, "dur": 400000})
+        if steps:
+            ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{step}", "pid": 7, "tid": 1, "ts": t, "dur": 600000})
         ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 7, "tid": 1, "ts": t + 10, "dur": 100000})
-        for k in range(2):
-            late = 30000 if k == 1 and r == late_rank else 0
-            dur = 100000 - late if r == late_rank else 100000 + (30000 if k == 1 else 0)
+        for k in range(3 if nudged >= 0 else 2):
+            late = 30000 if k == 1 and r == late_rank else 1000 if k != 1 and r == nudged else 0
+            dur = 100000 - late if r == late_rank and k == 1 else 100000 + (30000 if k == 1 else 0)
             ev.append({"ph": "X", "cat": "user_annotation", "name": "gloo:all_reduce", "pid": 7, "tid": 2,
                        "ts": t + 120000 + k * 130000 + late, "dur": dur, "args": {"Input Dims": [[1024]], "Input type": ["float"]}})
-        t += 500000
+        t += 700000
     ev += [{"ph": "M", "name": "thread_name", "pid": 7, "tid": 1, "args": {"name": "thread 1 (pt_main_thread)"}},
            {"ph": "M", "name": "thread_name", "pid": 7, "tid": 2, "args": {"name": "thread 2 (comm)"}}]
     info = {"backend": "gloo", "rank": r, "world_size": ranks, "pg_count": 1,

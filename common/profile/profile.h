@@ -146,6 +146,15 @@ struct CollectiveOp {
     int64_t bytes = -1;  // -1: not said
 };
 
+// One iteration of a training loop the source marks: the PyTorch
+// profiler's "ProfilerStep#<step>" slices.  A Neuron device profile is one
+// execution and marks none.
+struct Iteration {
+    int64_t step = 0;
+    int64_t start_ns = 0;
+    int64_t dur_ns = 0;
+};
+
 // Where a device profile's time went (time_breakdown.h), over its span.
 // compute + collective - overlap + dma_exposed + idle = span.
 struct TimeBreakdown {
@@ -183,6 +192,10 @@ struct ProfileSummary {
     // collective operations in start order (at most CollectiveOps::kMaxOps).
     std::optional<TimeBreakdown> breakdown;
     std::vector<CollectiveOp> collectives;
+    // The iterations the source marks, in start order (at most
+    // ProfileMetrics::kMaxIterations): nx-report --ranks counts its
+    // straggler over them.
+    std::vector<Iteration> iterations;
 
     const MetricValue* find(std::string_view name) const;
     // nullptr unless the source has the figure's field but not the figure.

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <string_view>
 
 #include "common/profile/availability.h"
 #include "common/profile/core_peaks.h"
@@ -12,6 +14,19 @@
 namespace nx {
 
 namespace {
+
+// The step of a PyTorch profiler iteration's slice ("ProfilerStep#551").
+std::optional<int64_t> profiler_step(std::string_view name) {
+    constexpr std::string_view kPrefix = "ProfilerStep#";
+    if (name.size() <= kPrefix.size() || name.substr(0, kPrefix.size()) != kPrefix || name.size() > kPrefix.size() + 18)
+        return std::nullopt;
+    int64_t step = 0;
+    for (char c : name.substr(kPrefix.size())) {
+        if (c < '0' || c > '9') return std::nullopt;
+        step = step * 10 + (c - '0');
+    }
+    return step;
+}
 
 bool icontains(std::string_view hay, std::string_view needle) {
     if (needle.size() > hay.size()) return false;
@@ -116,6 +131,9 @@ void ProfileMetrics::add(const Event& e) {
     }
     busy_.add(e);
     if (collectives_.is_collective(e)) collectives_.add(e);
+    if (e.type == EventType::region && iterations_.size() < kMaxIterations) {
+        if (std::optional<int64_t> step = profiler_step(e.name)) iterations_.push_back({*step, e.ts_ns, e.dur_ns});
+    }
     rule_inputs_.add(e);
     if ((e.type == EventType::instruction || e.type == EventType::active) && is_compute_engine(e.engine))
         any_compute_ = true;
@@ -623,6 +641,10 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
                                 " are listed, " + std::to_string(collectives_.dropped()) +
                                 " more count in the time breakdown only");
     }
+    std::stable_sort(iterations_.begin(), iterations_.end(),
+                     [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
+    out.iterations = std::move(iterations_);
+    iterations_.clear();
     return out;
 }
 

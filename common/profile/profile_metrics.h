@@ -34,6 +34,10 @@ OpClass classify_opcode(std::string_view opcode);
 
 class ProfileMetrics {
 public:
+    // Iterations kept per profile (a training loop profiled for longer keeps
+    // its first ones).
+    static constexpr size_t kMaxIterations = 100000;
+
     ProfileMetrics();
     ProfileMetrics(const ProfileMetrics&) = delete;
     ProfileMetrics& operator=(const ProfileMetrics&) = delete;
@@ -69,6 +73,7 @@ private:
 
     EngineBusy busy_;              // per-engine busy time (engine_busy.h)
     CollectiveOps collectives_;    // the collective operations (time_breakdown.h)
+    std::vector<Iteration> iterations_;  // ProfilerStep#N slices
     RuleInputs rule_inputs_;       // the inputs of the 2.29+ and nx rules (rule_inputs.h)
     bool any_compute_ = false;     // a compute engine's instruction or profiler interval
 

@@ -254,6 +254,21 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         }
         w.EndArray();
     }
+    if (!summary.iterations.empty()) {
+        key(w, "iterations");
+        w.StartArray();
+        for (const Iteration& it : summary.iterations) {
+            w.StartObject();
+            key(w, "step");
+            w.Int64(it.step);
+            key(w, "start_ns");
+            w.Int64(it.start_ns);
+            key(w, "dur_ns");
+            w.Int64(it.dur_ns);
+            w.EndObject();
+        }
+        w.EndArray();
+    }
     if (!summary.disagreements.empty()) {
         key(w, "metric_disagreements");
         w.StartArray();
@@ -401,6 +416,11 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
             if (op.IsObject())
                 summary.collectives.push_back({get_string(op, "name").value_or(""), get_int(op, "start_ns").value_or(0),
                                                get_int(op, "dur_ns").value_or(0), get_int(op, "bytes").value_or(-1)});
+    if (const rapidjson::Value* its = find_member(rec, "iterations"); its && its->IsArray())
+        for (auto& it : its->GetArray())
+            if (it.IsObject())
+                summary.iterations.push_back({get_int(it, "step").value_or(0), get_int(it, "start_ns").value_or(0),
+                                              get_int(it, "dur_ns").value_or(0)});
     if (const rapidjson::Value* ds = find_member(rec, "metric_disagreements"); ds && ds->IsArray()) {
         for (auto& d : ds->GetArray()) {
             auto name = get_string(d, "metric");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -57,6 +58,66 @@ double median_of(std::vector<double> v) {
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
+// The iteration (an index into s.iterations) whose span holds time t, if any.
+std::optional<size_t> iteration_at(const ProfileSummary& s, int64_t t) {
+    auto after = std::upper_bound(s.iterations.begin(), s.iterations.end(), t,
+                                  [](int64_t x, const Iteration& it) { return x < it.start_ns; });
+    if (after == s.iterations.begin()) return std::nullopt;
+    const Iteration& it = *(after - 1);
+    if (t >= it.start_ns + it.dur_ns) return std::nullopt;
+    return static_cast<size_t>(after - 1 - s.iterations.begin());
+}
+
+// HTA's count, where every rank marks its iterations (ProfilerStep#N): in
+// each iteration, the significant collective whose start varies most
+// across the ranks (starts from each rank's own start of that iteration),
+// and the rank that starts it last.  Returns false (and changes nothing)
+// when no collective falls in an iteration of the same step on every rank.
+bool count_by_iteration(RankAnalysis& a, const std::vector<size_t>& significant) {
+    for (const RankRow& r : a.rows)
+        if (r.profile->summary.iterations.empty()) return false;
+    struct Worst {
+        double spread = -1;
+        size_t latest = 0, op = 0;
+    };
+    std::map<int64_t, Worst> by_step;
+    for (size_t k : significant) {
+        std::optional<int64_t> step;
+        std::vector<double> starts;
+        for (const RankRow& r : a.rows) {
+            const ProfileSummary& sum = r.profile->summary;
+            int64_t t = sum.collectives[k].start_ns;
+            std::optional<size_t> i = iteration_at(sum, t);
+            if (!i || (step && *step != sum.iterations[*i].step)) {
+                step.reset();
+                break;
+            }
+            step = sum.iterations[*i].step;
+            starts.push_back(static_cast<double>(t - sum.iterations[*i].start_ns));
+        }
+        if (!step) continue;
+        auto [lo, hi] = std::minmax_element(starts.begin(), starts.end());
+        if (*hi <= *lo) continue;  // every rank started it together
+        Worst& w = by_step[*step];
+        if (*hi - *lo > w.spread) w = {*hi - *lo, static_cast<size_t>(hi - starts.begin()), k};
+    }
+    if (by_step.empty()) return false;
+    for (RankRow& r : a.rows) r.latest_count = 0;
+    double best = -1;
+    for (const auto& [step, w] : by_step) {
+        ++a.rows[w.latest].latest_count;
+        if (w.spread > best) {
+            best = w.spread;
+            a.most_variable = a.rows[0].profile->summary.collectives[w.op].name + " #" + std::to_string(w.op + 1) +
+                              " (step " + std::to_string(step) + ")";
+            a.start_spread_ns = w.spread;
+            a.straggler = static_cast<int>(w.latest);
+        }
+    }
+    a.iterations = by_step.size();
+    return true;
+}
+
 // Matches the ranks' collectives by position; sets wait, latest counts and
 // the straggler when they match.
 void match_collectives(RankAnalysis& a) {
@@ -85,6 +146,7 @@ void match_collectives(RankAnalysis& a) {
     for (const RankRow& r : a.rows) totals.push_back(static_cast<double>(r.collective_ns));
     double significant_ns = 0.01 * median_of(totals);
     double best_spread = -1;
+    std::vector<size_t> significant;
     for (size_t k = 0; k < n; ++k) {
         int64_t shortest = std::numeric_limits<int64_t>::max();
         std::vector<double> durations;
@@ -96,6 +158,7 @@ void match_collectives(RankAnalysis& a) {
         for (RankRow& r : a.rows) r.wait_ns += r.profile->summary.collectives[k].dur_ns - shortest;
         if (median_of(durations) < significant_ns) continue;
         ++a.significant;
+        significant.push_back(k);
         // Start times normalised to each rank's own start: clocks of two
         // devices need not agree, a rank's distance from its start does.
         size_t latest = 0;
@@ -119,6 +182,7 @@ void match_collectives(RankAnalysis& a) {
         }
     }
     if (a.straggler < 0) return;
+    count_by_iteration(a, significant);
     // Latest most often wins; the most variable collective breaks ties.
     int most = a.rows[static_cast<size_t>(a.straggler)].latest_count;
     for (size_t i = 0; i < a.rows.size(); ++i)

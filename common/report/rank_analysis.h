@@ -19,9 +19,13 @@
 //   (at least 1% of the ranks' median collective time), the rank that starts
 //   each latest (start time normalised to its own profile's start); the
 //   straggler is the rank latest most often, ties going to the one latest on
-//   the most variable collective.  Each profile is one iteration (a device
-//   profile is one execution).  Without matched collectives the straggler
-//   is the slowest rank.
+//   the most variable collective.  A device profile is one execution: each
+//   collective counts.  Where every rank marks its iterations (the PyTorch
+//   profiler's ProfilerStep#N), it is counted as HTA does, over iterations:
+//   in each, the significant collective whose start varies most across the
+//   ranks (from each rank's start of that iteration) and the rank that
+//   starts it last.  Without matched collectives the straggler is the
+//   slowest rank.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +45,7 @@ struct RankRow {
     int64_t collective_ns = 0;
     double overlap_percent = -1;   // compute while communicating / communicating; -1: no collectives
     int64_t wait_ns = -1;          // -1: collectives not matched
-    int latest_count = 0;          // significant collectives it started last
+    int latest_count = 0;          // significant collectives (or iterations: RankAnalysis::iterations) it started last
 };
 
 struct RankAnalysis {
@@ -53,6 +57,8 @@ struct RankAnalysis {
     // Collectives matched across every rank (0: none could be).
     size_t matched = 0;
     size_t significant = 0;
+    // Iterations the straggler was counted over (0: each collective counted).
+    size_t iterations = 0;
     std::string unmatched_reason;
     // The straggler (an index into rows, or -1 when there is none), how it
     // was found, and the collective that shows it most.

@@ -24,7 +24,12 @@ std::string summary_text(const RankAnalysis& a) {
     if (a.straggler >= 0) {
         const RankRow& s = a.rows[static_cast<size_t>(a.straggler)];
         text += " The straggler is rank " + std::to_string(s.rank) + " (" + s.profile->info.name + ")";
-        if (a.straggler_basis == "collectives")
+        if (a.straggler_basis == "collectives" && a.iterations > 0)
+            text += ": in " + std::to_string(s.latest_count) + " of " + std::to_string(a.iterations) +
+                    " iterations it starts the iteration's most variable significant collective last; the most "
+                    "variable of all, " + a.most_variable + ", " + format_ns(a.start_spread_ns) +
+                    " after the earliest rank (start times from each rank's start of the iteration).";
+        else if (a.straggler_basis == "collectives")
             text += ": it starts " + std::to_string(s.latest_count) + " of " + std::to_string(a.significant) +
                     " significant collectives last, and the most variable one, " + a.most_variable + ", " +
                     format_ns(a.start_spread_ns) + " after the earliest rank (start times from each rank's own start).";
@@ -108,7 +113,7 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
 void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out) {
     out.columns({"kind", "capture", "rank", "profile", "total_ns", "vs_fastest", "behind_ns", "straggler",
                  "collective_ops", "collective_ns", "collective_percent", "compute_ns", "overlap_percent",
-                 "dma_exposed_ns", "idle_ns", "wait_ns", "latest_collectives", "neff_hash"});
+                 "dma_exposed_ns", "idle_ns", "wait_ns", "latest_collectives", "neff_hash", "iterations"});
     for (const RankAnalysis& a : captures) {
         double fast = a.rows[a.fastest].total_ns;
         for (size_t i = 0; i < a.rows.size(); ++i) {
@@ -126,7 +131,7 @@ void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out) 
                      r.overlap_percent >= 0 ? Cell::of_real(r.overlap_percent) : Cell{},
                      b ? Cell::of_int(b->dma_exposed_ns) : Cell{}, b ? Cell::of_int(b->idle_ns) : Cell{},
                      r.wait_ns >= 0 ? Cell::of_int(r.wait_ns) : Cell{}, Cell::of_int(r.latest_count),
-                     a.graph.empty() ? Cell{} : Cell::of_text(a.graph)});
+                     a.graph.empty() ? Cell{} : Cell::of_text(a.graph), Cell::of_int(static_cast<int64_t>(a.iterations))});
         }
     }
     out.finish();
