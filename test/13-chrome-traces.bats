@@ -237,6 +237,10 @@ for l in sys.stdin:
     gloo_job unmarked 4 2 1 0
     nx-convert unmarked/*.json | nx-report --ranks - >u.jsonl
     [ "$(jget u.jsonl "[(x['rank'], x['latest_collectives'], x['iterations']) for x in r if x['straggler']]")" = "[[1, 6, 0]]" ]
+    # The traces say the job's size: a rank without a profile is named.
+    nx-convert job/host_100[023]*.json | nx-report --ranks --format md - >three.md
+    grep -q "^3 ranks of the job's 4 (its traces say so); no profile of rank 1\." three.md
+    nx-convert job/*.json | nx-report --ranks --format md - | grep -q "^4 ranks\. "
     # Into a dataset, each in its rank's partition, no --rank needed.
     nx-convert --dataset ds job/*.json >/dev/null
     [ "$(ls ds/profiles | tr '\n' ' ')" = "rank=0 rank=1 rank=2 rank=3 " ]

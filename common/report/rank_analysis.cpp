@@ -10,6 +10,7 @@
 
 #include "common/format/units.h"
 #include "common/import/runtime_path.h"
+#include "common/profile/profile_record.h"
 #include "common/report/compare_report.h"
 
 namespace nx {
@@ -116,6 +117,30 @@ bool count_by_iteration(RankAnalysis& a, const std::vector<size_t>& significant)
     }
     a.iterations = by_step.size();
     return true;
+}
+
+// The job's size where every rank's profile says it (a PyTorch trace's
+// distributedInfo.world_size, the same on all), and the ranks below it no
+// profile is of.
+void find_missing_ranks(RankAnalysis& a) {
+    int64_t size = -1;
+    for (const RankRow& r : a.rows) {
+        if (r.profile->info.carried_json.find("\"distributed\"") == std::string::npos) return;
+        rapidjson::Document carried = carried_document(r.profile->info);
+        auto d = carried.FindMember("distributed");
+        if (d == carried.MemberEnd() || !d->value.IsObject()) return;
+        auto w = d->value.FindMember("world_size");
+        if (w == d->value.MemberEnd() || !w->value.IsInt64() || w->value.GetInt64() < 1) return;
+        if (size >= 0 && size != w->value.GetInt64()) return;
+        size = w->value.GetInt64();
+    }
+    if (size < 0) return;
+    a.world_size = size;
+    std::vector<bool> seen(static_cast<size_t>(std::min<int64_t>(size, 1 << 24)), false);
+    for (const RankRow& r : a.rows)
+        if (r.rank >= 0 && static_cast<size_t>(r.rank) < seen.size()) seen[static_cast<size_t>(r.rank)] = true;
+    for (size_t k = 0; k < seen.size(); ++k)
+        if (!seen[k]) a.missing_ranks.push_back(static_cast<int>(k));
 }
 
 // Matches the ranks' collectives by position; sets wait, latest counts and
@@ -270,6 +295,7 @@ RankAnalysis analyse_ranks(const RankCapture& capture) {
     }
     if (a.straggler >= 0 && static_cast<size_t>(a.straggler) != a.fastest)
         a.straggler_engine = explaining_engine(a.rows[static_cast<size_t>(a.straggler)], a.rows[a.fastest]);
+    find_missing_ranks(a);
     return a;
 }
 

@@ -68,6 +68,10 @@ struct RankAnalysis {
     std::string most_variable;       // "AllReduce #3"
     double start_spread_ns = 0;      // its latest minus earliest normalised start
     std::string straggler_engine;    // the engine (or phase) that explains it
+    // The job's world size when every rank's profile says it (PyTorch's
+    // distributedInfo), and the ranks below it that no profile is of.
+    int64_t world_size = -1;
+    std::vector<int> missing_ranks;
 };
 
 // One graph's profiles on the ranks of one capture.  The runtime captures

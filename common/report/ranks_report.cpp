@@ -10,10 +10,28 @@ std::string percent_of(int64_t part, double whole) {
     return whole > 0 ? format_percent(100.0 * static_cast<double>(part) / whole) : "";
 }
 
+// "0-33, 35-299": the ranks as ranges, the first 20 ranges.
+std::string rank_ranges(const std::vector<int>& ranks) {
+    std::string out;
+    size_t ranges = 0;
+    for (size_t i = 0; i < ranks.size();) {
+        size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+        if (ranges++ == 20) return out + " and more";
+        out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : "");
+        i = j + 1;
+    }
+    return out;
+}
+
 std::string summary_text(const RankAnalysis& a) {
     const RankRow& fast = a.rows[a.fastest];
     const RankRow& slow = a.rows[a.slowest];
-    std::string text = std::to_string(a.rows.size()) + " rank" + (a.rows.size() == 1 ? "" : "s") + ".";
+    std::string text = std::to_string(a.rows.size()) + " rank" + (a.rows.size() == 1 ? "" : "s");
+    if (a.world_size > 0 && !a.missing_ranks.empty())
+        text += " of the job's " + std::to_string(a.world_size) + " (its traces say so); no profile of rank" +
+                (a.missing_ranks.size() == 1 ? " " : "s ") + rank_ranges(a.missing_ranks);
+    text += ".";
     if (a.rows.size() > 1 && slow.total_ns <= fast.total_ns)
         text += " They take the same time (" + format_ns(slow.total_ns) + ").";
     else if (a.rows.size() > 1)
