@@ -245,3 +245,27 @@ for l in sys.stdin:
     nx-convert --dataset ds job/*.json >/dev/null
     [ "$(ls ds/profiles | tr '\n' ' ')" = "rank=0 rank=1 rank=2 rank=3 " ]
 }
+
+@test "chrome traces: Kineto's GPU copies of a step and a collective (gpu_user_annotation) count once; records re-read keep one iterations list" {
+    gloo_job job 2 1
+    python3 - <<'PY'
+import json
+p = "job/host_1000.1700000000.pt.trace.json"
+t = json.load(open(p))
+# The GPU stream's copies, starting once the CPU has launched the work.
+copies = [dict(e, cat="gpu_user_annotation", pid=0, tid=7, ts=e["ts"] + 50) for e in t["traceEvents"]
+          if e.get("cat") == "user_annotation"]
+t["traceEvents"] += copies + [{"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7"}}]
+json.dump(t, open(p, "w"))
+PY
+    nx-convert job/host_1000.1700000000.pt.trace.json >r.jsonl
+    # Each step once, from the CPU's slice (the GPU's starts 50 us later).
+    [ "$(jget r.jsonl "[(i['step'], i['start_ns'] - 1700000000000125) for i in r[0]['iterations']]")" = "[[0, 0], [1, 700000000], [2, 1400000000]]" ]
+    [ "$(jget r.jsonl "r[0]['metrics']['collective_op_count']")" = 6 ]
+    # Events and record read back (nx-jsonl), twice: the iterations are
+    # written once, not once more each time.
+    nx-convert --to events job/host_1000.1700000000.pt.trace.json >ev.jsonl
+    nx-convert --to events ev.jsonl | nx-convert - >thrice.jsonl
+    [ "$(grep -o '"iterations"' thrice.jsonl | wc -l)" -eq 1 ]
+    [ "$(jget thrice.jsonl "len(r[0]['iterations'])")" = 3 ]
+}

@@ -350,14 +350,16 @@ PY
     # Read only as far as "traceEvents": what follows need not even parse.
     echo '{"schemaVersion": 1, "distributedInfo": {"rank": 5}}' >job/huge.pt.trace.json
     sed -i 's/}$/, "traceEvents": [{"ph": "X", oops/' job/huge.pt.trace.json
-    # No distributedInfo, or a rank that is not one: unranked.
+    # No distributedInfo, a rank that is not one, an empty file (a worker
+    # that crashed): unranked, and the plan goes on.
     echo '{"traceEvents": []}' >job/solo.1.pt.trace.json
     echo '{"distributedInfo": {"rank": "3"}, "traceEvents": []}' >job/text.1.pt.trace.json
+    : >job/empty.1.pt.trace.json
     run nx-convert --plan job
     [ "$status" -eq 0 ]
-    [ "$(echo "$output" | cut -f1 | tr '\n' ' ')" = "rank 0 1 2 3 5 -1 -1 " ]
+    [ "$(echo "$output" | cut -f1 | tr '\n' ' ')" = "rank 0 1 2 3 5 -1 -1 -1 " ]
     [[ "$(echo "$output" | grep -c '^3	.*host_1003.*\.gz')" == 1 ]]
-    rm job/huge.pt.trace.json job/solo.1.pt.trace.json job/text.1.pt.trace.json
+    rm job/huge.pt.trace.json job/solo.1.pt.trace.json job/text.1.pt.trace.json job/empty.1.pt.trace.json
     make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/job" DATASET="$PWD/ds" JOBS=2 >/dev/null 2>&1
     [ "$(ls ds/profiles | tr '\n' ' ')" = "rank=0 rank=1 rank=2 rank=3 " ]
     # Done, all of them: a re-run converts nothing.
@@ -365,6 +367,24 @@ PY
     [ "$status" -eq 0 ]
     [ "$(cat ds/_nx/logs/task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 0 ]
     nx-report ds --ranks --format csv >ranks.csv
+    # A trace that says its rank after its events: planned unranked, written
+    # to its rank's partition, and done there (a re-run leaves it).
+    gloo_job late 5 0
+    python3 -c '
+import json
+p = "late/host_1004.1700000000.pt.trace.json"
+t = json.load(open(p))
+info = t.pop("distributedInfo")
+t["distributedInfo"] = info
+json.dump(t, open(p, "w"))'
+    cp late/host_1004.1700000000.pt.trace.json job/
+    make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/job" DATASET="$PWD/ds" JOBS=2 >/dev/null 2>&1
+    [ "$(grep -c 'host_1004' ds/_nx/plan.tsv)" -eq 1 ] && grep -q '^-1	.*host_1004' ds/_nx/plan.tsv
+    [ -n "$(ls ds/profiles/rank=4/)" ]
+    make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/job" DATASET="$PWD/ds" JOBS=2 >/dev/null 2>&1
+    [ "$(cat ds/_nx/logs/task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 0 ]
+    rm job/host_1004.1700000000.pt.trace.json
+    rm -rf ds/profiles/rank=4 ds/*/rank=4
     # The iterations come through the dataset: rank 2, last in all 3 steps
     # (rank 1, late on more collectives but by less, is not it).
     [ "$(cut -d, -f3,8,17,19 ranks.csv | tr '\n' ' ')" = "rank,straggler,latest_collectives,iterations 0,0,0,3 1,0,0,3 2,1,3,3 3,0,0,3 " ]

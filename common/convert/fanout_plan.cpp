@@ -70,8 +70,15 @@ std::vector<PlanEntry> plan_capture_tree(const std::string& root_arg) {
         // The PyTorch profiler's traces ({worker}.{time}.pt.trace.json): each
         // says its rank in distributedInfo (its first few KB are read).
         if (rank < 0 && (ends_with(path, ".pt.trace.json") || ends_with(path, ".pt.trace.json.gz"))) {
-            DistributedInfo d = read_distributed_info(path);
-            found.push_back({{d.rank >= 0 ? static_cast<int>(d.rank) : -1, path, {}}, where});
+            int traced = -1;
+            try {
+                DistributedInfo d = read_distributed_info(path);
+                if (d.rank >= 0) traced = static_cast<int>(d.rank);
+            } catch (const Error&) {
+                // Empty or damaged (a worker that crashed): planned unranked,
+                // its task says what is wrong with it.
+            }
+            found.push_back({{traced, path, {}}, where});
             continue;
         }
         if (rank >= 0 || !where.neff_hash.empty()) found.push_back({{rank, path, {}}, where});

@@ -22,10 +22,10 @@ FanoutResult run_fanout_task(const FanoutTask& task, ProfileBuilder& builder, Da
         o.keep_going = false;  // one entry's failure is this entry's, not the task's
         o.base.rank = e.rank;
         o.neff = e.neff;
-        (void)sink.take_written_ids();
+        (void)sink.take_written();
         try {
             Converter(builder, o).convert_argument(e.input);
-            dataset::mark_done(task.dataset, e, sink.take_written_ids());
+            dataset::mark_done(task.dataset, e, sink.take_written());
             ++r.converted;
         } catch (const Error& err) {
             std::string what = "entry " + std::to_string(k) + " (rank " + std::to_string(e.rank) + "): " +

@@ -74,12 +74,12 @@ std::string done_path(const std::string& root, const PlanEntry& entry) {
     return root + "/_nx/done/" + key;
 }
 
-void mark_done(const std::string& root, const PlanEntry& entry, const std::vector<std::string>& profile_ids) {
+void mark_done(const std::string& root, const PlanEntry& entry, const std::vector<WrittenProfile>& profiles) {
     std::error_code ec;
     std::filesystem::create_directories(root + "/_nx/done", ec);
     if (ec) throw Error("cannot create the dataset's done folder: " + ec.message(), root);
     AtomicFile f(done_path(root, entry));
-    for (const std::string& id : profile_ids) f.out().write(id + "\n");
+    for (const WrittenProfile& p : profiles) f.out().write(p.id + "\t" + std::to_string(p.rank) + "\n");
     f.commit();
 }
 
@@ -88,10 +88,19 @@ bool is_done(const std::string& root, const PlanEntry& entry) {
     std::string marker = done_path(root, entry);
     if (!std::filesystem::is_regular_file(marker, ec)) return false;
     std::istringstream ids(read_whole_file(marker));
-    std::string id;
-    while (std::getline(ids, id))
-        if (!id.empty() && !std::filesystem::is_regular_file(profile_file(root, "profiles", entry.rank, id), ec))
+    std::string line;
+    while (std::getline(ids, line)) {
+        if (line.empty()) continue;
+        size_t tab = line.find('\t');
+        int rank = entry.rank;
+        if (tab != std::string::npos) {
+            std::optional<int64_t> r = parse_int64(line.substr(tab + 1));
+            if (!r || *r < -1 || *r > INT_MAX) return false;  // not a marker nx wrote: convert again
+            rank = static_cast<int>(*r);
+        }
+        if (!std::filesystem::is_regular_file(profile_file(root, "profiles", rank, line.substr(0, tab)), ec))
             return false;
+    }
     return true;
 }
 

@@ -39,10 +39,18 @@ namespace dataset {
 std::string plan_path(const std::string& root);
 // The marker of a plan entry.
 std::string done_path(const std::string& root, const PlanEntry& entry);
-// Writes the marker (atomically): the profile ids the entry wrote.
-void mark_done(const std::string& root, const PlanEntry& entry, const std::vector<std::string>& profile_ids);
+// A profile an entry wrote: its id and the rank it went to (a PyTorch
+// trace's distributedInfo may give another than the plan's).
+struct WrittenProfile {
+    std::string id;
+    int rank = -1;
+};
+// Writes the marker (atomically): the profiles the entry wrote, a line
+// "<id>\t<rank>" each.
+void mark_done(const std::string& root, const PlanEntry& entry, const std::vector<WrittenProfile>& profiles);
 // True when the entry's marker exists and every profile it names is in the
-// dataset (its profiles file is there).
+// dataset (its profiles file is there, in the rank's partition the marker
+// gives; a marker of only ids, as earlier nx wrote them, the entry's).
 bool is_done(const std::string& root, const PlanEntry& entry);
 
 // The plan's entries the dataset lacks, in plan order (empty when it has no

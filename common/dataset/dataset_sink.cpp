@@ -434,8 +434,8 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
         TableWriter& f = file(all[k].name);
         bytes_ += f.commit(dataset::profile_file(root_, all[k].name, info.rank, info.id));
     }
-    ++written_;
-    written_ids_.push_back(info.id);
+    ++profiles_written_;
+    written_.push_back({info.id, info.rank});
 }
 
 }  // namespace nx

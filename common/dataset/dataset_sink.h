@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/dataset/dataset_plan.h"
 #include "common/dataset/track_order_window.h"
 #include "common/parquet/file_metadata.h"
 #include "common/profile/profile_sink.h"
@@ -41,9 +42,9 @@ public:
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void abort_profile() override;
 
-    int64_t profiles_written() const { return written_; }
-    // The ids of the profiles written since the last call (a plan entry's).
-    std::vector<std::string> take_written_ids() { return std::exchange(written_ids_, {}); }
+    int64_t profiles_written() const { return profiles_written_; }
+    // The profiles written since the last call (a plan entry's).
+    std::vector<dataset::WrittenProfile> take_written() { return std::exchange(written_, {}); }
     int64_t bytes_written() const { return bytes_; }
 
 private:
@@ -51,8 +52,8 @@ private:
     std::string root_;
     DatasetOptions options_;
     std::unique_ptr<Open> open_;
-    int64_t written_ = 0, bytes_ = 0;
-    std::vector<std::string> written_ids_;
+    int64_t profiles_written_ = 0, bytes_ = 0;
+    std::vector<dataset::WrittenProfile> written_;
 };
 
 }  // namespace nx

@@ -38,8 +38,9 @@
 // The slices c10d's process groups record around each collective, named
 // "<backend>:<operation>" ("gloo:all_reduce", "nccl:all_gather"), go to the
 // "collectives" track as Neuron's collective operations do, so the time
-// breakdown and nx-report --ranks see them.  NCCL's GPU kernels stay
-// kernels on their stream.
+// breakdown and nx-report --ranks see them: the CPU's (user_annotation),
+// not their copies on the GPU stream (gpu_user_annotation).  NCCL's GPU
+// kernels stay kernels on their stream.
 #include <rapidjson/document.h>
 
 #include <algorithm>
@@ -386,9 +387,12 @@ private:
         if (e.engine != Engine::none) {
             e.type = EventType::instruction;
             e.opcode = e.name;
-        } else if (c10d_collective(e.name)) {
+        } else if (category == "user_annotation" && c10d_collective(e.name)) {
+            // The CPU's slice only: Kineto repeats the name on the GPU stream
+            // (gpu_user_annotation), which would count each twice.
             e.type = EventType::region;
             e.track = kCollectivesTrack;
+            e.depth = 0;  // moved off its thread: nothing encloses it there
         } else if (e.track.size() > 1 && e.track[0] == 'q' && std::isupper(static_cast<unsigned char>(e.track[1]))) {
             // Neuron DMA queues are named qSyncIO0, qScalarSpillReload0 ...
             e.type = EventType::dma;
@@ -418,7 +422,6 @@ private:
         e.tid = t.tid;
         e.process = t.process;
         classify(e, category);
-        if (e.track == kCollectivesTrack) e.depth = 0;  // moved off its thread: nothing encloses it there
         out_.event(e);
         int64_t ordinal = ordinal_++;
         prepared_.flows.slice(t.flows, e.ts_ns, e.ts_ns + e.dur_ns, record, ordinal);

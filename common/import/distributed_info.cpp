@@ -40,9 +40,12 @@ class HeadScan : public RecordFormat {
 public:
     struct Done {};  // thrown at "traceEvents": the rest is not read
 
+    explicit HeadScan(const InputSource& in) : in_(in) {}
+
     SectionMode section_mode(std::string_view section) override {
-        // A bare array ("") has no distributedInfo.
-        if (section == "traceEvents" || section.empty()) throw Done{};
+        // A bare array ("") has no distributedInfo; past the head, PyTorch
+        // would have written it.
+        if (section == "traceEvents" || section.empty() || in_.position() > kHeadBytes) throw Done{};
         return section == "distributedInfo" ? SectionMode::carry : SectionMode::skip;
     }
     int field_id(std::string_view, std::string_view) override { return kSkipField; }
@@ -52,13 +55,16 @@ public:
     }
 
     DistributedInfo info;
+
+private:
+    const InputSource& in_;
 };
 
 }  // namespace
 
 DistributedInfo read_distributed_info(const std::string& path) {
     std::unique_ptr<InputSource> in = InputSource::open(path);
-    HeadScan scan;
+    HeadScan scan(*in);
     try {
         read_records(*in, scan, 1);
     } catch (const HeadScan::Done&) {

@@ -25,9 +25,11 @@ struct DistributedInfo {
 DistributedInfo parse_distributed_info(std::string_view json);
 
 // From the trace at `path` (.gz too), reading only what comes before its
-// "traceEvents" (PyTorch writes distributedInfo first): a trace of any size
-// costs its first few KB.  Not present when the trace has none there; a file
-// that is not a JSON object is an Error naming it.
+// "traceEvents" (PyTorch writes distributedInfo first), and at most the
+// first kHeadBytes of it: a trace of any size costs its head.  Not present
+// when the trace has none there (or is a bare array); a file that is not
+// JSON is an Error naming it.
+inline constexpr uint64_t kHeadBytes = uint64_t{4} << 20;
 DistributedInfo read_distributed_info(const std::string& path);
 
 }  // namespace nx

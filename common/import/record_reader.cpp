@@ -106,7 +106,10 @@ public:
             k = "\xEF\xBF\xBD";
         }
         if (pass_depth_ > 0) {
-            if (pass_writer_) pass_writer_->key(k);
+            if (pass_writer_) {
+                pass_writer_->key(k);
+                cap_carry();
+            }
             return true;
         }
         if (depth_ == 1 && top_is_object_) {
@@ -186,7 +189,10 @@ private:
     bool scalar(WriteFn&& write, SlotFn&& set_slot) {
         in_.mark();
         if (pass_depth_ > 0) {
-            if (pass_writer_) write(*pass_writer_);
+            if (pass_writer_) {
+                write(*pass_writer_);
+                cap_carry();
+            }
             return true;
         }
         if (record_depth_ > 0 && depth_ == record_depth_) {
@@ -229,6 +235,12 @@ private:
         key_index_ = 0;
     }
 
+    // A carried value past kMaxCarriedBytes is dropped as it grows, not once
+    // whole: the rest of it is skipped unwritten.
+    void cap_carry() {
+        if (pass_target_ == PassTarget::carry && tmp_w_.view().size() > kMaxCarriedBytes) pass_writer_ = nullptr;
+    }
+
     void begin_pass(Writer* w, PassTarget target) {
         pass_writer_ = w;
         pass_target_ = target;
@@ -240,7 +252,10 @@ private:
         in_.mark();
         if (depth_ >= kMaxJsonDepth) return fail_stream(json_depth_message());
         if (pass_depth_ > 0) {
-            if (pass_writer_) object ? pass_writer_->start_object() : pass_writer_->start_array();
+            if (pass_writer_) {
+                object ? pass_writer_->start_object() : pass_writer_->start_array();
+                cap_carry();
+            }
             ++depth_;
             return true;
         }
@@ -310,7 +325,8 @@ private:
                         break;
                     }
                     case PassTarget::carry:
-                        if (tmp_w_.view().size() <= kMaxCarriedBytes) fmt_.carried(section_, tmp_w_.view());
+                        // Dropped past the cap (cap_carry): nothing to give.
+                        if (pass_writer_ && tmp_w_.view().size() <= kMaxCarriedBytes) fmt_.carried(section_, tmp_w_.view());
                         break;
                     case PassTarget::bad_element:
                         for (Slot& s : slots_) s.kind = Slot::none;

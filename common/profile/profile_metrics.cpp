@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <optional>
 #include <string_view>
+#include <tuple>
 
 #include "common/profile/availability.h"
 #include "common/profile/core_peaks.h"
@@ -641,6 +642,15 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
                                 " are listed, " + std::to_string(collectives_.dropped()) +
                                 " more count in the time breakdown only");
     }
+    // One iteration a step: Kineto repeats ProfilerStep#N on the GPU stream
+    // (gpu_user_annotation), starting once the CPU has launched its work;
+    // the earliest, the CPU's, is the step.
+    std::stable_sort(iterations_.begin(), iterations_.end(), [](const Iteration& a, const Iteration& b) {
+        return std::tie(a.step, a.start_ns) < std::tie(b.step, b.start_ns);
+    });
+    iterations_.erase(std::unique(iterations_.begin(), iterations_.end(),
+                                  [](const Iteration& a, const Iteration& b) { return a.step == b.step; }),
+                      iterations_.end());
     std::stable_sort(iterations_.begin(), iterations_.end(),
                      [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
     out.iterations = std::move(iterations_);

@@ -35,7 +35,7 @@ OpClass classify_opcode(std::string_view opcode);
 class ProfileMetrics {
 public:
     // Iterations kept per profile (a training loop profiled for longer keeps
-    // its first ones).
+    // the first this many to arrive).
     static constexpr size_t kMaxIterations = 100000;
 
     ProfileMetrics();

@@ -15,7 +15,7 @@ const std::set<std::string, std::less<>> kOwnFields = {
     "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
     "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
     "metric_disagreements", "tracks", "dma_queue_types", "unavailable_metrics", "peak_basis", "core", "breakdown",
-    "collective_ops"};
+    "collective_ops", "iterations"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
 

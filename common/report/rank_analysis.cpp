@@ -97,10 +97,16 @@ bool count_by_iteration(RankAnalysis& a, const std::vector<size_t>& significant)
             starts.push_back(static_cast<double>(t - sum.iterations[*i].start_ns));
         }
         if (!step) continue;
-        auto [lo, hi] = std::minmax_element(starts.begin(), starts.end());
-        if (*hi <= *lo) continue;  // every rank started it together
+        // The latest: the first of equal starts, as when each collective counts.
+        size_t latest = 0;
+        double lo = starts[0];
+        for (size_t i = 1; i < starts.size(); ++i) {
+            lo = std::min(lo, starts[i]);
+            if (starts[i] > starts[latest]) latest = i;
+        }
+        if (starts[latest] <= lo) continue;  // every rank started it together
         Worst& w = by_step[*step];
-        if (*hi - *lo > w.spread) w = {*hi - *lo, static_cast<size_t>(hi - starts.begin()), k};
+        if (starts[latest] - lo > w.spread) w = {starts[latest] - lo, latest, k};
     }
     if (by_step.empty()) return false;
     for (RankRow& r : a.rows) r.latest_count = 0;
@@ -134,11 +140,14 @@ void find_missing_ranks(RankAnalysis& a) {
         if (size >= 0 && size != w->value.GetInt64()) return;
         size = w->value.GetInt64();
     }
-    if (size < 0) return;
-    a.world_size = size;
-    std::vector<bool> seen(static_cast<size_t>(std::min<int64_t>(size, 1 << 24)), false);
+    // A rank at or past the size, or a size past any job's, and the traces
+    // contradict themselves: nothing is claimed.
+    if (size < 0 || size > (int64_t{1} << 20)) return;
     for (const RankRow& r : a.rows)
-        if (r.rank >= 0 && static_cast<size_t>(r.rank) < seen.size()) seen[static_cast<size_t>(r.rank)] = true;
+        if (r.rank >= size) return;
+    a.world_size = size;
+    std::vector<bool> seen(static_cast<size_t>(size), false);
+    for (const RankRow& r : a.rows) seen[static_cast<size_t>(r.rank)] = true;
     for (size_t k = 0; k < seen.size(); ++k)
         if (!seen[k]) a.missing_ranks.push_back(static_cast<int>(k));
 }
@@ -206,8 +215,8 @@ void match_collectives(RankAnalysis& a) {
             a.straggler = static_cast<int>(latest);
         }
     }
-    if (a.straggler < 0) return;
     count_by_iteration(a, significant);
+    if (a.straggler < 0) return;
     // Latest most often wins; the most variable collective breaks ties.
     int most = a.rows[static_cast<size_t>(a.straggler)].latest_count;
     for (size_t i = 0; i < a.rows.size(); ++i)
