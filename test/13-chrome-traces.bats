@@ -237,6 +237,16 @@ for l in sys.stdin:
     gloo_job unmarked 4 2 1 0
     nx-convert unmarked/*.json | nx-report --ranks - >u.jsonl
     [ "$(jget u.jsonl "[(x['rank'], x['latest_collectives'], x['iterations']) for x in r if x['straggler']]")" = "[[1, 6, 0]]" ]
+    # A profiler schedule that repeats leaves a trace per window on each
+    # rank: compared window by window (steps 0-2: rank 2 late; steps 10-12:
+    # rank 1), not mixed, and no rank is a duplicate.
+    gloo_job windows 3 2
+    gloo_job windows 3 1 -1 3 10
+    nx-convert windows/*.json | nx-report --ranks - >w.jsonl
+    [ "$(jget w.jsonl "[(x['steps'], x['rank']) for x in r if x['straggler']]")" = '[["0-2", 2], ["10-12", 1]]' ]
+    nx-convert windows/*.json | nx-report --ranks --format md - >w.md
+    grep -q "^# Ranks: windows, steps 0-2$" w.md && grep -q "^# Ranks: windows, steps 10-12$" w.md
+    ! grep -qi "duplicate\|twice\|kept " w.md
     # The traces say the job's size: a rank without a profile is named.
     nx-convert job/host_100[023]*.json | nx-report --ranks --format md - >three.md
     grep -q "^3 ranks of the job's 4 (its traces say so); no profile of rank 1\." three.md

@@ -67,7 +67,7 @@ sys.exit(p.wait())
 PY
 }
 
-# gloo_job DIR RANKS LATE_RANK [NUDGED_RANK [STEPS]]: a torch.distributed
+# gloo_job DIR RANKS LATE_RANK [NUDGED_RANK [STEPS [FIRST]]]: a torch.distributed
 # job's traces as PyTorch's profiler writes them (shaped like HTA's rank-34
 # real sample): "distributedInfo" with the rank, c10d's "gloo:all_reduce"
 # slices on a communication thread, ProfilerStep#N on the main one (STEPS=0:
@@ -75,17 +75,19 @@ PY
 # late by LATE_RANK, whose peers wait for it (their all_reduce lasts 60 ms
 # longer).  With NUDGED_RANK, each step has a third all_reduce, and that rank
 # starts the first and the third 1 ms late: it is last more often, LATE_RANK
-# last on each step's most variable one.
+# last on each step's most variable one (-1: none).  FIRST: the first step's
+# number (a profiler window later in the run: files and times apart).
 gloo_job() {
     python3 - "$@" <<'PY'
 import json, os, sys
 out, ranks, late_rank = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 nudged = int(sys.argv[4]) if len(sys.argv) > 4 else -1
 steps = int(sys.argv[5]) if len(sys.argv) > 5 else 3
+first = int(sys.argv[6]) if len(sys.argv) > 6 else 0
 os.makedirs(out, exist_ok=True)
 for r in range(ranks):
-    ev, t = [], 1_700_000_000_000.125
-    for step in range(3):
+    ev, t = [], 1_700_000_000_000.125 + first * 700000
+    for step in range(first, first + 3):
         if steps:
             ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{step}", "pid": 7, "tid": 1, "ts": t, "dur": 600000})
         ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 7, "tid": 1, "ts": t + 10, "dur": 100000})
@@ -100,6 +102,6 @@ for r in range(ranks):
     info = {"backend": "gloo", "rank": r, "world_size": ranks, "pg_count": 1,
             "pg_config": [{"pg_name": "0", "pg_desc": "default_pg", "pg_size": ranks, "ranks": list(range(ranks))}]}
     json.dump({"schemaVersion": 1, "deviceProperties": [], "distributedInfo": info, "traceEvents": ev,
-               "traceName": f"rank-{r}.pt.trace.json"}, open(f"{out}/host_{1000 + r}.1700000000.pt.trace.json", "w"))
+               "traceName": f"rank-{r}.pt.trace.json"}, open(f"{out}/host_{1000 + r}.{1700000000 + first}.pt.trace.json", "w"))
 PY
 }

@@ -59,6 +59,14 @@ double median_of(std::vector<double> v) {
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
+// The window of steps a profile marks: "10-12" (its first and last
+// iteration's), "10" for one, "" for none; and its first step.
+std::pair<std::string, int64_t> steps_of(const ProfileSummary& s) {
+    if (s.iterations.empty()) return {"", -1};
+    int64_t first = s.iterations.front().step, last = s.iterations.back().step;
+    return {first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last), first};
+}
+
 // The iteration (an index into s.iterations) whose span holds time t, if any.
 std::optional<size_t> iteration_at(const ProfileSummary& s, int64_t t) {
     auto after = std::upper_bound(s.iterations.begin(), s.iterations.end(), t,
@@ -239,9 +247,12 @@ RankGrouping group_ranks(const std::vector<ProfileEntry>& profiles) {
         }
         RuntimePath where = runtime_path_of_source(p.info.source);
         std::string name = capture_of(p, where), graph = where.neff_hash;
-        auto it = std::find_if(out.captures.begin(), out.captures.end(),
-                               [&](const RankCapture& c) { return c.name == name && c.graph == graph; });
-        if (it == out.captures.end()) it = out.captures.insert(out.captures.end(), RankCapture{name, graph, {}});
+        auto [steps, first_step] = steps_of(p.summary);
+        auto it = std::find_if(out.captures.begin(), out.captures.end(), [&](const RankCapture& c) {
+            return c.name == name && c.graph == graph && c.steps == steps;
+        });
+        if (it == out.captures.end())
+            it = out.captures.insert(out.captures.end(), RankCapture{name, graph, steps, first_step, {}});
         auto [same, added] = kept.emplace(std::make_pair(static_cast<size_t>(it - out.captures.begin()), p.info.rank), &p);
         if (!added) {
             // The profile of the lower id is kept, whatever order the
@@ -258,9 +269,9 @@ RankGrouping group_ranks(const std::vector<ProfileEntry>& profiles) {
     }
     for (const auto& [key, profile] : kept) out.captures[key.first].ranks.push_back(profile);
     std::sort(out.duplicates.begin(), out.duplicates.end());
-    // By capture and graph, whatever order the sources gave them in.
+    // By capture, graph and window, whatever order the sources gave them in.
     std::sort(out.captures.begin(), out.captures.end(), [](const RankCapture& a, const RankCapture& b) {
-        return std::tie(a.name, a.graph) < std::tie(b.name, b.graph);
+        return std::tie(a.name, a.graph, a.first_step, a.steps) < std::tie(b.name, b.graph, b.first_step, b.steps);
     });
     for (RankCapture& c : out.captures)
         std::sort(c.ranks.begin(), c.ranks.end(),
@@ -272,6 +283,7 @@ RankAnalysis analyse_ranks(const RankCapture& capture) {
     RankAnalysis a;
     a.capture = capture.name;
     a.graph = capture.graph;
+    a.steps = capture.steps;
     std::vector<double> totals;
     for (const ProfileEntry* p : capture.ranks) {
         RankRow r;

@@ -51,6 +51,7 @@ struct RankRow {
 struct RankAnalysis {
     std::string capture;
     std::string graph;
+    std::string steps;  // RankCapture::steps
     std::vector<RankRow> rows;  // by rank
     size_t fastest = 0, slowest = 0;
     double median_ns = 0;
@@ -82,6 +83,11 @@ struct RankAnalysis {
 struct RankCapture {
     std::string name;   // the capture: the ranks' common source directory
     std::string graph;  // its NEFF hash (runtime_path_of_source); empty when the paths give none
+    // The iterations its profiles mark ("10-12": a PyTorch profiler window
+    // of steps 10 to 12; empty when none): a profiler schedule that repeats
+    // leaves one trace per window on each rank, compared window by window.
+    std::string steps;
+    int64_t first_step = -1;
     std::vector<const ProfileEntry*> ranks;  // by rank, one profile each
 };
 struct RankGrouping {
@@ -93,7 +99,8 @@ struct RankGrouping {
     // sorted.
     std::vector<std::string> duplicates;
 };
-// The profiles with a rank, grouped by capture and graph (sorted by both).
+// The profiles with a rank, grouped by capture, graph and window of steps
+// (sorted by the three).
 RankGrouping group_ranks(const std::vector<ProfileEntry>& profiles);
 
 RankAnalysis analyse_ranks(const RankCapture& capture);

@@ -90,7 +90,8 @@ void add_heat_map(Document& doc, const RankAnalysis& a) {
 
 void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
     for (const RankAnalysis& a : captures) {
-        doc.heading("Ranks: " + a.capture + (a.graph.empty() ? "" : ", NEFF " + a.graph));
+        doc.heading("Ranks: " + a.capture + (a.graph.empty() ? "" : ", NEFF " + a.graph) +
+                    (a.steps.empty() ? "" : ", steps " + a.steps));
         doc.paragraph(summary_text(a));
         TableBlock t;
         t.columns = {"rank", "profile", "total time", "vs fastest", "compute", "collectives", "overlap",
@@ -131,7 +132,7 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
 void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out) {
     out.columns({"kind", "capture", "rank", "profile", "total_ns", "vs_fastest", "behind_ns", "straggler",
                  "collective_ops", "collective_ns", "collective_percent", "compute_ns", "overlap_percent",
-                 "dma_exposed_ns", "idle_ns", "wait_ns", "latest_collectives", "neff_hash", "iterations"});
+                 "dma_exposed_ns", "idle_ns", "wait_ns", "latest_collectives", "neff_hash", "iterations", "steps"});
     for (const RankAnalysis& a : captures) {
         double fast = a.rows[a.fastest].total_ns;
         for (size_t i = 0; i < a.rows.size(); ++i) {
@@ -149,7 +150,8 @@ void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out) 
                      r.overlap_percent >= 0 ? Cell::of_real(r.overlap_percent) : Cell{},
                      b ? Cell::of_int(b->dma_exposed_ns) : Cell{}, b ? Cell::of_int(b->idle_ns) : Cell{},
                      r.wait_ns >= 0 ? Cell::of_int(r.wait_ns) : Cell{}, Cell::of_int(r.latest_count),
-                     a.graph.empty() ? Cell{} : Cell::of_text(a.graph), Cell::of_int(static_cast<int64_t>(a.iterations))});
+                     a.graph.empty() ? Cell{} : Cell::of_text(a.graph), Cell::of_int(static_cast<int64_t>(a.iterations)),
+                     a.steps.empty() ? Cell{} : Cell::of_text(a.steps)});
         }
     }
     out.finish();
