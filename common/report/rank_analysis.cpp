@@ -247,12 +247,13 @@ RankGrouping group_ranks(const std::vector<ProfileEntry>& profiles) {
         }
         RuntimePath where = runtime_path_of_source(p.info.source);
         std::string name = capture_of(p, where), graph = where.neff_hash;
-        auto [steps, first_step] = steps_of(p.summary);
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        const std::pair<std::string, int64_t> window = steps_of(p.summary);
         auto it = std::find_if(out.captures.begin(), out.captures.end(), [&](const RankCapture& c) {
-            return c.name == name && c.graph == graph && c.steps == steps;
+            return c.name == name && c.graph == graph && c.steps == window.first;
         });
         if (it == out.captures.end())
-            it = out.captures.insert(out.captures.end(), RankCapture{name, graph, steps, first_step, {}});
+            it = out.captures.insert(out.captures.end(), RankCapture{name, graph, window.first, window.second, {}});
         auto [same, added] = kept.emplace(std::make_pair(static_cast<size_t>(it - out.captures.begin()), p.info.rank), &p);
         if (!added) {
             // The profile of the lower id is kept, whatever order the
