@@ -48,10 +48,12 @@ public:
         writer_.set_string(0, profile_);
         return writer_;
     }
-    void text(std::string_view column, std::string_view v) {
-        if (v.empty()) writer_.set_null(col(column));
-        else writer_.set_string(col(column), v);
+    // Text, null when empty.
+    void text(size_t column, std::string_view v) {
+        if (v.empty()) writer_.set_null(column);
+        else writer_.set_string(column, v);
     }
+    void text(std::string_view column, std::string_view v) { text(col(column), v); }
     void int64_or_null(std::string_view column, int64_t v, bool present) {
         if (present) writer_.set_int64(col(column), v);
         else writer_.set_null(col(column));
@@ -302,24 +304,19 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
         w.set_string(c_type, to_string(e.type));
         w.set_int64(c_ts, e.ts);
         w.set_int64(c_dur, e.dur());
-        text(w, c_name, e.name);
-        text(w, c_opcode, e.opcode);
-        text(w, c_hlo, e.hlo_name);
-        text(w, c_layer, e.layer);
+        file.text(c_name, e.name);
+        file.text(c_opcode, e.opcode);
+        file.text(c_hlo, e.hlo_name);
+        file.text(c_layer, e.layer);
         if (e.bytes >= 0) w.set_int64(c_bytes, e.bytes);
         if (e.flops >= 0) w.set_double(c_flops, e.flops);
         if (e.model_flops >= 0) w.set_double(c_model, e.model_flops);
         if (e.dma_kind != DmaKind::unknown) w.set_string(c_kind, to_string(e.dma_kind));
-        text(w, c_tensor, e.tensor);
+        file.text(c_tensor, e.tensor);
         w.set_int32(c_depth, e.depth);
         if (e.transpose) w.set_bool(c_transpose, true);
-        text(w, c_args, e.args_json);
+        file.text(c_args, e.args_json);
         w.end_row();
-    }
-
-    static void text(ParquetWriter& w, size_t c, std::string_view v) {
-        if (v.empty()) w.set_null(c);
-        else w.set_string(c, v);
     }
 
     // An event later than the window on its track would go before events

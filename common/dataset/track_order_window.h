@@ -50,12 +50,10 @@ public:
     // Forgets everything held (an aborted profile, the next one).
     void clear();
 
-    // An event's place in its track: start, longer first, lower depth
-    // (arrival breaks ties).  Whether `a` goes before `b`.
+    // Whether `a` goes before `b` on their track: the spool's track_order
+    // (event_spool.h); arrival breaks ties.
     static bool before(int64_t a_ts, int64_t a_end, int32_t a_depth, int64_t b_ts, int64_t b_end, int32_t b_depth) {
-        if (a_ts != b_ts) return a_ts < b_ts;
-        if (a_end != b_end) return a_end > b_end;
-        return a_depth < b_depth;
+        return track_order(a_ts, a_end, a_depth, b_ts, b_end, b_depth) < 0;
     }
 
 private:

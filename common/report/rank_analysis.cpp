@@ -67,6 +67,25 @@ std::pair<std::string, int64_t> steps_of(const ProfileSummary& s) {
     return {first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last), first};
 }
 
+// Who started a collective last, and how far after the first: the rank
+// (an index into the starts, the first of equal ones) and the spread, 0
+// when every rank started it together.  One rule whether a collective
+// counts alone or for its iteration.
+struct LatestStart {
+    size_t latest = 0;
+    double spread = 0;
+};
+LatestStart latest_start(const std::vector<double>& starts) {
+    LatestStart out;
+    double lo = starts[0];
+    for (size_t i = 1; i < starts.size(); ++i) {
+        lo = std::min(lo, starts[i]);
+        if (starts[i] > starts[out.latest]) out.latest = i;
+    }
+    out.spread = starts[out.latest] - lo;
+    return out;
+}
+
 // The iteration (an index into s.iterations) whose span holds time t, if any.
 std::optional<size_t> iteration_at(const ProfileSummary& s, int64_t t) {
     auto after = std::upper_bound(s.iterations.begin(), s.iterations.end(), t,
@@ -105,16 +124,10 @@ bool count_by_iteration(RankAnalysis& a, const std::vector<size_t>& significant)
             starts.push_back(static_cast<double>(t - sum.iterations[*i].start_ns));
         }
         if (!step) continue;
-        // The latest: the first of equal starts, as when each collective counts.
-        size_t latest = 0;
-        double lo = starts[0];
-        for (size_t i = 1; i < starts.size(); ++i) {
-            lo = std::min(lo, starts[i]);
-            if (starts[i] > starts[latest]) latest = i;
-        }
-        if (starts[latest] <= lo) continue;  // every rank started it together
+        LatestStart last = latest_start(starts);
+        if (last.spread <= 0) continue;  // every rank started it together
         Worst& w = by_step[*step];
-        if (starts[latest] - lo > w.spread) w = {starts[latest] - lo, latest, k};
+        if (last.spread > w.spread) w = {last.spread, last.latest, k};
     }
     if (by_step.empty()) return false;
     for (RankRow& r : a.rows) r.latest_count = 0;
@@ -203,24 +216,17 @@ void match_collectives(RankAnalysis& a) {
         significant.push_back(k);
         // Start times normalised to each rank's own start: clocks of two
         // devices need not agree, a rank's distance from its start does.
-        size_t latest = 0;
-        double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
-        for (size_t i = 0; i < a.rows.size(); ++i) {
-            const ProfileEntry* p = a.rows[i].profile;
-            double start = static_cast<double>(p->summary.collectives[k].start_ns - p->summary.start_ns);
-            lo = std::min(lo, start);
-            if (start > hi) {
-                hi = start;
-                latest = i;
-            }
-        }
-        if (hi <= lo) continue;  // every rank started it together: nobody late
-        ++a.rows[latest].latest_count;
-        if (hi - lo > best_spread) {
-            best_spread = hi - lo;
+        std::vector<double> starts;
+        for (const RankRow& r : a.rows)
+            starts.push_back(static_cast<double>(r.profile->summary.collectives[k].start_ns - r.profile->summary.start_ns));
+        LatestStart last = latest_start(starts);
+        if (last.spread <= 0) continue;  // every rank started it together: nobody late
+        ++a.rows[last.latest].latest_count;
+        if (last.spread > best_spread) {
+            best_spread = last.spread;
             a.most_variable = first[k].name + " #" + std::to_string(k + 1);
-            a.start_spread_ns = hi - lo;
-            a.straggler = static_cast<int>(latest);
+            a.start_spread_ns = last.spread;
+            a.straggler = static_cast<int>(last.latest);
         }
     }
     count_by_iteration(a, significant);

@@ -132,9 +132,7 @@ void decode(const char* p, SpooledEvent& e) {
 bool before(uint32_t major_a, int64_t ts_a, int64_t end_a, int32_t depth_a, uint64_t seq_a, uint32_t major_b,
             int64_t ts_b, int64_t end_b, int32_t depth_b, uint64_t seq_b) {
     if (major_a != major_b) return major_a < major_b;
-    if (ts_a != ts_b) return ts_a < ts_b;
-    if (end_a != end_b) return end_a > end_b;
-    if (depth_a != depth_b) return depth_a < depth_b;
+    if (int order = track_order(ts_a, end_a, depth_a, ts_b, end_b, depth_b)) return order < 0;
     return seq_a < seq_b;
 }
 

@@ -38,6 +38,17 @@
 
 namespace nx {
 
+// An event's place on its track, the order above without arrival: earlier
+// start, then longer (end: start + duration), then the one the source nests
+// outside (lower depth).  Negative when a goes first, positive when b does,
+// 0 when only arrival can tell them apart.
+inline int track_order(int64_t ts_a, int64_t end_a, int32_t depth_a, int64_t ts_b, int64_t end_b, int32_t depth_b) {
+    if (ts_a != ts_b) return ts_a < ts_b ? -1 : 1;
+    if (end_a != end_b) return end_a > end_b ? -1 : 1;
+    if (depth_a != depth_b) return depth_a < depth_b ? -1 : 1;
+    return 0;
+}
+
 // One event as read back.  Strings are views valid until the Reader's next
 // call to next().
 struct SpooledEvent {
