@@ -85,7 +85,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     nx-convert --dataset ds --task 0 --tasks 1 -q >/dev/null
     run nx-query --dataset ds rank_collectives --format csv
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "rank,profile,ops,collective_ns,wait_ns,neff_hash" ]
+    [ "${lines[0]}" = "rank,profile,ops,collective_ns,wait_ns,neff_hash,first_step,last_step" ]
     [ "$(echo "$output" | tail -n +2 | awk -F, '$1 == 5 {print $3, $5}')" = "4 0" ]
     [ "$(echo "$output" | tail -n +2 | awk -F, '$1 != 5 && $5 == 12000' | wc -l)" -eq 11 ]
     run nx-query --dataset ds rank_engine_busy --param engine=tensor_matrix --format csv
@@ -388,4 +388,19 @@ json.dump(t, open(p, "w"))'
     # The iterations come through the dataset: rank 2, last in all 3 steps
     # (rank 1, late on more collectives but by less, is not it).
     [ "$(cut -d, -f3,8,17,19 ranks.csv | tr '\n' ' ')" = "rank,straggler,latest_collectives,iterations 0,0,0,3 1,0,0,3 2,1,3,3 3,0,0,3 " ]
+    # A profiler schedule that repeats: a second window of steps, 10-12, in
+    # the same folder, its late rank 3 and two collectives a step (steps 0-2
+    # have three).  The named queries set each window's ranks against their
+    # own window's, as --ranks does: 3 x 60 ms of wait on the on-time ranks,
+    # none on the late one (set against steps 0-2's k-th operations, which
+    # are others, they would not).
+    gloo_job job 4 3 -1 3 10
+    make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/job" DATASET="$PWD/ds" JOBS=2 >/dev/null 2>&1
+    [ "$(nx-query --dataset ds --sql 'SELECT DISTINCT capture_dir FROM profiles' --format csv | tail -n +2)" = "$PWD/job" ]
+    run nx-query --dataset ds rank_collectives --format csv
+    [ "$(echo "$output" | tail -n +2 | awk -F, '{print $1 ":" $7 "-" $8 ":" $3 ":" $5}' | tr '\n' ' ')" = \
+        "0:0-2:9:180000000 0:10-12:6:180000000 1:0-2:9:180000000 1:10-12:6:180000000 2:0-2:9:0 2:10-12:6:180000000 3:0-2:9:180000000 3:10-12:6:0 " ]
+    run nx-query --dataset ds rank_skew --format csv
+    [ "$(echo "$output" | tail -n +2 | awk -F, '{print $1 ":" $8 "-" $9}' | tr '\n' ' ')" = "0:0-2 0:10-12 1:0-2 1:10-12 2:0-2 2:10-12 3:0-2 3:10-12 " ]
+    nx-report ds --ranks --format md | grep -q "steps 10-12"
 }

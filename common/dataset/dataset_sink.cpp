@@ -242,6 +242,9 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
     t.text("neff_hash", where.neff_hash);
     t.int64_or_null("clock_offset_ns", id.clock_offset_ns.value_or(0), id.clock_offset_ns.has_value());
     if (id.capture_settings) t.text("capture_settings", *id.capture_settings);
+    w.set_string(t.col("capture_dir"), capture_directory(info.source));
+    t.int64_or_null("first_step", s.first_step(), s.first_step() >= 0);
+    t.int64_or_null("last_step", s.last_step(), s.last_step() >= 0);
     w.set_int64(t.col("start_ns"), s.start_ns);
     w.set_int64(t.col("end_ns"), s.end_ns);
     w.set_int64(t.col("events"), s.events);

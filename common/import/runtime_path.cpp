@@ -52,4 +52,18 @@ std::string runtime_profile_name(std::string_view path, std::string_view stem) {
            std::string(stem);
 }
 
+std::string capture_directory(std::string_view source) {
+    auto parent = [](const std::string& path) {
+        size_t slash = path.find_last_of('/');
+        return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+    };
+    // An Explorer directory given with a trailing slash is the same one.
+    std::string path(source);
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    std::string dir = parent(path);
+    RuntimePath where = runtime_path_of_source(source);
+    if (where.process_id >= 0) dir = parent(where.run_folder.empty() ? dir : parent(dir));
+    return dir;
+}
+
 }  // namespace nx

@@ -44,6 +44,12 @@ RuntimePath runtime_path_of_source(std::string_view source);
 // of two processes alike.
 std::string runtime_profile_name(std::string_view path, std::string_view stem);
 
+// The capture a profile read from `source` belongs to (the ranks of one run
+// of a job): the source's directory, or for a file in the runtime's layout
+// the directory above its process folder (and run folder), which holds
+// every process's.  Only the same capture's profiles compare across ranks.
+std::string capture_directory(std::string_view source);
+
 // A NEFF hash as the runtime writes it in file names, as a regular
 // expression both RE2 and std::regex read (no capturing group).
 inline constexpr const char* kNeffHashPattern =

@@ -197,6 +197,12 @@ struct ProfileSummary {
     // straggler over them.
     std::vector<Iteration> iterations;
 
+    // The steps its iterations mark, the first and the last (-1 when it marks
+    // none): a PyTorch profiler schedule that repeats leaves one trace per
+    // window of steps on each rank, and only one window's compare across ranks.
+    int64_t first_step() const { return iterations.empty() ? -1 : iterations.front().step; }
+    int64_t last_step() const { return iterations.empty() ? -1 : iterations.back().step; }
+
     const MetricValue* find(std::string_view name) const;
     // nullptr unless the source has the figure's field but not the figure.
     const UnavailableMetric* find_unavailable(std::string_view name) const;

@@ -17,22 +17,6 @@ namespace nx {
 
 namespace {
 
-// The capture a rank belongs to: its source's directory, or above the
-// runtime's per-process folder (<instance>_pid_<pid>/, and the run folder
-// below it) the tree's.
-std::string capture_of(const ProfileEntry& p, const RuntimePath& where) {
-    auto parent = [](const std::string& path) {
-        size_t slash = path.find_last_of('/');
-        return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-    };
-    // An Explorer directory given with a trailing slash is the same one.
-    std::string source = p.info.source;
-    while (source.size() > 1 && source.back() == '/') source.pop_back();
-    std::string dir = parent(source);
-    if (where.process_id >= 0) dir = parent(where.run_folder.empty() ? dir : parent(dir));
-    return dir;
-}
-
 // The engine, or the phase of the breakdown, whose time differs most between
 // the straggler and the fastest rank: what the straggler spent its time on.
 std::string explaining_engine(const RankRow& slow, const RankRow& fast) {
@@ -60,11 +44,11 @@ double median_of(std::vector<double> v) {
 }
 
 // The window of steps a profile marks: "10-12" (its first and last
-// iteration's), "10" for one, "" for none; and its first step.
-std::pair<std::string, int64_t> steps_of(const ProfileSummary& s) {
-    if (s.iterations.empty()) return {"", -1};
-    int64_t first = s.iterations.front().step, last = s.iterations.back().step;
-    return {first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last), first};
+// iteration's), "10" for one, "" for none.
+std::string steps_of(const ProfileSummary& s) {
+    int64_t first = s.first_step(), last = s.last_step();
+    if (first < 0) return "";
+    return first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
 }
 
 // Who started a collective last, and how far after the first: the rank
@@ -251,15 +235,13 @@ RankGrouping group_ranks(const std::vector<ProfileEntry>& profiles) {
             out.without_rank.push_back(p.info.name);
             continue;
         }
-        RuntimePath where = runtime_path_of_source(p.info.source);
-        std::string name = capture_of(p, where), graph = where.neff_hash;
-        // Not a structured binding: clang 14 cannot capture one in a lambda.
-        const std::pair<std::string, int64_t> window = steps_of(p.summary);
+        const std::string name = capture_directory(p.info.source);
+        const std::string graph = runtime_path_of_source(p.info.source).neff_hash, steps = steps_of(p.summary);
         auto it = std::find_if(out.captures.begin(), out.captures.end(), [&](const RankCapture& c) {
-            return c.name == name && c.graph == graph && c.steps == window.first;
+            return c.name == name && c.graph == graph && c.steps == steps;
         });
         if (it == out.captures.end())
-            it = out.captures.insert(out.captures.end(), RankCapture{name, graph, window.first, window.second, {}});
+            it = out.captures.insert(out.captures.end(), RankCapture{name, graph, steps, p.summary.first_step(), {}});
         auto [same, added] = kept.emplace(std::make_pair(static_cast<size_t>(it - out.captures.begin()), p.info.rank), &p);
         if (!added) {
             // The profile of the lower id is kept, whatever order the

@@ -127,4 +127,15 @@ TEST(RuntimePath, ARunFolderBelowTheProcessFolderAsExplorersDocumentationShowsIt
     EXPECT_EQ(nx::runtime_path_of_source("po/profile_rank_3.json").neff_hash, "");
 }
 
+TEST(RuntimePath, TheCaptureIsTheTreeAboveTheProcessFoldersElseTheSourcesDirectory) {
+    // Every process of one run (and every run folder below one) is one capture.
+    EXPECT_EQ(nx::capture_directory("po/i-0abc_pid_42/395760075800974_instid_0_vnc_3.ntff"), "po");
+    EXPECT_EQ(nx::capture_directory("po/i-0abc_pid_43/20261127T120000/395760075800974_instid_0_vnc_0.json.gz"), "po");
+    EXPECT_EQ(nx::capture_directory("/fsx/po/i-0abc_pid_42/t/395760075800974_instid_0_vnc_3@latest/"), "/fsx/po");
+    // Not the runtime's layout: the file's own directory, "." for none.
+    EXPECT_EQ(nx::capture_directory("job/host_1003.1700000000.pt.trace.json"), "job");
+    EXPECT_EQ(nx::capture_directory("profile_rank_3.json"), ".");
+    EXPECT_EQ(nx::capture_directory("po/explorer_dir/"), "po");
+}
+
 }  // namespace
