@@ -5,10 +5,11 @@
 -- profiler schedule that repeats leaves one trace per window of steps: only
 -- the same capture's, graph's and window's k-th operations are one operation
 -- across ranks, as nx-report --ranks matches them.  (A profile converted
--- under two ranks is in two partitions: each is joined to its own.)
+-- under two ranks is in two partitions: each is joined to its own.  One
+-- without a rank is no rank's: left out, as --ranks leaves it.)
 WITH ops AS (
     SELECT c.rank, c.profile, c.seq, c.dur_ns, p.capture_dir, p.neff_hash, p.first_step, p.last_step
-    FROM collectives c JOIN profiles p ON p.profile = c.profile AND p.rank IS NOT DISTINCT FROM c.rank
+    FROM collectives c JOIN profiles p ON p.profile = c.profile AND p.rank = c.rank
 ), shortest AS (
     SELECT capture_dir, neff_hash, first_step, last_step, seq, MIN(dur_ns) AS dur_ns
     FROM ops GROUP BY capture_dir, neff_hash, first_step, last_step, seq
@@ -19,4 +20,4 @@ FROM ops o JOIN shortest s
     ON s.capture_dir IS NOT DISTINCT FROM o.capture_dir AND s.neff_hash IS NOT DISTINCT FROM o.neff_hash
    AND s.first_step IS NOT DISTINCT FROM o.first_step AND s.last_step IS NOT DISTINCT FROM o.last_step AND s.seq = o.seq
 GROUP BY o.rank, o.profile, o.capture_dir, o.neff_hash, o.first_step, o.last_step
-ORDER BY o.rank NULLS LAST, o.capture_dir NULLS LAST, o.neff_hash NULLS LAST, o.first_step NULLS LAST, o.profile;
+ORDER BY o.rank, o.capture_dir NULLS LAST, o.neff_hash NULLS LAST, o.first_step NULLS LAST, o.profile;
