@@ -12,9 +12,11 @@
 #
 # Tasks: PER_TASK profiles each (at least as many as keep the array within
 # Slurm's MaxArraySize of 1001 tasks), JOBS of them at once (make -j / xargs
-# -P locally; the array's %JOBS throttle on Slurm).  The reduce runs whatever
-# happened to the tasks (Slurm: afterany, never a bare afterok, which waits
-# for ever when a task fails) and checks the dataset against the plan: a
+# -P locally; the array's %JOBS throttle on Slurm).  A task writes on a
+# second thread only where it has a second CPU: locally NPROC / JOBS of them,
+# on Slurm the CPUs the task was given (nx-convert --threads).  The reduce
+# runs whatever happened to the tasks (Slurm: afterany, never a bare afterok,
+# which waits for ever when a task fails) and checks the dataset against the plan: a
 # profile a task could not convert is named with the command that converts
 # only the missing ones, and make fails.  Running make dataset again converts
 # only what is missing.
@@ -51,7 +53,8 @@ dataset: dataset-plan
 	reduce="$(abspath $(NX))/nx-report $(abspath $(DATASET)) --ranks -o $(abspath $(DATASET))/ranks.html"; \
 	case "$(SCHEDULER)" in \
 	local) \
-	    seq 0 $$((tasks - 1)) | xargs -P $(JOBS) -I{} sh -c "$$convert --task {} >/dev/null 2>$(DATASET)/_nx/logs/task-{}.log" || true; \
+	    threads=$$(( $(NPROC) / $(JOBS) )); [ $$threads -ge 1 ] || threads=1; \
+	    seq 0 $$((tasks - 1)) | xargs -P $(JOBS) -I{} sh -c "$$convert --threads $$threads --task {} >/dev/null 2>$(DATASET)/_nx/logs/task-{}.log" || true; \
 	    $$reduce ;; \
 	slurm) \
 	    logs=$(abspath $(DATASET))/_nx/logs; \

@@ -412,3 +412,41 @@ json.dump(t, open(p, "w"))'
     [ "$(nx-query --dataset ds rank_collectives --format csv | grep -c '^,')" -eq 0 ]
     nx-report ds --ranks --format md | grep -q "steps 10-12"
 }
+
+# The threads nx-convert runs while it waits for its input (a pipe that stays
+# empty for a while): its writer thread is made before it reads.
+threads_while_waiting() {
+    sleep 10 | "$@" >/dev/null 2>&1 &
+    local pid=$! i
+    for i in $(seq 100); do grep -q pipe "/proc/$pid/wchan" 2>/dev/null && break; sleep 0.05; done
+    ls "/proc/$pid/task" | wc -l
+    kill "$pid"
+}
+
+@test "nx-convert --threads: the database or dataset written on a second thread only where the process has a second CPU (--threads, Slurm's SLURM_CPUS_ON_NODE); the same files either way" {
+    [ "$(nproc)" -ge 2 ] || { echo "this test needs 2 CPUs (a one-CPU machine never starts the writer thread)"; false; }
+    [ "$(threads_while_waiting nx-convert --dataset t2 -)" -eq 2 ]
+    [ "$(threads_while_waiting nx-convert --db t2.db -)" -eq 2 ]
+    [ "$(threads_while_waiting nx-convert --threads 1 --dataset t1 -)" -eq 1 ]
+    [ "$(threads_while_waiting nx-convert --threads 1 --db t1.db -)" -eq 1 ]
+    [ "$(SLURM_CPUS_ON_NODE=1 threads_while_waiting nx-convert --dataset t1 -)" -eq 1 ]
+    [ "$(SLURM_CPUS_ON_NODE=1 threads_while_waiting nx-convert --threads 2 --dataset t1 -)" -eq 2 ]
+    [ "$(SLURM_CPUS_ON_NODE=x threads_while_waiting nx-convert --dataset t1 -)" -eq 2 ]
+    [ "$(taskset -c 0 bash -c "$(declare -f threads_while_waiting); threads_while_waiting nx-convert --dataset t1 -")" -eq 1 ]
+    run nx-convert --threads 0 --dataset t1 x.json
+    [ "$status" -eq 2 ] && [[ "$output" == *"--threads takes a number >= 1"* ]]
+    rm -rf t1 t2 t1.db t2.db
+    ranks_tree cap
+    for n in 1 2; do
+        find cap -name '*.json' | sort | xargs nx-convert --threads $n --dataset t$n -q >/dev/null
+        find cap -name '*.json' | sort | xargs nx-convert --threads $n --db t$n.db -q >/dev/null
+    done
+    [ "$(find t1 -type f | wc -l)" -eq 120 ]
+    diff -r t1 t2
+    # (A profile's imported_at is the clock's.)
+    for t in profile track event counter metric engine_stat; do
+        nx-query --db t1.db --sql "SELECT * FROM $t ORDER BY 1, 2" --format csv | sed 's/,20[0-9-]*T[0-9:]*Z,/,/' >one.csv
+        nx-query --db t2.db --sql "SELECT * FROM $t ORDER BY 1, 2" --format csv | sed 's/,20[0-9-]*T[0-9:]*Z,/,/' >two.csv
+        [ "$(wc -l <one.csv)" -gt 1 ] && cmp one.csv two.csv
+    done
+}

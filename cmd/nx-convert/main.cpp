@@ -25,6 +25,7 @@
 #include "common/io/output.h"
 #include "common/target/targets.h"
 #include "common/run/backends.h"
+#include "common/io/usable_cpus.h"
 #include "common/store/async_sink.h"
 #include "common/store/db_sink.h"
 #include "common/store/store.h"
@@ -89,6 +90,7 @@ struct Options {
     bool list_formats = false;
     bool records = false;
     int progress = 0;  // 1 --progress, -1 --quiet, 0 on a terminal
+    int threads = 0;   // --threads; 0: as many as usable_cpus() gives, up to 2
     nx::ConvertOptions convert;
 };
 
@@ -122,7 +124,8 @@ std::optional<Options> parse(int argc, char** argv) {
         ("records", nx::po::bool_switch(&o.records), "with --db on a terminal: profile records, not one summary line per profile")
         ("progress", nx::po::bool_switch(&progress), "each input's progress (bytes, events, rate, time left) on stderr even when it is not a terminal")
         ("quiet,q", nx::po::bool_switch(&quiet), "no progress")
-        ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on");
+        ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on")
+        ("threads", nx::po::value(&o.threads), "with --db or --dataset: 1 parses and writes on one thread, 2 writes on a second (default: 2 where this process may use 2 CPUs: its affinity, Slurm's SLURM_CPUS_ON_NODE)");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
     if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
@@ -143,6 +146,7 @@ std::optional<Options> parse(int argc, char** argv) {
     if (!o.convert.base.dtype.empty() && !nx::parse_dtype(o.convert.base.dtype))
         throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: bf16, fp16, fp32, fp8)");
     if (!(o.convert.view.timeout_s > 0)) throw nx::UsageError("--view-timeout takes a number of seconds above 0");
+    if (vm.count("threads") && o.threads < 1) throw nx::UsageError("--threads takes a number >= 1");
     if (vm.count("rank") && o.rank < 0) throw nx::UsageError("--rank takes a number >= 0");
     if (vm.count("tasks") && (o.tasks < 1 || o.task < 0 || o.task >= o.tasks))
         throw nx::UsageError("--task I --tasks N: 0 <= I < N");
@@ -212,6 +216,20 @@ int run(const Options& o) {
             records = std::make_unique<nx::ProfileRecordSink>(stdout_);
         add_stdout_sink(records.get());
     }
+    // The database or dataset is written on a thread of its own, parsing on
+    // one CPU and encoding on the other, where the process has a second CPU;
+    // several conversions at once (make dataset's JOBS, Slurm tasks of one
+    // CPU) each run on one thread, which spends less CPU than two that take
+    // turns (nx(7), DATASET).
+    const bool writer_thread = (o.threads ? o.threads : nx::usable_cpus()) >= 2;
+    auto add_writer = [&](nx::ProfileSink& sink, std::unique_ptr<nx::AsyncSink>& async) {
+        if (writer_thread) {
+            async = std::make_unique<nx::AsyncSink>(sink);
+            builder.add_sink(async.get());
+        } else {
+            builder.add_sink(&sink);
+        }
+    };
     std::unique_ptr<nx::Store> store;
     std::unique_ptr<nx::DbSink> db;
     std::unique_ptr<nx::AsyncSink> db_async;
@@ -219,34 +237,36 @@ int run(const Options& o) {
         store = std::make_unique<nx::Store>(o.db, nx::Store::Access::read_write);
         store->remove_if_left_empty();
         db = std::make_unique<nx::DbSink>(*store, o.copy_source);
-        db_async = std::make_unique<nx::AsyncSink>(*db);
-        builder.add_sink(db_async.get());
+        add_writer(*db, db_async);
     }
-
-    // The dataset is written on its own thread, as the database is: parsing
-    // on one core, encoding and compressing on the other.
     std::unique_ptr<nx::DatasetSink> dataset;
     std::unique_ptr<nx::AsyncSink> dataset_async;
     if (!o.dataset.empty()) {
         dataset = std::make_unique<nx::DatasetSink>(o.dataset);
-        dataset_async = std::make_unique<nx::AsyncSink>(*dataset);
-        builder.add_sink(dataset_async.get());
+        add_writer(*dataset, dataset_async);
     }
+    // Whichever thread writes: the sink itself, or the thread in front of it.
+    nx::ProfileSink* db_writer = db_async ? static_cast<nx::ProfileSink*>(db_async.get()) : db.get();
+    nx::ProfileSink* dataset_writer =
+        dataset_async ? static_cast<nx::ProfileSink*>(dataset_async.get()) : dataset.get();
 
     // Last of the sinks: an input's progress shows once the others have its events.
     nx::ImportProgress progress(o.progress);
     builder.add_sink(&progress);
     nx::ConvertOptions convert = o.convert;
     convert.progress = &progress;
-    if (db_async) {
+    if (db) {
         nx::DbSink* sink = db.get();
         convert.on_run = [&, sink](nx::RunRow row) {
-            db_async->post([sink, row = std::move(row)] { sink->append_run(row); });
+            if (db_async)
+                db_async->post([sink, row = std::move(row)] { sink->append_run(row); });
+            else
+                sink->append_run(row);
         };
     }
     if (o.task >= 0 || o.missing) {
         nx::FanoutResult r = nx::run_fanout_task({o.dataset, o.task, o.tasks, o.missing}, builder, *dataset, convert);
-        dataset_async->finish();
+        dataset_writer->finish();
         if (records) records->finish();
         progress.finish();
         nx::print_note((o.missing ? std::string("missing entries") : "task " + std::to_string(o.task) + " of " +
@@ -259,8 +279,8 @@ int run(const Options& o) {
     nx::Converter converter(builder, convert);
     for (const std::string& input : o.inputs) converter.convert_argument(input);
 
-    if (db_async) db_async->finish();
-    if (dataset_async) dataset_async->finish();
+    if (db_writer) db_writer->finish();
+    if (dataset_writer) dataset_writer->finish();
     if (to_sink) to_sink->finish();
     if (to_file) to_file->commit();
     if (records) records->finish();
