@@ -15,7 +15,8 @@ constexpr std::array<std::string_view, 7> kDmaKindNames = {
     "", "hbm_read", "hbm_write", "spill_save", "spill_reload", "weight_load", "on_chip"};
 
 // ASCII case folding, as std::tolower does in the C locale nx runs in,
-// without a libc call per byte (DMA rows test their queue name per row).
+// without a libc call per byte (DMA rows test their queue name per row,
+// instructions their engine's).
 char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
 
 bool contains_nocase(std::string_view hay, std::string_view needle) {
@@ -85,7 +86,7 @@ Engine engine_alias(std::string_view name) {
     for (const EngineAlias& a : kEngineAliases)
         if (a.name.size() == name.size() &&
             std::equal(name.begin(), name.end(), a.name.begin(),
-                       [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) == y; }))
+                       [](char x, char y) { return lower_ascii(x) == y; }))
             return a.engine;
     return Engine::none;
 }

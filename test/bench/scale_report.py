@@ -54,6 +54,11 @@ def main():
         "machine_two_process_speedup", machine, (l1["wall"] / l2["wall"]) / machine,
         "the 2-worker speed-up (%.3f) over the machine's own; 1.0: nx scales as far as the machine does"
         % (l1["wall"] / l2["wall"]))
+    if "local_2_two_threads" in rows:
+        t2 = rows["local_2_two_threads"]
+        add("fanout_local_2_workers_on_two_threads_seconds", t2["wall"], "s", "fanout_local_2_workers_seconds",
+            l2["wall"], t2["wall"] / l2["wall"], "2 workers each writing on a second thread (NPROC=4: 2 CPUs a "
+            "task) against each on one (make's NPROC/JOBS); CPU %.1f s against %.1f s" % (t2["cpu"], l2["cpu"]))
     add("fanout_events_per_second", total_events / l2["wall"], "events/s", note="2 workers")
     tasks = int(notes.get("tasks", "1"))
     if "slurm_2" in rows:
