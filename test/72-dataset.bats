@@ -305,6 +305,13 @@ PY
     # events late (each ends a row group), and a counter track.
     lanes_profile >lanes.jsonl
     nx-convert --dataset ds --rank 2 lanes.jsonl >/dev/null
+    # PyTorch traces of two windows of steps (the named queries partition by
+    # them, NULL-safe in both engines), one without a rank, and times in ns
+    # since 1970 (their sums overflow 64 bits: digested modulo a prime).
+    gloo_job job 4 2 1
+    gloo_job job 4 3 -1 3 10
+    echo '{"traceEvents": [{"ph": "X", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": 0, "dur": 1}]}' >job/solo.pt.trace.json
+    nx-convert --dataset ds job/*.json -q >/dev/null
     run env NX_NPM_DIR="$npm_dir" node "$NX_ROOT/test/crosscheck/dataset_duckdb.mjs" ds "$NX_BIN"
     echo "$output"
     [ "$status" -eq 0 ]

@@ -90,13 +90,16 @@ for (const t of TABLES) {
 
 // The events' and counters' values, per profile and track: the same in
 // DuckDB as in nx's own reader (every page, whichever lane wrote it, and
-// the dictionary and PLAIN pages of one chunk).
+// the dictionary and PLAIN pages of one chunk).  Times are summed modulo a
+// prime: a PyTorch trace's are nanoseconds since 1970, and a few thousand
+// of them overflow SQLite's 64-bit SUM (DuckDB's is 128-bit).
 const DIGESTS = {
-  events: `SELECT profile, track_id, COUNT(*) AS n, SUM(ts) AS ts, SUM(dur) AS dur, COUNT(name) AS names,
+  events: `SELECT profile, track_id, COUNT(*) AS n, MIN(ts) AS min_ts, MAX(ts) AS max_ts,
+           SUM(ts % 1000000007) AS ts_mod, SUM(dur % 1000000007) AS dur_mod, COUNT(name) AS names,
            SUM(LENGTH(name)) AS name_chars, MIN(name) AS min_name, MAX(name) AS max_name, SUM(LENGTH(args)) AS args_chars,
            SUM(depth) AS depth FROM events GROUP BY 1, 2 ORDER BY 1, 2`,
-  counters: `SELECT profile, track_id, COUNT(*) AS n, SUM(ts) AS ts, SUM(value) AS value FROM counters
-             GROUP BY 1, 2 ORDER BY 1, 2`,
+  counters: `SELECT profile, track_id, COUNT(*) AS n, MIN(ts) AS min_ts, MAX(ts) AS max_ts,
+             SUM(ts % 1000000007) AS ts_mod, SUM(value) AS value FROM counters GROUP BY 1, 2 ORDER BY 1, 2`,
 };
 for (const [t, sql] of Object.entries(DIGESTS)) {
   const duck = rowsOf((await con.runAndReadAll(sql)).getRowObjectsJS());
