@@ -245,6 +245,21 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     nx-convert --dataset exds --plan ex 2>/dev/null
     nx-convert --dataset exds --missing -q >/dev/null
     [ "$(nx-query --dataset exds --sql 'SELECT rank, neff_hash, process_id, logical_core FROM profiles ORDER BY rank' --format csv | tail -n +2 | tr '\n' ' ')" = "0,123,5,0 1,123,6,0 " ]
+    # The collectives' time by the engine that triggered them, and the delay
+    # from trigger to start: CcOp's own trigger_engine (Pool: gpsimd) and
+    # cc_trigger_start_delay, as the fixture's writer (DuckDB through
+    # test/fixtures/parquet/make.mjs) put them in the table; the time is the
+    # cc_op_time its Summary says.
+    test-parquet_dump "$FIXTURES/parquet/explorer/collective@latest/CcOp.parquet" >ccop.jsonl
+    want=$(python3 -c '
+import json
+rows = [json.loads(l) for l in open("ccop.jsonl")]
+assert {r["trigger_engine"] for r in rows} == {"Pool"}
+print("gpsimd,%d,%d,%d,%d" % (len(rows), sum(r["duration_ns"] for r in rows),
+      sum(r["cc_trigger_start_delay"] for r in rows), max(r["cc_trigger_start_delay"] for r in rows)))')
+    [ "$(nx-query --dataset exds rank_collective_engines --format csv | tail -n +2 | cut -d, -f1,3- | tr '\n' ' ')" = "0,$want 1,$want " ]
+    [ "$(echo "$want" | cut -d, -f3)" = "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cc"]["op_time_ns"])' \
+        "$FIXTURES/parquet/explorer/collective@latest.expected.json")" ]
     # A directory given with a trailing slash is the same profile's.
     nx-convert --rank 0 ex/i-1_pid_5/123_instid_0_vnc_0@latest/ >exr.jsonl
     nx-convert --rank 1 ex/i-1_pid_6/123_instid_0_vnc_0@latest >>exr.jsonl

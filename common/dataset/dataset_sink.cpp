@@ -146,6 +146,8 @@ void write_collectives(TableWriter& t, const ProfileSummary& s) {
         w.set_int64(t.col("start_ns"), op.start_ns);
         w.set_int64(t.col("dur_ns"), op.dur_ns);
         t.int64_or_null("bytes", op.bytes, op.bytes >= 0);
+        t.text("engine", op.engine);
+        t.int64_or_null("trigger_delay_ns", op.trigger_delay_ns, op.trigger_delay_ns >= 0);
         w.end_row();
     }
 }

@@ -144,6 +144,12 @@ struct CollectiveOp {
     int64_t start_ns = 0;
     int64_t dur_ns = 0;
     int64_t bytes = -1;  // -1: not said
+    // The engine that triggered it (Explorer's CcOp trigger_engine, in nx's
+    // engine names: "Pool" is gpsimd; a label nx does not know, as given;
+    // empty: not said), and the profiler's own delay from that trigger to
+    // the operation's start (cc_trigger_start_delay; -1: not said).
+    std::string engine;
+    int64_t trigger_delay_ns = -1;
 };
 
 // One iteration of a training loop the source marks: the PyTorch

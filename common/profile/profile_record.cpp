@@ -250,6 +250,14 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
                 key(w, "bytes");
                 w.Int64(op.bytes);
             }
+            if (!op.engine.empty()) {
+                key(w, "engine");
+                str(w, op.engine);
+            }
+            if (op.trigger_delay_ns >= 0) {
+                key(w, "trigger_delay_ns");
+                w.Int64(op.trigger_delay_ns);
+            }
             w.EndObject();
         }
         w.EndArray();
@@ -415,7 +423,9 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
         for (auto& op : ops->GetArray())
             if (op.IsObject())
                 summary.collectives.push_back({get_string(op, "name").value_or(""), get_int(op, "start_ns").value_or(0),
-                                               get_int(op, "dur_ns").value_or(0), get_int(op, "bytes").value_or(-1)});
+                                               get_int(op, "dur_ns").value_or(0), get_int(op, "bytes").value_or(-1),
+                                               get_string(op, "engine").value_or(""),
+                                               get_int(op, "trigger_delay_ns").value_or(-1)});
     if (const rapidjson::Value* its = find_member(rec, "iterations"); its && its->IsArray())
         for (auto& it : its->GetArray())
             if (it.IsObject())

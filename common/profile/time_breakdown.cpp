@@ -1,11 +1,35 @@
 #include "common/profile/time_breakdown.h"
 
+#include <rapidjson/document.h>
+
 #include <algorithm>
 #include <climits>
 #include <memory>
 #include <vector>
 
 namespace nx {
+
+namespace {
+
+// What Explorer's CcOp row says beyond the interval, among the row's other
+// fields (args): the engine that triggered the operation and the delay from
+// that trigger to its start.  A field of another type is not said.
+void read_trigger(std::string_view args, CollectiveOp& op) {
+    if (args.find("trigger") == std::string_view::npos) return;
+    rapidjson::Document doc;
+    doc.Parse(args.data(), args.size());
+    if (doc.HasParseError() || !doc.IsObject()) return;
+    if (auto m = doc.FindMember("trigger_engine"); m != doc.MemberEnd() && m->value.IsString()) {
+        std::string_view label(m->value.GetString(), m->value.GetStringLength());
+        Engine engine = engine_from_label(label);
+        op.engine = engine != Engine::none ? std::string(to_string(engine)) : std::string(label);
+    }
+    if (auto m = doc.FindMember("cc_trigger_start_delay"); m != doc.MemberEnd() && m->value.IsInt64() &&
+                                                            m->value.GetInt64() >= 0)
+        op.trigger_delay_ns = m->value.GetInt64();
+}
+
+}  // namespace
 
 void CollectiveOps::add(const Event& e) {
     ++count_;
@@ -14,7 +38,12 @@ void CollectiveOps::add(const Event& e) {
         ++dropped_;
         return;
     }
-    ops_.push_back({std::string(e.name), e.ts_ns, std::max<int64_t>(e.dur_ns, 0), e.bytes});
+    CollectiveOp& op = ops_.emplace_back();
+    op.name = e.name;
+    op.start_ns = e.ts_ns;
+    op.dur_ns = std::max<int64_t>(e.dur_ns, 0);
+    op.bytes = e.bytes;
+    read_trigger(e.args_json, op);
 }
 
 std::vector<CollectiveOp> CollectiveOps::take_ops() {

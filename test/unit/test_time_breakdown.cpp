@@ -104,3 +104,33 @@ TEST(TimeBreakdown, AProfileWithoutEnginesOrCollectivesHasNone) {
 }
 
 }  // namespace
+
+TEST(TimeBreakdown, AnExplorerCollectiveSaysWhichEngineTriggeredItAndTheDelayToItsStart) {
+    // CcOp's other columns come as the event's args.
+    std::vector<std::string> args = {
+        R"({"trigger_engine":"Pool","cc_trigger_start_delay":400,"op_id":0})",  // gpsimd, in nx's names
+        R"({"trigger_engine":"Act","cc_trigger_start_delay":0})",               // scalar; a delay of 0 is one
+        R"({"trigger_engine":"NewEngine9"})",                                   // not known: as given
+        R"({"trigger_engine":7,"cc_trigger_start_delay":"400"})",               // wrong types: not said
+        R"({"trigger_engine":"Pool","cc_trigger_start_delay":-5})",              // a negative delay: not one
+        R"({"trigger_engine":)",                                                 // cut off: nothing
+        "",                                                                      // no args (PyTorch, JSON)
+    };
+    std::vector<Event> events;
+    for (size_t i = 0; i < args.size(); ++i) {
+        events.push_back(collective(static_cast<int64_t>(i) * 100, 10, "AllReduce"));
+        events.back().args_json = args[i];
+    }
+    nx::ProfileSummary s = summarise(events);
+    ASSERT_EQ(s.collectives.size(), args.size());
+    EXPECT_EQ(s.collectives[0].engine, "gpsimd");
+    EXPECT_EQ(s.collectives[0].trigger_delay_ns, 400);
+    EXPECT_EQ(s.collectives[1].engine, "scalar");
+    EXPECT_EQ(s.collectives[1].trigger_delay_ns, 0);
+    EXPECT_EQ(s.collectives[2].engine, "NewEngine9");
+    EXPECT_EQ(s.collectives[2].trigger_delay_ns, -1);
+    for (size_t i = 3; i < args.size(); ++i) {
+        EXPECT_EQ(s.collectives[i].engine, i == 4 ? "gpsimd" : "") << i;
+        EXPECT_EQ(s.collectives[i].trigger_delay_ns, -1) << i;
+    }
+}
