@@ -13,13 +13,14 @@
 # Tasks: PER_TASK profiles each (at least as many as keep the array within
 # Slurm's MaxArraySize of 1001 tasks), JOBS of them at once (make -j / xargs
 # -P locally; the array's %JOBS throttle on Slurm).  A task writes on a
-# second thread only where it has a second CPU: locally NPROC / JOBS of them,
-# on Slurm the CPUs the task was given (nx-convert --threads).  The reduce
-# runs whatever happened to the tasks (Slurm: afterany, never a bare afterok,
-# which waits for ever when a task fails) and checks the dataset against the plan: a
-# profile a task could not convert is named with the command that converts
-# only the missing ones, and make fails.  Running make dataset again converts
-# only what is missing.
+# second thread only where it has a second CPU: locally NPROC over the tasks
+# that run at once (JOBS, or fewer tasks), on Slurm the CPUs the task was
+# given (nx-convert --threads).  The reduce runs whatever happened to the
+# tasks (Slurm: afterany, never a bare afterok, which waits for ever when a
+# task fails) and checks the dataset against the plan: a profile a task
+# could not convert is named with the command that converts only the
+# missing ones, and make fails.  Running make dataset again converts only
+# what is missing.
 
 CAPTURE   ?=
 DATASET   ?= $(OUT)/dataset
@@ -53,7 +54,8 @@ dataset: dataset-plan
 	reduce="$(abspath $(NX))/nx-report $(abspath $(DATASET)) --ranks -o $(abspath $(DATASET))/ranks.html"; \
 	case "$(SCHEDULER)" in \
 	local) \
-	    threads=$$(( $(NPROC) / $(JOBS) )); [ $$threads -ge 1 ] || threads=1; \
+	    at_once=$(JOBS); [ $$tasks -ge $$at_once ] || at_once=$$tasks; \
+	    threads=$$(( $(NPROC) / at_once )); [ $$threads -ge 1 ] || threads=1; \
 	    seq 0 $$((tasks - 1)) | xargs -P $(JOBS) -I{} sh -c "$$convert --threads $$threads --task {} >/dev/null 2>$(DATASET)/_nx/logs/task-{}.log" || true; \
 	    $$reduce ;; \
 	slurm) \

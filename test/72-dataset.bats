@@ -422,39 +422,51 @@ json.dump(t, open(p, "w"))'
     run nx-query --dataset ds rank_collectives --format csv
     [ "$(echo "$output" | tail -n +2 | awk -F, '{print $1 ":" $7 "-" $8 ":" $3 ":" $5}' | tr '\n' ' ')" = \
         "0:0-2:9:180000000 0:10-12:6:180000000 1:0-2:9:180000000 1:10-12:6:180000000 2:0-2:9:0 2:10-12:6:180000000 3:0-2:9:180000000 3:10-12:6:0 " ]
-    # A short trace of the same folder and steps without a rank is no rank's:
-    # left out, not the fastest the ranks are set against.
+    # A short trace of the same capture (named as make dataset names the
+    # others) and steps without a rank is no rank's: left out, neither the
+    # fastest span nor the shortest collective the ranks are set against.
     echo '{"traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": 0, "dur": 1},
+        {"ph": "X", "cat": "user_annotation", "name": "gloo:all_reduce", "pid": 1, "tid": 2, "ts": 1, "dur": 1},
         {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 2, "dur": 1}]}' >job/solo.pt.trace.json
-    nx-convert --dataset ds job/solo.pt.trace.json -q >/dev/null
+    nx-convert --dataset ds "$PWD/job/solo.pt.trace.json" -q >/dev/null
+    [ "$(nx-query --dataset ds --sql 'SELECT count(*), count(DISTINCT capture_dir), min(first_step), max(last_step) FROM profiles WHERE first_step = 0' --format csv | tail -n 1)" = 5,1,0,2 ]
     [ -n "$(ls ds/profiles/rank=__HIVE_DEFAULT_PARTITION__/)" ]
     run nx-query --dataset ds rank_skew --format csv
     [ "$(echo "$output" | tail -n +2 | awk -F, '{print $1 ":" $8 "-" $9 ":" $5}' | tr '\n' ' ')" = \
         "0:0-2:1 0:10-12:1 1:0-2:1 1:10-12:1 2:0-2:1 2:10-12:1 3:0-2:1 3:10-12:1 " ]
-    [ "$(nx-query --dataset ds rank_collectives --format csv | grep -c '^,')" -eq 0 ]
+    run nx-query --dataset ds rank_collectives --format csv
+    [ "$(echo "$output" | tail -n +2 | awk -F, '{print $1 ":" $7 "-" $8 ":" $5}' | tr '\n' ' ')" = \
+        "0:0-2:180000000 0:10-12:180000000 1:0-2:180000000 1:10-12:180000000 2:0-2:0 2:10-12:180000000 3:0-2:180000000 3:10-12:0 " ]
     nx-report ds --ranks --format md | grep -q "steps 10-12"
 }
 
-# The threads nx-convert runs while it waits for its input (a pipe that stays
-# empty for a while): its writer thread is made before it reads.
+# The threads nx-convert runs while it waits for its input (a FIFO this
+# shell holds open and never writes): its writer thread is made before it reads.
 threads_while_waiting() {
-    sleep 10 | "$@" >/dev/null 2>&1 &
+    rm -f wait.fifo && mkfifo wait.fifo
+    exec 4<>wait.fifo
+    "$@" <wait.fifo >/dev/null 2>&1 &
     local pid=$! i
     for i in $(seq 100); do grep -q pipe "/proc/$pid/wchan" 2>/dev/null && break; sleep 0.05; done
     ls "/proc/$pid/task" | wc -l
     kill "$pid"
+    wait "$pid" 2>/dev/null || true
+    exec 4>&-
 }
 
-@test "nx-convert --threads: the database or dataset written on a second thread only where the process has a second CPU (--threads, Slurm's SLURM_CPUS_ON_NODE); the same files either way" {
-    [ "$(nproc)" -ge 2 ] || { echo "this test needs 2 CPUs (a one-CPU machine never starts the writer thread)"; false; }
+@test "nx-convert --threads: the database or dataset written on a second thread only where the process has a second CPU (--threads, Slurm's SLURM_CPUS_ON_NODE and SLURM_CPUS_PER_TASK); the same files, and the same failures, either way" {
+    unset SLURM_CPUS_ON_NODE SLURM_CPUS_PER_TASK
+    [ "$(env -u OMP_NUM_THREADS nproc)" -ge 2 ] || { echo "this test needs 2 CPUs (with one, the writer thread never starts)"; false; }
     [ "$(threads_while_waiting nx-convert --dataset t2 -)" -eq 2 ]
     [ "$(threads_while_waiting nx-convert --db t2.db -)" -eq 2 ]
     [ "$(threads_while_waiting nx-convert --threads 1 --dataset t1 -)" -eq 1 ]
     [ "$(threads_while_waiting nx-convert --threads 1 --db t1.db -)" -eq 1 ]
     [ "$(SLURM_CPUS_ON_NODE=1 threads_while_waiting nx-convert --dataset t1 -)" -eq 1 ]
+    [ "$(SLURM_CPUS_PER_TASK=1 threads_while_waiting nx-convert --dataset t1 -)" -eq 1 ]
     [ "$(SLURM_CPUS_ON_NODE=1 threads_while_waiting nx-convert --threads 2 --dataset t1 -)" -eq 2 ]
     [ "$(SLURM_CPUS_ON_NODE=x threads_while_waiting nx-convert --dataset t1 -)" -eq 2 ]
-    [ "$(taskset -c 0 bash -c "$(declare -f threads_while_waiting); threads_while_waiting nx-convert --dataset t1 -")" -eq 1 ]
+    cpu=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status | cut -d, -f1 | cut -d- -f1)
+    [ "$(taskset -c "$cpu" bash -c "$(declare -f threads_while_waiting); threads_while_waiting nx-convert --dataset t1 -")" -eq 1 ]
     run nx-convert --threads 0 --dataset t1 x.json
     [ "$status" -eq 2 ] && [[ "$output" == *"--threads takes a number >= 1"* ]]
     rm -rf t1 t2 t1.db t2.db
@@ -470,5 +482,26 @@ threads_while_waiting() {
         nx-query --db t1.db --sql "SELECT * FROM $t ORDER BY 1, 2" --format csv | sed 's/,20[0-9-]*T[0-9:]*Z,/,/' >one.csv
         nx-query --db t2.db --sql "SELECT * FROM $t ORDER BY 1, 2" --format csv | sed 's/,20[0-9-]*T[0-9:]*Z,/,/' >two.csv
         [ "$(wc -l <one.csv)" -gt 1 ] && cmp one.csv two.csv
+    done
+    # A profile the writer fails on fails alone, on either: in a fan-out
+    # task (rank 1's folder cannot be made: its begin fails), and with
+    # --keep-going (one profile's events file cannot be renamed into place:
+    # its end fails).  The writer thread once kept its first error and
+    # failed every profile after it with that.
+    one=$(find cap -name '*.json' | sort | sed -n 2p)
+    id=$(nx-convert -q "$one" | jget - 'r[0]["id"]')
+    for n in 1 2; do
+        nx-convert --dataset f$n --plan cap 2>/dev/null
+        mkdir -p f$n/events && touch f$n/events/rank=1
+        run --separate-stderr nx-convert --threads $n --dataset f$n --missing -q
+        [ "$status" -eq 1 ]
+        [ "$(echo "$stderr" | grep -c 'entry .* (rank 1): .*rank=1: cannot create a dataset folder')" -eq 1 ]
+        [[ "$stderr" == *"missing entries: 11 converted, 0 already done, 1 failed, of 12"* ]]
+        [ "$(ls f$n/profiles | wc -l)" -eq 11 ]
+        mkdir -p "k$n/events/rank=__HIVE_DEFAULT_PARTITION__/$id.parquet"
+        run --separate-stderr nx-convert --threads $n --dataset k$n -k -q $(find cap -name '*.json' | sort | head -4)
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == *"$id.parquet: cannot rename into place"* && "$stderr" == *"skipped 1 of 4 inputs"* ]]
+        [ "$(ls k$n/profiles/*/ | wc -l)" -eq 3 ]
     done
 }

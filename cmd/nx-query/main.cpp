@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/cli/cli.h"
+#include "common/io/diag.h"
 #include "common/io/error.h"
 #include "common/io/limits.h"
 #include "common/io/output.h"
@@ -144,6 +145,8 @@ int run(const Options& o) {
                             " s (a recursive query that never ends? --timeout 0 lifts the limit)",
                         where);
     }
+    if (dataset)
+        for (const std::string& note : dataset->missing_column_notes()) nx::print_note(o.dataset + ": " + note);
     return nx::kExitOk;
 }
 

@@ -1,6 +1,7 @@
 #include "common/store/async_sink.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nx {
@@ -39,10 +40,12 @@ AsyncSink::~AsyncSink() {
     worker_.join();
 }
 
-void AsyncSink::push(std::unique_ptr<Message> m) {
+void AsyncSink::push(std::unique_ptr<Message> m, bool even_after_error) {
     std::unique_lock<std::mutex> lock(mu_);
-    can_push_.wait(lock, [&] { return queue_.size() < kMaxQueued || error_ || stopping_; });
-    if (error_) std::rethrow_exception(error_);
+    can_push_.wait(lock, [&] { return queue_.size() < kMaxQueued || (error_ && !even_after_error) || stopping_; });
+    if (error_ && !even_after_error) std::rethrow_exception(error_);
+    if (m->kind == Message::end) ++ends_sent_;
+    if (m->kind == Message::abort) ++aborts_sent_;
     queue_.push_back(std::move(m));
     lock.unlock();
     can_pop_.notify_one();
@@ -114,26 +117,41 @@ void AsyncSink::kept_source(const KeptSource& k) {
 }
 
 void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
-    flush_batch();
+    try {
+        flush_batch();
+    } catch (...) {
+        // The worker's error: rethrown below, once the profile is closed (a
+        // failed profile's last events would only be skipped).
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!error_) throw;
+        batch_.reset();
+    }
     auto m = std::make_unique<Message>();
     m->kind = Message::end;
     m->info = info;
     m->summary = summary;
-    push(std::move(m));
-    // Waits for the worker to end the profile: an error it meets there
-    // surfaces now, while the importer that sent the profile can still name
-    // its input, not at some later call.
-    ++ends_sent_;
+    // The end goes even after an error: the worker closes the profile with
+    // it (ProfileBuilder aborts no profile whose end was called).
+    push(std::move(m), true);
+    // Waits for the worker to end the profile: an error it meets there, or
+    // before, surfaces now, while the importer that sent the profile can
+    // still name its input, not at some later call; and the next profile
+    // starts clean.
     std::unique_lock<std::mutex> lock(mu_);
-    can_push_.wait(lock, [&] { return ends_done_ == ends_sent_ || error_; });
-    if (error_) std::rethrow_exception(error_);
+    can_push_.wait(lock, [&] { return ends_done_ == ends_sent_ || stopping_; });
+    if (std::exception_ptr e = std::exchange(error_, nullptr)) std::rethrow_exception(e);
 }
 
 void AsyncSink::abort_profile() {
     batch_.reset();
     auto m = std::make_unique<Message>();
     m->kind = Message::abort;
-    push(std::move(m));
+    push(std::move(m), true);
+    // Once the worker has aborted it, the profile's error (the one the
+    // producer was told, that made it abort) is done with.
+    std::unique_lock<std::mutex> lock(mu_);
+    can_push_.wait(lock, [&] { return aborts_done_ == aborts_sent_ || stopping_; });
+    error_ = nullptr;
 }
 
 void AsyncSink::post(std::function<void()> task) {
@@ -150,11 +168,37 @@ void AsyncSink::finish() {
     m->kind = Message::finish;
     push(std::move(m));
     std::unique_lock<std::mutex> lock(mu_);
-    can_push_.wait(lock, [&] { return done_ || error_; });
+    can_push_.wait(lock, [&] { return done_ || stopping_; });
     if (error_) std::rethrow_exception(error_);
 }
 
 void AsyncSink::run() {
+    // The current profile failed in the inner sink: its remaining messages
+    // are skipped, and its end or abort aborts it there.
+    bool failed = false;
+    auto fail = [&] {
+        failed = true;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (!error_) error_ = std::current_exception();
+        }
+        can_push_.notify_all();
+    };
+    // An abort never throws: the profile is being given up already.
+    auto abort_inner = [&] {
+        try {
+            inner_.abort_profile();
+        } catch (...) {
+        }
+        failed = false;
+    };
+    auto count_done = [&](int64_t& counter) {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            ++counter;
+        }
+        can_push_.notify_all();
+    };
     for (;;) {
         std::unique_ptr<Message> m;
         {
@@ -167,51 +211,78 @@ void AsyncSink::run() {
             queue_.pop_front();
         }
         can_push_.notify_one();
-        try {
-            switch (m->kind) {
-                case Message::begin: inner_.begin_profile(m->info); break;
-                case Message::batch: {
-                    for (Batch::Packed& p : m->events->events) {
-                        for (int i = 0; i < kEventStrings; ++i)
-                            p.e.*kEventStringFields[i] = std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
-                        inner_.event(p.e);
+        switch (m->kind) {
+            case Message::begin:
+                if (failed) abort_inner();
+                try {
+                    inner_.begin_profile(m->info);
+                } catch (...) {
+                    fail();
+                }
+                break;
+            case Message::batch:
+                try {
+                    if (!failed) {
+                        for (Batch::Packed& p : m->events->events) {
+                            for (int i = 0; i < kEventStrings; ++i)
+                                p.e.*kEventStringFields[i] =
+                                    std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
+                            inner_.event(p.e);
+                        }
+                        for (const Flow& f : m->events->flows) inner_.flow(f);
                     }
-                    for (const Flow& f : m->events->flows) inner_.flow(f);
-                    m->events->events.clear();
-                    m->events->arena.clear();
-                    m->events->flows.clear();
+                } catch (...) {
+                    fail();
+                }
+                m->events->events.clear();
+                m->events->arena.clear();
+                m->events->flows.clear();
+                {
                     std::lock_guard<std::mutex> lock(mu_);
                     // As many as can be in flight; more would only hold memory.
                     if (spare_.size() < kMaxQueued + 1) spare_.push_back(std::move(m->events));
-                    break;
                 }
-                case Message::end:
-                    inner_.end_profile(m->info, m->summary);
-                    {
-                        std::lock_guard<std::mutex> lock(mu_);
-                        ++ends_done_;
+                break;
+            case Message::end:
+                // A profile that failed is aborted, as ProfileBuilder would
+                // have had the error come from the inner sink directly; one
+                // whose end fails is closed by that.
+                if (failed) {
+                    abort_inner();
+                } else {
+                    try {
+                        inner_.end_profile(m->info, m->summary);
+                    } catch (...) {
+                        fail();
+                        failed = false;
                     }
-                    can_push_.notify_all();
-                    break;
-                case Message::abort: inner_.abort_profile(); break;
-                case Message::task: m->work(); break;
-                case Message::finish:
+                }
+                count_done(ends_done_);
+                break;
+            case Message::abort:
+                abort_inner();
+                count_done(aborts_done_);
+                break;
+            case Message::task:
+                try {
+                    if (!failed) m->work();
+                } catch (...) {
+                    fail();
+                }
+                break;
+            case Message::finish:
+                if (failed) abort_inner();
+                try {
                     inner_.finish();
-                    {
-                        std::lock_guard<std::mutex> lock(mu_);
-                        done_ = true;
-                    }
-                    can_push_.notify_all();
-                    break;
-            }
-        } catch (...) {
-            {
-                std::lock_guard<std::mutex> lock(mu_);
-                error_ = std::current_exception();
-                queue_.clear();
-            }
-            can_push_.notify_all();
-            return;
+                } catch (...) {
+                    fail();
+                }
+                {
+                    std::lock_guard<std::mutex> lock(mu_);
+                    done_ = true;
+                }
+                can_push_.notify_all();
+                break;
         }
     }
 }

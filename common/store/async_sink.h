@@ -3,9 +3,15 @@
 // into one arena per batch) and handed over through a bounded queue, so memory
 // stays bounded and the slower side sets the pace.  Batches the worker is
 // done with go back to the producer, buffers and all, so memory stays flat
-// rather than drifting with the allocator.  An exception in the worker stops
-// the producer at its next call and is rethrown there; end_profile waits for
-// the worker, so a profile's errors surface before the next input.
+// rather than drifting with the allocator.
+//
+// Errors behave as the inner sink's own would without the thread: one fails
+// its profile only.  An exception in the worker is rethrown at the
+// producer's next call; end_profile waits for the worker, so a profile's
+// errors surface before the next input.  The worker then skips the rest of
+// that profile and aborts it in the inner sink at the profile's end or
+// abort, and the next profile goes on as if nothing had happened (nx-convert
+// --keep-going, a fan-out task's other profiles).
 #pragma once
 
 #include <condition_variable>
@@ -54,7 +60,9 @@ public:
 private:
     struct Batch;
     struct Message;
-    void push(std::unique_ptr<Message> m);
+    // Queues m; rethrows the worker's error first unless `even_after_error`
+    // (an end or abort: the messages that close a failed profile).
+    void push(std::unique_ptr<Message> m, bool even_after_error = false);
     void flush_batch();
     void run();
 
@@ -69,6 +77,9 @@ private:
     bool done_ = false;
     int64_t ends_sent_ = 0;  // profiles ended by the producer
     int64_t ends_done_ = 0;  // and by the worker (under mu_)
+    int64_t aborts_sent_ = 0, aborts_done_ = 0;  // the same for aborts
+    // The worker's error, until the producer has been told and the profile
+    // it failed is closed (under mu_).
     std::exception_ptr error_;
     std::thread worker_;
 };

@@ -1,5 +1,7 @@
 #include "common/store/dataset_db.h"
 
+#include <set>
+
 #include "common/dataset/dataset_layout.h"
 #include "common/io/error.h"
 #include "common/store/parquet_table.h"
@@ -43,9 +45,29 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
             file.constants[1] = f.profile_id;
             spec.files.push_back(std::move(file));
         }
+        spec.missing = std::make_shared<MissingColumns>();
+        missing_.push_back({t.name, spec.files.size(), spec.missing});
         create_parquet_table(db_->handle(), std::move(spec));
     }
     make_read_only(*db_);
+}
+
+std::vector<std::string> DatasetDb::missing_column_notes() const {
+    std::vector<std::string> notes;
+    for (const TableMissing& t : missing_) {
+        if (t.missing->files_by_column.empty()) continue;
+        std::set<size_t> files;
+        std::string columns;
+        for (const auto& [column, in] : t.missing->files_by_column) {
+            columns += (columns.empty() ? "" : ", ") + column;
+            files.insert(in.begin(), in.end());
+        }
+        notes.push_back(t.table + ": " + std::to_string(files.size()) + " of " + std::to_string(t.files) +
+                        " files lack " + columns +
+                        " (written by an nx from before the table had them): read as NULL there, which named "
+                        "queries take as not known; convert those profiles again to fill them");
+    }
+    return notes;
 }
 
 }  // namespace nx

@@ -7,7 +7,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "common/store/parquet_table.h"
 #include "common/store/sqlite_db.h"
 
 namespace nx {
@@ -18,10 +20,20 @@ public:
     explicit DatasetDb(const std::string& root);
     SqliteDb& db() { return *db_; }
     const std::string& root() const { return root_; }
+    // What the queries so far read as NULL because a file lacks the column
+    // (written by an nx from before the table gained it), one line a table:
+    // "profiles: 2 of 4 files lack capture_dir, first_step (...)".
+    std::vector<std::string> missing_column_notes() const;
 
 private:
+    struct TableMissing {
+        std::string table;
+        size_t files = 0;
+        std::shared_ptr<MissingColumns> missing;
+    };
     std::string root_;
     std::unique_ptr<SqliteDb> db_;
+    std::vector<TableMissing> missing_;
 };
 
 }  // namespace nx

@@ -144,6 +144,9 @@ void advance_file(Cursor& c) {
             std::vector<std::string>{c.table->spec.files[c.current].path}, c.asked);
         if (c.reader->next()) {
             c.eof = false;
+            if (MissingColumns* missing = c.table->spec.missing.get())
+                for (size_t h = 0; h < c.asked.size(); ++h)
+                    if (!c.reader->column(h)) missing->files_by_column[c.asked[h]].insert(c.current);
             return;
         }
     }

@@ -9,6 +9,9 @@
 #include <sqlite3.h>
 
 #include <functional>
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,14 @@ struct ParquetTableFile {
     std::function<void()> before_open;
 };
 
+// The files a query read that lack a column it asked for (read as NULL
+// there): by column, the files' indices in ParquetTableSpec::files.  Files
+// written before a table gained a column lack it, and a NULL there means
+// "not known", not "none": the caller says so.
+struct MissingColumns {
+    std::map<std::string, std::set<size_t>> files_by_column;
+};
+
 struct ParquetTableSpec {
     std::string name;                    // the SQL table's name
     std::vector<std::string> columns;    // read from the files (missing in a file: NULL)
@@ -35,6 +46,8 @@ struct ParquetTableSpec {
     std::vector<std::string> constants;
     std::vector<std::string> constant_types;
     std::vector<ParquetTableFile> files;
+    // Filled as queries read the files, when given.
+    std::shared_ptr<MissingColumns> missing;
 };
 
 // Creates the virtual table spec.name (a temp table of the connection) over

@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <cstdlib>
+#include <string>
 
 #include "common/io/usable_cpus.h"
 
@@ -15,19 +16,25 @@ int affinity_cpus() {
     return CPU_COUNT(&set);
 }
 
-// Restores SLURM_CPUS_ON_NODE as the test found it.
-struct SlurmCpus {
-    explicit SlurmCpus(const char* value) {
-        if (const char* v = std::getenv("SLURM_CPUS_ON_NODE")) saved = v, had = true;
-        if (value) setenv("SLURM_CPUS_ON_NODE", value, 1);
-        else unsetenv("SLURM_CPUS_ON_NODE");
+// Sets (or, for nullptr, unsets) a variable, and restores it as the test
+// found it.
+struct Env {
+    Env(const char* name, const char* value) : name(name) {
+        if (const char* v = std::getenv(name)) saved = v, had = true;
+        if (value) setenv(name, value, 1);
+        else unsetenv(name);
     }
-    ~SlurmCpus() {
-        if (had) setenv("SLURM_CPUS_ON_NODE", saved.c_str(), 1);
-        else unsetenv("SLURM_CPUS_ON_NODE");
+    ~Env() {
+        if (had) setenv(name, saved.c_str(), 1);
+        else unsetenv(name);
     }
+    const char* name;
     std::string saved;
     bool had = false;
+};
+struct SlurmCpus : Env {
+    explicit SlurmCpus(const char* value) : Env("SLURM_CPUS_ON_NODE", value) {}
+    Env per_task{"SLURM_CPUS_PER_TASK", nullptr};
 };
 
 TEST(UsableCpus, TheAffinityMasksCpusNoMoreThanSlurmGaveTheStep) {
@@ -49,6 +56,12 @@ TEST(UsableCpus, TheAffinityMasksCpusNoMoreThanSlurmGaveTheStep) {
     for (const char* bad : {"", "0", "-2", "two", "2x"}) {
         SlurmCpus b(bad);
         EXPECT_EQ(nx::usable_cpus(), mask) << bad;
+    }
+    // A task given fewer CPUs than its job holds here (srun -c 1 in a job of 2).
+    {
+        SlurmCpus job("2");
+        Env task("SLURM_CPUS_PER_TASK", "1");
+        EXPECT_EQ(nx::usable_cpus(), 1);
     }
 }
 
