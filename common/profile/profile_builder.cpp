@@ -97,7 +97,17 @@ void ProfileBuilder::end_profile() {
         summary.notes.push_back("import: " + error_counts().grown_since_text(errors_at_begin_) +
                                 " (--keep-going); the figures leave them out");
     metrics_.reset();
-    for (ProfileSink* s : sinks_) s->end_profile(info_, summary);
+    for (size_t i = 0; i < sinks_.size(); ++i) {
+        try {
+            sinks_[i]->end_profile(info_, summary);
+        } catch (...) {
+            // The profile is over for every sink: those after the one that
+            // failed drop it (no abort_profile() reaches them once this
+            // profile has ended), the error goes on.
+            for (size_t j = i + 1; j < sinks_.size(); ++j) sinks_[j]->abort_profile();
+            throw;
+        }
+    }
     ++done_;
 }
 

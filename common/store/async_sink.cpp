@@ -43,9 +43,11 @@ AsyncSink::~AsyncSink() {
 void AsyncSink::push(std::unique_ptr<Message> m, bool even_after_error) {
     std::unique_lock<std::mutex> lock(mu_);
     can_push_.wait(lock, [&] { return queue_.size() < kMaxQueued || (error_ && !even_after_error) || stopping_; });
+    if (fatal_) std::rethrow_exception(fatal_);
     if (error_ && !even_after_error) std::rethrow_exception(error_);
     if (m->kind == Message::end) ++ends_sent_;
     if (m->kind == Message::abort) ++aborts_sent_;
+    if (m->kind == Message::task) ++tasks_sent_;
     queue_.push_back(std::move(m));
     lock.unlock();
     can_pop_.notify_one();
@@ -64,6 +66,7 @@ void AsyncSink::begin_profile(const ProfileInfo& info) {
     m->kind = Message::begin;
     m->info = info;
     push(std::move(m));
+    producer_in_profile_ = true;
 }
 
 void AsyncSink::event(const Event& e) {
@@ -117,6 +120,7 @@ void AsyncSink::kept_source(const KeptSource& k) {
 }
 
 void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
+    producer_in_profile_ = false;
     try {
         flush_batch();
     } catch (...) {
@@ -139,10 +143,12 @@ void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summa
     // starts clean.
     std::unique_lock<std::mutex> lock(mu_);
     can_push_.wait(lock, [&] { return ends_done_ == ends_sent_ || stopping_; });
+    if (fatal_) std::rethrow_exception(fatal_);
     if (std::exception_ptr e = std::exchange(error_, nullptr)) std::rethrow_exception(e);
 }
 
 void AsyncSink::abort_profile() {
+    producer_in_profile_ = false;
     batch_.reset();
     auto m = std::make_unique<Message>();
     m->kind = Message::abort;
@@ -152,6 +158,7 @@ void AsyncSink::abort_profile() {
     std::unique_lock<std::mutex> lock(mu_);
     can_push_.wait(lock, [&] { return aborts_done_ == aborts_sent_ || stopping_; });
     error_ = nullptr;
+    if (fatal_) std::rethrow_exception(fatal_);
 }
 
 void AsyncSink::post(std::function<void()> task) {
@@ -160,6 +167,14 @@ void AsyncSink::post(std::function<void()> task) {
     m->kind = Message::task;
     m->work = std::move(task);
     push(std::move(m));
+    // Within a profile, a task's error is the profile's, heard as any other.
+    // Between profiles it belongs to no profile: the task is waited for
+    // (run records are few) and its error is this call's.
+    if (producer_in_profile_) return;
+    std::unique_lock<std::mutex> lock(mu_);
+    can_push_.wait(lock, [&] { return tasks_done_ == tasks_sent_ || stopping_; });
+    if (fatal_) std::rethrow_exception(fatal_);
+    if (std::exception_ptr e = std::exchange(error_, nullptr)) std::rethrow_exception(e);
 }
 
 void AsyncSink::finish() {
@@ -169,28 +184,33 @@ void AsyncSink::finish() {
     push(std::move(m));
     std::unique_lock<std::mutex> lock(mu_);
     can_push_.wait(lock, [&] { return done_ || stopping_; });
+    if (fatal_) std::rethrow_exception(fatal_);
     if (error_) std::rethrow_exception(error_);
 }
 
 void AsyncSink::run() {
-    // The current profile failed in the inner sink: its remaining messages
-    // are skipped, and its end or abort aborts it there.
-    bool failed = false;
-    auto fail = [&] {
-        failed = true;
+    // Between a begin and its end or abort; and that profile failed in the
+    // inner sink: its remaining messages are skipped, and its end or abort
+    // aborts it there.
+    bool in_profile = false, failed = false;
+    auto set_error = [&](std::exception_ptr& slot) {
         {
             std::lock_guard<std::mutex> lock(mu_);
-            if (!error_) error_ = std::current_exception();
+            if (!slot) slot = std::current_exception();
         }
         can_push_.notify_all();
     };
-    // An abort never throws: the profile is being given up already.
+    // An inner sink that cannot abort a profile (a database whose rollback
+    // failed) is in no state to take another: that error is for good.
     auto abort_inner = [&] {
-        try {
-            inner_.abort_profile();
-        } catch (...) {
+        if (in_profile) {
+            try {
+                inner_.abort_profile();
+            } catch (...) {
+                set_error(fatal_);
+            }
         }
-        failed = false;
+        in_profile = failed = false;
     };
     auto count_done = [&](int64_t& counter) {
         {
@@ -213,11 +233,13 @@ void AsyncSink::run() {
         can_push_.notify_one();
         switch (m->kind) {
             case Message::begin:
-                if (failed) abort_inner();
+                abort_inner();  // none is open, unless one never ended
+                in_profile = true;
                 try {
                     inner_.begin_profile(m->info);
                 } catch (...) {
-                    fail();
+                    failed = true;
+                    set_error(error_);
                 }
                 break;
             case Message::batch:
@@ -232,7 +254,8 @@ void AsyncSink::run() {
                         for (const Flow& f : m->events->flows) inner_.flow(f);
                     }
                 } catch (...) {
-                    fail();
+                    failed = true;
+                    set_error(error_);
                 }
                 m->events->events.clear();
                 m->events->arena.clear();
@@ -253,9 +276,9 @@ void AsyncSink::run() {
                     try {
                         inner_.end_profile(m->info, m->summary);
                     } catch (...) {
-                        fail();
-                        failed = false;
+                        set_error(error_);
                     }
+                    in_profile = false;
                 }
                 count_done(ends_done_);
                 break;
@@ -267,15 +290,18 @@ void AsyncSink::run() {
                 try {
                     if (!failed) m->work();
                 } catch (...) {
-                    fail();
+                    // Within a profile, it fails the profile.
+                    failed = in_profile;
+                    set_error(error_);
                 }
+                count_done(tasks_done_);
                 break;
             case Message::finish:
-                if (failed) abort_inner();
+                abort_inner();
                 try {
                     inner_.finish();
                 } catch (...) {
-                    fail();
+                    set_error(error_);
                 }
                 {
                     std::lock_guard<std::mutex> lock(mu_);

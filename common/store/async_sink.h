@@ -11,7 +11,10 @@
 // errors surface before the next input.  The worker then skips the rest of
 // that profile and aborts it in the inner sink at the profile's end or
 // abort, and the next profile goes on as if nothing had happened (nx-convert
-// --keep-going, a fan-out task's other profiles).
+// --keep-going, a fan-out task's other profiles).  A task posted between
+// profiles (a run record) is waited for, and its error is its own call's.
+// Only an inner sink that cannot abort a profile is broken for good: that
+// error is rethrown at every call after it.
 #pragma once
 
 #include <condition_variable>
@@ -78,9 +81,13 @@ private:
     int64_t ends_sent_ = 0;  // profiles ended by the producer
     int64_t ends_done_ = 0;  // and by the worker (under mu_)
     int64_t aborts_sent_ = 0, aborts_done_ = 0;  // the same for aborts
+    int64_t tasks_sent_ = 0, tasks_done_ = 0;    // and for tasks
+    bool producer_in_profile_ = false;  // between begin and end or abort (the producer's)
     // The worker's error, until the producer has been told and the profile
-    // it failed is closed (under mu_).
+    // it failed is closed (under mu_); and the inner sink's failure to
+    // abort a profile, for good.
     std::exception_ptr error_;
+    std::exception_ptr fatal_;
     std::thread worker_;
 };
 

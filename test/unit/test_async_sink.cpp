@@ -1,27 +1,37 @@
 // AsyncSink (common/store/async_sink.h): the inner sink on its own thread
 // sees what it would see without it, and an error fails only its profile,
-// however far the producer got before it heard of it.
+// however far the producer got before it heard of it; and ProfileBuilder
+// drops a profile from the sinks after one whose end failed.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/io/error.h"
+#include "common/profile/profile_builder.h"
 #include "common/store/async_sink.h"
 
 namespace {
 
 using nx::Event;
 
-// Logs every call; throws at the event numbered `fail_at_event` of the
-// profile named `fail_profile`, or at that profile's end.
+// Logs every call; throws once, at the event numbered `fail_at_event` of the
+// profile named `fail_profile`, or at that profile's end; then counts on, so
+// that events it is given after its error show in the log.  Its abort
+// throws when `abort_fails`.
 class LoggingSink : public nx::ProfileSink {
 public:
     std::string fail_profile;
     int64_t fail_at_event = -1;  // -1: at its end
+    bool abort_fails = false;
+    std::chrono::microseconds per_event{0};
     std::vector<std::string> log;
     int64_t events = 0;
+    std::atomic<bool> threw{false};
 
     void begin_profile(const nx::ProfileInfo& info) override {
         current_ = info.name;
@@ -29,14 +39,21 @@ public:
         log.push_back("begin " + info.name);
     }
     void event(const Event&) override {
-        if (current_ == fail_profile && events == fail_at_event) throw nx::Error("inner sink failed in " + current_);
+        if (per_event.count()) std::this_thread::sleep_for(per_event);
+        if (current_ == fail_profile && events == fail_at_event && !threw) {
+            threw = true;
+            throw nx::Error("inner sink failed in " + current_);
+        }
         ++events;
     }
     void end_profile(const nx::ProfileInfo& info, const nx::ProfileSummary&) override {
         if (info.name == fail_profile && fail_at_event < 0) throw nx::Error("inner sink failed ending " + info.name);
         log.push_back("end " + info.name + " after " + std::to_string(events));
     }
-    void abort_profile() override { log.push_back("abort " + current_ + " after " + std::to_string(events)); }
+    void abort_profile() override {
+        log.push_back("abort " + current_ + " after " + std::to_string(events));
+        if (abort_fails) throw nx::Error("inner sink cannot abort " + current_);
+    }
     void finish() override { log.push_back("finish"); }
 
 private:
@@ -125,6 +142,97 @@ TEST(AsyncSink, TheProducersOwnAbortReachesTheInnerSink) {
     sink.finish();
     // The event still waiting in its batch never crosses: the profile is dropped.
     EXPECT_EQ(inner.log, (std::vector<std::string>{"begin a", "abort a after 0", "begin b", "end b after 2", "finish"}));
+}
+
+TEST(AsyncSink, AnErrorWaitingWhenTheProfileEndsIsHeardThereAndTheLastBatchNeverCrosses) {
+    LoggingSink inner;
+    inner.fail_profile = "a";
+    inner.fail_at_event = 0;
+    nx::AsyncSink sink(inner);
+    sink.begin_profile(named("a"));
+    Event e;
+    // One full batch (which fails in the worker), then a few events that
+    // wait in the next batch while the producer hears of nothing yet.
+    for (size_t i = 0; i < nx::AsyncSink::kBatchEvents + 5; ++i) sink.event(e);
+    while (!inner.threw) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_THROW(sink.end_profile(named("a"), nx::ProfileSummary{}), nx::Error);
+    EXPECT_EQ(send(sink, "b", 3), "");
+    sink.finish();
+    EXPECT_EQ(inner.log, (std::vector<std::string>{"begin a", "abort a after 0", "begin b", "end b after 3", "finish"}));
+}
+
+TEST(AsyncSink, AnAbortWaitsForTheWorkerSoAnErrorStillQueuedIsTheAbortedProfiles) {
+    // The importer meets bad input and aborts while a batch that will fail
+    // in the (slow) inner sink is still queued: its error must not fail the
+    // next profile.
+    LoggingSink inner;
+    inner.fail_profile = "a";
+    inner.fail_at_event = 100;
+    inner.per_event = std::chrono::microseconds(20);
+    nx::AsyncSink sink(inner);
+    sink.begin_profile(named("a"));
+    Event e;
+    for (size_t i = 0; i < nx::AsyncSink::kBatchEvents + 1; ++i) sink.event(e);
+    sink.abort_profile();
+    EXPECT_TRUE(inner.threw);
+    inner.per_event = std::chrono::microseconds(0);
+    EXPECT_EQ(send(sink, "b", 3), "");
+    sink.finish();
+    EXPECT_EQ(inner.log, (std::vector<std::string>{"begin a", "abort a after 100", "begin b", "end b after 3", "finish"}));
+}
+
+TEST(AsyncSink, ATaskBetweenProfilesIsWaitedForAndItsErrorIsItsCallsOnly) {
+    LoggingSink inner;
+    nx::AsyncSink sink(inner);
+    int ran = 0;
+    EXPECT_THROW(sink.post([] { throw nx::Error("run record refused"); }), nx::Error);
+    sink.post([&] { ++ran; });  // the next task is not failed by it
+    EXPECT_EQ(ran, 1);
+    EXPECT_EQ(send(sink, "a", 3), "");
+    sink.finish();
+    EXPECT_EQ(inner.log, (std::vector<std::string>{"begin a", "end a after 3", "finish"}));
+}
+
+TEST(AsyncSink, AnInnerSinkThatCannotAbortIsBrokenForEveryCallAfter) {
+    LoggingSink inner;
+    inner.fail_profile = "a";
+    inner.fail_at_event = 1;
+    inner.abort_fails = true;
+    nx::AsyncSink sink(inner);
+    EXPECT_EQ(send(sink, "a", 3), "inner sink cannot abort a");
+    EXPECT_THROW(sink.begin_profile(named("b")), nx::Error);
+    EXPECT_THROW(sink.finish(), nx::Error);
+}
+
+// A sink that records whether its profile ended or was dropped.
+class EndOrAbort : public nx::ProfileSink {
+public:
+    explicit EndOrAbort(bool fail_end) : fail_end_(fail_end) {}
+    std::string what;
+    void begin_profile(const nx::ProfileInfo&) override { what = "open"; }
+    void event(const Event&) override {}
+    void end_profile(const nx::ProfileInfo&, const nx::ProfileSummary&) override {
+        if (fail_end_) throw nx::Error("cannot end");
+        what = "ended";
+    }
+    void abort_profile() override { what = "aborted"; }
+
+private:
+    bool fail_end_;
+};
+
+TEST(ProfileBuilder, TheSinksAfterOneWhoseEndFailedDropTheProfile) {
+    EndOrAbort first(false), failing(true), last(false);
+    nx::ProfileBuilder b;
+    for (EndOrAbort* s : {&first, &failing, &last}) b.add_sink(s);
+    b.begin_profile(named("p"));
+    Event e;
+    e.type = nx::EventType::instruction;
+    b.event(e);
+    EXPECT_THROW(b.end_profile(), nx::Error);
+    EXPECT_EQ(first.what, "ended");
+    EXPECT_EQ(failing.what, "open");
+    EXPECT_EQ(last.what, "aborted");
 }
 
 }  // namespace
