@@ -503,5 +503,7 @@ threads_while_waiting() {
         [ "$status" -eq 1 ]
         [[ "$stderr" == *"$id.parquet: cannot rename into place"* && "$stderr" == *"skipped 1 of 4 inputs"* ]]
         [ "$(ls k$n/profiles/*/ | wc -l)" -eq 3 ]
+        # A record for each profile written, none for the one that was not.
+        [ "$(echo "$output" | wc -l)" -eq 3 ] && ! echo "$output" | grep -q "$id"
     done
 }

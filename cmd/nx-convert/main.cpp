@@ -206,16 +206,6 @@ int run(const Options& o) {
         if (to_file) builder.add_sink(to_sink.get());
         else add_stdout_sink(to_sink.get());
     }
-    // Profile records go to stdout unless the --to output does.
-    // Loading a database or a dataset from a terminal, a person reads them:
-    // one line each.
-    if (o.to.empty() || to_file) {
-        if ((!o.db.empty() || !o.dataset.empty()) && !o.records && stdout_.is_terminal())
-            records = std::make_unique<nx::SummaryLineSink>(stdout_);
-        else
-            records = std::make_unique<nx::ProfileRecordSink>(stdout_);
-        add_stdout_sink(records.get());
-    }
     // The database or dataset is written on a thread of its own, parsing on
     // one CPU and encoding on the other, where the process has a second CPU;
     // several conversions at once (make dataset's JOBS, Slurm tasks of one
@@ -244,6 +234,19 @@ int run(const Options& o) {
     if (!o.dataset.empty()) {
         dataset = std::make_unique<nx::DatasetSink>(o.dataset);
         add_writer(*dataset, dataset_async);
+    }
+    // Profile records go to stdout unless the --to output does, after the
+    // database or dataset has the profile: a profile they failed to store
+    // prints none (ProfileBuilder drops it from the sinks after a failed
+    // end), and a record read from a pipe is already in the database.
+    // Loading a database or a dataset from a terminal, a person reads them:
+    // one line each.
+    if (o.to.empty() || to_file) {
+        if ((!o.db.empty() || !o.dataset.empty()) && !o.records && stdout_.is_terminal())
+            records = std::make_unique<nx::SummaryLineSink>(stdout_);
+        else
+            records = std::make_unique<nx::ProfileRecordSink>(stdout_);
+        add_stdout_sink(records.get());
     }
     // Whichever thread writes: the sink itself, or the thread in front of it.
     nx::ProfileSink* db_writer = db_async ? static_cast<nx::ProfileSink*>(db_async.get()) : db.get();
