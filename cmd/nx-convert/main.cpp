@@ -125,7 +125,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("progress", nx::po::bool_switch(&progress), "each input's progress (bytes, events, rate, time left) on stderr even when it is not a terminal")
         ("quiet,q", nx::po::bool_switch(&quiet), "no progress")
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on")
-        ("threads", nx::po::value(&o.threads), "with --db or --dataset: 1 parses and writes on one thread, 2 writes on a second (default: 2 where this process may use 2 CPUs: its affinity, Slurm's SLURM_CPUS_ON_NODE)");
+        ("threads", nx::po::value(&o.threads), "with --db or --dataset: 1 parses and writes on one thread, 2 writes on a second (default: 2 where this process may use 2 CPUs: its affinity, Slurm's SLURM_CPUS_ON_NODE and SLURM_CPUS_PER_TASK)");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
     if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
