@@ -275,6 +275,11 @@ print("gpsimd,%d,%d,%d,%d" % (len(rows), sum(r["duration_ns"] for r in rows),
     [ "$status" -eq 2 ]
     run nx-convert --task 0 --tasks 2
     [ "$status" -eq 2 ]
+    # Tasks write the dataset; several at once cannot share one SQLite file.
+    run nx-convert --dataset ds --missing --db ds.db
+    [ "$status" -eq 2 ] && [[ "$output" == *"--missing and --db cannot be used together"* ]]
+    run nx-convert --dataset ds --task 0 --tasks 2 --db ds.db
+    [ "$status" -eq 2 ] && [ ! -e ds.db ]
 }
 
 # lanes_profile: the nx event JSONL above, on stdout.

@@ -45,6 +45,10 @@ constexpr nx::OptionRule kOptionRules[] = {
     {nx::OptionRule::conflicts, "plan", "task"},
     {nx::OptionRule::conflicts, "plan", "missing"},
     {nx::OptionRule::needs, "copy-source", "db"},
+    // A fan-out task writes its share into the dataset; tasks at once
+    // cannot share one SQLite file.
+    {nx::OptionRule::conflicts, "task", "db"},
+    {nx::OptionRule::conflicts, "missing", "db"},
 };
 
 const nx::ToolSpec kSpec = {

@@ -92,6 +92,8 @@ private:
         try {
             if (auto it = t_.broken.find(name); it != t_.broken.end()) throw Error(it->second, t_.dir);
             body(*files);
+        } catch (const SinkError&) {
+            throw;  // not the table's damage: the profile's
         } catch (Error& e) {
             ctx_.where = saved;
             if (e.where().empty()) e.set_where(files->front());

@@ -34,6 +34,8 @@ public:
                 else if (kind == "profile") profile(doc);
                 else if (kind.empty()) throw Error("record has no \"kind\"");
                 else throw Error("unexpected \"" + kind + "\" record in an event stream");
+            } catch (const SinkError&) {
+                throw;  // not the line's fault: the profile's
             } catch (const Error& e) {
                 // One line is unusable; with --keep-going later lines may be fine.
                 ctx_.bad_record(e.what(), line);

@@ -27,6 +27,15 @@ private:
     int64_t line_;
 };
 
+// Where the profile goes failed, not the input (the database, the dataset,
+// an output): ProfileBuilder turns a sink's Error into this.  An importer's
+// --keep-going, which skips a bad record or the rest of a damaged table,
+// lets it through: the profile fails, and is not kept with rows missing.
+class SinkError : public Error {
+public:
+    explicit SinkError(const Error& e) : Error(e) {}
+};
+
 // The command line was wrong (exit 2).
 class UsageError : public std::runtime_error {
 public:

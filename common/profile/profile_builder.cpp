@@ -16,7 +16,7 @@ void ProfileBuilder::begin_profile(const ProfileInfo& info) {
     counter_runs_.clear();
     metrics_ = std::make_unique<ProfileMetrics>();
     errors_at_begin_ = error_counts().snapshot();
-    for (ProfileSink* s : sinks_) s->begin_profile(info_);
+    to_sinks([&](ProfileSink& s) { s.begin_profile(info_); });
 }
 
 void ProfileBuilder::source_metric(std::string_view name, double value) {
@@ -38,7 +38,7 @@ void ProfileBuilder::event(const Event& e) {
         ++counters_;
     }
     ++events_;
-    for (ProfileSink* s : sinks_) s->event(e);
+    to_sinks([&](ProfileSink& s) { s.event(e); });
 }
 
 int64_t ProfileBuilder::slice_index(int64_t ordinal) const {
@@ -60,20 +60,20 @@ void ProfileBuilder::flow(const Flow& f) {
         if (index < 0)
             throw Error("flow " + f.id + ": event " + std::to_string(ordinal) + " is not a slice of this profile" +
                         (ordinal >= 0 && ordinal < events_ ? " (it is a counter sample)" : ""));
-    for (ProfileSink* s : sinks_) s->flow(checked);
+    to_sinks([&](ProfileSink& s) { s.flow(checked); });
 }
 
 void ProfileBuilder::source_rows(const SourceRows& rows) {
     if (!metrics_) throw Error("internal: source rows outside a profile");
     ++content_;
     metrics_->add_source_rows(rows);
-    for (ProfileSink* s : sinks_) s->source_rows(rows);
+    to_sinks([&](ProfileSink& s) { s.source_rows(rows); });
 }
 
 void ProfileBuilder::kept_source(const KeptSource& k) {
     if (!metrics_) throw Error("internal: a kept source outside a profile");
     ++content_;
-    for (ProfileSink* s : sinks_) s->kept_source(k);
+    to_sinks([&](ProfileSink& s) { s.kept_source(k); });
 }
 
 bool ProfileBuilder::wants_source_rows(std::string_view table) const {
@@ -99,12 +99,18 @@ void ProfileBuilder::end_profile() {
     metrics_.reset();
     for (size_t i = 0; i < sinks_.size(); ++i) {
         try {
-            sinks_[i]->end_profile(info_, summary);
+            to_sinks([&](ProfileSink& s) { s.end_profile(info_, summary); }, i, i + 1);
         } catch (...) {
             // The profile is over for every sink: those after the one that
             // failed drop it (no abort_profile() reaches them once this
             // profile has ended), the error goes on.
-            for (size_t j = i + 1; j < sinks_.size(); ++j) sinks_[j]->abort_profile();
+            for (size_t j = i + 1; j < sinks_.size(); ++j) {
+                try {
+                    sinks_[j]->abort_profile();
+                } catch (...) {
+                    // The first error is the one to report; each sink still drops it.
+                }
+            }
             throw;
         }
     }

@@ -3,9 +3,11 @@
 // profile to its sinks.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "common/io/error.h"
 #include "common/profile/profile_metrics.h"
 #include "common/profile/profile_sink.h"
 #include "common/records/error_counts.h"
@@ -43,6 +45,18 @@ private:
     // An event ordinal's index among the profile's non-counter events, or
     // -1 when it is a counter sample or not sent yet.
     int64_t slice_index(int64_t ordinal) const;
+    // Calls `call` on sinks [from, to) (all by default); a sink's Error
+    // leaves as a SinkError, so that no importer skips it as bad input.
+    template <typename Call>
+    void to_sinks(Call&& call, size_t from = 0, size_t to = SIZE_MAX) {
+        try {
+            for (size_t i = from; i < sinks_.size() && i < to; ++i) call(*sinks_[i]);
+        } catch (const SinkError&) {
+            throw;
+        } catch (const Error& e) {
+            throw SinkError(e);
+        }
+    }
 
     int64_t content_ = 0;
     // Events of the current profile so far, and its runs of consecutive

@@ -529,6 +529,17 @@ void DbSink::flow(const Flow& f) {
 }
 
 void DbSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
+    // A profile that cannot be ended leaves nothing: its savepoint is rolled
+    // back here, since no abort_profile() follows a failed end.
+    try {
+        write_profile(info, summary);
+    } catch (...) {
+        abort_profile();
+        throw;
+    }
+}
+
+void DbSink::write_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     SqliteDb& db = store_.db();
     flush_events();
     check_caps();    // may take back the lanes made: before they are written

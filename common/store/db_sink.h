@@ -95,6 +95,8 @@ private:
     // (rows, lanes); then the layout of the whole profile places it.
     void check_caps();
     void lay_out();
+    // end_profile's rows: the profile, its metrics and engine stats.
+    void write_profile(const ProfileInfo& info, const ProfileSummary& summary);
     int64_t string_id(std::string_view s);
     void delete_profile(const std::string& uid);
 

@@ -1228,6 +1228,41 @@ TEST(NxJsonl, KeepGoingSkipsBadLines) {
     EXPECT_EQ(ev[1].ts_ns, 3);
 }
 
+// A handler whose sink fails at its `fail_at`-th event, as ProfileBuilder
+// reports a sink's error: a SinkError.
+class FailingSink : public Recorder {
+public:
+    int64_t fail_at = 1;
+    int64_t seen = 0;
+    void event(const nx::Event& e) override {
+        if (seen++ == fail_at) throw nx::SinkError(nx::Error("the database is full"));
+        Recorder::event(e);
+    }
+};
+
+TEST(NxJsonl, KeepGoingSkipsBadLinesButNotASinksError) {
+    TempDir dir;
+    std::string p = dir.write("sink.jsonl",
+                              "{\"kind\":\"event\",\"profile\":\"p\",\"engine\":\"vector\",\"ts_ns\":1}\n"
+                              "{\"kind\":\"event\",\"profile\":\"p\",\"engine\":\"vector\",\"ts_ns\":2}\n"
+                              "{\"kind\":\"event\",\"profile\":\"p\",\"engine\":\"vector\",\"ts_ns\":3}\n");
+    FailingSink rec;
+    nx::ImportContext ctx;
+    ctx.keep_going = true;
+    EXPECT_THROW(run_import(nx::import_nx_jsonl, p, rec, ctx), nx::SinkError);
+    EXPECT_EQ(ctx.bad_records, 0);
+}
+
+TEST(ExplorerParquet, KeepGoingSkipsADamagedTableButNotASinksError) {
+    // Run from the repository root, as make test runs nx-unit.
+    FailingSink rec;
+    rec.fail_at = 5;
+    nx::ImportContext ctx;
+    ctx.keep_going = true;
+    EXPECT_THROW(nx::import_explorer_profile("test/fixtures/parquet/explorer/collective@latest", rec, ctx),
+                 nx::SinkError);
+}
+
 // ---- sniff_format
 
 TEST(SniffFormat, NeuronJsonFromItsSections) {
