@@ -267,6 +267,29 @@ TEST(DbSink, EachEventKeepsItsOwnValuesAndNullsWhateverTheEventBefore) {
               want);
 }
 
+TEST(DbSink, AProfileWhoseEndFailsLeavesNothingAndTheNextLoads) {
+    // No abort_profile() follows a failed end (ProfileBuilder has no profile
+    // left to abort): the sink rolls the profile back itself, or finish()
+    // would commit its events without a profile row.
+    TempDir dir;
+    nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
+    nx::DbSink sink(store);
+    nx::ProfileBuilder b;
+    b.add_sink(&sink);
+    b.begin_profile(info("p_a", "a"));
+    b.event(instr("Vector", Engine::vector, 0, 10, "Add"));
+    // The row id the sink will give the profile, taken: its INSERT fails.
+    store.db().exec("INSERT INTO profile(id, uid) VALUES ((SELECT coalesce(max(id), 0) + 1 FROM profile), 'squatter')");
+    EXPECT_THROW(b.end_profile(), nx::Error);
+    b.begin_profile(info("p_b", "b"));
+    b.event(instr("Vector", Engine::vector, 0, 10, "Add"));
+    b.event(instr("Vector", Engine::vector, 20, 10, "Add"));
+    b.end_profile();
+    sink.finish();
+    EXPECT_EQ(query_rows(store, "SELECT uid FROM profile"), (std::vector<std::string>{"p_b"}));
+    EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 2);
+}
+
 TEST(DbSink, AnEventsTextIsItsOwnAfterTheCallReturns) {
     // Rows wait for 31 more (or a megabyte of text) before they are
     // inserted: the sink copies an event's text, since the caller reuses its
