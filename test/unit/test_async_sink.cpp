@@ -109,15 +109,19 @@ TEST(AsyncSink, AnErrorHeardAtTheProfilesEndFailsThatProfileOnly) {
 TEST(AsyncSink, AnErrorHeardWhileSendingEventsFailsThatProfileOnly) {
     LoggingSink inner;
     inner.fail_profile = "b";
-    inner.fail_at_event = 3;
+    inner.fail_at_event = 2000;
+    // Slow enough that the queue is full of b's batches when it fails: the
+    // worker must skip them, not hand them to the sink.
+    inner.per_event = std::chrono::microseconds(5);
     nx::AsyncSink sink(inner);
     // Far more events than the queue holds: the producer hears of the error
     // at a later event and aborts the profile.
     const int64_t many = static_cast<int64_t>(nx::AsyncSink::kBatchEvents * (nx::AsyncSink::kMaxQueued + 4));
     EXPECT_EQ(send(sink, "b", many), "inner sink failed in b");
+    inner.per_event = std::chrono::microseconds(0);  // the worker is idle: b was aborted
     EXPECT_EQ(send(sink, "c", many), "");
     sink.finish();
-    EXPECT_EQ(inner.log, (std::vector<std::string>{"begin b", "abort b after 3", "begin c",
+    EXPECT_EQ(inner.log, (std::vector<std::string>{"begin b", "abort b after 2000", "begin c",
                                                    "end c after " + std::to_string(many), "finish"}));
 }
 
