@@ -216,28 +216,29 @@ int run(const Options& o) {
     // CPU) each run on one thread, which spends less CPU than two that take
     // turns (nx(7), DATASET).
     const bool writer_thread = (o.threads ? o.threads : nx::usable_cpus()) >= 2;
-    auto add_writer = [&](nx::ProfileSink& sink, std::unique_ptr<nx::AsyncSink>& async) {
-        if (writer_thread) {
-            async = std::make_unique<nx::AsyncSink>(sink);
-            builder.add_sink(async.get());
-        } else {
-            builder.add_sink(&sink);
-        }
+    // Returns whichever writes: the sink itself, or the thread in front of it.
+    auto add_writer = [&](nx::ProfileSink& sink, std::unique_ptr<nx::AsyncSink>& async) -> nx::ProfileSink* {
+        nx::ProfileSink* writer = &sink;
+        if (writer_thread) writer = (async = std::make_unique<nx::AsyncSink>(sink)).get();
+        builder.add_sink(writer);
+        return writer;
     };
     std::unique_ptr<nx::Store> store;
     std::unique_ptr<nx::DbSink> db;
     std::unique_ptr<nx::AsyncSink> db_async;
+    nx::ProfileSink* db_writer = nullptr;
     if (!o.db.empty()) {
         store = std::make_unique<nx::Store>(o.db, nx::Store::Access::read_write);
         store->remove_if_left_empty();
         db = std::make_unique<nx::DbSink>(*store, o.copy_source);
-        add_writer(*db, db_async);
+        db_writer = add_writer(*db, db_async);
     }
     std::unique_ptr<nx::DatasetSink> dataset;
     std::unique_ptr<nx::AsyncSink> dataset_async;
+    nx::ProfileSink* dataset_writer = nullptr;
     if (!o.dataset.empty()) {
         dataset = std::make_unique<nx::DatasetSink>(o.dataset);
-        add_writer(*dataset, dataset_async);
+        dataset_writer = add_writer(*dataset, dataset_async);
     }
     // Profile records go to stdout unless the --to output does, after the
     // database or dataset has the profile: a profile they failed to store
@@ -252,10 +253,6 @@ int run(const Options& o) {
             records = std::make_unique<nx::ProfileRecordSink>(stdout_);
         add_stdout_sink(records.get());
     }
-    // Whichever thread writes: the sink itself, or the thread in front of it.
-    nx::ProfileSink* db_writer = db_async ? static_cast<nx::ProfileSink*>(db_async.get()) : db.get();
-    nx::ProfileSink* dataset_writer =
-        dataset_async ? static_cast<nx::ProfileSink*>(dataset_async.get()) : dataset.get();
 
     // Last of the sinks: an input's progress shows once the others have its events.
     nx::ImportProgress progress(o.progress);

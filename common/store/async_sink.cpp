@@ -141,10 +141,7 @@ void AsyncSink::end_profile(const ProfileInfo& info, const ProfileSummary& summa
     // before, surfaces now, while the importer that sent the profile can
     // still name its input, not at some later call; and the next profile
     // starts clean.
-    std::unique_lock<std::mutex> lock(mu_);
-    can_push_.wait(lock, [&] { return ends_done_ == ends_sent_ || stopping_; });
-    if (fatal_) std::rethrow_exception(fatal_);
-    if (std::exception_ptr e = std::exchange(error_, nullptr)) std::rethrow_exception(e);
+    settle(ends_done_, ends_sent_, Settle::rethrow);
 }
 
 void AsyncSink::abort_profile() {
@@ -155,10 +152,7 @@ void AsyncSink::abort_profile() {
     push(std::move(m), true);
     // Once the worker has aborted it, the profile's error (the one the
     // producer was told, that made it abort) is done with.
-    std::unique_lock<std::mutex> lock(mu_);
-    can_push_.wait(lock, [&] { return aborts_done_ == aborts_sent_ || stopping_; });
-    error_ = nullptr;
-    if (fatal_) std::rethrow_exception(fatal_);
+    settle(aborts_done_, aborts_sent_, Settle::drop);
 }
 
 void AsyncSink::post(std::function<void()> task) {
@@ -170,11 +164,15 @@ void AsyncSink::post(std::function<void()> task) {
     // Within a profile, a task's error is the profile's, heard as any other.
     // Between profiles it belongs to no profile: the task is waited for
     // (run records are few) and its error is this call's.
-    if (producer_in_profile_) return;
+    if (!producer_in_profile_) settle(tasks_done_, tasks_sent_, Settle::rethrow);
+}
+
+void AsyncSink::settle(const int64_t& done, const int64_t& sent, Settle error) {
     std::unique_lock<std::mutex> lock(mu_);
-    can_push_.wait(lock, [&] { return tasks_done_ == tasks_sent_ || stopping_; });
+    can_push_.wait(lock, [&] { return done == sent || stopping_; });
     if (fatal_) std::rethrow_exception(fatal_);
-    if (std::exception_ptr e = std::exchange(error_, nullptr)) std::rethrow_exception(e);
+    std::exception_ptr e = std::exchange(error_, nullptr);
+    if (e && error == Settle::rethrow) std::rethrow_exception(e);
 }
 
 void AsyncSink::finish() {

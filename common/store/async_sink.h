@@ -67,6 +67,12 @@ private:
     // (an end or abort: the messages that close a failed profile).
     void push(std::unique_ptr<Message> m, bool even_after_error = false);
     void flush_batch();
+    // Waits until the worker has done every message of a kind sent (done ==
+    // sent: ends, aborts or tasks), then rethrows a broken inner sink's error,
+    // and takes the worker's error: rethrown, or dropped (an abort's: the
+    // profile it failed is given up).
+    enum class Settle { rethrow, drop };
+    void settle(const int64_t& done, const int64_t& sent, Settle error);
     void run();
 
     ProfileSink& inner_;
