@@ -97,22 +97,24 @@ void ProfileBuilder::end_profile() {
         summary.notes.push_back("import: " + error_counts().grown_since_text(errors_at_begin_) +
                                 " (--keep-going); the figures leave them out");
     metrics_.reset();
-    for (size_t i = 0; i < sinks_.size(); ++i) {
-        try {
-            to_sinks([&](ProfileSink& s) { s.end_profile(info_, summary); }, i, i + 1);
-        } catch (...) {
-            // The profile is over for every sink: those after the one that
-            // failed drop it (no abort_profile() reaches them once this
-            // profile has ended), the error goes on.
-            for (size_t j = i + 1; j < sinks_.size(); ++j) {
-                try {
-                    sinks_[j]->abort_profile();
-                } catch (...) {
-                    // The first error is the one to report; each sink still drops it.
-                }
+    size_t ended = 0;
+    try {
+        to_sinks([&](ProfileSink& s) {
+            s.end_profile(info_, summary);
+            ++ended;
+        });
+    } catch (...) {
+        // The profile is over for every sink: those after the one that
+        // failed drop it (no abort_profile() reaches them once this profile
+        // has ended), the error goes on.
+        for (size_t j = ended + 1; j < sinks_.size(); ++j) {
+            try {
+                sinks_[j]->abort_profile();
+            } catch (...) {
+                // The first error is the one to report; each sink still drops it.
             }
-            throw;
         }
+        throw;
     }
     ++done_;
 }

@@ -45,12 +45,12 @@ private:
     // An event ordinal's index among the profile's non-counter events, or
     // -1 when it is a counter sample or not sent yet.
     int64_t slice_index(int64_t ordinal) const;
-    // Calls `call` on sinks [from, to) (all by default); a sink's Error
-    // leaves as a SinkError, so that no importer skips it as bad input.
+    // Calls `call` on every sink in order; a sink's Error leaves as a
+    // SinkError, so that no importer skips it as bad input.
     template <typename Call>
-    void to_sinks(Call&& call, size_t from = 0, size_t to = SIZE_MAX) {
+    void to_sinks(Call&& call) {
         try {
-            for (size_t i = from; i < sinks_.size() && i < to; ++i) call(*sinks_[i]);
+            for (ProfileSink* s : sinks_) call(*s);
         } catch (const SinkError&) {
             throw;
         } catch (const Error& e) {
