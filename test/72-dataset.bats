@@ -504,11 +504,13 @@ threads_while_waiting() {
         [[ "$stderr" == *"missing entries: 11 converted, 0 already done, 1 failed, of 12"* ]]
         [ "$(ls f$n/profiles | wc -l)" -eq 11 ]
         mkdir -p "k$n/events/rank=__HIVE_DEFAULT_PARTITION__/$id.parquet"
-        run --separate-stderr nx-convert --threads $n --dataset k$n -k -q $(find cap -name '*.json' | sort | head -4)
+        run --separate-stderr nx-convert --threads $n --dataset k$n --db k$n.db -k -q $(find cap -name '*.json' | sort | head -4)
         [ "$status" -eq 1 ]
         [[ "$stderr" == *"$id.parquet: cannot rename into place"* && "$stderr" == *"skipped 1 of 4 inputs"* ]]
         [ "$(ls k$n/profiles/*/ | wc -l)" -eq 3 ]
-        # A record for each profile written, none for the one that was not.
+        # A record for each profile written, none for the one that was not;
+        # nor is that one in the database loaded beside the dataset.
         [ "$(echo "$output" | wc -l)" -eq 3 ] && ! echo "$output" | grep -q "$id"
+        [ "$(nx-query --db k$n.db --format csv --sql "SELECT count(*), sum(uid = '$id') FROM profile" | tail -1)" = "3,0" ]
     done
 }

@@ -231,15 +231,16 @@ int run(const Options& o) {
         store = std::make_unique<nx::Store>(o.db, nx::Store::Access::read_write);
         store->remove_if_left_empty();
         db = std::make_unique<nx::DbSink>(*store, o.copy_source);
-        db_writer = add_writer(*db, db_async);
     }
     std::unique_ptr<nx::DatasetSink> dataset;
     std::unique_ptr<nx::AsyncSink> dataset_async;
     nx::ProfileSink* dataset_writer = nullptr;
-    if (!o.dataset.empty()) {
-        dataset = std::make_unique<nx::DatasetSink>(o.dataset);
-        dataset_writer = add_writer(*dataset, dataset_async);
-    }
+    if (!o.dataset.empty()) dataset = std::make_unique<nx::DatasetSink>(o.dataset);
+    // The dataset takes a profile before the database: one the dataset could
+    // not write is then aborted in the database, whose savepoint rolls it
+    // back (ProfileBuilder aborts the sinks after one whose end failed).
+    if (dataset) dataset_writer = add_writer(*dataset, dataset_async);
+    if (db) db_writer = add_writer(*db, db_async);
     // Profile records go to stdout unless the --to output does, after the
     // database or dataset has the profile: a profile they failed to store
     // prints none (ProfileBuilder drops it from the sinks after a failed
