@@ -480,7 +480,7 @@ void decide_dictionary(ChunkState& chunk, const PageBuffer& b) {
 void flush_page(ParquetWriter::State& s, const WriterColumn& col, ChunkState& chunk, PageBuffer& buf) {
     const size_t rows = buf.defined.size();
     if (rows == 0) return;
-    for (uint8_t d : buf.defined) chunk.stats.nulls += d == 0;
+    chunk.stats.nulls += std::count(buf.defined.begin(), buf.defined.end(), uint8_t{0});
     switch (col.type) {
         case ValueType::int64: numeric_stats(buf.i64, chunk.stats); break;
         case ValueType::int32: numeric_stats(buf.i32, chunk.stats); break;
@@ -706,6 +706,8 @@ void write_statistics(CompactWriter& w, const Stats& st) {
 }  // namespace
 
 void ParquetWriter::lane(size_t k) {
+    // A run of rows in one lane (a track's events, mostly) changes nothing.
+    if (k < s_->lanes.size() && s_->lane == s_->lanes[k].get()) return;
     if (s_->lane)
         for (const PageBuffer& b : s_->lane->columns)
             if (b.set) throw Error("internal: a Parquet writer's lane changed within a row", s_->file->path());
