@@ -1,5 +1,6 @@
 #include "common/profile/bounds.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include "common/target/targets.h"
@@ -24,7 +25,8 @@ double Bounds::over_highest() const {
 Bounds compute_bounds(const ProfileSummary& s, std::string_view target_name, const CriticalPath* path,
                       std::string_view no_path) {
     Bounds out;
-    if (const MetricValue* t = s.find("total_time"); t && t->value > 0) out.measured_ns = t->value * 1e9;
+    // Whole nanoseconds: the profiler gives seconds (0.008176 s * 1e9 is 8175999.999999999).
+    if (const MetricValue* t = s.find("total_time"); t && t->value > 0) out.measured_ns = std::round(t->value * 1e9);
     else out.measured_ns = static_cast<double>(s.end_ns - s.start_ns);
 
     Bound memory{"memory", std::nullopt, {}};

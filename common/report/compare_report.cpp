@@ -70,7 +70,9 @@ int64_t engine_active_ns(const ProfileEntry* p, Engine e) {
 
 double profile_total_ns(const ProfileEntry* p) {
     const MetricValue* t = p->summary.find("total_time");
-    return t ? t->value * 1e9 : static_cast<double>(p->summary.end_ns - p->summary.start_ns);
+    // The profiler gives seconds; the nanoseconds they stand for are whole
+    // (0.008176 s is 8176000 ns, not the 8175999.999999999 the product is).
+    return t ? std::round(t->value * 1e9) : static_cast<double>(p->summary.end_ns - p->summary.start_ns);
 }
 
 namespace {

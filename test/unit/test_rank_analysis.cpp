@@ -82,3 +82,15 @@ TEST(RankAnalysis, CollectivesOutsideEveryIterationAreLeftOutOfTheCount) {
 }
 
 }  // namespace
+
+TEST(RankAnalysis, ARanksTotalTimeFromTheProfilersSecondsIsWholeNanoseconds) {
+    // 0.008176 s times 1e9 is 8175999.999999999 in doubles: the rank
+    // records printed that as total_ns and behind_ns.
+    std::vector<ProfileEntry> ranks = {rank_profile(0, {100000}, {}), rank_profile(1, {100000}, {})};
+    for (ProfileEntry& p : ranks) p.summary.metrics.push_back({"total_time", 0.008176, true});
+    ranks[1].summary.metrics.back().value = 0.008177;
+    RankAnalysis a = analyse(ranks);
+    EXPECT_EQ(a.rows[0].total_ns, 8176000.0);
+    EXPECT_EQ(a.rows[1].total_ns, 8177000.0);
+    EXPECT_EQ(a.rows[a.slowest].total_ns - a.rows[a.fastest].total_ns, 1000.0);
+}
