@@ -137,6 +137,46 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [[ "$output" == *"The straggler is rank 5 "*"it starts 4 of 4 significant collectives last"*"tensor_matrix busy time +12 us"* ]]
 }
 
+@test "nx-report --ranks past 32 ranks: text and markdown show the notable ranks and say so; HTML and records keep every rank; total_ns in whole nanoseconds" {
+    test-gen_ranks cap --ranks 40 --events 200 --iterations 4 --straggler 7 --late 3000 >/dev/null
+    nx-convert --dataset ds --plan cap 2>/dev/null
+    tail -n +2 ds/_nx/plan.tsv | while IFS=$'\t' read -r rank input neff; do
+        nx-convert --rank "$rank" -q "$input"
+    done >even.jsonl
+    # Ranks 30-35 slower, by 1-6 us (0.000037 s and up: products like
+    # 36999.99999999999 ns in doubles); the rest take 36 us.
+    python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if 30 <= r["rank"] <= 35: r["metrics"]["total_time"] = (36 + r["rank"] - 29) * 1e-6
+    print(json.dumps(r))' even.jsonl >records.jsonl
+    run nx-report records.jsonl --ranks --format text
+    [ "$status" -eq 0 ]
+    table=$(echo "$output" | awk '$2 ~ /^i-/ {print $1}' | sort -n | uniq | tr '\n' ' ')
+    # The straggler (7), the fastest (0), the median (14: the middle of the
+    # ranks by total time, ties in rank order), the five slowest
+    # (35 down to 31); rank 30, sixth slowest, and the rest are left out.
+    [ "$table" = "0 7 14 31 32 33 34 35 " ]
+    [[ "$output" == *"8 of the 40 ranks: the straggler, the fastest, the median"* ]]
+    [ "$(echo "$output" | grep -c '^  rank [0-9]')" -eq 8 ]
+    [[ "$output" == *"7  i-"*"straggler"* ]]
+    run nx-report records.jsonl --ranks --format markdown
+    [[ "$output" == *"8 of the 40 ranks"* ]] && [[ "$output" != *"| 30 |"* ]]
+    nx-report records.jsonl --ranks -o ranks.html
+    # Every rank's table row and heat map row.
+    for r in 0 19 30 39; do grep -q "class=\"num\">$r</td><td>i-" ranks.html && grep -q "rank $r<" ranks.html; done
+    ! grep -q "of the 40 ranks" ranks.html
+    nx-report records.jsonl --ranks --format csv >ranks.csv
+    [ "$(grep -c '^rank,' ranks.csv)" -eq 40 ]
+    # Whole nanoseconds, from the profilers' seconds.
+    [ "$(awk -F, '$1 == "rank" && ($5 ~ /\./ || $7 ~ /\./)' ranks.csv | wc -l)" -eq 0 ]
+    [ "$(awk -F, '$3 == 35 {print $5, $7}' ranks.csv)" = "42000 6000" ]
+    # 32 ranks or fewer: every one.
+    head -32 records.jsonl >few.jsonl
+    [ "$(nx-report few.jsonl --ranks --format text | awk '$2 ~ /^i-/' | wc -l)" -eq 32 ]
+}
+
 @test "a rank's profiles of two graphs (one per NEFF, as the runtime captures them) are compared across ranks graph by graph" {
     ranks_tree cap
     # A second graph on the same cores, its straggler rank 2.

@@ -1,5 +1,8 @@
 #include "common/report/ranks_report.h"
 
+#include <algorithm>
+#include <numeric>
+
 #include "common/format/units.h"
 
 namespace nx {
@@ -62,7 +65,43 @@ std::string summary_text(const RankAnalysis& a) {
     return text;
 }
 
-void add_heat_map(Document& doc, const RankAnalysis& a) {
+// Past this many ranks, text and markdown show the notable ones (a job's
+// thousand ranks are two thousand lines a terminal cannot take in); the
+// HTML report and the records keep every rank.
+constexpr size_t kTextRanks = 32;
+
+// The rows text shows of a capture of many ranks, in rank order: the
+// straggler, the fastest, the rank at the median, and of the ranks unlike
+// the median the five slowest and the three that waited least in
+// collectives (the late arrivals the others wait for).
+std::vector<size_t> notable_rows(const RankAnalysis& a) {
+    std::vector<size_t> order(a.rows.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::vector<size_t> keep;
+    if (a.straggler >= 0) keep.push_back(static_cast<size_t>(a.straggler));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return a.rows[x].total_ns > a.rows[y].total_ns; });
+    const size_t median = order[order.size() / 2];
+    keep.push_back(a.fastest);
+    keep.push_back(median);
+    for (size_t k = 0; k < 5 && k < order.size() && a.rows[order[k]].total_ns > a.rows[median].total_ns; ++k)
+        keep.push_back(order[k]);
+    std::vector<size_t> waited;
+    for (size_t i = 0; i < a.rows.size(); ++i)
+        if (a.rows[i].wait_ns >= 0) waited.push_back(i);
+    std::stable_sort(waited.begin(), waited.end(),
+                     [&](size_t x, size_t y) { return a.rows[x].wait_ns < a.rows[y].wait_ns; });
+    if (!waited.empty()) {
+        const int64_t median_wait = a.rows[waited[waited.size() / 2]].wait_ns;
+        for (size_t k = 0; k < 3 && k < waited.size() && a.rows[waited[k]].wait_ns < median_wait; ++k)
+            keep.push_back(waited[k]);
+    }
+    std::sort(keep.begin(), keep.end());
+    keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+    return keep;
+}
+
+void add_heat_map(Document& doc, const RankAnalysis& a, const std::vector<size_t>& shown) {
     constexpr int kBuckets = 50;
     double span = 0;
     std::vector<std::vector<double>> heat = rank_heat_map(a, kBuckets, span);
@@ -73,7 +112,7 @@ void add_heat_map(Document& doc, const RankAnalysis& a) {
               format_ns(span / kBuckets) + ", from each rank's start)";
     c.x_label = "time since the rank's start";
     c.y_label = "computing (%)";
-    for (size_t i = 0; i < a.rows.size(); ++i) {
+    for (size_t i : shown) {
         ChartSeries s;
         s.name = "rank " + std::to_string(a.rows[i].rank);
         for (int b = 0; b < kBuckets; ++b) {
@@ -86,6 +125,31 @@ void add_heat_map(Document& doc, const RankAnalysis& a) {
     doc.chart(c);
 }
 
+// The ranks table, of the rows `shown`.
+TableBlock rank_table(const RankAnalysis& a, const std::vector<size_t>& shown, bool& any_breakdown) {
+    TableBlock t;
+    t.columns = {"rank", "profile", "total time", "vs fastest", "compute", "collectives", "overlap",
+                 "exposed DMA", "idle", "collective wait", ""};
+    t.numeric = {true, false, true, true, true, true, true, true, true, true, false};
+    any_breakdown = false;
+    for (size_t i : shown) {
+        const RankRow& r = a.rows[i];
+        const TimeBreakdown* b = r.breakdown;
+        any_breakdown = any_breakdown || b;
+        double fast = a.rows[a.fastest].total_ns;
+        t.rows.push_back({std::to_string(r.rank), r.profile->info.name, format_ns(r.total_ns),
+                          fast > 0 ? format_ratio(r.total_ns / fast) : "n/a",
+                          b ? percent_of(b->compute_ns, static_cast<double>(b->span_ns)) : "",
+                          b ? percent_of(b->collective_ns, static_cast<double>(b->span_ns)) : "",
+                          r.overlap_percent >= 0 ? format_percent(r.overlap_percent) : "",
+                          b ? percent_of(b->dma_exposed_ns, static_cast<double>(b->span_ns)) : "",
+                          b ? percent_of(b->idle_ns, static_cast<double>(b->span_ns)) : "",
+                          r.wait_ns >= 0 ? format_ns(static_cast<double>(r.wait_ns)) : "",
+                          static_cast<int>(i) == a.straggler ? "straggler" : ""});
+    }
+    return t;
+}
+
 }  // namespace
 
 void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
@@ -93,27 +157,22 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
         doc.heading("Ranks: " + a.capture + (a.graph.empty() ? "" : ", NEFF " + a.graph) +
                     (a.steps.empty() ? "" : ", steps " + a.steps));
         doc.paragraph(summary_text(a));
-        TableBlock t;
-        t.columns = {"rank", "profile", "total time", "vs fastest", "compute", "collectives", "overlap",
-                     "exposed DMA", "idle", "collective wait", ""};
-        t.numeric = {true, false, true, true, true, true, true, true, true, true, false};
+        std::vector<size_t> every(a.rows.size());
+        std::iota(every.begin(), every.end(), size_t{0});
+        const bool trimmed = a.rows.size() > kTextRanks;
+        const std::vector<size_t> shown = trimmed ? notable_rows(a) : every;
         bool any_breakdown = false;
-        for (size_t i = 0; i < a.rows.size(); ++i) {
-            const RankRow& r = a.rows[i];
-            const TimeBreakdown* b = r.breakdown;
-            any_breakdown = any_breakdown || b;
-            double fast = a.rows[a.fastest].total_ns;
-            t.rows.push_back({std::to_string(r.rank), r.profile->info.name, format_ns(r.total_ns),
-                              fast > 0 ? format_ratio(r.total_ns / fast) : "n/a",
-                              b ? percent_of(b->compute_ns, static_cast<double>(b->span_ns)) : "",
-                              b ? percent_of(b->collective_ns, static_cast<double>(b->span_ns)) : "",
-                              r.overlap_percent >= 0 ? format_percent(r.overlap_percent) : "",
-                              b ? percent_of(b->dma_exposed_ns, static_cast<double>(b->span_ns)) : "",
-                              b ? percent_of(b->idle_ns, static_cast<double>(b->span_ns)) : "",
-                              r.wait_ns >= 0 ? format_ns(static_cast<double>(r.wait_ns)) : "",
-                              static_cast<int>(i) == a.straggler ? "straggler" : ""});
+        doc.table(rank_table(a, every, any_breakdown));
+        if (trimmed) {
+            doc.html_only();
+            doc.table(rank_table(a, shown, any_breakdown));
+            doc.text_only();
+            doc.paragraph(std::to_string(shown.size()) + " of the " + std::to_string(a.rows.size()) +
+                          " ranks: the straggler, the fastest, the median, and of those unlike the median the five "
+                          "slowest and the three that waited least in collectives. Every rank: the HTML report "
+                          "(-o ranks.html), or --format csv or jsonl.");
+            doc.text_only();
         }
-        doc.table(t);
         if (!any_breakdown) {
             doc.paragraph("Time breakdown: not in these profiles (records written before nx kept it: convert them "
                           "again).");
@@ -124,7 +183,12 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
                           "computing too. Collective wait: per matched collective, its duration on the rank minus "
                           "its shortest on any rank (" + std::to_string(a.matched) +
                           " matched" + (a.matched ? "" : ": " + a.unmatched_reason) + ").");
-            add_heat_map(doc, a);
+            add_heat_map(doc, a, every);
+            if (trimmed) {
+                doc.html_only();
+                add_heat_map(doc, a, shown);
+                doc.text_only();
+            }
         }
     }
 }
