@@ -33,6 +33,8 @@ constexpr uint32_t kMaxLanes = 2048;
 // (each stays sorted) this many times in a profile; after that, the row
 // group they land in is written without the claim.
 constexpr int kMaxOrderBreaks = 16;
+// Runs shorter than this go row by row: filling columns pays per run.
+constexpr size_t kMinRun = 8;
 
 // One table's file of the profile being written, its columns by name.
 class TableWriter {
@@ -324,6 +326,114 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
         w.end_row();
     }
 
+    // A run of a track's events: written a column at a time where they come
+    // in order (as TrackOrderWindow lets them out), in runs of at most what
+    // the lane's page and the row group take; the same rows as row() would
+    // write one by one.
+    void rows(const SpooledEvent* e, size_t n) override {
+        size_t i = 0;
+        while (i < n) {
+            const bool counter = e[i].type == EventType::counter;
+            size_t j = i + 1;
+            while (j < n && (e[j].type == EventType::counter) == counter && e[j].track == e[i].track &&
+                   e[j].ts >= e[j - 1].ts)
+                ++j;
+            if (j - i < kMinRun) {
+                for (size_t k = i; k < j; ++k) row(e[k]);
+            } else {
+                write_run(e + i, j - i, counter);
+            }
+            i = j;
+        }
+    }
+
+    void write_run(const SpooledEvent* e, size_t n, bool counter) {
+        TableWriter& file = counter ? counters : events;
+        ParquetWriter& w = file.w();
+        const uint32_t lane = std::min(e[0].track, kMaxLanes);
+        w.lane(lane);
+        // Only its first event can come before what its track has in the
+        // row group: the rest follow it in order.
+        keep_order(w, counter, e[0]);
+        size_t group = w.row_groups();
+        for (size_t done = 0; done < n;) {
+            if (lane == kMaxLanes) w.group_unsorted();
+            const size_t m = std::min(n - done, w.rows_to_boundary());
+            group = w.row_groups();
+            w.begin_rows(m);
+            if (counter) put_counters(w, e + done, m);
+            else put_events(w, file, e + done, m);
+            w.end_rows();
+            done += m;
+        }
+        (counter ? last_counter : last_event)[e[0].track] = {e[n - 1].ts, group};
+    }
+
+    void put_counters(ParquetWriter& w, const SpooledEvent* e, size_t m) {
+        profile_views.assign(m, id);
+        w.put_string(0, profile_views.data());
+        col_i32.assign(m, static_cast<int32_t>(e[0].track));
+        w.put_int32(1, col_i32.data());
+        col_i64.resize(m);
+        col_f64.resize(m);
+        for (size_t k = 0; k < m; ++k) col_i64[k] = e[k].ts, col_f64[k] = e[k].value;
+        w.put_int64(2, col_i64.data());
+        w.put_double(3, col_f64.data());
+    }
+
+    // A string column, null where empty.
+    void put_text(ParquetWriter& w, size_t column, const SpooledEvent* e, size_t m,
+                  std::string_view SpooledEvent::*field) {
+        col_str.resize(m);
+        present.resize(m);
+        bool any_null = false;
+        for (size_t k = 0; k < m; ++k) {
+            col_str[k] = e[k].*field;
+            present[k] = !col_str[k].empty();
+            any_null = any_null || !present[k];
+        }
+        w.put_string(column, col_str.data(), any_null ? present.data() : nullptr);
+    }
+
+    void put_events(ParquetWriter& w, TableWriter& file, const SpooledEvent* e, size_t m) {
+        (void)file;
+        profile_views.assign(m, id);
+        w.put_string(0, profile_views.data());
+        col_i32.assign(m, static_cast<int32_t>(e[0].track));
+        w.put_int32(c_track, col_i32.data());
+        col_str.resize(m);
+        for (size_t k = 0; k < m; ++k) col_str[k] = to_string(e[k].type);
+        w.put_string(c_type, col_str.data());
+        col_i64.resize(m);
+        for (size_t k = 0; k < m; ++k) col_i64[k] = e[k].ts;
+        w.put_int64(c_ts, col_i64.data());
+        for (size_t k = 0; k < m; ++k) col_i64[k] = e[k].dur();
+        w.put_int64(c_dur, col_i64.data());
+        put_text(w, c_name, e, m, &SpooledEvent::name);
+        put_text(w, c_opcode, e, m, &SpooledEvent::opcode);
+        put_text(w, c_hlo, e, m, &SpooledEvent::hlo_name);
+        put_text(w, c_layer, e, m, &SpooledEvent::layer);
+        present.resize(m);
+        for (size_t k = 0; k < m; ++k) col_i64[k] = e[k].bytes, present[k] = e[k].bytes >= 0;
+        w.put_int64(c_bytes, col_i64.data(), present.data());
+        col_f64.resize(m);
+        for (size_t k = 0; k < m; ++k) col_f64[k] = e[k].flops, present[k] = e[k].flops >= 0;
+        w.put_double(c_flops, col_f64.data(), present.data());
+        for (size_t k = 0; k < m; ++k) col_f64[k] = e[k].model_flops, present[k] = e[k].model_flops >= 0;
+        w.put_double(c_model, col_f64.data(), present.data());
+        for (size_t k = 0; k < m; ++k)
+            col_str[k] = to_string(e[k].dma_kind), present[k] = e[k].dma_kind != DmaKind::unknown;
+        w.put_string(c_kind, col_str.data(), present.data());
+        put_text(w, c_tensor, e, m, &SpooledEvent::tensor);
+        col_i32.resize(m);
+        for (size_t k = 0; k < m; ++k) col_i32[k] = e[k].depth;
+        w.put_int32(c_depth, col_i32.data());
+        col_u8.resize(m);
+        for (size_t k = 0; k < m; ++k) col_u8[k] = 1, present[k] = e[k].transpose;
+        w.put_bool(c_transpose, col_u8.data(), present.data());
+        put_text(w, c_args, e, m, &SpooledEvent::args_json);
+    }
+
     // An event later than the window on its track would go before events
     // of its track already in the row group (the claim is track, then start
     // time): the row group ends before it, so that each stays in order.
@@ -350,6 +460,12 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
     TrackOrderWindow window;
     std::vector<Last> last_event, last_counter;
     int breaks = 0;
+    // A run's columns as put_*() takes them (write_run), reused.
+    std::vector<std::string_view> profile_views, col_str;
+    std::vector<int32_t> col_i32;
+    std::vector<int64_t> col_i64;
+    std::vector<double> col_f64;
+    std::vector<uint8_t> col_u8, present;
     // An exception while its events were written: the window and the files
     // are unfit for more, and the profile cannot end well.
     bool failed = false;

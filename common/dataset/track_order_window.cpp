@@ -64,30 +64,31 @@ void TrackOrderWindow::let_out(uint32_t track, size_t n) {
         });
         t.sorted = true;
     }
-    out_.track = track;
+    out_.resize(n);
     for (size_t k = 0; k < n; ++k) {
         const Held& h = t.held[k];
-        out_.ts = h.ts;
-        out_.end = h.end;
-        out_.seq = h.seq;
-        out_.type = h.type;
-        out_.engine = h.engine;
-        out_.dma_kind = h.dma_kind;
-        out_.transpose = h.transpose;
-        out_.depth = h.depth;
-        out_.bytes = h.bytes;
-        out_.flops = h.flops;
-        out_.model_flops = h.model_flops;
-        out_.value = h.value;
-        std::string_view* views[kStrings] = {&out_.name, &out_.opcode, &out_.hlo_name,
-                                             &out_.layer, &out_.tensor, &out_.args_json};
+        SpooledEvent& o = out_[k];
+        o.track = track;
+        o.ts = h.ts;
+        o.end = h.end;
+        o.seq = h.seq;
+        o.type = h.type;
+        o.engine = h.engine;
+        o.dma_kind = h.dma_kind;
+        o.transpose = h.transpose;
+        o.depth = h.depth;
+        o.bytes = h.bytes;
+        o.flops = h.flops;
+        o.model_flops = h.model_flops;
+        o.value = h.value;
+        std::string_view* views[kStrings] = {&o.name, &o.opcode, &o.hlo_name, &o.layer, &o.tensor, &o.args_json};
         size_t at = h.offset;
         for (int i = 0; i < kStrings; ++i) {
             *views[i] = std::string_view(t.arena).substr(at, h.length[i]);
             at += h.length[i];
         }
-        target_.row(out_);
     }
+    target_.rows(out_.data(), n);
     // The rest move to the front, their strings to a fresh arena.
     std::string arena;
     for (size_t k = n; k < t.held.size(); ++k) {

@@ -29,12 +29,17 @@ namespace nx {
 
 class TrackOrderWindow {
 public:
-    // Where the events go, one at a time, in order within each track.  The
-    // event's strings are valid during the call.
+    // Where the events go, in order within each track: a run of one
+    // track's events at a time (rows), or one at a time (row, which rows
+    // calls unless overridden).  The events' strings are valid during the
+    // call.
     class Target {
     public:
         virtual ~Target() = default;
         virtual void row(const SpooledEvent& e) = 0;
+        virtual void rows(const SpooledEvent* events, size_t n) {
+            for (size_t k = 0; k < n; ++k) row(events[k]);
+        }
     };
 
     static constexpr size_t kDefaultWindow = 512;
@@ -91,7 +96,7 @@ private:
     std::vector<Track> tracks_;
     size_t held_bytes_ = 0;  // every track's memory
     uint64_t seq_ = 0;
-    SpooledEvent out_;  // reused
+    std::vector<SpooledEvent> out_;  // the run let out, reused
 };
 
 }  // namespace nx

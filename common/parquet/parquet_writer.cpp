@@ -708,6 +708,7 @@ void write_statistics(CompactWriter& w, const Stats& st) {
 void ParquetWriter::lane(size_t k) {
     // A run of rows in one lane (a track's events, mostly) changes nothing.
     if (k < s_->lanes.size() && s_->lane == s_->lanes[k].get()) return;
+    if (batch_rows_) throw Error("internal: a Parquet writer's lane changed within begin_rows()", s_->file->path());
     if (s_->lane)
         for (const PageBuffer& b : s_->lane->columns)
             if (b.set) throw Error("internal: a Parquet writer's lane changed within a row", s_->file->path());
@@ -720,6 +721,7 @@ void ParquetWriter::lane(size_t k) {
 }
 
 void ParquetWriter::end_row() {
+    if (batch_rows_) throw Error("internal: end_row() within begin_rows()", s_->file->path());
     Lane& lane = *s_->lane;
     // Checked before anything changes: a refused row stays open.
     for (size_t c : s_->required)
@@ -728,14 +730,21 @@ void ParquetWriter::end_row() {
         if (!b.set) b.defined.push_back(0);
         b.set = false;
     }
-    ++rows_;
-    ++s_->group_rows;
-    lane.raw_bytes += s_->row_bytes;
+    rows_added(1);
+}
+
+void ParquetWriter::rows_added(size_t n) {
+    Lane& lane = *s_->lane;
+    const auto rows = static_cast<int64_t>(n);
+    rows_ += rows;
+    s_->group_rows += rows;
+    lane.raw_bytes += s_->row_bytes * rows;
     if (lane.raw_bytes > lane.held) {
         s_->held += lane.raw_bytes - lane.held;
         lane.held = lane.raw_bytes;
     }
-    if (++lane.page_rows >= s_->options.page_values && s_->group_rows < s_->options.row_group_rows) {
+    lane.page_rows += rows;
+    if (lane.page_rows >= s_->options.page_values && s_->group_rows < s_->options.row_group_rows) {
         flush_lane_pages(*s_, columns_, lane);
     } else {
         // A column of long strings ends its page early, alone: a column
@@ -761,6 +770,123 @@ void ParquetWriter::end_row() {
     }
     if (s_->group_rows >= s_->options.row_group_rows || s_->group_bytes >= s_->options.row_group_bytes)
         flush_group(*s_, columns_);
+}
+
+size_t ParquetWriter::rows_to_boundary() const {
+    const Lane& lane = *s_->lane;
+    int64_t room = std::min(s_->options.page_values - lane.page_rows, s_->options.row_group_rows - s_->group_rows);
+    return static_cast<size_t>(std::max<int64_t>(room, 1));
+}
+
+void ParquetWriter::begin_rows(size_t n) {
+    if (batch_rows_) throw Error("internal: begin_rows() within begin_rows()", s_->file->path());
+    for (const PageBuffer& b : s_->lane->columns)
+        if (b.set) throw Error("internal: begin_rows() within a row", s_->file->path());
+    if (n == 0 || n > rows_to_boundary())
+        throw Error("internal: begin_rows(" + std::to_string(n) + ") past the page or row group", s_->file->path());
+    batch_rows_ = n;
+}
+
+namespace {
+
+// The column a put_*() fills, checked: rows begun, its type, set once.
+PageBuffer& batch_column(ParquetWriter::State& s, const std::vector<WriterColumn>& columns, size_t c, size_t batch_rows,
+                         ValueType type, const uint8_t* present) {
+    const WriterColumn& col = columns[c];
+    if (!batch_rows) throw Error("internal: a put of column " + col.name + " without begin_rows()");
+    if (col.type != type) wrong_type(col, type);
+    PageBuffer& b = s.lane->columns[c];
+    if (b.set) throw Error("internal: column " + col.name + " set twice in a row");
+    if (present && !col.nullable)
+        for (size_t k = 0; k < batch_rows; ++k)
+            if (!present[k]) throw Error("internal: required column " + col.name + " given a null");
+    b.set = true;
+    return b;
+}
+
+template <class T>
+void put_fixed(PageBuffer& b, std::vector<T>& field, const T* v, const uint8_t* present, size_t n) {
+    if (!present) {
+        b.defined.insert(b.defined.end(), n, uint8_t{1});
+        field.insert(field.end(), v, v + n);
+        return;
+    }
+    for (size_t k = 0; k < n; ++k) {
+        b.defined.push_back(present[k] ? 1 : 0);
+        if (present[k]) field.push_back(v[k]);
+    }
+}
+
+}  // namespace
+
+#define NX_PUT(method, T, vt, field)                                                     \
+    void ParquetWriter::method(size_t c, const T* v, const uint8_t* present) {           \
+        PageBuffer& b = batch_column(*s_, columns_, c, batch_rows_, vt, present);        \
+        put_fixed(b, b.field, v, present, batch_rows_);                                  \
+    }
+NX_PUT(put_int64, int64_t, ValueType::int64, i64)
+NX_PUT(put_int32, int32_t, ValueType::int32, i32)
+NX_PUT(put_double, double, ValueType::float64, f64)
+NX_PUT(put_float, float, ValueType::float32, f32)
+NX_PUT(put_bool, uint8_t, ValueType::boolean, b)
+#undef NX_PUT
+
+void ParquetWriter::put_string(size_t c, const std::string_view* v, const uint8_t* present) {
+    PageBuffer& b = batch_column(*s_, columns_, c, batch_rows_, ValueType::string, present);
+    Lane& lane = *s_->lane;
+    size_t total = 0;
+    for (size_t k = 0; k < batch_rows_; ++k)
+        if (!present || present[k]) total += v[k].size();
+    if (b.arena.size() + total < static_cast<size_t>(s_->options.page_bytes)) {
+        // No page ends within the run (the common case, short strings): the
+        // values copied into the arena at once.
+        size_t at = b.arena.size();
+        b.arena.resize(at + total);
+        char* arena = b.arena.data();
+        for (size_t k = 0; k < batch_rows_; ++k) {
+            const bool here = !present || present[k];
+            b.defined.push_back(here ? 1 : 0);
+            if (!here) continue;
+            if (!v[k].empty()) std::memcpy(arena + at, v[k].data(), v[k].size());
+            at += v[k].size();
+            b.ends.push_back(static_cast<uint32_t>(at));
+        }
+        lane.raw_bytes += static_cast<int64_t>(total);
+        return;
+    }
+    for (size_t k = 0; k < batch_rows_; ++k) {
+        if (present && !present[k]) {
+            b.defined.push_back(0);
+            continue;
+        }
+        if (b.arena.size() + v[k].size() > UINT32_MAX)
+            throw Error("column " + columns_[c].name + ": a page's strings exceed 4 GiB", s_->file->path());
+        b.defined.push_back(1);
+        b.arena.append(v[k]);
+        lane.raw_bytes += static_cast<int64_t>(v[k].size());
+        b.ends.push_back(static_cast<uint32_t>(b.arena.size()));
+        // Where row by row would end this column's page early (end_row):
+        // after any row but the last, which end_rows() sees to.
+        auto held = static_cast<int64_t>(b.arena.size());
+        if (k + 1 < batch_rows_ && held >= s_->options.page_bytes) {
+            flush_page(*s_, columns_[c], s_->chunks[c], b);
+            lane.raw_bytes -= held;
+        }
+    }
+}
+
+void ParquetWriter::end_rows() {
+    if (!batch_rows_) throw Error("internal: end_rows() without begin_rows()", s_->file->path());
+    Lane& lane = *s_->lane;
+    for (size_t c : s_->required)
+        if (!lane.columns[c].set) throw Error("internal: required column " + columns_[c].name + " left unset");
+    for (PageBuffer& b : lane.columns) {
+        if (!b.set) b.defined.insert(b.defined.end(), batch_rows_, uint8_t{0});
+        b.set = false;
+    }
+    const size_t n = batch_rows_;
+    batch_rows_ = 0;
+    rows_added(n);
 }
 
 void ParquetWriter::end_group() {

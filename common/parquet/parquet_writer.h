@@ -78,6 +78,26 @@ public:
     void set_null(size_t column);
     void end_row();
 
+    // Rows a column at a time: begin_rows(n), then each column's n values
+    // at most once (a column left out is null; a required one, an error),
+    // then end_rows().  The same file as n set_*()/end_row() rows, less the
+    // per-row work (a profile's events come a track's run at a time):
+    // n is at most rows_to_boundary(), so that the lane's page and the row
+    // group end where they would row by row.  `present` (optional): a byte
+    // per row, 0 for a null (its value is ignored).  Where row by row would
+    // check the memory bounds (row_group_bytes, lanes_bytes) after each row,
+    // it checks them at end_rows().
+    size_t rows_to_boundary() const;
+    void begin_rows(size_t n);
+    void put_int64(size_t column, const int64_t* v, const uint8_t* present = nullptr);
+    void put_int32(size_t column, const int32_t* v, const uint8_t* present = nullptr);
+    void put_double(size_t column, const double* v, const uint8_t* present = nullptr);
+    void put_float(size_t column, const float* v, const uint8_t* present = nullptr);
+    void put_bool(size_t column, const uint8_t* v, const uint8_t* present = nullptr);
+    // Empty strings are values here; `present` makes nulls.
+    void put_string(size_t column, const std::string_view* v, const uint8_t* present = nullptr);
+    void end_rows();
+
     // Lanes: rows of several sorted runs filled side by side (a dataset's
     // events as they come, one lane per track), each lane's pages encoded as
     // they fill.  A row group holds every lane's rows so far, lane by lane
@@ -108,7 +128,11 @@ public:
     struct State;  // the file, the row group being filled, the footer so far
 
 private:
+    // The bookkeeping after `n` rows of the lane (end_row, end_rows).
+    void rows_added(size_t n);
+
     std::unique_ptr<State> s_;
+    size_t batch_rows_ = 0;  // begin_rows' n until end_rows
     std::vector<WriterColumn> columns_;
     int64_t rows_ = 0;
 };

@@ -189,6 +189,41 @@ TEST(DatasetSink, AnEventLaterThanTheWindowEndsTheRowGroupSoEachStaysSorted) {
     EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
 }
 
+TEST(DatasetSink, TracksPastTheLanesShareOneWhoseRowGroupsMakeNoClaim) {
+    // 2,100 tracks of 30 events each, a track's run at a time as a window
+    // lets them out: the 52 past 2,048 share the last lane, so the row
+    // groups they are in claim no order; every event is there once.
+    std::vector<std::pair<std::string, int64_t>> events;
+    for (int64_t k = 0; k < 30; ++k)
+        for (int t = 0; t < 2100; ++t) events.emplace_back("t" + std::to_string(t), k * 100 + t % 7);
+    Written w = write_profile(events, testing::TempDir() + "nx_dataset_many_tracks");
+    ASSERT_EQ(w.rows.size(), events.size());
+    std::vector<std::pair<int64_t, int64_t>> sorted = w.rows, want;
+    std::sort(sorted.begin(), sorted.end());
+    for (int t = 0; t < 2100; ++t)
+        for (int64_t k = 0; k < 30; ++k) want.emplace_back(t, k * 100 + t % 7);
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(sorted, want);
+    size_t at = 0;
+    for (const parquet::RowGroup& g : w.groups) {
+        bool overflow = false;
+        for (int64_t k = 0; k < g.num_rows; ++k) overflow = overflow || w.rows[at + static_cast<size_t>(k)].first >= 2048;
+        if (overflow) {
+            EXPECT_TRUE(g.sorted_by.empty());
+        }
+        // Below the shared lane, each track's rows in order within the group.
+        for (int64_t k = 1; k < g.num_rows; ++k) {
+            const auto& a = w.rows[at + static_cast<size_t>(k) - 1];
+            const auto& b = w.rows[at + static_cast<size_t>(k)];
+            if (a.first < 2048 && b.first < 2048) {
+                EXPECT_LE(a, b) << "row " << at + static_cast<size_t>(k);
+            }
+        }
+        at += static_cast<size_t>(g.num_rows);
+    }
+    EXPECT_TRUE(std::any_of(w.groups.begin(), w.groups.end(), [](const parquet::RowGroup& g) { return g.sorted_by.empty(); }));
+}
+
 TEST(DatasetSink, PastSixteenLateEventsTheirRowGroupsMakeNoClaim) {
     // A track that goes backwards every 2,000 events: 16 breaks end row
     // groups (each sorted); the group the 17th lands in says nothing.

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -38,8 +40,9 @@ bool null_at(int64_t k) { return k % 7 == 3; }
 std::string name_of(int64_t k) { return "engine_" + std::to_string(k % 5); }
 std::string text_of(int64_t k) { return "row " + std::to_string(k) + std::string(static_cast<size_t>(k % 13), 'x'); }
 
-void write_rows(ParquetWriter& w, int64_t n) {
-    for (int64_t k = 0; k < n; ++k) {
+// Rows k in [from, from + n), row by row.
+void write_rows_from(ParquetWriter& w, int64_t from, int64_t n) {
+    for (int64_t k = from; k < from + n; ++k) {
         w.set_int64(0, k * 1000 - 5);
         if (null_at(k)) {
             w.set_null(1);  // explicit null; the others are left unset
@@ -54,6 +57,8 @@ void write_rows(ParquetWriter& w, int64_t n) {
         w.end_row();
     }
 }
+
+void write_rows(ParquetWriter& w, int64_t n) { write_rows_from(w, 0, n); }
 
 void expect_rows(const std::string& path, int64_t n) {
     TableReader r({path}, {"id", "i32", "f64", "f32", "b", "name", "text"});
@@ -560,6 +565,119 @@ TEST(ParquetWriter, AWriterNotCommittedLeavesNothing) {
     EXPECT_FALSE(fs::exists(path));
     for (const auto& e : fs::directory_iterator(testing::TempDir()))
         EXPECT_EQ(e.path().filename().string().find("nx_writer_abandoned"), std::string::npos) << e.path();
+}
+
+// Rows k in [from, from + m) a column at a time, as write_rows() sets them.
+void put_rows(ParquetWriter& w, int64_t from, size_t m) {
+    std::vector<int64_t> id(m);
+    std::vector<int32_t> i32(m);
+    std::vector<double> f64(m);
+    std::vector<float> f32(m);
+    std::vector<uint8_t> b(m), present(m);
+    std::vector<std::string> names(m), texts(m);
+    std::vector<std::string_view> name(m), text(m);
+    for (size_t j = 0; j < m; ++j) {
+        int64_t k = from + static_cast<int64_t>(j);
+        id[j] = k * 1000 - 5;
+        present[j] = !null_at(k);
+        i32[j] = static_cast<int32_t>(-k);
+        f64[j] = k * 0.5;
+        f32[j] = static_cast<float>(k) / 4.0f;
+        b[j] = k % 2 == 0;
+        names[j] = name_of(k);
+        texts[j] = text_of(k);
+        name[j] = names[j];
+        text[j] = texts[j];
+    }
+    w.begin_rows(m);
+    w.put_string(6, text.data());
+    w.put_int64(0, id.data());
+    w.put_int32(1, i32.data(), present.data());
+    w.put_double(2, f64.data(), present.data());
+    w.put_float(3, f32.data(), present.data());
+    w.put_bool(4, b.data(), present.data());
+    w.put_string(5, name.data(), present.data());
+    w.end_rows();
+}
+
+// Rows a column at a time make the file row by row makes, byte for byte:
+// runs of every length up to where the lane's page or the row group ends,
+// in one lane and in three; a string column's page ended by page_bytes in
+// the middle of a run.
+TEST(ParquetWriter, RowsAColumnAtATimeMakeTheSameFileAsRowByRow) {
+    struct Case {
+        int64_t page_values, row_group_rows, page_bytes;
+        size_t lanes;
+    };
+    for (Case c : {Case{300, 1000, int64_t{1} << 20, 1}, Case{4, 50, 256, 1}, Case{64, 700, 256, 3},
+                   Case{7, 100000, 100, 3}}) {
+        SCOPED_TRACE(std::to_string(c.page_values) + " " + std::to_string(c.row_group_rows) + " " +
+                     std::to_string(c.page_bytes) + " " + std::to_string(c.lanes));
+        WriterOptions o;
+        o.page_values = c.page_values;
+        o.row_group_rows = c.row_group_rows;
+        o.page_bytes = c.page_bytes;
+        const int64_t n = 2500;
+        std::string by_row = temp_path("by_row"), by_column = temp_path("by_column");
+        // Lane of row k: runs of 37 rows take turns.
+        auto lane_of = [&](int64_t k) { return static_cast<size_t>((k / 37) % static_cast<int64_t>(c.lanes)); };
+        {
+            ParquetWriter w(by_row, kColumns, o);
+            for (int64_t k = 0; k < n; ++k) {
+                w.lane(lane_of(k));
+                write_rows_from(w, k, 1);
+            }
+            w.commit();
+        }
+        {
+            ParquetWriter w(by_column, kColumns, o);
+            const size_t runs[] = {1, 5, 37, 2, 300, 64, 9};
+            size_t r = 0;
+            for (int64_t k = 0; k < n;) {
+                w.lane(lane_of(k));
+                int64_t lane_end = (k / 37 + 1) * 37;
+                size_t m = std::min({runs[r++ % 7], static_cast<size_t>(std::min(n, lane_end) - k), w.rows_to_boundary()});
+                put_rows(w, k, m);
+                k += static_cast<int64_t>(m);
+            }
+            w.commit();
+        }
+        std::ifstream a(by_row, std::ios::binary), b(by_column, std::ios::binary);
+        std::string x((std::istreambuf_iterator<char>(a)), {}), y((std::istreambuf_iterator<char>(b)), {});
+        EXPECT_GT(x.size(), 1000u);
+        EXPECT_TRUE(x == y) << by_row << " (" << x.size() << " bytes) and " << by_column << " (" << y.size()
+                            << " bytes) differ";
+        fs::remove(by_row);
+        fs::remove(by_column);
+    }
+}
+
+TEST(ParquetWriter, RowsAColumnAtATimeRefuseMisuse) {
+    std::string path = temp_path("misuse_rows");
+    WriterOptions o;
+    o.page_values = 10;
+    ParquetWriter w(path, kColumns, o);
+    EXPECT_EQ(w.rows_to_boundary(), 10u);
+    EXPECT_THROW(w.begin_rows(11), nx::Error);  // past the page
+    EXPECT_THROW(w.begin_rows(0), nx::Error);
+    const int64_t ids[2] = {1, 2};
+    EXPECT_THROW(w.put_int64(0, ids), nx::Error);  // no begin_rows
+    w.begin_rows(2);
+    EXPECT_THROW(w.begin_rows(2), nx::Error);
+    EXPECT_THROW(w.end_row(), nx::Error);
+    EXPECT_THROW(w.lane(1), nx::Error);
+    const uint8_t some_null[2] = {1, 0};
+    EXPECT_THROW(w.put_int64(0, ids, some_null), nx::Error);  // a required column's null
+    EXPECT_THROW(w.put_double(0, nullptr), nx::Error);        // of another type
+    w.put_int64(0, ids);
+    EXPECT_THROW(w.put_int64(0, ids), nx::Error);  // twice
+    EXPECT_THROW(w.end_rows(), nx::Error);         // the required text unset
+    const std::string_view texts[2] = {"a", ""};
+    w.put_string(6, texts);
+    w.end_rows();
+    EXPECT_EQ(w.rows(), 2);
+    EXPECT_EQ(w.rows_to_boundary(), 8u);
+    EXPECT_THROW(w.end_rows(), nx::Error);
 }
 
 TEST(ParquetWriter, MisuseIsAnErrorNotACorruptFile) {
