@@ -54,6 +54,14 @@ def main():
         "machine_two_process_speedup", machine, (l1["wall"] / l2["wall"]) / machine,
         "the 2-worker speed-up (%.3f) over the machine's own; 1.0: nx scales as far as the machine does"
         % (l1["wall"] / l2["wall"]))
+    if "local_1_one_thread" in rows:
+        o1 = rows["local_1_one_thread"]
+        add("fanout_local_1_worker_one_thread_seconds", o1["wall"], "s", "fanout_local_1_worker_seconds", l1["wall"],
+            o1["wall"] / l1["wall"], "the one worker on one thread (NPROC=1) against on two; CPU %.1f s against %.1f s"
+            % (o1["cpu"], l1["cpu"]))
+        add("fanout_speedup_at_one_thread_per_worker", o1["wall"] / l2["wall"], "x", "fanout_local_1_worker_one_thread_seconds",
+            o1["wall"], o1["wall"] / l2["wall"], "2 workers against 1, each worker on one thread as make gives "
+            "them (the 1-worker speed-up above counts the one worker's second thread)")
     if "local_2_two_threads" in rows:
         t2 = rows["local_2_two_threads"]
         add("fanout_local_2_workers_on_two_threads_seconds", t2["wall"], "s", "fanout_local_2_workers_seconds",
@@ -64,7 +72,7 @@ def main():
     if "slurm_2" in rows:
         s = rows["slurm_2"]
         add("fanout_slurm_seconds", s["wall"], "s", "fanout_local_2_workers_seconds", l2["wall"], s["wall"] / l2["wall"],
-            "Slurm array (%%2 throttle) on a one-node cluster against 2 local workers" )
+            "Slurm array (%2 throttle) on a one-node cluster against 2 local workers")
         add("slurm_overhead_per_task_seconds", (s["wall"] - l2["wall"]) / tasks, "s",
             note="(Slurm wall - local wall) / %d tasks" % tasks)
     else:
