@@ -422,8 +422,17 @@ namespace {
 
 }  // namespace
 
+// Row by row and a column at a time do not mix: a value set into a run
+// would leave its column a value short, a group ended within one half
+// filled.
+void ParquetWriter::refuse_in_rows(const char* what) const {
+    if (batch_rows_)
+        throw Error(std::string("internal: ") + what + " within begin_rows()", s_->file->path());
+}
+
 #define NX_SET(method, T, vt, field)                                 \
     void ParquetWriter::method(size_t c, T v) {                      \
+        refuse_in_rows("set");                                       \
         if (columns_[c].type != vt) wrong_type(columns_[c], vt);     \
         PageBuffer& b = s_->lane->columns[c];                        \
         if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row"); \
@@ -439,6 +448,7 @@ NX_SET(set_bool, bool, ValueType::boolean, b)
 #undef NX_SET
 
 void ParquetWriter::set_string(size_t c, std::string_view v) {
+    refuse_in_rows("set");
     if (columns_[c].type != ValueType::string) wrong_type(columns_[c], ValueType::string);
     PageBuffer& b = s_->lane->columns[c];
     if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row");
@@ -452,6 +462,7 @@ void ParquetWriter::set_string(size_t c, std::string_view v) {
 }
 
 void ParquetWriter::set_null(size_t c) {
+    refuse_in_rows("set");
     PageBuffer& b = s_->lane->columns[c];
     if (b.set) throw Error("internal: column " + columns_[c].name + " set twice in a row");
     b.set = true;
@@ -708,7 +719,7 @@ void write_statistics(CompactWriter& w, const Stats& st) {
 void ParquetWriter::lane(size_t k) {
     // A run of rows in one lane (a track's events, mostly) changes nothing.
     if (k < s_->lanes.size() && s_->lane == s_->lanes[k].get()) return;
-    if (batch_rows_) throw Error("internal: a Parquet writer's lane changed within begin_rows()", s_->file->path());
+    refuse_in_rows("lane()");
     if (s_->lane)
         for (const PageBuffer& b : s_->lane->columns)
             if (b.set) throw Error("internal: a Parquet writer's lane changed within a row", s_->file->path());
@@ -721,7 +732,7 @@ void ParquetWriter::lane(size_t k) {
 }
 
 void ParquetWriter::end_row() {
-    if (batch_rows_) throw Error("internal: end_row() within begin_rows()", s_->file->path());
+    refuse_in_rows("end_row()");
     Lane& lane = *s_->lane;
     // Checked before anything changes: a refused row stays open.
     for (size_t c : s_->required)
@@ -779,7 +790,7 @@ size_t ParquetWriter::rows_to_boundary() const {
 }
 
 void ParquetWriter::begin_rows(size_t n) {
-    if (batch_rows_) throw Error("internal: begin_rows() within begin_rows()", s_->file->path());
+    refuse_in_rows("begin_rows()");
     for (const PageBuffer& b : s_->lane->columns)
         if (b.set) throw Error("internal: begin_rows() within a row", s_->file->path());
     if (n == 0 || n > rows_to_boundary())
@@ -828,8 +839,18 @@ NX_PUT(put_int64, int64_t, ValueType::int64, i64)
 NX_PUT(put_int32, int32_t, ValueType::int32, i32)
 NX_PUT(put_double, double, ValueType::float64, f64)
 NX_PUT(put_float, float, ValueType::float32, f32)
-NX_PUT(put_bool, uint8_t, ValueType::boolean, b)
 #undef NX_PUT
+
+void ParquetWriter::put_bool(size_t c, const uint8_t* v, const uint8_t* present) {
+    PageBuffer& b = batch_column(*s_, columns_, c, batch_rows_, ValueType::boolean, present);
+    // Any byte but 0 is true, stored as 1, as set_bool stores it (its
+    // statistics compare the stored bytes).
+    for (size_t k = 0; k < batch_rows_; ++k) {
+        const bool here = !present || present[k];
+        b.defined.push_back(here ? 1 : 0);
+        if (here) b.b.push_back(v[k] != 0 ? 1 : 0);
+    }
+}
 
 void ParquetWriter::put_string(size_t c, const std::string_view* v, const uint8_t* present) {
     PageBuffer& b = batch_column(*s_, columns_, c, batch_rows_, ValueType::string, present);
@@ -837,7 +858,7 @@ void ParquetWriter::put_string(size_t c, const std::string_view* v, const uint8_
     size_t total = 0;
     for (size_t k = 0; k < batch_rows_; ++k)
         if (!present || present[k]) total += v[k].size();
-    if (b.arena.size() + total < static_cast<size_t>(s_->options.page_bytes)) {
+    if (b.arena.size() + total < static_cast<size_t>(s_->options.page_bytes) && b.arena.size() + total <= UINT32_MAX) {
         // No page ends within the run (the common case, short strings): the
         // values copied into the arena at once.
         size_t at = b.arena.size();
@@ -869,6 +890,12 @@ void ParquetWriter::put_string(size_t c, const std::string_view* v, const uint8_
         // after any row but the last, which end_rows() sees to.
         auto held = static_cast<int64_t>(b.arena.size());
         if (k + 1 < batch_rows_ && held >= s_->options.page_bytes) {
+            // The lane held this much before the page went: it counts
+            // towards lanes_bytes as row by row would count it.
+            if (lane.raw_bytes > lane.held) {
+                s_->held += lane.raw_bytes - lane.held;
+                lane.held = lane.raw_bytes;
+            }
             flush_page(*s_, columns_[c], s_->chunks[c], b);
             lane.raw_bytes -= held;
         }
@@ -890,6 +917,7 @@ void ParquetWriter::end_rows() {
 }
 
 void ParquetWriter::end_group() {
+    refuse_in_rows("end_group()");
     if (s_->group_rows > 0) flush_group(*s_, columns_);
 }
 
@@ -897,6 +925,7 @@ void ParquetWriter::group_unsorted() { s_->group_unsorted = true; }
 
 void ParquetWriter::commit(const std::string& path) {
     if (s_->committed) return;
+    refuse_in_rows("commit()");
     // The last, partial row group (or the only one of an empty file).
     if (s_->group_rows > 0 || s_->groups.empty()) flush_group(*s_, columns_);
     CompactWriter w;

@@ -86,7 +86,9 @@ public:
     // group end where they would row by row.  `present` (optional): a byte
     // per row, 0 for a null (its value is ignored).  Where row by row would
     // check the memory bounds (row_group_bytes, lanes_bytes) after each row,
-    // it checks them at end_rows().
+    // it checks them at end_rows(): past lanes_bytes, pages may end up to a
+    // run later than row by row.  set_*(), end_row(), lane(), end_group()
+    // and commit() are refused between begin_rows() and end_rows().
     size_t rows_to_boundary() const;
     void begin_rows(size_t n);
     void put_int64(size_t column, const int64_t* v, const uint8_t* present = nullptr);
@@ -130,6 +132,8 @@ public:
 private:
     // The bookkeeping after `n` rows of the lane (end_row, end_rows).
     void rows_added(size_t n);
+    // Throws while begin_rows() is open: `what` may not come within it.
+    void refuse_in_rows(const char* what) const;
 
     std::unique_ptr<State> s_;
     size_t batch_rows_ = 0;  // begin_rows' n until end_rows

@@ -26,8 +26,9 @@ Bounds compute_bounds(const ProfileSummary& s, std::string_view target_name, con
                       std::string_view no_path) {
     Bounds out;
     // Whole nanoseconds: the profiler gives seconds (0.008176 s * 1e9 is 8175999.999999999).
-    if (const MetricValue* t = s.find("total_time"); t && t->value > 0) out.measured_ns = std::round(t->value * 1e9);
-    else out.measured_ns = static_cast<double>(s.end_ns - s.start_ns);
+    const MetricValue* t = s.find("total_time");
+    out.measured_ns = t ? std::round(t->value * 1e9) : 0;
+    if (!(out.measured_ns > 0)) out.measured_ns = static_cast<double>(s.end_ns - s.start_ns);
 
     Bound memory{"memory", std::nullopt, {}};
     const MetricValue* rd = s.find("hbm_read_bytes");

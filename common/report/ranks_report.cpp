@@ -165,12 +165,14 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
         doc.table(rank_table(a, every, any_breakdown));
         if (trimmed) {
             doc.html_only();
-            doc.table(rank_table(a, shown, any_breakdown));
+            bool shown_breakdown = false;  // any_breakdown is every rank's
+            doc.table(rank_table(a, shown, shown_breakdown));
             doc.text_only();
-            doc.paragraph(std::to_string(shown.size()) + " of the " + std::to_string(a.rows.size()) +
-                          " ranks: the straggler, the fastest, the median, and of those unlike the median the five "
-                          "slowest and the three that waited least in collectives. Every rank: the HTML report "
-                          "(-o ranks.html), or --format csv or jsonl.");
+            doc.paragraph(std::to_string(shown.size()) + " of the " + std::to_string(a.rows.size()) + " ranks: " +
+                          (a.straggler >= 0 ? "the straggler, " : "") +
+                          "the fastest, the median, and of those unlike the median the five slowest and the three "
+                          "that waited least in collectives. Every rank: the HTML report (-o ranks.html), or "
+                          "--format csv or jsonl.");
             doc.text_only();
         }
         if (!any_breakdown) {

@@ -672,12 +672,44 @@ TEST(ParquetWriter, RowsAColumnAtATimeRefuseMisuse) {
     w.put_int64(0, ids);
     EXPECT_THROW(w.put_int64(0, ids), nx::Error);  // twice
     EXPECT_THROW(w.end_rows(), nx::Error);         // the required text unset
+    // Row by row does not mix in: a column a value short, a group half filled.
+    EXPECT_THROW(w.set_int32(1, 7), nx::Error);
+    EXPECT_THROW(w.set_string(5, "x"), nx::Error);
+    EXPECT_THROW(w.set_null(2), nx::Error);
+    EXPECT_THROW(w.end_group(), nx::Error);
+    EXPECT_THROW(w.commit(), nx::Error);
     const std::string_view texts[2] = {"a", ""};
     w.put_string(6, texts);
     w.end_rows();
     EXPECT_EQ(w.rows(), 2);
     EXPECT_EQ(w.rows_to_boundary(), 8u);
     EXPECT_THROW(w.end_rows(), nx::Error);
+}
+
+TEST(ParquetWriter, ABooleanPutAsAnyNonZeroByteIsStoredAsSetBoolStoresTrue) {
+    const std::vector<WriterColumn> cols = {{"b", ValueType::boolean, true}};
+    std::string by_row = temp_path("bool_row"), by_column = temp_path("bool_column");
+    {
+        ParquetWriter w(by_row, cols);
+        for (bool v : {true, false, true}) {
+            w.set_bool(0, v);
+            w.end_row();
+        }
+        w.commit();
+    }
+    {
+        ParquetWriter w(by_column, cols);
+        const uint8_t v[3] = {2, 0, 255};
+        w.begin_rows(3);
+        w.put_bool(0, v);
+        w.end_rows();
+        w.commit();
+    }
+    std::ifstream a(by_row, std::ios::binary), b(by_column, std::ios::binary);
+    std::string x((std::istreambuf_iterator<char>(a)), {}), y((std::istreambuf_iterator<char>(b)), {});
+    EXPECT_TRUE(x == y);
+    fs::remove(by_row);
+    fs::remove(by_column);
 }
 
 TEST(ParquetWriter, MisuseIsAnErrorNotACorruptFile) {
