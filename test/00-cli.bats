@@ -111,7 +111,8 @@ TOOLS="nx-run nx-capture nx-convert nx-query nx-report"
         [ -x "inst/bin/$t" ]
         [ -f "inst/share/man/man1/$t.1" ]
     done
-    [ -f inst/share/man/man7/nx.7 ] && [ -f inst/share/man/man7/nx-sim.7 ]
+    [ -f inst/share/man/man7/nx.7 ]
+    [ -f inst/share/man/man7/nx-sim.7 ]
     # Run from the install tree only: no checkout on the way.
     cd inst/bin
     ./nx-query --list | grep -q '"name":"engine_overlap"'

@@ -282,7 +282,8 @@ fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"
     [ "$(jget - '[x["name"] for x in r]' <<<"$output")" = '["out/i-0abc_pid_2/222_instid_0_vnc_0", "out/i-0abc_pid_2/222_instid_0_vnc_1"]' ]
     [[ "$stderr" == *"nx-convert: skipped 1 of 3 inputs"* ]]
     # The NEFF may sit elsewhere in the capture (one NEFF per graph, shared).
-    mkdir out/neffs && fake_neff out/neffs/neff_111.neff "$FIXTURES/small.json"
+    mkdir out/neffs
+    fake_neff out/neffs/neff_111.neff "$FIXTURES/small.json"
     [ "$(nx-convert out | jget - 'len(r)')" = 3 ]
 }
 

@@ -234,7 +234,8 @@ EOF2
     run --separate-stderr nx-query --db g.db --sql "SELECT count(*) FROM explorer_Flow"
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"$PWD/moved/Flow.parquet: "* ]]
-    cp flow.saved moved/Flow.parquet && touch -r flow.saved moved/Flow.parquet
+    cp flow.saved moved/Flow.parquet
+    touch -r flow.saved moved/Flow.parquet
     # Imported again from where it is now, it reads from there (a query that
     # names the profile opens only its files).
     nx-convert --db s.db moved >/dev/null

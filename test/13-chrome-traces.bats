@@ -245,8 +245,9 @@ for l in sys.stdin:
     nx-convert windows/*.json | nx-report --ranks - >w.jsonl
     [ "$(jget w.jsonl "[(x['steps'], x['rank']) for x in r if x['straggler']]")" = '[["0-2", 2], ["10-12", 1]]' ]
     nx-convert windows/*.json | nx-report --ranks --format md - >w.md
-    grep -q "^# Ranks: windows, steps 0-2$" w.md && grep -q "^# Ranks: windows, steps 10-12$" w.md
-    ! grep -qi "duplicate\|twice\|kept " w.md
+    grep -q "^# Ranks: windows, steps 0-2$" w.md
+    grep -q "^# Ranks: windows, steps 10-12$" w.md
+    refute grep -qi "duplicate\|twice\|kept " w.md
     # The traces say the job's size: a rank without a profile is named.
     nx-convert job/host_100[023]*.json | nx-report --ranks --format md - >three.md
     grep -q "^3 ranks of the job's 4 (its traces say so); no profile of rank 1\." three.md

@@ -162,7 +162,8 @@ print(peak < 5)"
         nx-report --format $f out.jsonl >r.$f
         w=$(grep -n "Profiler warnings" r.$f | head -1 | cut -d: -f1)
         u=$(grep -n "Utilisation" r.$f | head -1 | cut -d: -f1)
-        [ -n "$w" ] && [ "$w" -lt "$u" ]
+        [ -n "$w" ]
+        [ "$w" -lt "$u" ]
     done
     # Explorer profiles carry their Warning table the same way.
     nx-convert "$FIXTURES/parquet/explorer/matmul@latest" >ex.jsonl

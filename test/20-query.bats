@@ -232,7 +232,8 @@ PY
         [[ "$stderr" == *"read-only"* || "$stderr" == *"may not be modified"* ]]
     done
     [ "$(db_digest s.db)" = "$before" ]
-    [ ! -e other.db ] && [ ! -e copy.db ]
+    [ ! -e other.db ]
+    [ ! -e copy.db ]
     [ "$(sqlite3 s.db 'PRAGMA journal_mode')" = wal ]
 }
 

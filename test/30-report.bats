@@ -325,7 +325,7 @@ PY
     printf '100 90\n1000 10\n' >two.txt
     nx-report llm.jsonl --seq-dist two.txt --format markdown >two.md
     [ "$(grep -c '^| best 2 buckets (recommended) | 128, 1024 |' two.md)" = 1 ]
-    ! grep -q '^| best [34] buckets' two.md
+    refute grep -q '^| best [34] buckets' two.md
     printf '100 abc\n' >bad.txt
     run --separate-stderr nx-report a.jsonl --seq-dist bad.txt
     [ "$status" -eq 1 ]
@@ -339,7 +339,7 @@ PY
     grep -q '^Counted: the matmuls only (qkv, o, gate, up and down of each layer, x 32 layers). Not counted: attention' even.md
     # Requests spread over every length: the defaults are as good, said plainly.
     grep -q "^No better than Neuron's default buckets (128, 256, 512, 1024, 2048, 5 graphs)" even.md
-    ! grep -q "^Against Neuron's default buckets" even.md
+    refute grep -q "^Against Neuron's default buckets" even.md
     # Every request at 600 tokens: a 640 bucket from a finer sweep beats the
     # defaults' 1024, and the gain is given.
     nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --seq 128:1024:+128 --phases prefill --timed 1 --warmup 0 >fine.jsonl
@@ -347,7 +347,7 @@ PY
     nx-report fine.jsonl --seq-dist six.txt --format markdown >six.md
     grep -q '^Recommended: 640 (1 compiled graph)' six.md
     grep -q "^Against Neuron's default buckets (128, 256, 512, 1024, 4 graphs, .* a request): .* less mean prefill latency" six.md
-    ! grep -q "^No better than" six.md
+    refute grep -q "^No better than" six.md
 }
 
 @test "nx-report never tells a decode GEMV to use fewer, larger matmuls: it is memory-bound by its weights" {
@@ -358,7 +358,7 @@ PY
     [[ "$output" == *"-> a matrix-vector product is memory-bound: its time is reading the weights, not the matmul's structure; batch more requests per weight read"* ]]
     [[ "$output" != *"fewer, larger matmuls"* && "$output" != *"bigger tiles"* && "$output" != *"restructure matmuls"* ]]
     nx-report --format jsonl gemv.jsonl >gemv-findings.jsonl
-    ! grep -q 'fewer, larger matmuls' gemv-findings.jsonl
+    refute grep -q 'fewer, larger matmuls' gemv-findings.jsonl
     grep -q '"rule":"tensor_engine_idle".*matrix-vector product' gemv-findings.jsonl
     # A matmul with a full tile of rows keeps the matmul advice.
     nx-run --study matmul --M 256 --K 512 --N 2048 --timed 1 --warmup 0 | nx-capture | nx-convert >gemm.jsonl
@@ -377,7 +377,7 @@ PY
     # The study's answers, from the runs the profiles carry.
     [[ "$output" == *"Matmul study"* && "$output" == *"Tiling cliffs"* ]]
     # No per-profile report: no "Profile NAME" heading, no engine bars.
-    ! grep -q '^Profile mm_' <<<"$output"
+    refute grep -q '^Profile mm_' <<<"$output"
     [[ "$output" != *"Engines (active time"* ]]
     # One row a profile, longest first.
     rows=$(sed -n '/^Profiles (4/,/^$/p' <<<"$output" | grep '^  mm_' | awk '{print $1}')
@@ -387,7 +387,7 @@ PY
     # The same from the study database.
     nx-report --db summary.db --format markdown >db.md
     grep -q "^# Profiles (4, longest first)" db.md || { cat db.md; false; }
-    ! grep -q '^# Profile mm_' db.md
+    refute grep -q '^# Profile mm_' db.md
     # --each: the summary, then each profile's report.
     nx-report --format text --each p.jsonl >each.txt
     grep -q '^Profiles (4, longest first)' each.txt
@@ -395,11 +395,11 @@ PY
     # A profile named, or a few profiles, get their reports as before.
     nx-report --format text --profile mm_128x512x512_bf16 p.jsonl >one.txt
     grep -q '^Profile mm_128x512x512_bf16' one.txt
-    ! grep -q '^Profiles (' one.txt
+    refute grep -q '^Profiles (' one.txt
     head -n 3 p.jsonl >three.jsonl
     nx-report --format text three.jsonl >three.txt
     [ "$(grep -c '^Profile mm_' three.txt)" = 3 ]
-    ! grep -q '^Profiles (' three.txt
+    refute grep -q '^Profiles (' three.txt
     # Records are unchanged: every profile's findings.
     [ "$(nx-report p.jsonl | jq -r .name | sort -u | wc -l)" = 4 ]
 }

@@ -134,7 +134,8 @@ PY
     row_b=$(grep -n "^  mm_b " <<<"$output" | cut -d: -f1)
     row_c=$(grep -n "^  mm_c " <<<"$output" | cut -d: -f1)
     row_a=$(grep -n "^  mm_a " <<<"$output" | cut -d: -f1)
-    [ "$row_b" -lt "$row_c" ] && [ "$row_c" -lt "$row_a" ]
+    [ "$row_b" -lt "$row_c" ]
+    [ "$row_c" -lt "$row_a" ]
     [[ "$output" == *"mm_b      256x256x256 bf16  trn1 neuron, neuronx-cc 2.14  trn1 neuron, neuronx-cc 2.15         100 us        120 us  +20.0%"* ]]
     [[ "$output" == *"mm_a"*"50 us"*"45 us"*"-10.0%"* ]]
     [[ "$output" == *"only before: mm_d"* && "$output" == *"only after: mm_e"* ]]

@@ -46,13 +46,13 @@ setup() {
     [ "$(count_in $dom 'class="series timeline-row"')" -eq 7 ]
     [ "$(count_in $dom '<rect class="cell"')" -eq 350 ]
     grep -q '<h2>Top layers</h2>' $dom
-    ! grep -qiE '\bnan\b|\binf\b' $dom
+    refute grep -qiE '\bnan\b|\binf\b' $dom
 }
 
 @test "html report works offline: no scripts, nothing loaded from anywhere, a CSP that forbids it" {
     nx-report --profile small profiles.jsonl -o report.html
-    ! grep -q '<script' report.html
-    ! grep -qE '(src|href)=' report.html
+    refute grep -q '<script' report.html
+    refute grep -qE '(src|href)=' report.html
     # The only URL is the SVG namespace.
     [ "$(grep -oE 'https?://[^"]*' report.html | sort -u)" = "http://www.w3.org/2000/svg" ]
     grep -q "Content-Security-Policy\" content=\"default-src 'none'" report.html
@@ -110,7 +110,7 @@ setup() {
     # Bad values: said, not drawn as NaN.
     grep -q '>no values to plot</text>' $dom
     grep -q '>no target: no roof or ridge point (give --target)</text>' $dom
-    ! grep -qE '"[^"]*(nan|inf)[^"]*"' $dom
+    refute grep -qE '"[^"]*(nan|inf)[^"]*"' $dom
 }
 
 @test "html study layout in chromium: charts take the page width, figures never wrap, shapes in numeric order, no sparkline under a chart" {
@@ -148,7 +148,7 @@ setup() {
         [ "$status" -eq 0 ]
         run nx-report --format text $f.jsonl
         [ "$status" -eq 0 ]
-        ! grep -qiE '\b(nan|inf)\b' $f.html
+        refute grep -qiE '\b(nan|inf)\b' $f.html
         [[ ! "$output" =~ [^a-z](nan|inf)[^a-z] ]]
     done
     render_page summary.html bad-input-summary

@@ -28,7 +28,7 @@ study() {
     sleep 1
     study study-patterns TIMED=2 WARMUP=0 >log 2>&1
     [ "$(stat -c %Y out/patterns/runs.jsonl)" = "$before" ]
-    ! grep -q nx-run log
+    refute grep -q nx-run log
     study study-patterns TIMED=3 WARMUP=0 >log 2>&1
     [ "$(stat -c %Y out/patterns/runs.jsonl)" != "$before" ]
     [ "$(jget out/patterns/runs.jsonl 'r[0]["latency_us"]["n"]')" = 3 ]
@@ -58,7 +58,7 @@ study() {
     sleep 1
     study study-matmul MODE=llm MODEL=llama-3-8b TP=8 SEQ=128:2048:x2 TARGET=trn1 SEQ_DIST="$PWD/dist.txt" BUCKETS=2 TIMED=1 WARMUP=0 >log 2>&1
     [ "$(stat -c %Y out/matmul/runs.jsonl)" = "$before" ]
-    ! grep -q 'best 4 buckets' out/matmul/report.md
+    refute grep -q 'best 4 buckets' out/matmul/report.md
     grep -q 'best 2 buckets' out/matmul/report.md
     # So does a change to the distribution file.
     printf '2000 100\n' >dist.txt

@@ -114,7 +114,7 @@ with_small_disk() {  # $1 = size, $2 = script
     for p in "${pids[@]}"; do wait "$p" || failed=$((failed + 1)); done
     cat err_*.txt
     [ "$failed" = 0 ]
-    ! grep -l "locked" err_*.txt
+    refute grep -l "locked" err_*.txt
     [ "$(sqlite3 h.db 'SELECT count(*) FROM profile')" = 8 ]
     [ "$(sqlite3 h.db 'SELECT count(*) FROM run')" = 8 ]
     [ "$(sqlite3 h.db 'SELECT count(*) FROM event')" = $((8 * 61)) ]
@@ -134,7 +134,7 @@ with_small_disk() {  # $1 = size, $2 = script
         kill -"$sig" "$pid"
         wait "$pid" || true
         exec 5>&-
-        ! ls ev.jsonl.tmp.* 2>/dev/null
+        refute ls ev.jsonl.tmp.* 2>/dev/null
         [ ! -e ev.jsonl ]
     done
 }

@@ -83,7 +83,9 @@ small_db() {
 @test "a failed import into a new database leaves no file behind; into an existing one, the file as it was" {
     printf '{"instruction": [' >bad.json
     run -1 nx-convert --db new.db bad.json
-    [ ! -e new.db ] && [ ! -e new.db-wal ] && [ ! -e new.db-shm ]
+    [ ! -e new.db ]
+    [ ! -e new.db-wal ]
+    [ ! -e new.db-shm ]
     run -1 nx-convert --keep-going --db new.db bad.json
     [ ! -e new.db ]
     small_db
@@ -216,7 +218,8 @@ with gzip.open("huge.json.gz", "wb") as f:
     [ "$(stat -c %a t.json)" = 600 ]
     (umask 022 && nx-report r.jsonl --format csv -o new2.csv)
     [ "$(stat -c %a new2.csv)" = 644 ]
-    echo old >secret.csv && chmod 600 secret.csv
+    echo old >secret.csv
+    chmod 600 secret.csv
     (umask 022 && nx-report r.jsonl --format csv -o secret.csv)
     [ "$(stat -c %a secret.csv)" = 600 ]
     [ "$(head -c 3 secret.csv)" != old ]
@@ -237,7 +240,8 @@ with gzip.open("huge.json.gz", "wb") as f:
     timeout 20 cat pipe2 >from-pipe.pftrace &
     nx-convert --to pftrace -o pipe2 "$FIXTURES/small.json" >/dev/null
     wait
-    [ -p pipe2 ] && [ -s from-pipe.pftrace ]
+    [ -p pipe2 ]
+    [ -s from-pipe.pftrace ]
     ls | grep -v -q '\.tmp\.' || { ls; false; }
 }
 
@@ -254,14 +258,14 @@ PY
 @test "names from profiles are escaped per format: CSV formulas, markdown HTML, terminal control characters" {
     hostile_profile >h.jsonl
     nx-report h.jsonl --format markdown -o h.md
-    ! grep -q '<img' h.md
+    refute grep -q '<img' h.md
     grep -q '&lt;img' h.md
     nx-report h.jsonl --format text -o h.txt
-    ! grep -q $'\x1b' h.txt
-    ! grep -q $'\r' h.txt
+    refute grep -q $'\x1b' h.txt
+    refute grep -q $'\r' h.txt
     grep -q 'x1B\[31mred' h.txt
     printf '{"n": "\\u001b[2Jcleared\\r", "v": "=1+1"}\n' | nx-report --format text >rows.txt
-    ! grep -q $'\x1b' rows.txt
+    refute grep -q $'\x1b' rows.txt
     printf '{"n": "@SUM(A1)", "v": "=1+1", "w": -3, "x": "-2+3", "y": "-7"}\n' | nx-report --format csv >rows.csv
     [ "$(sed -n 2p rows.csv)" = "'@SUM(A1),'=1+1,-3,'-2+3,-7" ]
 }
@@ -287,7 +291,8 @@ PY
     cd ..
     cp work/p.json outside/q.json
     echo '{"kind": "capture", "name": "e", "profile": {"format": "auto", "path": "q.json"}}' >outside/c.jsonl
-    mkdir elsewhere && cd elsewhere
+    mkdir elsewhere
+    cd elsewhere
     run -0 nx-convert ../outside/c.jsonl
     [ "$(echo "$output" | jget - 'r[0]["name"]')" = e ]
 }

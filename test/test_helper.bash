@@ -15,6 +15,17 @@ setup() {
     cd "$BATS_TEST_TMPDIR" || return 1
 }
 
+# refute CMD [ARGS...]: fails when CMD succeeds.  Bats runs a test under
+# set -e, which spares a negated command ("! grep -q x f" mid-test passes
+# whatever grep finds) and every command of an && list but the last;
+# test/03-assertions.bats keeps both out of the suite.
+refute() {
+    if "$@"; then
+        echo "refute: this succeeded: $*" >&2
+        return 1
+    fi
+}
+
 # jget FILE-or-- EXPR: evaluates a Python expression over the JSON records of
 # a JSONL file (list `r`), prints the result.  Example:
 #   jget out.jsonl 'r[0]["metrics"]["total_time"]'
