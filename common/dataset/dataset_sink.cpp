@@ -327,9 +327,9 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
     }
 
     // A run of a track's events: written a column at a time where they come
-    // in order (as TrackOrderWindow lets them out), in runs of at most what
+    // in order (as TrackOrderWindow lets them out), in pieces of at most what
     // the lane's page and the row group take; the same rows as row() would
-    // write one by one.
+    // write one by one (and below the writer's lanes_bytes, the same bytes).
     void rows(const SpooledEvent* e, size_t n) override {
         size_t i = 0;
         while (i < n) {
@@ -362,7 +362,7 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
             group = w.row_groups();
             w.begin_rows(m);
             if (counter) put_counters(w, e + done, m);
-            else put_events(w, file, e + done, m);
+            else put_events(w, e + done, m);
             w.end_rows();
             done += m;
         }
@@ -395,8 +395,7 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
         w.put_string(column, col_str.data(), any_null ? present.data() : nullptr);
     }
 
-    void put_events(ParquetWriter& w, TableWriter& file, const SpooledEvent* e, size_t m) {
-        (void)file;
+    void put_events(ParquetWriter& w, const SpooledEvent* e, size_t m) {
         profile_views.assign(m, id);
         w.put_string(0, profile_views.data());
         col_i32.assign(m, static_cast<int32_t>(e[0].track));

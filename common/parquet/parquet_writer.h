@@ -1,6 +1,7 @@
 // A Parquet writer beside nx's reader: a flat schema of primitive columns
 // (INT64, INT32, DOUBLE, FLOAT, BOOLEAN, UTF-8 strings), required or
-// optional, written as a stream of rows.  Values gather one page at a time;
+// optional, written as a stream of rows (one at a time, or a run of them a
+// column at a time).  Values gather one page at a time;
 // a full page is encoded and compressed at once, and a row group is held as
 // its compressed pages until it is written (memory bounded by a page of
 // values, at most page_bytes of a string column's, and a row group of at
