@@ -126,16 +126,14 @@ void add_heat_map(Document& doc, const RankAnalysis& a, const std::vector<size_t
 }
 
 // The ranks table, of the rows `shown`.
-TableBlock rank_table(const RankAnalysis& a, const std::vector<size_t>& shown, bool& any_breakdown) {
+TableBlock rank_table(const RankAnalysis& a, const std::vector<size_t>& shown) {
     TableBlock t;
     t.columns = {"rank", "profile", "total time", "vs fastest", "compute", "collectives", "overlap",
                  "exposed DMA", "idle", "collective wait", ""};
     t.numeric = {true, false, true, true, true, true, true, true, true, true, false};
-    any_breakdown = false;
     for (size_t i : shown) {
         const RankRow& r = a.rows[i];
         const TimeBreakdown* b = r.breakdown;
-        any_breakdown = any_breakdown || b;
         double fast = a.rows[a.fastest].total_ns;
         t.rows.push_back({std::to_string(r.rank), r.profile->info.name, format_ns(r.total_ns),
                           fast > 0 ? format_ratio(r.total_ns / fast) : "n/a",
@@ -161,12 +159,12 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
         std::iota(every.begin(), every.end(), size_t{0});
         const bool trimmed = a.rows.size() > kTextRanks;
         const std::vector<size_t> shown = trimmed ? notable_rows(a) : every;
-        bool any_breakdown = false;
-        doc.table(rank_table(a, every, any_breakdown));
+        const bool any_breakdown =
+            std::any_of(a.rows.begin(), a.rows.end(), [](const RankRow& r) { return r.breakdown != nullptr; });
+        doc.table(rank_table(a, every));
         if (trimmed) {
             doc.html_only();
-            bool shown_breakdown = false;  // any_breakdown is every rank's
-            doc.table(rank_table(a, shown, shown_breakdown));
+            doc.table(rank_table(a, shown));
             doc.text_only();
             doc.paragraph(std::to_string(shown.size()) + " of the " + std::to_string(a.rows.size()) + " ranks: " +
                           (a.straggler >= 0 ? "the straggler, " : "") +
