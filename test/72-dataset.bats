@@ -162,6 +162,8 @@ for line in open(sys.argv[1]):
     # (35 down to 31); rank 30, sixth slowest, and the rest are left out.
     [ "$table" = "0 7 14 31 32 33 34 35 " ]
     [[ "$output" == *"8 of the 40 ranks: the straggler, the fastest, the median"* ]]
+    # And what the others are like, over every rank (nearest-rank p90).
+    [[ "$output" == *"Over all 40 ranks, total time: min 36 us, median 36 us, p90 38 us, max 42 us; collective wait: min 0 ns, median 12 us, p90 12 us, max 12 us."* ]]
     [ "$(echo "$output" | grep -c '^  rank [0-9]')" -eq 8 ]
     [[ "$output" == *"7  i-"*"straggler"* ]]
     run nx-report records.jsonl --ranks --format markdown
@@ -190,6 +192,7 @@ for line in open(sys.argv[1]):
     # 32 ranks or fewer: every one.
     head -32 records.jsonl >few.jsonl
     [ "$(nx-report few.jsonl --ranks --format text | awk '$2 ~ /^i-/' | wc -l)" -eq 32 ]
+    refute grep -q "Over all" <<<"$(nx-report few.jsonl --ranks --format text)"
 }
 
 @test "a rank's profiles of two graphs (one per NEFF, as the runtime captures them) are compared across ranks graph by graph" {
