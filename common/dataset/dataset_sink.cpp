@@ -33,8 +33,6 @@ constexpr uint32_t kMaxLanes = 2048;
 // (each stays sorted) this many times in a profile; after that, the row
 // group they land in is written without the claim.
 constexpr int kMaxOrderBreaks = 16;
-// Runs shorter than this go row by row: filling columns pays per run.
-constexpr size_t kMinRun = 8;
 
 // One table's file of the profile being written, its columns by name.
 class TableWriter {
@@ -291,45 +289,13 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
 
     // A track's event, in its place: into its lane of the events' or the
     // counters' file.
-    void row(const SpooledEvent& e) override {
-        const bool counter = e.type == EventType::counter;
-        TableWriter& file = counter ? counters : events;
-        ParquetWriter& w = file.w();
-        const uint32_t lane = std::min(e.track, kMaxLanes);
-        w.lane(lane);
-        if (lane == kMaxLanes) w.group_unsorted();
-        keep_order(w, counter, e);
-        file.row();
-        if (counter) {
-            w.set_int32(1, static_cast<int32_t>(e.track));
-            w.set_int64(2, e.ts);
-            w.set_double(3, e.value);
-            w.end_row();
-            return;
-        }
-        w.set_int32(c_track, static_cast<int32_t>(e.track));
-        w.set_string(c_type, to_string(e.type));
-        w.set_int64(c_ts, e.ts);
-        w.set_int64(c_dur, e.dur());
-        file.text(c_name, e.name);
-        file.text(c_opcode, e.opcode);
-        file.text(c_hlo, e.hlo_name);
-        file.text(c_layer, e.layer);
-        if (e.bytes >= 0) w.set_int64(c_bytes, e.bytes);
-        if (e.flops >= 0) w.set_double(c_flops, e.flops);
-        if (e.model_flops >= 0) w.set_double(c_model, e.model_flops);
-        if (e.dma_kind != DmaKind::unknown) w.set_string(c_kind, to_string(e.dma_kind));
-        file.text(c_tensor, e.tensor);
-        w.set_int32(c_depth, e.depth);
-        if (e.transpose) w.set_bool(c_transpose, true);
-        file.text(c_args, e.args_json);
-        w.end_row();
-    }
+    void row(const SpooledEvent& e) override { write_run(&e, 1, e.type == EventType::counter); }
 
     // A run of a track's events: written a column at a time where they come
     // in order (as TrackOrderWindow lets them out), in pieces of at most what
-    // the lane's page and the row group take; the same rows as row() would
-    // write one by one (and below the writer's lanes_bytes, the same bytes).
+    // the lane's page and the row group take (an event alone is a run of
+    // one); the same rows as the writer's row-by-row calls would write (and
+    // below its lanes_bytes, the same bytes).
     void rows(const SpooledEvent* e, size_t n) override {
         size_t i = 0;
         while (i < n) {
@@ -338,11 +304,7 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
             while (j < n && (e[j].type == EventType::counter) == counter && e[j].track == e[i].track &&
                    e[j].ts >= e[j - 1].ts)
                 ++j;
-            if (j - i < kMinRun) {
-                for (size_t k = i; k < j; ++k) row(e[k]);
-            } else {
-                write_run(e + i, j - i, counter);
-            }
+            write_run(e + i, j - i, counter);
             i = j;
         }
     }
@@ -352,13 +314,17 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
         ParquetWriter& w = file.w();
         const uint32_t lane = std::min(e[0].track, kMaxLanes);
         w.lane(lane);
+        // The shared lane's row groups claim no order: the one the run's
+        // first event comes to before the order check, and each that an
+        // event after it lands in (not the one a break moved a lone event to).
+        if (lane == kMaxLanes) w.group_unsorted();
         // Only its first event can come before what its track has in the
         // row group: the rest follow it in order.
         keep_order(w, counter, e[0]);
         size_t group = w.row_groups();
         for (size_t done = 0; done < n;) {
-            if (lane == kMaxLanes) w.group_unsorted();
             const size_t m = std::min(n - done, w.rows_to_boundary());
+            if (lane == kMaxLanes && (done > 0 || m > 1)) w.group_unsorted();
             group = w.row_groups();
             w.begin_rows(m);
             if (counter) put_counters(w, e + done, m);
