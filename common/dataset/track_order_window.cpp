@@ -1,6 +1,7 @@
 #include "common/dataset/track_order_window.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "common/io/error.h"
@@ -38,9 +39,14 @@ void TrackOrderWindow::add(const Event& e, uint32_t track) {
     if (t.arena.size() + total > std::numeric_limits<uint32_t>::max())
         throw Error("a track's events held for ordering exceed 4 GiB", {}, e.line);
     h.offset = static_cast<uint32_t>(t.arena.size());
+    // One resize, then each non-empty string copied in place: most of an
+    // event's strings are empty, and six appends cost more than the bytes.
+    t.arena.resize(h.offset + total);
+    char* at = t.arena.data() + h.offset;
     for (int i = 0; i < kStrings; ++i) {
         h.length[i] = static_cast<uint32_t>(strings[i].size());
-        t.arena.append(strings[i]);
+        if (!strings[i].empty()) std::memcpy(at, strings[i].data(), strings[i].size());
+        at += strings[i].size();
     }
     if (!t.held.empty()) {
         const Held& last = t.held.back();
@@ -89,19 +95,37 @@ void TrackOrderWindow::let_out(uint32_t track, size_t n) {
         }
     }
     target_.rows(out_.data(), n);
-    // The rest move to the front, their strings to a fresh arena.
-    std::string arena;
-    for (size_t k = n; k < t.held.size(); ++k) {
-        Held& h = t.held[k];
-        size_t len = 0;
-        for (uint32_t l : h.length) len += l;
-        auto offset = static_cast<uint32_t>(arena.size());
-        arena.append(t.arena, h.offset, len);
-        h.offset = offset;
+    // The rest move to the front, their strings too.  The arena holds the
+    // held events' strings back to back; when the rest's are its tail in
+    // their order (the events came in order, or a sort moved none of them
+    // across the cut), the let-out ones are its head, and the tail moves
+    // down in place.  Otherwise the rest's are gathered into a fresh arena.
+    const uint32_t base = n < t.held.size() ? t.held[n].offset : static_cast<uint32_t>(t.arena.size());
+    size_t at = base;
+    bool tail = true;
+    for (size_t k = n; k < t.held.size() && tail; ++k) {
+        const Held& h = t.held[k];
+        tail = h.offset == at;
+        for (uint32_t l : h.length) at += l;
+    }
+    if (tail && at == t.arena.size()) {
+        t.arena.erase(0, base);
+        for (size_t k = n; k < t.held.size(); ++k) t.held[k].offset -= base;
+    } else {
+        std::string arena;
+        for (size_t k = n; k < t.held.size(); ++k) {
+            Held& h = t.held[k];
+            size_t len = 0;
+            for (uint32_t l : h.length) len += l;
+            auto offset = static_cast<uint32_t>(arena.size());
+            arena.append(t.arena, h.offset, len);
+            h.offset = offset;
+        }
+        t.arena.swap(arena);
     }
     t.held.erase(t.held.begin(), t.held.begin() + static_cast<std::ptrdiff_t>(n));
     if (t.held.size() < t.held.capacity() / 4) t.held.shrink_to_fit();
-    t.arena.swap(arena);
+    if (t.arena.size() < t.arena.capacity() / 4) t.arena.shrink_to_fit();
     account(t);
 }
 

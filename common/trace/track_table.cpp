@@ -4,15 +4,18 @@ namespace nx {
 
 void TrackTable::clear() {
     tracks_.clear();
-    track_ids_.clear();
+    slice_ids_.clear();
+    counter_ids_.clear();
     overflow_track_ = kNoTrack;
 }
 
 uint32_t TrackTable::track_of(const Event& e) {
-    track_key(e, key_);
-    auto it = track_ids_.find(key_);
-    if (it != track_ids_.end()) return it->second;
-    if (track_ids_.size() >= kMaxTraceTracks) {
+    const bool counter = e.type == EventType::counter;
+    Ids& ids = counter ? counter_ids_ : slice_ids_;
+    std::string_view name = event_track(e);
+    auto it = ids.find(name);
+    if (it != ids.end()) return it->second;
+    if (slice_ids_.size() + counter_ids_.size() >= kMaxTraceTracks) {
         // Past the cap: nothing more is remembered per track.
         if (overflow_track_ == kNoTrack) {
             overflow_track_ = static_cast<uint32_t>(tracks_.size());
@@ -21,9 +24,9 @@ uint32_t TrackTable::track_of(const Event& e) {
         return overflow_track_;
     }
     auto id = static_cast<uint32_t>(tracks_.size());
-    tracks_.push_back({key_.substr(1), e.engine, e.type == EventType::counter, 0, e.type == EventType::active, e.pid,
-                       e.tid, std::string(e.process), false});
-    track_ids_.emplace(key_, id);
+    tracks_.push_back({std::string(name), e.engine, counter, 0, e.type == EventType::active, e.pid, e.tid,
+                       std::string(e.process), false});
+    ids.emplace(std::string(name), id);
     return id;
 }
 

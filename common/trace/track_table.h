@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -52,9 +53,15 @@ public:
     void clear();
 
 private:
+    // Looked up by the event's row name as it is (a string_view): no key
+    // is built per event.
+    struct NameHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    using Ids = std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>>;
     std::vector<ProfileTrack> tracks_;
-    std::unordered_map<std::string, uint32_t> track_ids_;
-    std::string key_;  // reused: no allocation per event
+    Ids slice_ids_, counter_ids_;  // by name: a counter and a slice row may share one
     uint32_t overflow_track_ = kNoTrack;
 };
 
