@@ -17,6 +17,13 @@ namespace fs = std::filesystem;
 constexpr bool kRequired = false;
 constexpr bool kNullable = true;
 constexpr bool kNoStats = false;  // free text: min/max would only cost
+constexpr bool kStats = true;
+// DELTA_BINARY_PACKED: the events' and counters' columns that change little
+// from row to row, a track's rows coming together in time order.  On 100K
+// generated events the events file is 199 KB with ts PLAIN, 25 KB as
+// deltas, and its ZSTD work a fifth.  Durations and sizes jump about:
+// PLAIN, which ZSTD compresses better.
+constexpr bool kDelta = true;
 
 std::vector<Table> make_tables() {
     const parquet::WriterColumn profile{"profile", ValueType::string, kRequired};
@@ -62,18 +69,18 @@ std::vector<Table> make_tables() {
          {}},
         {"events", "every slice: instructions, DMA transfers, semaphores, regions, runtime calls; each row group "
                    "sorted by track, then time (its footer says so), so row-group statistics prune on both",
-         {profile, {"track_id", ValueType::int32, kRequired}, {"type", ValueType::string, kRequired},
-          {"ts", ValueType::int64, kRequired}, {"dur", ValueType::int64, kRequired},
+         {profile, {"track_id", ValueType::int32, kRequired, kStats, kDelta}, {"type", ValueType::string, kRequired},
+          {"ts", ValueType::int64, kRequired, kStats, kDelta}, {"dur", ValueType::int64, kRequired},
           {"name", ValueType::string, kNullable}, {"opcode", ValueType::string, kNullable},
           {"hlo_name", ValueType::string, kNullable}, {"layer", ValueType::string, kNullable},
           {"bytes", ValueType::int64, kNullable}, {"flops", ValueType::float64, kNullable},
           {"model_flops", ValueType::float64, kNullable}, {"dma_kind", ValueType::string, kNullable},
-          {"tensor", ValueType::string, kNullable}, {"depth", ValueType::int32, kRequired},
+          {"tensor", ValueType::string, kNullable}, {"depth", ValueType::int32, kRequired, kStats, kDelta},
           {"transpose", ValueType::boolean, kNullable}, {"args", ValueType::string, kNullable, kNoStats}},
          {1, 3}},
         {"counters", "counter samples (the profiler's series: pending DMAs, throughput, memory use)",
-         {profile, {"track_id", ValueType::int32, kRequired}, {"ts", ValueType::int64, kRequired},
-          {"value", ValueType::float64, kRequired}},
+         {profile, {"track_id", ValueType::int32, kRequired, kStats, kDelta},
+          {"ts", ValueType::int64, kRequired, kStats, kDelta}, {"value", ValueType::float64, kRequired}},
          {1, 2}},
         {"profiles", "one row per profile: its identity (where it came from, which instance, process and core), "
                      "the capture and window of steps it compares across ranks in, its span, and its profile record (JSON: every figure nx-report needs)",

@@ -12,6 +12,7 @@
 
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
+#include "common/parquet/page_encoders.h"
 #include "common/parquet/thrift_writer.h"
 
 namespace nx::parquet {
@@ -48,81 +49,6 @@ const char* type_name(ValueType t) {
         case ValueType::string: return "string";
     }
     return "?";
-}
-
-// Appends bytes in one copy: inserting a range of char into a vector of
-// uint8_t converts element by element.
-void append_bytes(std::vector<uint8_t>& out, std::string_view bytes) {
-    const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
-    out.insert(out.end(), p, p + bytes.size());
-}
-
-void put_le(std::vector<uint8_t>& out, uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
-void varint(std::vector<uint8_t>& out, uint64_t v) {
-    while (v >= 0x80) {
-        out.push_back(static_cast<uint8_t>(v | 0x80));
-        v >>= 7;
-    }
-    out.push_back(static_cast<uint8_t>(v));
-}
-
-int bit_width(uint32_t max_value) {
-    int w = 0;
-    while (max_value >> w) ++w;
-    return std::max(w, 1);
-}
-
-// The RLE / bit-packed hybrid of the specification: runs of 8 or more equal
-// values as RLE runs, the rest bit-packed in groups of 8 (the last group
-// padded with zeros; readers stop at the page's value count).  T: the
-// definition levels' bytes or the dictionary indices, read where they are;
-// `literals` is the caller's scratch, so a page allocates nothing.
-template <class T>
-void rle_hybrid(const T* v, size_t n, int width, std::vector<uint32_t>& literals, std::vector<uint8_t>& out) {
-    literals.clear();
-    auto flush_literals = [&]() {
-        if (literals.empty()) return;
-        size_t groups = (literals.size() + 7) / 8;
-        literals.resize(groups * 8, 0);
-        varint(out, (groups << 1) | 1);
-        uint64_t acc = 0;
-        int bits = 0;
-        for (uint32_t x : literals) {
-            acc |= static_cast<uint64_t>(x) << bits;
-            bits += width;
-            while (bits >= 8) {
-                out.push_back(static_cast<uint8_t>(acc));
-                acc >>= 8;
-                bits -= 8;
-            }
-        }
-        if (bits > 0) out.push_back(static_cast<uint8_t>(acc));
-        literals.clear();
-    };
-    const int value_bytes = (width + 7) / 8;
-    size_t i = 0;
-    while (i < n) {
-        size_t run = 1;
-        while (i + run < n && v[i + run] == v[i]) ++run;
-        if (run >= 8 && literals.size() % 8 == 0) {
-            flush_literals();
-            varint(out, static_cast<uint64_t>(run) << 1);
-            put_le(out, v[i], value_bytes);
-            i += run;
-        } else if (run >= 8) {
-            // Fill the literal group to a multiple of 8 first.
-            size_t take = 8 - literals.size() % 8;
-            literals.insert(literals.end(), v + i, v + i + take);
-            i += take;
-        } else {
-            literals.insert(literals.end(), v + i, v + i + run);
-            i += run;
-        }
-    }
-    flush_literals();
 }
 
 // Min and max of a chunk, PLAIN-encoded as statistics hold them.
@@ -227,6 +153,7 @@ struct ChunkState {
     int64_t uncompressed = 0, compressed = 0;
     Stats stats;
     bool plain_pages = false;       // a page PLAIN-encoded
+    bool delta_pages = false;       // a page DELTA_BINARY_PACKED
     enum class Dict { undecided, on, off } dict = Dict::undecided;
     struct Hash {
         using is_transparent = void;
@@ -240,6 +167,7 @@ struct ChunkState {
         uncompressed = compressed = 0;
         stats = {};
         plain_pages = false;
+        delta_pages = false;
         dict = Dict::undecided;
         ids.clear();
         entries.clear();
@@ -394,6 +322,9 @@ struct ParquetWriter::State {
 ParquetWriter::ParquetWriter(std::string path, std::vector<WriterColumn> columns, WriterOptions options)
     : s_(std::make_unique<State>()), columns_(std::move(columns)) {
     if (columns_.empty()) throw Error("a Parquet file needs a column", path);
+    for (const WriterColumn& c : columns_)
+        if (c.delta && c.type != ValueType::int64 && c.type != ValueType::int32)
+            throw Error("internal: column " + c.name + " is " + type_name(c.type) + ", not an integer to take as deltas", path);
     if (options.row_group_rows < 1 || options.page_values < 1 || options.page_bytes < 1 || options.row_group_bytes < 1)
         throw Error("internal: Parquet writer sizes", path);
     s_->options = std::move(options);
@@ -509,9 +440,18 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ChunkState& ch
         body.insert(body.end(), s.levels_rle.begin(), s.levels_rle.end());
     }
     Encoding encoding = Encoding::plain;
+    // A page of nulls only has no values to take as deltas: PLAIN.
+    const bool delta = col.delta && (!buf.i64.empty() || !buf.i32.empty());
+    if (delta) encoding = Encoding::delta_binary_packed;
     switch (col.type) {
-        case ValueType::int64: plain_fixed(buf.i64, body); break;
-        case ValueType::int32: plain_fixed(buf.i32, body); break;
+        case ValueType::int64:
+            if (delta) delta_binary_packed(buf.i64.data(), buf.i64.size(), body);
+            else plain_fixed(buf.i64, body);
+            break;
+        case ValueType::int32:
+            if (delta) delta_binary_packed(buf.i32.data(), buf.i32.size(), body);
+            else plain_fixed(buf.i32, body);
+            break;
         case ValueType::float64: plain_fixed(buf.f64, body); break;
         case ValueType::float32: plain_fixed(buf.f32, body); break;
         case ValueType::boolean: {
@@ -582,6 +522,7 @@ void flush_page(ParquetWriter::State& s, const WriterColumn& col, ChunkState& ch
         }
     }
     if (encoding == Encoding::plain) chunk.plain_pages = true;
+    if (encoding == Encoding::delta_binary_packed) chunk.delta_pages = true;
     auto [u, c] = s.page(PageType::data, body, static_cast<int32_t>(rows), encoding, buf.pages);
     chunk.uncompressed += u;
     chunk.compressed += c;
@@ -636,6 +577,7 @@ void write_chunk(ParquetWriter::State& s, size_t column, const WriterColumn& col
     if (state.plain_pages && state.entries.empty()) chunk.encodings.insert(chunk.encodings.begin(), Encoding::plain);
     else if (state.plain_pages && std::find(chunk.encodings.begin(), chunk.encodings.end(), Encoding::plain) == chunk.encodings.end())
         chunk.encodings.push_back(Encoding::plain);
+    if (state.delta_pages) chunk.encodings.push_back(Encoding::delta_binary_packed);
     chunk.data_page_offset = s.offset;
     s.write(empty_page.data(), empty_page.size());
     s.write(pages.data(), pages.size());

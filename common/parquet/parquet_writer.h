@@ -7,7 +7,8 @@
 // values, at most page_bytes of a string column's, and a row group of at
 // most row_group_bytes of compressed pages, whatever the file's size);
 // each column chunk is a dictionary page when its strings repeat, data pages
-// of RLE_DICTIONARY indices or PLAIN values (page v1, RLE definition levels),
+// of RLE_DICTIONARY indices, DELTA_BINARY_PACKED integers or PLAIN values
+// (page v1, RLE definition levels),
 // compressed with ZSTD or Snappy through the Debian libraries, with min/max
 // and null-count statistics so readers prune row groups.  The file is written
 // to a temporary name and renamed on commit(): an interrupted writer leaves
@@ -35,6 +36,12 @@ struct WriterColumn {
     // Min/max in the footer (readers prune row groups on them); off for
     // long free text, where they only cost.
     bool statistics = true;
+    // An INT32 or INT64 column DELTA_BINARY_PACKED rather than PLAIN: for
+    // values that change little from row to row (timestamps in order, ids
+    // in runs), a few bits each instead of 8 bytes for the codec to look
+    // through.  Values that jump about (durations) pack worse than PLAIN
+    // compresses.  DuckDB, Spark, Trino, Athena and arrow read it.
+    bool delta = false;
 };
 
 struct WriterOptions {

@@ -81,18 +81,22 @@ void expect_rows(const std::string& path, int64_t n) {
 }
 
 TEST(ParquetWriter, EveryTypeWithNullsReadsBackAcrossRowGroupsAndPages) {
-    for (Codec codec : {Codec::zstd, Codec::snappy, Codec::uncompressed}) {
+    for (Codec codec : {Codec::zstd, Codec::snappy, Codec::uncompressed})
+    for (bool delta : {false, true}) {
         std::string path = temp_path("types");
         WriterOptions o;
         o.codec = codec;
         o.row_group_rows = 1000;  // 2500 rows: three row groups, the last partial
         o.page_values = 300;      // four pages per full row group, the last partial
+        // The integers PLAIN, or as deltas (the INT32 one with nulls between).
+        std::vector<WriterColumn> columns = kColumns;
+        columns[0].delta = columns[1].delta = delta;
         {
-            ParquetWriter w(path, kColumns, o);
+            ParquetWriter w(path, columns, o);
             write_rows(w, 2500);
             w.commit();
         }
-        SCOPED_TRACE(to_string(codec));
+        SCOPED_TRACE(to_string(codec) + (delta ? ", integers as deltas" : ""));
         expect_rows(path, 2500);
         auto file = ParquetFile::open(path);
     const ParquetFile& f = *file;
@@ -105,6 +109,11 @@ TEST(ParquetWriter, EveryTypeWithNullsReadsBackAcrossRowGroupsAndPages) {
         EXPECT_TRUE(name.dictionary_page_offset.has_value());
         EXPECT_FALSE(text.dictionary_page_offset.has_value());
         EXPECT_EQ(name.codec, codec);
+        for (size_t c : {0, 1}) {
+            const auto& e = f.metadata().row_groups[0].columns[c].meta->encodings;
+            EXPECT_EQ(std::count(e.begin(), e.end(), Encoding::delta_binary_packed), delta ? 1 : 0) << "column " << c;
+            EXPECT_EQ(std::count(e.begin(), e.end(), Encoding::plain), delta ? 0 : 1) << "column " << c;
+        }
         fs::remove(path);
     }
 }
