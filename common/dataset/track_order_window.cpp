@@ -56,13 +56,20 @@ void TrackOrderWindow::add(const Event& e, uint32_t track) {
     account(t);
     if (t.held.size() >= 2 * window_) let_out(track, t.held.size() - window_);
     if (held_bytes_ > budget_)
-        for (uint32_t k = 0; k < tracks_.size(); ++k) let_out(k, (tracks_[k].held.size() + 1) / 2);
+        for (uint32_t k = 0; k < tracks_.size(); ++k) let_out(k, (tracks_[k].held.size() + 1) / 2, true);
 }
 
-void TrackOrderWindow::let_out(uint32_t track, size_t n) {
+void TrackOrderWindow::let_out(uint32_t track, size_t n, bool release) {
     Track& t = tracks_[track];
     n = std::min(n, t.held.size());
-    if (n == 0) return;
+    if (n == 0) {
+        if (release) {
+            t.held.shrink_to_fit();
+            t.arena.shrink_to_fit();
+            account(t);
+        }
+        return;
+    }
     if (!t.sorted) {
         // Stable: events at one place keep their arrival order.
         std::stable_sort(t.held.begin(), t.held.end(), [](const Held& a, const Held& b) {
@@ -124,8 +131,8 @@ void TrackOrderWindow::let_out(uint32_t track, size_t n) {
         t.arena.swap(arena);
     }
     t.held.erase(t.held.begin(), t.held.begin() + static_cast<std::ptrdiff_t>(n));
-    if (t.held.size() < t.held.capacity() / 4) t.held.shrink_to_fit();
-    if (t.arena.size() < t.arena.capacity() / 4) t.arena.shrink_to_fit();
+    if (release || t.held.size() < t.held.capacity() / 4) t.held.shrink_to_fit();
+    if (release || t.arena.size() < t.arena.capacity() / 4) t.arena.shrink_to_fit();
     account(t);
 }
 

@@ -13,8 +13,10 @@
 // than that comes out after events it should precede; the caller sees it
 // (it precedes the last event let out on its track) and ends the row group
 // there (dataset_sink.cpp).  Memory is bounded: past the budget (what the
-// tracks' buffers hold) every track lets out its older half, and a track
-// holding a quarter of what its buffer grew to gives the rest back.
+// tracks' buffers hold) every track lets out its older half and gives back
+// the memory that held it, so one sweep brings the window under its budget;
+// and a track holding a quarter of what its buffer grew to gives the rest
+// back.
 #pragma once
 
 #include <cstddef>
@@ -83,10 +85,12 @@ private:
         size_t accounted = 0;  // its share of held_bytes_
     };
 
-    // Lets out the track's `n` first events in order, keeps the rest.  An
+    // Lets out the track's `n` first events in order, keeps the rest;
+    // `release`: and gives back the memory they held (a sweep past the
+    // budget), which the arena otherwise keeps for the events to come.  An
     // exception from the target leaves the window unfit for use (the
     // caller abandons the profile).
-    void let_out(uint32_t track, size_t n);
+    void let_out(uint32_t track, size_t n, bool release = false);
     // Counts what the track's vectors hold (their capacity, not their
     // contents: memory a track once grew to counts until it is freed).
     void account(Track& t);

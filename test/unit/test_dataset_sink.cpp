@@ -134,6 +134,57 @@ TEST(TrackOrderWindow, PastItsBudgetEveryTrackLetsOutItsOlderHalf) {
     EXPECT_EQ(out.rows.size(), 20000u);
 }
 
+TEST(TrackOrderWindow, ASweepPastTheBudgetFreesWhatItLetsOut) {
+    // 100 tracks of in-order events with 200 bytes of args each, a budget of
+    // 1 MiB (a sweep when each track holds about 20): a sweep lets out every
+    // track's older half and gives its memory back, so the next event does
+    // not sweep again (capacity kept would leave the window over budget: the
+    // next event sweeps too, halving every track's window).  Every event's
+    // strings survive the moves.
+    Collect out;
+    TrackOrderWindow w(out, 1024, 1 << 20);
+    std::vector<std::string> names;
+    for (int64_t k = 0; k < 20000; ++k) names.push_back(std::to_string(k) + std::string(200, 'a'));
+    int sweeps = 0, back_to_back = 0;
+    bool last_swept = false;
+    for (int64_t k = 0; k < 20000; ++k) {
+        size_t before = out.rows.size();
+        w.add(slice(k, 1, names[static_cast<size_t>(k)]), static_cast<uint32_t>(k % 100));
+        std::vector<bool> tracks(100);
+        for (size_t r = before; r < out.rows.size(); ++r) tracks[out.rows[r].track] = true;
+        const bool swept = std::count(tracks.begin(), tracks.end(), true) >= 50;
+        sweeps += swept;
+        back_to_back += swept && last_swept;
+        last_swept = swept;
+    }
+    w.drain();
+    EXPECT_GT(sweeps, 5);
+    EXPECT_EQ(back_to_back, 0) << "sweeps " << sweeps;
+    ASSERT_EQ(out.rows.size(), 20000u);
+    EXPECT_EQ(out_of_order(out.rows), 0);
+    for (const Seen& r : out.rows) {
+        ASSERT_EQ(r.name, names[static_cast<size_t>(r.ts)]) << "event " << r.ts;
+        ASSERT_EQ(r.args, r.name);
+    }
+}
+
+TEST(TrackOrderWindow, InOrderEventsKeepTheirStringsThroughEveryLetOut) {
+    // The kept half's strings move down in their arena in place: each
+    // event's name and args still its own after many let-outs, empty ones
+    // among them.
+    Collect out;
+    TrackOrderWindow w(out, 8);
+    std::vector<std::string> names;
+    for (int64_t k = 0; k < 3000; ++k) names.push_back(k % 5 == 0 ? "" : "event " + std::to_string(k));
+    for (int64_t k = 0; k < 3000; ++k) w.add(slice(k, 1, names[static_cast<size_t>(k)]), static_cast<uint32_t>(k % 3));
+    w.drain();
+    ASSERT_EQ(out.rows.size(), 3000u);
+    for (const Seen& r : out.rows) {
+        ASSERT_EQ(r.name, names[static_cast<size_t>(r.ts)]) << "event " << r.ts;
+        ASSERT_EQ(r.args, r.name);
+    }
+}
+
 // A profile written by DatasetSink: its events file's row groups and rows.
 struct Written {
     std::vector<parquet::RowGroup> groups;

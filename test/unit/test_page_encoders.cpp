@@ -6,6 +6,7 @@
 // test/72-dataset.bats.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -19,10 +20,40 @@ namespace {
 using namespace nx::parquet;
 using Bytes = std::vector<uint8_t>;
 
+uint64_t uleb(const uint8_t*& p) {
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+        v |= static_cast<uint64_t>(*p & 0x7f) << shift;
+        if (!(*p++ & 0x80)) return v;
+    }
+}
+
+// Every miniblock's bit width of an encoding of n values (blocks of 128, 4
+// miniblocks): nx's decoder takes any width up to 64, where an INT32 reader
+// (Arrow C++) refuses one above 32.
+std::vector<int> miniblock_widths(const Bytes& b, size_t n) {
+    const uint8_t* p = b.data();
+    for (int k = 0; k < 4; ++k) uleb(p);  // block size, miniblocks, count, first value
+    std::vector<int> widths;
+    for (size_t left = n > 0 ? n - 1 : 0; left > 0;) {
+        uleb(p);  // min delta
+        const uint8_t* w = p;
+        p += 4;
+        for (int m = 0; m < 4 && left > 0; ++m) {
+            widths.push_back(w[m]);
+            p += 32 * w[m] / 8;
+            left -= std::min<size_t>(32, left);
+        }
+    }
+    EXPECT_EQ(p, b.data() + b.size());
+    return widths;
+}
+
 template <class T>
 std::vector<int64_t> round_trip(const std::vector<T>& v, size_t* bytes = nullptr) {
     Bytes b;
     delta_binary_packed(v.data(), v.size(), b);
+    for (int w : miniblock_widths(b, v.size())) EXPECT_LE(w, static_cast<int>(8 * sizeof(T)));
     std::vector<int64_t> out;
     const uint8_t* end = decode_delta_binary_packed(b.data(), b.data() + b.size(), sizeof(T) == 4, v.size(), out);
     // Every byte written is the encoding's: nothing left over.
@@ -39,7 +70,8 @@ void expect_round_trip(const std::vector<T>& v, const char* what) {
 }
 
 TEST(DeltaEncoder, TheSpecificationsFirstExample) {
-    // 1, 2, 3, 4, 5: block 128, 4 miniblocks, 5 values, first 1 (zigzag 2);
+    // The specification's 1, 2, 3, 4, 5 (its blocks of 8, here of 128, 4
+    // miniblocks, as parquet-mr writes them): 5 values, first 1 (zigzag 2);
     // one block: min delta 1 (zigzag 2), widths 0: no miniblock bytes.
     std::vector<int64_t> v = {1, 2, 3, 4, 5};
     Bytes b;
@@ -48,8 +80,9 @@ TEST(DeltaEncoder, TheSpecificationsFirstExample) {
 }
 
 TEST(DeltaEncoder, TheSpecificationsSecondExample) {
-    // 7, 5, 3, 1, 2, 3, 4, 5: min delta -2 (zigzag 3), relative deltas
-    // 0 0 0 3 3 3 3 at 2 bits, the miniblock padded to its 32 values.
+    // Its 7, 5, 3, 1, 2, 3, 4, 5 in blocks of 128: min delta -2 (zigzag 3),
+    // relative deltas 0 0 0 3 3 3 3 at 2 bits, the miniblock padded to its
+    // 32 values.
     std::vector<int64_t> v = {7, 5, 3, 1, 2, 3, 4, 5};
     Bytes b;
     delta_binary_packed(v.data(), v.size(), b);
@@ -82,12 +115,17 @@ TEST(DeltaEncoder, DeltasThatWrapReadBackAtEveryWidth) {
     expect_round_trip(std::vector<int64_t>{lo, hi, lo, hi, 0, -1, hi, lo, lo}, "int64 extremes");
     const int32_t lo32 = std::numeric_limits<int32_t>::min(), hi32 = std::numeric_limits<int32_t>::max();
     expect_round_trip(std::vector<int32_t>{lo32, hi32, lo32, hi32, 0, -1, hi32, lo32}, "int32 extremes");
-    // Each miniblock its own width: 1 bit, 17 bits, 57 bits (past the fast
-    // path's 56), 64 bits.
+    // Each miniblock its own width above the block's smallest delta, 0:
+    // deltas of 0 and 1, 2^16, 2^56 (57 bits, past the fast path's 56) and
+    // INT64_MAX; then deltas of 0 and INT64_MIN, 2^63 apart: 64 bits.  The
+    // values are summed as unsigned, wrapping as the encoder's deltas do.
     std::vector<int64_t> mixed;
-    int64_t at = 0;
-    for (int64_t step : {int64_t{1}, int64_t{1} << 16, int64_t{1} << 56, hi})
-        for (int k = 0; k < 32; ++k) mixed.push_back(at += (k % 2 ? step : 0));
+    uint64_t at = 0;
+    for (uint64_t step : {uint64_t{1}, uint64_t{1} << 16, uint64_t{1} << 56, uint64_t{INT64_MAX}, uint64_t{1} << 63})
+        for (int k = 0; k < 32; ++k) mixed.push_back(static_cast<int64_t>(at += (k % 2 ? step : 0)));
+    Bytes b;
+    delta_binary_packed(mixed.data(), mixed.size(), b);
+    EXPECT_EQ(miniblock_widths(b, mixed.size()), (std::vector<int>{1, 17, 57, 63, 64}));
     expect_round_trip(mixed, "widths");
 }
 

@@ -118,6 +118,51 @@ TEST(ParquetWriter, EveryTypeWithNullsReadsBackAcrossRowGroupsAndPages) {
     }
 }
 
+// A delta column's page of nulls only has no values to take deltas of: it
+// is PLAIN (empty), the pages around it DELTA_BINARY_PACKED, and the chunk
+// names both; values jumping by up to 2^20 (20-bit miniblocks) read back.
+TEST(ParquetWriter, ADeltaColumnsPagesOfNullsArePlainAndTheRestDeltas) {
+    std::string path = temp_path("delta_nulls");
+    WriterOptions o;
+    o.page_values = 100;
+    const std::vector<WriterColumn> columns = {{"ts", ValueType::int64, false, true, true},
+                                               {"v", ValueType::int32, true, true, true}};
+    auto value = [](int64_t k) { return static_cast<int32_t>((k * 7919) % (1 << 20)) - (1 << 19); };
+    auto null_v = [](int64_t k) { return k >= 100 && k < 300; };  // rows 100..299: two pages of nulls
+    {
+        ParquetWriter w(path, columns, o);
+        for (int64_t k = 0; k < 500; ++k) {
+            w.set_int64(0, 1'700'000'000'000'000'000 + k * 1000);
+            if (!null_v(k)) w.set_int32(1, value(k));
+            w.end_row();
+        }
+        w.commit();
+    }
+    TableReader r({path}, {"ts", "v"});
+    int64_t k = 0;
+    while (r.next()) {
+        EXPECT_EQ(r.column(0)->i64(), 1'700'000'000'000'000'000 + k * 1000) << "row " << k;
+        ASSERT_EQ(r.column(1)->is_null(), null_v(k)) << "row " << k;
+        if (!null_v(k)) {
+            EXPECT_EQ(r.column(1)->i64(), value(k)) << "row " << k;
+        }
+        ++k;
+    }
+    EXPECT_EQ(k, 500);
+    auto file = ParquetFile::open(path);
+    const auto& ts = file->metadata().row_groups[0].columns[0].meta->encodings;
+    const auto& v = file->metadata().row_groups[0].columns[1].meta->encodings;
+    EXPECT_EQ(ts, (std::vector<Encoding>{Encoding::rle, Encoding::delta_binary_packed}));
+    EXPECT_EQ(v, (std::vector<Encoding>{Encoding::plain, Encoding::rle, Encoding::delta_binary_packed}));
+    fs::remove(path);
+}
+
+TEST(ParquetWriter, OnlyIntegerColumnsTakeDeltas) {
+    std::string path = temp_path("delta_text");
+    EXPECT_THROW(ParquetWriter(path, {{"name", ValueType::string, true, true, true}}), nx::Error);
+    EXPECT_FALSE(fs::exists(path));
+}
+
 // Long strings (a profile's args text) bound the writer's memory by bytes:
 // the text column ends its pages early, alone (its pages hold other rows than
 // the other columns'), and a row group ends when its compressed pages reach
