@@ -40,7 +40,8 @@ struct WriterColumn {
     // values that change little from row to row (timestamps in order, ids
     // in runs), a few bits each instead of 8 bytes for the codec to look
     // through.  Values that jump about (durations) pack worse than PLAIN
-    // compresses.  DuckDB, Spark, Trino, Athena and arrow read it.
+    // compresses.  DuckDB, Trino, Athena, arrow and Spark (from 3.3; before,
+    // with its vectorized reader off) read it.
     bool delta = false;
 };
 
