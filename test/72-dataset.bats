@@ -35,11 +35,11 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [ "$status" -eq 0 ]
     assert_jsonl <(echo "$output")
     id=$(jget - 'r[0]["id"]' <<<"$output")
-    for t in profiles metrics engines breakdown utilization collectives findings tracks events counters; do
+    for t in profiles metrics engines breakdown utilization collectives findings opcodes tracks events counters; do
         [ -f "ds/$t/rank=3/$id.parquet" ] || { echo "no $t file"; false; }
     done
     # Nothing else: no temporary files, no other partition.
-    [ "$(find ds -type f | wc -l)" -eq 10 ]
+    [ "$(find ds -type f | wc -l)" -eq 11 ]
     # A profile without a rank goes to the null partition.
     nx-convert --dataset ds "$FIXTURES/small.json" >/dev/null
     [ "$(find ds/profiles -path '*rank=__HIVE_DEFAULT_PARTITION__/*.parquet' | wc -l)" -eq 1 ]
@@ -47,7 +47,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     before=$(stat -c %Y%N "ds/events/rank=3/$id.parquet")
     sleep 1
     nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json >/dev/null
-    [ "$(find ds -type f | wc -l)" -eq 20 ]
+    [ "$(find ds -type f | wc -l)" -eq 22 ]
     [ "$(stat -c %Y%N "ds/events/rank=3/$id.parquet")" != "$before" ]
 }
 
@@ -78,7 +78,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [ "$(find ds -type f 2>/dev/null | wc -l)" -eq 0 ]
     run nx-convert --dataset ds --keep-going "$bad" "$good"
     [ "$status" -eq 1 ]
-    [ "$(find ds -name '*.parquet' | wc -l)" -eq 10 ]
+    [ "$(find ds -name '*.parquet' | wc -l)" -eq 11 ]
     [ "$(find ds -type f | grep -vc '\.parquet$')" -eq 0 ]
 }
 
@@ -96,6 +96,25 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     # 80 MATMULs of 100 ns; the straggler's 4 slow ones are 3 us longer each.
     [ "$(echo "$output" | awk -F, '$1 == 5 {print $5}')" = 20000 ]
     [ "$(echo "$output" | awk -F, '$1 == 4 {print $5}')" = 8000 ]
+    # The top opcodes per rank from the small opcodes table: the straggler's
+    # MATMULs first, at 20 us; every rank's figures those of its events.
+    run nx-query --dataset ds rank_opcodes --param limit=1 --format csv
+    [ "$status" -eq 0 ]
+    [ "$(echo "$output" | awk -F, '$1 == 5')" = "5,MATMUL,80,20000" ]
+    nx-query --dataset ds --format csv --sql "SELECT rank, opcode, SUM(instructions) AS n, SUM(time_ns) AS t
+        FROM opcodes GROUP BY rank, opcode ORDER BY rank, opcode" >from_opcodes.csv
+    nx-query --dataset ds --format csv --sql "SELECT rank, opcode, COUNT(*) AS n, SUM(dur) AS t FROM events
+        WHERE type = 'instruction' GROUP BY rank, opcode ORDER BY rank, opcode" >from_events.csv
+    [ "$(wc -l <from_opcodes.csv)" -gt 40 ]
+    cmp from_opcodes.csv from_events.csv
+    # A profile of an nx from before the opcodes table (its file gone): the
+    # query that reads the table says its rows are missing, others do not.
+    rm ds/opcodes/rank=6/*.parquet
+    run nx-query --dataset ds rank_opcodes --format csv
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"opcodes: 1 of 12 profiles have no file"* ]]
+    run nx-query --dataset ds rank_engine_busy --format csv
+    [[ "$output" != *"have no file"* ]]
     # A file of rank 7 made unreadable: a query on rank 3 never opens it; one
     # over every rank fails naming it.
     f=$(ls ds/events/rank=7/*.parquet)
@@ -545,7 +564,7 @@ threads_while_waiting() {
         find cap -name '*.json' | sort | xargs nx-convert --threads $n --dataset t$n -q >/dev/null
         find cap -name '*.json' | sort | xargs nx-convert --threads $n --db t$n.db -q >/dev/null
     done
-    [ "$(find t1 -type f | wc -l)" -eq 120 ]
+    [ "$(find t1 -type f | wc -l)" -eq 132 ]
     diff -r t1 t2
     # (A profile's imported_at is the clock's.)
     for t in profile track event counter metric engine_stat; do

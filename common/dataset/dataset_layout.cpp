@@ -62,6 +62,11 @@ std::vector<Table> make_tables() {
           {"threshold", ValueType::float64, kNullable}, {"message", ValueType::string, kRequired, kNoStats},
           {"action", ValueType::string, kNullable, kNoStats}},
          {}},
+        {"opcodes", "instructions and their time per opcode (the name where the source gives no opcode), busiest "
+                    "first: what the report's top opcodes are the head of, without reading the events",
+         {profile, {"opcode", ValueType::string, kRequired}, {"instructions", ValueType::int64, kRequired},
+          {"time_ns", ValueType::int64, kRequired}},
+         {}},
         {"tracks", "the rows of the profile's events (track_id is the events' and counters' track_id)",
          {profile, {"track_id", ValueType::int32, kRequired}, {"name", ValueType::string, kRequired},
           {"engine", ValueType::string, kNullable}, {"kind", ValueType::string, kRequired},

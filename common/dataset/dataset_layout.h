@@ -31,8 +31,8 @@ struct Table {
 };
 
 // profiles, metrics, engines, breakdown, utilization, collectives, findings,
-// tracks, events, counters: in the order a profile's files are written
-// (profiles last).
+// opcodes, tracks, events, counters: in the order a profile's files are
+// written (profiles last).
 const std::vector<Table>& tables();
 const Table* find_table(std::string_view name);
 // Index of `column` in `t`; throws for a name the table lacks (a bug).

@@ -98,6 +98,16 @@ void write_metrics(TableWriter& t, const ProfileSummary& s) {
     }
 }
 
+void write_opcodes(TableWriter& t, const ProfileSummary& s) {
+    for (const KeyStat& k : s.opcodes) {
+        ParquetWriter& w = t.row();
+        w.set_string(t.col("opcode"), k.key);
+        w.set_int64(t.col("instructions"), k.count);
+        w.set_int64(t.col("time_ns"), k.time_ns);
+        w.end_row();
+    }
+}
+
 void write_engines(TableWriter& t, const ProfileSummary& s) {
     for (const EngineStat& e : s.engines) {
         ParquetWriter& w = t.row();
@@ -508,6 +518,7 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
     write_breakdown(file("breakdown"), file("utilization"), summary);
     write_collectives(file("collectives"), summary);
     write_findings(file("findings"), info, summary);
+    write_opcodes(file("opcodes"), summary);
     write_tracks(file("tracks"), open->tracks);
     write_profile_row(file("profiles"), info, summary);
     // Into place in table order, profiles last: the profile is in the

@@ -3,7 +3,7 @@
 // encoded as they come (each track a lane of the Parquet writer, put in
 // order by a TrackOrderWindow: no sort at the profile's end), its tracks,
 // and the small per-profile tables (metrics, engines, breakdown,
-// utilization, collectives, findings, profiles) from its summary.  A
+// utilization, collectives, findings, opcodes, profiles) from its summary.  A
 // profile's files are written whole to temporary names and renamed into
 // place when it ends, the profiles file last; an aborted or interrupted
 // profile leaves nothing.

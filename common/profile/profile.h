@@ -179,6 +179,11 @@ struct ProfileSummary {
     std::vector<MetricValue> metrics;
     std::vector<EngineStat> engines;
     std::vector<KeyStat> top_opcodes;
+    // Every opcode (an instruction's opcode, or its name where the source
+    // gives none; past ProfileMetrics::kMaxKeys distinct, the rest as
+    // "(other)"), busiest first: top_opcodes is its head.  The dataset's
+    // opcodes table.
+    std::vector<KeyStat> opcodes;
     std::vector<KeyStat> top_layers;
     std::vector<TrackStat> tracks;  // only without engine rows; busiest first, at most 20
     std::vector<QueueTypeStat> dma_queue_types;  // only when the source names queue types

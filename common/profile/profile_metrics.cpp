@@ -261,7 +261,8 @@ void ProfileMetrics::add_source_metric(std::string_view name, double value) {
 
 namespace {
 
-std::vector<KeyStat> top_keys(const ProfileMetrics::KeyTable& table) {
+// Every key, busiest first (more time, then more events, then by name).
+std::vector<KeyStat> sorted_keys(const ProfileMetrics::KeyTable& table) {
     std::vector<KeyStat> v;
     v.reserve(table.size());
     for (const auto& [k, acc] : table) v.push_back({k, acc.count, acc.time_ns});
@@ -270,6 +271,11 @@ std::vector<KeyStat> top_keys(const ProfileMetrics::KeyTable& table) {
         if (a.count != b.count) return a.count > b.count;
         return a.key < b.key;
     });
+    return v;
+}
+
+std::vector<KeyStat> top_keys(const ProfileMetrics::KeyTable& table) {
+    std::vector<KeyStat> v = sorted_keys(table);
     if (v.size() > kTopKeys) v.resize(kTopKeys);
     return v;
 }
@@ -612,7 +618,8 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         st.active_percent = total > 0 ? 100.0 * (st.active_ns / 1e9) / total : 0;
         out.engines.push_back(st);
     }
-    out.top_opcodes = top_keys(opcodes_);
+    out.opcodes = sorted_keys(opcodes_);
+    out.top_opcodes.assign(out.opcodes.begin(), out.opcodes.begin() + static_cast<std::ptrdiff_t>(std::min(out.opcodes.size(), kTopKeys)));
     out.top_layers = top_keys(layers_);
     if (out.engines.empty()) {
         for (auto& [name, acc] : tracks_) out.tracks.push_back({name, acc.process, acc.events, acc.busy->total()});

@@ -28,9 +28,16 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
         throw Error("not an nx dataset (no profiles folder; nx-convert --dataset DIR writes one)", root);
     db_ = std::make_unique<SqliteDb>(":memory:", SqliteDb::Mode::create);
     register_sql_functions(db_->handle());
+    // Every profile an nx writes has a file in every table it knows (the
+    // profiles file last): a profile without one was written before the
+    // table was.
+    std::set<std::string> profiles;
+    for (const dataset::TableFile& f : dataset::list_table(root, "profiles")) profiles.insert(f.profile_id);
+    profiles_ = profiles.size();
     for (const dataset::Table& t : dataset::tables()) {
         ParquetTableSpec spec;
         spec.name = t.name;
+        std::set<std::string> with_file;
         for (const parquet::WriterColumn& c : t.columns) {
             spec.columns.push_back(c.name);
             spec.types.push_back(sql_type(c.type));
@@ -44,9 +51,12 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
             if (f.rank) file.constants[0] = *f.rank;  // else NULL, the null partition
             file.constants[1] = f.profile_id;
             spec.files.push_back(std::move(file));
+            with_file.insert(f.profile_id);
         }
+        size_t without = 0;
+        for (const std::string& id : profiles) without += with_file.count(id) ? 0 : 1;
         spec.missing = std::make_shared<MissingColumns>();
-        missing_.push_back({t.name, spec.files.size(), spec.missing});
+        missing_.push_back({t.name, spec.files.size(), spec.missing, without});
         create_parquet_table(db_->handle(), std::move(spec));
     }
     make_read_only(*db_);
@@ -55,6 +65,10 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
 std::vector<std::string> DatasetDb::missing_column_notes() const {
     std::vector<std::string> notes;
     for (const TableMissing& t : missing_) {
+        if (t.missing->scanned && t.profiles_without_file > 0)
+            notes.push_back(t.table + ": " + std::to_string(t.profiles_without_file) + " of " + std::to_string(profiles_) +
+                            " profiles have no file (written by an nx from before the table): their rows are missing, "
+                            "not none; convert those profiles again to fill them");
         if (t.missing->files_by_column.empty()) continue;
         std::set<size_t> files;
         std::string columns;

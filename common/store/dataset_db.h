@@ -22,7 +22,9 @@ public:
     const std::string& root() const { return root_; }
     // What the queries so far read as NULL because a file lacks the column
     // (written by an nx from before the table gained it), one line a table:
-    // "profiles: 2 of 4 files lack capture_dir, first_step (...)".
+    // "profiles: 2 of 4 files lack capture_dir, first_step (...)"; and the
+    // tables they read that some profiles have no file of (written by an nx
+    // from before the table: their rows are missing, not none).
     std::vector<std::string> missing_column_notes() const;
 
 private:
@@ -30,7 +32,9 @@ private:
         std::string table;
         size_t files = 0;
         std::shared_ptr<MissingColumns> missing;
+        size_t profiles_without_file = 0;  // of the profiles table's profiles
     };
+    size_t profiles_ = 0;  // profiles in the profiles table
     std::string root_;
     std::unique_ptr<SqliteDb> db_;
     std::vector<TableMissing> missing_;

@@ -157,6 +157,7 @@ void advance_file(Cursor& c) {
 int x_filter(sqlite3_vtab_cursor* cur, int, const char* idx, int argc, sqlite3_value** argv) {
     auto& c = *reinterpret_cast<Cursor*>(cur);
     const Table& t = *c.table;
+    if (MissingColumns* missing = t.spec.missing.get()) missing->scanned = true;
     try {
         std::string plan = idx ? idx : "";
         size_t semi = plan.find(';');

@@ -34,6 +34,7 @@ struct ParquetTableFile {
 // "not known", not "none": the caller says so.
 struct MissingColumns {
     std::map<std::string, std::set<size_t>> files_by_column;
+    bool scanned = false;  // a query read the table (opened a cursor on it)
 };
 
 struct ParquetTableSpec {

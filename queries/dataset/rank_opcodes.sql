@@ -1,10 +1,9 @@
--- rank_opcodes: per rank, the opcodes that took the most instruction time (reads the events table)
+-- rank_opcodes: per rank, the opcodes that took the most instruction time (from the opcodes table: an opcode, or the name where the source gives none, as the report's top opcodes)
 -- columns: rank, opcode, instructions, time_ns
 -- params: limit (per rank; default 5)
 WITH per AS (
-    SELECT rank, opcode, COUNT(*) AS instructions, SUM(dur) AS time_ns
-    FROM events
-    WHERE type = 'instruction' AND opcode IS NOT NULL
+    SELECT rank, opcode, SUM(instructions) AS instructions, SUM(time_ns) AS time_ns
+    FROM opcodes
     GROUP BY rank, opcode
 ), ranked AS (
     SELECT rank, opcode, instructions, time_ns,

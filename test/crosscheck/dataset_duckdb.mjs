@@ -32,8 +32,8 @@ const duckdb = await imp('@duckdb/node-api');
 const pw = await imp('parquet-wasm/node');
 const A = await imp('apache-arrow');
 
-const TABLES = ['profiles', 'metrics', 'engines', 'breakdown', 'utilization', 'collectives', 'findings', 'tracks',
-                'events', 'counters'];
+const TABLES = ['profiles', 'metrics', 'engines', 'breakdown', 'utilization', 'collectives', 'findings', 'opcodes',
+                'tracks', 'events', 'counters'];
 const con = await (await duckdb.DuckDBInstance.create(':memory:', { threads: '1' })).connect();
 // As nx(7) gives it: one view per table, the rank partition from the path.
 for (const t of TABLES) {
