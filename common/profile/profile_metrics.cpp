@@ -119,7 +119,8 @@ ProfileMetrics::KeyAcc& ProfileMetrics::bump(KeyTable& table, std::string_view k
         if (classify) it->second.op_class = static_cast<int>(classify_opcode(key));
     }
     it->second.count += 1;
-    it->second.time_ns += dur;
+    // Saturates: durations up to the importers' 4.6e18 ns cap, summed.
+    if (__builtin_add_overflow(it->second.time_ns, dur, &it->second.time_ns)) it->second.time_ns = INT64_MAX;
     return it->second;
 }
 
@@ -619,6 +620,10 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         out.engines.push_back(st);
     }
     out.opcodes = sorted_keys(opcodes_);
+    // "(other)" joins the table only once it is full.
+    if (opcodes_.size() > kMaxKeys)
+        out.notes.push_back("more than " + std::to_string(kMaxKeys) +
+                            " distinct opcodes: the instructions of the later ones are counted under (other)");
     out.top_opcodes.assign(out.opcodes.begin(), out.opcodes.begin() + static_cast<std::ptrdiff_t>(std::min(out.opcodes.size(), kTopKeys)));
     out.top_layers = top_keys(layers_);
     if (out.engines.empty()) {

@@ -245,6 +245,9 @@ std::vector<RegionResult> RegionMetrics::finish(const RuleThresholds* thresholds
         RegionResult r;
         r.region = s_->regions[k];
         r.summary = s_->metrics[k]->finish(s_->info);
+        // A region's report shows its top opcodes; the full list (up to
+        // 50,000) is the profile's dataset table, not each region's.
+        std::vector<KeyStat>().swap(r.summary.opcodes);
         r.summary.start_ns = r.region.start_ns;
         r.summary.end_ns = r.region.end_ns;
         r.findings = evaluate_rules(r.summary, nullptr, thresholds);

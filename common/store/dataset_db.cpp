@@ -1,6 +1,8 @@
 #include "common/store/dataset_db.h"
 
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "common/dataset/dataset_layout.h"
 #include "common/io/error.h"
@@ -28,16 +30,16 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
         throw Error("not an nx dataset (no profiles folder; nx-convert --dataset DIR writes one)", root);
     db_ = std::make_unique<SqliteDb>(":memory:", SqliteDb::Mode::create);
     register_sql_functions(db_->handle());
-    // Every profile an nx writes has a file in every table it knows (the
-    // profiles file last): a profile without one was written before the
-    // table was.
-    std::set<std::string> profiles;
-    for (const dataset::TableFile& f : dataset::list_table(root, "profiles")) profiles.insert(f.profile_id);
-    profiles_ = profiles.size();
+    // Every profile an nx writes has a file in every table it knows, in its
+    // rank's partition (the profiles file last): a profile without one was
+    // written before the table was.
+    using Key = std::pair<std::optional<int64_t>, std::string>;  // rank, profile id
+    std::set<Key> profiles;
+    for (const dataset::TableFile& f : dataset::list_table(root, "profiles")) profiles.insert({f.rank, f.profile_id});
     for (const dataset::Table& t : dataset::tables()) {
         ParquetTableSpec spec;
         spec.name = t.name;
-        std::set<std::string> with_file;
+        std::set<Key> with_file;
         for (const parquet::WriterColumn& c : t.columns) {
             spec.columns.push_back(c.name);
             spec.types.push_back(sql_type(c.type));
@@ -51,12 +53,19 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
             if (f.rank) file.constants[0] = *f.rank;  // else NULL, the null partition
             file.constants[1] = f.profile_id;
             spec.files.push_back(std::move(file));
-            with_file.insert(f.profile_id);
+            with_file.insert({f.rank, f.profile_id});
         }
-        size_t without = 0;
-        for (const std::string& id : profiles) without += with_file.count(id) ? 0 : 1;
+        std::vector<std::string> absent_ranks;
+        for (const auto& [rank, id] : profiles) {
+            if (with_file.count({rank, id})) continue;
+            std::vector<SqlValue> constants(2);
+            if (rank) constants[0] = *rank;
+            constants[1] = id;
+            spec.absent.push_back(std::move(constants));
+            absent_ranks.push_back(rank ? std::to_string(*rank) : "NULL");
+        }
         spec.missing = std::make_shared<MissingColumns>();
-        missing_.push_back({t.name, spec.files.size(), spec.missing, without});
+        missing_.push_back({t.name, spec.files.size(), spec.missing, std::move(absent_ranks)});
         create_parquet_table(db_->handle(), std::move(spec));
     }
     make_read_only(*db_);
@@ -65,10 +74,20 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
 std::vector<std::string> DatasetDb::missing_column_notes() const {
     std::vector<std::string> notes;
     for (const TableMissing& t : missing_) {
-        if (t.missing->scanned && t.profiles_without_file > 0)
-            notes.push_back(t.table + ": " + std::to_string(t.profiles_without_file) + " of " + std::to_string(profiles_) +
-                            " profiles have no file (written by an nx from before the table): their rows are missing, "
-                            "not none; convert those profiles again to fill them");
+        if (!t.missing->absent_read.empty()) {
+            // The ranks of the first few, so that a thousand ranks' note stays a line.
+            std::string ranks;
+            size_t shown = 0;
+            for (size_t k : t.missing->absent_read) {
+                if (++shown > 8) break;
+                ranks += (ranks.empty() ? "" : ", ") + t.absent_ranks[k];
+            }
+            if (t.missing->absent_read.size() > 8) ranks += ", ...";
+            notes.push_back(t.table + ": " + std::to_string(t.missing->absent_read.size()) +
+                            " profile(s) the query covered have no file (rank " + ranks +
+                            "; written by an nx from before the table): their rows are missing, not none; convert "
+                            "those profiles again to fill them");
+        }
         if (t.missing->files_by_column.empty()) continue;
         std::set<size_t> files;
         std::string columns;

@@ -32,9 +32,8 @@ private:
         std::string table;
         size_t files = 0;
         std::shared_ptr<MissingColumns> missing;
-        size_t profiles_without_file = 0;  // of the profiles table's profiles
+        std::vector<std::string> absent_ranks;  // of ParquetTableSpec::absent, as text ("6", "NULL")
     };
-    size_t profiles_ = 0;  // profiles in the profiles table
     std::string root_;
     std::unique_ptr<SqliteDb> db_;
     std::vector<TableMissing> missing_;

@@ -157,7 +157,6 @@ void advance_file(Cursor& c) {
 int x_filter(sqlite3_vtab_cursor* cur, int, const char* idx, int argc, sqlite3_value** argv) {
     auto& c = *reinterpret_cast<Cursor*>(cur);
     const Table& t = *c.table;
-    if (MissingColumns* missing = t.spec.missing.get()) missing->scanned = true;
     try {
         std::string plan = idx ? idx : "";
         size_t semi = plan.find(';');
@@ -170,11 +169,11 @@ int x_filter(sqlite3_vtab_cursor* cur, int, const char* idx, int argc, sqlite3_v
             binds.emplace_back(std::stoi(item.substr(0, item.size() - 1)), item.back());
             at = comma + 1;
         }
-        c.files.clear();
-        for (size_t f = 0; f < t.spec.files.size(); ++f) {
+        // Whether a file with these constants passes the query's filter.
+        auto keeps = [&](const std::vector<SqlValue>& constants) {
             bool keep = true;
             for (int a = 0; a < argc && keep; ++a) {
-                const SqlValue& value = t.spec.files[f].constants[static_cast<size_t>(binds[static_cast<size_t>(a)].first)];
+                const SqlValue& value = constants[static_cast<size_t>(binds[static_cast<size_t>(a)].first)];
                 if (binds[static_cast<size_t>(a)].second == '=') {
                     keep = matches(value, argv[a]);
                     continue;
@@ -186,8 +185,14 @@ int x_filter(sqlite3_vtab_cursor* cur, int, const char* idx, int argc, sqlite3_v
                     any = matches(value, v);
                 keep = any;
             }
-            if (keep) c.files.push_back(f);
-        }
+            return keep;
+        };
+        c.files.clear();
+        for (size_t f = 0; f < t.spec.files.size(); ++f)
+            if (keeps(t.spec.files[f].constants)) c.files.push_back(f);
+        if (MissingColumns* missing = t.spec.missing.get())
+            for (size_t k = 0; k < t.spec.absent.size(); ++k)
+                if (keeps(t.spec.absent[k])) missing->absent_read.insert(k);
         // Only the file columns the query uses are read.
         c.asked.clear();
         c.handle.assign(t.columns.size(), -1);

@@ -34,7 +34,9 @@ struct ParquetTableFile {
 // "not known", not "none": the caller says so.
 struct MissingColumns {
     std::map<std::string, std::set<size_t>> files_by_column;
-    bool scanned = false;  // a query read the table (opened a cursor on it)
+    // The entries of ParquetTableSpec::absent a query's filter let through:
+    // files it would have read, had they been written.
+    std::set<size_t> absent_read;
 };
 
 struct ParquetTableSpec {
@@ -47,6 +49,10 @@ struct ParquetTableSpec {
     std::vector<std::string> constants;
     std::vector<std::string> constant_types;
     std::vector<ParquetTableFile> files;
+    // The constants of files the table should have and lacks (a dataset's
+    // profiles written before the table was): pruned as files are, so a
+    // query is told of those it would have read (MissingColumns).
+    std::vector<std::vector<SqlValue>> absent;
     // Filled as queries read the files, when given.
     std::shared_ptr<MissingColumns> missing;
 };

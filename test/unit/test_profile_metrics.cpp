@@ -591,6 +591,50 @@ TEST(ProfileMetrics, TopOpcodesByTimeThenCountThenName) {
     EXPECT_EQ(s.top_opcodes[3].time_ns, 30);
 }
 
+TEST(ProfileMetrics, EveryOpcodeListedBusiestFirstTheTopOnesItsHead) {
+    // 30 opcodes: the full list (the dataset's opcodes table) holds all,
+    // in the top list's order; an instruction without one is under its name.
+    std::vector<std::string> names;  // the events' views point here
+    for (int k = 0; k < 30; ++k) names.push_back("op" + std::to_string(k));
+    std::vector<Event> ev;
+    for (int k = 0; k < 30; ++k) ev.push_back(instr(Engine::vector, k * 100, 10 + k, names[static_cast<size_t>(k)]));
+    Event unnamed = instr(Engine::vector, 5000, 7);
+    unnamed.name = "my_kernel";
+    ev.push_back(unnamed);
+    auto s = summarize(ev);
+    ASSERT_EQ(s.opcodes.size(), 31u);
+    ASSERT_EQ(s.top_opcodes.size(), 20u);
+    for (size_t k = 0; k < 20; ++k) {
+        EXPECT_EQ(s.top_opcodes[k].key, s.opcodes[k].key);
+        EXPECT_EQ(s.top_opcodes[k].time_ns, s.opcodes[k].time_ns);
+    }
+    EXPECT_EQ(s.opcodes[0].key, "op29");
+    EXPECT_EQ(s.opcodes.back().key, "my_kernel");
+    EXPECT_EQ(s.opcodes.back().time_ns, 7);
+}
+
+TEST(ProfileMetrics, PastTheKeyCapTheLaterOpcodesAreOtherAndSaySo) {
+    const int n = static_cast<int>(nx::ProfileMetrics::kMaxKeys) + 10;
+    std::vector<std::string> names;  // the events' views point here
+    for (int k = 0; k < n; ++k) names.push_back("op" + std::to_string(k));
+    std::vector<Event> ev;
+    for (int k = 0; k < n; ++k) ev.push_back(instr(Engine::vector, k, 1, names[static_cast<size_t>(k)]));
+    // Durations whose sum passes INT64_MAX: the time saturates, no overflow.
+    ev.push_back(instr(Engine::vector, 0, int64_t{4'000'000'000'000'000'000}, "long"));
+    ev.push_back(instr(Engine::vector, 1, int64_t{4'000'000'000'000'000'000}, "long"));
+    ev.push_back(instr(Engine::vector, 2, int64_t{4'000'000'000'000'000'000}, "long"));
+    auto s = summarize(ev);
+    ASSERT_EQ(s.opcodes.size(), nx::ProfileMetrics::kMaxKeys + 1);
+    auto other = std::find_if(s.opcodes.begin(), s.opcodes.end(), [](const nx::KeyStat& k) { return k.key == "(other)"; });
+    ASSERT_NE(other, s.opcodes.end());
+    EXPECT_EQ(other->count, 13);  // 10 past the cap, and "long", which came after it
+    EXPECT_EQ(other->time_ns, INT64_MAX);
+    EXPECT_EQ(s.opcodes[0].key, "(other)");
+    bool noted = std::any_of(s.notes.begin(), s.notes.end(),
+                             [](const std::string& m) { return m.find("distinct opcodes") != std::string::npos; });
+    EXPECT_TRUE(noted);
+}
+
 TEST(ProfileMetrics, TopLayersFallBackToTheHloName) {
     // enc.0: 10 + 20 = 30 ns; the layer-less event is keyed by its HLO name
     // (%dot.1, 40 ns) and comes first.
