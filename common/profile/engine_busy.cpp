@@ -40,10 +40,10 @@ void EngineBusy::add(EventType type, Engine engine, int64_t ts, int64_t dur, std
     }
     if (type != EventType::instruction && type != EventType::dma) return;
     ++count_[i];
-    dur_sum_[i] += dur;
+    add_duration(dur_sum_[i], dur);
     if (type == EventType::instruction && is_wait_opcode(opcode)) {
         ++wait_count_[i];
-        wait_sum_[i] += dur;
+        add_duration(wait_sum_[i], dur);
     }
     Interval w = work_interval(type, opcode, ts, dur);
     work_[i].add(w.begin, w.end);

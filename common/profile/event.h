@@ -85,6 +85,12 @@ inline int64_t event_end(int64_t ts, int64_t dur) {
     return end;
 }
 
+// Adds a duration to a sum of them, saturating: the importers cap each at
+// 4.6e18 ns, so two hostile ones pass INT64_MAX.
+inline void add_duration(int64_t& sum, int64_t dur) {
+    if (__builtin_add_overflow(sum, dur, &sum)) sum = dur > 0 ? INT64_MAX : INT64_MIN;
+}
+
 std::string_view to_string(EventType t);
 std::string_view to_string(Engine e);
 std::string_view to_string(DmaKind k);

@@ -119,8 +119,7 @@ ProfileMetrics::KeyAcc& ProfileMetrics::bump(KeyTable& table, std::string_view k
         if (classify) it->second.op_class = static_cast<int>(classify_opcode(key));
     }
     it->second.count += 1;
-    // Saturates: durations up to the importers' 4.6e18 ns cap, summed.
-    if (__builtin_add_overflow(it->second.time_ns, dur, &it->second.time_ns)) it->second.time_ns = INT64_MAX;
+    add_duration(it->second.time_ns, dur);
     return it->second;
 }
 
@@ -171,8 +170,8 @@ void ProfileMetrics::add(const Event& e) {
     if (e.type == EventType::instruction) {
         std::string_view op = !e.opcode.empty() ? e.opcode : e.name;
         switch (pattern_study_class(op)) {
-            case StudyClass::tensormatrix: study_tensormatrix_ns_ += std::max<int64_t>(e.dur_ns, 0); break;
-            case StudyClass::other: study_other_ns_ += std::max<int64_t>(e.dur_ns, 0); break;
+            case StudyClass::tensormatrix: add_duration(study_tensormatrix_ns_, std::max<int64_t>(e.dur_ns, 0)); break;
+            case StudyClass::other: add_duration(study_other_ns_, std::max<int64_t>(e.dur_ns, 0)); break;
             case StudyClass::none: break;
         }
         OpClass cls = op.empty() ? OpClass::other : static_cast<OpClass>(bump(opcodes_, op, e.dur_ns, true).op_class);
