@@ -12,6 +12,7 @@
 
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
+#include "common/io/string_hash.h"
 #include "common/parquet/page_encoders.h"
 #include "common/parquet/thrift_writer.h"
 
@@ -155,11 +156,7 @@ struct ChunkState {
     bool plain_pages = false;       // a page PLAIN-encoded
     bool delta_pages = false;       // a page DELTA_BINARY_PACKED
     enum class Dict { undecided, on, off } dict = Dict::undecided;
-    struct Hash {
-        using is_transparent = void;
-        size_t operator()(std::string_view v) const { return std::hash<std::string_view>()(v); }
-    };
-    std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids;
+    std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> ids;
     std::vector<std::string_view> entries;  // keys of ids, in index order
     size_t dict_bytes = 0;
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/io/string_hash.h"
 #include "common/profile/engine_busy.h"
 #include "common/profile/event.h"
 #include "common/profile/interval_union.h"
@@ -62,11 +63,7 @@ public:
         int op_class = 0;  // OpClass of an opcode, computed once per distinct opcode
     };
     // Heterogeneous lookup: no std::string is built to find a key.
-    struct KeyHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-    };
-    using KeyTable = std::unordered_map<std::string, KeyAcc, KeyHash, std::equal_to<>>;
+    using KeyTable = std::unordered_map<std::string, KeyAcc, StringHash, std::equal_to<>>;
 
 private:
     KeyAcc& bump(KeyTable& table, std::string_view key, int64_t dur, bool classify);
@@ -126,7 +123,7 @@ private:
         std::unique_ptr<IntervalUnion> busy;
     };
     void add_to_track(const Event& e);
-    std::unordered_map<std::string, TrackAcc, KeyHash, std::equal_to<>> tracks_;
+    std::unordered_map<std::string, TrackAcc, StringHash, std::equal_to<>> tracks_;
     bool engine_seen_ = false;
     std::string last_track_;
     TrackAcc* last_acc_ = nullptr;

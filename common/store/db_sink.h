@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/io/string_hash.h"
 #include "common/profile/engine_busy.h"
 #include "common/profile/profile_sink.h"
 #include "common/workload/run_record.h"
@@ -133,10 +134,6 @@ private:
     EventRows event_rows_;
     std::vector<TrackIds> queued_tracks_;  // the queued rows' tracks (their tag)
     int64_t first_event_ = 0, last_event_ = 0;
-    struct StringHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-    };
     // By track_key (event.h), built in a reused string: a track change
     // (interleaved engines and queues) costs no allocation.
     std::unordered_map<std::string, TrackIds, StringHash, std::equal_to<>> tracks_;

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/io/string_hash.h"
 #include "common/profile/event.h"
 
 namespace nx {
@@ -55,11 +56,7 @@ public:
 private:
     // Looked up by the event's row name as it is (a string_view): no key
     // is built per event.
-    struct NameHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-    };
-    using Ids = std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>>;
+    using Ids = std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>>;
     std::vector<ProfileTrack> tracks_;
     Ids slice_ids_, counter_ids_;  // by name: a counter and a slice row may share one
     uint32_t overflow_track_ = kNoTrack;
