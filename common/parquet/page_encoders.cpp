@@ -29,18 +29,18 @@ int bit_width(uint32_t max_value) {
     return std::max(w, 1);
 }
 
-template <class T>
-void rle_hybrid(const T* v, size_t n, int width, std::vector<uint32_t>& literals, std::vector<uint8_t>& out) {
-    literals.clear();
-    auto flush_literals = [&]() {
-        if (literals.empty()) return;
-        size_t groups = (literals.size() + 7) / 8;
-        literals.resize(groups * 8, 0);
-        varint(out, (groups << 1) | 1);
-        uint64_t acc = 0;
+namespace {
+
+// Appends n values of `width` bits each (0 to 64), least significant bit
+// first, as both the RLE hybrid's literal groups (8 values) and a delta
+// miniblock (32) are packed: n x width is whole bytes there.
+template <class U>
+void bit_pack(const U* v, size_t n, int width, std::vector<uint8_t>& out) {
+    if (width == 0) return;
+    auto pack = [&](auto acc) {
         int bits = 0;
-        for (uint32_t x : literals) {
-            acc |= static_cast<uint64_t>(x) << bits;
+        for (size_t k = 0; k < n; ++k) {
+            acc |= static_cast<decltype(acc)>(v[k]) << bits;
             bits += width;
             while (bits >= 8) {
                 out.push_back(static_cast<uint8_t>(acc));
@@ -49,6 +49,25 @@ void rle_hybrid(const T* v, size_t n, int width, std::vector<uint32_t>& literals
             }
         }
         if (bits > 0) out.push_back(static_cast<uint8_t>(acc));
+    };
+    // The accumulator holds up to 7 bits left over plus a value.
+    if (width <= 56) pack(uint64_t{0});
+    else pack(static_cast<unsigned __int128>(0));
+}
+
+uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+
+}  // namespace
+
+template <class T>
+void rle_hybrid(const T* v, size_t n, int width, std::vector<uint32_t>& literals, std::vector<uint8_t>& out) {
+    literals.clear();
+    auto flush_literals = [&]() {
+        if (literals.empty()) return;
+        size_t groups = (literals.size() + 7) / 8;
+        literals.resize(groups * 8, 0);
+        varint(out, (groups << 1) | 1);
+        bit_pack(literals.data(), literals.size(), width, out);
         literals.clear();
     };
     const int value_bytes = (width + 7) / 8;
@@ -76,44 +95,6 @@ void rle_hybrid(const T* v, size_t n, int width, std::vector<uint32_t>& literals
 
 template void rle_hybrid<uint8_t>(const uint8_t*, size_t, int, std::vector<uint32_t>&, std::vector<uint8_t>&);
 template void rle_hybrid<uint32_t>(const uint32_t*, size_t, int, std::vector<uint32_t>&, std::vector<uint8_t>&);
-
-namespace {
-
-uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
-
-// Appends 32 values of `width` bits each, least significant bit first.
-template <class U>
-void pack_miniblock(const U* v, int width, std::vector<uint8_t>& out) {
-    if (width == 0) return;
-    if (width <= 56) {
-        uint64_t acc = 0;
-        int bits = 0;
-        for (int k = 0; k < 32; ++k) {
-            acc |= static_cast<uint64_t>(v[k]) << bits;
-            bits += width;
-            while (bits >= 8) {
-                out.push_back(static_cast<uint8_t>(acc));
-                acc >>= 8;
-                bits -= 8;
-            }
-        }
-        return;  // 32 x width bits: whole bytes
-    }
-    // Up to 64 bits a value: the accumulator holds 7 + 64.
-    unsigned __int128 acc = 0;
-    int bits = 0;
-    for (int k = 0; k < 32; ++k) {
-        acc |= static_cast<unsigned __int128>(v[k]) << bits;
-        bits += width;
-        while (bits >= 8) {
-            out.push_back(static_cast<uint8_t>(acc));
-            acc >>= 8;
-            bits -= 8;
-        }
-    }
-}
-
-}  // namespace
 
 template <class T>
 void delta_binary_packed(const T* v, size_t n, std::vector<uint8_t>& out) {
@@ -147,7 +128,7 @@ void delta_binary_packed(const T* v, size_t n, std::vector<uint8_t>& out) {
         }
         // Unused miniblocks of the last block keep a width (0) and no bytes.
         out.insert(out.end(), widths, widths + kMiniblocks);
-        for (size_t j = 0; j < used; ++j) pack_miniblock(deltas + j * kPerMiniblock, widths[j], out);
+        for (size_t j = 0; j < used; ++j) bit_pack(deltas + j * kPerMiniblock, kPerMiniblock, widths[j], out);
     }
 }
 
