@@ -2,7 +2,9 @@
 
 #include <optional>
 #include <set>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "common/dataset/dataset_layout.h"
 #include "common/io/error.h"
@@ -33,10 +35,17 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
     // Every profile an nx writes has a file in every table it knows, in its
     // rank's partition (the profiles file last): a profile without one was
     // written before the table was.
+    // Each table's folder is listed once.
     using Key = std::pair<std::optional<int64_t>, std::string>;  // rank, profile id
+    std::vector<std::vector<dataset::TableFile>> listed;
     std::set<Key> profiles;
-    for (const dataset::TableFile& f : dataset::list_table(root, "profiles")) profiles.insert({f.rank, f.profile_id});
     for (const dataset::Table& t : dataset::tables()) {
+        listed.push_back(dataset::list_table(root, t.name));
+        if (std::string_view(t.name) == "profiles")
+            for (const dataset::TableFile& f : listed.back()) profiles.insert({f.rank, f.profile_id});
+    }
+    for (size_t n = 0; n < dataset::tables().size(); ++n) {
+        const dataset::Table& t = dataset::tables()[n];
         ParquetTableSpec spec;
         spec.name = t.name;
         std::set<Key> with_file;
@@ -48,7 +57,7 @@ DatasetDb::DatasetDb(const std::string& root) : root_(root) {
         // file holds (its name): both prune files.
         spec.constants = {dataset::kPartitionKey, "profile"};
         spec.constant_types = {"INTEGER", "TEXT"};
-        for (const dataset::TableFile& f : dataset::list_table(root, t.name)) {
+        for (const dataset::TableFile& f : listed[n]) {
             ParquetTableFile file{f.path, std::vector<SqlValue>(2), {}};
             if (f.rank) file.constants[0] = *f.rank;  // else NULL, the null partition
             file.constants[1] = f.profile_id;
