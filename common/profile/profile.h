@@ -184,6 +184,9 @@ struct ProfileSummary {
     // "(other)"), busiest first: top_opcodes is its head.  The dataset's
     // opcodes table.
     std::vector<KeyStat> opcodes;
+    // The busiest layers (an instruction's layer, or its HLO name where it
+    // has none; past ProfileMetrics::kMaxKeys distinct, the rest as "(other)",
+    // which the notes say, as for opcodes).
     std::vector<KeyStat> top_layers;
     std::vector<TrackStat> tracks;  // only without engine rows; busiest first, at most 20
     std::vector<QueueTypeStat> dma_queue_types;  // only when the source names queue types

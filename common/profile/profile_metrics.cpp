@@ -626,6 +626,9 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     const auto top = static_cast<std::ptrdiff_t>(std::min(out.opcodes.size(), kTopKeys));
     out.top_opcodes.assign(out.opcodes.begin(), out.opcodes.begin() + top);
     out.top_layers = top_keys(layers_);
+    if (layers_.size() > kMaxKeys)
+        out.notes.push_back("more than " + std::to_string(kMaxKeys) +
+                            " distinct layers: the instructions of the later ones are counted under (other)");
     if (out.engines.empty()) {
         for (auto& [name, acc] : tracks_) out.tracks.push_back({name, acc.process, acc.events, acc.busy->total()});
         std::sort(out.tracks.begin(), out.tracks.end(), [](const TrackStat& a, const TrackStat& b) {

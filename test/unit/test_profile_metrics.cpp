@@ -635,6 +635,27 @@ TEST(ProfileMetrics, PastTheKeyCapTheLaterOpcodesAreOtherAndSaySo) {
     EXPECT_TRUE(noted);
 }
 
+TEST(ProfileMetrics, PastTheKeyCapTheLaterLayersAreOtherAndSaySo) {
+    const int n = static_cast<int>(nx::ProfileMetrics::kMaxKeys) + 5;
+    std::vector<std::string> layers;  // the events' views point here
+    for (int k = 0; k < n; ++k) layers.push_back("layer" + std::to_string(k));
+    std::vector<Event> ev;
+    for (int k = 0; k < n; ++k) {
+        ev.push_back(instr(Engine::vector, k, 1, "Add"));
+        ev.back().layer = layers[static_cast<size_t>(k)];
+    }
+    auto s = summarize(ev);
+    ASSERT_FALSE(s.top_layers.empty());
+    EXPECT_EQ(s.top_layers[0].key, "(other)");  // the 5 past the cap, 5 ns: the busiest
+    EXPECT_EQ(s.top_layers[0].count, 5);
+    auto says = [&](const char* what) {
+        return std::any_of(s.notes.begin(), s.notes.end(),
+                           [&](const std::string& m) { return m.find(what) != std::string::npos; });
+    };
+    EXPECT_TRUE(says("distinct layers"));
+    EXPECT_FALSE(says("distinct opcodes"));  // one opcode, "Add"
+}
+
 TEST(ProfileMetrics, TopLayersFallBackToTheHloName) {
     // enc.0: 10 + 20 = 30 ns; the layer-less event is keyed by its HLO name
     // (%dot.1, 40 ns) and comes first.
