@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "common/profile/event.h"
 #include "common/store/profile_scan.h"
 #include "common/store/table_function.h"
 #include "common/trace/trace_counters.h"
@@ -49,9 +50,11 @@ public:
         if (!queue_.samples.empty()) queue_.samples.pop_front();
         while (queue_.samples.empty() && !done_) {
             if (events_.step()) {
-                int64_t ts = events_.i64(0), end = 0;
-                if (__builtin_add_overflow(ts, events_.i64(1), &end)) end = INT64_MAX;
-                counters_->transfer(ts, end, events_.null(2) ? -1 : events_.i64(2));
+                // The end as the layout takes it (event_end), so the counters
+                // of a profile read back from a database match the ones drawn
+                // while it was converted.
+                int64_t ts = events_.i64(0);
+                counters_->transfer(ts, event_end(ts, events_.i64(1)), events_.null(2) ? -1 : events_.i64(2));
             } else {
                 counters_->finish();
                 done_ = true;
