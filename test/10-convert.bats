@@ -105,7 +105,7 @@ JSON
     nx-convert --to events -o ev.jsonl "$FIXTURES/small.json" >stdout.jsonl
     [ "$(jget stdout.jsonl 'len(r)')" = 1 ]
     [ "$(jget ev.jsonl 'len(r)')" = 62 ]
-    [ ! -e ev.jsonl.tmp.* ] 2>/dev/null || false
+    [ -z "$(find . -name '*.tmp.*')" ]
 }
 
 @test "nx-convert: --output without --to and an unknown --to are usage errors" {

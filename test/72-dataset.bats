@@ -51,6 +51,54 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [ "$(stat -c %Y%N "ds/events/rank=3/$id.parquet")" != "$before" ]
 }
 
+@test "nx-convert --dataset: a profile converted again at another rank leaves nothing at the old one; a killed conversion's temporary files are hidden, and its next conversion removes them" {
+    ranks_tree cap
+    f=cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json
+    nx-convert --dataset ds --rank 3 "$f" >p.jsonl
+    id=$(jget p.jsonl 'r[0]["id"]')
+    # Without a rank (the null partition), then at rank 4 (a re-plan that
+    # ranks anew): every table's file moves, none stays behind.
+    nx-convert --dataset ds "$f" >/dev/null
+    [ "$(find ds -type f -path '*/rank=__HIVE_DEFAULT_PARTITION__/*' -name "$id.parquet" | wc -l)" -eq 11 ]
+    [ "$(find ds -type f | wc -l)" -eq 11 ]
+    nx-convert --dataset ds --rank 4 "$f" >/dev/null
+    [ "$(find ds -type f -path '*/rank=4/*' -name "$id.parquet" | wc -l)" -eq 11 ]
+    [ "$(find ds -type f | wc -l)" -eq 11 ]
+    [ "$(nx-query --dataset ds --sql 'SELECT rank, profile FROM profiles' --format csv | tail -n +2)" = "4,$id" ]
+    # What a conversion of it killed by SIGKILL (no handler runs) left: its
+    # writers' temporary files, hidden (".<file>.tmp.XXXXXX", which ls, globs
+    # and the engines skip: test/70-robustness.bats kills one), beside one of
+    # another profile's.
+    echo partial >"ds/events/rank=4/.$id.parquet.tmp.AbC123"
+    echo partial >"ds/counters/rank=4/.$id.parquet.tmp.dEf456"
+    echo partial >"ds/events/rank=4/.p_0000000000000000.parquet.tmp.gHi789"
+    [ "$(nx-query --dataset ds --sql 'SELECT count(DISTINCT profile) FROM events' --format csv | tail -n 1)" = 1 ]
+    # Its next conversion removes its own, and only those.
+    nx-convert --dataset ds --rank 4 "$f" >/dev/null
+    [ "$(find ds -name '.*')" = "ds/events/rank=4/.p_0000000000000000.parquet.tmp.gHi789" ]
+    [ "$(find ds -type f | wc -l)" -eq 12 ]
+}
+
+@test "nx-query --dataset rank_skew sets each rank against the fastest by the profiler's total time, as nx-report --ranks does, and shows the events' span beside it" {
+    nx-convert --dataset ds --rank 0 "$FIXTURES/parquet/explorer/collective@latest" >/dev/null
+    nx-convert --dataset ds --rank 1 "$FIXTURES/parquet/explorer/matmul@latest" >/dev/null
+    # Explorer's total_time (70 us, 1,037 us) is longer than the span of
+    # the profile's events (67,427 ns, 1,032,501 ns).
+    run nx-query --dataset ds rank_skew --format csv
+    [ "$(echo "$output" | tail -n +2 | cut -d, -f1,4,5,6,10 | tr '\n' ' ')" = "0,70000,1,0,67427 1,1037000,14.8143,967000,1032501 " ]
+    run nx-report ds --ranks --format tsv
+    [ "$(echo "$output" | awk -F'\t' '$1 == "rank" {print $3 "," $5 "," $7}' | tr '\n' ' ')" = "0,70000,0 1,1037000,967000 " ]
+}
+
+@test "nx-query --dataset rank_findings: a rule's findings in message order, so that every engine gives the same rows in the same order" {
+    # lnc2.json: two data_quality and two profiler_warning findings.
+    nx-convert --dataset ds --rank 0 "$FIXTURES/lnc2.json" >/dev/null
+    run nx-query --dataset ds rank_findings --format jsonl
+    [ "$(echo "$output" | jq -r 'select(.rule == "data_quality" or .rule == "profiler_warning") | .rule + ":" + .message[0:16]' | tr '\n' ' ')" = \
+        "data_quality:a physical core' data_quality:the profile lost profiler_warning:the profiler say profiler_warning:the profiler say " ]
+    [ "$(echo "$output" | jq -r 'select(.rule == "profiler_warning") | .message' | LC_ALL=C sort -c && echo sorted)" = sorted ]
+}
+
 @test "nx-convert --dataset: a profile's identity from the runtime's layout, or from its system profile with the offset to host time" {
     ranks_tree cap
     nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json >/dev/null
@@ -279,10 +327,18 @@ for line in open(sys.argv[1]):
     for other in ba.jsonl "--db ba.db" two; do
         [ "$(nx-report $other --ranks --format csv 2>/dev/null)" = "$output" ]
     done
-    # A profile converted again under another rank is in two partitions:
-    # each row counts its own operations once.
-    nx-convert --dataset ds --rank 12 cap/i-0000000000000000_pid_4001/777_instid_0_vnc_1.json >/dev/null
+    # A profile in two partitions (as an nx before 0.1.0's last changes left
+    # one converted again under another rank): each row counts its own
+    # operations once.
+    id=$(nx-query --dataset ds --sql "SELECT profile FROM profiles WHERE rank = 3 AND neff_hash = '777'" --format csv | tail -n 1)
+    for t in profiles metrics engines breakdown utilization collectives findings opcodes tracks events counters; do
+        mkdir -p "ds/$t/rank=12"
+        cp "ds/$t/rank=3/$id.parquet" "ds/$t/rank=12/"
+    done
     [ "$(nx-query --dataset ds rank_collectives --format csv | awk -F, '$1 == 3 && $6 == 777 || $1 == 12 {print $1 ":" $3}' | tr '\n' ' ')" = "3:2 12:2 " ]
+    # Converting it again, under either rank, leaves it at that one only.
+    nx-convert --dataset ds --rank 12 cap/i-0000000000000000_pid_4001/777_instid_0_vnc_1.json >/dev/null
+    [ "$(nx-query --dataset ds rank_collectives --format csv | awk -F, '$1 == 3 && $6 == 777 || $1 == 12 {print $1 ":" $3}' | tr '\n' ' ')" = "12:2 " ]
 }
 
 @test "make dataset (local tasks): plan, tasks, reduce; a profile that fails is named with the command that converts only it; a re-run converts only that" {
@@ -412,9 +468,11 @@ PY
     nx-convert --dataset ds --missing -q >/dev/null
     nx-convert --dataset ds "$FIXTURES/small.json" "$FIXTURES/parquet/explorer/collective@latest" >/dev/null
     # A ranked profile without a NEFF hash (NULL sorts last in both engines'
-    # named queries), and one profile in two rank partitions.
+    # named queries), converted again under another rank.
     nx-convert --dataset ds --rank 1 "$FIXTURES/small.json" >/dev/null
     nx-convert --dataset ds --rank 13 "$(ls cap/i-0000000000000000_pid_4000/*vnc_0.json)" >/dev/null
+    # A profile whose findings tie on rank, profile, severity and rule.
+    nx-convert --dataset ds --rank 14 "$FIXTURES/lnc2.json" >/dev/null
     # Events encoded as they come, one lane a track: two tracks of 30,000
     # (each lane's pages written while the other fills), names that repeat
     # and then outgrow the shared dictionary (PLAIN pages of one lane before

@@ -148,7 +148,9 @@ std::vector<TableFile> list_table(const std::string& root, std::string_view tabl
         for (const fs::directory_entry& f : fs::directory_iterator(part.path(), ec)) {
             std::string name = f.path().filename().string();
             constexpr std::string_view kSuffix = ".parquet";
-            if (!f.is_regular_file(ec) || name.size() <= kSuffix.size() ||
+            // Hidden names ("." and "_", as every engine skips them): a
+            // writer's temporary files among them.
+            if (!f.is_regular_file(ec) || name[0] == '.' || name[0] == '_' || name.size() <= kSuffix.size() ||
                 name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
                 continue;
             out.push_back({f.path().string(), rank, name.substr(0, name.size() - kSuffix.size())});

@@ -53,7 +53,7 @@ struct TableFile {
 };
 // Every file of `table` under `root`, by rank then profile id.  Files that
 // do not follow the layout (another partition key, a non-numeric rank, a
-// temporary file of a writer still at work) are not the dataset's and are
+// hidden name: "." or "_" first, as a writer's temporary file) are not the dataset's and are
 // skipped.  A missing table folder is an empty table.
 std::vector<TableFile> list_table(const std::string& root, std::string_view table);
 

@@ -467,6 +467,42 @@ void make_partition_dirs(const std::string& root, int rank) {
     }
 }
 
+// What an earlier conversion of the profile left outside the files just
+// put in place:
+//  - its files at another rank (converted again after a re-plan, or with
+//    another --rank): the dataset would hold the profile twice, and the
+//    cross-rank answers count it at both.  The profiles file goes first: the
+//    profile leaves the old rank with it.
+//  - the temporary files of one that was killed (SIGKILL, the OOM killer, a
+//    time limit) in the folders this one wrote: hidden names, which every
+//    engine skips, but bytes nobody would remove.
+void remove_earlier_copies(const std::string& root, const std::string& id, int rank) {
+    namespace fs = std::filesystem;
+    const std::vector<dataset::Table>& all = dataset::tables();
+    const std::string here = fs::path(dataset::partition_dir(root, "profiles", rank)).filename().string();
+    const std::string file = id + ".parquet";
+    auto remove = [](const fs::path& path) {
+        std::error_code ec;
+        if (!fs::remove(path, ec) && ec)
+            throw Error("cannot remove an earlier copy of the profile: " + ec.message(), path.string());
+    };
+    std::error_code ec;
+    for (const fs::directory_entry& part : fs::directory_iterator(fs::path(root) / "profiles", ec)) {
+        std::string folder = part.path().filename().string();
+        if (folder == here || folder.rfind(std::string(dataset::kPartitionKey) + "=", 0) != 0 ||
+            !fs::exists(part.path() / file, ec))
+            continue;
+        remove(part.path() / file);
+        for (const dataset::Table& t : all) remove(fs::path(root) / t.name / folder / file);
+    }
+    const std::string leftover = "." + file + ".tmp.";
+    for (const dataset::Table& t : all) {
+        fs::path dir = fs::path(root) / t.name / here;
+        for (const fs::directory_entry& f : fs::directory_iterator(dir, ec))
+            if (f.path().filename().string().rfind(leftover, 0) == 0) remove(f.path());
+    }
+}
+
 }  // namespace
 
 void DatasetSink::begin_profile(const ProfileInfo& info) {
@@ -528,6 +564,7 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
         TableWriter& f = file(all[k].name);
         bytes_ += f.commit(dataset::profile_file(root_, all[k].name, info.rank, info.id));
     }
+    remove_earlier_copies(root_, info.id, info.rank);
     ++profiles_written_;
     written_.push_back({info.id, info.rank});
 }

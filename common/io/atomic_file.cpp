@@ -88,7 +88,12 @@ AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
         if (fd < 0) throw Error(std::string("cannot open: ") + std::strerror(errno), path_);
     } else {
         mode_t mode = output_file_mode(path_);
-        std::string templ = path_ + ".tmp.XXXXXX";
+        // A hidden name beside the file (".<name>.tmp.XXXXXX"): what a killed
+        // writer leaves is skipped by ls, globs and every engine that reads
+        // a folder of files (Spark, Trino, Athena and Arrow skip "." and "_").
+        size_t slash = path_.rfind('/');
+        size_t base = slash == std::string::npos ? 0 : slash + 1;
+        std::string templ = path_.substr(0, base) + "." + path_.substr(base) + ".tmp.XXXXXX";
         fd = mkstemp(templ.data());
         if (fd < 0) throw Error(std::string("cannot create temporary file: ") + std::strerror(errno), path_);
         temp_path_ = templ;

@@ -1,5 +1,5 @@
 // Output files that appear whole or not at all.
-// AtomicFile writes to "<path>.tmp.XXXXXX" in the same directory and renames it
+// AtomicFile writes to ".<name>.tmp.XXXXXX" in the same directory and renames it
 // over <path> on commit() (refusing a path that names an input or a database in
 // use: file_guard.h; keeping an existing file's mode, else honouring the umask); if the process fails, is interrupted (SIGINT/SIGTERM)
 // or the object is destroyed uncommitted, the temporary file is removed.
