@@ -353,6 +353,9 @@ for line in open(sys.argv[1]):
     [[ "$output" == *"convert only those with: nx-convert --dataset $PWD/ds --missing"* ]]
     [ -f ds/ranks.html ]
     [ "$(ls ds/profiles/*/*.parquet | wc -l)" -eq 11 ]
+    # The report it leaves says so at its head, with the command.
+    grep -q "the dataset lacks 1 of its planned profiles (ranks 8" ds/ranks.html
+    grep -q "nx-convert --dataset $PWD/ds --missing" ds/ranks.html
     # The failing task's log names the input.
     grep -q "$bad" ds/_nx/logs/task-*.log
     # Repaired, the command the reduce gave converts only that one.
@@ -363,6 +366,7 @@ for line in open(sys.argv[1]):
     run make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/ds" JOBS=2 PER_TASK=3
     [ "$status" -eq 0 ]
     [ "$(cat ds/_nx/logs/task-*.log | grep -c '0 converted')" -eq 4 ]
+    refute grep -q "the dataset lacks" ds/ranks.html
 }
 
 @test "a plan: runtime layout ranked by instance, process and core (a run folder below the process's too); profile_rank_<i> by name; malformed plans and task numbers refused" {

@@ -262,12 +262,10 @@ void ranks_mode(ModeContext& c) {
         print_note("--ranks: " + std::to_string(grouping.duplicates.size()) + " profile" +
                    (grouping.duplicates.size() == 1 ? " repeats a rank" : "s repeat a rank") +
                    " of its graph and capture, the first: " + grouping.duplicates.front());
-    std::vector<RankAnalysis> analyses;
-    for (const RankCapture& rc : grouping.captures) analyses.push_back(analyse_ranks(rc));
-    c.emit([&](RowWriter& w) { write_rank_rows(analyses, w); },
-           [&](Document& doc) { add_rank_report(doc, analyses); });
     // The reduce of a fan-out: a dataset with a plan must hold every planned
-    // profile; what it lacks is named, with the command that converts only that.
+    // profile; what it lacks is named, with the command that converts only
+    // that, on stderr and at the head of the report, whose ranks it leaves out.
+    std::vector<FindingItem> incomplete;
     for (const std::string& source : c.sources) {
         if (source == "-" || !dataset::is_dataset(source)) continue;
         std::vector<dataset::Missing> missing = dataset::missing_entries(source);
@@ -282,12 +280,21 @@ void ranks_mode(ModeContext& c) {
             }
             list += (list.empty() ? "" : ", ") + std::to_string(r);
         }
-        print_error("the dataset lacks " + std::to_string(missing.size()) + " of its planned profiles (ranks " + list +
-                        "; the first: " + missing.front().plan.input + "); convert only those with: nx-convert --dataset " +
-                        source + " --missing",
-                    source);
+        std::string lacks = "the dataset lacks " + std::to_string(missing.size()) + " of its planned profiles (ranks " +
+                            list + "; the first: " + missing.front().plan.input + ")";
+        std::string command = "nx-convert --dataset " + source + " --missing";
+        print_error(lacks + "; convert only those with: " + command, source);
+        incomplete.push_back({"critical", "incomplete",
+                              source + ": " + lacks + ": the figures below leave them out", "convert only those: " + command});
         c.status = kExitFailure;
     }
+    std::vector<RankAnalysis> analyses;
+    for (const RankCapture& rc : grouping.captures) analyses.push_back(analyse_ranks(rc));
+    c.emit([&](RowWriter& w) { write_rank_rows(analyses, w); },
+           [&](Document& doc) {
+               if (!incomplete.empty()) doc.findings(incomplete);
+               add_rank_report(doc, analyses);
+           });
 }
 
 void compare_mode(ModeContext& c) {
