@@ -62,27 +62,33 @@ std::string pad_to(std::string_view s, size_t width, bool right) {
     return right ? fill + std::string(s) : std::string(s) + fill;
 }
 
-std::string aligned_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
-                          const std::vector<bool>& right, std::string_view indent, bool rule) {
+std::vector<size_t> table_widths(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
     std::vector<size_t> width(header.size());
     for (size_t i = 0; i < header.size(); ++i) width[i] = display_width(header[i]);
     for (const auto& r : rows)
         for (size_t i = 0; i < r.size() && i < width.size(); ++i) width[i] = std::max(width[i], display_width(r[i]));
-    auto is_right = [&](size_t i) { return i < right.size() && right[i]; };
-    auto line_of = [&](const std::vector<std::string>& cells) {
-        std::string line(indent);
-        for (size_t i = 0; i < cells.size() && i < width.size(); ++i)
-            line += (i ? "  " : "") + pad_to(cells[i], width[i], is_right(i));
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        return line + '\n';
-    };
-    std::string text = line_of(header);
+    return width;
+}
+
+std::string table_line(const std::vector<std::string>& cells, const std::vector<size_t>& width,
+                       const std::vector<bool>& right, std::string_view indent) {
+    std::string line(indent);
+    for (size_t i = 0; i < cells.size() && i < width.size(); ++i)
+        line += (i ? "  " : "") + pad_to(cells[i], width[i], i < right.size() && right[i]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line + '\n';
+}
+
+std::string aligned_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                          const std::vector<bool>& right, std::string_view indent, bool rule) {
+    std::vector<size_t> width = table_widths(header, rows);
+    std::string text = table_line(header, width, right, indent);
     if (rule) {
         text += indent;
         for (size_t i = 0; i < header.size(); ++i) text += (i ? "  " : "") + std::string(width[i], '-');
         text += '\n';
     }
-    for (const auto& r : rows) text += line_of(r);
+    for (const auto& r : rows) text += table_line(r, width, right, indent);
     return text;
 }
 
@@ -189,6 +195,7 @@ void RowWriter::columns(std::vector<std::string> names) {
     names_ = std::move(names);
     if (!constant_name_.empty()) names_.push_back(constant_name_);
     numeric_.assign(names_.size(), true);
+    widths_.clear();
     header_done_ = false;
 }
 
@@ -277,9 +284,21 @@ void RowWriter::write_row(const std::vector<Cell>& cells) {
             std::vector<std::string> texts;
             for (size_t i = 0; i < cells.size(); ++i) {
                 texts.push_back(terminal_text(render(cells[i], true), false));
+                if (!widths_.empty()) continue;  // the layout is drawn: it stays
                 if (i < numeric_.size() && cells[i].type != Cell::null && !cells[i].is_number()) numeric_[i] = false;
+                buffered_bytes_ += texts.back().size();
+            }
+            if (!widths_.empty()) {
+                out_.write(table_line(texts, widths_, numeric_, ""));
+                out_.end_record();
+                return;
             }
             buffered_.push_back(std::move(texts));
+            // Past this many rows or bytes the columns are sized from those
+            // and later rows stream in them, so that a result without end (a
+            // recursive query stopped only by --timeout) keeps memory flat.
+            constexpr size_t kSizingRows = 10000, kSizingBytes = 16 << 20;
+            if (buffered_.size() >= kSizingRows || buffered_bytes_ >= kSizingBytes) write_table();
             return;
         }
     }
@@ -291,10 +310,17 @@ void RowWriter::finish() {
         if (!names_.empty()) write_header();
         return;
     }
-    if (format_ != RowFormat::table) return;
+    if (format_ == RowFormat::table && widths_.empty()) write_table();
+}
+
+void RowWriter::write_table() {
     for (std::string& n : names_) n = terminal_text(n, false);
+    widths_ = table_widths(names_, buffered_);
     out_.write(aligned_table(names_, buffered_, numeric_, "", true));
+    out_.end_record();
     buffered_.clear();
+    buffered_.shrink_to_fit();
+    buffered_bytes_ = 0;
 }
 
 }  // namespace nx

@@ -1,7 +1,8 @@
 // Rendering rows of named columns in the output formats every nx tool offers:
 // jsonl (one object per row), table (aligned), csv, tsv, markdown.  Formats
 // are rows of one table (row_format.cpp).  jsonl, csv, tsv and markdown
-// stream; table buffers every row to size its columns.
+// stream; table buffers rows to size its columns (the first 10,000 rows or
+// 16 MiB of a result, after which the rest stream in those columns).
 #pragma once
 
 #include <cstdint>
@@ -64,6 +65,10 @@ std::string pad_to(std::string_view s, size_t width, bool right);
 // with `indent`; with `rule`, a line of dashes under the header.
 std::string aligned_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
                           const std::vector<bool>& right, std::string_view indent, bool rule);
+// Its parts: each column's width (its widest cell), and one line of cells.
+std::vector<size_t> table_widths(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
+std::string table_line(const std::vector<std::string>& cells, const std::vector<size_t>& width,
+                       const std::vector<bool>& right, std::string_view indent);
 // A markdown table's header and alignment lines ("---:" where `right`), and
 // one row; cells go through markdown_text.
 std::string markdown_table_header(const std::vector<std::string>& names, const std::vector<bool>& right);
@@ -92,7 +97,11 @@ private:
     std::vector<std::string> names_;
     std::string constant_name_;
     Cell constant_value_;
+    // table: prints the buffered rows and fixes the columns' widths.
+    void write_table();
     std::vector<std::vector<std::string>> buffered_;
+    size_t buffered_bytes_ = 0;
+    std::vector<size_t> widths_;  // table: set once the buffered rows are printed
     std::vector<bool> numeric_;
     size_t rows_ = 0;
     bool header_done_ = false;

@@ -186,6 +186,38 @@ TEST(RowFormatTable, EmptyResultPrintsHeaderAndRule) {
 
 // ---- names
 
+TEST(RowFormatTable, PastTenThousandRowsTheRestStreamInTheColumnsTheFirstSized) {
+    // A result without end (a recursive query) must not be held whole: the
+    // first 10,000 rows size the columns, the writer lets them go, and later
+    // rows come out as they are given, before finish().
+    Captured cap;
+    nx::RowWriter w(nx::RowFormat::table, cap.out());
+    w.columns({"n", "name"});
+    for (int i = 0; i < 9999; ++i) w.row({num(i), txt("ab")});
+    EXPECT_EQ(cap.text(), "");  // still sizing
+    w.row({num(9999), txt("ab")});
+    std::string head = cap.text();
+    EXPECT_EQ(head.substr(0, 31), "   n  name\n" "----  ----\n" "   0  ab\n");
+    EXPECT_NE(head.find("9999  ab\n"), std::string::npos);
+    // Later rows keep those widths, a wider cell pushing its line out.
+    w.row({num(123456), txt("a longer name")});
+    w.finish();
+    std::string all = cap.text();
+    EXPECT_EQ(all.substr(head.size()), "123456  a longer name\n");
+}
+
+TEST(RowFormatTable, SixteenMebibytesOfCellsAlsoEndTheSizing) {
+    Captured cap;
+    nx::RowWriter w(nx::RowFormat::table, cap.out());
+    w.columns({"t"});
+    std::string big(1 << 20, 'x');
+    for (int i = 0; i < 15; ++i) w.row({txt(big)});
+    EXPECT_EQ(cap.text(), "");
+    w.row({txt(big)});
+    // "t", a rule as wide as a cell, and the 16 rows.
+    EXPECT_EQ(cap.text().size(), 2 + ((1 << 20) + 1) + 16 * ((1 << 20) + 1));
+}
+
 TEST(RowFormatNames, ParsesEveryFormatName) {
     EXPECT_EQ(nx::parse_row_format("jsonl"), nx::RowFormat::jsonl);
     EXPECT_EQ(nx::parse_row_format("table"), nx::RowFormat::table);
