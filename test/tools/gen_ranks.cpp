@@ -124,8 +124,13 @@ private:
     std::string buf_;
 };
 
-constexpr const char* kRows[][2] = {{"TensorMatrix", "MATMUL"}, {"Vector", "TENSOR_TENSOR"},
-                                    {"Scalar", "ACTIVATION"},   {"GpSimd", "IOTA"}};
+// label, subgroup, opcode, as neuron-profile writes them: a matmul's label
+// is TensorMatrix and its subgroup (the engine's row) Tensor, as in the
+// trn2 profiles real tools wrote.
+constexpr const char* kRows[][3] = {{"TensorMatrix", "Tensor", "MATMUL"},
+                                    {"Vector", "Vector", "TENSOR_TENSOR"},
+                                    {"Scalar", "Scalar", "ACTIVATION"},
+                                    {"GpSimd", "GpSimd", "IOTA"}};
 constexpr int64_t kStart = 1000;        // every rank's first instruction
 constexpr int64_t kInstrNs = 100;       // each instruction's duration
 constexpr int64_t kAllReduceNs = 2000;  // an all-reduce after the last rank arrives
@@ -163,10 +168,10 @@ int main(int argc, char** argv) {
             for (long i = 0; i < per_iteration; ++i) {
                 const auto& row = kRows[i % 4];
                 int64_t dur = kInstrNs + (straggler && i == slow_instruction ? late : 0);
-                out.printf("%s{\"timestamp\": %lld, \"duration\": %lld, \"label\": \"%s\", \"opcode\": \"%s\", "
-                           "\"layer\": \"model/layers.%ld/mlp\"}\n",
+                out.printf("%s{\"timestamp\": %lld, \"duration\": %lld, \"label\": \"%s\", \"subgroup\": \"%s\", "
+                           "\"opcode\": \"%s\", \"layer\": \"model/layers.%ld/mlp\"}\n",
                            first ? "" : ",", static_cast<long long>(t), static_cast<long long>(dur), row[0], row[1],
-                           i * 8 / per_iteration);
+                           row[2], i * 8 / per_iteration);
                 first = false;
                 t += dur;
             }
