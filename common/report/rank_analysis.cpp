@@ -19,13 +19,14 @@ namespace {
 
 // The engine, or the phase of the breakdown, whose time differs most between
 // the straggler and the fastest rank: what the straggler spent its time on.
-std::string explaining_engine(const RankRow& slow, const RankRow& fast) {
+// The figure of `slow` that differs most from `fast`'s, and by how much.
+std::pair<std::string, int64_t> explaining_change(const RankRow& slow, const RankRow& fast) {
     std::string best;
     int64_t most = 0;
     auto consider = [&](const std::string& what, int64_t d) {
         if (std::llabs(d) > std::llabs(most)) {
             most = d;
-            best = what + " " + (d >= 0 ? "+" : "") + format_ns(static_cast<double>(d));
+            best = what;
         }
     };
     for (Engine e : compared_engines())
@@ -34,7 +35,7 @@ std::string explaining_engine(const RankRow& slow, const RankRow& fast) {
         consider("idle time", slow.breakdown->idle_ns - fast.breakdown->idle_ns);
         consider("exposed DMA time", slow.breakdown->dma_exposed_ns - fast.breakdown->dma_exposed_ns);
     }
-    return best;
+    return {best, most};
 }
 
 double median_of(std::vector<double> v) {
@@ -304,7 +305,8 @@ RankAnalysis analyse_ranks(const RankCapture& capture) {
                                : "its collectives could not be matched across ranks: " + a.unmatched_reason;
     }
     if (a.straggler >= 0 && static_cast<size_t>(a.straggler) != a.fastest)
-        a.straggler_engine = explaining_engine(a.rows[static_cast<size_t>(a.straggler)], a.rows[a.fastest]);
+        std::tie(a.straggler_change, a.straggler_change_ns) =
+            explaining_change(a.rows[static_cast<size_t>(a.straggler)], a.rows[a.fastest]);
     find_missing_ranks(a);
     return a;
 }

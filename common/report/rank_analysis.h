@@ -68,7 +68,11 @@ struct RankAnalysis {
     std::string straggler_note;      // why by total time
     std::string most_variable;       // "AllReduce #3"
     double start_spread_ns = 0;      // its latest minus earliest normalised start
-    std::string straggler_engine;    // the engine (or phase) that explains it
+    // The engine (or phase) that explains it: the figure that differs most
+    // from the fastest rank's ("tensor busy time", "idle time") and by how
+    // much (ns; negative: less than the fastest).  Empty when none differs.
+    std::string straggler_change;
+    int64_t straggler_change_ns = 0;
     // The job's world size when every rank's profile says it (PyTorch's
     // distributedInfo), and the ranks below it that no profile is of.
     int64_t world_size = -1;

@@ -56,9 +56,10 @@ std::string summary_text(const RankAnalysis& a) {
                     format_ns(a.start_spread_ns) + " after the earliest rank (start times from each rank's own start).";
         else
             text += ", the slowest (" + a.straggler_note + ").";
-        if (!a.straggler_engine.empty())
+        if (!a.straggler_change.empty())
             text += " Against rank " + std::to_string(a.rows[a.fastest].rank) + " its largest change is " +
-                    a.straggler_engine + ".";
+                    a.straggler_change + " " + (a.straggler_change_ns >= 0 ? "+" : "") +
+                    format_ns(static_cast<double>(a.straggler_change_ns)) + ".";
     } else if (a.rows.size() > 1) {
         text += " No straggler.";
     }
@@ -218,9 +219,19 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
 void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out) {
     out.columns({"kind", "capture", "rank", "profile", "total_ns", "vs_fastest", "behind_ns", "straggler",
                  "collective_ops", "collective_ns", "collective_percent", "compute_ns", "overlap_percent",
-                 "dma_exposed_ns", "idle_ns", "wait_ns", "latest_collectives", "neff_hash", "iterations", "steps"});
+                 "dma_exposed_ns", "idle_ns", "wait_ns", "latest_collectives", "neff_hash", "iterations", "steps",
+                 "straggler_basis", "straggler_change", "straggler_change_ns", "most_variable_collective",
+                 "start_spread_ns"});
     for (const RankAnalysis& a : captures) {
         double fast = a.rows[a.fastest].total_ns;
+        // The capture's straggler figures, on each of its rows (as its graph
+        // and steps are): what the text report says of it.
+        bool straggler = a.straggler >= 0, by_collectives = straggler && a.straggler_basis == "collectives";
+        Cell basis = straggler ? Cell::of_text(a.straggler_basis) : Cell{};
+        Cell change = straggler && !a.straggler_change.empty() ? Cell::of_text(a.straggler_change) : Cell{};
+        Cell change_ns = straggler && !a.straggler_change.empty() ? Cell::of_int(a.straggler_change_ns) : Cell{};
+        Cell variable = by_collectives ? Cell::of_text(a.most_variable) : Cell{};
+        Cell spread = by_collectives ? Cell::of_real(a.start_spread_ns) : Cell{};
         for (size_t i = 0; i < a.rows.size(); ++i) {
             const RankRow& r = a.rows[i];
             const TimeBreakdown* b = r.breakdown;
@@ -237,7 +248,7 @@ void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out) 
                      b ? Cell::of_int(b->dma_exposed_ns) : Cell{}, b ? Cell::of_int(b->idle_ns) : Cell{},
                      r.wait_ns >= 0 ? Cell::of_int(r.wait_ns) : Cell{}, Cell::of_int(r.latest_count),
                      a.graph.empty() ? Cell{} : Cell::of_text(a.graph), Cell::of_int(static_cast<int64_t>(a.iterations)),
-                     a.steps.empty() ? Cell{} : Cell::of_text(a.steps)});
+                     a.steps.empty() ? Cell{} : Cell::of_text(a.steps), basis, change, change_ns, variable, spread});
         }
     }
     out.finish();
