@@ -180,7 +180,7 @@ JSON
     mkdir empty
     run nx-convert empty
     [ "$status" -eq 1 ]
-    [[ "$output" == *"no profile_rank_<i> files"* ]]
+    [[ "$output" == *"empty: no profile in the tree (Explorer profile directories, "*", profile_rank_<i> files, "* ]]
 }
 
 fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"

@@ -215,6 +215,11 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     nx-report records.jsonl --ranks --format csv >from_records.csv
     diff from_dataset.csv from_db.csv
     diff from_dataset.csv from_records.csv
+    # The tree itself into a database: each profile with the rank its plan
+    # gives it, as the dataset's.
+    nx-convert --db tree.db cap -q >/dev/null
+    nx-report --db tree.db --ranks --format csv >from_tree.csv
+    diff from_dataset.csv from_tree.csv
     # Two processes' profiles of one file name are two names.
     [ "$(nx-query --dataset ds --sql 'SELECT count(DISTINCT name), count(*) FROM profiles' --format csv | tail -n 1)" = 12,12 ]
     # The injected straggler, found.

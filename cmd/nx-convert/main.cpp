@@ -58,7 +58,8 @@ const nx::ToolSpec kSpec = {
     "output; neuron-profile JSON of SDK <= 2.33, summary-json, Neuron Explorer system profiles,\n"
     "Chrome trace JSON (PyTorch profiler traces: threads, GPU streams, flows, ranks, c10d\n"
     "collectives), nx event JSONL; .gz too; NTFF with --neff; a directory of\n"
-    "profile_rank_<i> files; capture records on stdin), computes summary metrics, and writes\n"
+    "profile_rank_<i> files, or a capture tree, each profile ranked as --plan ranks it; capture\n"
+    "records on stdin), computes summary metrics, and writes\n"
     "profile records on stdout, events with --to events, a trace for Perfetto UI with --to pftrace\n"
     "(or chrome://tracing with --to chrome-json), loads a study database with --db, and writes\n"
     "each profile into a Hive-partitioned Parquet dataset with --dataset (DuckDB, Spark, Trino read it).",

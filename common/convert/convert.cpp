@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "common/io/diag.h"
+#include "common/convert/fanout_plan.h"
 #include "common/convert/record_paths.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
@@ -273,7 +274,7 @@ void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo&
         else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".neff") == 0) neffs.push_back(dir + "/" + name);
     }
     closedir(d);
-    if (files.empty()) throw Error("no profile_rank_<i> files (.ntff, .json, .json.gz) in the directory", dir);
+    if (files.empty()) return convert_capture_tree(dir, base);
     std::sort(files.begin(), files.end());
     std::string neff = options_.neff;
     if (neff.empty() && neffs.size() == 1) neff = neffs.front();
@@ -285,6 +286,24 @@ void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo&
         const std::string path = dir + "/" + name;
         const std::string format = name.find(".ntff") != std::string::npos ? "ntff" : options_.format;
         convert_part([&] { convert_one(path, format, b, neff); });
+    }
+}
+
+void Converter::convert_capture_tree(const std::string& dir, const ProfileInfo& base) {
+    // Planned as make dataset plans it (nx-convert --plan): each profile with
+    // its worker's rank, so a database of a tree holds the ranks a dataset
+    // of the same tree does.  Throws, naming what a tree may hold, when it
+    // holds none.
+    std::vector<PlanEntry> plan = plan_capture_tree(dir);
+    stats_.inputs += static_cast<int>(plan.size()) - 1;
+    error_counts().set_total(ErrorKind::failed_input, stats_.inputs);
+    for (const PlanEntry& e : plan) {
+        ProfileInfo b = base;
+        b.rank = e.rank;
+        convert_part([&] {
+            if (is_directory(e.input)) import_explorer(e.input, b, real_path(e.input));
+            else convert_one(e.input, options_.format, b, e.neff.empty() ? options_.neff : e.neff);
+        });
     }
 }
 

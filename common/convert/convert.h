@@ -59,6 +59,9 @@ private:
     // keep_going is reported and skipped while the others are read.
     void convert_part(const std::function<void()>& part);
     void convert_directory(const std::string& dir_arg, const ProfileInfo& base);
+    // A directory without profile_rank_<i> files: a capture tree, each
+    // profile with the rank its plan gives it (fanout_plan.h).
+    void convert_capture_tree(const std::string& dir, const ProfileInfo& base);
     // A capture directory: each NTFF with the NEFF of its hash (capture_pairs.h).
     void convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,
                                    const ProfileInfo& base);
