@@ -99,7 +99,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     [ "$(echo "$output" | jq -r 'select(.rule == "profiler_warning") | .message' | LC_ALL=C sort -c && echo sorted)" = sorted ]
 }
 
-@test "nx-convert --dataset: a profile's identity from the runtime's layout, or from its system profile with the offset to host time" {
+@test "nx-convert --dataset: a profile's identity from the runtime's layout, or from its system profile with the offset to host time, and what the profile says of itself" {
     ranks_tree cap
     nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json >/dev/null
     [ "$(nx-query --dataset ds --sql 'SELECT instance_id, process_id, logical_core, neff_hash, clock_offset_ns FROM profiles' --format csv | tail -n 1)" = \
@@ -113,6 +113,15 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     nx-convert --dataset dp "$D/profiles/global/dp_nc0@latest" >/dev/null
     [ "$(nx-query --dataset dp --sql 'SELECT instance_id, process_id, logical_core, clock_offset_ns, worker_gid FROM profiles' --format csv | tail -n 1)" = \
         "i-0def,5151,0,$want,16" ]
+    # What a profile says of itself, whatever its path, under the profiler's
+    # names: neuron-profile's summary and NEFF header (lnc2.json, as 2.28
+    # writes them on a trn2, given the hash the real one's header has), and
+    # Explorer's Metadata.
+    jq '.neff_header[0].hash = "427efdc00a1c195bb481a02b64e8d5e4"' "$FIXTURES/lnc2.json" >lnc2.json
+    nx-convert --dataset own lnc2.json >/dev/null
+    nx-convert --dataset own "$FIXTURES/parquet/explorer/matmul@latest" >/dev/null
+    [ "$(nx-query --dataset own --sql 'SELECT name, instance_type, neuron_device_idx, neuroncore_idx, neff_header_hash, neff_hash FROM profiles ORDER BY name' --format csv | tail -n +2 | tr '\n' ' ')" = \
+        "lnc2,trn2.3xlarge,0,4,427efdc00a1c195bb481a02b64e8d5e4, matmul,trn2.48xlarge,0,0,, " ]
 }
 
 @test "nx-convert --dataset: a profile that fails leaves none of its files; --keep-going writes the others" {

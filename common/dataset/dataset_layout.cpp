@@ -95,6 +95,8 @@ std::vector<Table> make_tables() {
           {"instance_id", ValueType::string, kNullable}, {"process_id", ValueType::int64, kNullable},
           {"worker_gid", ValueType::int64, kNullable}, {"logical_core", ValueType::int64, kNullable},
           {"physical_cores", ValueType::int64, kNullable}, {"neff_hash", ValueType::string, kNullable},
+          {"instance_type", ValueType::string, kNullable}, {"neuron_device_idx", ValueType::int64, kNullable},
+          {"neuroncore_idx", ValueType::int64, kNullable}, {"neff_header_hash", ValueType::string, kNullable},
           {"clock_offset_ns", ValueType::int64, kNullable},
           {"capture_settings", ValueType::string, kNullable, kNoStats}, {"capture_dir", ValueType::string, kRequired},
           {"first_step", ValueType::int64, kNullable}, {"last_step", ValueType::int64, kNullable},

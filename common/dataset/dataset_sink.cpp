@@ -204,26 +204,49 @@ void write_tracks(TableWriter& tracks, const TrackTable& table) {
 // the device-to-host offset nx aligned it with.
 // And how it was captured: the capture record's "capture" object (nx-capture
 // writes the profiler's settings there), as JSON text.
+// And what the profile says of where it ran and what, under the profiler's
+// own names, whatever its path: neuron-profile JSON's summary (instance_type,
+// nd_idx, nc_idx) and NEFF header (neff_header[0].hash), Explorer's Metadata
+// (instance_type, neuron_device_idx, neuroncore_idx).
 struct Identity {
     RuntimePath where;
     std::optional<int64_t> clock_offset_ns;
     std::optional<std::string> capture_settings;
     std::optional<int64_t> worker_gid;
+    std::string instance_type, neff_header_hash;
+    std::optional<int64_t> device_idx, core_idx;
 };
 
 Identity identity_of(const ProfileInfo& info) {
-    Identity id{runtime_path_of_source(info.source), std::nullopt, std::nullopt, std::nullopt};
+    Identity id{runtime_path_of_source(info.source), std::nullopt, std::nullopt, std::nullopt, {}, {}, {}, {}};
     rapidjson::Document carried = carried_document(info);
-    if (auto c = carried.FindMember("capture"); c != carried.MemberEnd() && c->value.IsObject())
-        id.capture_settings = to_json(c->value);
-    auto sys = carried.FindMember("system_profile");
-    if (sys == carried.MemberEnd() || !sys->value.IsObject()) return id;
-    const rapidjson::Value& row = sys->value;
     auto int_of = [&](const rapidjson::Value& obj, const char* key) -> std::optional<int64_t> {
         auto m = obj.FindMember(key);
         if (m == obj.MemberEnd() || !m->value.IsInt64()) return std::nullopt;
         return m->value.GetInt64();
     };
+    auto text_of = [&](const rapidjson::Value& obj, const char* key) -> std::string {
+        auto m = obj.FindMember(key);
+        return m != obj.MemberEnd() && m->value.IsString() ? m->value.GetString() : "";
+    };
+    if (auto f = carried.FindMember("summary_fields"); f != carried.MemberEnd() && f->value.IsObject()) {
+        id.instance_type = text_of(f->value, "instance_type");
+        id.device_idx = int_of(f->value, "nd_idx");
+        id.core_idx = int_of(f->value, "nc_idx");
+    }
+    if (auto m = carried.FindMember("metadata"); m != carried.MemberEnd() && m->value.IsObject()) {
+        if (id.instance_type.empty()) id.instance_type = text_of(m->value, "instance_type");
+        if (!id.device_idx) id.device_idx = int_of(m->value, "neuron_device_idx");
+        if (!id.core_idx) id.core_idx = int_of(m->value, "neuroncore_idx");
+    }
+    if (auto h = carried.FindMember("neff_header");
+        h != carried.MemberEnd() && h->value.IsArray() && !h->value.Empty() && h->value[0].IsObject())
+        id.neff_header_hash = text_of(h->value[0], "hash");
+    if (auto c = carried.FindMember("capture"); c != carried.MemberEnd() && c->value.IsObject())
+        id.capture_settings = to_json(c->value);
+    auto sys = carried.FindMember("system_profile");
+    if (sys == carried.MemberEnd() || !sys->value.IsObject()) return id;
+    const rapidjson::Value& row = sys->value;
     if (auto m = row.FindMember("instance_id"); id.where.instance_id.empty() && m != row.MemberEnd() && m->value.IsString())
         id.where.instance_id = m->value.GetString();
     if (auto v = int_of(row, "process_id"); id.where.process_id < 0 && v) id.where.process_id = *v;
@@ -252,6 +275,10 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
     t.int64_or_null("logical_core", where.logical_core, where.logical_core >= 0);
     t.int64_or_null("physical_cores", info.core.physical_cores, info.core.physical_cores > 0);
     t.text("neff_hash", where.neff_hash);
+    t.text("instance_type", id.instance_type);
+    t.int64_or_null("neuron_device_idx", id.device_idx.value_or(0), id.device_idx.has_value());
+    t.int64_or_null("neuroncore_idx", id.core_idx.value_or(0), id.core_idx.has_value());
+    t.text("neff_header_hash", id.neff_header_hash);
     t.int64_or_null("clock_offset_ns", id.clock_offset_ns.value_or(0), id.clock_offset_ns.has_value());
     if (id.capture_settings) t.text("capture_settings", *id.capture_settings);
     w.set_string(t.col("capture_dir"), capture_directory(info.source));
