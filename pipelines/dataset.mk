@@ -7,6 +7,8 @@
 #   DATASET/_nx/plan.tsv   nx-convert --plan: every profile with its rank
 #   DATASET/<table>/...    the dataset (nx(7) DATASET), written by the tasks
 #   DATASET/_nx/done/<n>   plan entry n converted (a re-run skips it)
+#   DATASET/_nx/at/<id>    the partition a profile is in (its conversion at
+#                          another rank removes the files there)
 #   DATASET/_nx/logs/      each task's log (Slurm: task-<i>.log, reduce.log)
 #   DATASET/ranks.html     the reduce: nx-report DATASET --ranks
 #

@@ -13,6 +13,9 @@ load slurm/helper
 # A 12-rank tree; rank 5 reaches each of the 4 all-reduces 3 us late, so every
 # other rank waits 4 x 3 us = 12 us in collectives.
 ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4 --straggler 5 --late 3000; }
+# The files of a dataset's tables (not its _nx bookkeeping: plan, done
+# markers, each profile's partition index).
+table_files() { find "$1" -path "$1/_nx" -prune -o -type f -print; }
 
 @test "test-gen_ranks: --help prints its usage; an option where OUT belongs, or a value that is not a number, is refused and writes nothing" {
     run --separate-stderr test-gen_ranks --help
@@ -39,7 +42,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
         [ -f "ds/$t/rank=3/$id.parquet" ] || { echo "no $t file"; false; }
     done
     # Nothing else: no temporary files, no other partition.
-    [ "$(find ds -type f | wc -l)" -eq 11 ]
+    [ "$(table_files ds | wc -l)" -eq 11 ]
     # A profile without a rank goes to the null partition.
     nx-convert --dataset ds "$FIXTURES/small.json" >/dev/null
     [ "$(find ds/profiles -path '*rank=__HIVE_DEFAULT_PARTITION__/*.parquet' | wc -l)" -eq 1 ]
@@ -47,7 +50,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     before=$(stat -c %Y%N "ds/events/rank=3/$id.parquet")
     sleep 1
     nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json >/dev/null
-    [ "$(find ds -type f | wc -l)" -eq 22 ]
+    [ "$(table_files ds | wc -l)" -eq 22 ]
     [ "$(stat -c %Y%N "ds/events/rank=3/$id.parquet")" != "$before" ]
 }
 
@@ -60,11 +63,13 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     # ranks anew): every table's file moves, none stays behind.
     nx-convert --dataset ds "$f" >/dev/null
     [ "$(find ds -type f -path '*/rank=__HIVE_DEFAULT_PARTITION__/*' -name "$id.parquet" | wc -l)" -eq 11 ]
-    [ "$(find ds -type f | wc -l)" -eq 11 ]
+    [ "$(table_files ds | wc -l)" -eq 11 ]
     nx-convert --dataset ds --rank 4 "$f" >/dev/null
     [ "$(find ds -type f -path '*/rank=4/*' -name "$id.parquet" | wc -l)" -eq 11 ]
-    [ "$(find ds -type f | wc -l)" -eq 11 ]
+    [ "$(table_files ds | wc -l)" -eq 11 ]
     [ "$(nx-query --dataset ds --sql 'SELECT rank, profile FROM profiles' --format csv | tail -n +2)" = "4,$id" ]
+    # Where it is, noted for its next conversion (not a look into every rank).
+    [ "$(cat "ds/_nx/at/$id")" = rank=4 ]
     # What a conversion of it killed by SIGKILL (no handler runs) left: its
     # writers' temporary files, hidden (".<file>.tmp.XXXXXX", which ls, globs
     # and the engines skip: test/70-robustness.bats kills one), beside one of
@@ -76,7 +81,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     # Its next conversion removes its own, and only those.
     nx-convert --dataset ds --rank 4 "$f" >/dev/null
     [ "$(find ds -name '.*')" = "ds/events/rank=4/.p_0000000000000000.parquet.tmp.gHi789" ]
-    [ "$(find ds -type f | wc -l)" -eq 12 ]
+    [ "$(table_files ds | wc -l)" -eq 12 ]
 }
 
 @test "nx-query --dataset rank_skew sets each rank against the fastest by the profiler's total time, as nx-report --ranks does, and shows the events' span beside it" {
@@ -136,7 +141,7 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
     run nx-convert --dataset ds --keep-going "$bad" "$good"
     [ "$status" -eq 1 ]
     [ "$(find ds -name '*.parquet' | wc -l)" -eq 11 ]
-    [ "$(find ds -type f | grep -vc '\.parquet$')" -eq 0 ]
+    [ "$(table_files ds | grep -vc '\.parquet$')" -eq 0 ]
 }
 
 @test "nx-query --dataset: the named queries give the injected straggler's figures; a rank filter opens only that rank's files" {
@@ -660,7 +665,7 @@ threads_while_waiting() {
         find cap -name '*.json' | sort | xargs nx-convert --threads $n --dataset t$n -q >/dev/null
         find cap -name '*.json' | sort | xargs nx-convert --threads $n --db t$n.db -q >/dev/null
     done
-    [ "$(find t1 -type f | wc -l)" -eq 132 ]
+    [ "$(table_files t1 | wc -l)" -eq 132 ]
     diff -r t1 t2
     # (A profile's imported_at is the clock's.)
     for t in profile track event counter metric engine_stat; do

@@ -62,6 +62,10 @@ namespace dataset {
 
 std::string plan_path(const std::string& root) { return root + "/_nx/plan.tsv"; }
 
+std::string partition_index_path(const std::string& root, std::string_view profile_id) {
+    return root + "/_nx/at/" + std::string(profile_id);
+}
+
 std::string done_path(const std::string& root, const PlanEntry& entry) {
     // The entry's own hash (FNV-1a): stable when the tree is planned again.
     uint64_t h = 1469598103934665603ull;

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,9 @@ std::pair<size_t, size_t> task_range(size_t entries, int task, int tasks);
 namespace dataset {
 
 std::string plan_path(const std::string& root);
+// Where a profile's partition is noted ("rank=3"): DIR/_nx/at/<id>.  Its next
+// conversion at another rank removes the files at this one.
+std::string partition_index_path(const std::string& root, std::string_view profile_id);
 // The marker of a plan entry.
 std::string done_path(const std::string& root, const PlanEntry& entry);
 // A profile an entry wrote: its id and the rank it went to (a PyTorch

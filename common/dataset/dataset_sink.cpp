@@ -1,11 +1,14 @@
 #include "common/dataset/dataset_sink.h"
 
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <system_error>
 
 #include "common/dataset/dataset_layout.h"
+#include "common/dataset/dataset_plan.h"
 #include "common/import/runtime_path.h"
+#include "common/io/atomic_file.h"
 #include "common/io/error.h"
 #include "common/io/version.h"
 #include "common/parquet/parquet_writer.h"
@@ -498,8 +501,12 @@ void make_partition_dirs(const std::string& root, int rank) {
 // put in place:
 //  - its files at another rank (converted again after a re-plan, or with
 //    another --rank): the dataset would hold the profile twice, and the
-//    cross-rank answers count it at both.  The profiles file goes first: the
-//    profile leaves the old rank with it.
+//    cross-rank answers count it at both.  Each profile's partition is kept
+//    in DIR/_nx/at/<id> (a line, "rank=3"), so finding the old one costs a
+//    read, not a look into every rank's folder (a thousand metadata
+//    operations a profile on a shared volume).  The profiles file goes
+//    first: the profile leaves the old rank with it.  A profile converted
+//    by an nx before the index has none: its old copy is not found.
 //  - the temporary files of one that was killed (SIGKILL, the OOM killer, a
 //    time limit) in the folders this one wrote: hidden names, which every
 //    engine skips, but bytes nobody would remove.
@@ -513,14 +520,25 @@ void remove_earlier_copies(const std::string& root, const std::string& id, int r
         if (!fs::remove(path, ec) && ec)
             throw Error("cannot remove an earlier copy of the profile: " + ec.message(), path.string());
     };
+    const std::string index = dataset::partition_index_path(root, id);
     std::error_code ec;
-    for (const fs::directory_entry& part : fs::directory_iterator(fs::path(root) / "profiles", ec)) {
-        std::string folder = part.path().filename().string();
-        if (folder == here || folder.rfind(std::string(dataset::kPartitionKey) + "=", 0) != 0 ||
-            !fs::exists(part.path() / file, ec))
-            continue;
-        remove(part.path() / file);
-        for (const dataset::Table& t : all) remove(fs::path(root) / t.name / folder / file);
+    std::string before;
+    // Read as the dataset's bookkeeping, not as an input (the output guard
+    // refuses to write over what a process read: it rewrites this file).
+    if (std::ifstream in(index); in) std::getline(in, before);
+    // Only a partition folder's name (nothing with a slash or a dot path).
+    bool folder = before.rfind(std::string(dataset::kPartitionKey) + "=", 0) == 0 &&
+                  before.find('/') == std::string::npos && before != here;
+    if (folder) {
+        remove(fs::path(root) / "profiles" / before / file);
+        for (const dataset::Table& t : all) remove(fs::path(root) / t.name / before / file);
+    }
+    if (before != here) {
+        fs::create_directories(fs::path(index).parent_path(), ec);
+        if (ec) throw Error("cannot create the dataset's partition index: " + ec.message(), index);
+        AtomicFile out(index);
+        out.out().write(here + "\n");
+        out.commit();
     }
     const std::string leftover = "." + file + ".tmp.";
     for (const dataset::Table& t : all) {
