@@ -106,6 +106,11 @@ JSON
     [ "$(jget stdout.jsonl 'len(r)')" = 1 ]
     [ "$(jget ev.jsonl 'len(r)')" = 62 ]
     [ -z "$(find . -name '*.tmp.*')" ]
+    # A name too long for its hidden temporary name beside it (255 bytes).
+    long=$(printf 'e%.0s' $(seq 250))
+    nx-convert --to events -o "$long" "$FIXTURES/small.json" >/dev/null
+    [ "$(jget "$long" 'len(r)')" = 62 ]
+    [ -z "$(find . -name '*.tmp.*')" ]
 }
 
 @test "nx-convert: --output without --to and an unknown --to are usage errors" {
@@ -264,6 +269,8 @@ fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"
     grep -q -- "view -n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_2/222_instid_0_vnc_1.ntff " calls
     [ "$(grep -c -- "-n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_1" calls)" = 0 ]
     [ "$(sqlite3 s.db 'SELECT count(*) FROM profile')" = 3 ]
+    # Each with its worker's rank, as nx-convert --plan ranks the tree.
+    [ "$(jget o.jsonl '[x["rank"] for x in r]')" = "[0, 1, 2]" ]
     # An NTFF and a NEFF whose names carry different hashes are refused, as
     # Neuron Explorer refuses a NEFF/NTFF UUID mismatch.
     run nx-convert --neff out/i-0abc_pid_2/neff_222.neff out/i-0abc_pid_1/111_instid_0_vnc_0.ntff

@@ -252,7 +252,7 @@ PY
     grep -q '^# Profile small' report.md
     nx-report --db s.db -o findings.csv
     head -n 1 findings.csv | grep -q '^kind,profile,name,rule'
-    [ -z "$(ls | grep '\.tmp\.')" ]
+    [ -z "$(ls -A | grep '\.tmp\.')" ]
 }
 
 @test "nx-report --rules lists every rule of the table with its condition" {

@@ -242,7 +242,8 @@ with gzip.open("huge.json.gz", "wb") as f:
     wait
     [ -p pipe2 ]
     [ -s from-pipe.pftrace ]
-    ls | grep -v -q '\.tmp\.' || { ls; false; }
+    # No temporary file beside the pipe (a device or FIFO is written in place).
+    [ -z "$(ls -A | grep '\.tmp\.')" ] || { ls -A; false; }
 }
 
 # A profile whose names carry a formula, HTML, ESC and CR.

@@ -77,11 +77,16 @@ table_files() { find "$1" -path "$1/_nx" -prune -o -type f -print; }
     echo partial >"ds/events/rank=4/.$id.parquet.tmp.AbC123"
     echo partial >"ds/counters/rank=4/.$id.parquet.tmp.dEf456"
     echo partial >"ds/events/rank=4/.p_0000000000000000.parquet.tmp.gHi789"
+    # And one written after the next conversion begins: another process
+    # converting the same profile at that moment (a scheduler's requeue).
+    echo writing >"ds/counters/rank=4/.$id.parquet.tmp.LiVe12"
+    touch -d '+1 hour' "ds/counters/rank=4/.$id.parquet.tmp.LiVe12"
     [ "$(nx-query --dataset ds --sql 'SELECT count(DISTINCT profile) FROM events' --format csv | tail -n 1)" = 1 ]
-    # Its next conversion removes its own, and only those.
+    # Its next conversion removes its own killed one's, and only those.
     nx-convert --dataset ds --rank 4 "$f" >/dev/null
-    [ "$(find ds -name '.*')" = "ds/events/rank=4/.p_0000000000000000.parquet.tmp.gHi789" ]
-    [ "$(table_files ds | wc -l)" -eq 12 ]
+    [ "$(find ds -name '.*' | sort | tr '\n' ' ')" = \
+        "ds/counters/rank=4/.$id.parquet.tmp.LiVe12 ds/events/rank=4/.p_0000000000000000.parquet.tmp.gHi789 " ]
+    [ "$(table_files ds | wc -l)" -eq 13 ]
 }
 
 @test "nx-query --dataset rank_skew sets each rank against the fastest by the profiler's total time, as nx-report --ranks does, and shows the events' span beside it" {
@@ -120,13 +125,14 @@ table_files() { find "$1" -path "$1/_nx" -prune -o -type f -print; }
         "i-0def,5151,0,$want,16" ]
     # What a profile says of itself, whatever its path, under the profiler's
     # names: neuron-profile's summary and NEFF header (lnc2.json, as 2.28
-    # writes them on a trn2, given the hash the real one's header has), and
-    # Explorer's Metadata.
+    # writes them on a trn2, given the hash the real one's header has),
+    # Explorer's Metadata, and summary-json's fields (no nd_idx in this one).
     jq '.neff_header[0].hash = "427efdc00a1c195bb481a02b64e8d5e4"' "$FIXTURES/lnc2.json" >lnc2.json
     nx-convert --dataset own lnc2.json >/dev/null
     nx-convert --dataset own "$FIXTURES/parquet/explorer/matmul@latest" >/dev/null
+    nx-convert --dataset own "$FIXTURES/summary_flat.json" >/dev/null
     [ "$(nx-query --dataset own --sql 'SELECT name, instance_type, neuron_device_idx, neuroncore_idx, neff_header_hash, neff_hash FROM profiles ORDER BY name' --format csv | tail -n +2 | tr '\n' ' ')" = \
-        "lnc2,trn2.3xlarge,0,4,427efdc00a1c195bb481a02b64e8d5e4, matmul,trn2.48xlarge,0,0,, " ]
+        "lnc2,trn2.3xlarge,0,4,427efdc00a1c195bb481a02b64e8d5e4, matmul,trn2.48xlarge,0,0,, summary_flat,inf2.xlarge,,0,, " ]
 }
 
 @test "nx-convert --dataset: a profile that fails leaves none of its files; --keep-going writes the others" {
@@ -392,6 +398,16 @@ for line in open(sys.argv[1]):
     refute grep -q "the dataset lacks" ds/ranks.html
 }
 
+@test "nx-report --ranks on a planned dataset no task could convert anything into names every missing rank and the command, and fails" {
+    test-gen_ranks cap --ranks 2 --events 100
+    nx-convert --dataset ds --plan cap 2>/dev/null
+    run --separate-stderr nx-report ds --ranks -o r.html
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"the dataset lacks 2 of its planned profiles (ranks 0, 1; "*"convert only those with: nx-convert --dataset ds --missing"* ]]
+    [[ "$stderr" == *"no profile carries a rank (0 profiles"* ]]
+    [ ! -e r.html ]
+}
+
 @test "a plan: runtime layout ranked by instance, process and core (a run folder below the process's too); profile_rank_<i> by name; malformed plans and task numbers refused" {
     ranks_tree cap
     run nx-convert --plan cap
@@ -422,6 +438,15 @@ for line in open(sys.argv[1]):
     nx-convert --dataset exds --plan ex 2>/dev/null
     nx-convert --dataset exds --missing -q >/dev/null
     [ "$(nx-query --dataset exds --sql 'SELECT rank, neff_hash, process_id, logical_core FROM profiles ORDER BY rank' --format csv | tail -n +2 | tr '\n' ' ')" = "0,123,5,0 1,123,6,0 " ]
+    # The trees themselves into a database: the ranks the plans give, and
+    # --rank refused where a plan ranks each profile.
+    nx-convert --db ex.db ex -q >/dev/null
+    [ "$(sqlite3 ex.db 'SELECT rank FROM profile ORDER BY rank' | tr '\n' ' ')" = "0 1 " ]
+    nx-convert --db cap.db cap -q >/dev/null
+    [ "$(sqlite3 cap.db 'SELECT count(DISTINCT rank), min(rank), max(rank) FROM profile')" = "12|0|11" ]
+    run nx-convert --db cap.db --rank 3 cap
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"cap: --rank does not apply to a capture tree: its plan ranks each profile"* ]]
     # The collectives' time by the engine that triggered them, and the delay
     # from trigger to start: CcOp's own trigger_engine (Pool: gpsimd) and
     # cc_trigger_start_delay, as the fixture's writer (DuckDB through

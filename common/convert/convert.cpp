@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -91,8 +93,12 @@ void Converter::convert_argument(const std::string& arg) {
         } else if (is_directory(arg)) {
             std::vector<std::string> profiles = find_explorer_profiles(arg);
             std::vector<CapturePair> captured;
-            if (!profiles.empty()) convert_explorer_dirs(profiles, options_.base);
-            else if (!(captured = find_capture_pairs(arg)).empty()) convert_capture_directory(arg, captured, options_.base);
+            // A tree of them (not one profile's own directory): each with the
+            // rank its plan gives it (nx-convert --plan), as in a dataset.
+            bool tree = profiles.size() != 1 || absolute_path(profiles.front()) != absolute_path(arg);
+            if (!profiles.empty()) convert_explorer_dirs(profiles, options_.base, tree ? planned_ranks(arg) : RankOf{});
+            else if (!(captured = find_capture_pairs(arg)).empty())
+                convert_capture_directory(arg, captured, options_.base, planned_ranks(arg));
             else convert_directory(arg, options_.base);
         } else if (options_.format.empty() && is_study_database(arg)) {
             convert_database(arg);
@@ -231,14 +237,38 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
     }
 }
 
-void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base) {
+void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base,
+                                      const RankOf& ranks) {
     if (!options_.format.empty() && options_.format != "explorer-parquet")
         throw Error("a Neuron Explorer profile directory, not " + options_.format, dirs.front());
     for (std::string dir : dirs) {
         // "dir//name@latest" when the user typed a trailing slash.
         for (size_t at; (at = dir.find("//")) != std::string::npos;) dir.erase(at, 1);
-        convert_part([&] { import_explorer(dir, base, real_path(dir)); });
+        convert_part([&] { import_explorer(dir, ranked(base, ranks, dir), real_path(dir)); });
     }
+}
+
+Converter::RankOf Converter::planned_ranks(const std::string& dir) const {
+    RankOf out;
+    try {
+        for (const PlanEntry& e : plan_capture_tree(dir))
+            if (e.rank >= 0) out[e.input] = e.rank;
+    } catch (const Error&) {
+        // No tree a plan reads: nothing ranked.
+    }
+    return out;
+}
+
+ProfileInfo Converter::ranked(const ProfileInfo& base, const RankOf& ranks, const std::string& input) {
+    ProfileInfo b = base;
+    if (b.rank < 0)
+        if (auto it = ranks.find(absolute_path(input)); it != ranks.end()) b.rank = it->second;
+    return b;
+}
+
+std::string Converter::absolute_path(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::absolute(path, ec).lexically_normal().string();
 }
 
 void Converter::convert_database(const std::string& path) {
@@ -294,6 +324,8 @@ void Converter::convert_capture_tree(const std::string& dir, const ProfileInfo& 
     // its worker's rank, so a database of a tree holds the ranks a dataset
     // of the same tree does.  Throws, naming what a tree may hold, when it
     // holds none.
+    if (base.rank >= 0)
+        throw Error("--rank does not apply to a capture tree: its plan ranks each profile (nx-convert --plan)", dir);
     std::vector<PlanEntry> plan = plan_capture_tree(dir);
     stats_.inputs += static_cast<int>(plan.size()) - 1;
     error_counts().set_total(ErrorKind::failed_input, stats_.inputs);
@@ -308,7 +340,7 @@ void Converter::convert_capture_tree(const std::string& dir, const ProfileInfo& 
 }
 
 void Converter::convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,
-                                          const ProfileInfo& base) {
+                                          const ProfileInfo& base, const RankOf& ranks) {
     const std::string dir = without_trailing_slashes(dir_arg);
     if (!options_.neff.empty())
         throw Error("--neff does not apply to a capture directory: each NTFF is read with the neff_<hash>.neff of "
@@ -319,7 +351,7 @@ void Converter::convert_capture_directory(const std::string& dir_arg, const std:
     stats_.inputs += static_cast<int>(pairs.size()) - 1;
     error_counts().set_total(ErrorKind::failed_input, stats_.inputs);
     for (const CapturePair& p : pairs) {
-        ProfileInfo b = base;
+        ProfileInfo b = ranked(base, ranks, p.ntff);
         // Its path below the directory: the runtime's process folder keeps
         // two processes' NTFFs of one name apart.
         std::string below = p.ntff.compare(0, dir.size() + 1, dir + "/") == 0 ? p.ntff.substr(dir.size() + 1)

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -63,9 +64,15 @@ private:
     // profile with the rank its plan gives it (fanout_plan.h).
     void convert_capture_tree(const std::string& dir, const ProfileInfo& base);
     // A capture directory: each NTFF with the NEFF of its hash (capture_pairs.h).
+    // The ranks a plan of a tree gives its profiles, by absolute path.
+    using RankOf = std::map<std::string, int>;
+    RankOf planned_ranks(const std::string& dir) const;
+    // `base` with the rank `ranks` gives `input`, unless --rank gave one.
+    static ProfileInfo ranked(const ProfileInfo& base, const RankOf& ranks, const std::string& input);
+    static std::string absolute_path(const std::string& path);
     void convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,
-                                   const ProfileInfo& base);
-    void convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base);
+                                   const ProfileInfo& base, const RankOf& ranks);
+    void convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base, const RankOf& ranks);
     void import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity);
     void convert_captures(InputSource& in);
     void convert_runs(InputSource& in);

@@ -150,9 +150,10 @@ std::vector<TableFile> list_table(const std::string& root, std::string_view tabl
         for (const fs::directory_entry& f : fs::directory_iterator(part.path(), ec)) {
             std::string name = f.path().filename().string();
             constexpr std::string_view kSuffix = ".parquet";
-            // Hidden names ("." and "_", as every engine skips them): a
-            // writer's temporary files among them.
-            if (!f.is_regular_file(ec) || name[0] == '.' || name[0] == '_' || name.size() <= kSuffix.size() ||
+            // Hidden names: a writer's temporary files (".NAME.tmp.XXXXXX").
+            // Not "_": a profile id may start with one (an nx-jsonl record
+            // names its own), and DuckDB's *.parquet glob reads it too.
+            if (!f.is_regular_file(ec) || name[0] == '.' || name.size() <= kSuffix.size() ||
                 name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
                 continue;
             out.push_back({f.path().string(), rank, name.substr(0, name.size() - kSuffix.size())});
@@ -168,7 +169,9 @@ std::vector<TableFile> list_table(const std::string& root, std::string_view tabl
 
 bool is_dataset(const std::string& dir) {
     std::error_code ec;
-    return fs::is_directory(fs::path(dir) / "profiles", ec);
+    // A plan with no profile converted yet (every task failed) is one too:
+    // the reduce names what it lacks.
+    return fs::is_directory(fs::path(dir) / "profiles", ec) || fs::is_regular_file(fs::path(dir) / "_nx" / "plan.tsv", ec);
 }
 
 }  // namespace nx::dataset

@@ -53,11 +53,12 @@ struct TableFile {
 };
 // Every file of `table` under `root`, by rank then profile id.  Files that
 // do not follow the layout (another partition key, a non-numeric rank, a
-// hidden name: "." or "_" first, as a writer's temporary file) are not the dataset's and are
+// hidden name, "." first, as a writer's temporary file) are not the dataset's and are
 // skipped.  A missing table folder is an empty table.
 std::vector<TableFile> list_table(const std::string& root, std::string_view table);
 
-// True when `dir` holds a dataset (a profiles folder).
+// True when `dir` holds a dataset (a profiles folder, or a plan whose
+// profiles are all still to convert).
 bool is_dataset(const std::string& dir);
 
 }  // namespace nx::dataset

@@ -302,7 +302,7 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
 // events in order; the profile's tracks.
 struct DatasetSink::Open : TrackOrderWindow::Target {
     Open(const std::string& root, const ProfileInfo& info, const DatasetOptions& o)
-        : id(info.id), rank(info.rank),
+        : id(info.id), rank(info.rank), began(std::filesystem::file_time_type::clock::now()),
           events(table("events"), dataset::profile_file(root, "events", info.rank, info.id), o, id, o.track_page_rows),
           counters(table("counters"), dataset::profile_file(root, "counters", info.rank, info.id), o, id,
                    o.track_page_rows),
@@ -460,6 +460,9 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
 
     std::string id;
     int rank;
+    // When it began, on the file system's clock: temporary files of this
+    // profile last written before it are a killed conversion's.
+    std::filesystem::file_time_type began;
     TrackTable tracks;
     TableWriter events, counters;
     TrackOrderWindow window;
@@ -508,12 +511,17 @@ void make_partition_dirs(const std::string& root, int rank) {
 //    first: the profile leaves the old rank with it.  A profile converted
 //    by an nx before the index has none: its old copy is not found.
 //  - the temporary files of one that was killed (SIGKILL, the OOM killer, a
-//    time limit) in the folders this one wrote: hidden names, which every
-//    engine skips, but bytes nobody would remove.
-void remove_earlier_copies(const std::string& root, const std::string& id, int rank) {
+//    time limit) in the folders this one wrote (the ranks it began and
+//    ended at): hidden names, which every engine skips, but bytes nobody
+//    would remove.  Only those last written before this conversion began:
+//    another process converting the same profile right now (a scheduler's
+//    requeue) is writing its own, which are left alone.
+void remove_earlier_copies(const std::string& root, const std::string& id, const std::vector<int>& ranks,
+                           std::filesystem::file_time_type began) {
     namespace fs = std::filesystem;
     const std::vector<dataset::Table>& all = dataset::tables();
-    const std::string here = fs::path(dataset::partition_dir(root, "profiles", rank)).filename().string();
+    auto folder_of = [&](int rank) { return fs::path(dataset::partition_dir(root, "profiles", rank)).filename().string(); };
+    const std::string here = folder_of(ranks.back());
     const std::string file = id + ".parquet";
     auto remove = [](const fs::path& path) {
         std::error_code ec;
@@ -521,19 +529,21 @@ void remove_earlier_copies(const std::string& root, const std::string& id, int r
             throw Error("cannot remove an earlier copy of the profile: " + ec.message(), path.string());
     };
     const std::string index = dataset::partition_index_path(root, id);
-    std::error_code ec;
     std::string before;
     // Read as the dataset's bookkeeping, not as an input (the output guard
     // refuses to write over what a process read: it rewrites this file).
     if (std::ifstream in(index); in) std::getline(in, before);
     // Only a partition folder's name (nothing with a slash or a dot path).
-    bool folder = before.rfind(std::string(dataset::kPartitionKey) + "=", 0) == 0 &&
-                  before.find('/') == std::string::npos && before != here;
-    if (folder) {
+    // The note is rewritten only once every file there is gone: a removal
+    // that fails leaves it naming the old rank, and the next conversion
+    // removes what is left.
+    if (before.rfind(std::string(dataset::kPartitionKey) + "=", 0) == 0 && before.find('/') == std::string::npos &&
+        before != here) {
         remove(fs::path(root) / "profiles" / before / file);
         for (const dataset::Table& t : all) remove(fs::path(root) / t.name / before / file);
     }
     if (before != here) {
+        std::error_code ec;
         fs::create_directories(fs::path(index).parent_path(), ec);
         if (ec) throw Error("cannot create the dataset's partition index: " + ec.message(), index);
         AtomicFile out(index);
@@ -541,11 +551,17 @@ void remove_earlier_copies(const std::string& root, const std::string& id, int r
         out.commit();
     }
     const std::string leftover = "." + file + ".tmp.";
-    for (const dataset::Table& t : all) {
-        fs::path dir = fs::path(root) / t.name / here;
-        for (const fs::directory_entry& f : fs::directory_iterator(dir, ec))
-            if (f.path().filename().string().rfind(leftover, 0) == 0) remove(f.path());
-    }
+    for (int rank : ranks)
+        for (const dataset::Table& t : all) {
+            fs::path dir = fs::path(root) / t.name / folder_of(rank);
+            std::error_code ec;
+            for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+                if (it->path().filename().string().rfind(leftover, 0) != 0) continue;
+                std::error_code time_ec;
+                fs::file_time_type written = fs::last_write_time(it->path(), time_ec);
+                if (!time_ec && written < began) remove(it->path());
+            }
+        }
 }
 
 }  // namespace
@@ -609,7 +625,9 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
         TableWriter& f = file(all[k].name);
         bytes_ += f.commit(dataset::profile_file(root_, all[k].name, info.rank, info.id));
     }
-    remove_earlier_copies(root_, info.id, info.rank);
+    std::vector<int> ranks{info.rank};
+    if (open->rank != info.rank) ranks.insert(ranks.begin(), open->rank);
+    remove_earlier_copies(root_, info.id, ranks, open->began);
     ++profiles_written_;
     written_.push_back({info.id, info.rank});
 }

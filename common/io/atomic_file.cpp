@@ -91,9 +91,13 @@ AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
         // A hidden name beside the file (".<name>.tmp.XXXXXX"): what a killed
         // writer leaves is skipped by ls, globs and every engine that reads
         // a folder of files (Spark, Trino, Athena and Arrow skip "." and "_").
+        // A name too long for that (255 bytes a name) gets a short one.
         size_t slash = path_.rfind('/');
         size_t base = slash == std::string::npos ? 0 : slash + 1;
-        std::string templ = path_.substr(0, base) + "." + path_.substr(base) + ".tmp.XXXXXX";
+        constexpr size_t kNameMax = 255, kAdded = sizeof(".") - 1 + sizeof(".tmp.XXXXXX") - 1;
+        std::string templ = path_.size() - base + kAdded <= kNameMax
+                                ? path_.substr(0, base) + "." + path_.substr(base) + ".tmp.XXXXXX"
+                                : path_.substr(0, base) + ".nx.tmp.XXXXXX";
         fd = mkstemp(templ.data());
         if (fd < 0) throw Error(std::string("cannot create temporary file: ") + std::strerror(errno), path_);
         temp_path_ = templ;

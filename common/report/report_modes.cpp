@@ -248,20 +248,6 @@ void study_diff_mode(ModeContext& c) {
 }
 
 void ranks_mode(ModeContext& c) {
-    RankGrouping grouping = group_ranks(c.input.profiles);
-    if (grouping.captures.empty())
-        throw Error("--ranks: no profile carries a rank (" + std::to_string(c.input.profiles.size()) +
-                    " profiles; a multi-rank capture's profiles do)");
-    const std::vector<std::string>& skipped = grouping.without_rank;
-    if (!skipped.empty())
-        print_note("--ranks: left out " + std::to_string(skipped.size()) + " profile" + (skipped.size() == 1 ? "" : "s") +
-                   " without a rank, the first: " + skipped.front());
-    // The same rank of one graph twice (the same profile read from two
-    // sources, or two files the layout maps to one worker): one is compared.
-    if (!grouping.duplicates.empty())
-        print_note("--ranks: " + std::to_string(grouping.duplicates.size()) + " profile" +
-                   (grouping.duplicates.size() == 1 ? " repeats a rank" : "s repeat a rank") +
-                   " of its graph and capture, the first: " + grouping.duplicates.front());
     // The reduce of a fan-out: a dataset with a plan must hold every planned
     // profile; what it lacks is named, with the command that converts only
     // that, on stderr and at the head of the report, whose ranks it leaves out.
@@ -288,6 +274,20 @@ void ranks_mode(ModeContext& c) {
                               source + ": " + lacks + ": the figures below leave them out", "convert only those: " + command});
         c.status = kExitFailure;
     }
+    RankGrouping grouping = group_ranks(c.input.profiles);
+    if (grouping.captures.empty())
+        throw Error("--ranks: no profile carries a rank (" + std::to_string(c.input.profiles.size()) +
+                    " profiles; a multi-rank capture's profiles do)");
+    const std::vector<std::string>& skipped = grouping.without_rank;
+    if (!skipped.empty())
+        print_note("--ranks: left out " + std::to_string(skipped.size()) + " profile" + (skipped.size() == 1 ? "" : "s") +
+                   " without a rank, the first: " + skipped.front());
+    // The same rank of one graph twice (the same profile read from two
+    // sources, or two files the layout maps to one worker): one is compared.
+    if (!grouping.duplicates.empty())
+        print_note("--ranks: " + std::to_string(grouping.duplicates.size()) + " profile" +
+                   (grouping.duplicates.size() == 1 ? " repeats a rank" : "s repeat a rank") +
+                   " of its graph and capture, the first: " + grouping.duplicates.front());
     std::vector<RankAnalysis> analyses;
     for (const RankCapture& rc : grouping.captures) analyses.push_back(analyse_ranks(rc));
     c.emit([&](RowWriter& w) { write_rank_rows(analyses, w); },

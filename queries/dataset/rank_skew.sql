@@ -6,8 +6,9 @@
 -- fastest of the same three, as nx-report --ranks sets them.  A profile
 -- without a rank is no rank's: left out, as --ranks leaves it.  The total
 -- time is the profiler's own (total_time, whole ns) where it gives one, as
--- the report's, else the span of the profile's events (span_ns), which a
--- device profile's total time exceeds by its trailing idle time.
+-- the report's, else the span of the profile's events (span_ns), which
+-- differs from it by a little either way (an Explorer profile's total time
+-- is longer; the real inf2 sample's, 164 ns shorter).
 WITH t AS (
     SELECT p.rank, p.profile, p.name, p.neff_hash, p.first_step, p.last_step, p.capture_dir,
            p.end_ns - p.start_ns AS span_ns,
