@@ -5,19 +5,19 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <regex>
 
-#include "common/io/diag.h"
 #include "common/convert/fanout_plan.h"
 #include "common/convert/record_paths.h"
 #include "common/import/explorer_tables.h"
 #include "common/import/importer.h"
 #include "common/import/runtime_path.h"
 #include "common/io/atomic_file.h"
+#include "common/io/diag.h"
 #include "common/io/error.h"
 #include "common/io/real_path.h"
 #include "common/io/temp_path.h"

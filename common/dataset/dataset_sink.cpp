@@ -208,9 +208,10 @@ void write_tracks(TableWriter& tracks, const TrackTable& table) {
 // And how it was captured: the capture record's "capture" object (nx-capture
 // writes the profiler's settings there), as JSON text.
 // And what the profile says of where it ran and what, under the profiler's
-// own names, whatever its path: neuron-profile JSON's summary (instance_type,
-// nd_idx, nc_idx) and NEFF header (neff_header[0].hash), Explorer's Metadata
-// (instance_type, neuron_device_idx, neuroncore_idx).
+// own names, whatever its path: neuron-profile JSON's and summary-json's
+// summary fields (instance_type, nd_idx, nc_idx), neuron-profile JSON's NEFF
+// header (neff_header[0].hash), Explorer's Metadata (instance_type,
+// neuron_device_idx, neuroncore_idx).
 struct Identity {
     RuntimePath where;
     std::optional<int64_t> clock_offset_ns;
