@@ -18,8 +18,8 @@ namespace nx {
 namespace {
 
 // The engine, or the phase of the breakdown, whose time differs most between
-// the straggler and the fastest rank: what the straggler spent its time on.
-// The figure of `slow` that differs most from `fast`'s, and by how much.
+// the straggler (`slow`) and the fastest rank (`fast`): what the straggler
+// spent its time on, and by how much (ns; negative: less than the fastest).
 std::pair<std::string, int64_t> explaining_change(const RankRow& slow, const RankRow& fast) {
     std::string best;
     int64_t most = 0;
