@@ -18,6 +18,7 @@
 
 #include "common/import/importer.h"
 #include "common/import/record_reader.h"
+#include "common/import/summary_fields.h"
 #include "common/import/slots.h"
 #include "common/import/tool_versions.h"
 #include "common/io/error.h"
@@ -505,25 +506,19 @@ private:
             return;
         }
         note_versions(doc);
-        std::string ids = "{";
         for (auto& m : doc.GetObject()) {
             std::string_view k(m.name.GetString(), m.name.GetStringLength());
             if (m.value.IsNumber() && !is_identifier_field(k)) {
                 double v = m.value.GetDouble();
                 if (std::isfinite(v)) out_.source_metric(k, v);
-            } else if (!m.value.IsNull()) {
-                if (k == "instance_type" && m.value.IsString() && info_.target.empty()) {
-                    // The instance the profile was captured on names the
-                    // target, unless --target or the capture record did.
-                    info_.target = target_of_instance(m.value.GetString());
-                    if (!info_.target.empty()) info_changed_ = true;
-                }
-                if (ids.size() > 1) ids += ",";
-                ids += json_quote(k) + ":" + to_json(m.value);
+            } else if (k == "instance_type" && m.value.IsString() && info_.target.empty()) {
+                // The instance the profile was captured on names the
+                // target, unless --target or the capture record did.
+                info_.target = target_of_instance(m.value.GetString());
+                if (!info_.target.empty()) info_changed_ = true;
             }
         }
-        ids += "}";
-        if (ids.size() > 2) add_carried("summary_fields", ids);
+        if (std::string ids = summary_fields_json(doc); !ids.empty()) add_carried("summary_fields", ids);
     }
 
     void add_carried(std::string_view section, std::string_view json, bool as_list = false) {

@@ -17,6 +17,7 @@
 #include "common/import/importer.h"
 #include "common/import/log_prefix.h"
 #include "common/import/record_reader.h"
+#include "common/import/summary_fields.h"
 #include "common/io/error.h"
 #include "common/profile/profile_record.h"
 #include "common/target/targets.h"
@@ -91,17 +92,9 @@ private:
         info.source_percents = PercentScale::fraction;
         if (auto it = n.doc.FindMember("instance_type"); info.target.empty() && it != n.doc.MemberEnd() && it->value.IsString())
             info.target = target_of_instance(it->value.GetString());
-        // Its identifying fields (instance_type, nd_idx, nc_idx, versions)
-        // go with the profile, as neuron-profile JSON's summary's do.
-        std::string ids = "{";
-        for (auto& m : n.doc.GetObject()) {
-            std::string_view k(m.name.GetString(), m.name.GetStringLength());
-            if (m.value.IsNull() || (m.value.IsNumber() && !is_identifier_field(k))) continue;
-            if (ids.size() > 1) ids += ",";
-            ids += json_quote(k) + ":" + to_json(m.value);
-        }
-        ids += "}";
-        if (ids.size() > 2) merge_carried(info, {{"summary_fields", ids}});
+        // Its identifying fields go with the profile, as neuron-profile
+        // JSON's summary's do.
+        if (std::string ids = summary_fields_json(n.doc); !ids.empty()) merge_carried(info, {{"summary_fields", ids}});
         out_.begin_profile(info);
         for (auto& m : n.doc.GetObject()) {
             std::string_view k(m.name.GetString(), m.name.GetStringLength());
