@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <regex>
@@ -95,7 +94,7 @@ void Converter::convert_argument(const std::string& arg) {
             std::vector<CapturePair> captured;
             // A tree of them (not one profile's own directory): each with the
             // rank its plan gives it (nx-convert --plan), as in a dataset.
-            bool tree = profiles.size() != 1 || absolute_path(profiles.front()) != absolute_path(arg);
+            bool tree = profiles.size() != 1 || planned_path(profiles.front()) != planned_path(arg);
             if (!profiles.empty()) convert_explorer_dirs(profiles, options_.base, tree ? planned_ranks(arg) : RankOf{});
             else if (!(captured = find_capture_pairs(arg)).empty())
                 convert_capture_directory(arg, captured, options_.base, planned_ranks(arg));
@@ -262,14 +261,10 @@ Converter::RankOf Converter::planned_ranks(const std::string& dir) const {
 ProfileInfo Converter::ranked(const ProfileInfo& base, const RankOf& ranks, const std::string& input) {
     ProfileInfo b = base;
     if (b.rank < 0)
-        if (auto it = ranks.find(absolute_path(input)); it != ranks.end()) b.rank = it->second;
+        if (auto it = ranks.find(planned_path(input)); it != ranks.end()) b.rank = it->second;
     return b;
 }
 
-std::string Converter::absolute_path(const std::string& path) {
-    std::error_code ec;
-    return std::filesystem::absolute(path, ec).lexically_normal().string();
-}
 
 void Converter::convert_database(const std::string& path) {
     Store store(path, Store::Access::read_only);

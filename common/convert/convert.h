@@ -69,7 +69,6 @@ private:
     RankOf planned_ranks(const std::string& dir) const;
     // `base` with the rank `ranks` gives `input`, unless --rank gave one.
     static ProfileInfo ranked(const ProfileInfo& base, const RankOf& ranks, const std::string& input);
-    static std::string absolute_path(const std::string& path);
     void convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,
                                    const ProfileInfo& base, const RankOf& ranks);
     void convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base, const RankOf& ranks);

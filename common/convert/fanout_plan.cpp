@@ -41,11 +41,15 @@ struct Found {
 
 }  // namespace
 
+std::string planned_path(const std::string& path) {
+    std::error_code ec;
+    return fs::absolute(path, ec).lexically_normal().string();
+}
+
 std::vector<PlanEntry> plan_capture_tree(const std::string& root_arg) {
     std::error_code ec;
     if (!fs::is_directory(root_arg, ec)) throw Error("not a directory (--plan reads a capture tree)", root_arg);
-    // Absolute: scheduler tasks may start in another directory.
-    const std::string root = fs::absolute(root_arg, ec).lexically_normal().string();
+    const std::string root = planned_path(root_arg);
     std::vector<Found> found;
     // Explorer directories first: what lies inside them is theirs.
     std::vector<std::string> explorer = find_explorer_profiles(root);

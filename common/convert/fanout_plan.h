@@ -26,5 +26,8 @@ namespace nx {
 
 // Throws Error when the tree cannot be read or holds no profile.
 std::vector<PlanEntry> plan_capture_tree(const std::string& root);
+// A path as a plan names it (absolute, normalised: scheduler tasks may start
+// in another directory), so a path found otherwise can be looked up in it.
+std::string planned_path(const std::string& path);
 
 }  // namespace nx

@@ -541,7 +541,8 @@ void remove_earlier_copies(const std::string& root, const std::string& id, const
     if (before.rfind(std::string(dataset::kPartitionKey) + "=", 0) == 0 && before.find('/') == std::string::npos &&
         before != here) {
         remove(fs::path(root) / "profiles" / before / file);
-        for (const dataset::Table& t : all) remove(fs::path(root) / t.name / before / file);
+        for (const dataset::Table& t : all)
+            if (std::string_view(t.name) != "profiles") remove(fs::path(root) / t.name / before / file);
     }
     if (before != here) {
         std::error_code ec;
