@@ -12,3 +12,10 @@ bench: all $(BENCH_BIN)
 #   RANKS=1024 EVENTS=100000 SUBSET=64; BENCH_QUICK=1 for 64 ranks of 10000
 bench-scale: all
 	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/scale
+
+# make bench-commit: make dataset stopped RUNS times at random points
+# (SIGKILL, SIGTERM, a full disk on a small tmpfs), each rerun, and every
+# reader's view checked against the others and the plan (test/bench/commit_kills).
+RUNS ?= 100
+bench-commit: all
+	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/commit_kills $(RUNS) out/bench/commit

@@ -16,6 +16,8 @@ ranks_tree() { test-gen_ranks "${1:-cap}" --ranks 12 --events 400 --iterations 4
 # The files of a dataset's tables (not its _nx bookkeeping: plan, done
 # markers, each profile's partition index).
 table_files() { find "$1" -path "$1/_nx" -prune -o -type f -print; }
+# The task logs of a dataset's latest make dataset (a folder per run).
+last_logs() { ls -dt "$1"/_nx/logs/*/ | head -1; }
 
 @test "test-gen_ranks: --help prints its usage; an option where OUT belongs, or a value that is not a number, is refused and writes nothing" {
     run --separate-stderr test-gen_ranks --help
@@ -54,7 +56,7 @@ table_files() { find "$1" -path "$1/_nx" -prune -o -type f -print; }
     [ "$(stat -c %Y%N "ds/events/rank=3/$id.parquet")" != "$before" ]
 }
 
-@test "nx-convert --dataset: a profile converted again at another rank leaves nothing at the old one; a killed conversion's temporary files are hidden, and its next conversion removes them" {
+@test "nx-convert --dataset: a profile converted again at another rank leaves nothing at the old one; the hidden files of a writer that was killed go with the next conversion, a running writer's stay" {
     ranks_tree cap
     f=cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json
     nx-convert --dataset ds --rank 3 "$f" >p.jsonl
@@ -70,23 +72,30 @@ table_files() { find "$1" -path "$1/_nx" -prune -o -type f -print; }
     [ "$(nx-query --dataset ds --sql 'SELECT rank, profile FROM profiles' --format csv | tail -n +2)" = "4,$id" ]
     # Where it is, noted for its next conversion (not a look into every rank).
     [ "$(cat "ds/_nx/at/$id")" = rank=4 ]
-    # What a conversion of it killed by SIGKILL (no handler runs) left: its
-    # writers' temporary files, hidden (".<file>.tmp.XXXXXX", which ls, globs
-    # and the engines skip: test/70-robustness.bats kills one), beside one of
-    # another profile's.
-    echo partial >"ds/events/rank=4/.$id.parquet.tmp.AbC123"
-    echo partial >"ds/counters/rank=4/.$id.parquet.tmp.dEf456"
-    echo partial >"ds/events/rank=4/.p_0000000000000000.parquet.tmp.gHi789"
-    # And one written after the next conversion begins: another process
-    # converting the same profile at that moment (a scheduler's requeue).
-    echo writing >"ds/counters/rank=4/.$id.parquet.tmp.LiVe12"
-    touch -d '+1 hour' "ds/counters/rank=4/.$id.parquet.tmp.LiVe12"
+    # No writer runs now: none is listed, and none left a lock held.
+    [ -z "$(ls ds/_nx/writers)" ]
+    # What a writer killed by SIGKILL (no handler runs) left: its file in
+    # _nx/writers naming the folders it wrote into, and there its hidden
+    # temporary files (".<file>.tmp.<tag>.XXXXXX"), which ls, globs and the
+    # engines skip.  And a writer that runs now: its file locked.
+    dead=0123456789abcdef live=fedcba9876543210
+    printf 'events/rank=4\ncounters/rank=4\n' >ds/_nx/writers/$dead
+    echo partial >"ds/events/rank=4/.$id.parquet.tmp.$dead.AbC123"
+    echo partial >"ds/counters/rank=4/.$id.parquet.tmp.$dead.dEf456"
+    echo partial >"ds/events/rank=4/.p_0000000000000000.parquet.tmp.$dead.gHi789"
+    echo 'events/rank=4' >ds/_nx/writers/$live
+    echo writing >"ds/events/rank=4/.$id.parquet.tmp.$live.LiVe12"
+    flock ds/_nx/writers/$live sleep 30 3>&- &
+    holder=$!
+    sleep 0.2
     [ "$(nx-query --dataset ds --sql 'SELECT count(DISTINCT profile) FROM events' --format csv | tail -n 1)" = 1 ]
-    # Its next conversion removes its own killed one's, and only those.
+    # The next writer into the dataset removes the killed one's, all of
+    # them and its file, and leaves the running one's.
     nx-convert --dataset ds --rank 4 "$f" >/dev/null
-    [ "$(find ds -name '.*' | sort | tr '\n' ' ')" = \
-        "ds/counters/rank=4/.$id.parquet.tmp.LiVe12 ds/events/rank=4/.p_0000000000000000.parquet.tmp.gHi789 " ]
-    [ "$(table_files ds | wc -l)" -eq 13 ]
+    kill $holder
+    [ "$(find ds -name '.*' | sort | tr '\n' ' ')" = "ds/events/rank=4/.$id.parquet.tmp.$live.LiVe12 " ]
+    [ "$(ls ds/_nx/writers)" = $live ]
+    [ "$(table_files ds | wc -l)" -eq 12 ]
 }
 
 @test "nx-query --dataset rank_skew sets each rank against the fastest by the profiler's total time, as nx-report --ranks does, and shows the events' span beside it" {
@@ -386,7 +395,7 @@ for line in open(sys.argv[1]):
     grep -q "the dataset lacks 1 of its planned profiles (ranks 8" ds/ranks.html
     grep -q "nx-convert --dataset $PWD/ds --missing" ds/ranks.html
     # The failing task's log names the input.
-    grep -q "$bad" ds/_nx/logs/task-*.log
+    grep -q "$bad" ds/_nx/logs/*/task-*.log
     # Repaired, the command the reduce gave converts only that one.
     cp saved.json "$bad"
     run nx-convert --dataset "$PWD/ds" --missing -q
@@ -394,7 +403,9 @@ for line in open(sys.argv[1]):
     [[ "$output" == *"1 converted, 11 already done, 0 failed, of 12"* ]]
     run make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/ds" JOBS=2 PER_TASK=3
     [ "$status" -eq 0 ]
-    [ "$(cat ds/_nx/logs/task-*.log | grep -c '0 converted')" -eq 4 ]
+    # Each run's logs in a folder of their own: the second's say 0 converted.
+    [ "$(ls -d ds/_nx/logs/*/ | wc -l)" -eq 2 ]
+    [ "$(cat "$(last_logs ds)"task-*.log | grep -c ' 0 converted')" -eq 4 ]
     refute grep -q "the dataset lacks" ds/ranks.html
 }
 
@@ -561,15 +572,15 @@ PY
     [[ "$output" == *"array job "*"the reduce runs after it whatever its tasks did"* ]]
     [[ "$output" == *"the dataset lacks 1 of its planned profiles (ranks 7; the first: $PWD/$bad)"* ]]
     [ -f slurm/ranks.html ]
-    ls slurm/_nx/logs/task-{0,1,2,3}.log slurm/_nx/logs/reduce.log
-    grep -q "$bad" slurm/_nx/logs/task-2.log
+    ls slurm/_nx/logs/*/task-{0,1,2,3}.log slurm/_nx/logs/*/reduce.log
+    grep -q "$bad" slurm/_nx/logs/*/task-2.log
     # Slurm recorded the failing task's exit status (jobcomp; there is no sacct).
     [ "$(grep 'Name=nx-dataset JobState=FAILED' "$SLURM_DIR/jobcomp.txt" | grep -o 'ArrayTaskId=[0-9]*')" = "ArrayTaskId=2" ]
     # Repaired and re-run: only that profile is converted.
     cp saved.json "$bad"
     run make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/slurm" SCHEDULER=slurm JOBS=2 PER_TASK=3
     [ "$status" -eq 0 ]
-    [ "$(cat slurm/_nx/logs/task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 1 ]
+    [ "$(cat "$(last_logs slurm)"task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 1 ]
     # Slurm's dataset answers as the local one and as SQLite do.
     for q in rank_breakdown rank_engine_busy rank_collectives rank_skew; do
         diff <(nx-query --dataset slurm "$q" --format csv) <(nx-query --dataset local "$q" --format csv)
@@ -600,7 +611,7 @@ PY
     # Done, all of them: a re-run converts nothing.
     run make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/job" DATASET="$PWD/ds" JOBS=2
     [ "$status" -eq 0 ]
-    [ "$(cat ds/_nx/logs/task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 0 ]
+    [ "$(cat "$(last_logs ds)"task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 0 ]
     nx-report ds --ranks --format csv >ranks.csv
     # A trace that says its rank after its events: planned unranked, written
     # to its rank's partition, and done there (a re-run leaves it).
@@ -618,7 +629,7 @@ json.dump(t, open(p, "w"))'
     grep -q '^-1	.*host_1004' ds/_nx/plan.tsv
     [ -n "$(ls ds/profiles/rank=4/)" ]
     make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/job" DATASET="$PWD/ds" JOBS=2 >/dev/null 2>&1
-    [ "$(cat ds/_nx/logs/task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 0 ]
+    [ "$(cat "$(last_logs ds)"task-*.log | grep -o '[0-9]* converted' | awk '{s += $1} END {print s}')" -eq 0 ]
     rm job/host_1004.1700000000.pt.trace.json
     rm -rf ds/profiles/rank=4 ds/*/rank=4
     # The iterations come through the dataset: rank 2, last in all 3 steps
@@ -712,7 +723,7 @@ threads_while_waiting() {
         touch f$n/events/rank=1
         run --separate-stderr nx-convert --threads $n --dataset f$n --missing -q
         [ "$status" -eq 1 ]
-        [ "$(echo "$stderr" | grep -c 'entry .* (rank 1): .*rank=1: cannot create a dataset folder')" -eq 1 ]
+        [ "$(echo "$stderr" | grep -c 'entry .* (rank 1): .*rank=1: not a folder, where nx keeps one of its own')" -eq 1 ]
         [[ "$stderr" == *"missing entries: 11 converted, 0 already done, 1 failed, of 12"* ]]
         [ "$(ls f$n/profiles | wc -l)" -eq 11 ]
         mkdir -p "k$n/events/rank=__HIVE_DEFAULT_PARTITION__/$id.parquet"

@@ -9,6 +9,7 @@
 #include "common/cli/cli.h"
 #include "common/io/diag.h"
 #include "common/convert/convert.h"
+#include "common/convert/dataset_upkeep.h"
 #include "common/convert/fanout_plan.h"
 #include "common/convert/fanout_task.h"
 #include "common/convert/pipe_guard_sink.h"
@@ -16,6 +17,7 @@
 #include "common/profile/record_sinks.h"
 #include "common/convert/sink_formats.h"
 #include "common/convert/summary_line_sink.h"
+#include "common/dataset/dataset_folder.h"
 #include "common/dataset/dataset_plan.h"
 #include "common/dataset/dataset_sink.h"
 #include "common/import/importer.h"
@@ -44,6 +46,15 @@ constexpr nx::OptionRule kOptionRules[] = {
     {nx::OptionRule::conflicts, "missing", "task"},
     {nx::OptionRule::conflicts, "plan", "task"},
     {nx::OptionRule::conflicts, "plan", "missing"},
+    {nx::OptionRule::needs, "repair", "dataset"},
+    {nx::OptionRule::conflicts, "repair", "plan"},
+    {nx::OptionRule::conflicts, "repair", "task"},
+    {nx::OptionRule::conflicts, "repair", "missing"},
+    {nx::OptionRule::needs, "include-hidden", "plan"},
+    // A plan entry's rank is the plan's: --rank would be ignored.
+    {nx::OptionRule::conflicts, "rank", "task"},
+    {nx::OptionRule::conflicts, "rank", "missing"},
+    {nx::OptionRule::conflicts, "rank", "plan"},
     {nx::OptionRule::needs, "copy-source", "db"},
     // A fan-out task writes its share into the dataset; tasks at once
     // cannot share one SQLite file.
@@ -72,6 +83,7 @@ const nx::ToolSpec kSpec = {
     "  nx-convert --dataset ds/ --plan capture/         # plan a fan-out: ds/_nx/plan.tsv, a profile per line\n"
     "  nx-convert --dataset ds/ --task 3 --tasks 64     # one scheduler task's share of the plan\n"
     "  nx-convert --dataset ds/ --missing               # every planned profile not in the dataset yet\n"
+    "  nx-convert --dataset ds/ --repair                # finish what stopped writers left (the reduce runs it first)\n"
     "  nx-run --study matmul | nx-capture | nx-convert --db study.db\n"
     "  nx-convert --to events trace.json | jq -c 'select(.engine==\"dma\")'\n"
     "  nx-convert --to pftrace -o profile.pftrace profile.json   # open in ui.perfetto.dev\n"
@@ -88,6 +100,8 @@ struct Options {
     std::string plan;          // --plan CAPTURE_TREE
     int task = -1, tasks = 0;  // --task I --tasks N
     bool missing = false;
+    bool repair = false;
+    nx::PlanOptions plan_options;
     std::string to;
     std::string output;
     bool keep_going = false;
@@ -112,6 +126,8 @@ std::optional<Options> parse(int argc, char** argv) {
         ("task", nx::po::value(&o.task), "with --dataset and --tasks: convert task I's share (0-based) of the dataset's plan")
         ("tasks", nx::po::value(&o.tasks), "how many tasks share the plan")
         ("missing", nx::po::bool_switch(&o.missing), "with --dataset: convert every planned profile the dataset lacks")
+        ("repair", nx::po::bool_switch(&o.repair), "with --dataset: finish the commits of writers that were killed, remove their hidden files and the files of profiles without a profiles file, name the profiles no plan entry accounts for")
+        ("include-hidden", nx::po::bool_switch(&o.plan_options.include_hidden), "with --plan: plan hidden files and folders too (.snapshot/ and the like are left out and named)")
         ("rank", nx::po::value(&o.rank), "the worker rank of the profiles read (a dataset's partition; profile_rank_<i> files say their own; without it, a PyTorch trace's distributedInfo does)")
         ("to", nx::po::value(&o.to), "also write the events: 'events' (nx event JSONL), 'pftrace' (Perfetto), 'chrome-json'")
         ("output,o", nx::po::value(&o.output), "write --to output to FILE (atomically) instead of stdout")
@@ -155,8 +171,8 @@ std::optional<Options> parse(int argc, char** argv) {
     if (vm.count("rank") && o.rank < 0) throw nx::UsageError("--rank takes a number >= 0");
     if (vm.count("tasks") && (o.tasks < 1 || o.task < 0 || o.task >= o.tasks))
         throw nx::UsageError("--task I --tasks N: 0 <= I < N");
-    if ((!o.plan.empty() || o.task >= 0 || o.missing) && vm.count("input"))
-        throw nx::UsageError("--plan, --task and --missing read the capture tree or the plan, not input arguments");
+    if ((!o.plan.empty() || o.task >= 0 || o.missing || o.repair) && vm.count("input"))
+        throw nx::UsageError("--plan, --task, --missing and --repair read the capture tree or the plan, not input arguments");
     o.convert.base.rank = o.rank;
     o.convert.keep_going = o.keep_going;
     o.progress = progress ? 1 : quiet ? -1 : 0;
@@ -173,22 +189,31 @@ int run(const Options& o) {
         return nx::kExitOk;
     }
 
+    if (!o.plan.empty() && o.dataset.empty()) {
+        nx::CaptureTreePlan plan = nx::plan_capture_tree(o.plan, o.plan_options);
+        for (const std::string& skipped : plan.skipped) nx::print_note("skipped " + skipped);
+        nx::write_plan(stdout_, plan.entries);
+        return nx::kExitOk;
+    }
     if (!o.plan.empty()) {
-        std::vector<nx::PlanEntry> plan = nx::plan_capture_tree(o.plan);
-        if (o.dataset.empty()) {
-            nx::write_plan(stdout_, plan);
-            return nx::kExitOk;
-        }
-        std::error_code ec;
-        std::filesystem::create_directories(o.dataset + "/_nx", ec);
-        if (ec) throw nx::Error("cannot create the dataset: " + ec.message(), o.dataset);
-        nx::AtomicFile file(nx::dataset::plan_path(o.dataset));
-        nx::write_plan(file.out(), plan);
-        file.commit();
-        std::set<int> ranks;
-        for (const nx::PlanEntry& e : plan) ranks.insert(e.rank);
-        nx::print_note("planned " + std::to_string(plan.size()) + " profiles of " + std::to_string(ranks.size()) +
+        nx::PlannedDataset p = nx::plan_dataset(o.dataset, o.plan, o.plan_options);
+        for (const std::string& skipped : p.plan.skipped) nx::print_note("skipped " + skipped);
+        if (p.dropped_entries)
+            nx::print_note("re-planned: " + std::to_string(p.dropped_entries) + " entries of the earlier plan are not in the tree now; their " +
+                           std::to_string(p.removed_profiles) + " profiles were removed from the dataset");
+        nx::print_note("planned " + std::to_string(p.plan.entries.size()) + " profiles of " + std::to_string(p.ranks) +
                        " ranks in " + nx::dataset::plan_path(o.dataset));
+        return nx::kExitOk;
+    }
+    if (o.repair) {
+        nx::RepairedDataset r = nx::repair_dataset(o.dataset);
+        nx::print_note("repaired " + o.dataset + ": " + std::to_string(r.commits_finished) + " interrupted commits finished, " +
+                       std::to_string(r.commits_removed) + " whose files were gone removed; " +
+                       std::to_string(r.temporary_files) + " temporary files of stopped writers and " +
+                       std::to_string(r.unfinished_files) + " files of profiles without a profiles file removed");
+        if (!r.unplanned.empty())
+            nx::print_warning(std::to_string(r.unplanned.size()) + " profiles in the dataset are in no entry of its plan (converted by hand, or before the plan), the first: " +
+                              r.unplanned.front() + ": nx-report --ranks compares them with the planned ones");
         return nx::kExitOk;
     }
 

@@ -11,7 +11,9 @@
 #include "common/io/limits.h"
 #include "common/io/output.h"
 #include "common/store/dataset_db.h"
+#include "common/format/units.h"
 #include "common/store/query.h"
+#include "common/store/temp_limit.h"
 #include "common/store/store.h"
 
 namespace {
@@ -51,10 +53,13 @@ struct Options {
     // hold a cron job or a batch pipeline for ever; real queries on a 10M-event
     // profile take seconds.
     double timeout = 3600;
+    // And one that spills without end must not fill the disk it spills to.
+    int64_t temp_limit = nx::default_temp_limit();
 };
 
 std::optional<Options> parse(int argc, char** argv) {
     Options o;
+    std::string temp_limit;
     nx::po::options_description desc("Options");
     desc.add_options()
         ("db", nx::po::value(&o.dbs)->composing(), "study database (repeat to query several together)")
@@ -64,7 +69,8 @@ std::optional<Options> parse(int argc, char** argv) {
         ("param,p", nx::po::value(&o.params)->composing(), "bind :K to V (repeatable)")
         ("format,f", nx::po::value(&o.format), "jsonl, table, csv, tsv, markdown (default: table on a terminal, else jsonl)")
         ("write", nx::po::bool_switch(&o.write), "allow the SQL to change the database")
-        ("timeout", nx::po::value(&o.timeout), "stop the SQL after SECONDS (exit 1; default 3600, 0: no limit)");
+        ("timeout", nx::po::value(&o.timeout), "stop the SQL after SECONDS (exit 1; default 3600, 0: no limit)")
+        ("temp-limit", nx::po::value(&temp_limit), "stop the SQL when its temporary files (sorts, GROUP BY, recursive results) pass SIZE (4G, 500M; exit 1; default 4G, or half the free space of SQLite's temporary folder when less; 0: no limit)");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "query")) return std::nullopt;
     std::vector<std::string> names;
@@ -78,9 +84,14 @@ std::optional<Options> parse(int argc, char** argv) {
         if (sources > 1) throw nx::UsageError("give only one of a query NAME, --sql and --file");
         if (o.dbs.empty() && o.dataset.empty()) throw nx::UsageError("--db FILE (or --dataset DIR) is required");
         if (!o.dbs.empty() && !o.dataset.empty()) throw nx::UsageError("give --db or --dataset, not both");
-        if (o.write && !o.dataset.empty()) throw nx::UsageError("--write changes a database; a dataset is read-only");
+        if (o.write && !o.dataset.empty()) throw nx::UsageError("--write changes a database; a dataset is read-only (nx-convert --dataset writes it)");
         if (o.write && o.dbs.size() > 1) throw nx::UsageError("--write works on one database at a time");
         if (!(o.timeout >= 0) || o.timeout > 1e9) throw nx::UsageError("--timeout takes a number of seconds >= 0");
+        if (vm.count("temp-limit")) {
+            std::optional<int64_t> bytes = nx::parse_byte_size(temp_limit);
+            if (!bytes) throw nx::UsageError("--temp-limit takes a size: 4G, 500M, 1048576 (bytes), 0 for none (got '" + temp_limit + "')");
+            o.temp_limit = *bytes;
+        }
     }
     return o;
 }
@@ -125,6 +136,8 @@ int run(const Options& o) {
         sql = o.sql;
         where = "--sql";
     }
+    // Before any connection opens: every one's temporary files are counted.
+    nx::TempLimit temp_limit(o.temp_limit);
     std::unique_ptr<nx::Store> store;
     std::unique_ptr<nx::DatasetDb> dataset;
     if (!o.dataset.empty()) {
@@ -139,6 +152,10 @@ int run(const Options& o) {
     try {
         nx::run_sql(db, sql, params, format, out, where);
     } catch (const nx::Error& e) {
+        if (temp_limit.reached())
+            throw nx::Error("stopped: the query's temporary files passed --temp-limit " + nx::format_bytes(static_cast<double>(o.temp_limit)) +
+                                " (a sort or recursive query that never ends? a larger --temp-limit, or 0, lifts it)",
+                            where);
         if (!limit.expired()) throw;
         std::ostringstream secs;
         secs << o.timeout;

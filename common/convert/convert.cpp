@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
-#include <regex>
 
 #include "common/convert/fanout_plan.h"
 #include "common/convert/record_paths.h"
@@ -250,7 +249,7 @@ void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, cons
 Converter::RankOf Converter::planned_ranks(const std::string& dir) const {
     RankOf out;
     try {
-        for (const PlanEntry& e : plan_capture_tree(dir))
+        for (const PlanEntry& e : plan_capture_tree(dir).entries)
             if (e.rank >= 0) out[e.input] = e.rank;
     } catch (const Error&) {
         // No tree a plan reads: nothing ranked.
@@ -287,18 +286,38 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
 
 void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo& base) {
     const std::string dir = without_trailing_slashes(dir_arg);
-    static const std::regex kRankFile(R"(profile_rank_(\d+)\.(ntff|json|json\.gz)$)");
     std::vector<std::pair<int, std::string>> files;
     std::vector<std::string> neffs;
     DIR* d = opendir(dir.c_str());
     if (!d) throw Error("cannot open directory", dir);
+    std::optional<Error> bad_name;
     while (dirent* ent = readdir(d)) {
         std::string name = ent->d_name;
-        std::smatch m;
-        if (std::regex_match(name, m, kRankFile)) files.emplace_back(std::stoi(m[1].str()), name);
-        else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".neff") == 0) neffs.push_back(dir + "/" + name);
+        std::optional<int> rank;
+        try {
+            rank = rank_in_file_name(name);
+        } catch (const Error& e) {
+            if (!bad_name) bad_name = Error(e.what(), dir + "/" + name);
+            continue;
+        }
+        if (rank) {
+            // A FIFO or a device under a profile's name would stop the
+            // conversion that opens it: only regular files are profiles here.
+            struct stat st {};
+            if (stat((dir + "/" + name).c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+                if (!bad_name) bad_name = Error("not a regular file (a FIFO, a socket or a device): not read", dir + "/" + name);
+                continue;
+            }
+            files.emplace_back(*rank, name);
+        } else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".neff") == 0) {
+            neffs.push_back(dir + "/" + name);
+        }
     }
     closedir(d);
+    if (bad_name) {
+        if (!options_.keep_going) throw *bad_name;
+        failed(*bad_name);
+    }
     if (files.empty()) return convert_capture_tree(dir, base);
     std::sort(files.begin(), files.end());
     std::string neff = options_.neff;
@@ -321,7 +340,9 @@ void Converter::convert_capture_tree(const std::string& dir, const ProfileInfo& 
     // holds none.
     if (base.rank >= 0)
         throw Error("--rank does not apply to a capture tree: its plan ranks each profile (nx-convert --plan)", dir);
-    std::vector<PlanEntry> plan = plan_capture_tree(dir);
+    CaptureTreePlan planned = plan_capture_tree(dir);
+    for (const std::string& skipped : planned.skipped) print_warning("skipped " + skipped);
+    const std::vector<PlanEntry>& plan = planned.entries;
     stats_.inputs += static_cast<int>(plan.size()) - 1;
     error_counts().set_total(ErrorKind::failed_input, stats_.inputs);
     for (const PlanEntry& e : plan) {

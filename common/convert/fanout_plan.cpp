@@ -1,6 +1,7 @@
 #include "common/convert/fanout_plan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <filesystem>
 #include <map>
@@ -25,13 +26,28 @@ bool ends_with(const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// profile_rank_<i>.json|.json.gz|.ntff: i; else -1.
-int named_rank(const std::string& path) {
-    static const std::regex kRankFile(R"((^|/)profile_rank_(\d+)\.(ntff|json|json\.gz)$)");
-    std::smatch m;
-    if (!std::regex_search(path, m, kRankFile)) return -1;
-    std::optional<int64_t> rank = parse_int64(m[2].str());
-    return rank && *rank <= INT_MAX ? static_cast<int>(*rank) : -1;
+// A path's components below `root`: is one of them hidden?
+bool hidden_below(const std::string& root, const std::string& path) {
+    if (path.size() <= root.size() || path.compare(0, root.size(), root) != 0) return false;
+    return path.find("/.", root.size()) != std::string::npos;
+}
+
+bool looks_like_profile(const std::string& name) {
+    std::string lower;
+    for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ends_with(lower, ".json") || ends_with(lower, ".json.gz") || ends_with(lower, ".ntff") ||
+           ends_with(lower, ".neff");
+}
+
+const char* what_is(const fs::file_status& st) {
+    switch (st.type()) {
+        case fs::file_type::fifo: return "a FIFO";
+        case fs::file_type::socket: return "a socket";
+        case fs::file_type::block:
+        case fs::file_type::character: return "a device";
+        case fs::file_type::not_found: return "a symbolic link to nothing";
+        default: return "not a regular file";
+    }
 }
 
 struct Found {
@@ -46,31 +62,84 @@ std::string planned_path(const std::string& path) {
     return fs::absolute(path, ec).lexically_normal().string();
 }
 
-std::vector<PlanEntry> plan_capture_tree(const std::string& root_arg) {
+std::optional<int> rank_in_file_name(const std::string& path) {
+    static const std::regex kRankFile(R"((^|/)profile_rank_(-?\d+)\.(ntff|json|json\.gz)$)", std::regex::icase);
+    std::smatch m;
+    if (!std::regex_search(path, m, kRankFile)) return std::nullopt;
+    std::optional<int64_t> rank = parse_int64(m[2].str());
+    if (!rank || *rank < 0 || *rank > INT_MAX)
+        throw Error("the rank in a profile_rank_<i> name is a number from 0 to " + std::to_string(INT_MAX) + ", not " +
+                        m[2].str(),
+                    path);
+    return static_cast<int>(*rank);
+}
+
+CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions& options) {
     std::error_code ec;
     if (!fs::is_directory(root_arg, ec)) throw Error("not a directory (--plan reads a capture tree)", root_arg);
     const std::string root = planned_path(root_arg);
+    CaptureTreePlan out;
     std::vector<Found> found;
+    auto skip = [&](const std::string& path, const std::string& why) { out.skipped.push_back(path + ": " + why); };
+    // The rank a name gives, -1 for none; a name that gives one out of range
+    // is left out.
+    auto named_rank = [&](const std::string& path) -> std::optional<int> {
+        try {
+            return rank_in_file_name(path).value_or(-1);
+        } catch (const Error& e) {
+            skip(path, e.what());
+            return std::nullopt;
+        }
+    };
+    // Below a hidden name (the walk below names the hidden folder).
+    auto hidden = [&](const std::string& path) { return !options.include_hidden && hidden_below(root, path); };
     // Explorer directories first: what lies inside them is theirs.
-    std::vector<std::string> explorer = find_explorer_profiles(root);
-    for (const std::string& dir : explorer) found.push_back({{named_rank(dir), dir, {}}, runtime_path_of_source(dir)});
+    std::vector<std::string> explorer;
+    for (const std::string& dir : find_explorer_profiles(root)) {
+        if (hidden(dir)) continue;
+        explorer.push_back(dir);
+        if (std::optional<int> rank = named_rank(dir))
+            found.push_back({{*rank, dir, {}}, runtime_path_of_source(dir)});
+    }
     auto inside_explorer = [&](const std::string& path) {
         return std::any_of(explorer.begin(), explorer.end(),
                            [&](const std::string& d) { return path.rfind(d + "/", 0) == 0; });
     };
-    for (const CapturePair& p : find_capture_pairs(root))
-        if (!inside_explorer(p.ntff)) found.push_back({{named_rank(p.ntff), p.ntff, p.neff}, parse_runtime_path(p.ntff)});
-    std::vector<std::string> json;
+    for (const CapturePair& p : find_capture_pairs(root)) {
+        if (inside_explorer(p.ntff) || hidden(p.ntff)) continue;
+        if (std::optional<int> rank = named_rank(p.ntff))
+            found.push_back({{*rank, p.ntff, p.neff}, parse_runtime_path(p.ntff)});
+    }
     fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
     if (ec) throw Error("cannot read the directory: " + ec.message(), root);
     for (; it != end; it.increment(ec)) {
         if (ec) throw Error("cannot read the directory: " + ec.message(), root);
-        std::error_code type_ec;
-        if (!it->is_regular_file(type_ec)) continue;
         std::string path = it->path().string();
-        if (!(ends_with(path, ".json") || ends_with(path, ".json.gz")) || inside_explorer(path)) continue;
+        std::string name = it->path().filename().string();
+        std::error_code type_ec;
+        fs::file_status st = it->symlink_status(type_ec);
+        if (!name.empty() && name[0] == '.' && !options.include_hidden) {
+            if (fs::is_directory(st)) {
+                it.disable_recursion_pending();
+                skip(path, "a hidden folder, not planned (--include-hidden plans it)");
+            } else if (looks_like_profile(name)) {
+                skip(path, "a hidden file, not planned (--include-hidden plans it)");
+            }
+            continue;
+        }
+        if (!it->is_regular_file(type_ec)) {
+            // A FIFO would stop the task that opens it; a device or socket is no profile.
+            if (!fs::is_directory(it->status(type_ec)) && looks_like_profile(name) && !inside_explorer(path))
+                skip(path, std::string(what_is(it->status(type_ec))) + ", not a file: not planned");
+            continue;
+        }
+        std::string lower_path = path;
+        for (char& c : lower_path) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (!(ends_with(lower_path, ".json") || ends_with(lower_path, ".json.gz")) || inside_explorer(path)) continue;
         RuntimePath where = parse_runtime_path(path);
-        int rank = named_rank(path);
+        std::optional<int> named = named_rank(path);
+        if (!named) continue;
+        int rank = *named;
         // The PyTorch profiler's traces ({worker}.{time}.pt.trace.json): each
         // says its rank in distributedInfo (its first few KB are read).
         if (rank < 0 && (ends_with(path, ".pt.trace.json") || ends_with(path, ".pt.trace.json.gz"))) {
@@ -95,7 +164,7 @@ std::vector<PlanEntry> plan_capture_tree(const std::string& root_arg) {
             workers.emplace(std::make_tuple(f.where.instance_id, f.where.process_id, f.where.logical_core), 0);
     int next = 0;
     for (auto& [worker, rank] : workers) rank = next++;
-    std::vector<PlanEntry> plan;
+    std::vector<PlanEntry>& plan = out.entries;
     for (Found& f : found) {
         if (f.entry.rank < 0 && f.where.process_id >= 0 && f.where.logical_core >= 0)
             f.entry.rank = workers.at(std::make_tuple(f.where.instance_id, f.where.process_id, f.where.logical_core));
@@ -111,7 +180,7 @@ std::vector<PlanEntry> plan_capture_tree(const std::string& root_arg) {
         if (a.rank != b.rank) return a.rank < b.rank;
         return a.input < b.input;
     });
-    return plan;
+    return out;
 }
 
 }  // namespace nx

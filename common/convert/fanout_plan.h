@@ -10,13 +10,16 @@
 //   number the workers in the order of those three (a rank is Nsight's
 //   "sorted file names" rule, made explicit), so every graph a worker ran
 //   gets the worker's rank;
-// - profile_rank_<i>.json|.json.gz|.ntff: rank i;
+// - profile_rank_<i>.json|.json.gz|.ntff: rank i (rank_in_file_name);
 // - Neuron Explorer profile directories: the rank of the layout their path
 //   follows, else none.
-// Anything else in the tree is not a profile and is left out.
+// Anything else in the tree is not a profile and is left out; hidden files
+// and folders, and what is not a regular file (a FIFO, a socket, a device),
+// are left out and named, where their names look like profiles'.
 // The plan file and the task's share of it: dataset/dataset_plan.h.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,10 +27,28 @@
 
 namespace nx {
 
+struct PlanOptions {
+    // Hidden files and folders (".snapshot/", ".Trash/") are planned too.
+    bool include_hidden = false;
+};
+
+struct CaptureTreePlan {
+    std::vector<PlanEntry> entries;
+    // What looked like a profile and was left out: "PATH: why" (a hidden
+    // folder, a FIFO, a rank out of range).
+    std::vector<std::string> skipped;
+};
+
 // Throws Error when the tree cannot be read or holds no profile.
-std::vector<PlanEntry> plan_capture_tree(const std::string& root);
+CaptureTreePlan plan_capture_tree(const std::string& root, const PlanOptions& options = {});
 // A path as a plan names it (absolute, normalised: scheduler tasks may start
 // in another directory), so a path found otherwise can be looked up in it.
 std::string planned_path(const std::string& path);
+
+// The rank a profile_rank_<i>.json|.json.gz|.ntff name gives (the extension
+// in any case); none for another name.  Throws Error naming the file when
+// the name has that form with a rank that is not a number from 0 to
+// 2147483647.
+std::optional<int> rank_in_file_name(const std::string& path);
 
 }  // namespace nx

@@ -7,14 +7,14 @@ namespace nx {
 
 FanoutResult run_fanout_task(const FanoutTask& task, ProfileBuilder& builder, DatasetSink& sink,
                              const ConvertOptions& options) {
-    std::vector<PlanEntry> plan = read_plan(dataset::plan_path(task.dataset));
+    std::vector<PlanEntry> plan = read_plan(task.dataset);
     auto [first, last] = task.missing_only ? std::pair<size_t, size_t>{0, plan.size()}
                                            : task_range(plan.size(), task.task, task.tasks);
     FanoutResult r;
     for (size_t k = first; k < last; ++k) {
         const PlanEntry& e = plan[k];
         ++r.assigned;
-        if (dataset::is_done(task.dataset, e)) {
+        if (dataset::is_done(sink.folder(), e)) {
             ++r.already_done;
             continue;
         }
@@ -25,7 +25,7 @@ FanoutResult run_fanout_task(const FanoutTask& task, ProfileBuilder& builder, Da
         (void)sink.take_written();
         try {
             Converter(builder, o).convert_argument(e.input);
-            dataset::mark_done(task.dataset, e, sink.take_written());
+            dataset::mark_done(sink.folder(), e, sink.take_written(), sink.tag());
             ++r.converted;
         } catch (const Error& err) {
             std::string what = "entry " + std::to_string(k) + " (rank " + std::to_string(e.rank) + "): " +

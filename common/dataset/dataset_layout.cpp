@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
+#include "common/dataset/dataset_folder.h"
+#include "common/dataset/dataset_names.h"
 #include "common/io/error.h"
 #include "common/io/number_text.h"
 
@@ -127,40 +130,46 @@ size_t column_index(const Table& t, std::string_view column) {
 }
 
 std::string partition_dir(const std::string& root, std::string_view table, int rank) {
-    return root + "/" + std::string(table) + "/" + kPartitionKey + "=" +
-           (rank < 0 ? std::string(kNullPartition) : std::to_string(rank));
+    return root + "/" + std::string(table) + "/" + partition_folder(rank);
 }
 
 std::string profile_file(const std::string& root, std::string_view table, int rank, std::string_view profile_id) {
-    return partition_dir(root, table, rank) + "/" + std::string(profile_id) + ".parquet";
+    return partition_dir(root, table, rank) + "/" + file_stem(profile_id) + ".parquet";
 }
 
-std::vector<TableFile> list_table(const std::string& root, std::string_view table) {
-    std::vector<TableFile> out;
-    fs::path dir = fs::path(root) / std::string(table);
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) return out;
-    const std::string prefix = std::string(kPartitionKey) + "=";
-    for (const fs::directory_entry& part : fs::directory_iterator(dir, ec)) {
-        std::string folder = part.path().filename().string();
-        if (!part.is_directory(ec) || folder.rfind(prefix, 0) != 0) continue;
-        std::string value = folder.substr(prefix.size());
-        std::optional<int64_t> rank;
-        if (value != kNullPartition && !(rank = parse_int64(value))) continue;
-        for (const fs::directory_entry& f : fs::directory_iterator(part.path(), ec)) {
-            std::string name = f.path().filename().string();
-            constexpr std::string_view kSuffix = ".parquet";
-            // Hidden names: a writer's temporary files (".NAME.tmp.XXXXXX").
-            // Not "_": a profile id may start with one (an nx-jsonl record
-            // names its own), and DuckDB's *.parquet glob reads it too.
-            if (!f.is_regular_file(ec) || name[0] == '.' || name.size() <= kSuffix.size() ||
+TableListing list_table(const std::string& root, std::string_view table) {
+    TableListing out;
+    Folder dataset(root, false);
+    DirHandle dir = dataset.root().sub(table, false);
+    if (!dir.is_open()) return out;
+    constexpr std::string_view kSuffix = ".parquet";
+    for (const DirHandle::Entry& part : dir.list()) {
+        std::optional<int> rank = rank_of_partition_folder(part.name);
+        if (!rank) continue;  // another key, or not a folder of the layout
+        if (part.type == DirHandle::Entry::Type::link) {
+            out.skipped.push_back(dir.shown(part.name) + ": a symbolic link (nx does not follow links in a dataset)");
+            continue;
+        }
+        if (part.type != DirHandle::Entry::Type::folder) continue;
+        DirHandle files = dir.sub(part.name, false);
+        for (const DirHandle::Entry& f : files.list()) {
+            const std::string& name = f.name;
+            // Hidden names: a writer's temporary files (".NAME.tmp.TAG.XXXXXX").
+            // Not "_": a stem never starts with one (dataset_names.h).
+            if (name.empty() || name[0] == '.' || name.size() <= kSuffix.size() ||
                 name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
                 continue;
-            out.push_back({f.path().string(), rank, name.substr(0, name.size() - kSuffix.size())});
+            std::optional<std::string> id = profile_id_of_stem(name.substr(0, name.size() - kSuffix.size()));
+            if (!id) continue;  // not a name nx writes
+            if (f.type == DirHandle::Entry::Type::link) {
+                out.skipped.push_back(files.shown(name) + ": a symbolic link (nx does not follow links in a dataset)");
+                continue;
+            }
+            if (f.type != DirHandle::Entry::Type::file) continue;
+            out.files.push_back({files.shown(name), *rank >= 0 ? std::optional<int64_t>(*rank) : std::nullopt, *id});
         }
     }
-    if (ec) throw Error("cannot list the dataset's " + std::string(table) + " table: " + ec.message(), dir.string());
-    std::sort(out.begin(), out.end(), [](const TableFile& a, const TableFile& b) {
+    std::sort(out.files.begin(), out.files.end(), [](const TableFile& a, const TableFile& b) {
         if (a.rank != b.rank) return !a.rank || (b.rank && *a.rank < *b.rank);
         return a.profile_id < b.profile_id;
     });

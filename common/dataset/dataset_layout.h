@@ -7,8 +7,9 @@
 //
 // Every profile's files are its own (tasks converting profiles in parallel
 // share none); a re-run of a profile replaces its files; the profiles table's
-// file is written last, so a profile is in the dataset exactly when its
-// profiles file is (the reduce's completeness check reads those only).
+// file is put in place last (dataset_commit.h), so a profile is in the
+// dataset exactly when its profiles file is, and nx's readers read a table's
+// file only where the profile's profiles file is beside it.
 // Partition columns live in the path, not in the files; keys are lowercase.
 // This file is the one description of the tables (names, columns, types,
 // sort order); nx(7) DATASET documents them.
@@ -41,7 +42,8 @@ size_t column_index(const Table& t, std::string_view column);
 inline constexpr const char* kNullPartition = "__HIVE_DEFAULT_PARTITION__";
 inline constexpr const char* kPartitionKey = "rank";
 
-// "DIR/<table>/rank=<r>" (rank < 0: the null partition).
+// "DIR/<table>/rank=<r>" (rank < 0: the null partition), and a profile's
+// file in it (its name from dataset_names.h): for messages and readers.
 std::string partition_dir(const std::string& root, std::string_view table, int rank);
 std::string profile_file(const std::string& root, std::string_view table, int rank, std::string_view profile_id);
 
@@ -49,13 +51,18 @@ std::string profile_file(const std::string& root, std::string_view table, int ra
 struct TableFile {
     std::string path;
     std::optional<int64_t> rank;   // from its rank=<r> folder; empty for the null partition
-    std::string profile_id;        // its name without .parquet
+    std::string profile_id;        // the id its name spells (dataset_names.h)
 };
 // Every file of `table` under `root`, by rank then profile id.  Files that
 // do not follow the layout (another partition key, a non-numeric rank, a
-// hidden name, "." first, as a writer's temporary file) are not the dataset's and are
-// skipped.  A missing table folder is an empty table.
-std::vector<TableFile> list_table(const std::string& root, std::string_view table);
+// hidden name, as a writer's temporary file; a name nx would not write) are
+// not the dataset's and are left out; a symbolic link is not followed, and
+// named in `skipped`.  A missing table folder is an empty table.
+struct TableListing {
+    std::vector<TableFile> files;
+    std::vector<std::string> skipped;
+};
+TableListing list_table(const std::string& root, std::string_view table);
 
 // True when `dir` holds a dataset (a profiles folder, or a plan whose
 // profiles are all still to convert).

@@ -3,33 +3,76 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
+#include <set>
 #include <sstream>
-#include <system_error>
 
+#include "common/dataset/dataset_folder.h"
 #include "common/dataset/dataset_layout.h"
-#include "common/io/atomic_file.h"
+#include "common/dataset/dataset_names.h"
 #include "common/io/error.h"
 #include "common/io/limits.h"
 #include "common/io/number_text.h"
 
 namespace nx {
 
-void write_plan(Output& out, const std::vector<PlanEntry>& plan) {
-    out.write("rank\tinput\tneff\n");
-    for (const PlanEntry& e : plan) out.write(std::to_string(e.rank) + "\t" + e.input + "\t" + e.neff + "\n");
+namespace {
+
+constexpr const char* kPlanHeader = "rank\tinput\tneff";
+
+std::string escaped(const std::string& field) {
+    std::string out;
+    for (char c : field) {
+        switch (c) {
+            case '\\': out += "\\\\"; break;
+            case '\t': out += "\\t"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            default: out += c;
+        }
+    }
+    return out;
 }
 
-std::vector<PlanEntry> read_plan(const std::string& path) {
-    std::istringstream in(read_whole_file(path));
+std::optional<std::string> unescaped(std::string_view field) {
+    std::string out;
+    for (size_t i = 0; i < field.size(); ++i) {
+        if (field[i] != '\\') {
+            out += field[i];
+            continue;
+        }
+        if (++i == field.size()) return std::nullopt;
+        switch (field[i]) {
+            case '\\': out += '\\'; break;
+            case 't': out += '\t'; break;
+            case 'n': out += '\n'; break;
+            case 'r': out += '\r'; break;
+            default: return std::nullopt;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string plan_text(const std::vector<PlanEntry>& plan) {
+    std::string text = std::string(kPlanHeader) + "\n";
+    for (const PlanEntry& e : plan)
+        text += std::to_string(e.rank) + "\t" + escaped(e.input) + "\t" + escaped(e.neff) + "\n";
+    return text;
+}
+
+void write_plan(Output& out, const std::vector<PlanEntry>& plan) { out.write(plan_text(plan)); }
+
+std::vector<PlanEntry> parse_plan(const std::string& text, const std::string& path) {
+    std::istringstream in(text);
     std::string line;
     std::vector<PlanEntry> plan;
     int64_t n = 0;
     while (std::getline(in, line)) {
         ++n;
         if (n == 1) {
-            if (line != "rank\tinput\tneff") throw Error("not an nx plan (its first line is not rank<TAB>input<TAB>neff)", path, n);
+            if (line != kPlanHeader) throw Error("not an nx plan (its first line is not rank<TAB>input<TAB>neff)", path, n);
             continue;
         }
         if (line.empty()) continue;
@@ -41,13 +84,23 @@ std::vector<PlanEntry> read_plan(const std::string& path) {
         std::optional<int64_t> r = parse_int64(rank);
         if (!r || *r < -1 || *r > INT_MAX) throw Error("the rank '" + rank + "' is not a number >= -1", path, n);
         e.rank = static_cast<int>(*r);
-        e.input = line.substr(t1 + 1, t2 - t1 - 1);
-        e.neff = line.substr(t2 + 1);
+        std::optional<std::string> input = unescaped(std::string_view(line).substr(t1 + 1, t2 - t1 - 1));
+        std::optional<std::string> neff = unescaped(std::string_view(line).substr(t2 + 1));
+        if (!input || !neff) throw Error("a backslash in a plan path is followed by \\, t, n or r", path, n);
+        e.input = std::move(*input);
+        e.neff = std::move(*neff);
         if (e.input.empty()) throw Error("a plan line without its input", path, n);
         plan.push_back(std::move(e));
     }
     if (n == 0) throw Error("an empty plan", path);
     return plan;
+}
+
+std::vector<PlanEntry> read_plan(const std::string& root) {
+    DirHandle nx = dataset::Folder(root, false).root().sub(dataset::kBookkeeping, false);
+    if (!nx.is_open() || !nx.is_regular_file(dataset::kPlanFile))
+        throw Error("no plan in the dataset (nx-convert --dataset DIR --plan CAPTURE writes one)", dataset::plan_path(root));
+    return parse_plan(nx.read_small_file(dataset::kPlanFile, max_record_bytes()), dataset::plan_path(root));
 }
 
 std::pair<size_t, size_t> task_range(size_t entries, int task, int tasks) {
@@ -60,13 +113,7 @@ std::pair<size_t, size_t> task_range(size_t entries, int task, int tasks) {
 
 namespace dataset {
 
-std::string plan_path(const std::string& root) { return root + "/_nx/plan.tsv"; }
-
-std::string partition_index_path(const std::string& root, std::string_view profile_id) {
-    return root + "/_nx/at/" + std::string(profile_id);
-}
-
-std::string done_path(const std::string& root, const PlanEntry& entry) {
+std::string done_key(const PlanEntry& entry) {
     // The entry's own hash (FNV-1a): stable when the tree is planned again.
     uint64_t h = 1469598103934665603ull;
     for (char c : std::to_string(entry.rank) + "\t" + entry.input + "\t" + entry.neff) {
@@ -75,46 +122,83 @@ std::string done_path(const std::string& root, const PlanEntry& entry) {
     }
     char key[17];
     std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(h));
-    return root + "/_nx/done/" + key;
+    return key;
 }
 
-void mark_done(const std::string& root, const PlanEntry& entry, const std::vector<WrittenProfile>& profiles) {
-    std::error_code ec;
-    std::filesystem::create_directories(root + "/_nx/done", ec);
-    if (ec) throw Error("cannot create the dataset's done folder: " + ec.message(), root);
-    AtomicFile f(done_path(root, entry));
-    for (const WrittenProfile& p : profiles) f.out().write(p.id + "\t" + std::to_string(p.rank) + "\n");
-    f.commit();
+void mark_done(const Folder& dataset, const PlanEntry& entry, const std::vector<WrittenProfile>& profiles,
+               const std::string& tag) {
+    std::string text;
+    for (const WrittenProfile& p : profiles) text += file_stem(p.id) + "\t" + std::to_string(p.rank) + "\n";
+    write_small_file(dataset.bookkeeping(kDoneFolder), done_key(entry), text, tag);
 }
 
-bool is_done(const std::string& root, const PlanEntry& entry) {
-    std::error_code ec;
-    std::string marker = done_path(root, entry);
-    if (!std::filesystem::is_regular_file(marker, ec)) return false;
-    std::istringstream ids(read_whole_file(marker));
+std::vector<DoneProfile> done_profiles(const Folder& dataset, const PlanEntry& entry) {
+    std::vector<DoneProfile> out;
+    DirHandle done = dataset.bookkeeping_if_any(kDoneFolder);
+    if (!done.is_open()) return out;
+    std::istringstream lines(done.read_small_file(done_key(entry)));
     std::string line;
-    while (std::getline(ids, line)) {
+    while (std::getline(lines, line)) {
         if (line.empty()) continue;
         size_t tab = line.find('\t');
-        int rank = entry.rank;
+        DoneProfile p{line.substr(0, tab), entry.rank};
         if (tab != std::string::npos) {
             std::optional<int64_t> r = parse_int64(line.substr(tab + 1));
-            if (!r || *r < -1 || *r > INT_MAX) return false;  // not a marker nx wrote: convert again
-            rank = static_cast<int>(*r);
+            if (!r || *r < -1 || *r > INT_MAX) return {};  // not a marker nx wrote: convert again
+            p.rank = static_cast<int>(*r);
         }
-        if (!std::filesystem::is_regular_file(profile_file(root, "profiles", rank, line.substr(0, tab)), ec))
-            return false;
+        if (!profile_id_of_stem(p.stem)) return {};
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+bool is_done(const Folder& dataset, const PlanEntry& entry) {
+    DirHandle done = dataset.bookkeeping_if_any(kDoneFolder);
+    if (!done.is_open() || !done.is_regular_file(done_key(entry))) return false;
+    std::vector<DoneProfile> profiles = done_profiles(dataset, entry);
+    if (profiles.empty() && !done.read_small_file(done_key(entry)).empty()) return false;  // damaged
+    for (const DoneProfile& p : profiles) {
+        DirHandle part = dataset.partition("profiles", partition_folder(p.rank), false);
+        if (!part.is_open() || !part.is_regular_file(p.stem + ".parquet")) return false;
     }
     return true;
 }
 
+void forget_done(const Folder& dataset, const PlanEntry& entry) {
+    DirHandle done = dataset.bookkeeping_if_any(kDoneFolder);
+    if (done.is_open()) done.remove(done_key(entry));
+}
+
+std::optional<std::vector<PlanEntry>> current_plan(const Folder& dataset) {
+    DirHandle nx = dataset.root().sub(kBookkeeping, false);
+    if (!nx.is_open() || !nx.is_regular_file(kPlanFile)) return std::nullopt;
+    return parse_plan(nx.read_small_file(kPlanFile, max_record_bytes()), plan_path(dataset.path()));
+}
+
 std::vector<Missing> missing_entries(const std::string& root) {
     std::vector<Missing> out;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(plan_path(root), ec)) return out;
-    std::vector<PlanEntry> plan = read_plan(plan_path(root));
-    for (size_t k = 0; k < plan.size(); ++k)
-        if (!is_done(root, plan[k])) out.push_back({k, plan[k]});
+    Folder dataset(root, false);
+    std::optional<std::vector<PlanEntry>> plan = current_plan(dataset);
+    if (!plan) return out;
+    for (size_t k = 0; k < plan->size(); ++k)
+        if (!is_done(dataset, (*plan)[k])) out.push_back({k, (*plan)[k]});
+    return out;
+}
+
+std::vector<std::string> unplanned_profiles(const std::string& root) {
+    std::vector<std::string> out;
+    Folder dataset(root, false);
+    std::optional<std::vector<PlanEntry>> plan = current_plan(dataset);
+    if (!plan) return out;
+    std::set<std::pair<std::string, int>> planned;
+    for (const PlanEntry& e : *plan)
+        for (const DoneProfile& p : done_profiles(dataset, e)) planned.insert({p.stem, p.rank});
+    for (const TableFile& f : list_table(root, "profiles").files) {
+        int rank = f.rank ? static_cast<int>(*f.rank) : -1;
+        if (!planned.count({file_stem(f.profile_id), rank}))
+            out.push_back(f.profile_id + " (rank " + (f.rank ? std::to_string(*f.rank) : std::string("none")) + ")");
+    }
     return out;
 }
 

@@ -1,11 +1,11 @@
 #include "common/dataset/dataset_sink.h"
 
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <system_error>
 
+#include "common/dataset/dataset_commit.h"
 #include "common/dataset/dataset_layout.h"
+#include "common/dataset/dataset_names.h"
 #include "common/dataset/dataset_plan.h"
 #include "common/import/runtime_path.h"
 #include "common/io/atomic_file.h"
@@ -40,9 +40,12 @@ constexpr int kMaxOrderBreaks = 16;
 // One table's file of the profile being written, its columns by name.
 class TableWriter {
 public:
-    TableWriter(const dataset::Table& t, const std::string& path, const DatasetOptions& o, const std::string& profile,
-                int64_t page_rows = 0)
-        : table_(t), writer_(path, t.columns, writer_options(t, o, page_rows)), profile_(profile) {}
+    // The table's file of `profile` in `partition`, under a temporary name
+    // that carries the writer's tag until the profile is published.
+    TableWriter(const dataset::Table& t, const DirHandle& partition, const std::string& stem, const std::string& tag,
+                const DatasetOptions& o, const std::string& profile, int64_t page_rows = 0)
+        : table_(t), writer_(partition, stem + ".parquet", tag, t.columns, writer_options(t, o, page_rows)),
+          profile_(profile) {}
 
     size_t col(std::string_view name) const { return dataset::column_index(table_, name); }
     ParquetWriter& w() { return writer_; }
@@ -61,10 +64,10 @@ public:
         if (present) writer_.set_int64(col(column), v);
         else writer_.set_null(col(column));
     }
-    int64_t commit(const std::string& path = {}) {
-        writer_.commit(path);
-        return writer_.bytes_written();
-    }
+    const dataset::Table& table() const { return table_; }
+    // The file complete under its temporary name.
+    AtomicFile& finish() { return writer_.finish(); }
+    int64_t bytes() const { return writer_.bytes_written(); }
 
 private:
     static parquet::WriterOptions writer_options(const dataset::Table& t, const DatasetOptions& o, int64_t page_rows) {
@@ -302,11 +305,11 @@ void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSum
 // open from its start, each track a lane; the window that puts each track's
 // events in order; the profile's tracks.
 struct DatasetSink::Open : TrackOrderWindow::Target {
-    Open(const std::string& root, const ProfileInfo& info, const DatasetOptions& o)
-        : id(info.id), rank(info.rank), began(std::filesystem::file_time_type::clock::now()),
-          events(table("events"), dataset::profile_file(root, "events", info.rank, info.id), o, id, o.track_page_rows),
-          counters(table("counters"), dataset::profile_file(root, "counters", info.rank, info.id), o, id,
-                   o.track_page_rows),
+    Open(const ProfileInfo& info, std::string stem_, const DirHandle& events_in, const DirHandle& counters_in,
+         const std::string& tag, const DatasetOptions& o)
+        : id(info.id), stem(std::move(stem_)), rank(info.rank),
+          events(table("events"), events_in, stem, tag, o, id, o.track_page_rows),
+          counters(table("counters"), counters_in, stem, tag, o, id, o.track_page_rows),
           window(*this, o.order_window) {
         c_track = events.col("track_id"), c_type = events.col("type"), c_ts = events.col("ts");
         c_dur = events.col("dur"), c_name = events.col("name"), c_opcode = events.col("opcode");
@@ -460,10 +463,8 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
     };
 
     std::string id;
-    int rank;
-    // When it began, on the file system's clock: temporary files of this
-    // profile last written before it are a killed conversion's.
-    std::filesystem::file_time_type began;
+    std::string stem;  // its files' name (dataset_names.h)
+    int rank;          // the rank it began at: the events' files are in its partition
     TrackTable tracks;
     TableWriter events, counters;
     TrackOrderWindow window;
@@ -482,96 +483,29 @@ struct DatasetSink::Open : TrackOrderWindow::Target {
         c_depth, c_transpose, c_args;
 };
 
-DatasetSink::DatasetSink(std::string root, DatasetOptions options) : root_(std::move(root)), options_(options) {
-    std::error_code ec;
-    std::filesystem::create_directories(root_, ec);
-    if (ec) throw Error("cannot create the dataset directory: " + ec.message(), root_);
+DatasetSink::DatasetSink(std::string root, DatasetOptions options)
+    : root_(std::move(root)), options_(options), folder_(root_, true), tag_(folder_) {
+    // What writers before this one left: commits a kill interrupted are
+    // finished, and the hidden files of writers that have gone removed.
+    dataset::recover_commits(folder_, false, tag_.tag());
+    dataset::sweep_gone_writers(folder_, [&] { return dataset::journaled_temporaries(folder_); });
 }
 
 DatasetSink::~DatasetSink() = default;
 
-namespace {
-
-void make_partition_dirs(const std::string& root, int rank) {
-    for (const dataset::Table& t : dataset::tables()) {
-        std::string dir = dataset::partition_dir(root, t.name, rank);
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        if (ec) throw Error("cannot create a dataset folder: " + ec.message(), dir);
-    }
+DirHandle DatasetSink::partition(std::string_view table, int rank) {
+    const std::string part = dataset::partition_folder(rank);
+    // Noted before the first temporary file goes in: a sweep finds it there
+    // if this writer is killed.
+    tag_.note_folder(table, part);
+    return folder_.partition(table, part, true);
 }
-
-// What an earlier conversion of the profile left outside the files just
-// put in place:
-//  - its files at another rank (converted again after a re-plan, or with
-//    another --rank): the dataset would hold the profile twice, and the
-//    cross-rank answers count it at both.  Each profile's partition is kept
-//    in DIR/_nx/at/<id> (a line, "rank=3"), so finding the old one costs a
-//    read, not a look into every rank's folder (a thousand metadata
-//    operations a profile on a shared volume).  The profiles file goes
-//    first: the profile leaves the old rank with it.  A profile converted
-//    by an nx before the index has none: its old copy is not found.
-//  - the temporary files of one that was killed (SIGKILL, the OOM killer, a
-//    time limit) in the folders this one wrote (the ranks it began and
-//    ended at): hidden names, which every engine skips, but bytes nobody
-//    would remove.  Only those last written before this conversion began:
-//    another process converting the same profile right now (a scheduler's
-//    requeue) is writing its own, which are left alone.
-void remove_earlier_copies(const std::string& root, const std::string& id, const std::vector<int>& ranks,
-                           std::filesystem::file_time_type began) {
-    namespace fs = std::filesystem;
-    const std::vector<dataset::Table>& all = dataset::tables();
-    auto folder_of = [&](int rank) { return fs::path(dataset::partition_dir(root, "profiles", rank)).filename().string(); };
-    const std::string here = folder_of(ranks.back());
-    const std::string file = id + ".parquet";
-    auto remove = [](const fs::path& path) {
-        std::error_code ec;
-        if (!fs::remove(path, ec) && ec)
-            throw Error("cannot remove an earlier copy of the profile: " + ec.message(), path.string());
-    };
-    const std::string index = dataset::partition_index_path(root, id);
-    std::string before;
-    // Read as the dataset's bookkeeping, not as an input (the output guard
-    // refuses to write over what a process read: it rewrites this file).
-    if (std::ifstream in(index); in) std::getline(in, before);
-    // Only a partition folder's name (nothing with a slash or a dot path).
-    // The note is rewritten only once every file there is gone: a removal
-    // that fails leaves it naming the old rank, and the next conversion
-    // removes what is left.
-    if (before.rfind(std::string(dataset::kPartitionKey) + "=", 0) == 0 && before.find('/') == std::string::npos &&
-        before != here) {
-        remove(fs::path(root) / "profiles" / before / file);
-        for (const dataset::Table& t : all)
-            if (std::string_view(t.name) != "profiles") remove(fs::path(root) / t.name / before / file);
-    }
-    if (before != here) {
-        std::error_code ec;
-        fs::create_directories(fs::path(index).parent_path(), ec);
-        if (ec) throw Error("cannot create the dataset's partition index: " + ec.message(), index);
-        AtomicFile out(index);
-        out.out().write(here + "\n");
-        out.commit();
-    }
-    const std::string leftover = "." + file + ".tmp.";
-    for (int rank : ranks)
-        for (const dataset::Table& t : all) {
-            fs::path dir = fs::path(root) / t.name / folder_of(rank);
-            std::error_code ec;
-            for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-                if (it->path().filename().string().rfind(leftover, 0) != 0) continue;
-                std::error_code time_ec;
-                fs::file_time_type written = fs::last_write_time(it->path(), time_ec);
-                if (!time_ec && written < began) remove(it->path());
-            }
-        }
-}
-
-}  // namespace
 
 void DatasetSink::begin_profile(const ProfileInfo& info) {
     open_.reset();
-    make_partition_dirs(root_, info.rank);
-    open_ = std::make_unique<Open>(root_, info, options_);
+    std::string stem = dataset::file_stem(info.id);
+    open_ = std::make_unique<Open>(info, std::move(stem), partition("events", info.rank), partition("counters", info.rank),
+                                   tag_.tag(), options_);
 }
 
 void DatasetSink::event(const Event& e) {
@@ -589,21 +523,20 @@ void DatasetSink::abort_profile() { open_.reset(); }
 
 void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& summary) {
     // Every table's file is written in full under a temporary name first; a
-    // failure on the way removes them all (the writers are not committed).
+    // failure on the way removes them all (the writers are not published).
     std::unique_ptr<Open> open = std::move(open_);
     if (!open) throw Error("internal: a profile ended for the dataset with none begun");
     if (open->failed) throw Error("the profile's events could not be written to the dataset (the error above)");
     // The events' rows carry the id the profile began with.
     if (info.id != open->id) throw Error("internal: the profile's id changed as it was read: " + open->id + ", " + info.id);
     open->window.drain();
-    if (info.rank != open->rank) make_partition_dirs(root_, info.rank);
     std::vector<std::unique_ptr<TableWriter>> files;
     const std::vector<dataset::Table>& all = dataset::tables();
     for (const dataset::Table& t : all) {
         bool streamed = std::string_view(t.name) == "events" || std::string_view(t.name) == "counters";
         files.push_back(streamed ? nullptr
-                                 : std::make_unique<TableWriter>(t, dataset::profile_file(root_, t.name, info.rank, info.id),
-                                                                 options_, info.id));
+                                 : std::make_unique<TableWriter>(t, partition(t.name, info.rank), open->stem,
+                                                                 tag_.tag(), options_, info.id));
     }
     auto file = [&](std::string_view name) -> TableWriter& {
         if (name == "events") return open->events;
@@ -620,16 +553,20 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
     write_opcodes(file("opcodes"), summary);
     write_tracks(file("tracks"), open->tracks);
     write_profile_row(file("profiles"), info, summary);
-    // Into place in table order, profiles last: the profile is in the
-    // dataset once its profiles file is.  The events' files were opened
-    // under the profile's id and rank as it began: they go where it ended.
-    for (size_t k = 0; k < all.size(); ++k) {
-        TableWriter& f = file(all[k].name);
-        bytes_ += f.commit(dataset::profile_file(root_, all[k].name, info.rank, info.id));
+    // Every file complete and synced, then put in place together
+    // (dataset_commit.h).  The events' files were opened at the rank the
+    // profile began with: they go where it ended.
+    std::vector<dataset::StagedFile> staged;
+    int64_t bytes = 0;
+    for (const dataset::Table& t : all) {
+        TableWriter& f = file(t.name);
+        bool streamed = &f == &open->events || &f == &open->counters;
+        AtomicFile& done = f.finish();
+        bytes += f.bytes();
+        staged.push_back({t.name, dataset::partition_folder(streamed ? open->rank : info.rank), &done});
     }
-    std::vector<int> ranks{info.rank};
-    if (open->rank != info.rank) ranks.insert(ranks.begin(), open->rank);
-    remove_earlier_copies(root_, info.id, ranks, open->began);
+    dataset::publish_profile(folder_, open->stem, info.rank, staged, tag_.tag());
+    bytes_ += bytes;
     ++profiles_written_;
     written_.push_back({info.id, info.rank});
 }

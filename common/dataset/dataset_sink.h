@@ -4,9 +4,9 @@
 // order by a TrackOrderWindow: no sort at the profile's end), its tracks,
 // and the small per-profile tables (metrics, engines, breakdown,
 // utilization, collectives, findings, opcodes, profiles) from its summary.  A
-// profile's files are written whole to temporary names and renamed into
-// place when it ends, the profiles file last; an aborted or interrupted
-// profile leaves nothing.
+// profile's files are written whole to temporary names and put in place
+// together when it ends (dataset_commit.h); an aborted or interrupted
+// profile leaves nothing a reader sees.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/dataset/dataset_folder.h"
 #include "common/dataset/dataset_plan.h"
 #include "common/dataset/track_order_window.h"
 #include "common/parquet/file_metadata.h"
@@ -46,11 +47,18 @@ public:
     // The profiles written since the last call (a plan entry's).
     std::vector<dataset::WrittenProfile> take_written() { return std::exchange(written_, {}); }
     int64_t bytes_written() const { return bytes_; }
+    const dataset::Folder& folder() const { return folder_; }
+    // The mark this writer's temporary files carry (dataset_folder.h).
+    const std::string& tag() const { return tag_.tag(); }
 
 private:
     struct Open;  // the profile being written: its events' files, tracks, window
+    // DIR/<table>/rank=<r>, made, noted as holding this writer's temporary files.
+    DirHandle partition(std::string_view table, int rank);
     std::string root_;
     DatasetOptions options_;
+    dataset::Folder folder_;
+    dataset::WriterTag tag_;
     std::unique_ptr<Open> open_;
     int64_t profiles_written_ = 0, bytes_ = 0;
     std::vector<dataset::WrittenProfile> written_;

@@ -1,6 +1,8 @@
 #include "common/format/units.h"
 
+#include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace nx {
@@ -71,6 +73,25 @@ std::string format_metric(double v, const std::string& unit) {
     if (unit == "count") return format_count(v);
     if (unit == "flop" || unit == "flop/s") return format_value(v);
     return format_value(v);
+}
+
+std::optional<int64_t> parse_byte_size(std::string_view text) {
+    size_t digits = 0;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+    if (digits == 0 || digits > 18) return std::nullopt;
+    int64_t n = 0;
+    for (size_t i = 0; i < digits; ++i) n = n * 10 + (text[i] - '0');
+    std::string unit;
+    for (char c : text.substr(digits)) unit += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    int shift = 0;
+    if (!unit.empty() && std::string_view("KMGT").find(unit[0]) != std::string_view::npos) {
+        shift = 10 * (1 + static_cast<int>(std::string_view("KMGT").find(unit[0])));
+        unit.erase(0, 1);
+        if (unit == "IB") unit = "B";
+    }
+    if (!unit.empty() && unit != "B") return std::nullopt;
+    if (shift && n > (INT64_MAX >> shift)) return std::nullopt;
+    return n << shift;
 }
 
 }  // namespace nx

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace nx {
 
@@ -13,6 +15,10 @@ std::string format_percent(double p);      // "45.2%"
 std::string format_count(double n);        // "1,234,567"
 std::string format_value(double v);       // 4 significant digits, no exponent below 1e6
 std::string format_ratio(double r);        // "1.52x"
+// A size as people write it: "4G", "500M", "64k", "1048576" (bytes), the
+// letters K, M, G, T as powers of 1024, any case, an optional "B" or "iB"
+// after; none for anything else or a negative or overflowing size.
+std::optional<int64_t> parse_byte_size(std::string_view text);
 // A metric value in its unit ("s" -> duration, "bytes" -> size ...).
 std::string format_metric(double v, const std::string& unit);
 

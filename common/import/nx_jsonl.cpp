@@ -137,8 +137,11 @@ private:
         if (info.id.empty()) throw Error("profile record without \"id\"");
         if (!open_ || info.id != current_) start(info.id);
         // Keep the record's description; where it came from originally stays.
+        // A rank given for this input (--rank, a plan entry, a
+        // profile_rank_<i> name) places it; else the record's own.
         ProfileInfo merged = info;
         if (merged.format.empty()) merged.format = "nx-jsonl";
+        if (ctx_.base.rank >= 0) merged.rank = ctx_.base.rank;
         out_.update_info(merged);
         for (const MetricValue& m : summary.metrics)
             if (m.measured) out_.source_metric(m.name, m.value);

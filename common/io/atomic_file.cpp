@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <mutex>
+#include <random>
 
 #include "common/io/error.h"
 #include "common/io/file_guard.h"
@@ -18,54 +20,86 @@ namespace nx {
 namespace {
 
 // The signal handler may only use async-signal-safe calls, so the registry is a
-// fixed table of C strings rather than a std::set.
+// fixed table of C strings rather than a std::set: each a name in a folder
+// (AT_FDCWD for a path).
 constexpr int kMaxTempPaths = 64;
 constexpr int kMaxPathLen = 4096;
 char g_temp_paths[kMaxTempPaths][kMaxPathLen];
+int g_temp_dirs[kMaxTempPaths];
 volatile sig_atomic_t g_temp_used[kMaxTempPaths];
 std::mutex g_registry_mutex;
+// DeferSignals: how many live, and the signal that came meanwhile.
+std::atomic<int> g_deferring{0};
+std::atomic<int> g_pending_signal{0};
 
 void cleanup_and_reraise(int sig) {
     for (int i = 0; i < kMaxTempPaths; ++i)
-        if (g_temp_used[i]) unlink(g_temp_paths[i]);
+        if (g_temp_used[i]) unlinkat(g_temp_dirs[i], g_temp_paths[i], 0);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-}  // namespace
+void on_signal(int sig) {
+    g_pending_signal.store(sig);
+    if (g_deferring.load() > 0) return;  // ~DeferSignals runs it
+    cleanup_and_reraise(sig);
+}
 
-void register_temp_path(const std::string& path) {
-    if (path.size() >= kMaxPathLen) return;
+void register_temp(int dir, const std::string& name) {
+    if (name.size() >= kMaxPathLen) return;
     std::lock_guard<std::mutex> lock(g_registry_mutex);
     for (int i = 0; i < kMaxTempPaths; ++i) {
         if (!g_temp_used[i]) {
-            std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+            std::memcpy(g_temp_paths[i], name.c_str(), name.size() + 1);
+            g_temp_dirs[i] = dir;
             g_temp_used[i] = 1;
             return;
         }
     }
 }
 
-void unregister_temp_path(const std::string& path) {
+void unregister_temp(int dir, const std::string& name) {
     std::lock_guard<std::mutex> lock(g_registry_mutex);
     for (int i = 0; i < kMaxTempPaths; ++i) {
-        if (g_temp_used[i] && path == g_temp_paths[i]) {
+        if (g_temp_used[i] && g_temp_dirs[i] == dir && name == g_temp_paths[i]) {
             g_temp_used[i] = 0;
             return;
         }
     }
 }
 
+// Six letters or digits for a temporary name.
+std::string random_suffix() {
+    static const char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    thread_local std::mt19937_64 rng{std::random_device{}() ^ (static_cast<uint64_t>(getpid()) << 32)};
+    std::string s(6, 'x');
+    for (char& c : s) c = kChars[rng() % (sizeof kChars - 1)];
+    return s;
+}
+
+}  // namespace
+
+void register_temp_path(const std::string& path) { register_temp(AT_FDCWD, path); }
+
+void unregister_temp_path(const std::string& path) { unregister_temp(AT_FDCWD, path); }
+
 void install_cleanup_handlers() {
     static bool installed = false;
     if (installed) return;
     installed = true;
     struct sigaction sa {};
-    sa.sa_handler = cleanup_and_reraise;
+    sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
     // Write errors on a closed pipe come back as EPIPE and end the tool quietly.
     signal(SIGPIPE, SIG_IGN);
+}
+
+DeferSignals::DeferSignals() { g_deferring.fetch_add(1); }
+
+DeferSignals::~DeferSignals() {
+    if (g_deferring.fetch_sub(1) != 1) return;
+    if (int sig = g_pending_signal.exchange(0)) cleanup_and_reraise(sig);
 }
 
 mode_t output_file_mode(const std::string& path) {
@@ -104,6 +138,38 @@ AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
         register_temp_path(temp_path_);
         fchmod(fd, mode);  // mkstemp made it 0600
     }
+    open_stream(fd, gzip);
+}
+
+AtomicFile::AtomicFile(const DirHandle& dir, std::string name, std::string_view tag) : path_(dir.shown(name)) {
+    check_component(name, dir.shown());
+    struct stat st {};
+    if (fstatat(dir.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) check_output_stat(st, path_);
+    dir_fd_ = dup(dir.fd());
+    if (dir_fd_ < 0) throw Error(std::string("cannot open the folder: ") + std::strerror(errno), dir.shown());
+    // The writer's tag in the name: what a killed writer left is found by it.
+    constexpr size_t kNameMax = 255;
+    const std::string stem = "." + name + ".tmp." + std::string(tag) + ".";
+    const std::string prefix = stem.size() + 6 <= kNameMax ? stem : ".nx.tmp." + std::string(tag) + ".";
+    mode_t mask = umask(0);
+    umask(mask);
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+        temp_name_ = prefix + random_suffix();
+        fd = openat(dir_fd_, temp_name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666 & ~mask);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) {
+        int err = errno;
+        close(dir_fd_);
+        dir_fd_ = -1;
+        throw Error(std::string("cannot create temporary file: ") + std::strerror(err), path_);
+    }
+    register_temp(dir_fd_, temp_name_);
+    open_stream(fd, false);
+}
+
+void AtomicFile::open_stream(int fd, bool gzip) {
     if (gzip) {
         sync_fd_ = dup(fd);
         gz_ = gzdopen(fd, "wb6");
@@ -128,18 +194,25 @@ AtomicFile::AtomicFile(std::string path, bool gzip) : path_(std::move(path)) {
 }
 
 AtomicFile::~AtomicFile() {
-    if (committed_) return;
-    out_.reset();
-    if (stream_) std::fclose(stream_);
-    if (gz_) gzclose(gz_);
-    if (sync_fd_ >= 0) close(sync_fd_);
-    discard_temp();
+    if (!committed_) {
+        out_.reset();
+        if (stream_) std::fclose(stream_);
+        if (gz_) gzclose(gz_);
+        if (sync_fd_ >= 0) close(sync_fd_);
+        discard_temp();
+    }
+    if (dir_fd_ >= 0) close(dir_fd_);
 }
 
 void AtomicFile::discard_temp() {
-    if (temp_path_.empty()) return;
-    unlink(temp_path_.c_str());
-    unregister_temp_path(temp_path_);
+    if (!temp_path_.empty()) {
+        unlink(temp_path_.c_str());
+        unregister_temp_path(temp_path_);
+    }
+    if (!temp_name_.empty() && dir_fd_ >= 0) {
+        unlinkat(dir_fd_, temp_name_.c_str(), 0);
+        unregister_temp(dir_fd_, temp_name_);
+    }
 }
 
 void AtomicFile::move_into_place() {
@@ -157,9 +230,8 @@ void AtomicFile::commit_as(std::string path) {
     commit();
 }
 
-void AtomicFile::commit() {
+void AtomicFile::close_and_sync() {
     out_->close();
-    check_output_path(path_);  // inputs opened since the file was created
     if (gz_) {
         int rc = gzclose(gz_);
         gz_ = nullptr;
@@ -167,7 +239,6 @@ void AtomicFile::commit() {
         close(sync_fd_);
         sync_fd_ = -1;
         if (rc != Z_OK || !synced) throw Error("cannot write the gzip file", path_);
-        move_into_place();
         return;
     }
     if (fsync(fileno(stream_)) != 0 && errno != EINVAL)
@@ -177,7 +248,33 @@ void AtomicFile::commit() {
         throw Error(std::string("cannot write: ") + std::strerror(errno), path_);
     }
     stream_ = nullptr;
+}
+
+void AtomicFile::commit() {
+    if (dir_fd_ >= 0) throw Error("internal: a folder's file is published, not committed", path_);
+    close_and_sync();
+    check_output_path(path_);  // inputs opened since the file was created
     move_into_place();
+}
+
+void AtomicFile::finish_temporary() {
+    if (dir_fd_ < 0) throw Error("internal: only a folder's file is finished as a temporary file", path_);
+    if (finished_) return;
+    close_and_sync();
+    finished_ = true;
+}
+
+void AtomicFile::publish(const DirHandle& to, std::string_view name) {
+    if (!finished_ || committed_) throw Error("internal: a file published before it was finished", path_);
+    const std::string final_name(name);
+    check_component(final_name, to.shown());
+    struct stat st {};
+    if (fstatat(to.fd(), final_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) check_output_stat(st, to.shown(name));
+    if (renameat(dir_fd_, temp_name_.c_str(), to.fd(), final_name.c_str()) != 0)
+        throw Error(std::string("cannot rename into place: ") + std::strerror(errno), to.shown(name));
+    unregister_temp(dir_fd_, temp_name_);
+    path_ = to.shown(name);
+    committed_ = true;
 }
 
 }  // namespace nx

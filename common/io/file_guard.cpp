@@ -71,14 +71,16 @@ void guard_database(const std::string& path) {
         if (stat((path + suffix).c_str(), &st) == 0) add(st, path, true);
 }
 
+void check_output_stat(const struct stat& st, const std::string& path) {
+    if (const Guarded* g = find(st, false))
+        throw Error("refusing to overwrite " + std::string(g->database ? "the database " : "the input ") + g->name +
+                        " with the output",
+                    path);
+}
+
 void check_output_path(const std::string& path) {
     struct stat st {};
-    if (stat(path.c_str(), &st) == 0) {
-        if (const Guarded* g = find(st, false))
-            throw Error("refusing to overwrite " + std::string(g->database ? "the database " : "the input ") + g->name +
-                            " with the output",
-                        path);
-    }
+    if (stat(path.c_str(), &st) == 0) check_output_stat(st, path);
     // A database's companion files, whether they exist yet or not.
     std::string resolved = resolve(path);
     for (std::string_view suffix : kDatabaseSuffixes) {

@@ -7,6 +7,8 @@
 // -shm and -journal files count as the database.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <string>
 
 namespace nx {
@@ -20,5 +22,7 @@ void guard_input_path(const std::string& path);
 void guard_database(const std::string& path);
 // Throws Error naming `path` when writing it would replace a guarded file.
 void check_output_path(const std::string& path);
+// The same for a file already looked at (`st`: what replacing it would replace).
+void check_output_stat(const struct stat& st, const std::string& path);
 
 }  // namespace nx

@@ -138,6 +138,11 @@ ColumnMetaData read_column_metadata(CompactReader& r) {
                         case 3: expect(st, TType::i64, "Statistics.null_count", r); m.null_count = r.read_i64(); return true;
                         case 5: expect(st, TType::binary, "Statistics.max_value", r); m.max_value = std::string(r.read_binary()); return true;
                         case 6: expect(st, TType::binary, "Statistics.min_value", r); m.min_value = std::string(r.read_binary()); return true;
+                        case 7:
+                        case 8:
+                            if (st != TType::bool_true && st != TType::bool_false) return false;
+                            (sid == 7 ? m.max_value_exact : m.min_value_exact) = CompactReader::bool_value(st);
+                            return true;
                         default: return false;
                     }
                 });

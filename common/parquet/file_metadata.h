@@ -58,6 +58,9 @@ struct ColumnMetaData {
     // fields are not read): what a reader prunes row groups by.
     std::optional<int64_t> null_count;
     std::optional<std::string> min_value, max_value;
+    // False where the writer kept a bound, not a value (a long string cut:
+    // Statistics.is_min_value_exact / is_max_value_exact); unset: not said.
+    std::optional<bool> min_value_exact, max_value_exact;
 };
 
 struct ColumnChunk {

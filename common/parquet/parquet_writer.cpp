@@ -14,6 +14,7 @@
 #include "common/io/error.h"
 #include "common/io/string_hash.h"
 #include "common/parquet/page_encoders.h"
+#include "common/parquet/string_bounds.h"
 #include "common/parquet/thrift_writer.h"
 
 namespace nx::parquet {
@@ -52,11 +53,13 @@ const char* type_name(ValueType t) {
     return "?";
 }
 
-// Min and max of a chunk, PLAIN-encoded as statistics hold them.
+// Min and max of a chunk, PLAIN-encoded as statistics hold them (a string
+// column's within kStatBytes: string_bounds.h).
 struct Stats {
     bool any = false;
     std::string min, max;
     int64_t nulls = 0;
+    StringBounds strings;
 };
 
 template <class T>
@@ -91,11 +94,7 @@ void numeric_stats(const std::vector<T>& v, Stats& st) {
     st.any = true;
 }
 
-void string_stats(std::string_view x, Stats& st) {
-    if (!st.any || x < st.min) st.min.assign(x);
-    if (!st.any || x > st.max) st.max.assign(x);
-    st.any = true;
-}
+void string_stats(std::string_view x, Stats& st) { st.strings.add(x); }
 
 // One column's page being filled in one lane (ParquetWriter::lane), and the
 // pages that lane has encoded for the row group.  Values gather for one page
@@ -318,14 +317,31 @@ struct ParquetWriter::State {
 
 ParquetWriter::ParquetWriter(std::string path, std::vector<WriterColumn> columns, WriterOptions options)
     : s_(std::make_unique<State>()), columns_(std::move(columns)) {
+    check_setup(path, options);
+    s_->options = std::move(options);
+    s_->file = std::make_unique<AtomicFile>(std::move(path));
+    start();
+}
+
+ParquetWriter::ParquetWriter(const DirHandle& dir, std::string name, std::string_view tag,
+                             std::vector<WriterColumn> columns, WriterOptions options)
+    : s_(std::make_unique<State>()), columns_(std::move(columns)) {
+    check_setup(dir.shown(name), options);
+    s_->options = std::move(options);
+    s_->file = std::make_unique<AtomicFile>(dir, std::move(name), tag);
+    start();
+}
+
+void ParquetWriter::check_setup(const std::string& path, const WriterOptions& options) const {
     if (columns_.empty()) throw Error("a Parquet file needs a column", path);
     for (const WriterColumn& c : columns_)
         if (c.delta && c.type != ValueType::int64 && c.type != ValueType::int32)
             throw Error("internal: column " + c.name + " is " + type_name(c.type) + ", not an integer to take as deltas", path);
     if (options.row_group_rows < 1 || options.page_values < 1 || options.page_bytes < 1 || options.row_group_bytes < 1)
         throw Error("internal: Parquet writer sizes", path);
-    s_->options = std::move(options);
-    s_->file = std::make_unique<AtomicFile>(std::move(path));
+}
+
+void ParquetWriter::start() {
     s_->chunks.resize(columns_.size());
     for (size_t c = 0; c < columns_.size(); ++c) {
         if (!columns_[c].nullable) s_->required.push_back(c);
@@ -649,6 +665,12 @@ void write_statistics(CompactWriter& w, const Stats& st) {
     if (st.any) {
         w.field_binary(5, st.max);
         w.field_binary(6, st.min);
+    } else if (const StringBounds& b = st.strings; b.any) {
+        if (b.has_max) w.field_binary(5, b.max);
+        w.field_binary(6, b.min);
+        // A cut value is a bound, not a value of the column.
+        if (b.has_max && !b.max_exact) w.field_bool(7, false);
+        if (!b.min_exact) w.field_bool(8, false);
     }
     w.end_struct();
 }
@@ -864,6 +886,22 @@ void ParquetWriter::group_unsorted() { s_->group_unsorted = true; }
 
 void ParquetWriter::commit(const std::string& path) {
     if (s_->committed) return;
+    write_footer();
+    if (path.empty() || path == s_->file->path()) s_->file->commit();
+    else s_->file->commit_as(path);
+    s_->committed = true;
+}
+
+AtomicFile& ParquetWriter::finish() {
+    if (!s_->committed) {
+        write_footer();
+        s_->file->finish_temporary();
+        s_->committed = true;
+    }
+    return *s_->file;
+}
+
+void ParquetWriter::write_footer() {
     refuse_in_rows("commit()");
     // The last, partial row group (or the only one of an empty file).
     if (s_->group_rows > 0 || s_->groups.empty()) flush_group(*s_, columns_);
@@ -955,9 +993,6 @@ void ParquetWriter::commit(const std::string& path) {
     for (int i = 0; i < 4; ++i) len[i] = static_cast<uint8_t>(footer.size() >> (8 * i));
     s_->write(len, 4);
     s_->write("PAR1", 4);
-    if (path.empty() || path == s_->file->path()) s_->file->commit();
-    else s_->file->commit_as(path);
-    s_->committed = true;
 }
 
 }  // namespace nx::parquet

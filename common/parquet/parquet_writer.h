@@ -23,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/io/atomic_file.h"
+#include "common/io/dir_handle.h"
 #include "common/parquet/file_metadata.h"
 
 namespace nx::parquet {
@@ -71,6 +73,11 @@ class ParquetWriter {
 public:
     // Creates `path`'s temporary file.  Throws Error when it cannot.
     ParquetWriter(std::string path, std::vector<WriterColumn> columns, WriterOptions options = {});
+    // The file `name` in a folder nx owns, its temporary name carrying the
+    // writer's `tag` (AtomicFile's folder files), published by the caller
+    // after finish().
+    ParquetWriter(const DirHandle& dir, std::string name, std::string_view tag, std::vector<WriterColumn> columns,
+                  WriterOptions options = {});
     ~ParquetWriter();
     ParquetWriter(const ParquetWriter&) = delete;
     ParquetWriter& operator=(const ParquetWriter&) = delete;
@@ -135,6 +142,10 @@ public:
     // Writes what is buffered, the footer, and renames the file into place
     // (into `path` instead, when given: see AtomicFile::commit_as).
     void commit(const std::string& path = {});
+    // Writes what is buffered and the footer, and leaves the file complete
+    // and synced under its temporary name (folder files): the caller
+    // publishes it (AtomicFile::publish) with the files it belongs with.
+    AtomicFile& finish();
 
     struct State;  // the file, the row group being filled, the footer so far
 
@@ -143,6 +154,11 @@ private:
     void rows_added(size_t n);
     // Throws while begin_rows() is open: `what` may not come within it.
     void refuse_in_rows(const char* what) const;
+    void check_setup(const std::string& path, const WriterOptions& options) const;
+    // The state of an empty file: its columns' chunks, the magic.
+    void start();
+    // The last row group and the footer.
+    void write_footer();
 
     std::unique_ptr<State> s_;
     size_t batch_rows_ = 0;  // begin_rows' n until end_rows

@@ -225,7 +225,9 @@ void read_db_profiles(Store& store, const std::vector<std::string>& names, Repor
 }
 
 void read_dataset_profiles(const std::string& root, const std::vector<std::string>& names, ReportInput& into) {
-    for (const dataset::TableFile& f : dataset::list_table(root, "profiles")) {
+    dataset::TableListing listing = dataset::list_table(root, "profiles");
+    for (const std::string& s : listing.skipped) print_warning("not read: " + s);
+    for (const dataset::TableFile& f : listing.files) {
         parquet::TableReader t({f.path}, {"record", "name", "profile"});
         while (t.next()) {
             std::string name(t.column(1) && !t.column(1)->is_null() ? t.column(1)->str() : std::string_view());

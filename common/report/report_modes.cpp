@@ -254,6 +254,12 @@ void ranks_mode(ModeContext& c) {
     std::vector<FindingItem> incomplete;
     for (const std::string& source : c.sources) {
         if (source == "-" || !dataset::is_dataset(source)) continue;
+        std::vector<std::string> unplanned = dataset::unplanned_profiles(source);
+        if (!unplanned.empty())
+            print_warning(std::to_string(unplanned.size()) + " profile" + (unplanned.size() == 1 ? " is" : "s are") +
+                              " in the dataset but in no entry of its plan (converted by hand, or left by an earlier "
+                              "plan), the first: " + unplanned.front() + ": compared with the planned ones",
+                          source);
         std::vector<dataset::Missing> missing = dataset::missing_entries(source);
         if (missing.empty()) continue;
         std::set<int> ranks;

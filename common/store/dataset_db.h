@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,8 @@ public:
     // (written by an nx from before the table gained it), one line a table:
     // "profiles: 2 of 4 files lack capture_dir, first_step (...)"; and the
     // tables they read that some profiles have no file of (written by an nx
-    // from before the table: their rows are missing, not none).
+    // from before the table, or removed: their rows are missing, not none);
+    // files not read (links; files of a profile with no profiles file).
     std::vector<std::string> missing_column_notes() const;
 
 private:
@@ -32,11 +34,15 @@ private:
         std::string table;
         size_t files = 0;
         std::shared_ptr<MissingColumns> missing;
-        std::vector<std::string> absent_ranks;  // of ParquetTableSpec::absent, as text ("6", "NULL")
+        std::vector<std::string> absent_ranks;     // of ParquetTableSpec::absent, as text ("6", "NULL")
+        std::vector<std::string> absent_profiles;  // and their profiles files
     };
     std::string root_;
     std::unique_ptr<SqliteDb> db_;
     std::vector<TableMissing> missing_;
+    std::vector<std::string> skipped_;  // links not followed
+    size_t unfinished_files_ = 0;       // files whose profile has no profiles file
+    std::set<std::string> unfinished_;
 };
 
 }  // namespace nx
