@@ -208,7 +208,6 @@ void publish_profile(const Folder& ds, const std::string& stem, int rank, const 
     // waits for the profile to be in place.
     DeferSignals hold;
     write_small_file(commits, stem, journal_text(j), tag);
-    commits.sync();
     size_t placed = 0;
     try {
         remove_copy(old);
@@ -250,7 +249,6 @@ void remove_profile(const Folder& ds, const std::string& stem, const std::string
     DeferSignals hold;
     for (const std::string& where : places) {
         write_small_file(commits, stem, journal_text(Journal{where, where, {}}), tag);
-        commits.sync();
         finish_journal(ds, commits, stem, tag);
     }
 }

@@ -64,7 +64,9 @@ DirHandle Folder::bookkeeping_if_any(std::string_view sub) const {
 void write_small_file(const DirHandle& dir, const std::string& name, const std::string& text, std::string_view tag) {
     AtomicFile f(dir, name, tag);
     f.out().write(text);
-    f.finish_temporary();
+    // Not synced: what it guards against is a stopped process, whose writes
+    // the kernel keeps, not a lost machine (nx(7), The commit).
+    f.finish_temporary(false);
     f.publish(dir, name);
 }
 

@@ -58,7 +58,8 @@ private:
     DirHandle root_;
 };
 
-// Writes a small bookkeeping file whole (a temporary name, then a rename).
+// Writes a small bookkeeping file whole (a temporary name, then a rename;
+// not synced).
 void write_small_file(const DirHandle& dir, const std::string& name, const std::string& text,
                       std::string_view tag);
 

@@ -230,7 +230,7 @@ void AtomicFile::commit_as(std::string path) {
     commit();
 }
 
-void AtomicFile::close_and_sync() {
+void AtomicFile::close_and_sync(bool sync) {
     out_->close();
     if (gz_) {
         int rc = gzclose(gz_);
@@ -241,7 +241,8 @@ void AtomicFile::close_and_sync() {
         if (rc != Z_OK || !synced) throw Error("cannot write the gzip file", path_);
         return;
     }
-    if (fsync(fileno(stream_)) != 0 && errno != EINVAL)
+    if (std::fflush(stream_) != 0) throw Error(std::string("cannot write: ") + std::strerror(errno), path_);
+    if (sync && fsync(fileno(stream_)) != 0 && errno != EINVAL)
         throw Error(std::string("cannot write: ") + std::strerror(errno), path_);
     if (std::fclose(stream_) != 0) {
         stream_ = nullptr;
@@ -257,10 +258,10 @@ void AtomicFile::commit() {
     move_into_place();
 }
 
-void AtomicFile::finish_temporary() {
+void AtomicFile::finish_temporary(bool sync) {
     if (dir_fd_ < 0) throw Error("internal: only a folder's file is finished as a temporary file", path_);
     if (finished_) return;
-    close_and_sync();
+    close_and_sync(sync);
     finished_ = true;
 }
 

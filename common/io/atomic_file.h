@@ -44,9 +44,10 @@ public:
     // The same, into `path` instead (a file whose name was known only once
     // it was written: one file system, the temporary file's).
     void commit_as(std::string path);
-    // Flush, fsync and close the temporary file and keep it, to be published
-    // with others (folder files only).  Throws Error on failure.
-    void finish_temporary();
+    // Flush, fsync (unless !sync) and close the temporary file and keep it,
+    // to be published with others (folder files only).  Throws Error on
+    // failure.
+    void finish_temporary(bool sync = true);
     // The temporary file's name in its folder (folder files only).
     const std::string& temp_name() const { return temp_name_; }
     // After finish_temporary(): renames the temporary file to `name` in `to`.
@@ -54,7 +55,7 @@ public:
 
 private:
     void open_stream(int fd, bool gzip);
-    void close_and_sync();
+    void close_and_sync(bool sync = true);
     void discard_temp();
     void move_into_place();
     std::string path_;

@@ -169,11 +169,6 @@ std::string DirHandle::read_small_file(std::string_view name, size_t max_bytes) 
     return text;
 }
 
-void DirHandle::sync() const {
-    if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS)
-        throw Error(os_error("cannot sync the folder", errno), shown_);
-}
-
 FileLock::FileLock(const DirHandle& dir, std::string_view name, bool wait) {
     check_component(name, dir.shown());
     fd_ = ::openat(dir.fd(), std::string(name).c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);

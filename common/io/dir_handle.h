@@ -54,9 +54,6 @@ public:
     // The file's text (a bookkeeping file), empty when it is missing; an
     // Error past `max_bytes`.
     std::string read_small_file(std::string_view name, size_t max_bytes = size_t{1} << 20) const;
-    // Makes the directory's entries durable (fsync), where the file system
-    // allows it.
-    void sync() const;
 
 private:
     DirHandle(int fd, std::string shown) : fd_(fd), shown_(std::move(shown)) {}
