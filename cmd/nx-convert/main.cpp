@@ -10,6 +10,7 @@
 #include "common/io/diag.h"
 #include "common/convert/convert.h"
 #include "common/convert/dataset_upkeep.h"
+#include "common/convert/explain_sink.h"
 #include "common/convert/fanout_plan.h"
 #include "common/convert/fanout_task.h"
 #include "common/convert/pipe_guard_sink.h"
@@ -51,6 +52,10 @@ constexpr nx::OptionRule kOptionRules[] = {
     {nx::OptionRule::conflicts, "repair", "task"},
     {nx::OptionRule::conflicts, "repair", "missing"},
     {nx::OptionRule::needs, "include-hidden", "plan"},
+    // --explain reads the inputs to say what nx made of them, nothing else.
+    {nx::OptionRule::conflicts, "explain", "db"},
+    {nx::OptionRule::conflicts, "explain", "dataset"},
+    {nx::OptionRule::conflicts, "explain", "to"},
     // A plan entry's rank is the plan's: --rank would be ignored.
     {nx::OptionRule::conflicts, "rank", "task"},
     {nx::OptionRule::conflicts, "rank", "missing"},
@@ -77,6 +82,7 @@ const nx::ToolSpec kSpec = {
     "  nx-convert profile.json                         # one profile record on stdout\n"
     "  nx-convert --db study.db profile.json.gz        # load (re-importing replaces)\n"
     "  nx-convert --db study.db matmul@latest          # a Neuron Explorer profile directory\n"
+    "  nx-convert --explain matmul@latest              # what nx used, converted, lacked of it (for a bug report)\n"
     "  nx-convert --neff file.neff profile.ntff        # runs neuron-profile view first\n"
     "  nx-convert --db study.db output/                # profile_rank_<i> files, one per rank\n"
     "  nx-convert --dataset ds/ --rank 7 i-0ab_pid_12/123_instid_0_vnc_3.json # one rank into a dataset\n"
@@ -101,6 +107,7 @@ struct Options {
     int task = -1, tasks = 0;  // --task I --tasks N
     bool missing = false;
     bool repair = false;
+    bool explain = false;
     nx::PlanOptions plan_options;
     std::string to;
     std::string output;
@@ -127,6 +134,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("tasks", nx::po::value(&o.tasks), "how many tasks share the plan")
         ("missing", nx::po::bool_switch(&o.missing), "with --dataset: convert every planned profile the dataset lacks")
         ("repair", nx::po::bool_switch(&o.repair), "with --dataset: finish the commits of writers that were killed, remove their hidden files and the files of profiles without a profiles file, name the profiles no plan entry accounts for")
+        ("explain", nx::po::bool_switch(&o.explain), "print what nx used of each profile's source, converted, lacked and did not know (a Neuron Explorer export: its schema, field by field), instead of profile records")
         ("include-hidden", nx::po::bool_switch(&o.plan_options.include_hidden), "with --plan: plan hidden files and folders too (.snapshot/ and the like are left out and named)")
         ("rank", nx::po::value(&o.rank), "the worker rank of the profiles read (a dataset's partition; profile_rank_<i> files say their own; without it, a PyTorch trace's distributedInfo does)")
         ("to", nx::po::value(&o.to), "also write the events: 'events' (nx event JSONL), 'pftrace' (Perfetto), 'chrome-json'")
@@ -273,7 +281,10 @@ int run(const Options& o) {
     // end), and a record read from a pipe is already in the database.
     // Loading a database or a dataset from a terminal, a person reads them:
     // one line each.
-    if (o.to.empty() || to_file) {
+    if (o.explain) {
+        records = std::make_unique<nx::ExplainSink>(stdout_);
+        builder.add_sink(records.get());
+    } else if (o.to.empty() || to_file) {
         if ((!o.db.empty() || !o.dataset.empty()) && !o.records && stdout_.is_terminal())
             records = std::make_unique<nx::SummaryLineSink>(stdout_);
         else

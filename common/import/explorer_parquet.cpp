@@ -23,6 +23,7 @@
 #include <set>
 
 #include "common/io/diag.h"
+#include "common/import/explorer_fields.h"
 #include "common/import/explorer_system.h"
 #include "common/import/explorer_table.h"
 #include "common/import/explorer_tables.h"
@@ -33,6 +34,7 @@
 #include "common/io/utf8.h"
 #include "common/parquet/row_json.h"
 #include "common/parquet/table_reader.h"
+#include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/target/targets.h"
 #include "common/records/error_counts.h"
@@ -111,6 +113,20 @@ private:
         ctx_.bad_record(tab.where_in_table(h) + ": " + message, 0);
     }
 
+    // A table through nx's description of it (explorer_fields.h): its
+    // fields found under their names in this export and brought to nx's
+    // units; none when a field it needs is absent (the report names it).
+    std::optional<Table> open_mapped(std::string_view name, const std::vector<std::string>& files,
+                                     const std::vector<std::string_view>& wanted, bool all_columns) {
+        std::optional<MappedColumns> m = map_columns(name, wanted, columns_of(files), facts_, schema_);
+        if (!m) return std::nullopt;
+        std::optional<Table> tab;
+        tab.emplace(files, m->specs, facts_, std::string(name), all_columns);
+        tab->set_scale(std::move(m->scale));
+        if (all_columns) schema_.ignored_columns(name, tab->other_columns());
+        return tab;
+    }
+
     void read_schema_fields() {
         table("SchemaFields", [&](const std::vector<std::string>& files) {
             Table tab(files, {{"table_name", Kind::text, true}, {"field_name", Kind::text, true},
@@ -125,12 +141,13 @@ private:
     void read_metadata() {
         table("Metadata", [&](const std::vector<std::string>& files) {
             enum { kVersion, kInstance, kFirst, kLast, kCores, kRows, kCols, kClock, kHbm };
-            Table tab(files, {{"profile_schema_version", Kind::text}, {"instance_type", Kind::text},
-                              {"first_hw_timestamp", Kind::integer}, {"last_hw_timestamp", Kind::integer},
-                              {"num_physical_cores", Kind::number}, {"tensor_engine_num_rows", Kind::number},
-                              {"tensor_engine_num_cols", Kind::number}, {"tensor_engine_clock_freq", Kind::number},
-                              {"hbm_ddr_bandwidth", Kind::number}},
-                      facts_, "Metadata", true);
+            std::optional<Table> mapped = open_mapped("Metadata", files,
+                                                      {"profile_schema_version", "instance_type", "first_hw_timestamp",
+                                                       "last_hw_timestamp", "num_physical_cores", "tensor_engine_num_rows",
+                                                       "tensor_engine_num_cols", "tensor_engine_clock_freq", "hbm_ddr_bandwidth"},
+                                                      true);
+            if (!mapped) return;
+            Table& tab = *mapped;
             if (!tab.next()) return;
             note_core(tab.number(kCores), tab.number(kRows), tab.number(kCols), tab.number(kClock), tab.number(kHbm),
                       "Explorer Metadata");
@@ -220,6 +237,7 @@ private:
                 const ColumnCursor* c = tab.reader().column(h);
                 if (!c || c->is_null() || c->info().is_list || c->holds_bytes() || is_identifier_field(k)) continue;
                 double v = c->holds_integers() ? static_cast<double>(c->i64()) : c->f64();
+                if (!summary_value_in_nx_unit(k, v)) continue;
                 if (std::isfinite(v)) out_.source_metric(k, v);
             }
         });
@@ -228,12 +246,13 @@ private:
     void read_instructions() {
         table("Instruction", [&](const std::vector<std::string>& files) {
             enum { kStart, kEnd, kDur, kEngine, kTrack, kPcore, kOpcode, kHlo, kLayer, kFlops, kType };
-            Table tab(files,
-                      {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
-                       {"engine", Kind::text, true}, {"timeline_track", Kind::text}, {"pcore_idx", Kind::integer},
-                       {"opcode", Kind::text}, {"hlo_name", Kind::text}, {"layer", Kind::text},
-                       {"raw_flops", Kind::number}, {"tensor_instruction_type", Kind::text}},
-                      facts_, "Instruction", true);
+            std::optional<Table> mapped =
+                open_mapped("Instruction", files,
+                            {"start_ts", "end_ts", "duration_ns", "engine", "timeline_track", "pcore_idx", "opcode",
+                             "hlo_name", "layer", "raw_flops", "tensor_instruction_type"},
+                            true);
+            if (!mapped) return;
+            Table& tab = *mapped;
             int32_t kept = keep("Instruction", files, true, tab.other_columns(), rows_in(files));
             std::string scratch;
             while (tab.next()) {
@@ -245,6 +264,9 @@ private:
                 e.type = EventType::instruction;
                 e.engine = engine_from_label(track);
                 if (e.engine == Engine::none) e.engine = engine_from_label(engine);
+                if (e.engine == Engine::none)
+                    schema_.unknown_value("Instruction", "engine", engine,
+                                          "as instructions on their own row, in no engine's busy time");
                 e.pcore = static_cast<int32_t>(tab.integer(kPcore).value_or(-1));
                 e.track = track_name(track, e.pcore, scratch);
                 e.opcode = tab.text(kOpcode);
@@ -266,12 +288,13 @@ private:
     void read_dma() {
         table("DmaPacket", [&](const std::vector<std::string>& files) {
             enum { kStart, kEnd, kDur, kQueue, kQueueType, kBytes, kVariable, kPcore, kQueueIdx, kEngineIdx };
-            Table tab(files,
-                      {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
-                       {"queue_name", Kind::text}, {"queue_type", Kind::text}, {"transfer_bytes", Kind::integer},
-                       {"variable", Kind::text}, {"pcore_idx", Kind::integer}, {"queue_idx", Kind::integer},
-                       {"engine_idx", Kind::integer}},
-                      facts_, "DmaPacket", true);
+            std::optional<Table> mapped =
+                open_mapped("DmaPacket", files,
+                            {"start_ts", "end_ts", "duration_ns", "queue_name", "queue_type", "transfer_bytes",
+                             "variable", "pcore_idx", "queue_idx", "engine_idx"},
+                            true);
+            if (!mapped) return;
+            Table& tab = *mapped;
             // The queue type is a column nx maps and an arg too (below).
             std::vector<std::string> arg_columns = tab.other_columns();
             arg_columns.emplace_back("queue_type");
@@ -297,6 +320,9 @@ private:
                 }
                 e.tensor = tab.text(kVariable);
                 e.queue_type = tab.text(kQueueType);
+                if (!e.queue_type.empty() && !is_known_queue_type(e.queue_type))
+                    schema_.unknown_value("DmaPacket", "queue_type", e.queue_type,
+                                          "as DMA transfers of a kind their queue's name gives, else unknown");
                 e.args_json = tab.other_args();
                 // The queue type also stays in args: the study database keeps
                 // args, so rules that read it work on a stored profile too.
@@ -321,21 +347,26 @@ private:
     void read_active_time() {
         table("ActiveTime", [&](const std::vector<std::string>& files) {
             enum { kStart, kEnd, kDur, kEngine, kPcore };
-            Table tab(files,
-                      {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
-                       {"engine", Kind::text, true}, {"pcore_idx", Kind::integer}},
-                      facts_, "ActiveTime", false);
+            std::optional<Table> mapped =
+                open_mapped("ActiveTime", files, {"start_ts", "end_ts", "duration_ns", "engine", "pcore_idx"}, false);
+            if (!mapped) return;
+            Table& tab = *mapped;
             std::string track, scratch;
             while (tab.next()) {
                 Event e;
                 if (!interval(tab, kStart, kEnd, kDur, e)) continue;
                 e.type = EventType::active;
-                e.engine = engine_from_label(tab.text(kEngine));
+                std::string_view label = tab.text(kEngine);
+                e.engine = engine_from_label(label);
+                // An engine a later schema added: its intervals stay, on a
+                // row of their own, and count in no engine nx knows.
                 if (e.engine == Engine::none) {
-                    bad_row(tab, kEngine, "unknown engine \"" + std::string(tab.text(kEngine)) + "\"");
-                    continue;
+                    track = std::string(label.empty() ? "unnamed" : label) + " active";
+                    schema_.unknown_value("ActiveTime", "engine", label,
+                                          "on the row '" + track + "', in no engine's busy time");
+                } else {
+                    track = std::string(to_string(e.engine)) + " active";
                 }
-                track = std::string(to_string(e.engine)) + " active";
                 e.pcore = static_cast<int32_t>(tab.integer(kPcore).value_or(-1));
                 e.track = track_name(track, e.pcore, scratch);
                 e.name = "active";
@@ -348,10 +379,10 @@ private:
         for (const char* name : {"CcOp", "CcInstruction"}) {
             table(name, [&](const std::vector<std::string>& files) {
                 enum { kStart, kEnd, kDur, kOperation, kDescription, kBytes };
-                Table tab(files,
-                          {{"start_ts", Kind::integer, true}, {"end_ts", Kind::integer}, {"duration_ns", Kind::integer},
-                           {"operation", Kind::text}, {"description", Kind::text}, {"input_size", Kind::integer}},
-                          facts_, name, true);
+                std::optional<Table> mapped = open_mapped(
+                    name, files, {"start_ts", "end_ts", "duration_ns", "operation", "description", "input_size"}, true);
+                if (!mapped) return;
+                Table& tab = *mapped;
                 int32_t kept = keep(name, files, true, tab.other_columns(), rows_in(files));
                 bool op = std::string_view(name) == "CcOp";
                 while (tab.next()) {
@@ -383,8 +414,9 @@ private:
         std::string scratch;
         for (const Series& s : kSeries) {
             table(s.table, [&](const std::vector<std::string>& files) {
-                Table tab(files, {{"timestamp", Kind::integer, true}, {s.value, Kind::number, true}, {"pcore_idx", Kind::integer}},
-                          facts_, s.table, false);
+                std::optional<Table> mapped = open_mapped(s.table, files, {"timestamp", s.value, "pcore_idx"}, false);
+                if (!mapped) return;
+                Table& tab = *mapped;
                 while (tab.next()) {
                     auto ts = tab.integer(0);
                     auto v = tab.number(1);
@@ -394,9 +426,10 @@ private:
             });
         }
         table("SemaphoreUpdate", [&](const std::vector<std::string>& files) {
-            Table tab(files, {{"timestamp", Kind::integer, true}, {"id", Kind::text}, {"value", Kind::number, true},
-                              {"pcore_idx", Kind::integer}},
-                      facts_, "SemaphoreUpdate", false);
+            std::optional<Table> mapped =
+                open_mapped("SemaphoreUpdate", files, {"timestamp", "id", "value", "pcore_idx"}, false);
+            if (!mapped) return;
+            Table& tab = *mapped;
             std::string track;
             while (tab.next()) {
                 auto ts = tab.integer(0);
@@ -436,6 +469,7 @@ private:
             const std::string& name = entry.first;  // named, not bound: lambdas capture it (clang 14)
             if (done_.count(name)) continue;
             int64_t rows = 0;
+            schema_.ignored_table(name);
             table(name.c_str(), [&](const std::vector<std::string>& f) {
                 Table tab(f, {}, facts_, name, true);
                 int64_t in_footers = rows_in(f);
@@ -534,6 +568,12 @@ private:
     void finish() {
         std::vector<std::pair<std::string, std::string>> fields;
         if (!version_.empty()) fields.emplace_back("profile_schema_version", json_quote(version_));
+        fields.emplace_back("explorer_schema", schema_.json(version_, version_known()));
+        if (std::vector<std::string> notes = schema_.notes(version_); !notes.empty()) {
+            std::string list = "[";
+            for (const std::string& n : notes) list += (list.size() > 1 ? "," : "") + json_quote(n);
+            fields.emplace_back("import_notes", list + "]");
+        }
         if (!metadata_json_.empty()) {
             fields.emplace_back("metadata", metadata_json_);
             std::string versions = versions_of(metadata_json_);
@@ -578,6 +618,41 @@ private:
         return DmaKind::unknown;
     }
 
+    bool version_known() const {
+        int major = std::atoi(version_.c_str());
+        return std::find(std::begin(kKnownMajors), std::end(kKnownMajors), major) != std::end(kKnownMajors);
+    }
+
+    // A Summary figure in the unit nx keeps it in (metric_defs.h), by the
+    // unit the export's SchemaFields gives it: converted when it is another
+    // unit of the same kind (total_time in ms), left out and named when nx
+    // cannot convert it.  Percents stay as the importer scales them.
+    bool summary_value_in_nx_unit(const std::string& field, double& v) {
+        auto fact = facts_.find({"Summary", field});
+        if (fact == facts_.end() || fact->second.unit.empty()) return true;
+        Unit want = unit_of_metric(metric_unit(field));
+        if (want == Unit::none || want == Unit::percent) return true;
+        std::optional<double> factor = unit_factor(fact->second.unit, want);
+        if (!factor) {
+            schema_.unit_not_understood("Summary", field, fact->second.unit, "the profiler's " + field);
+            return false;
+        }
+        if (*factor != 1) {
+            v *= *factor;
+            schema_.converted("Summary", field, fact->second.unit, metric_unit(field));
+        }
+        return true;
+    }
+
+    // Explorer's DmaQueueType values nx knows (the 7.4.0 exports and the
+    // scripts that read them).
+    static bool is_known_queue_type(std::string_view t) {
+        for (std::string_view k : {"input", "output", "data", "instruction", "weights", "weight", "spill",
+                                   "software_dynamic", "hardware_dynamic", "unknown"})
+            if (t == k) return true;
+        return false;
+    }
+
     const ExplorerTables& t_;
     ImportHandler& out_;
     ImportContext& ctx_;
@@ -589,6 +664,7 @@ private:
     std::map<std::string, std::string> carried_;
     std::set<std::string> done_;
     ExecSpans exec_spans_;
+    SchemaReport schema_;
 };
 
 }  // namespace

@@ -43,9 +43,7 @@ void Table::check(size_t h, const ColumnSpec& spec, const SchemaFacts& facts) {
     bool ints = info->type == parquet::PhysicalType::int32 || info->type == parquet::PhysicalType::int64 ||
                 info->type == parquet::PhysicalType::boolean;
     bool reals = info->type == parquet::PhysicalType::float32 || info->type == parquet::PhysicalType::float64;
-    bool ok = !info->is_list && (spec.kind == Kind::integer ? ints : spec.kind == Kind::number ? (ints || reals)
-                                                                                              : !(ints || reals));
-    if (!ok)
+    if (!kind_fits(spec.kind, *info))
         throw Error("column " + std::string(spec.name) + ": expected " + std::string(kind_name(spec.kind)) +
                         ", the file has " + (info->is_list ? "a LIST of " : "") + to_string(info->type),
                     file);
@@ -61,6 +59,13 @@ void Table::check(size_t h, const ColumnSpec& spec, const SchemaFacts& facts) {
                             (f.format.empty() ? "" : " (" + f.format + ")") + ", the file has " + to_string(info->type),
                         file);
     }
+}
+
+bool kind_fits(Kind kind, const parquet::ColumnInfo& info) {
+    bool ints = info.type == parquet::PhysicalType::int32 || info.type == parquet::PhysicalType::int64 ||
+                info.type == parquet::PhysicalType::boolean;
+    bool reals = info.type == parquet::PhysicalType::float32 || info.type == parquet::PhysicalType::float64;
+    return !info.is_list && (kind == Kind::integer ? ints : kind == Kind::number ? (ints || reals) : !(ints || reals));
 }
 
 const char* row_interval(const Table& tab, size_t start, size_t end, size_t dur, Event& e, size_t& bad_column) {

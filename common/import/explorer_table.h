@@ -4,6 +4,7 @@
 // (table, row group, row, column) for every complaint.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -28,7 +29,7 @@ using parquet::TableReader;
 enum class Kind { integer, number, text };
 
 struct ColumnSpec {
-    const char* name;
+    std::string name;
     Kind kind;
     bool required = false;
 };
@@ -88,16 +89,23 @@ public:
         const ColumnCursor* c = reader_->column(h);
         return c && !c->is_null();
     }
+    // The mapped columns' factors to nx's units (explorer_fields.h
+    // map_columns), by handle; none set: 1.
+    void set_scale(std::vector<double> scale) { scale_ = std::move(scale); }
+    // A value scaled past what an int64 holds reads as absent.
     std::optional<int64_t> integer(size_t h) const {
         const ColumnCursor* c = reader_->column(h);
         if (!c || c->is_null()) return std::nullopt;
-        return c->i64();
+        if (h >= scale_.size() || scale_[h] == 1) return c->i64();
+        double v = static_cast<double>(c->i64()) * scale_[h];
+        if (!(v > -9.2e18 && v < 9.2e18)) return std::nullopt;
+        return static_cast<int64_t>(std::llround(v));
     }
     std::optional<double> number(size_t h) const {
         const ColumnCursor* c = reader_->column(h);
         if (!c || c->is_null()) return std::nullopt;
-        if (c->holds_integers()) return static_cast<double>(c->i64());
-        return c->f64();
+        double v = c->holds_integers() ? static_cast<double>(c->i64()) : c->f64();
+        return h < scale_.size() ? v * scale_[h] : v;
     }
     std::string_view text(size_t h) const {
         const ColumnCursor* c = reader_->column(h);
@@ -124,9 +132,15 @@ private:
 
     std::string name_;
     size_t mapped_ = 0;
+    std::vector<double> scale_;
     std::unique_ptr<TableReader> reader_;
     std::unique_ptr<parquet::RowJson> json_;
 };
+
+// True when a column of `info`'s type can be read as `kind` (integers from
+// BOOLEAN, INT32, INT64; numbers from those and FLOAT, DOUBLE; text from the
+// rest; no LIST).
+bool kind_fits(Kind kind, const parquet::ColumnInfo& info);
 
 // A row's start and length from its start, end and duration columns (end
 // wins, duration fills in).  nullptr when the row has them; otherwise what is

@@ -72,6 +72,19 @@ std::vector<std::string> profiler_warnings(std::string_view carried_json) {
     return out;
 }
 
+std::vector<std::string> import_notes(std::string_view carried_json) {
+    std::vector<std::string> out;
+    if (carried_json.find("\"import_notes\"") == std::string_view::npos) return out;
+    rapidjson::Document doc;
+    doc.Parse(carried_json.data(), carried_json.size());
+    if (doc.HasParseError() || !doc.IsObject()) return out;
+    auto it = doc.FindMember("import_notes");
+    if (it == doc.MemberEnd() || !it->value.IsArray()) return out;
+    for (const auto& n : it->value.GetArray())
+        if (n.IsString()) out.emplace_back(n.GetString(), n.GetStringLength());
+    return out;
+}
+
 std::vector<UnavailableMetric> take_unavailable(std::map<std::string, double, std::less<>>& source,
                                                 const std::vector<std::string>& warnings) {
     std::vector<UnavailableMetric> out;

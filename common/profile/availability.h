@@ -26,6 +26,10 @@ namespace nx {
 // neuron-profile's array of {message, category}, Explorer's Warning rows, or
 // plain strings), in order.
 std::vector<std::string> profiler_warnings(std::string_view carried_json);
+// The importer's notes on what the source lacked or held in another form
+// than nx reads (carried "import_notes": an Explorer schema's drift,
+// import/explorer_fields.h): the profile's notes, first.
+std::vector<std::string> import_notes(std::string_view carried_json);
 
 // Takes out of `source` every figure that is not a measurement by the first
 // two rules (sentinels; zeros a warning calls missing) and returns them with

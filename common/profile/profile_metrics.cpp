@@ -348,15 +348,17 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
 
     // Percents in the source's own scale (profile.h PercentScale): a
     // property of its format, never of the values.
+    bool any_percent = false;
     if (info.source_percents == PercentScale::fraction) {
-        bool any_percent = false;
         for (auto& [k, v] : source_)
             if (k.ends_with("_percent") && v >= 0) {  // a negative is a sentinel, not a fraction
                 v *= 100.0;
                 any_percent = true;
             }
-        if (any_percent) out.notes.push_back("the source writes percents as fractions of 1 (its format's unit): scaled to 0..100");
     }
+    out.notes = import_notes(info.carried_json);
+    if (any_percent)
+        out.notes.push_back("the source writes percents as fractions of 1 (its format's unit): scaled to 0..100");
     // Figures the source has a field for but not the figure (availability.h).
     out.unavailable = take_unavailable(source_, profiler_warnings(info.carried_json));
 
@@ -522,9 +524,14 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     }
     if (peaks && peaks->hbm_bytes_per_s > 0 && total > 0 && m.has("hbm_read_bytes"))
         m.derive("mbu_estimated_percent", 100.0 * hbm_bytes / total / peaks->hbm_bytes_per_s);
+    // The profiler reports the ridge point of one physical core, but bounds
+    // MFU by the logical core's: at LNC=2 its max achievable is half what
+    // the physical ridge point gives (real trn2 LNC=2 exports: 19.03% where
+    // one core's ridge gives 38.05%).
+    const int cores = peaks ? std::max(1, peaks->physical_cores) : std::max(1, facts.physical_cores);
     if (m.has("mm_arithmetic_intensity") && m.has("peak_flops_bandwidth_ratio") && m.get("peak_flops_bandwidth_ratio") > 0)
         m.derive("mfu_max_achievable_estimated_percent",
-                 std::min(100.0, 100.0 * m.get("mm_arithmetic_intensity") / m.get("peak_flops_bandwidth_ratio")));
+                 std::min(100.0, 100.0 * m.get("mm_arithmetic_intensity") / (m.get("peak_flops_bandwidth_ratio") * cores)));
 
     // Explorer's active FLOPs: what the tensor engine could have done while
     // it was busy (peak x active time); model, transpose, idle and

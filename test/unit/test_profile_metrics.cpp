@@ -340,6 +340,26 @@ TEST(ProfileMetrics, UtilisationEstimatesOnTrn1) {
     EXPECT_NEAR(metric(s, "mfu_max_achievable_estimated_percent"), 87.19, 0.01);
 }
 
+TEST(ProfileMetrics, MfuMaxAchievableAtLnc2IsBoundedByTheLogicalCoresRidgeNotOnePhysicalCores) {
+    // A trn2 LNC=2 profile as neuron-profile writes it: the ridge point of
+    // one physical core (109.84 = 78.64 TFLOP/s / 716 GB/s) and a max
+    // achievable bounded by the logical core's (two cores): 100 x 41.8 /
+    // (2 x 109.84) = 19.03%, not the 38.05% one core's ridge gives.
+    nx::ProfileMetrics pm;
+    pm.add(instr(Engine::tensor, 0, 1000, "MATMUL"));
+    pm.add_source_metric("mm_arithmetic_intensity", 41.8);
+    pm.add_source_metric("peak_flops_bandwidth_ratio", 109.84);
+    pm.add_source_metric("mfu_max_achievable_estimated_percent", 0.1903);
+    nx::ProfileInfo info = with_target("trn2");
+    info.source_percents = nx::PercentScale::fraction;
+    info.core.physical_cores = 2;
+    info.core.cores_from = "profile metadata";
+    nx::ProfileSummary s = pm.finish(info);
+    EXPECT_NEAR(metric(s, "mfu_max_achievable_estimated_percent"), 19.03, 0.01);
+    for (const nx::MetricDisagreement& d : s.disagreements)
+        EXPECT_NE(d.name, "mfu_max_achievable_estimated_percent") << "source " << d.source << ", nx " << d.derived;
+}
+
 TEST(ProfileMetrics, MfuMaxAchievableIsCappedAtOneHundred) {
     // Intensity 4.58752e10 / 1000 B = 4.6e7 FLOP/B, far above the ridge point.
     Event mm = instr(Engine::tensor_matrix, 0, 1000, "MATMUL");

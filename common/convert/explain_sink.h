@@ -1,0 +1,24 @@
+// nx-convert --explain: for each profile read, what nx used of its source,
+// what it converted, lacked and did not know, and what it kept as it is,
+// as text to read or paste into a bug report.  For a Neuron Explorer export
+// that is its schema report (import/explorer_fields.h); for any profile, the
+// notes its summary carries.
+#pragma once
+
+#include "common/io/output.h"
+#include "common/profile/profile_sink.h"
+
+namespace nx {
+
+class ExplainSink : public ProfileSink {
+public:
+    explicit ExplainSink(Output& out) : out_(out) {}
+    void begin_profile(const ProfileInfo&) override {}
+    void event(const Event&) override {}
+    void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
+
+private:
+    Output& out_;
+};
+
+}  // namespace nx
