@@ -182,7 +182,7 @@ TEST(SimWorkloads, PatternStudyOrdersAreTheHardwares) {
         }
         // TensorE's share of busy time (not the study's ratio) falls as the
         // loop grows, as the study's ratio does: the small loop's above the
-        // medium and the large one's (19.3%, 17.1%, 17.2% on trn1; the last
+        // medium and the large one's (18.9%, 17.1%, 17.2% on trn1; the last
         // two tie).  vmap's is not the highest (17.3%): nx-sim(7).
         EXPECT_GT(small.te_share, medium.te_share);
         EXPECT_GT(small.te_share, large.te_share);
