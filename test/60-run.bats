@@ -360,6 +360,9 @@ setup_neuron() {
     [ "$(jget r.jsonl '"error_band_percent" in r[2]["predicted"]')" = false ]
     nx-run --target trn1 --timed 1 --warmup 0 w.jsonl >t1.jsonl
     [ "$(jget t1.jsonl 'r[2]["predicted"]["error_band_basis"]')" = "matmul in bf16 on trn1 at LNC=1 (4 points)" ]
+    # A dtype by another of its names is the same dtype.
+    echo '{"kind":"workload","name":"mm","op":"matmul","M":4096,"K":8192,"N":8192,"dtype":"bfloat16"}' | nx-run --target trn1 --timed 1 --warmup 0 >alias.jsonl
+    [ "$(jget alias.jsonl 'r[0]["predicted"]["error_band_basis"]')" = "matmul in bf16 on trn1 at LNC=1 (4 points)" ]
 }
 
 @test "nx-run on neuron: the LNC reaches the compiler and the runtime, one driver per LNC" {

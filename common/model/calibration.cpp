@@ -281,7 +281,7 @@ CalibrationReport evaluate_calibration(const std::vector<CalibrationPoint>& poin
             row.name = pt.name;
             row.target = pt.target;
             row.family = std::string(op_family(pt.workload.op));
-            row.dtype = pt.workload.dtype;
+            row.dtype = std::string(to_string(*parse_dtype(pt.workload.dtype)));
             row.lnc = p.result.lnc;
             row.lanes = p.result.lanes;
             row.set = pt.set;

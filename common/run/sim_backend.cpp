@@ -40,7 +40,7 @@ Execution SimBackend::run(const Workload& w) {
     // How far off the model was on comparable calibration points
     // (nx-sim(7)); none when no point is comparable, and the basis says so.
     const model::ErrorBand band =
-        model::error_band({model::op_family(w.op), t->name, w.dtype, r.lnc, r.lanes});
+        model::error_band({model::op_family(w.op), t->name, to_string(*parse_dtype(w.dtype)), r.lnc, r.lanes});
     if (band.known()) {
         j.Key("error_band_percent");
         write_number(j, std::round(band.percent * 10) / 10);
