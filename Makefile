@@ -136,6 +136,7 @@ help:
 	@echo "  calibrate    the sim model against public measurements"
 	@echo "  calibrate-check  fail when a calibration point drifts from where the last fit left it"
 	@echo "  bench-model  the sim model's speed (simulated instructions per second) and the NKI tutorial matmul"
+	@echo "  lnc-compare  each physical core's engine busy time and waits in an LNC=2 profile (PROFILE=F) beside the model's"
 	@echo "  fuzz         libFuzzer targets for FUZZ_SECONDS each"
 	@$(MAKE) --no-print-directory study-help
 

@@ -17,7 +17,7 @@ MATMUL_RUN_OPTS := --mode $(MODE) $(if $(filter llm,$(MODE)),--model $(MODEL) --
     $(if $(N),--N $(N)) $(if $(DTYPE),--dtype $(DTYPE))
 MATMUL_REPORT_OPTS := $(if $(SEQ_DIST),--seq-dist $(abspath $(SEQ_DIST)) --buckets $(BUCKETS))
 
-$(eval $(call study_config,matmul,"BACKEND=$(BACKEND)" "TARGET=$(TARGET)" "WARMUP=$(WARMUP)" "TIMED=$(TIMED)" \
+$(eval $(call study_config,matmul,"BACKEND=$(BACKEND)" "TARGET=$(TARGET)" "LNC=$(LNC)" "WARMUP=$(WARMUP)" "TIMED=$(TIMED)" \
     "OPTS=$(MATMUL_RUN_OPTS)"))
 $(eval $(call study_stages,matmul,$(MATMUL_RUN_OPTS),$(MATMUL_REPORT_OPTS),$(if $(SEQ_DIST),$(abspath $(SEQ_DIST)))))
 

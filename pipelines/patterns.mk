@@ -10,6 +10,6 @@ FEATURES   ?= 128
 PATTERN_RUN_OPTS := --patterns $(PATTERNS) --sizes $(SIZES) --iterations $(ITERATIONS) --batch $(PBATCH) \
     --features $(FEATURES)
 
-$(eval $(call study_config,patterns,"BACKEND=$(BACKEND)" "TARGET=$(TARGET)" "WARMUP=$(WARMUP)" "TIMED=$(TIMED)" \
+$(eval $(call study_config,patterns,"BACKEND=$(BACKEND)" "TARGET=$(TARGET)" "LNC=$(LNC)" "WARMUP=$(WARMUP)" "TIMED=$(TIMED)" \
     "OPTS=$(PATTERN_RUN_OPTS)"))
 $(eval $(call study_stages,patterns,$(PATTERN_RUN_OPTS),))

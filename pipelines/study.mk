@@ -23,6 +23,9 @@ BACKEND  ?= sim
 # Empty: the backend's own default target (nx-run(1): trn2; cpu for BACKEND=cpu).
 TARGET   ?=
 TARGET_OPT = $(if $(TARGET),--target $(TARGET))
+# Empty: the target's own logical core (nx-run --lnc: 2 on trn2 and trn3, 1 on trn1 and inf2).
+LNC      ?=
+LNC_OPT    = $(if $(LNC),--lnc $(LNC))
 WARMUP   ?= 5
 TIMED    ?= 20
 HISTORY  ?= $(OUT)/history.db
@@ -80,10 +83,10 @@ define study_stages
 $(call settings_file,$(OUT)/$(1)/report-config,"REPORT=$(3)")
 
 $(OUT)/$(1)/workloads.jsonl: $(OUT)/$(1)/config $(NX)/nx-run
-	$(NX)/nx-run --study $(1) $(2) --backend $(BACKEND) $(TARGET_OPT) --plan >$$@.tmp && mv $$@.tmp $$@
+	$(NX)/nx-run --study $(1) $(2) --backend $(BACKEND) $(TARGET_OPT) $(LNC_OPT) --plan >$$@.tmp && mv $$@.tmp $$@
 
 $(OUT)/$(1)/runs.jsonl: $(OUT)/$(1)/workloads.jsonl $(if $(NIGHTLY),FORCE)
-	$(call shard,$(1),run) $(NX)/nx-run --backend $(BACKEND) $(TARGET_OPT) $(RUN_OPTS) --warmup $(WARMUP) --timed $(TIMED) <$$< >$$@.tmp && mv $$@.tmp $$@
+	$(call shard,$(1),run) $(NX)/nx-run --backend $(BACKEND) $(TARGET_OPT) $(LNC_OPT) $(RUN_OPTS) --warmup $(WARMUP) --timed $(TIMED) <$$< >$$@.tmp && mv $$@.tmp $$@
 
 $(OUT)/$(1)/captures.jsonl: $(OUT)/$(1)/runs.jsonl $(NX)/nx-capture
 	$(call shard,$(1),capture) $(NX)/nx-capture --dir $(OUT)/$(1)/profiles <$$< >$$@.tmp && mv $$@.tmp $$@
@@ -115,6 +118,7 @@ study-help:
 	@echo "Study variables (make study VAR=value ...):"
 	@echo "  BACKEND=sim|cpu|neuron   where the workloads run (default sim: predictions)"
 	@echo "  TARGET=trn1|inf2|trn2|trn3 (default trn2; cpu for BACKEND=cpu)"
+	@echo "  LNC=1|2                  physical cores per logical core (default: the target's: 2 on trn2, trn3)"
 	@echo "  WARMUP=5 TIMED=20        untimed and timed executions per workload"
 	@echo "  OUT=out                  where the studies write"
 	@echo "  HISTORY=out/history.db   run history the studies append to"
@@ -124,4 +128,5 @@ study-help:
 	@echo "  NEURON_CACHE=~/.cache/nx/neuron  where BACKEND=neuron keeps its NEFFs (shared by every node on a cluster)"
 	@echo "  NIGHTLY=1                re-run the workloads even when up to date (make study-nightly sets it)"
 	@echo "  matmul: MODE=sweep|tiling|llm MODEL=llama-3-8b TP=1 BATCH= SEQ= M= K= N= DTYPE= SEQ_DIST=file BUCKETS=4"
+	@echo "          DTYPE: bf16, fp16, fp32, fp8; mxfp8, mxfp4 on trn3 (TARGET=trn3 DTYPE=mxfp8)"
 	@echo "  patterns: PATTERNS=vmap,scan,for_loop,for_loop_launch SIZES=small,medium,large ITERATIONS=3 PBATCH=32 FEATURES=128"

@@ -314,7 +314,8 @@ PY
     nx-run --study patterns --patterns vmap,scan --sizes small --target trn2 --timed 1 --warmup 0 >>p.jsonl
     nx-report p.jsonl --format markdown >p.md
     [ "$(grep -c '^### Answers' p.md)" = 2 ]
-    grep -q '^## iterations 3, batch 32, features 128, dtype fp32; .* on trn1$' p.md
+    grep -q '^## iterations 3, batch 32, features 128, dtype fp32; .* on trn1 (LNC=1)$' p.md
+    grep -q '^## iterations 3, batch 32, features 128, dtype fp32; .* on trn2 (LNC=2)$' p.md
     [ "$(grep -c '^| 3 |' p.md)" = 0 ]  # two patterns per group, never a third rank
     # Sequence lengths no swept bucket holds: said, not a 0 ns plan.
     printf '4000 3\n' >long.txt
@@ -645,12 +646,12 @@ PY
     [[ "$output" == *"a variant switch, not the tile boundary"* ]]
     [[ "$output" == *"padding to a multiple of the tile does not help here."* ]]
     [[ "$output" != *"Keep M at a multiple of 128"* ]]
-    [[ "$output" == *"| mm_257x512x512_bf16 | 257 | 512 | 512 | bf16 | blocked_mnk |"* ]]
+    [[ "$output" == *"| mm_257x512x512_bf16 | 257 | 512 | 512 | bf16 |  | blocked_mnk |"* ]]  # the records say no LNC
     # One variant throughout: the boundary's own cost, and then the advice.
     { mm 127 naive 10; mm 128 naive 10.05; mm 129 naive 15; } >naive.jsonl
     run nx-report naive.jsonl --format markdown
     [[ "$output" == *"| M | 128 | 129 | 1 -&gt; 2 | naive | tile boundary |"* ]]
     [[ "$output" == *"Worst at a tile boundary: M 128 -&gt; 129 costs "*"Keep M at a multiple of 128"* ]]
     # The tiling study on sim names each run's kernel too.
-    nx-run --study matmul --M 128 --K 128 --N 128 --timed 1 --warmup 0 | nx-report --format markdown | grep -q '| bf16 | [a-z_]\+ | '
+    nx-run --study matmul --M 128 --K 128 --N 128 --timed 1 --warmup 0 | nx-report --format markdown | grep -q '| bf16 | 2 | [a-z_]\+ | '
 }

@@ -122,9 +122,10 @@ setup() {
     grep -q 'svg.chart { width: 100%; height: auto;' $dom
     grep -q 'main { max-width: 1400px;' $dom
     # Figures stay on one line: numeric columns, and figures in text columns
-    # (a prediction's "~20 us (+-6%)", tile counts "1 x 4 x 1 = 4").
+    # (a prediction's "~20 us (no band)": no trn2 matmul was measured; tile
+    # counts "1 x 4 x 1 = 4").
     grep -q 'td.num, th.num, td.fig { white-space: nowrap; }' $dom
-    grep -q '<td class="num">~[0-9.]* us (+-6%)</td>' $dom
+    grep -q '<td class="num">~[0-9.]* us (no band)</td>' $dom
     grep -q '<td class="fig">2 x 4 x 1 = 8</td>' $dom
     # Wide tables scroll rather than squeeze.
     [ "$(count_in $dom '<div class="table-wrap"><table>')" -eq "$(count_in $dom '<table>')" ]

@@ -267,10 +267,114 @@ setup_neuron() {
     [ "$(jget r.jsonl 'r[0]["predicted"]["hbm_bytes"]')" = "$((256 * 112 * 112 * 2 + 256 * 56 * 56 * 2))" ]
     [ "$(jget r.jsonl 'r[1]["predicted"]["hbm_bytes"] > 256 * 112 * 112 * 2 + 256 * 110 * 110 * 2')" = true ]
     [ "$(jget r.jsonl 'r[0]["latency_us"]["median"] > 0')" = true ]
-    # No calibration point measures pooling alone: the band says so.
-    [[ "$(jget r.jsonl 'r[0]["predicted"]["error_band_basis"]')" == "no pool2d point"* ]]
+    # No calibration point measures pooling alone: the record says so, with no band.
+    [ "$(jget r.jsonl 'r[0]["predicted"]["error_band_basis"]')" = "no calibration point is a pool2d in bf16 on trn1 at LNC=1: no band" ]
+    [ "$(jget r.jsonl '"error_band_percent" in r[0]["predicted"]')" = false ]
     printf '%s\n' '{"kind":"workload","name":"minpool","op":"pool2d","channels":8,"height":8,"width":8,"opname":"min"}' >bad.jsonl
     run --separate-stderr nx-run --backend sim <bad.jsonl
     [ "$status" -eq 1 ]
     [ "$stderr" = "nx-run: minpool: unknown opname 'min' for pool2d (known: max, avg)" ]
+}
+
+@test "nx-run --lnc: every device run record says its logical core, the target's by default; a target without LNC=2 refuses it" {
+    echo '{"kind":"workload","name":"mm","op":"matmul","M":2048,"K":2048,"N":2048}' >w.jsonl
+    for t in trn1 inf2 trn2 trn3; do nx-run --target $t --timed 1 --warmup 0 w.jsonl; done >r.jsonl
+    [ "$(jget r.jsonl '[(x["target"], x["lnc"]) for x in r]')" = '[["trn1", 1], ["inf2", 1], ["trn2", 2], ["trn3", 2]]' ]
+    nx-run --target trn2 --lnc 1 --timed 1 --warmup 0 w.jsonl >one.jsonl
+    [ "$(jget one.jsonl 'r[0]["lnc"]')" = 1 ]
+    # A compute-bound shape on two TensorEs: faster, not twice as fast.
+    [ "$(jget - 'r[2]["latency_us"]["median"] < 0.65 * r[4]["latency_us"]["median"] and r[2]["latency_us"]["median"] > 0.5 * r[4]["latency_us"]["median"]' < <(cat r.jsonl one.jsonl))" = true ]
+    # --lnc wins over a record's own, as --target does; --plan writes only a chosen one.
+    echo '{"kind":"workload","name":"mm","op":"matmul","M":128,"K":128,"N":512,"lnc":1}' | nx-run --target trn3 --lnc 2 --timed 1 --warmup 0 >o.jsonl
+    [ "$(jget o.jsonl 'r[0]["lnc"]')" = 2 ]
+    nx-run --study matmul --M 128 --K 128 --N 128 --plan >p.jsonl
+    [ "$(jget p.jsonl '"lnc" in r[0]')" = false ]
+    nx-run --study matmul --M 128 --K 128 --N 128 --lnc 1 --plan >p1.jsonl
+    [ "$(jget p1.jsonl 'r[0]["lnc"]')" = 1 ]
+    # The host CPU has no logical NeuronCore.
+    nx-run --backend cpu --study matmul --M 64 --K 64 --N 64 --timed 1 --warmup 0 --lnc 2 >c.jsonl
+    [ "$(jget c.jsonl '"lnc" in r[0]')" = false ]
+    run --separate-stderr nx-run --target trn1 --lnc 2 w.jsonl
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nx-run: --lnc 2: trn1 has one physical core per logical core"$'\n'* ]]
+    run --separate-stderr nx-run --lnc 3 w.jsonl
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nx-run: --lnc must be 1 or 2, got 3"$'\n'* ]]
+    echo '{"kind":"workload","name":"two","op":"matmul","M":128,"K":128,"N":128,"lnc":2,"target":"inf2"}' >bad.jsonl
+    run --separate-stderr nx-run bad.jsonl
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-run: two: lnc 2: inf2 has one physical core per logical core (LNC=1 only)" ]
+}
+
+@test "nx-run on sim: an LNC=2 kernel shards over both physical cores, one that takes no grid does not, and the profile shows each core" {
+    printf '%s\n' '{"kind":"workload","name":"sharded","op":"matmul","M":4096,"K":4096,"N":4096}' \
+        '{"kind":"workload","name":"nogrid","op":"matmul","M":4096,"K":4096,"N":4096,"shard":"none"}' >w.jsonl
+    nx-run --target trn2 --timed 1 --warmup 0 w.jsonl >r.jsonl
+    [ "$(jget r.jsonl '[x["shard"] if "shard" in x else "auto" for x in r]')" = '["auto", "none"]' ]
+    [ "$(jget r.jsonl 'r[0]["latency_us"]["median"] < 0.7 * r[1]["latency_us"]["median"]')" = true ]
+    nx-capture --dir prof <r.jsonl | nx-convert --db s.db >/dev/null
+    # Both cores compute in the sharded run; in the other the second runs its frame only.
+    [ "$(sqlite3 s.db "SELECT p.name, SUM(t.name LIKE 'pcore1/%') > 0 FROM event e JOIN track t ON t.id = e.track_id JOIN profile p ON p.id = e.profile_id WHERE e.opcode = 'MATMUL' GROUP BY p.name ORDER BY p.name")" = "$(printf 'nogrid|0\nsharded|1')" ]
+    [ "$(sqlite3 s.db "SELECT COUNT(*) FROM event e JOIN track t ON t.id = e.track_id WHERE t.name LIKE 'pcore1/%' AND e.opcode = 'SET_ORDERING_MODE'")" -gt 0 ]
+    # HFU divides by both cores' peak: the run said LNC=2.
+    nx-report --db s.db --format markdown >rep.md
+    grep -q '2 physical cores (the run.s LNC)' rep.md
+    echo '{"kind":"workload","name":"bad","op":"matmul","M":128,"K":128,"N":128,"shard":"half"}' >bad.jsonl
+    run --separate-stderr nx-run bad.jsonl
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-run: bad: unknown shard 'half' (known: auto, none)" ]
+}
+
+@test "nx-run on sim: MXFP8 and MXFP4 matmuls on trn3, with their block scales; trn2 and non-matmul ops refuse them" {
+    nx-run --study matmul --M 4096 --K 8192 --N 4096 --dtype bf16,mxfp8,mxfp4 --target trn3 --lnc 1 --timed 1 --warmup 0 >r.jsonl
+    [ "$(jget r.jsonl '[x["dtype"] for x in r]')" = '["bf16", "mxfp8", "mxfp4"]' ]
+    # Four times bf16's rate per core: compute-bound, the MX runs are much faster.
+    [ "$(jget r.jsonl 'r[1]["latency_us"]["median"] < 0.6 * r[0]["latency_us"]["median"]')" = true ]
+    # The data and one scale byte per 32 elements: MX moves less than bf16 but more than its elements.
+    [ "$(jget r.jsonl 'r[2]["predicted"]["hbm_bytes"] < r[1]["predicted"]["hbm_bytes"] < r[0]["predicted"]["hbm_bytes"]')" = true ]
+    # No calibration point measures an MX matmul, or anything on trn3: no band, and the record says why.
+    [ "$(jget r.jsonl 'r[1]["predicted"]["error_band_basis"]')" = "no calibration point is a matmul in mxfp8 on trn3 at LNC=1: no band" ]
+    nx-report r.jsonl --format markdown | grep -q '(no band)'
+    run --separate-stderr nx-run --study matmul --M 128 --K 128 --N 128 --dtype mxfp8 --target trn2
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"mm_128x128x128_mxfp8: dtype mxfp8: trn2 (NC-v3) has no MX matmul; trn3 (NC-v4) has"* ]]
+    echo '{"kind":"workload","name":"e","op":"elementwise","opname":"exp","rows":128,"cols":128,"dtype":"mxfp8"}' >e.jsonl
+    run --separate-stderr nx-run --target trn3 e.jsonl
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nx-run: e: dtype mxfp8 is a TensorE matmul input format; elementwise takes bf16, fp16, fp32 or fp8" ]
+    run --separate-stderr nx-run --study matmul --dtype fp4 --plan
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"unknown dtype 'fp4' (known: bf16, fp16, fp32, fp8, mxfp8, mxfp4)"* ]]
+}
+
+@test "nx-run on sim: the error band comes from comparable calibration points only" {
+    printf '%s\n' '{"kind":"workload","name":"va","op":"elementwise","opname":"add","rows":25600,"cols":1,"dtype":"fp32","shard":"none"}' \
+        '{"kind":"workload","name":"va2","op":"elementwise","opname":"add","rows":25600,"cols":1,"dtype":"fp32"}' \
+        '{"kind":"workload","name":"mm","op":"matmul","M":4096,"K":8192,"N":8192,"dtype":"bf16"}' >w.jsonl
+    nx-run --target trn2 --timed 1 --warmup 0 w.jsonl >r.jsonl
+    # The measured vector adds ran on one core of trn2's LNC=2: a band from those four.
+    [ "$(jget r.jsonl 'r[0]["predicted"]["error_band_basis"]')" = "elementwise in fp32 on trn2 at LNC=2, on one physical core (4 points)" ]
+    [ "$(jget r.jsonl 'r[0]["predicted"]["error_band_percent"] > 0')" = true ]
+    # Sharded, or a trn2 matmul: nothing comparable was measured.
+    [ "$(jget r.jsonl 'r[1]["predicted"]["error_band_basis"]')" = "no calibration point is a elementwise in fp32 on trn2 at LNC=2, sharded over 2 physical cores: no band" ]
+    [ "$(jget r.jsonl '"error_band_percent" in r[2]["predicted"]')" = false ]
+    nx-run --target trn1 --timed 1 --warmup 0 w.jsonl >t1.jsonl
+    [ "$(jget t1.jsonl 'r[2]["predicted"]["error_band_basis"]')" = "matmul in bf16 on trn1 at LNC=1 (4 points)" ]
+    # A dtype by another of its names is the same dtype.
+    echo '{"kind":"workload","name":"mm","op":"matmul","M":4096,"K":8192,"N":8192,"dtype":"bfloat16"}' | nx-run --target trn1 --timed 1 --warmup 0 >alias.jsonl
+    [ "$(jget alias.jsonl 'r[0]["predicted"]["error_band_basis"]')" = "matmul in bf16 on trn1 at LNC=1 (4 points)" ]
+}
+
+@test "nx-run on neuron: the LNC reaches the compiler and the runtime, one driver per LNC" {
+    setup_neuron
+    nx-run --backend neuron --target trn2 --study matmul --M 128 --K 128 --N 128 --lnc 1 --cache-dir cache >r.jsonl
+    [ "$(jget r.jsonl 'r[0]["lnc"]')" = 1 ]
+    grep -q 'neuronx-cc compile .* lnc=1$' calls
+    printf '%s\n' '{"kind":"workload","name":"a","op":"matmul","M":128,"K":128,"N":256,"lnc":1}' \
+        '{"kind":"workload","name":"b","op":"matmul","M":128,"K":128,"N":256,"lnc":2}' >w.jsonl
+    nx-run --backend neuron --target trn2 --cache-dir cache w.jsonl >m.jsonl
+    [ "$(jget m.jsonl '[(x["name"], x["lnc"]) for x in r]')" = '[["a", 1], ["b", 2]]' ]
+    grep -q 'lnc=2$' calls
+    # The same graph at another LNC is another compile, not a cache hit.
+    [ "$(jget m.jsonl '[x["cached"] for x in r]')" = '[false, false]' ]
 }

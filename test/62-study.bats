@@ -127,5 +127,22 @@ study() {
     run make -C "$NX_ROOT" --no-print-directory help
     [ "$status" -eq 0 ]
     [[ "$output" == *"BACKEND=sim|cpu|neuron"* && "$output" == *"MODE=sweep|tiling|llm"* && "$output" == *"GATE="* ]]
+    [[ "$output" == *"LNC=1|2"* && "$output" == *"DTYPE=mxfp8"* ]]
     [[ "$output" == *"study-nightly"* && "$output" == *"NIGHTLY=1"* ]]
+}
+
+@test "make study TARGET=trn3 DTYPE=mxfp8: both studies on trn3's two-core logical core, the matmuls in MXFP8, end to end" {
+    study study-all TARGET=trn3 DTYPE=mxfp8 TIMED=2 WARMUP=0 >log 2>&1 || { cat log; false; }
+    [ "$(jget out/matmul/runs.jsonl 'sorted(set((x["dtype"], x["target"], x["lnc"]) for x in r))')" = '[["mxfp8", "trn3", 2]]' ]
+    [ "$(tail -n +2 out/matmul/matmul.csv | wc -l)" = 34 ]
+    grep -q 'run by sim on trn3 (LNC=2)' out/matmul/report.md
+    # Nothing measured is comparable with an MX matmul on trn3: no band is borrowed.
+    grep -q '(no band)' out/matmul/report.md
+    refute grep -q '(+-' out/matmul/report.md
+    grep -q 'on trn3 (LNC=2)' out/patterns/report.md
+    [ "$(sqlite3 out/matmul/study.db "SELECT count(*) FROM profile WHERE dtype = 'mxfp8'")" = 34 ]
+    # LNC is a study variable: a change re-runs the studies.
+    grep -q '^LNC=$' out/matmul/config
+    study study-matmul TARGET=trn3 DTYPE=mxfp8 LNC=1 TIMED=2 WARMUP=0 >log 2>&1 || { cat log; false; }
+    [ "$(jget out/matmul/runs.jsonl 'sorted(set(x["lnc"] for x in r))')" = '[1]' ]
 }

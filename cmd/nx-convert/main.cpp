@@ -173,7 +173,7 @@ std::optional<Options> parse(int argc, char** argv) {
     if (const std::string& b = o.convert.base.backend; !b.empty() && !nx::find_backend(b))
         throw nx::UsageError("unknown --backend '" + b + "' (known: " + nx::backend_names() + ")");
     if (!o.convert.base.dtype.empty() && !nx::parse_dtype(o.convert.base.dtype))
-        throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: bf16, fp16, fp32, fp8)");
+        throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: " + std::string(nx::dtype_names()) + ")");
     if (!(o.convert.view.timeout_s > 0)) throw nx::UsageError("--view-timeout takes a number of seconds above 0");
     if (vm.count("threads") && o.threads < 1) throw nx::UsageError("--threads takes a number >= 1");
     if (vm.count("rank") && o.rank < 0) throw nx::UsageError("--rank takes a number >= 0");

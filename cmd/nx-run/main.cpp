@@ -28,7 +28,7 @@ constexpr nx::OptionRule kOptionRules[] = {{nx::OptionRule::conflicts, "quiet", 
 
 const nx::ToolSpec kSpec = {
     "nx-run",
-    "nx-run --study matmul|patterns|mlp [STUDY OPTIONS] [--backend sim|cpu|neuron] [--target T] [--plan]\n"
+    "nx-run --study matmul|patterns|mlp [STUDY OPTIONS] [--backend sim|cpu|neuron] [--target T] [--lnc 1|2] [--plan]\n"
     "       nx-run [OPTIONS] < workloads.jsonl\n"
     "       nx-run --calibrate [FILE]",
     "Generates a study's workloads (or reads workload records), runs each on a backend with warm-up\n"
@@ -39,6 +39,7 @@ const nx::ToolSpec kSpec = {
     "  nx-run --study matmul --M 128:4096:x2 --K 4096 --N 4096 --target trn1\n"
     "  nx-run --study matmul --mode tiling --plan | jq -c 'select(.M > 256)' | nx-run --backend sim\n"
     "  nx-run --study matmul --mode llm --model llama-3-8b --tp 8 --batch 1,4 --target trn2\n"
+    "  nx-run --study matmul --M 16384 --K 16384 --N 16384 --dtype mxfp8 --target trn3 --lnc 2\n"
     "  nx-run --study patterns --backend cpu\n"
     "  nx-run --study mlp --seq 128,512 --backend neuron --target trn1\n"
     "  nx-run --study patterns | nx-capture | nx-convert --db study.db\n"
@@ -56,6 +57,8 @@ struct Options {
     bool plan_only = false, keep_going = false, no_cache = false;
     // --target given: it wins over a workload record's own target.
     bool target_given = false;
+    // --lnc: the logical core's physical cores (0: not given).
+    int64_t lnc = 0;
     int progress = 0;
     std::optional<std::string> calibrate;
     std::string listing;  // --list KIND
@@ -72,7 +75,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("M", nx::po::value(&o.plan.M), "matmul M values: 128:8192:x2, 128:1024:+128 or a list")
         ("K", nx::po::value(&o.plan.K), "matmul K values")
         ("N", nx::po::value(&o.plan.N), "matmul N values")
-        ("dtype", nx::po::value(&o.plan.dtypes), "dtypes: bf16, fp16, fp32, fp8 (list; default bf16, patterns fp32)")
+        ("dtype", nx::po::value(&o.plan.dtypes), (std::string("dtypes: ") + std::string(nx::dtype_names()) + " (list; default bf16, patterns fp32; mxfp8, mxfp4: matmul on trn3)").c_str())
         ("variant", nx::po::value(&o.plan.variant), "sim matmul kernel: auto, naive, hoisted, blocked_free, blocked_mnk")
         ("model", nx::po::value(&o.plan.model), "llm mode: llama-2-7b, llama-3-8b (default), llama-3-70b")
         ("tp", nx::po::value(&o.plan.tp), "llm mode: tensor parallel degree (default 1)")
@@ -89,6 +92,7 @@ std::optional<Options> parse(int argc, char** argv) {
     run.add_options()
         ("backend", nx::po::value(&o.backend), nx::backend_option_help().c_str())
         ("target", nx::po::value(&o.backend_options.target), nx::target_option_help().c_str())
+        ("lnc", nx::po::value(&o.lnc), nx::lnc_option_help().c_str())
         ("warmup", nx::po::value(&o.backend_options.warmup), "untimed executions first (default 5)")
         ("timed", nx::po::value(&o.backend_options.timed), "timed executions (default 20)")
         ("no-cache", nx::po::bool_switch(&o.no_cache), "recompile even when a compiled artefact is cached")
@@ -113,6 +117,12 @@ std::optional<Options> parse(int argc, char** argv) {
     o.target_given = !o.backend_options.target.empty();
     if (o.backend_options.target.empty())
         if (const nx::BackendDef* def = nx::find_backend(o.backend)) o.backend_options.target = def->default_target;
+    if (vm.count("lnc")) {
+        if (o.lnc != 1 && o.lnc != 2) throw nx::UsageError("--lnc must be 1 or 2, got " + std::to_string(o.lnc));
+        const nx::Target* t = nx::find_target(o.backend_options.target);
+        if (o.target_given && t && o.lnc > t->max_lnc)
+            throw nx::UsageError("--lnc " + std::to_string(o.lnc) + ": " + t->name + " has one physical core per logical core");
+    }
     if (o.study_given && !o.inputs.empty()) throw nx::UsageError("give --study or workload files, not both");
     if (!o.study_given) {
         for (const char* opt : {"mode", "M", "K", "N", "model", "tp", "phases", "patterns", "sizes", "iterations",
@@ -183,6 +193,11 @@ int run(Options& o) {
     // unknown backend or target too.
     std::unique_ptr<nx::Backend> backend = nx::make_backend(o.backend, o.backend_options);
     std::vector<nx::Workload> workloads = o.study_given ? nx::plan_workloads(o.plan) : read_workloads(o);
+    // Every run record says which logical core it ran on (a plan only what
+    // --lnc chose: its runs take their target's default).
+    if (const nx::BackendDef* def = nx::find_backend(o.backend))
+        for (nx::Workload& w : workloads)
+            if (o.lnc != 0 || !o.plan_only) nx::settle_lnc(w, *def, o.lnc);
     if (o.plan_only) {
         for (const nx::Workload& w : workloads) {
             out.write(nx::workload_record_json(w));

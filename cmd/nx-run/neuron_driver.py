@@ -4,6 +4,7 @@
 nx-run starts this once per run and talks JSON:
   stdin   {"workloads": [workload records], "warmup": N, "timed": N, "target": "trn1",
            "cache_dir": DIR, "use_cache": true, "work_dir": DIR}
+          (every workload with the same "lnc", or none)
   stdout  one line per workload, in order, as each finishes:
           {"index": i, "latencies_us": [...], "compile_ms": x, "cached": bool,
            "neff": PATH, "toolchain": "..."}   or   {"index": i, "error": "..."}
@@ -163,8 +164,18 @@ def main():
     os.makedirs(work_dir, exist_ok=True)
     os.makedirs(os.path.join(cache_dir, "index"), exist_ok=True)
     os.makedirs(os.path.join(cache_dir, "neffs"), exist_ok=True)
-    # Both must be set before torch-neuronx is imported.
+    # All of these must be set before torch-neuronx is imported.
     os.environ["NEURON_FRAMEWORK_DEBUG"] = "1"
+    # The logical core: the runtime groups NEURON_LOGICAL_NC_CONFIG physical
+    # cores, once per process, and the compiler must partition each graph
+    # for as many (--lnc; the Neuron docs: the two may not differ).  nx-run
+    # starts one driver per LNC its workloads ask for.
+    lncs = sorted({int(w["lnc"]) for w in job["workloads"] if w.get("lnc")})
+    if len(lncs) > 1:
+        fatal("one driver runs one LNC, and these workloads ask for %s" % lncs)
+    if lncs:
+        os.environ["NEURON_LOGICAL_NC_CONFIG"] = str(lncs[0])
+        os.environ["NEURON_CC_FLAGS"] = (os.environ.get("NEURON_CC_FLAGS", "") + " --lnc=%d" % lncs[0]).strip()
     # --no-cache: a throw-away compile cache inside the work directory,
     # removed when the run ends.
     scratch = None if use_cache else tempfile.mkdtemp(prefix="nocache-", dir=work_dir)

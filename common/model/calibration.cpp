@@ -53,6 +53,8 @@ Prediction predict(const Workload& w, const Target& target, const ModelParams& p
     info.backend = "sim";
     info.target = target.name;
     info.dtype = w.dtype;
+    info.core.physical_cores = workload_lnc(w, target);
+    info.core.cores_from = "the workload's LNC";
     builder.begin_profile(info);
     Prediction p;
     p.result = simulate(w, target, &builder, params);
@@ -77,7 +79,8 @@ std::optional<double> predicted_metric(const std::string& metric, const Predicti
 
 bool is_latency(const std::string& metric) { return metric == "latency_ms" || metric == "latency_us"; }
 
-// Workload fields a calibration point may set.
+// Workload fields a calibration point may set: those of a workload record
+// (workload.h) but its study, name and target.
 void read_workload(const rapidjson::Value& obj, Workload& w, const std::string& file, int64_t line) {
     if (!obj.IsObject()) throw Error("\"workload\" must be an object", file, line);
     for (auto it = obj.MemberBegin(); it != obj.MemberEnd(); ++it) {
@@ -91,32 +94,12 @@ void read_workload(const rapidjson::Value& obj, Workload& w, const std::string& 
             if (!v.IsInt64()) throw Error("workload field \"" + key + "\" must be an integer", file, line);
             return v.GetInt64();
         };
-        if (key == "op") w.op = text();
-        else if (key == "dtype") w.dtype = text();
-        else if (key == "variant") w.variant = text();
-        else if (key == "opname") w.opname = text();
-        else if (key == "pattern") w.pattern = text();
-        else if (key == "size") w.size = text();
-        else if (key == "M") w.M = integer();
-        else if (key == "K") w.K = integer();
-        else if (key == "N") w.N = integer();
-        else if (key == "batch") w.batch = integer();
-        else if (key == "seq") w.seq = integer();
-        else if (key == "hidden") w.hidden = integer();
-        else if (key == "intermediate") w.intermediate = integer();
-        else if (key == "iterations") w.iterations = integer();
-        else if (key == "features") w.features = integer();
-        else if (key == "rows") w.rows = integer();
-        else if (key == "cols") w.cols = integer();
-        else if (key == "channels") w.channels = integer();
-        else if (key == "out_channels") w.out_channels = integer();
-        else if (key == "height") w.height = integer();
-        else if (key == "width") w.width = integer();
-        else if (key == "filter") w.filter = integer();
-        else if (key == "pool") w.pool = integer();
-        else if (key == "stride") w.stride = integer();
-        else if (key == "state_size") w.state_size = integer();
-        else throw Error("unknown workload field \"" + key + "\"", file, line);
+        // Any field of a workload record but those the point itself names.
+        const WorkloadField* f = find_workload_field(key);
+        if (!f || key == "study" || key == "name" || key == "target")
+            throw Error("unknown workload field \"" + key + "\"", file, line);
+        if (f->text) w.*f->text = text();
+        else w.*f->number = integer();
     }
 }
 
@@ -298,6 +281,9 @@ CalibrationReport evaluate_calibration(const std::vector<CalibrationPoint>& poin
             row.name = pt.name;
             row.target = pt.target;
             row.family = std::string(op_family(pt.workload.op));
+            row.dtype = std::string(to_string(*parse_dtype(pt.workload.dtype)));
+            row.lnc = p.result.lnc;
+            row.lanes = p.result.lanes;
             row.set = pt.set;
             row.metric = metric;
             row.source = pt.source;

@@ -46,6 +46,8 @@ struct CalibrationRow {
     std::string name;      // the calibration point
     std::string target;
     std::string family;    // matmul, elementwise, ...
+    std::string dtype;
+    int lnc = 1, lanes = 1;  // its logical core, and the physical cores its kernel used
     std::string set;
     std::string metric;    // latency_ms, hfu_percent, tflops ...
     std::string source;    // the document the published figure comes from

@@ -231,11 +231,11 @@ void write_fitted_params(const CalibrationReport& report, const std::string& dat
                   report.evaluations, report.mean_abs_error_percent, report.fit_mean_percent, report.held_out_mean_percent,
                   report.loo_mean_percent);
     text += line;
-    text += "// NX_RESIDUAL(point, op family, target, set, latency error percent)  [// leave-one-out error]\n";
+    text += "// NX_RESIDUAL(point, op family, target, dtype, lnc, lanes, set, latency error percent)  [// leave-one-out error]\n";
     for (const CalibrationRow& r : report.rows) {
         if (!r.latency) continue;
-        std::snprintf(line, sizeof line, "NX_RESIDUAL(\"%s\", \"%s\", \"%s\", \"%s\", %.2f)", r.name.c_str(), r.family.c_str(),
-                      r.target.c_str(), r.set.c_str(), r.error_percent);
+        std::snprintf(line, sizeof line, "NX_RESIDUAL(\"%s\", \"%s\", \"%s\", \"%s\", %d, %d, \"%s\", %.2f)", r.name.c_str(),
+                      r.family.c_str(), r.target.c_str(), r.dtype.c_str(), r.lnc, r.lanes, r.set.c_str(), r.error_percent);
         text += line;
         if (std::isfinite(r.loo_error_percent)) {
             std::snprintf(line, sizeof line, "  // leave-one-out %+.1f%%", r.loo_error_percent);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "common/model/event_stream.h"
@@ -12,11 +14,21 @@ namespace nx::model {
 CostModel::CostModel(const Target& target) : CostModel(target, fitted_params()) {}
 
 CostModel::CostModel(const Target& target, const ModelParams& params)
+    : CostModel(target, params, Placement{target.lnc, 1}) {}
+
+CostModel::CostModel(const Target& target, const ModelParams& params, Placement placement)
     : target_(target),
       params_(params),
-      hbm_contiguous_(target.hbm_bytes_per_s_core() * params.hbm_contiguous / 1e9),
-      hbm_strided_(target.hbm_bytes_per_s_core() * params.hbm_strided / 1e9),
-      dma_engines_(std::clamp(target.dma_engines_per_logical_core(), 1, kMaxDmaEngines)) {}
+      placement_(placement),
+      // The logical core's HBM share, split evenly between the lanes that
+      // work (a sharded kernel's two halves are alike).
+      hbm_contiguous_(target.hbm_bytes_per_s_core(placement.lnc) * params.hbm_contiguous / 1e9 / placement.lanes),
+      hbm_strided_(target.hbm_bytes_per_s_core(placement.lnc) * params.hbm_strided / 1e9 / placement.lanes),
+      dma_engines_(std::clamp(target.dma_engines_per_core, 1, kMaxDmaEngines)) {
+    if (placement.lnc < 1 || placement.lnc > kMaxLnc || placement.lanes < 1 || placement.lanes > placement.lnc)
+        throw std::logic_error("model: a placement of " + std::to_string(placement.lanes) + " lanes on LNC=" +
+                               std::to_string(placement.lnc));
+}
 
 Time CostModel::kernel_fixed_ns() const {
     // NC-v3 has its own fitted value; NC-v4 has no measured point and is
@@ -24,9 +36,13 @@ Time CostModel::kernel_fixed_ns() const {
     return std::string_view(target_.core) == "NC-v2" ? params_.fixed_ns_v2 : params_.fixed_ns_v3;
 }
 
+Time CostModel::dma_issue_ns() const {
+    return std::string_view(target_.core) == "NC-v2" ? params_.dma_issue_ns : kDgeIssueNs;
+}
+
 int CostModel::k_pack(DType d) const {
-    if (d != DType::fp8) return 1;
-    double ratio = 1 / target_.flop_weight(DType::fp8);
+    if (d != DType::fp8 && !is_mx(d)) return 1;
+    double ratio = 1 / target_.flop_weight(d);
     return std::max(1, static_cast<int>(std::lround(ratio)));
 }
 

@@ -13,6 +13,14 @@
 //   [arch-v4]   Trainium3 / NeuronCore-v4 architecture page (mxfp8 peak)
 //   [nki-tt]    nki.isa.tensor_tensor API page, Inf2/Trn1 edition,
 //               "Estimated instruction cost"
+//   [nki-v3]    NKI "Trainium2 Architecture Guide" (descriptor generation
+//               engine)
+//   [nki-v4]    NKI "Trainium3 Architecture Guide" (MX matmul: K = 512 per
+//               pass, scale tensors, 4x BF16 throughput)
+//   [nki-lnc]   NKI "Using Logical NeuronCores (LNC)"; nki.isa.core_barrier
+//               (each core writes a semaphore of the other, then waits for
+//               its own); nki.isa.sendrecv_compute (a cross-core exchange
+//               reduced by the DMA engine)
 #pragma once
 
 #include <algorithm>
@@ -71,9 +79,11 @@ inline constexpr int64_t kGpSimdStaticCycles = kVectorStaticCycles;
 inline constexpr int64_t kSyncInstructionCycles = kAccessStaticCycles;
 
 // --- DMA ---------------------------------------------------------------------
-// Each of the 16 DMA engines serves 8 SBUF partitions; a transfer touching P
-// partitions is spread over the engines of those partitions [dma-intro].  A
-// logical core of two physical cores (trn2) has 32 engines, 4 partitions each.
+// Each of a physical core's 16 DMA engines serves 8 SBUF partitions; a
+// transfer touching P partitions is spread over the engines of those
+// partitions [dma-intro].  A physical core's transfers use its own 16: in the
+// real trn2 LNC=2 capture (real-samples, reading material) the kernel's
+// packets on subgraph sg00 use engines 64-79 only, sg01's are 80-95.
 // DMA sizing [nki-perf]: below 256 B per partition a transfer is
 // overhead-bound, >= 2 KiB is the minimum for efficiency, >= 4 KiB saturates.
 // Modelled as a per-descriptor (per partition row) cost equal to moving
@@ -84,8 +94,11 @@ inline constexpr double kDmaDescriptorOverheadBytes = 256;
 // first byte, not engine occupancy: a 32 KiB single-engine transfer itself
 // lasts 1416 ns on trn2 [dma-intro], which is its bytes over 23 B/ns.  What
 // does occupy the issuing engine is writing the transfer's descriptors: the
-// fitted ModelParams::dma_issue_ns, once per physical core whose DMA rings
-// the transfer uses (LNC of them: the packets are split per queue).
+// fitted ModelParams::dma_issue_ns on NC-v2; on NC-v3 a descriptor
+// generation engine (DGE) builds them, and "each DGE-based DMA instruction
+// takes about 600 ns to execute on NeuronCore-v3" [nki-v3] (NC-v4 assumed
+// alike: no figure of its own).
+inline constexpr double kDgeIssueNs = 600;
 
 // --- Kernel launch and drain ---------------------------------------------------
 // Every measured kernel pays a fixed 13-30 us on top of its work (the vector
@@ -148,6 +161,22 @@ inline constexpr double kCompareBranchNs = 47;
 inline constexpr double kRegisterLoadNs = 389;
 inline constexpr int64_t kRegisterAluCycles = kAccessStaticCycles;
 
+// --- Two physical cores to a logical core (LNC=2) [nki-lnc] ---------------------
+// The cores meet by writing a semaphore of the other and waiting on their
+// own.  The real trn2 LNC=2 capture (real-samples, reading material) shows
+// it in the launch preamble on the PE row: a WRITE to the other core's
+// semaphore (225 and 230 ns: the mean taken) and an EVENT_SEMAPHORE that
+// ends 168 ns after the other core's WRITE ended, when that core arrived
+// first.  core_barrier's default engine is GpSimdE.
+inline constexpr double kCrossCoreWriteNs = 228;
+inline constexpr double kCrossCoreSignalNs = 168;
+// MX block scales [nki-v4]: 32 elements along the contraction share one
+// 8-bit scale, so every K tile of 512 rows (128 partitions x 4) carries 16
+// scale rows per column, laid out as 4 partitions in each of the four SBUF
+// quadrants; stationary and moving operands each come with their own scale
+// tensor, loaded beside the data.
+inline constexpr int64_t kSbufQuadrants = 4;
+
 // --- Fitted parameters ------------------------------------------------------------
 // The free parameters `make calibrate` fits (least squares on log error) to
 // the fit subset of common/model/calibration.jsonl.  Their values, with the
@@ -157,7 +186,7 @@ inline constexpr int64_t kRegisterAluCycles = kAccessStaticCycles;
 struct ModelParams {
     double fixed_ns_v2 = 0;     // kernel preamble + drain on NC-v2 (trn1, inf2)
     double fixed_ns_v3 = 0;     // the same on NC-v3 (trn2; trn3 assumed alike)
-    double dma_issue_ns = 0;    // descriptor issue per transfer and physical core, on the issuing engine
+    double dma_issue_ns = 0;    // descriptor issue per transfer on NC-v2, on the issuing engine
     double hbm_contiguous = 0;  // sustained fraction of the logical core's HBM peak, one contiguous range
     double hbm_strided = 0;     // ... a tile of rows strided across a larger tensor
 };
@@ -169,20 +198,35 @@ struct ModelParams {
 // per-iteration-launch pattern pays it.
 inline constexpr double kHostDispatchNs = 20000;
 
+// Where a kernel runs on its logical core: the logical core's `lnc` physical
+// cores each run the launch frame, and the kernel's work is spread over
+// `lanes` of them (lnc when the lowering shards it, 1 when it all runs on the
+// first physical core, as an NKI kernel launched without a launch grid does).
+struct Placement {
+    int lnc = 1;
+    int lanes = 1;
+};
+// Physical cores a logical core groups at most (LNC=2 on trn2 and trn3).
+inline constexpr int kMaxLnc = 2;
+
 // Per-instruction costs on one target, in ns.
 class CostModel {
 public:
-    // `params`: the fitted values (fitted.h) unless a fit is trying others.
+    // `params`: the fitted values (fitted.h) unless a fit is trying others;
+    // `placement`: the target's default LNC, one lane, unless said.
     explicit CostModel(const Target& target);
     CostModel(const Target& target, const ModelParams& params);
+    CostModel(const Target& target, const ModelParams& params, Placement placement);
 
     const ModelParams& params() const { return params_; }
+    const Placement& placement() const { return placement_; }
 
     const Target& target() const { return target_; }
 
     // How many K rows one pass contracts per partition: 2 for fp8 on NC-v3
-    // ("FP8 presents K=256" [nki-perf]), 4 for mxfp8 on NC-v4 (its peak is 4x
-    // bf16 [arch-v4]), 1 otherwise.  Derived from the peak FLOP/s ratio.
+    // ("FP8 presents K=256" [nki-perf]), 4 for mxfp8 and mxfp4 on NC-v4
+    // (K = 512 per pass [nki-v4]), 1 otherwise.  Derived from the peak FLOP/s
+    // ratio (the flop weight).
     int k_pack(DType d) const;
     // K rows per matmul tile: kPartitions * k_pack.
     int64_t k_tile(DType d) const { return kPartitions * k_pack(d); }
@@ -205,13 +249,13 @@ public:
     // One DMA engine's share of a transfer: `rows` partition rows of
     // `row_bytes` each, at the engine's rated bandwidth.
     Time dma_engine_ns(int64_t rows, int64_t row_bytes) const;
-    // Sustained HBM bytes per ns of the logical core (shared by the queues)
-    // for contiguous or strided transfers.
+    // Sustained HBM bytes per ns of one lane (its share of the logical
+    // core's, shared by its queues) for contiguous or strided transfers.
     double hbm_bytes_per_ns(bool strided = true) const { return strided ? hbm_strided_ : hbm_contiguous_; }
     Time dma_fixed_latency_ns() const { return target_.dma_fixed_overhead_ns; }
     // Descriptor issue of one transfer on the issuing engine.
-    Time dma_issue_ns() const { return params_.dma_issue_ns * target_.lnc; }
-    // DMA engines a transfer of the logical core can use, and the SBUF
+    Time dma_issue_ns() const;
+    // DMA engines a physical core's transfer can use, and the SBUF
     // partitions each serves.
     int dma_engines() const { return dma_engines_; }
     int64_t partitions_per_dma_engine() const { return kPartitions / dma_engines_; }
@@ -223,6 +267,7 @@ public:
 private:
     const Target& target_;
     ModelParams params_;
+    Placement placement_;
     double hbm_contiguous_, hbm_strided_;
     int dma_engines_;
 };

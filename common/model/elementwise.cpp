@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/model/kernel_emitter.h"
+#include "common/model/lowering.h"
 #include "common/model/sbuf_plan.h"
 #include "common/model/scheduler.h"
 
@@ -60,9 +61,17 @@ struct Emitter : KernelEmitter {
     Emitter(Scheduler& sched, const ElementwiseSpec& sp) : KernelEmitter(sched, sp.dtype), spec(sp) {
         hlo = s.stream().name("%" + spec.opname);
     }
+    // Layers name the row tile of the whole tensor (and the core, when sharded).
     void set_layer(int64_t row_tile) {
-        if (s.tracing()) layer = s.stream().layer("elementwise/" + spec.opname + "_r" + std::to_string(row_tile));
+        if (!s.tracing()) return;
+        std::string name = "elementwise/" + spec.opname;
+        if (spec.whole_cols > 0) name += "/pcore" + std::to_string(spec.lane);
+        layer = s.stream().layer(name + "_r" + std::to_string(row_tile + spec.row0 / kPartitions));
     }
+    // A tile's place in the whole tensor.
+    int64_t row_tile(int64_t rt) const { return rt + spec.row0 / kPartitions; }
+    int64_t chunk(int64_t ct) const { return ct + spec.col0 / kChunkElems; }
+    int64_t whole_cols() const { return spec.whole_cols > 0 ? spec.whole_cols : spec.cols; }
 
     const ElementwiseSpec& spec;
 };
@@ -83,7 +92,7 @@ struct LayernormPlan {
     }
 };
 
-ElementwiseOutcome lower_layernorm(Scheduler& s, const ElementwiseSpec& spec) {
+Lowering lower_layernorm(Scheduler& s, const ElementwiseSpec& spec, ElementwiseOutcome& o) {
     Emitter e(s, spec);
     LayernormPlan plan(spec, s.cost());
     const int64_t N = spec.cols;
@@ -96,7 +105,7 @@ ElementwiseOutcome lower_layernorm(Scheduler& s, const ElementwiseSpec& spec) {
     Slots xs(plan.sbuf.generations(plan.x)), outs(plan.sbuf.generations(plan.out));
     Time end = 0;
     for (int64_t rt = 0; rt * kPartitions < spec.rows; ++rt) {
-        s.set_floor(Floor(s)
+        co_await s.floor(Floor(s)
                         .hold_all(xs.tokens(), kTrackSync)
                         .hold_all(outs.tokens(), kTrackVector)
                         .hold(gamma, kTrackVector)
@@ -105,7 +114,7 @@ ElementwiseOutcome lower_layernorm(Scheduler& s, const ElementwiseSpec& spec) {
         const int64_t r = std::min(kPartitions, spec.rows - rt * kPartitions);
         e.set_layer(rt);
         size_t xslot = xs.take();
-        Time x = e.dma(DmaKind::hbm_read, x_name, r, N, xs.ready(xslot), rt, 0);
+        Time x = e.dma(DmaKind::hbm_read, x_name, r, N, xs.ready(xslot), e.row_tile(rt), 0);
         Time normalized, x_last_read;
         if (spec.layernorm_version == 1) {
             // nl.mean, nl.square on ScalarE, mean of squares, var = E[x^2] - E[x]^2.
@@ -135,15 +144,14 @@ ElementwiseOutcome lower_layernorm(Scheduler& s, const ElementwiseSpec& spec) {
         size_t oslot = outs.take();
         Time scaled = e.vec(Op::tensor_tensor, r, N, 2, std::max({normalized, gamma, outs.ready(oslot)}));
         Time shifted = e.vec(Op::tensor_tensor, r, N, 2, std::max(scaled, beta));
-        Time st = e.dma(DmaKind::hbm_write, out_name, r, N, shifted, rt, 0, kTrackVector);
+        Time st = e.dma(DmaKind::hbm_write, out_name, r, N, shifted, e.row_tile(rt), 0, kTrackVector);
         outs.release(oslot, st);
         end = std::max(end, st);
     }
-    ElementwiseOutcome o;
     o.end = end;
     o.sbuf_bytes = static_cast<double>(plan.sbuf.used());
     o.variant = spec.layernorm_version == 1 ? "v1" : "v2";
-    return o;
+    co_return end;
 }
 
 }  // namespace
@@ -175,8 +183,8 @@ double elementwise_sbuf_required(const ElementwiseSpec& spec, const CostModel& c
     return static_cast<double>(kBuffers * (inputs * chunk + out) * dtype_bytes(spec.dtype));
 }
 
-ElementwiseOutcome lower_elementwise(Scheduler& s, const ElementwiseSpec& spec) {
-    if (spec.kind == ElementwiseKind::layernorm) return lower_layernorm(s, spec);
+Lowering lower_elementwise(Scheduler& s, const ElementwiseSpec& spec, ElementwiseOutcome& o) {
+    if (spec.kind == ElementwiseKind::layernorm) co_return co_await lower_layernorm(s, spec, o);
     Emitter e(s, spec);
     const bool binary = spec.kind == ElementwiseKind::binary;
     // Two SBUF tiles, contiguous in the free dimension: bf16 add, sub and
@@ -192,16 +200,17 @@ ElementwiseOutcome lower_elementwise(Scheduler& s, const ElementwiseSpec& spec) 
                      : spec.kind == ElementwiseKind::copy     ? kTrackGpSimd
                                                               : kTrackVector;
     for (int64_t rt = 0; rt * kPartitions < spec.rows; ++rt) {
-        s.set_floor(Floor(s).hold_all(in.tokens(), kTrackSync).hold_all(outs.tokens(), unit).value());
+        co_await s.floor(Floor(s).hold_all(in.tokens(), kTrackSync).hold_all(outs.tokens(), unit).value());
         const int64_t r = std::min(kPartitions, spec.rows - rt * kPartitions);
         e.set_layer(rt);
         Time partial = 0;
         for (int64_t ct = 0; ct * kChunkElems < spec.cols; ++ct) {
             const int64_t c = std::min(kChunkElems, spec.cols - ct * kChunkElems);
             size_t slot = in.take();
-            const bool strided = c < spec.cols;
-            Time a = e.dma(DmaKind::hbm_read, x_name, r, c, in.ready(slot), rt, ct, kTrackSync, strided);
-            Time bb = binary ? e.dma(DmaKind::hbm_read, y_name, r, c, in.ready(slot), rt, ct, kTrackSync, strided) : a;
+            const bool strided = c < e.whole_cols();
+            const int64_t tr = e.row_tile(rt), tc = e.chunk(ct);
+            Time a = e.dma(DmaKind::hbm_read, x_name, r, c, in.ready(slot), tr, tc, kTrackSync, strided);
+            Time bb = binary ? e.dma(DmaKind::hbm_read, y_name, r, c, in.ready(slot), tr, tc, kTrackSync, strided) : a;
             size_t oslot = outs.take();
             Time ready = std::max({a, bb, reduce ? 0.0 : outs.ready(oslot)});
             Time done = 0;
@@ -219,18 +228,28 @@ ElementwiseOutcome lower_elementwise(Scheduler& s, const ElementwiseSpec& spec) 
             }
             in.release(slot, done);
             if (!reduce) {
-                Time st = e.dma(DmaKind::hbm_write, out_name, r, c, done, rt, ct, unit, strided);
+                Time st = e.dma(DmaKind::hbm_write, out_name, r, c, done, tr, tc, unit, strided);
                 outs.release(oslot, st);
                 end = std::max(end, st);
             }
         }
-        if (reduce) end = std::max(end, e.dma(DmaKind::hbm_write, out_name, r, 1, partial, rt, 0, kTrackVector));
+        if (reduce && spec.combine) {
+            // The two cores' partial sums of the same rows: one
+            // sendrecv_compute, where each core's DMA engine adds the other's
+            // [rows, 1] to its own once both are ready; the first core stores.
+            Time both = co_await s.core_barrier(partial);
+            partial = e.dma(DmaKind::on_chip, out_name, r, 1, both, e.row_tile(rt), 0, kTrackSync);
+            if (spec.lane != 0) {
+                end = std::max(end, partial);
+                continue;
+            }
+        }
+        if (reduce) end = std::max(end, e.dma(DmaKind::hbm_write, out_name, r, 1, partial, e.row_tile(rt), 0, kTrackVector));
     }
-    ElementwiseOutcome o;
     o.end = end;
     std::string why;
     o.sbuf_bytes = elementwise_sbuf_required(spec, s.cost(), why);
-    return o;
+    co_return end;
 }
 
 }  // namespace nx::model

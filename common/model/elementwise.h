@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "common/model/cost_model.h"
+#include "common/model/lowering.h"
 #include "common/target/targets.h"
 
 namespace nx::model {
@@ -28,6 +29,14 @@ struct ElementwiseSpec {
     int64_t rows = 0, cols = 0;
     DType dtype = DType::bf16;
     int layernorm_version = 2;  // 1: nki.language only; 2: bn_stats/bn_aggr + tensor_scalar
+    // One physical core's part of a sharded op (sharding.h): its first row
+    // and column in the whole tensor, the whole tensor's columns (0: this is
+    // the whole), which core, and whether its partial row sums are combined
+    // with the other core's (a reduction split by columns: the first core
+    // stores the result).
+    int64_t row0 = 0, col0 = 0, whole_cols = 0;
+    int lane = 0;
+    bool combine = false;
 };
 
 // The kind of an op name; false when unknown.
@@ -45,6 +54,8 @@ struct ElementwiseOutcome {
 // does not fit (empty when it does).
 double elementwise_sbuf_required(const ElementwiseSpec& spec, const CostModel& cost, std::string& why);
 
-ElementwiseOutcome lower_elementwise(Scheduler& s, const ElementwiseSpec& spec);
+// Lowers the op (lowering.h); `out` is filled when it ends.  `spec` and `out`
+// must outlive it.
+Lowering lower_elementwise(Scheduler& s, const ElementwiseSpec& spec, ElementwiseOutcome& out);
 
 }  // namespace nx::model

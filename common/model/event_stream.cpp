@@ -64,11 +64,22 @@ static_assert(std::size(kOps) == static_cast<size_t>(Op::compare_branch) + 1, "o
 // "qSyncIO3": the Sync engine's queue on DMA engine 3.
 constexpr std::string_view kQueuePrefix[kDmaQueueKinds] = {"qSyncIO", "qScalarIO", "qVectorIO", "qGpSimdIO"};
 
-const std::vector<std::string>& dma_track_names() {
+// The compute rows of one physical core.
+constexpr std::string_view kUnitNames[kTrackDma0] = {"TensorMatrix", "Tensor", "Vector", "Scalar",
+                                                     "GpSimd",       "Sync",   "nrt-nc-000"};
+
+// Every row's name, the first physical core's as the profiler names them,
+// the others' with the prefix the importers give (core_track).
+const std::vector<std::string>& track_names() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> v;
-        for (std::string_view prefix : kQueuePrefix)
-            for (int e = 0; e < kMaxDmaEngines; ++e) v.push_back(std::string(prefix) + std::to_string(e));
+        std::string scratch;
+        for (int c = 0; c < kMaxLnc; ++c) {
+            for (std::string_view unit : kUnitNames) v.emplace_back(core_track(unit, c, scratch));
+            for (std::string_view prefix : kQueuePrefix)
+                for (int e = 0; e < kMaxDmaEngines; ++e)
+                    v.emplace_back(core_track(std::string(prefix) + std::to_string(e), c, scratch));
+        }
         return v;
     }();
     return names;
@@ -81,20 +92,7 @@ char* put_int(char* out, char* end, int64_t v) { return std::to_chars(out, end, 
 
 }  // namespace
 
-std::string_view track_name(int track) {
-    switch (track) {
-        case kTrackTensorMatrix: return "TensorMatrix";
-        case kTrackTensor: return "Tensor";
-        case kTrackVector: return "Vector";
-        case kTrackScalar: return "Scalar";
-        case kTrackGpSimd: return "GpSimd";
-        case kTrackSync: return "Sync";
-        case kTrackHost: return "nrt-nc-000";
-        default: {
-            return dma_track_names()[static_cast<size_t>(track - kTrackDma0)];
-        }
-    }
-}
+std::string_view track_name(int track) { return track_names()[static_cast<size_t>(track)]; }
 
 int queue_kind(int trigger) {
     switch (trigger) {
@@ -108,7 +106,7 @@ int queue_kind(int trigger) {
 int dma_track(int trigger, int engine) { return kTrackDma0 + queue_kind(trigger) * kMaxDmaEngines + engine; }
 
 Engine track_engine(int track) {
-    switch (track) {
+    switch (track % kTracksPerCore) {
         case kTrackTensorMatrix: return Engine::tensor_matrix;
         case kTrackTensor: return Engine::tensor;
         case kTrackVector: return Engine::vector;
@@ -142,7 +140,8 @@ void EventStream::Ring::pop() {
 
 static_assert(kTrackCount <= (1 << 8), "the tournament tree has 256 leaves");
 
-EventStream::EventStream(ImportHandler* handler) : handler_(handler), tree_(2 * kLeaves, kEmpty) {
+EventStream::EventStream(ImportHandler* handler, int physical_cores)
+    : handler_(handler), say_core_(physical_cores > 1), tree_(2 * kLeaves, kEmpty) {
     names_.emplace_back();  // id 0: none
 }
 
@@ -220,6 +219,7 @@ void EventStream::emit(int track, const PendingEvent& p) {
     e.type = p.type;
     e.engine = track_engine(track);
     e.track = track_name(track);
+    if (say_core_) e.pcore = track / kTracksPerCore;
     e.ts_ns = p.ts;
     e.dur_ns = p.dur;
     e.name = op_name(p.op);

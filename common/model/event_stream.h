@@ -27,9 +27,11 @@
 
 namespace nx::model {
 
-// Timeline rows, as the profiler names them.  DMA rows are per queue and
-// engine: a transfer triggered by unit U is queued on U's queue of each DMA
-// engine it uses ("qSyncIO3": the Sync engine's queue on DMA engine 3).
+// Timeline rows of one physical core, as the profiler names them.  DMA rows
+// are per queue and engine: a transfer triggered by unit U is queued on U's
+// queue of each DMA engine it uses ("qSyncIO3": the Sync engine's queue on
+// DMA engine 3).  A logical core of two physical cores has the rows twice;
+// the second core's are named as the importers name them ("pcore1/Vector").
 enum TrackId : uint8_t {
     kTrackTensorMatrix,
     kTrackTensor,
@@ -40,13 +42,16 @@ enum TrackId : uint8_t {
     kTrackHost,
     kTrackDma0,
 };
-// 16 DMA engines per physical core, two physical cores per logical core on
-// trn2/trn3 (Target::dma_engines_per_logical_core).
-inline constexpr int kMaxDmaEngines = 32;
+// 16 DMA engines per physical core (Target::dma_engines_per_core).
+inline constexpr int kMaxDmaEngines = 16;
 // DMA queues by trigger engine: Sync, Scalar (Activation), Vector, GpSimd.
 inline constexpr int kDmaQueueKinds = 4;
-inline constexpr int kTrackCount = kTrackDma0 + kDmaQueueKinds * kMaxDmaEngines;
+// Rows of one physical core, and of a logical core of kMaxLnc of them: row
+// `t` of physical core `c` is c * kTracksPerCore + t.
+inline constexpr int kTracksPerCore = kTrackDma0 + kDmaQueueKinds * kMaxDmaEngines;
+inline constexpr int kTrackCount = kTracksPerCore * kMaxLnc;
 
+// The name and engine of a row (of any physical core).
 std::string_view track_name(int track);
 Engine track_engine(int track);
 // The DMA queue kind (0..kDmaQueueKinds-1) of transfers triggered by
@@ -136,7 +141,9 @@ struct PendingEvent {
 class EventStream {
 public:
     // `handler` may be null: then nothing is buffered and every call is cheap.
-    explicit EventStream(ImportHandler* handler);
+    // `physical_cores`: of the logical core; with more than one, every event
+    // says which it ran on (Event::pcore), as LNC=2 profiles do.
+    explicit EventStream(ImportHandler* handler, int physical_cores = 1);
     EventStream(const EventStream&) = delete;
     EventStream& operator=(const EventStream&) = delete;
 
@@ -182,6 +189,7 @@ private:
     void update_head(int track);
 
     ImportHandler* handler_;
+    bool say_core_;
     Ring tracks_[kTrackCount];
     // A tournament (winner) tree over the track heads: leaf key is
     // (head ts << kTrackBits | track), or kEmpty; the root is the next event

@@ -13,7 +13,7 @@ namespace {
 constexpr ParamInfo kParams[] = {
     {"fixed_ns_v2", &ModelParams::fixed_ns_v2, 1000, 100000, "ns", "kernel preamble + drain, NC-v2 (trn1, inf2)"},
     {"fixed_ns_v3", &ModelParams::fixed_ns_v3, 1000, 100000, "ns", "kernel preamble + drain, NC-v3 (trn2; trn3 assumed)"},
-    {"dma_issue_ns", &ModelParams::dma_issue_ns, 1, 5000, "ns", "descriptor issue per transfer and physical core"},
+    {"dma_issue_ns", &ModelParams::dma_issue_ns, 1, 5000, "ns", "descriptor issue per transfer, NC-v2 (trn1, inf2)"},
     {"hbm_contiguous", &ModelParams::hbm_contiguous, 0.01, 1, "", "sustained HBM fraction, contiguous transfers"},
     {"hbm_strided", &ModelParams::hbm_strided, 0.01, 1, "", "sustained HBM fraction, strided tiles"},
 };
@@ -21,7 +21,7 @@ constexpr ParamInfo kParams[] = {
 ModelParams load_params() {
     ModelParams p;
 #define NX_PARAM(name, value) p.name = value;
-#define NX_RESIDUAL(point, family, target, set, error)
+#define NX_RESIDUAL(point, family, target, dtype, lnc, lanes, set, error)
 #include "common/model/fitted_params.inc"
 #undef NX_PARAM
 #undef NX_RESIDUAL
@@ -30,11 +30,11 @@ ModelParams load_params() {
 
 constexpr FittedResidual kResiduals[] = {
 #define NX_PARAM(name, value)
-#define NX_RESIDUAL(point, family, target, set, error) {point, family, target, set, error},
+#define NX_RESIDUAL(point, family, target, dtype, lnc, lanes, set, error) {point, family, target, dtype, lnc, lanes, set, error},
 #include "common/model/fitted_params.inc"
 #undef NX_PARAM
 #undef NX_RESIDUAL
-    {nullptr, nullptr, nullptr, nullptr, 0},  // keeps the array non-empty before the first fit
+    {nullptr, nullptr, nullptr, nullptr, 0, 0, nullptr, 0},  // keeps the array non-empty before the first fit
 };
 
 bool counts(const FittedResidual& r) {
@@ -57,32 +57,33 @@ std::span<const FittedResidual> fitted_residuals() { return {kResiduals, std::si
 
 std::string_view op_family(std::string_view op) { return op == "mlp" ? "matmul" : op; }
 
-ErrorBand error_band(std::string_view family, std::string_view target) {
-    auto band = [&](bool same_family, bool same_target) {
-        ErrorBand b;
-        double sum = 0;
-        for (const FittedResidual& r : fitted_residuals()) {
-            if (!counts(r)) continue;
-            if (same_family && family != r.family) continue;
-            if (same_target && target != r.target) continue;
-            sum += r.error_percent * r.error_percent;
-            ++b.points;
-        }
-        if (b.points > 0) b.percent = std::sqrt(sum / b.points);
-        return b;
-    };
-    ErrorBand b = band(true, true);
-    if (b.points > 0) {
-        b.basis = std::string(family) + " on " + std::string(target) + " (" + points_text(b.points) + ")";
+std::string band_key_text(const BandKey& key) {
+    std::string s = std::string(key.family) + " in " + std::string(key.dtype) + " on " + std::string(key.target) +
+                    " at LNC=" + std::to_string(key.lnc);
+    if (key.lnc > 1)
+        s += key.lanes > 1 ? ", sharded over " + std::to_string(key.lanes) + " physical cores" : ", on one physical core";
+    return s;
+}
+
+ErrorBand error_band(const BandKey& key) {
+    ErrorBand b;
+    double sum = 0;
+    for (const FittedResidual& r : fitted_residuals()) {
+        if (!counts(r) || key.family != r.family || key.target != r.target || key.dtype != r.dtype || key.lnc != r.lnc ||
+            key.lanes != r.lanes)
+            continue;
+        sum += r.error_percent * r.error_percent;
+        ++b.points;
+    }
+    if (b.points == 0) {
+        // Another kernel's, target's, dtype's or core's band would claim a
+        // track record the model does not have here.
+        b.percent = NAN;
+        b.basis = "no calibration point is a " + band_key_text(key) + ": no band";
         return b;
     }
-    b = band(true, false);
-    if (b.points > 0) {
-        b.basis = std::string(family) + " on other targets (" + points_text(b.points) + ")";
-        return b;
-    }
-    b = band(false, false);
-    b.basis = "no " + std::string(family) + " point: every calibration point (" + std::to_string(b.points) + " points)";
+    b.percent = std::sqrt(sum / b.points);
+    b.basis = band_key_text(key) + " (" + points_text(b.points) + ")";
     return b;
 }
 

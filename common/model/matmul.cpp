@@ -55,8 +55,9 @@ std::optional<MatmulVariant> parse_matmul_variant(std::string_view s) {
 std::string_view matmul_variant_names() { return "auto, naive, hoisted, blocked_free, blocked_mnk"; }
 
 MatmulGeometry::MatmulGeometry(const MatmulProblem& p, const CostModel& cost)
-    : M(p.M), K(p.K), N(p.N), bytes(dtype_bytes(p.dtype)), pack(cost.k_pack(p.dtype)), k_tile(cost.k_tile(p.dtype)),
-      mt(ceil_div(p.M, kStationaryMax)), kt(ceil_div(p.K, cost.k_tile(p.dtype))), nt(ceil_div(p.N, kMovingMax)) {}
+    : M(p.M), K(p.K), N(p.N), bits(dtype_bits(p.dtype)), out_bytes(is_mx(p.dtype) ? dtype_bytes(DType::bf16) : dtype_bytes(p.dtype)),
+      pack(cost.k_pack(p.dtype)), k_tile(cost.k_tile(p.dtype)), mt(ceil_div(p.M, kStationaryMax)),
+      kt(ceil_div(p.K, cost.k_tile(p.dtype))), nt(ceil_div(p.N, kMovingMax)), mx(is_mx(p.dtype)) {}
 
 MatmulPlan plan_matmul(const MatmulProblem& p, MatmulVariant v, const CostModel& cost) {
     return matmul_plans(p, v, cost).front();
@@ -67,36 +68,43 @@ std::vector<MatmulPlan> matmul_plans(const MatmulProblem& p, MatmulVariant v, co
     MatmulPlan plan;
     plan.variant = v;
     SbufPlan sbuf(cost.target().sbuf_bytes_per_partition());
-    const double b = g.bytes;
-    const double lhs_bytes = static_cast<double>(p.K) * static_cast<double>(p.M) * b;
-    const double rhs_bytes = static_cast<double>(p.K) * static_cast<double>(p.N) * b;
-    const double out_bytes = static_cast<double>(p.M) * static_cast<double>(p.N) * b;
+    // An operand of K rows: its elements and, in an MX format, one scale
+    // byte per column for every 32 rows.
+    auto operand_bytes = [&](int64_t cols) {
+        double scales = g.mx ? static_cast<double>(ceil_div(p.K, kMxBlockElements)) * static_cast<double>(cols) : 0;
+        return static_cast<double>(p.K) * static_cast<double>(cols) * g.bits / 8 + scales;
+    };
+    // A K tile of `cols` columns per partition in SBUF, with its scales.
+    auto tile_bytes = [&](int64_t cols) { return g.row_bytes(cols) + (g.mx ? g.scale_bytes(cols) : 0); };
+    const double lhs_bytes = operand_bytes(p.M);
+    const double rhs_bytes = operand_bytes(p.N);
+    const double out_bytes = static_cast<double>(p.M) * static_cast<double>(p.N) * g.out_bytes;
     const double epi_bytes = p.epilogue == Epilogue::multiply ? out_bytes : 0;
     const int64_t mcol = std::min(p.M, kStationaryMax);
     const int64_t ncol = std::min(p.N, kMovingMax);
     // Output staging: the evacuated tile (and the gating input) before the store.
-    const int64_t stage = ncol * g.bytes * (p.epilogue == Epilogue::multiply ? 2 : 1);
+    const int64_t stage = ncol * g.out_bytes * (p.epilogue == Epilogue::multiply ? 2 : 1);
 
     int lhs_id = -1, rhs_id = -1, out_id = -1;
     switch (v) {
         case MatmulVariant::naive:
             // Both input tiles are loaded for every pass.
-            lhs_id = sbuf.add("input tiles", g.row_bytes(mcol) + g.row_bytes(ncol), 1, kDoubleBuffer);
+            lhs_id = sbuf.add("input tiles", tile_bytes(mcol) + tile_bytes(ncol), 1, kDoubleBuffer);
             out_id = sbuf.add("output tile", stage, 1, kDoubleBuffer);
             plan.hbm_bytes = static_cast<double>(g.nt) * lhs_bytes + static_cast<double>(g.mt) * rhs_bytes + out_bytes + epi_bytes;
             break;
         case MatmulVariant::hoisted:
             // A whole lhsT column (K x 128) per output row; a whole rhs column per output tile.
-            lhs_id = sbuf.add("lhsT column", g.kt * g.row_bytes(mcol), 1, kDoubleBuffer);
-            rhs_id = sbuf.add("rhs column", g.kt * g.row_bytes(ncol), 1, kDoubleBuffer);
+            lhs_id = sbuf.add("lhsT column", g.kt * tile_bytes(mcol), 1, kDoubleBuffer);
+            rhs_id = sbuf.add("rhs column", g.kt * tile_bytes(ncol), 1, kDoubleBuffer);
             out_id = sbuf.add("output tile", stage, 1, kDoubleBuffer);
             plan.hbm_bytes = lhs_bytes + static_cast<double>(g.mt) * rhs_bytes + out_bytes + epi_bytes;
             break;
         case MatmulVariant::blocked_free:
             plan.tiles_m = std::min(kFreeBlockTilesM, g.mt);
             plan.tiles_n = std::min(kFreeBlockTilesN, g.nt);
-            rhs_id = sbuf.add("rhs block", plan.tiles_n * g.kt * g.row_bytes(ncol), 1, kDoubleBuffer);
-            lhs_id = sbuf.add("lhsT block", plan.tiles_m * g.kt * g.row_bytes(mcol), 1, kDoubleBuffer);
+            rhs_id = sbuf.add("rhs block", plan.tiles_n * g.kt * tile_bytes(ncol), 1, kDoubleBuffer);
+            lhs_id = sbuf.add("lhsT block", plan.tiles_m * g.kt * tile_bytes(mcol), 1, kDoubleBuffer);
             out_id = sbuf.add("output tile", stage, 1, kDoubleBuffer);
             plan.hbm_bytes = lhs_bytes + static_cast<double>(ceil_div(g.mt, plan.tiles_m)) * rhs_bytes + out_bytes + epi_bytes;
             break;
@@ -106,10 +114,10 @@ std::vector<MatmulPlan> matmul_plans(const MatmulProblem& p, MatmulVariant v, co
             plan.tiles_k = std::min(kMnkBlockTilesK, g.kt);
             const int64_t block_m = std::min(p.M, plan.tiles_m * kStationaryMax);
             const int64_t block_n = std::min(p.N, plan.tiles_n * kMovingMax);
-            const int64_t lhs_block = plan.tiles_k * g.row_bytes(block_m);
-            const int64_t rhs_block = plan.tiles_k * g.row_bytes(block_n);
-            const int64_t result_tile = block_n * g.bytes;  // one M tile's N block, accumulated in SBUF
-            const int64_t stage_mnk = p.epilogue == Epilogue::multiply ? block_n * g.bytes : 0;
+            const int64_t lhs_block = plan.tiles_k * tile_bytes(block_m);
+            const int64_t rhs_block = plan.tiles_k * tile_bytes(block_n);
+            const int64_t result_tile = block_n * g.out_bytes;  // one M tile's N block, accumulated in SBUF
+            const int64_t stage_mnk = p.epilogue == Epilogue::multiply ? block_n * g.out_bytes : 0;
             // Keep all M tiles' results resident (the tutorial's layout) when
             // they fit; otherwise process M in groups of whole blocks that do.
             const double room = cost.target().sbuf_bytes_per_partition() - static_cast<double>(lhs_block + rhs_block) -
@@ -167,7 +175,7 @@ MatmulPlan best_matmul_plan(const MatmulProblem& problem, MatmulVariant v, const
     Time best_time = INFINITY;
     for (size_t i = 0; i < plans.size(); ++i) {
         Scheduler sched(cost, nullptr);
-        Time t = lower_matmul(sched, p, plans[i]);
+        Time t = run_lowering(sched, lower_matmul(sched, p, plans[i]));
         if (t < best_time) {
             best_time = t;
             best = i;
@@ -176,14 +184,14 @@ MatmulPlan best_matmul_plan(const MatmulProblem& problem, MatmulVariant v, const
     return plans[best];
 }
 
-Time lower_matmul(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
+Lowering lower_matmul(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
     switch (plan.variant) {
         case MatmulVariant::naive: return lower_matmul_naive(s, p, plan);
         case MatmulVariant::hoisted: return lower_matmul_hoisted(s, p, plan);
         case MatmulVariant::blocked_free: return lower_matmul_blocked_free(s, p, plan);
-        case MatmulVariant::blocked_mnk: return lower_matmul_blocked_mnk(s, p, plan);
+        case MatmulVariant::blocked_mnk: break;
     }
-    return 0;
+    return lower_matmul_blocked_mnk(s, p, plan);
 }
 
 MatmulVariant choose_matmul_variant(const MatmulProblem& problem, const CostModel& cost) {
@@ -199,7 +207,7 @@ MatmulVariant choose_matmul_variant(const MatmulProblem& problem, const CostMode
         if (plan.hbm_bytes / std::max(cost.hbm_bytes_per_ns(true), cost.hbm_bytes_per_ns(false)) >= best_time) continue;
         plan = best_matmul_plan(p, v, cost);
         Scheduler sched(cost, nullptr);
-        Time t = lower_matmul(sched, p, plan);
+        Time t = run_lowering(sched, lower_matmul(sched, p, plan));
         if (t < best_time) {
             best_time = t;
             best = v;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/model/cost_model.h"
+#include "common/model/lowering.h"
 #include "common/model/sbuf_plan.h"
 #include "common/profile/event.h"
 #include "common/target/targets.h"
@@ -56,23 +57,36 @@ struct MatmulProblem {
     // Earliest time each input exists in HBM (a previous phase's output).
     Time lhs_ready = 0, rhs_ready = 0, epilogue_ready = 0;
     Epilogue epilogue = Epilogue::none;
+    // A shard of a larger matmul (one physical core's part, sharding.h): its
+    // first output tile row (M) and column (N) in the whole problem, and the
+    // whole problem's M and N, the width of the operands' rows in HBM.  0:
+    // the problem is whole.
+    int64_t m_tile0 = 0, n_tile0 = 0;
+    int64_t whole_M = 0, whole_N = 0;
 };
 
 // Tile geometry of a problem on a target.
 struct MatmulGeometry {
     MatmulGeometry(const MatmulProblem& p, const CostModel& cost);
     int64_t M, K, N;
-    int bytes;       // input dtype bytes
+    int bits;        // input element bits
+    int out_bytes;   // output element bytes (an MX matmul writes bf16)
     int pack;        // K rows per partition per pass
     int64_t k_tile;  // K rows per pass
     int64_t mt, kt, nt;
+    bool mx;         // the operands carry block scales
 
     int64_t m_cols(int64_t m) const { return std::min(kStationaryMax, M - m * kStationaryMax); }
     int64_t n_cols(int64_t n) const { return std::min(kMovingMax, N - n * kMovingMax); }
     int64_t k_rows(int64_t k) const { return std::min(k_tile, K - k * k_tile); }
     int64_t k_parts(int64_t k) const { return (k_rows(k) + pack - 1) / pack; }
     // Bytes per partition of a K tile holding `cols` columns.
-    int64_t row_bytes(int64_t cols) const { return cols * bytes * pack; }
+    int64_t row_bytes(int64_t cols) const { return cols * bits * pack / 8; }
+    // An MX operand's block scales for K tile k: one byte per column for
+    // every kMxBlockElements K rows, spread over the four SBUF quadrants
+    // ([nki-v4]): partitions per quadrant, and bytes per partition.
+    int64_t scale_rows(int64_t k) const { return ceil_div(ceil_div(k_rows(k), kMxBlockElements), kSbufQuadrants); }
+    int64_t scale_bytes(int64_t cols) const { return cols * kMxScaleBits / 8; }
 };
 
 // A variant's SBUF plan and blocking for one problem.
@@ -99,8 +113,9 @@ std::vector<MatmulPlan> matmul_plans(const MatmulProblem& p, MatmulVariant v, co
 // choice), as a compiler allocating SBUF to minimise stalls would pick.
 MatmulPlan best_matmul_plan(const MatmulProblem& p, MatmulVariant v, const CostModel& cost);
 
-// Lowers the problem into the scheduler; returns its completion time.
-Time lower_matmul(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
+// Lowers the problem into the scheduler (lowering.h); its value is the
+// completion time.  `p` and `plan` must outlive it.
+Lowering lower_matmul(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
 
 // The fastest variant that fits, as a compiler with this cost model would
 // pick: each fitting variant is simulated (without events) unless its HBM
@@ -108,9 +123,9 @@ Time lower_matmul(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
 MatmulVariant choose_matmul_variant(const MatmulProblem& p, const CostModel& cost);
 
 // The four kernels (matmul_kernels.cpp).
-Time lower_matmul_naive(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
-Time lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
-Time lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
-Time lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
+Lowering lower_matmul_naive(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
+Lowering lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
+Lowering lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
+Lowering lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan);
 
 }  // namespace nx::model

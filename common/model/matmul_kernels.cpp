@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/model/lowering.h"
 #include "common/model/matmul.h"
 #include "common/model/scheduler.h"
 
@@ -51,6 +52,17 @@ struct Kernel {
         out = es.name(p.out);
         epi = es.name(p.epilogue_input);
         hlo = es.name(p.hlo);
+        if (g.mx) {
+            lhs_scale = es.name(p.lhs + "_scale");
+            rhs_scale = es.name(p.rhs + "_scale");
+        }
+        // A shard's tiles are named by their place in the whole problem, in
+        // the units the variant indexes its loads by (blocked_mnk: blocks).
+        const bool blocks = plan.variant == MatmulVariant::blocked_mnk;
+        m0 = blocks ? p.m_tile0 / std::max<int64_t>(plan.tiles_m, 1) : p.m_tile0;
+        n0 = blocks ? p.n_tile0 / std::max<int64_t>(plan.tiles_n, 1) : p.n_tile0;
+        whole_M = p.whole_M > 0 ? p.whole_M : g.M;
+        whole_N = p.whole_N > 0 ? p.whole_N : g.N;
     }
 
     uint32_t layer(const char* what, int64_t a, const char* what2 = nullptr, int64_t b = 0) {
@@ -67,13 +79,16 @@ struct Kernel {
     }
 
     Time load_lhs(int64_t k, int64_t col, int64_t cols, Time ready, uint32_t lay) {
-        return load(p.lhs_kind, lhs, k, col, cols, g.M, ready, lay);
+        return load(p.lhs_kind, lhs, lhs_scale, k, m0 + col, cols, whole_M, ready, lay);
     }
     Time load_rhs(int64_t k, int64_t col, int64_t cols, Time ready, uint32_t lay) {
-        return load(p.rhs_kind, rhs, k, col, cols, g.N, ready, lay);
+        return load(p.rhs_kind, rhs, rhs_scale, k, n0 + col, cols, whole_N, ready, lay);
     }
-    // A K tile of `cols` of an operand `width` columns wide.
-    Time load(DmaKind kind, uint16_t tensor, int64_t k, int64_t col, int64_t cols, int64_t width, Time ready, uint32_t lay) {
+    // A K tile of `cols` of an operand `width` columns wide, and in an MX
+    // format its block scales, a tensor of their own loaded beside it: the
+    // matmul waits for both.
+    Time load(DmaKind kind, uint16_t tensor, uint16_t scale, int64_t k, int64_t col, int64_t cols, int64_t width,
+              Time ready, uint32_t lay) {
         Transfer t;
         t.partitions = g.k_parts(k);
         t.row_bytes = g.row_bytes(cols);
@@ -83,7 +98,12 @@ struct Kernel {
         // Contiguous only when the tile spans whole rows of its operand.
         t.strided = cols < width;
         t.tensor = TensorRef{tensor, 0, static_cast<int32_t>(k), static_cast<int32_t>(col)};
-        return s.dma(t);
+        Time done = s.dma(t);
+        if (!g.mx) return done;
+        t.quadrant_rows = g.scale_rows(k);
+        t.row_bytes = g.scale_bytes(cols);
+        t.tensor.name = scale;
+        return std::max(done, s.dma(t));
     }
 
     Time mm(Time stat, Time mov, Time bank, int64_t k, int64_t mc, int64_t nc, uint32_t lay) {
@@ -111,7 +131,7 @@ struct Kernel {
         in.ready = ready;
         in.layer = lay;
         in.hlo = hlo;
-        in.sbuf_write = rows * elems * g.bytes;
+        in.sbuf_write = rows * elems * g.out_bytes;
         return s.run(in);
     }
 
@@ -130,7 +150,7 @@ struct Kernel {
         in.ready = ready;
         in.layer = lay;
         in.hlo = hlo;
-        in.sbuf_write = rows * elems * g.bytes;
+        in.sbuf_write = rows * elems * g.out_bytes;
         return s.run(in);
     }
 
@@ -138,24 +158,24 @@ struct Kernel {
         Transfer t;
         t.trigger = trigger;
         t.partitions = rows;
-        t.row_bytes = cols * g.bytes;
+        t.row_bytes = cols * g.out_bytes;
         t.kind = DmaKind::hbm_write;
         t.ready = ready;
         t.layer = lay;
-        t.strided = cols < g.N;
-        t.tensor = TensorRef{out, 0, static_cast<int32_t>(m), static_cast<int32_t>(n)};
+        t.strided = cols < whole_N;
+        t.tensor = TensorRef{out, 0, static_cast<int32_t>(m + p.m_tile0), static_cast<int32_t>(n + n0)};
         return s.dma(t);
     }
 
     Time load_gating(int64_t rows, int64_t cols, Time ready, int64_t m, int64_t n, uint32_t lay) {
         Transfer t;
         t.partitions = rows;
-        t.row_bytes = cols * g.bytes;
+        t.row_bytes = cols * g.out_bytes;
         t.kind = DmaKind::hbm_read;
         t.ready = std::max(ready, p.epilogue_ready);
         t.layer = lay;
-        t.strided = cols < g.N;
-        t.tensor = TensorRef{epi, 0, static_cast<int32_t>(m), static_cast<int32_t>(n)};
+        t.strided = cols < whole_N;
+        t.tensor = TensorRef{epi, 0, static_cast<int32_t>(m + p.m_tile0), static_cast<int32_t>(n + n0)};
         return s.dma(t);
     }
 
@@ -205,19 +225,20 @@ struct Kernel {
     const MatmulPlan& plan;
     MatmulGeometry g;
     const CostModel& cost;
-    uint16_t lhs = 0, rhs = 0, out = 0, epi = 0, hlo = 0;
+    uint16_t lhs = 0, rhs = 0, out = 0, epi = 0, hlo = 0, lhs_scale = 0, rhs_scale = 0;
+    int64_t m0 = 0, n0 = 0, whole_M = 0, whole_N = 0;
 };
 
 }  // namespace
 
-Time lower_matmul_naive(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
+Lowering lower_matmul_naive(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
     Kernel c(s, p, plan);
     SlotRing tiles(plan.gen_lhs);
     SlotRing stage(plan.gen_out);
     Time end = 0;
     for (int64_t m = 0; m < c.g.mt; ++m) {
         for (int64_t n = 0; n < c.g.nt; ++n) {
-            s.set_floor(c.floor(stage).hold_all(tiles.tokens(), kTrackSync).value());
+            co_await s.floor(c.floor(stage).hold_all(tiles.tokens(), kTrackSync).value());
             const int64_t mc = c.g.m_cols(m), nc = c.g.n_cols(n);
             uint32_t lay = c.layer("block_m", m, "_n", n);
             int64_t bank = s.psum_take();
@@ -232,10 +253,10 @@ Time lower_matmul_naive(Scheduler& s, const MatmulProblem& p, const MatmulPlan& 
             end = std::max(end, c.finish_tile(m, n, mc, nc, mm_end, bank, stage, lay));
         }
     }
-    return end;
+    co_return end;
 }
 
-Time lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
+Lowering lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
     Kernel c(s, p, plan);
     const int64_t kt = c.g.kt;
     std::vector<Time> lhs_free(static_cast<size_t>(plan.gen_lhs * kt), 0.0), rhs_free(static_cast<size_t>(plan.gen_rhs * kt), 0.0);
@@ -244,7 +265,7 @@ Time lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan
     int64_t rhs_gen = 0;
     Time end = 0;
     for (int64_t m = 0; m < c.g.mt; ++m) {
-        s.set_floor(c.floor(stage).hold_all(lhs_free, kTrackSync).hold_all(rhs_free, kTrackSync).value());
+        co_await s.floor(c.floor(stage).hold_all(lhs_free, kTrackSync).hold_all(rhs_free, kTrackSync).value());
         const int64_t mc = c.g.m_cols(m);
         const size_t gl = static_cast<size_t>((m % plan.gen_lhs) * kt);
         uint32_t lay = c.layer("block_m", m);
@@ -254,7 +275,7 @@ Time lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan
             lhs_last[i] = 0;
         }
         for (int64_t n = 0; n < c.g.nt; ++n) {
-            s.set_floor(c.floor(stage)
+            co_await s.floor(c.floor(stage)
                             .hold_all(lhs_free, kTrackSync)
                             .hold_all(rhs_free, kTrackSync)
                             .hold_all(lhs_done, kTrackTensor)
@@ -279,10 +300,10 @@ Time lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan
         }
         for (int64_t k = 0; k < kt; ++k) lhs_free[gl + static_cast<size_t>(k)] = lhs_last[static_cast<size_t>(k)];
     }
-    return end;
+    co_return end;
 }
 
-Time lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
+Lowering lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
     Kernel c(s, p, plan);
     const int64_t kt = c.g.kt, TM = plan.tiles_m, TN = plan.tiles_n;
     auto idx = [kt](int64_t gen, int64_t tiles, int64_t t, int64_t k) { return static_cast<size_t>((gen * tiles + t) * kt + k); };
@@ -302,7 +323,7 @@ Time lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const Matmu
             .value();
     };
     for (int64_t mb = 0; mb * TM < c.g.mt; ++mb) {
-        s.set_floor(floor());
+        co_await s.floor(floor());
         const int64_t tm = std::min(TM, c.g.mt - mb * TM);
         const int64_t gl = mb % plan.gen_lhs;
         uint32_t lay = c.layer("block_m", mb);
@@ -315,7 +336,7 @@ Time lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const Matmu
             }
         }
         for (int64_t nb = 0; nb * TN < c.g.nt; ++nb) {
-            s.set_floor(floor());
+            co_await s.floor(floor());
             const int64_t tn = std::min(TN, c.g.nt - nb * TN);
             const int64_t gr = rhs_gen++ % plan.gen_rhs;
             lay = c.layer("block_m", mb, "_n", nb);
@@ -344,10 +365,10 @@ Time lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const Matmu
         for (int64_t bm = 0; bm < tm; ++bm)
             for (int64_t k = 0; k < kt; ++k) lhs_free[idx(gl, TM, bm, k)] = lhs_last[idx(0, TM, bm, k)];
     }
-    return end;
+    co_return end;
 }
 
-Time lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
+Lowering lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
     Kernel c(s, p, plan);
     const MatmulGeometry& g = c.g;
     const int64_t TM = plan.tiles_m, TN = plan.tiles_n, TK = plan.tiles_k, group = plan.group_m;
@@ -373,14 +394,14 @@ Time lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Matmul
         const int64_t tn = std::min(TN, g.nt - nb * TN);
         const int64_t block_n = std::min(g.N - nb * TN * kMovingMax, TN * kMovingMax);
         for (int64_t gm = 0; gm < g.mt; gm += group) {
-            s.set_floor(floor());
+            co_await s.floor(floor());
             const int64_t gt = std::min(group, g.mt - gm);
             // Result tiles are zeroed just before their first accumulation (the
             // tutorial splits them per M tile so memset, matmul, add and store
             // pipeline), each once its previous contents were stored.
             std::vector<bool> zeroed(static_cast<size_t>(gt), false);
             for (int64_t kb = 0; kb * TK < g.kt; ++kb) {
-                s.set_floor(floor());
+                co_await s.floor(floor());
                 const int64_t tk = std::min(TK, g.kt - kb * TK);
                 const size_t gr = static_cast<size_t>((rhs_gen++ % plan.gen_rhs) * TK);
                 uint32_t lay = c.layer("block_k", kb, "_n", nb);
@@ -450,7 +471,7 @@ Time lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Matmul
             }
         }
     }
-    return end;
+    co_return end;
 }
 
 }  // namespace nx::model

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "common/model/scheduler.h"
+#include "common/model/sharding.h"
 
 namespace nx::model {
 
@@ -50,21 +51,32 @@ MatmulProblem mlp_down_problem(const MlpSpec& spec) {
     return p;
 }
 
-MlpOutcome lower_mlp(Scheduler& s, const MlpSpec& spec) {
-    MlpOutcome out;
-    MatmulProblem phases[3] = {mlp_gate_problem(spec), mlp_up_problem(spec), mlp_down_problem(spec)};
+bool mlp_shards(const MlpSpec& spec, int lanes) {
+    for (const MatmulProblem& p : {mlp_gate_problem(spec), mlp_up_problem(spec), mlp_down_problem(spec)})
+        if (shard_matmul(p, lanes).size() > 1) return true;
+    return false;
+}
+
+Lowering lower_mlp(Scheduler& s, const MlpSpec& spec, int lane, MlpOutcome& out) {
+    const int lanes = s.lanes();
+    const MatmulProblem whole[3] = {mlp_gate_problem(spec), mlp_up_problem(spec), mlp_down_problem(spec)};
     static constexpr const char* kNames[3] = {"gate", "up", "down"};
     Time prev_end = 0, gate_end = 0;
     for (int i = 0; i < 3; ++i) {
-        MatmulProblem& p = phases[i];
+        // This lane's part of the projection, if it has one.
+        std::vector<MatmulProblem> parts = shard_matmul(whole[i], lanes);
+        if (i == 2 && lanes > 1) prev_end = co_await s.core_barrier(prev_end);
+        if (static_cast<size_t>(lane) >= parts.size()) continue;
+        MatmulProblem p = parts[static_cast<size_t>(lane)];
         // The up projection's gating input is the gate phase's output; the
-        // down projection reads the up phase's output.
+        // down projection reads the up phase's output (all of it: after the
+        // barrier when the lanes made it in parts).
         if (i == 1) p.epilogue_ready = gate_end;
         if (i == 2) p.lhs_ready = prev_end;
         MatmulVariant v = spec.variant ? *spec.variant : choose_matmul_variant(p, s.cost());
         MatmulPlan plan = best_matmul_plan(p, v, s.cost());
         if (!plan.fits) throw std::logic_error("model: mlp phase plan does not fit (validated before)");
-        Time end = lower_matmul(s, p, plan);
+        Time end = co_await lower_matmul(s, p, plan);
         if (i == 0) gate_end = end;
         prev_end = std::max(prev_end, end);
         if (!out.variant.empty()) out.variant += ',';
@@ -75,7 +87,7 @@ MlpOutcome lower_mlp(Scheduler& s, const MlpSpec& spec) {
     }
     out.end = prev_end;
     out.tiles = matmul_tiles(spec.tokens, spec.hidden, spec.intermediate);
-    return out;
+    co_return prev_end;
 }
 
 }  // namespace nx::model

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "common/model/lowering.h"
 #include "common/model/matmul.h"
 
 namespace nx::model {
@@ -44,6 +45,13 @@ struct MlpOutcome {
     TileCounts tiles;      // the gate projection's
 };
 
-MlpOutcome lower_mlp(Scheduler& s, const MlpSpec& spec);
+// Lowers lane `lane`'s part of the block (lowering.h; with one lane, all of
+// it): each projection split over the lanes as shard_matmul splits a matmul;
+// with two lanes the cores meet at a core barrier between the up and down
+// projections, since every core's part of the down projection reads every
+// core's part of h.  `spec` and `out` must outlive it.
+Lowering lower_mlp(Scheduler& s, const MlpSpec& spec, int lane, MlpOutcome& out);
+// Whether any projection splits over `lanes` cores.
+bool mlp_shards(const MlpSpec& spec, int lanes);
 
 }  // namespace nx::model

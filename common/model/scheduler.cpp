@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace nx::model {
@@ -19,12 +20,26 @@ bool writes_hbm(DmaKind k) { return k == DmaKind::hbm_write || k == DmaKind::spi
 }  // namespace
 
 Scheduler::Scheduler(const CostModel& cost, ImportHandler* events)
-    : cost_(cost), stream_(events), dma_engines_(cost.dma_engines()) {}
+    : cost_(cost), stream_(events, cost.placement().lnc), dma_engines_(cost.dma_engines()) {}
+
+void Scheduler::select_core(int core) {
+    if (core < 0 || core >= cost_.placement().lnc) throw std::logic_error("model: no physical core " + std::to_string(core));
+    cur_ = core;
+    c_ = &cores_[static_cast<size_t>(core)];
+}
+
+void Scheduler::count_wait(Op op, Time start, Time end) {
+    if (op == Op::event_semaphore || op == Op::semaphore_wait) stats_.core_wait_ns[static_cast<size_t>(cur_)] += end - start;
+}
 
 Time Scheduler::fixed(int unit, Op op, Time start, Time end) {
     ++stats_.instructions;
     ++stats_.unit_instructions[unit];
-    if (op != Op::event_semaphore) stats_.unit_busy_ns[unit] += end - start;
+    if (op != Op::event_semaphore) {
+        stats_.unit_busy_ns[unit] += end - start;
+        stats_.core_busy_ns[static_cast<size_t>(cur_)][unit] += end - start;
+    }
+    count_wait(op, start, end);
     PendingEvent e;
     e.op = op;
     push(unit, start, end, e);
@@ -61,7 +76,10 @@ void barrier_round(std::vector<FrameStep>& out, int meeting) {
 // the ordering mode; ScalarE loads its first activation table.  (The WRITE
 // the capture's Sync engine issues next is no flag: it is "I-56-0-trig" of
 // the dot, the trigger of the graph's static DMA, and comes with that DMA.)
-std::vector<FrameStep> preamble_steps(int unit) {
+// On a logical core of two physical cores the PE row then meets the other
+// core (cost_model.h, kCrossCoreWriteNs): every core's frame is the same, so
+// the other's write arrives the signal latency after its own.
+std::vector<FrameStep> preamble_steps(int unit, bool cross_core) {
     std::vector<FrameStep> out;
     if (unit == kTrackTensor) {
         out.push_back({Op::write, kWriteNs});
@@ -70,6 +88,10 @@ std::vector<FrameStep> preamble_steps(int unit) {
     for (int r = 0; r < kPreambleBarrierRounds; ++r) {
         barrier_round(out, r);
         if (unit == kTrackGpSimd && r == 0) out.push_back({Op::tensor_load, kPreambleRegisterLoadNs});
+    }
+    if (cross_core && unit == kTrackTensor) {
+        out.push_back({Op::write, kCrossCoreWriteNs});
+        out.push_back({Op::event_semaphore, kCrossCoreSignalNs});
     }
     out.push_back({Op::event_semaphore, 0, kUntilTail});
     out.push_back({Op::set_ordering_mode, kSetOrderingModeNs});
@@ -106,12 +128,14 @@ std::vector<FrameStep> drain_steps(int unit) {
     return out;
 }
 
-// Per engine, its preamble and drain steps (built once).
+// Per engine, its preamble (on a logical core of one physical core, and of
+// two) and drain steps, built once.
 struct FrameScripts {
-    std::array<std::vector<FrameStep>, kUnitCount> preamble, drain;
+    std::array<std::vector<FrameStep>, kUnitCount> preamble, preamble_lnc2, drain;
     FrameScripts() {
         for (int u : kKernelEngines) {
-            preamble[static_cast<size_t>(u)] = preamble_steps(u);
+            preamble[static_cast<size_t>(u)] = preamble_steps(u, false);
+            preamble_lnc2[static_cast<size_t>(u)] = preamble_steps(u, true);
             drain[static_cast<size_t>(u)] = drain_steps(u);
         }
     }
@@ -144,21 +168,45 @@ Time Scheduler::begin_kernel(Time at) {
     // The barrier rounds meet at even fractions of the preamble.
     Time meetings[kPreambleBarrierRounds];
     for (int r = 0; r < kPreambleBarrierRounds; ++r) meetings[r] = at + preamble * (r + 1) / (kPreambleBarrierRounds + 1);
-    for (int u : kKernelEngines)
-        unit_free_[u] = run_frame(u, std::max(at, unit_free_[u]), frame_scripts().preamble[static_cast<size_t>(u)],
-                                  meetings, start);
-    unit_free_[kTrackTensorMatrix] = std::max(unit_free_[kTrackTensorMatrix], start);
+    const int cores = cost_.placement().lnc;
+    const auto& scripts = cores > 1 ? frame_scripts().preamble_lnc2 : frame_scripts().preamble;
+    kernel_open_ = true;
+    for (int c = 0; c < cores; ++c) {
+        select_core(c);
+        c_->drained = false;
+        for (int u : kKernelEngines)
+            c_->unit_free[u] = run_frame(u, std::max(at, c_->unit_free[u]), scripts[static_cast<size_t>(u)], meetings, start);
+        c_->unit_free[kTrackTensorMatrix] = std::max(c_->unit_free[kTrackTensorMatrix], start);
+    }
+    // A core the kernel does not use ends its frame at once.
+    for (int c = lanes(); c < cores; ++c) drain_core(c);
+    select_core(0);
     return start;
 }
 
-Time Scheduler::end_kernel() {
-    const Time last = std::max(stats_.end, floor_);
+void Scheduler::drain_core(int core) {
+    const int was = cur_;
+    select_core(core);
+    const Time last = std::max(stats_.core_end[static_cast<size_t>(core)], floor_);
     const Time end = last + cost_.kernel_drain_ns();
-    // Meeting 0: the kernel's last event; meeting 1: the drain's barrier, halfway.
+    // Meeting 0: the core's last event; meeting 1: the drain's barrier, halfway.
     const Time meetings[] = {last, last + cost_.kernel_drain_ns() / 2};
     for (int u : kKernelEngines)
-        unit_free_[u] = run_frame(u, std::max(unit_free_[u], floor_), frame_scripts().drain[static_cast<size_t>(u)],
-                                  meetings, end);
+        c_->unit_free[u] = run_frame(u, std::max(c_->unit_free[u], floor_), frame_scripts().drain[static_cast<size_t>(u)],
+                                     meetings, end);
+    c_->drained = true;
+    select_core(was);
+}
+
+void Scheduler::lane_done(int core) {
+    if (kernel_open_ && !cores_[static_cast<size_t>(core)].drained) drain_core(core);
+}
+
+Time Scheduler::end_kernel() {
+    for (int c = 0; c < cost_.placement().lnc; ++c)
+        if (!cores_[static_cast<size_t>(c)].drained) drain_core(c);
+    kernel_open_ = false;
+    select_core(0);
     return stats_.end;
 }
 
@@ -177,7 +225,7 @@ Time Scheduler::trigger_ns(int unit) const {
 }
 
 Time Scheduler::start_on(int unit, Time ready) {
-    Time s = std::max(unit_free_[unit], ready);
+    Time s = std::max(c_->unit_free[unit], ready);
     if (s < floor_) {
         s = floor_;
         ++stats_.floor_clamps;
@@ -187,36 +235,73 @@ Time Scheduler::start_on(int unit, Time ready) {
 
 void Scheduler::push(int track, Time start, Time end, PendingEvent& e) {
     if (end > stats_.end) stats_.end = end;
+    Time& core_end = stats_.core_end[static_cast<size_t>(cur_)];
+    if (end > core_end) core_end = end;
     if (!stream_.enabled()) return;
     e.ts = to_ns(start);
     e.dur = to_ns(end) - e.ts;
-    stream_.push(track, e);
+    stream_.push(cur_ * kTracksPerCore + track, e);
 }
 
 int Scheduler::psum_take() {
-    int bank = psum_next_;
-    psum_next_ = (psum_next_ + 1) % kPsumBanks;
+    int bank = c_->psum_next;
+    c_->psum_next = (c_->psum_next + 1) % kPsumBanks;
     return bank;
 }
 
 void Scheduler::set_floor(Time floor) {
-    for (Time t : psum_free_) floor = std::min(floor, effective(t, kTrackTensorMatrix));
+    // Every working core's PSUM banks are held (their next group waits on them).
+    for (const Core& core : cores_)
+        if (&core - cores_.data() < lanes())
+            for (Time t : core.psum_free) floor = std::min(floor, std::max(t, core.unit_free[kTrackTensorMatrix]));
     if (!(floor > floor_) || std::isinf(floor)) return;
     floor_ = floor;
     stream_.advance(to_ns(floor_));
 }
 
+void Scheduler::FloorPoint::await_suspend(std::coroutine_handle<> h) noexcept {
+    Lane& l = s.lane(s.core_index());
+    l.floor = value;
+    l.leaf = h;
+}
+
+void Scheduler::BarrierPoint::await_suspend(std::coroutine_handle<> h) {
+    // The write to the other core's semaphore, once this core's results are out.
+    const int unit = kTrackGpSimd;
+    Time w = s.start_on(unit, ready);
+    Time w_end = s.fixed(unit, Op::write, w, w + kCrossCoreWriteNs);
+    s.c_->unit_free[unit] = w_end;
+    Lane& l = s.lane(s.core_index());
+    l.at_barrier = true;
+    l.arrival = w_end + kCrossCoreSignalNs;
+    l.leaf = h;
+}
+
+Time Scheduler::BarrierPoint::await_resume() {
+    if (s.lanes() == 1) return ready;
+    const int unit = kTrackGpSimd;
+    Lane& l = s.lane(s.core_index());
+    // Waiting on its own semaphore until the other core's write arrived.
+    Time from = std::max(s.c_->unit_free[unit], s.floor_);
+    if (l.release > from) {
+        s.fixed(unit, Op::event_semaphore, from, l.release);
+        s.c_->unit_free[unit] = l.release;
+    }
+    return l.release;
+}
+
 Time Scheduler::run(const Instr& in) {
     Time s = start_on(in.unit, in.ready);
     bool shared = cost_.target().vector_gpsimd_share_sbuf && (in.unit == kTrackVector || in.unit == kTrackGpSimd);
-    if (shared) s = std::max(s, shared_port_free_);
+    if (shared) s = std::max(s, c_->shared_port_free);
     Time end = s + in.dur;
-    unit_free_[in.unit] = end;
-    if (shared) shared_port_free_ = end;
+    c_->unit_free[in.unit] = end;
+    if (shared) c_->shared_port_free = end;
 
     ++stats_.instructions;
     ++stats_.unit_instructions[in.unit];
     stats_.unit_busy_ns[in.unit] += in.dur;
+    stats_.core_busy_ns[static_cast<size_t>(cur_)][in.unit] += in.dur;
     stats_.sbuf_read_bytes += static_cast<double>(in.sbuf_read);
     stats_.sbuf_write_bytes += static_cast<double>(in.sbuf_write);
 
@@ -230,20 +315,24 @@ Time Scheduler::run(const Instr& in) {
 }
 
 Time Scheduler::matmul(const MatmulInstr& mm) {
-    const int bytes = dtype_bytes(mm.dtype);
-    const int64_t partitions = (mm.k_rows + cost_.k_pack(mm.dtype) - 1) / cost_.k_pack(mm.dtype);
+    const int pack = cost_.k_pack(mm.dtype);
+    const int64_t partitions = (mm.k_rows + pack - 1) / pack;
+    // SBUF bytes an operand of `cols` columns reads: `pack` elements of
+    // the dtype's bits per partition and column.
+    auto operand_bytes = [&](int64_t cols) { return static_cast<double>(partitions * cols * pack * dtype_bits(mm.dtype) / 8); };
     Time ls_end = 0;
     if (mm.load_stationary) {
         // The next stationary loads in the background of the running
         // MultiplyMoving, but not before it started.
-        Time s = start_on(kTrackTensor, std::max(mm.stationary_ready, last_mm_start_));
+        Time s = start_on(kTrackTensor, std::max(mm.stationary_ready, c_->last_mm_start));
         Time d = cost_.load_stationary_ns(mm.m_cols, mm.dtype);
         ls_end = s + d;
-        unit_free_[kTrackTensor] = ls_end;
+        c_->unit_free[kTrackTensor] = ls_end;
         ++stats_.instructions;
         ++stats_.unit_instructions[kTrackTensor];
         stats_.unit_busy_ns[kTrackTensor] += d;
-        stats_.sbuf_read_bytes += static_cast<double>(partitions * mm.m_cols * bytes * cost_.k_pack(mm.dtype));
+        stats_.core_busy_ns[static_cast<size_t>(cur_)][kTrackTensor] += d;
+        stats_.sbuf_read_bytes += operand_bytes(mm.m_cols);
         PendingEvent e;
         e.op = Op::load_stationary;
         e.flops = 0;
@@ -257,13 +346,14 @@ Time Scheduler::matmul(const MatmulInstr& mm) {
     Time s = start_on(kTrackTensorMatrix, std::max({ls_end, mm.moving_ready, mm.psum_ready}));
     Time d = cost_.multiply_moving_ns(mm.n_cols, mm.dtype);
     Time end = s + d;
-    unit_free_[kTrackTensorMatrix] = end;
-    last_mm_start_ = s;
+    c_->unit_free[kTrackTensorMatrix] = end;
+    c_->last_mm_start = s;
     double flops = 2.0 * static_cast<double>(mm.k_rows) * static_cast<double>(mm.m_cols) * static_cast<double>(mm.n_cols);
     ++stats_.instructions;
     ++stats_.unit_instructions[kTrackTensorMatrix];
     stats_.unit_busy_ns[kTrackTensorMatrix] += d;
-    stats_.sbuf_read_bytes += static_cast<double>(partitions * mm.n_cols * bytes * cost_.k_pack(mm.dtype));
+    stats_.core_busy_ns[static_cast<size_t>(cur_)][kTrackTensorMatrix] += d;
+    stats_.sbuf_read_bytes += operand_bytes(mm.n_cols);
     const bool moves_data = mm.op != Op::multiply_moving;
     stats_.hardware_flops += flops;
     if (moves_data) stats_.transpose_flops += flops;
@@ -280,7 +370,19 @@ Time Scheduler::matmul(const MatmulInstr& mm) {
 }
 
 Time Scheduler::dma(const Transfer& t) {
-    if (t.partitions <= 0 || t.row_bytes <= 0) return t.ready;
+    // The partition ranges the transfer writes or reads: one, or the first
+    // rows of each SBUF quadrant (an MX scale tensor).
+    std::array<std::pair<int64_t, int64_t>, kSbufQuadrants> ranges{};
+    int nranges = 1;
+    ranges[0] = {t.partition0, t.partitions};
+    if (t.quadrant_rows > 0) {
+        if (t.quadrant_rows > kPartitions / kSbufQuadrants) throw std::logic_error("model: DMA transfer beyond a quadrant");
+        nranges = kSbufQuadrants;
+        for (int q = 0; q < kSbufQuadrants; ++q) ranges[static_cast<size_t>(q)] = {q * (kPartitions / kSbufQuadrants), t.quadrant_rows};
+    }
+    int64_t rows_total = 0;
+    for (int i = 0; i < nranges; ++i) rows_total += ranges[static_cast<size_t>(i)].second;
+    if (rows_total <= 0 || t.row_bytes <= 0) return t.ready;
     if (t.partition0 < 0 || t.partition0 + t.partitions > kPartitions)
         throw std::logic_error("model: DMA transfer outside the 128 partitions");
 
@@ -289,13 +391,14 @@ Time Scheduler::dma(const Transfer& t) {
     // semaphore wait.
     const int unit = t.trigger;
     Time trig = start_on(unit, t.ready);
-    if (unit == kTrackSync && stream_.enabled() && trig > unit_free_[unit]) {
-        Time wait_from = std::max(unit_free_[unit], static_cast<Time>(stream_.emitted_until()));
+    if (unit == kTrackSync && stream_.enabled() && trig > c_->unit_free[unit]) {
+        Time wait_from = std::max(c_->unit_free[unit], static_cast<Time>(stream_.emitted_until()));
         if (trig > wait_from) {
             PendingEvent w;
             w.op = Op::semaphore_wait;
             w.type = EventType::semaphore;
             w.layer = t.layer;
+            count_wait(w.op, wait_from, trig);
             push(unit, wait_from, trig, w);
         }
     }
@@ -303,11 +406,14 @@ Time Scheduler::dma(const Transfer& t) {
     const Time trig_ns = t.trigger_cost == Transfer::TriggerCost::prebuilt ? kWriteNs
                                                                             : trigger_ns(unit) + cost_.dma_issue_ns();
     Time trig_end = trig + trig_ns;
-    unit_free_[unit] = trig_end;
+    c_->unit_free[unit] = trig_end;
     ++stats_.instructions;
     ++stats_.unit_instructions[unit];
     const bool instant = t.trigger_cost == Transfer::TriggerCost::untimed;
-    if (!instant) stats_.unit_busy_ns[unit] += trig_ns;
+    if (!instant) {
+        stats_.unit_busy_ns[unit] += trig_ns;
+        stats_.core_busy_ns[static_cast<size_t>(cur_)][unit] += trig_ns;
+    }
     ++stats_.dma_issued;
     {
         PendingEvent e;
@@ -318,7 +424,7 @@ Time Scheduler::dma(const Transfer& t) {
 
     const Time issue = trig_end + cost_.dma_fixed_latency_ns();
     const int qk = queue_kind(unit);
-    const double total = static_cast<double>(t.partitions * t.row_bytes);
+    const double total = static_cast<double>(rows_total * t.row_bytes);
     const bool hbm = reads_hbm(t.kind) || writes_hbm(t.kind);
     Time hbm_end = 0;
     if (hbm) {
@@ -332,69 +438,73 @@ Time Scheduler::dma(const Transfer& t) {
 
     Op op = reads_hbm(t.kind) ? Op::dma_hbm_to_sbuf : writes_hbm(t.kind) ? Op::dma_sbuf_to_hbm : Op::dma_sbuf_to_sbuf;
     Time done = issue;
-    const int64_t last = t.partition0 + t.partitions;
     const int64_t per_engine = cost_.partitions_per_dma_engine();
-    for (int64_t p = t.partition0; p < last;) {
-        int engine = static_cast<int>(std::min<int64_t>(p / per_engine, dma_engines_ - 1));
-        int64_t group_end = std::min<int64_t>(last, (p / per_engine + 1) * per_engine);
-        if (engine == dma_engines_ - 1) group_end = last;
-        int64_t rows = group_end - p;
-        Time s = std::max(issue, dma_free_[qk][engine]);
-        const Time sem = t.packets == Packets::per_row ? cost_.dma_engine_ns(1, kSemaphorePacketBytes) : 0;
-        Time end = s + cost_.dma_engine_ns(rows, t.row_bytes);
-        if (hbm) end = std::max(end, hbm_end);
-        end += sem;
-        dma_free_[qk][engine] = end;
-        done = std::max(done, end);
-        PendingEvent e;
-        e.op = op;
-        e.type = EventType::dma;
-        e.dma_kind = t.kind;
-        e.layer = t.layer;
-        e.tensor = t.tensor;
-        e.tensor.partition = static_cast<uint16_t>(p);
-        if (t.packets == Packets::per_engine) {
-            ++stats_.instructions;
-            ++stats_.dma_transfers;
-            e.bytes = rows * t.row_bytes;
-            push(dma_track(unit, engine), s, end, e);
-        } else {
-            // The packets share the engine's span in proportion to their
-            // bytes, then the semaphore write.
-            const int64_t bytes = rows * t.row_bytes;
-            const int64_t chunk = t.packets == Packets::per_row ? t.row_bytes : kStaticPacketBytes;
-            const Time per_byte = (end - sem - s) / static_cast<double>(bytes);
-            for (int64_t at = 0; at < bytes; at += chunk) {
+    for (int range = 0; range < nranges; ++range) {
+        const int64_t first = ranges[static_cast<size_t>(range)].first;
+        const int64_t last = first + ranges[static_cast<size_t>(range)].second;
+        for (int64_t p = first; p < last;) {
+            int engine = static_cast<int>(std::min<int64_t>(p / per_engine, dma_engines_ - 1));
+            int64_t group_end = std::min<int64_t>(last, (p / per_engine + 1) * per_engine);
+            if (engine == dma_engines_ - 1) group_end = last;
+            int64_t rows = group_end - p;
+            Time s = std::max(issue, c_->dma_free[qk][engine]);
+            const Time sem = t.packets == Packets::per_row ? cost_.dma_engine_ns(1, kSemaphorePacketBytes) : 0;
+            Time end = s + cost_.dma_engine_ns(rows, t.row_bytes);
+            if (hbm) end = std::max(end, hbm_end);
+            end += sem;
+            c_->dma_free[qk][engine] = end;
+            done = std::max(done, end);
+            PendingEvent e;
+            e.op = op;
+            e.type = EventType::dma;
+            e.dma_kind = t.kind;
+            e.layer = t.layer;
+            e.tensor = t.tensor;
+            e.tensor.partition = static_cast<uint16_t>(p);
+            if (t.packets == Packets::per_engine) {
                 ++stats_.instructions;
                 ++stats_.dma_transfers;
-                e.bytes = std::min(chunk, bytes - at);
-                if (t.packets == Packets::per_row) e.tensor.partition = static_cast<uint16_t>(p + at / chunk);
-                push(dma_track(unit, engine), s + per_byte * static_cast<double>(at),
-                     s + per_byte * static_cast<double>(at + e.bytes), e);
+                e.bytes = rows * t.row_bytes;
+                push(dma_track(unit, engine), s, end, e);
+            } else {
+                // The packets share the engine's span in proportion to their
+                // bytes, then the semaphore write.
+                const int64_t bytes = rows * t.row_bytes;
+                const int64_t chunk = t.packets == Packets::per_row ? t.row_bytes : kStaticPacketBytes;
+                const Time per_byte = (end - sem - s) / static_cast<double>(bytes);
+                for (int64_t at = 0; at < bytes; at += chunk) {
+                    ++stats_.instructions;
+                    ++stats_.dma_transfers;
+                    e.bytes = std::min(chunk, bytes - at);
+                    if (t.packets == Packets::per_row) e.tensor.partition = static_cast<uint16_t>(p + at / chunk);
+                    push(dma_track(unit, engine), s + per_byte * static_cast<double>(at),
+                         s + per_byte * static_cast<double>(at + e.bytes), e);
+                }
+                if (sem > 0) {
+                    ++stats_.instructions;
+                    ++stats_.dma_transfers;
+                    PendingEvent w;
+                    w.op = Op::dma_semaphore_write;
+                    w.type = EventType::dma;
+                    w.dma_kind = DmaKind::on_chip;
+                    w.bytes = kSemaphorePacketBytes;
+                    w.layer = t.layer;
+                    push(dma_track(unit, engine), end - sem, end, w);
+                }
             }
-            if (sem > 0) {
-                ++stats_.instructions;
-                ++stats_.dma_transfers;
-                PendingEvent w;
-                w.op = Op::dma_semaphore_write;
-                w.type = EventType::dma;
-                w.dma_kind = DmaKind::on_chip;
-                w.bytes = kSemaphorePacketBytes;
-                w.layer = t.layer;
-                push(dma_track(unit, engine), end - sem, end, w);
-            }
+            p = group_end;
         }
-        p = group_end;
     }
     return done;
 }
 
 void Scheduler::wait(int unit, Time ready, uint32_t layer) {
-    const Time from = std::max(unit_free_[unit], floor_);
+    const Time from = std::max(c_->unit_free[unit], floor_);
     if (!(ready > from)) return;
     ++stats_.instructions;
     ++stats_.unit_instructions[unit];
-    unit_free_[unit] = ready;
+    c_->unit_free[unit] = ready;
+    count_wait(Op::event_semaphore, from, ready);
     PendingEvent e;
     e.op = Op::event_semaphore;
     e.layer = layer;
@@ -405,18 +515,18 @@ Time Scheduler::hbm_priority(int qk, Time issue, Time dur) {
     // In order within its queue kind, never behind the prefetch backlog: it
     // shares HBM half and half with the prefetches already in flight (each
     // moves at half the rate while both are busy), then runs alone.
-    const Time a = std::max(issue, hbm_free_[qk]);
-    const Time shared = std::min(std::max(hbm_prefetch_end_ - a, 0.0), dur);
+    const Time a = std::max(issue, c_->hbm_free[qk]);
+    const Time shared = std::min(std::max(c_->hbm_prefetch_end - a, 0.0), dur);
     const Time end = a + dur + shared;
-    hbm_prefetch_end_ += shared;
-    hbm_free_[qk] = end;
+    c_->hbm_prefetch_end += shared;
+    c_->hbm_free[qk] = end;
     // Prefetches issued later that meet its solo part share it too.
     const Time solo = a + 2 * shared;
     if (end > solo) {
         SharedSpan span{solo, end, qk};
-        auto it = std::upper_bound(hbm_shared_.begin(), hbm_shared_.end(), span,
+        auto it = std::upper_bound(c_->hbm_shared.begin(), c_->hbm_shared.end(), span,
                                    [](const SharedSpan& x, const SharedSpan& y) { return x.begin < y.begin; });
-        hbm_shared_.insert(it, span);
+        c_->hbm_shared.insert(it, span);
     }
     return end;
 }
@@ -427,9 +537,9 @@ Time Scheduler::hbm_prefetch(Time issue, Time dur) {
     // store really finishes later by what the prefetch took (its own event
     // keeps the time computed when it was issued; its span and its queue
     // carry the difference, so bytes over time stay at the sustained rate).
-    Time t = std::max(issue, hbm_prefetch_end_);
+    Time t = std::max(issue, c_->hbm_prefetch_end);
     Time remaining = dur;
-    for (SharedSpan& span : hbm_shared_) {
+    for (SharedSpan& span : c_->hbm_shared) {
         if (span.end <= t) continue;
         if (span.begin >= t + remaining) break;
         if (span.begin > t) {
@@ -442,12 +552,12 @@ Time Scheduler::hbm_prefetch(Time issue, Time dur) {
         remaining -= both;
         span.begin = t;
         span.end = t + (store_left - both);
-        hbm_free_[span.queue] = std::max(hbm_free_[span.queue], span.end);
+        c_->hbm_free[span.queue] = std::max(c_->hbm_free[span.queue], span.end);
         if (remaining <= 0) break;
     }
-    hbm_prefetch_end_ = t + remaining;
-    while (!hbm_shared_.empty() && hbm_shared_.front().end <= hbm_prefetch_end_) hbm_shared_.pop_front();
-    return hbm_prefetch_end_;
+    c_->hbm_prefetch_end = t + remaining;
+    while (!c_->hbm_shared.empty() && c_->hbm_shared.front().end <= c_->hbm_prefetch_end) c_->hbm_shared.pop_front();
+    return c_->hbm_prefetch_end;
 }
 
 void Scheduler::finish() { stream_.finish(); }

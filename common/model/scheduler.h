@@ -12,14 +12,24 @@
 // A kernel starts with a preamble and ends with a drain on every engine
 // (begin_kernel, end_kernel): the fixed cost measured kernels show.
 //
+// Physical cores: a logical core of LNC=2 is two physical cores, each with
+// its own engines, DMA queues, PSUM banks and share of HBM, and each runs the
+// launch frame.  The scheduler places instructions on one of them at a time
+// (select_core).  A kernel that is not sharded runs on the first; the other
+// runs only its frame, as the real trn2 LNC=2 capture shows for an NKI
+// kernel launched without a grid.  A sharded kernel's halves are lowered as
+// coroutines (lowering.h), one per core, interleaved by their floors, and
+// meet at core barriers where they exchange data through HBM.
+//
 // DMA: a transfer is triggered by an engine (loads by the Sync engine, stores
 // by the engine that produced the data; waiting on the Sync engine is a
 // semaphore wait), which is busy for the trigger and the descriptor issue,
 // reaches its queue after the fixed cross-engine latency, and is split over
-// the DMA engines of the partitions it touches (8 partitions per engine, 4 on
-// a two-core logical core).  Each queue moves its rows at the engine's rated
+// the DMA engines of its physical core that serve the partitions it touches
+// (8 partitions per engine).  Each queue moves its rows at the engine's rated
 // bandwidth plus a per-descriptor cost.  HBM traffic moves at the sustained
-// rate of its access pattern (contiguous or strided):
+// rate of its access pattern (contiguous or strided), each physical core's at
+// its share of the logical core's HBM:
 // the Sync engine's prefetches are served in issue order; a store (triggered
 // by a compute engine) does not queue behind that prefetch backlog but shares
 // HBM with it half and half while both are busy (round-robin queues), so the
@@ -42,6 +52,7 @@
 
 #include <array>
 #include <cmath>
+#include <coroutine>
 #include <cstdint>
 #include <deque>
 #include <utility>
@@ -98,6 +109,9 @@ struct Transfer {
     int64_t partition0 = 0;
     int64_t partitions = 0;
     int64_t row_bytes = 0;
+    // When positive: instead of one range, this many partitions at the start
+    // of each of the four SBUF quadrants (an MX scale tensor's layout).
+    int64_t quadrant_rows = 0;
     DmaKind kind = DmaKind::hbm_read;  // hbm_read/weight_load/spill_reload: HBM -> SBUF; hbm_write/spill_save: SBUF -> HBM; on_chip
     Time ready = 0;
     // The unit whose instruction stream triggers the transfer: loads come
@@ -145,7 +159,13 @@ struct SimStats {
     int64_t dma_transfers = 0;    // per-engine pieces
     int64_t dma_issued = 0;       // transfers triggered
     std::array<int64_t, kUnitCount> unit_instructions{};
-    std::array<double, kUnitCount> unit_busy_ns{};
+    std::array<double, kUnitCount> unit_busy_ns{};  // every physical core's
+    // Per physical core: busy time by unit, semaphore waits (EVENT_SEMAPHORE,
+    // SemaphoreWait: the frame's barriers and the waits on other engines) and
+    // the last completion.
+    std::array<std::array<double, kUnitCount>, kMaxLnc> core_busy_ns{};
+    std::array<double, kMaxLnc> core_wait_ns{};
+    std::array<Time, kMaxLnc> core_end{};
     double hbm_read_bytes = 0;
     double hbm_write_bytes = 0;
     double sbuf_read_bytes = 0;
@@ -160,6 +180,7 @@ struct FrameStep;
 
 class Scheduler {
 public:
+    // The logical core and its lanes are the cost model's placement.
     Scheduler(const CostModel& cost, ImportHandler* events);
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
@@ -168,11 +189,21 @@ public:
     EventStream& stream() { return stream_; }
     bool tracing() const { return stream_.enabled(); }
 
-    // The kernel's preamble from `at` on every engine (see cost_model.h);
-    // returns when the kernel's own instructions may start.
+    // The physical core the next instructions go to (0 .. lanes - 1), and
+    // how many there are.
+    void select_core(int core);
+    int core_index() const { return cur_; }
+    int lanes() const { return cost_.placement().lanes; }
+
+    // The kernel's preamble from `at` on every engine of every physical core
+    // (see cost_model.h); a core without work (beyond the lanes) drains right
+    // after it.  Returns when the kernel's own instructions may start.
     Time begin_kernel(Time at);
-    // The drain after the last event so far; returns the kernel's end.
+    // The drain of every working core not drained yet, each after its own
+    // last event; returns the kernel's end.
     Time end_kernel();
+    // A lane's work is all placed: its core drains now (when a kernel is open).
+    void lane_done(int core);
 
     // Each returns the completion time.
     Time run(const Instr& in);
@@ -187,23 +218,59 @@ public:
     // a group's first pass waits until the bank's previous contents were
     // evacuated (psum_release).
     int psum_take();
-    Time psum_ready(int bank) const { return psum_free_[static_cast<size_t>(bank)]; }
-    void psum_release(int bank, Time t) { psum_free_[static_cast<size_t>(bank)] = t; }
+    Time psum_ready(int bank) const { return c_->psum_free[static_cast<size_t>(bank)]; }
+    void psum_release(int bank, Time t) { c_->psum_free[static_cast<size_t>(bank)] = t; }
 
     // Raises the floor (see above; the PSUM banks are held here) and emits
-    // the events before it.
+    // the events before it.  A lowering that runs as a coroutine announces
+    // its floor with `co_await floor(t)` instead: its driver raises the
+    // floor to the least of the lanes' (lowering.h).
     void set_floor(Time floor);
+    struct FloorPoint {
+        Scheduler& s;
+        Time value;
+        bool await_ready() const noexcept { return false; }
+        void await_suspend(std::coroutine_handle<> h) noexcept;
+        void await_resume() const noexcept {}
+    };
+    FloorPoint floor(Time t) { return FloorPoint{*this, t}; }
+    // The cores meet (nki.isa.core_barrier): this core's GpSimdE writes the
+    // other's semaphore once `ready` (its results are in HBM), then waits
+    // until the other's write reached it.  `co_await core_barrier(t)` gives
+    // the time both cores' results are visible to both.
+    struct BarrierPoint {
+        Scheduler& s;
+        Time ready;
+        bool await_ready() const noexcept { return s.lanes() == 1; }
+        void await_suspend(std::coroutine_handle<> h);
+        Time await_resume();
+    };
+    BarrierPoint core_barrier(Time ready) { return BarrierPoint{*this, ready}; }
     // A held completion time as a bound on its consumer's next start.
-    Time effective(Time token, int consumer) const { return token > unit_free_[consumer] ? token : unit_free_[consumer]; }
+    Time effective(Time token, int consumer) const {
+        return token > c_->unit_free[consumer] ? token : c_->unit_free[consumer];
+    }
     // Emits every remaining event.
     void finish();
 
-    Time unit_free(int unit) const { return unit_free_[unit]; }
+    Time unit_free(int unit) const { return c_->unit_free[unit]; }
     // One static access (a queue write, a register operation, a branch) at
     // `unit`'s clock.
     Time trigger_ns(int unit) const;
     const SimStats& stats() const { return stats_; }
     size_t peak_buffered_events() const { return stream_.peak_pending(); }
+
+    // What the coroutine driver (lowering.cpp) keeps per lane: the lane's
+    // last announced floor, the innermost suspended coroutine to resume,
+    // and at a core barrier its arrival and the release both cores agree on.
+    struct Lane {
+        Time floor = 0;
+        std::coroutine_handle<> leaf;
+        bool at_barrier = false;
+        Time arrival = 0;   // this core's semaphore write reached the other core's queue
+        Time release = 0;   // both writes arrived: the barrier's end on every core
+    };
+    Lane& lane(int core) { return lanes_[static_cast<size_t>(core)]; }
 
 private:
     Time start_on(int unit, Time ready);
@@ -218,26 +285,41 @@ private:
     // `end`.  Returns when the engine is free.
     Time run_frame(int unit, Time t, const std::vector<FrameStep>& steps, const Time* meetings, Time end);
 
-    const CostModel& cost_;
-    EventStream stream_;
-    SimStats stats_;
-    std::array<Time, kUnitCount> unit_free_{};
-    // Each DMA queue (trigger kind x engine) serves its transfers in order.
-    std::array<std::array<Time, kMaxDmaEngines>, kDmaQueueKinds> dma_free_{};
-    // HBM (see dma()): each store queue kind's backlog; the end of the
-    // prefetch backlog; intervals beyond it where a store runs and a later
-    // prefetch would share HBM with it, by start time.
-    std::array<Time, kDmaQueueKinds> hbm_free_{};
-    Time hbm_prefetch_end_ = 0;
+    // The drain of one physical core after its last event.
+    void drain_core(int core);
+    // Semaphore waits count per core, never as busy time.
+    void count_wait(Op op, Time start, Time end);
+
     struct SharedSpan {
         Time begin, end;
         int queue;
     };
-    std::deque<SharedSpan> hbm_shared_;
-    Time shared_port_free_ = 0;  // VectorE/GpSimdE SBUF port on NC-v2
-    Time last_mm_start_ = 0;
-    std::array<Time, kPsumBanks> psum_free_{};
-    int psum_next_ = 0;
+    // One physical core's engines and queues.
+    struct Core {
+        std::array<Time, kUnitCount> unit_free{};
+        // Each DMA queue (trigger kind x engine) serves its transfers in order.
+        std::array<std::array<Time, kMaxDmaEngines>, kDmaQueueKinds> dma_free{};
+        // HBM (see dma()): each store queue kind's backlog; the end of the
+        // prefetch backlog; intervals beyond it where a store runs and a
+        // later prefetch would share HBM with it, by start time.
+        std::array<Time, kDmaQueueKinds> hbm_free{};
+        Time hbm_prefetch_end = 0;
+        std::deque<SharedSpan> hbm_shared;
+        Time shared_port_free = 0;  // VectorE/GpSimdE SBUF port on NC-v2
+        Time last_mm_start = 0;
+        std::array<Time, kPsumBanks> psum_free{};
+        int psum_next = 0;
+        bool drained = false;
+    };
+
+    const CostModel& cost_;
+    EventStream stream_;
+    SimStats stats_;
+    std::array<Core, kMaxLnc> cores_;
+    std::array<Lane, kMaxLnc> lanes_;
+    Core* c_ = &cores_[0];
+    int cur_ = 0;
+    bool kernel_open_ = false;
     Time floor_ = 0;
     int dma_engines_;
 };

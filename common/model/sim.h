@@ -18,12 +18,21 @@
 
 #include "common/io/output.h"
 #include "common/model/calibration.h"
+#include "common/model/event_stream.h"
 #include "common/model/matmul.h"
 #include "common/profile/profile_sink.h"
 #include "common/target/targets.h"
 #include "common/workload/workload.h"
 
 namespace nx::model {
+
+// One physical core's part of a run: busy time by timeline row (TensorMatrix
+// .. host, as event_stream.h numbers them), semaphore waits, last event.
+struct CoreTimes {
+    std::array<double, kTrackDma0> busy_ns{};
+    double wait_ns = 0;
+    double end_ns = 0;
+};
 
 struct SimResult {
     // Device time of one execution (for the per-iteration-launch pattern:
@@ -49,11 +58,18 @@ struct SimResult {
     double gpsimd_busy_ns = 0;
     int64_t floor_clamps = 0;          // see scheduler.h; 0 for a faithful schedule
     size_t peak_buffered_events = 0;   // reorder-buffer high water mark (streaming only)
+    int lnc = 1;                       // physical cores of the logical core
+    int lanes = 1;                     // of which the kernel's work used (sharded: lnc)
+    std::array<CoreTimes, kMaxLnc> cores{};
 };
 
-// The target a workload names (its `target`, trn1 when empty).  Throws
+// The target a workload names (its `target`, trn2 when empty).  Throws
 // nx::Error("<workload>: unknown target ...") for other names.
 const Target& workload_target(const Workload& w);
+// The physical cores of the workload's logical core: its `lnc`, or the
+// target's default.  Throws nx::Error naming the workload when the target
+// cannot group that many.
+int workload_lnc(const Workload& w, const Target& target);
 
 // Validates the workload (throws nx::Error("<workload name>: <what is wrong>"))
 // and simulates one execution on `target`.  When `events` is non-null, every

@@ -60,7 +60,11 @@ WorkloadSpec validate_workload(const Workload& given, const CostModel& cost) {
     spec.label = workload_label(w);
     const std::string& label = spec.label;
     auto dtype = parse_dtype(w.dtype);
-    const double b = dtype_bytes(*dtype);
+    // Bytes per element; an MX element also carries its share of the block
+    // scale (one byte per 32 elements).
+    const double b = dtype_bits(*dtype) / 8.0 + (is_mx(*dtype) ? 1.0 / kMxBlockElements : 0);
+    if (!cost.target().supports(*dtype)) fail(label, cost.target().why_unsupported(*dtype));
+    spec.shard = w.shard != "none";
 
     if (w.op == "matmul") {
         spec.kind = WorkloadKind::matmul;
@@ -71,7 +75,9 @@ WorkloadSpec validate_workload(const Workload& given, const CostModel& cost) {
         spec.variant = matmul_variant(label, w.variant);
         const double M = static_cast<double>(w.M), K = static_cast<double>(w.K), N = static_cast<double>(w.N);
         spec.weight_bytes = K * N * b;
-        spec.io_bytes = (M * K + K * N + M * N) * b;
+        // An MX matmul writes bf16.
+        const double out_b = is_mx(*dtype) ? dtype_bytes(DType::bf16) : b;
+        spec.io_bytes = (M * K + K * N) * b + M * N * out_b;
         fits_device(label, spec.io_bytes, cost);
         if (spec.variant) variant_fits(label, spec.matmul, *spec.variant, cost, "");
     } else if (w.op == "mlp") {

@@ -38,6 +38,7 @@ struct WorkloadSpec {
     DwConvSpec dwconv;
     double weight_bytes = 0;  // weights in HBM
     double io_bytes = 0;      // inputs, outputs and weights in HBM
+    bool shard = true;        // the workload's shard: auto (true) or none
 };
 
 // The workload's shape checked by nx::validate_workload (the op table), with

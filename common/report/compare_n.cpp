@@ -181,7 +181,7 @@ void add_compare_deltas(Document& doc, const std::vector<const ProfileEntry*>& p
     // whose busy time moved most.  Engines overlap, so shares need not add up.
     doc.heading("Against " + bn, 2);
     double base_ns = profile_total_ns(base);
-    doc.paragraph("Base: " + bn + ", " + with_band(format_ns(base_ns), prediction_band(base->info).percent) + ". Each profile's largest engine change is the engine "
+    doc.paragraph("Base: " + bn + ", " + with_band(format_ns(base_ns), prediction_band(base->info)) + ". Each profile's largest engine change is the engine "
                   "whose busy time moved most; engines overlap, so shares need not add up to 100%.");
     TableBlock t;
     t.columns = {"profile", "total time", "vs " + bn, "change", "largest engine change", "share of the change"};
@@ -198,7 +198,7 @@ void add_compare_deltas(Document& doc, const std::vector<const ProfileEntry*>& p
                 share = dt != 0 ? format_percent(100.0 * *c / dt) : "";
             }
         if (best <= 0) engine.clear(), share.clear();
-        t.rows.push_back({ps[i]->info.name, with_band(format_ns(ns), prediction_band(ps[i]->info).percent), base_ns > 0 ? format_ratio(ns / base_ns) : "n/a",
+        t.rows.push_back({ps[i]->info.name, with_band(format_ns(ns), prediction_band(ps[i]->info)), base_ns > 0 ? format_ratio(ns / base_ns) : "n/a",
                           signed_ns(dt), engine, share});
     }
     doc.table(t);

@@ -165,7 +165,7 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
         double dt = profile_total_ns(b) - profile_total_ns(a);
         const std::string &la = labels[0], &lb = labels[i];
         doc.heading("Where the time went: " + lb + " vs " + la, 2);
-        std::string verdict = lb + " takes " + with_band(format_ns(profile_total_ns(b)), prediction_band(b->info).percent) + ", " +
+        std::string verdict = lb + " takes " + with_band(format_ns(profile_total_ns(b)), prediction_band(b->info)) + ", " +
                               (profile_total_ns(a) > 0 ? format_ratio(profile_total_ns(b) / profile_total_ns(a)) : std::string("n/a")) +
                               " the time of " + la + " (" + (dt >= 0 ? "+" : "") + format_ns(dt) + ").";
         TableBlock e;

@@ -270,7 +270,7 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
     for (const RunView& r : runs)
         if (r.op == "matmul") {
             mm.push_back(r);
-            backends.insert(r.backend + " on " + r.target);
+            backends.insert(r.backend + " on " + target_text(r));
             sources.add(r.target, r.backend);
         }
     if (mm.empty()) return;
@@ -397,12 +397,13 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
 
     doc.heading("Runs", 2);
     TableBlock t;
-    t.columns = {"name", "M", "K", "N", "dtype", "kernel", "median", "p95", "TFLOP/s", "tiles M x K x N = total"};
-    t.numeric = {false, true, true, true, false, false, true, true, true, false};
+    t.columns = {"name", "M", "K", "N", "dtype", "LNC", "kernel", "median", "p95", "TFLOP/s", "tiles M x K x N = total"};
+    t.numeric = {false, true, true, true, false, true, false, true, true, true, false};
     size_t n = o.all ? mm.size() : std::min(mm.size(), kTableRows);
     for (size_t i = 0; i < n; ++i) {
         const RunView& r = mm[i];
-        t.rows.push_back({sources.label(r.name, r.target, r.backend), std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype, r.variant,
+        t.rows.push_back({sources.label(r.name, r.target, r.backend), std::to_string(r.M), std::to_string(r.K), std::to_string(r.N), r.dtype,
+                          r.lnc > 0 ? std::to_string(r.lnc) : "", r.variant,
                           format_run_ns(r, r.median_us * 1e3), format_run_ns(r, r.p95_us * 1e3), format_value(r.tflops),
                           std::to_string(r.tiles_M) + " x " + std::to_string(r.tiles_K) + " x " + std::to_string(r.tiles_N) +
                               " = " + std::to_string(r.tiles_total)});

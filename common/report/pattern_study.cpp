@@ -33,14 +33,15 @@ const ProfileEntry* profile_for(const std::vector<ProfileEntry>& ps, const RunVi
 }
 
 // Patterns are compared only under the same conditions: the same work
-// (batch, features, iterations, dtype) on the same backend and target.
+// (batch, features, iterations, dtype) on the same backend, target and LNC.
 struct Conditions {
     int64_t batch = 0, features = 0, iterations = 0;
     std::string dtype, backend, target;
+    int64_t lnc = 0;
     auto operator<=>(const Conditions&) const = default;
 };
 
-Conditions conditions_of(const RunView& r) { return {r.batch, r.features, r.iterations, r.dtype, r.backend, r.target}; }
+Conditions conditions_of(const RunView& r) { return {r.batch, r.features, r.iterations, r.dtype, r.backend, r.target, r.lnc}; }
 
 void pattern_section(Document& doc, std::vector<const RunView*> runs, const std::vector<ProfileEntry>& profiles,
                      bool several);
@@ -78,7 +79,7 @@ void pattern_section(Document& doc, std::vector<const RunView*> runs, const std:
     const RunView& any = *runs.front();
     std::string conditions = "iterations " + std::to_string(any.iterations) + ", batch " + std::to_string(any.batch) +
                              (any.features > 0 ? ", features " + std::to_string(any.features) : "") + ", dtype " +
-                             any.dtype + "; " + backend_phrase(any.backend) + " on " + any.target;
+                             any.dtype + "; " + backend_phrase(any.backend) + " on " + target_text(any);
     if (several) doc.heading(conditions, 2);
     else doc.paragraph(conditions + ".");
     std::stable_sort(runs.begin(), runs.end(), [](const RunView* a, const RunView* b) { return a->median_us < b->median_us; });

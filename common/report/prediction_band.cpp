@@ -12,15 +12,16 @@ PredictionBand prediction_band(const ProfileInfo& info) {
     PredictionBand band;
     // Only a prediction has a band: a measured profile that carries a copied
     // "predicted" object (a user's jq) is still a measurement.
-    if (!predicts(info.backend) || info.carried_json.find("\"error_band_percent\"") == std::string::npos) return band;
+    if (!predicts(info.backend) || info.carried_json.find("\"predicted\"") == std::string::npos) return band;
     rapidjson::Document carried = carried_document(info);
     auto p = carried.FindMember("predicted");
     if (p == carried.MemberEnd() || !p->value.IsObject()) return band;
+    band.predicted = true;
+    auto basis = p->value.FindMember("error_band_basis");
+    if (basis != p->value.MemberEnd() && basis->value.IsString()) band.basis = basis->value.GetString();
     auto pct = p->value.FindMember("error_band_percent");
     if (pct == p->value.MemberEnd() || !pct->value.IsNumber() || pct->value.GetDouble() < 0) return band;
     band.percent = pct->value.GetDouble();
-    auto basis = p->value.FindMember("error_band_basis");
-    if (basis != p->value.MemberEnd() && basis->value.IsString()) band.basis = basis->value.GetString();
     return band;
 }
 
@@ -30,9 +31,9 @@ std::string band_text(double band_percent) {
     return text;
 }
 
-std::string with_band(const std::string& figure, double band_percent) {
-    if (!std::isfinite(band_percent)) return figure;
-    return "~" + figure + " (" + band_text(band_percent) + ")";
+std::string with_band(const std::string& figure, const PredictionBand& band) {
+    if (band.known()) return "~" + figure + " (" + band_text(band.percent) + ")";
+    return band.predicted ? "~" + figure + " (no band)" : figure;
 }
 
 }  // namespace nx

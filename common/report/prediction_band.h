@@ -13,8 +13,9 @@
 namespace nx {
 
 struct PredictionBand {
-    double percent = NAN;  // NaN: no band (not a prediction, or a record without one)
-    std::string basis;     // "elementwise on trn1 (5 points)"; may be empty
+    double percent = NAN;    // NaN: no band (not a prediction, or no comparable calibration point)
+    std::string basis;       // "elementwise in fp32 on trn1 at LNC=1 (5 points)", or why there is none; may be empty
+    bool predicted = false;  // a sim profile whose run record carried its "predicted" object
     bool known() const { return std::isfinite(percent); }
 };
 
@@ -23,7 +24,9 @@ PredictionBand prediction_band(const ProfileInfo& info);
 
 // "+-35%".
 std::string band_text(double band_percent);
-// "~" + figure + " (+-P%)" when the band is known, the figure as given otherwise.
-std::string with_band(const std::string& figure, double band_percent);
+// A figure as reports print it: "~" + figure + " (+-P%)" for a prediction
+// with a band, "~" + figure + " (no band)" for one no calibration point is
+// comparable with, the figure as given for a measurement.
+std::string with_band(const std::string& figure, const PredictionBand& band);
 
 }  // namespace nx

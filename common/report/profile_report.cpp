@@ -242,11 +242,13 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     // A predicted total time carries the model's error band, as the study
     // tables print it, and the points the band comes from.
     const PredictionBand band = prediction_band(i);
-    const std::string total = with_band(metric_text(s, "total_time"), s.find("total_time") ? band.percent : NAN);
+    const std::string total = s.find("total_time") ? with_band(metric_text(s, "total_time"), band) : metric_text(s, "total_time");
     facts.push_back({"total time", total});
     if (band.known() && s.find("total_time"))
         facts.push_back({"error band", band_text(band.percent) + ", the model's error on comparable calibration points" +
                                            (band.basis.empty() ? std::string() : ": " + band.basis)});
+    else if (band.predicted && s.find("total_time"))
+        facts.push_back({"error band", band.basis.empty() ? std::string("none") : band.basis});
     facts.push_back({"events", format_count(static_cast<double>(s.events))});
     doc.facts(facts);
 

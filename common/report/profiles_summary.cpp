@@ -98,7 +98,7 @@ void add_profiles_summary(Document& doc, const std::vector<ProfileEntry>& profil
                 worst = f.rule;
                 break;
             }
-        t.rows.push_back({p->info.name, where(p->info), with_band(format_seconds(total_time(*p)), prediction_band(p->info).percent),
+        t.rows.push_back({p->info.name, where(p->info), with_band(format_seconds(total_time(*p)), prediction_band(p->info)),
                           metric_cell(s, "mfu_estimated_percent"), metric_cell(s, "mbu_estimated_percent"),
                           s.engines.empty() ? "" : classify_bound(s).verdict, counts, worst});
     }

@@ -10,7 +10,14 @@ namespace nx {
 
 std::string format_run_ns(const RunView& r, double ns) {
     if (!std::isfinite(ns)) return format_ns(ns);
-    return with_band(format_ns(ns), r.error_band_percent);
+    PredictionBand band;
+    band.percent = r.error_band_percent;
+    band.predicted = r.predicted && predicts(r.backend);
+    return with_band(format_ns(ns), band);
+}
+
+std::string target_text(const RunView& r) {
+    return r.lnc > 0 ? r.target + " (LNC=" + std::to_string(r.lnc) + ")" : r.target;
 }
 
 }  // namespace nx

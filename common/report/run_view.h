@@ -13,5 +13,7 @@ namespace nx {
 // A run's time for a text table: "~55.0 us (+-20%)" for a prediction that
 // carries an error band, format_ns otherwise.
 std::string format_run_ns(const RunView& r, double ns);
+// Where it ran: "trn2 (LNC=2)", or the target alone when the record says no LNC.
+std::string target_text(const RunView& r);
 
 }  // namespace nx

@@ -65,6 +65,22 @@ std::string target_option_help() {
     return s;
 }
 
+void settle_lnc(Workload& w, const BackendDef& backend, int64_t given) {
+    if (!backend.device_targets) {
+        w.lnc = 0;
+        return;
+    }
+    if (given != 0) w.lnc = given;
+    if (w.lnc == 0)
+        if (const Target* t = find_target(w.target)) w.lnc = t->lnc;
+}
+
+std::string lnc_option_help() {
+    std::string s = "physical NeuronCores per logical core, 1 or 2 (default: the target's:";
+    for (const Target& t : all_targets()) s += std::string(" ") + t.name + " " + std::to_string(t.lnc);
+    return s + ")";
+}
+
 std::unique_ptr<Backend> make_backend(const std::string& name, BackendOptions o) {
     const BackendDef* def = find_backend(name);
     if (!def) throw UsageError("unknown --backend '" + name + "' (known: " + backend_names() + ")");

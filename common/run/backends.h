@@ -39,6 +39,14 @@ std::string_view default_backend();
 // "trn1, inf2, trn2 (default), trn3; cpu for the cpu backend".
 std::string backend_option_help();
 std::string target_option_help();
+// The logical NeuronCore a workload runs on, settled before it runs so its
+// run record says it: `given` (nx-run --lnc) when not 0, else the
+// workload's own, else on a Neuron target that target's default LNC (2 on
+// trn2 and trn3, 1 on trn1 and inf2); the host CPU has none (0).
+void settle_lnc(Workload& w, const BackendDef& backend, int64_t given);
+// "--lnc: 1 or 2 (default: ...)" for --help.
+std::string lnc_option_help();
+
 // The backend `name` on options.target (its default target when empty).
 // Throws UsageError for an unknown backend or a target it cannot run.
 std::unique_ptr<Backend> make_backend(const std::string& name, BackendOptions options);

@@ -127,6 +127,12 @@ std::vector<std::string> capture_in_process(const rapidjson::Value& run, const W
     info.target = target;
     info.dtype = w.dtype;
     info.carried_json = run_without_kind(run);
+    // The logical core the run said it ran on: its HFU and MFU divide by
+    // that many physical cores' peak, as the profiler's do.
+    if (w.lnc > 0) {
+        info.core.physical_cores = static_cast<int>(w.lnc);
+        info.core.cores_from = "the run's LNC";
+    }
     builder.begin_profile(info);
     b->trace(w, builder);
     builder.end_profile();

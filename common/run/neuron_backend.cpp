@@ -42,6 +42,25 @@ std::string NeuronBackend::default_cache_dir() {
 }
 
 void NeuronBackend::run_all(const std::vector<Workload>& workloads, const Done& done) {
+    std::vector<int64_t> lncs;
+    for (const Workload& w : workloads)
+        if (std::find(lncs.begin(), lncs.end(), w.lnc) == lncs.end()) lncs.push_back(w.lnc);
+    if (lncs.size() <= 1) return run_driver(workloads, done);
+    bool go = true;
+    for (int64_t lnc : lncs) {
+        std::vector<Workload> group;
+        std::vector<size_t> index;
+        for (size_t i = 0; i < workloads.size(); ++i)
+            if (workloads[i].lnc == lnc) {
+                group.push_back(workloads[i]);
+                index.push_back(i);
+            }
+        run_driver(group, [&](size_t i, const Execution* e, const Error* err) { return go = done(index[i], e, err); });
+        if (!go) return;
+    }
+}
+
+void NeuronBackend::run_driver(const std::vector<Workload>& workloads, const Done& done) {
     if (workloads.empty()) return;
     rapidjson::StringBuffer sb;
     JsonWriter j(sb);

@@ -16,6 +16,8 @@ public:
     explicit NeuronBackend(BackendOptions o);
     std::string name() const override { return "neuron"; }
     std::string target() const override { return o_.target; }
+    // One driver per logical-core size the workloads ask for: the runtime
+    // takes its LNC once per process (NEURON_LOGICAL_NC_CONFIG).
     void run_all(const std::vector<Workload>& workloads, const Done& done) override;
     Execution run(const Workload& w) override;
 
@@ -23,6 +25,9 @@ public:
     static std::string default_cache_dir();
 
 private:
+    // One run of the Python driver over `workloads`.
+    void run_driver(const std::vector<Workload>& workloads, const Done& done);
+
     BackendOptions o_;
 };
 

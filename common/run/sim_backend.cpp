@@ -37,10 +37,14 @@ Execution SimBackend::run(const Workload& w) {
     write_number(j, r.hbm_bytes);
     j.Key("sbuf_peak_bytes");
     write_number(j, r.sbuf_peak_bytes);
-    // How far off the model was on comparable calibration points (nx-sim(7)).
-    const model::ErrorBand band = model::error_band(model::op_family(w.op), t->name);
-    j.Key("error_band_percent");
-    write_number(j, std::round(band.percent * 10) / 10);
+    // How far off the model was on comparable calibration points
+    // (nx-sim(7)); none when no point is comparable, and the basis says so.
+    const model::ErrorBand band =
+        model::error_band({model::op_family(w.op), t->name, to_string(*parse_dtype(w.dtype)), r.lnc, r.lanes});
+    if (band.known()) {
+        j.Key("error_band_percent");
+        write_number(j, std::round(band.percent * 10) / 10);
+    }
     j.Key("error_band_basis");
     j.String(band.basis.c_str());
     j.EndObject();

@@ -42,6 +42,7 @@ RunView view_run(const rapidjson::Value& r) {
     v.dtype = text(r, "dtype");
     v.backend = text(r, "backend");
     v.target = text(r, "target");
+    v.lnc = integer(r, "lnc");
     v.M = integer(r, "M");
     v.K = integer(r, "K");
     v.N = integer(r, "N");
@@ -71,6 +72,7 @@ RunView view_run(const rapidjson::Value& r) {
         auto it = p->FindMember("instructions");
         if (it != p->MemberEnd() && it->value.IsInt64()) v.predicted_instructions = it->value.GetInt64();
         v.error_band_percent = number(*p, "error_band_percent");
+        v.predicted = true;
         v.variant = text(*p, "variant");
     }
     auto c = r.FindMember("cached");

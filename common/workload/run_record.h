@@ -52,13 +52,15 @@ RunRow run_row_from_record(const rapidjson::Value& rec, std::string record_json)
 // and figures NaN where the record lacks them or has another type.
 struct RunView {
     std::string name, study, op, dtype, backend, target;
+    int64_t lnc = 0;  // physical cores of the logical core it ran on; 0: not said (the host CPU)
     int64_t M = 0, K = 0, N = 0, batch = 0, seq = 0;
     std::string pattern, size, phase, gemm, model;
     int64_t iterations = 0, features = 0, tp = 0;
     double median_us = NAN, p95_us = NAN, tflops = NAN, compile_ms = NAN;
     int64_t tiles_M = 0, tiles_K = 0, tiles_N = 0, tiles_total = 0;
     int64_t predicted_instructions = -1;
-    double error_band_percent = NAN;  // sim: the model's error on comparable calibration points
+    double error_band_percent = NAN;  // sim: the model's error on comparable calibration points (NaN: none)
+    bool predicted = false;           // the record carries a "predicted" object (sim)
     std::string variant;   // the matmul kernel variant that ran (sim: predicted.variant)
     bool cached = false;
 };

@@ -131,7 +131,7 @@ std::vector<Workload> plan_workloads(const PlanOptions& o) {
     std::set<std::string> seen;
     std::vector<std::string> dtypes = split_list(o.dtypes.empty() ? (o.study == "patterns" ? kPatternDtype : "bf16") : o.dtypes);
     for (const std::string& d : dtypes)
-        if (!parse_dtype(d)) throw UsageError("--dtype: unknown dtype '" + d + "' (known: bf16, fp16, fp32, fp8)");
+        if (!parse_dtype(d)) throw UsageError("--dtype: unknown dtype '" + d + "' (known: " + std::string(dtype_names()) + ")");
     auto range = [&](const std::string& spec, const char* def, const char* option) {
         return parse_range(spec.empty() ? def : spec, option);
     };

@@ -41,6 +41,10 @@ const WorkloadField kFields[] = {
     {"dtype", &W::dtype},
     {"variant", &W::variant, nullptr, false},
     {"target", &W::target, nullptr, false},
+    // The compiler partitions a graph for its LNC (neuronx-cc --lnc): part of
+    // what a compiled graph depends on.
+    {"lnc", nullptr, &W::lnc},
+    {"shard", &W::shard, nullptr, false},
 };
 
 [[noreturn]] void bad(const Workload& w, const std::string& what) { throw Error(workload_label(w) + ": " + what); }

@@ -40,9 +40,17 @@ struct Workload {
     // pool2d: batch x channels x height x width input, pool x pool windows
     // `stride` apart (default: pool), opname max or avg
     int64_t stride = 0;
-    std::string dtype = "bf16";  // bf16 | fp16 | fp32 | fp8
+    std::string dtype = "bf16";  // bf16 | fp16 | fp32 | fp8 | mxfp8 | mxfp4 (dtype_names())
     std::string variant;         // matmul kernel variant (sim): auto | naive | hoisted | blocked_free | blocked_mnk
     std::string target;          // trn1 | inf2 | trn2 | trn3 | cpu
+    // The logical NeuronCore: how many physical cores make it, 1 or 2 (0: the
+    // target's default, Target::lnc: 2 on trn2 and trn3, 1 on trn1 and inf2).
+    int64_t lnc = 0;
+    // How the kernel uses the logical core's physical cores: auto (its
+    // lowering shards the work over them, as neuronx-cc and LNC-aware NKI
+    // kernels do) or none (all of it on the first, as an NKI kernel launched
+    // without a launch grid runs); sim only.
+    std::string shard;
     // The record's other fields (llm phase, model, tags users added with jq):
     // a JSON object text, passed through to run and capture records.
     std::string carried_json;

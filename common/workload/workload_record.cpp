@@ -1,6 +1,7 @@
 #include "common/workload/workload_record.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -112,10 +113,26 @@ double workload_flops(const Workload& wl) {
 void validate_workload(const Workload& wl) {
     const std::string label = workload_label(wl);
     auto bad = [&](const std::string& what) { throw Error(label + ": " + what); };
-    if (!parse_dtype(wl.dtype)) bad("unknown dtype '" + wl.dtype + "' (known: bf16, fp16, fp32, fp8)");
+    const std::optional<DType> dtype = parse_dtype(wl.dtype);
+    if (!dtype) bad("unknown dtype '" + wl.dtype + "' (known: " + std::string(dtype_names()) + ")");
     const WorkloadOp* op = find_workload_op(wl.op);
     if (!op) bad(wl.op.empty() ? "missing op (known: " + workload_op_names() + ")"
                                : "unknown op '" + wl.op + "' (known: " + workload_op_names() + ")");
+    const Target* target = find_target(wl.target);
+    // MX formats are TensorE inputs: the vector engines compute in bf16 or
+    // fp32 and only quantise into them, so only a matmul takes one, and only
+    // on a target whose TensorE multiplies them.
+    if (is_mx(*dtype)) {
+        if (wl.op != "matmul") bad("dtype " + wl.dtype + " is a TensorE matmul input format; " + wl.op + " takes " + "bf16, fp16, fp32 or fp8");
+        if (target && !target->supports(*dtype)) bad(target->why_unsupported(*dtype));
+    }
+    if (wl.lnc != 0) {
+        if (wl.lnc != 1 && wl.lnc != 2) bad("lnc must be 1 or 2, got " + std::to_string(wl.lnc));
+        if (target && wl.lnc > target->max_lnc)
+            bad("lnc " + std::to_string(wl.lnc) + ": " + target->name + " has one physical core per logical core (LNC=1 only)");
+    }
+    if (!wl.shard.empty() && wl.shard != "auto" && wl.shard != "none")
+        bad("unknown shard '" + wl.shard + "' (known: auto, none)");
     // A size given is positive and within any device, whatever the op.
     for (const WorkloadField& f : workload_fields()) {
         if (!f.number) continue;

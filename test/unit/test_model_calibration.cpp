@@ -121,15 +121,30 @@ TEST(ModelCalibration, EveryParameterHasItsBoundsAndTheFittedValueIsWithinThem) 
     }
 }
 
-TEST(ModelCalibration, ErrorBandsComeFromComparablePoints) {
-    ErrorBand e = error_band("elementwise", "trn1");
+TEST(ModelCalibration, ErrorBandsComeFromComparablePointsOnly) {
+    // The same family, target, dtype and logical core: the trn1 vector adds,
+    // the trn2 ones (LNC=2, on one physical core).
+    ErrorBand e = error_band({"elementwise", "trn1", "fp32", 1, 1});
     EXPECT_GT(e.points, 0);
     EXPECT_GT(e.percent, 0);
-    EXPECT_NE(e.basis.find("elementwise on trn1"), std::string::npos) << e.basis;
-    ErrorBand m = error_band("matmul", "trn2");  // no trn2 matmul point: other targets
-    EXPECT_NE(m.basis.find("other targets"), std::string::npos) << m.basis;
-    ErrorBand p = error_band("pattern", "trn2");
-    EXPECT_NE(p.basis.find("every calibration point"), std::string::npos) << p.basis;
+    EXPECT_EQ(e.basis, "elementwise in fp32 on trn1 at LNC=1 (" + std::to_string(e.points) + " points)");
+    ErrorBand t2 = error_band({"elementwise", "trn2", "fp32", 2, 1});
+    EXPECT_EQ(t2.points, 4);
+    EXPECT_NE(t2.basis.find("on one physical core"), std::string::npos) << t2.basis;
+    // Nothing else lends its band: another target, dtype, LNC or sharding.
+    const BandKey none[] = {{"matmul", "trn2", "bf16", 2, 2},     // no trn2 matmul was measured
+                            {"elementwise", "trn2", "fp32", 2, 2},  // nor a sharded kernel
+                            {"elementwise", "trn2", "fp32", 1, 1},  // nor trn2 at LNC=1
+                            {"matmul", "trn1", "fp32", 1, 1},       // nor an fp32 matmul
+                            {"matmul", "trn3", "mxfp8", 2, 2},      // nor anything on trn3
+                            {"pattern", "trn2", "fp32", 2, 1}};
+    for (const BandKey& k : none) {
+        ErrorBand b = error_band(k);
+        EXPECT_FALSE(b.known()) << b.basis;
+        EXPECT_TRUE(std::isnan(b.percent)) << b.basis;
+        EXPECT_EQ(b.basis, "no calibration point is a " + band_key_text(k) + ": no band");
+    }
+    EXPECT_EQ(band_key_text({"matmul", "trn3", "mxfp8", 2, 2}), "matmul in mxfp8 on trn3 at LNC=2, sharded over 2 physical cores");
 }
 
 TEST(ModelCalibration, APointInTwoOrderGroupsIsRankedInBoth) {

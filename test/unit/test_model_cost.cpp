@@ -114,28 +114,43 @@ TEST(ModelCost, AContiguousTransferMovesAtTheContiguousRate) {
     EXPECT_NE(a, b);
 }
 
-TEST(ModelCost, Trn2IsALogicalCoreOfTwoPhysicalCores) {
-    // LNC=2: twice a physical core's share of HBM, 32 DMA engines of 4
-    // partitions each, and a transfer's descriptors issued for both cores.
+TEST(ModelCost, Trn2IsALogicalCoreOfTwoPhysicalCoresEachWithItsOwnDmaEngines) {
+    // LNC=2: twice a physical core's share of HBM for the logical core; each
+    // physical core keeps its 16 DMA engines of 8 partitions (the real trn2
+    // capture: the kernel's packets on engines 64-79 only), and a transfer's
+    // descriptors come from NC-v3's descriptor generation engine, ~600 ns.
     EXPECT_EQ(trn2().lnc, 2);
     EXPECT_EQ(trn1().lnc, 1);
+    EXPECT_EQ(trn1().max_lnc, 1);
     EXPECT_DOUBLE_EQ(trn2().hbm_bytes_per_s_core(), 2.9e12 / 8 * 2);
+    EXPECT_DOUBLE_EQ(trn2().hbm_bytes_per_s_core(1), 2.9e12 / 8);
     EXPECT_DOUBLE_EQ(trn1().hbm_bytes_per_s_core(), 820e9 / 2);
-    CostModel cost(trn2());
-    EXPECT_EQ(cost.dma_engines(), 32);
-    EXPECT_EQ(cost.partitions_per_dma_engine(), 4);
-    EXPECT_DOUBLE_EQ(cost.dma_issue_ns(), 2 * fitted_params().dma_issue_ns);
+    const CostModel one_lane(trn2()), two_lanes(trn2(), fitted_params(), Placement{2, 2}), lnc1(trn2(), fitted_params(), Placement{1, 1});
+    EXPECT_EQ(one_lane.dma_engines(), 16);
+    EXPECT_EQ(one_lane.partitions_per_dma_engine(), 8);
+    EXPECT_DOUBLE_EQ(one_lane.dma_issue_ns(), kDgeIssueNs);
+    EXPECT_DOUBLE_EQ(CostModel(trn1()).dma_issue_ns(), fitted_params().dma_issue_ns);
+    // One lane has the logical core's HBM; two lanes half each; LNC=1 half the chip's share of two.
+    EXPECT_DOUBLE_EQ(two_lanes.hbm_bytes_per_ns(), one_lane.hbm_bytes_per_ns() / 2);
+    EXPECT_DOUBLE_EQ(lnc1.hbm_bytes_per_ns(), one_lane.hbm_bytes_per_ns() / 2);
+    EXPECT_THROW(CostModel(trn2(), fitted_params(), Placement{1, 2}), std::logic_error);
+    // A transfer of physical core 1 goes to its own queues, which say so.
     Recorder rec;
-    Scheduler s(cost, &rec);
+    Scheduler s(two_lanes, &rec);
     Transfer t;
     t.partitions = 128;
     t.row_bytes = 1024;
+    s.select_core(1);
     s.dma(t);
     s.finish();
     int pieces = 0;
-    for (const auto& e : rec.events)
-        if (e.type == EventType::dma) ++pieces;
-    EXPECT_EQ(pieces, 32);
+    for (const auto& e : rec.events) {
+        if (e.type != EventType::dma) continue;
+        ++pieces;
+        EXPECT_EQ(e.pcore, 1);
+        EXPECT_EQ(e.track.rfind("pcore1/qSyncIO", 0), 0u) << e.track;
+    }
+    EXPECT_EQ(pieces, 16);
 }
 
 TEST(ModelCost, SmallTransferUsesOnlyTheEnginesOfItsPartitionsAndIsEngineBound) {
@@ -161,6 +176,7 @@ TEST(ModelCost, SmallTransferUsesOnlyTheEnginesOfItsPartitionsAndIsEngineBound) 
 TEST(ModelCost, AKernelPaysItsFittedFixedCostAsPreambleAndDrainEvents) {
     for (const char* name : {"trn1", "trn2"}) {
         CostModel cost(*find_target(name));
+        const int cores = cost.placement().lnc;
         Recorder rec;
         Scheduler s(cost, &rec);
         const Time start = s.begin_kernel(0);
@@ -170,7 +186,11 @@ TEST(ModelCost, AKernelPaysItsFittedFixedCostAsPreambleAndDrainEvents) {
         EXPECT_NEAR(end, cost.kernel_fixed_ns(), 1e-6) << name;
         EXPECT_DOUBLE_EQ(cost.kernel_fixed_ns(), std::string(name) == "trn1" ? fitted_params().fixed_ns_v2 : fitted_params().fixed_ns_v3);
         std::map<std::string, int> opcodes;
-        for (const auto& e : rec.events) ++opcodes[e.opcode];
+        std::map<int, int> per_core;
+        for (const auto& e : rec.events) {
+            ++opcodes[e.opcode];
+            ++per_core[e.pcore];
+        }
         // The frame of the real-samples capture (a 128x128x136 dot on inf2),
         // whose counts are in the comments: five engines (Scalar, Vector,
         // GpSimd, PE, Sync) in two barrier rounds before the kernel and one
@@ -180,18 +200,22 @@ TEST(ModelCost, AKernelPaysItsFittedFixedCostAsPreambleAndDrainEvents) {
         // check (COMPARE_BRANCH 6), four of its five 4-byte WRITEs (the
         // fifth is the trigger of the dot's static DMA, which a kernel
         // without one has not), two NOPs, GpSimdE's TENSOR_LOADs (2) and
-        // TENSOR_STORE (1); ScalarE's table load.
-        EXPECT_EQ(opcodes["DRAIN"], 35) << name;
-        EXPECT_EQ(opcodes["SET_ORDERING_MODE"], 15) << name;
-        EXPECT_EQ(opcodes["ACT_TABLE_LOAD"], 1) << name;
-        EXPECT_EQ(opcodes["EVENT_SEMAPHORE_RANGE_CLEAR"], 5) << name;
-        EXPECT_EQ(opcodes["NOTIFY"], 5) << name;
-        EXPECT_EQ(opcodes["COMPARE_BRANCH"], 6) << name;
-        EXPECT_EQ(opcodes["WRITE"], 4) << name;
-        EXPECT_EQ(opcodes["NOP"], 2) << name;
-        EXPECT_EQ(opcodes["TENSOR_LOAD"], 2) << name;
-        EXPECT_EQ(opcodes["TENSOR_STORE"], 1) << name;
-        EXPECT_GE(opcodes["EVENT_SEMAPHORE"], 5) << name;
+        // TENSOR_STORE (1); ScalarE's table load.  Under LNC=2 every physical
+        // core runs it, and their PE rows meet once: one more WRITE each.
+        EXPECT_EQ(opcodes["DRAIN"], 35 * cores) << name;
+        EXPECT_EQ(opcodes["SET_ORDERING_MODE"], 15 * cores) << name;
+        EXPECT_EQ(opcodes["ACT_TABLE_LOAD"], 1 * cores) << name;
+        EXPECT_EQ(opcodes["EVENT_SEMAPHORE_RANGE_CLEAR"], 5 * cores) << name;
+        EXPECT_EQ(opcodes["NOTIFY"], 5 * cores) << name;
+        EXPECT_EQ(opcodes["COMPARE_BRANCH"], 6 * cores) << name;
+        EXPECT_EQ(opcodes["WRITE"], cores == 1 ? 4 : 5 * cores) << name;
+        EXPECT_EQ(opcodes["NOP"], 2 * cores) << name;
+        EXPECT_EQ(opcodes["TENSOR_LOAD"], 2 * cores) << name;
+        EXPECT_EQ(opcodes["TENSOR_STORE"], 1 * cores) << name;
+        EXPECT_GE(opcodes["EVENT_SEMAPHORE"], 5 * cores) << name;
+        // pcore is said only when there are two.
+        if (cores == 1) EXPECT_EQ(per_core.begin()->first, -1) << name;
+        else EXPECT_EQ(per_core[0], per_core[1]) << name;
     }
 }
 

@@ -30,6 +30,19 @@ inline Workload matmul_workload(int64_t M, int64_t K, int64_t N, const std::stri
     return w;
 }
 
+inline Workload elementwise_workload(const std::string& op, int64_t rows, int64_t cols, const std::string& dtype = "bf16",
+                                     const std::string& target = "trn1") {
+    Workload w;
+    w.name = op;
+    w.op = "elementwise";
+    w.opname = op;
+    w.rows = rows;
+    w.cols = cols;
+    w.dtype = dtype;
+    w.target = target;
+    return w;
+}
+
 inline SimResult run(const Workload& w) { return simulate(w, workload_target(w)); }
 
 // Each workload refused with exactly its message.
@@ -53,6 +66,7 @@ struct RecordedEvent {
     double flops, model_flops;
     DmaKind kind;
     bool transpose;
+    int32_t pcore;
 };
 
 class Recorder : public ImportHandler {
@@ -62,7 +76,7 @@ public:
     void event(const Event& e) override {
         events.push_back({e.type, e.engine, std::string(e.track), std::string(e.name), std::string(e.opcode),
                           std::string(e.hlo_name), std::string(e.layer), std::string(e.tensor), e.ts_ns, e.dur_ns, e.bytes,
-                          e.flops, e.model_flops, e.dma_kind, e.transpose});
+                          e.flops, e.model_flops, e.dma_kind, e.transpose, e.pcore});
     }
     void update_info(const ProfileInfo&) override {}
     void end_profile() override {}

@@ -23,13 +23,24 @@ TEST(PredictionBand, ASimProfileCarriesItsRunsBandAndBasis) {
     ASSERT_TRUE(b.known());
     EXPECT_DOUBLE_EQ(b.percent, 35.1);
     EXPECT_EQ(b.basis, "elementwise on trn1 (5 points)");
-    EXPECT_EQ(nx::with_band("93.2 us", b.percent), "~93.2 us (+-35%)");
+    EXPECT_EQ(nx::with_band("93.2 us", b), "~93.2 us (+-35%)");
+}
+
+TEST(PredictionBand, APredictionWithoutAComparablePointSaysSoAndIsStillAPrediction) {
+    auto b = nx::prediction_band(profile(
+        "sim", R"j({"predicted":{"device_us":9.5,"error_band_basis":"no calibration point is a matmul in mxfp8 on trn3 at LNC=2, sharded over 2 physical cores: no band"}})j"));
+    EXPECT_FALSE(b.known());
+    EXPECT_TRUE(b.predicted);
+    EXPECT_EQ(b.basis.rfind("no calibration point is a matmul in mxfp8", 0), 0u) << b.basis;
+    EXPECT_EQ(nx::with_band("9.5 us", b), "~9.5 us (no band)");
 }
 
 TEST(PredictionBand, AMeasuredProfileHasNoneEvenWithACopiedPredictedObject) {
-    EXPECT_FALSE(nx::prediction_band(profile("neuron", R"j({"predicted":{"error_band_percent":20}})j")).known());
+    auto measured = nx::prediction_band(profile("neuron", R"j({"predicted":{"error_band_percent":20}})j"));
+    EXPECT_FALSE(measured.known());
+    EXPECT_FALSE(measured.predicted);
     EXPECT_FALSE(nx::prediction_band(profile("", R"j({"predicted":{"error_band_percent":20}})j")).known());
-    EXPECT_EQ(nx::with_band("4 us", NAN), "4 us");
+    EXPECT_EQ(nx::with_band("4 us", measured), "4 us");
 }
 
 TEST(PredictionBand, AMalformedBandReadsAsNone) {
