@@ -1,6 +1,6 @@
 // TableReader (common/parquet/table_reader.h) on the Parquet fixtures (run
 // from the repository root, as test/run does): the columns it reads and how
-// often it opens a file.
+// often it opens a file; the union of a split table's columns.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,11 +10,13 @@
 #include <vector>
 
 #include "common/io/error.h"
+#include "common/parquet/parquet_writer.h"
 #include "common/parquet/table_reader.h"
 
 namespace {
 
 using nx::parquet::TableReader;
+namespace pq = nx::parquet;
 
 const std::string kFixture = "test/fixtures/parquet/encoding/duckdb_rowgroups_v1_snappy.parquet";
 
@@ -83,6 +85,44 @@ TEST(TableReader, SeekBackToTheFirstFileReopensIt) {
     ASSERT_TRUE(r.seek(10));
     EXPECT_EQ(r.file(), kFixture);
     EXPECT_EQ(r.column(0)->f64(), fresh.column(0)->f64());
+}
+
+// ---- a split table's columns: the union of its files'
+
+std::string write_part(const std::string& name, const std::vector<pq::WriterColumn>& columns) {
+    std::string path = testing::TempDir() + "nx_union_" + name + ".parquet";
+    pq::ParquetWriter w(path, columns, pq::WriterOptions{});
+    for (size_t c = 0; c < columns.size(); ++c) {
+        if (columns[c].type == pq::ValueType::string) w.set_string(c, "s");
+        else if (columns[c].type == pq::ValueType::int32) w.set_int32(c, 7);
+        else w.set_int64(c, 7);
+    }
+    w.end_row();
+    w.commit();
+    return path;
+}
+
+TEST(TableReader, OneColumnOfTwoTypesInTwoPartsIsAnErrorNamingBoth) {
+    std::string a = write_part("a", {{"x", pq::ValueType::int64, false}});
+    std::string b = write_part("b", {{"y", pq::ValueType::int32, false}, {"x", pq::ValueType::string, false}});
+    for (bool add : {true, false}) {
+        try {
+            TableReader r({a, b}, {"x"}, add ? TableReader::Others::add : TableReader::Others::skip);
+            r.next();
+            ADD_FAILURE() << "no error";
+        } catch (const nx::Error& e) {
+            EXPECT_EQ(e.where(), b);
+            EXPECT_EQ(std::string(e.what()), "column x is BYTE_ARRAY here but INT64 in " + a + " (parts of one table must agree)");
+        }
+    }
+    // Compatible parts: the second's own column joins the table.
+    std::string c = write_part("c", {{"y", pq::ValueType::int32, true}, {"x", pq::ValueType::int64, false}});
+    TableReader r({a, c}, {}, TableReader::Others::add);
+    EXPECT_EQ(r.names(), (std::vector<std::string>{"x", "y"}));
+    std::vector<std::string> got;
+    while (r.next()) got.push_back(r.column(1) ? std::to_string(r.column(1)->i64()) : "none");
+    EXPECT_EQ(got, (std::vector<std::string>{"none", "7"}));
+    for (const std::string& p : {a, b, c}) std::remove(p.c_str());
 }
 
 }  // namespace
