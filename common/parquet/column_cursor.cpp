@@ -252,7 +252,13 @@ bool ColumnCursor::load_page() {
                 size_t body_raw = full - rl - dl;
                 uint8_t* out = page_.reserve(rl + dl + body_raw);
                 std::memcpy(out, raw, rl + dl);
-                if (d.is_compressed && codec_ != Codec::uncompressed) {
+                if (body == 0) {
+                    // No values at all (parquet-java and Spark write a page of
+                    // nulls so, with nothing for the codec to decompress).
+                    if (body_raw != 0)
+                        fail("data page v2 at byte " + std::to_string(at) + " has no value bytes but claims " +
+                             std::to_string(body_raw) + " uncompressed");
+                } else if (d.is_compressed && codec_ != Codec::uncompressed) {
                     decompress(codec_, raw + rl + dl, body, out + rl + dl, body_raw);
                 } else {
                     if (body != body_raw) fail("uncompressed data page v2 whose sizes disagree");
