@@ -252,7 +252,13 @@ bool ColumnCursor::load_page() {
                 size_t body_raw = full - rl - dl;
                 uint8_t* out = page_.reserve(rl + dl + body_raw);
                 std::memcpy(out, raw, rl + dl);
-                if (d.is_compressed && codec_ != Codec::uncompressed) {
+                if (body == 0) {
+                    // No values at all (parquet-java and Spark write a page of
+                    // nulls so, with nothing for the codec to decompress).
+                    if (body_raw != 0)
+                        fail("data page v2 at byte " + std::to_string(at) + " has no value bytes but claims " +
+                             std::to_string(body_raw) + " uncompressed");
+                } else if (d.is_compressed && codec_ != Codec::uncompressed) {
                     decompress(codec_, raw + rl + dl, body, out + rl + dl, body_raw);
                 } else {
                     if (body != body_raw) fail("uncompressed data page v2 whose sizes disagree");
@@ -358,6 +364,8 @@ void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encod
             decode_delta_binary_packed(p, end, col_.type == PhysicalType::int32, count, m_ints_);
             if (m_ints_.size() != count)
                 throw EncodingError("DELTA_BINARY_PACKED holds " + std::to_string(m_ints_.size()) + " values, the page needs " + std::to_string(count));
+            if (col_.is_unsigned && col_.type == PhysicalType::int32)  // decoded as int32: its 32 bits, zero-extended
+                for (int64_t& v : m_ints_) v &= 0xFFFFFFFF;
             return;
         }
         case Encoding::delta_length_byte_array:
@@ -425,7 +433,10 @@ void ColumnCursor::decode_slice_values(size_t count) {
             vp_ += bytes;
             switch (col_.type) {
                 case PhysicalType::int32:
-                    for (size_t i = 0; i < count; ++i) ints_[i] = static_cast<int32_t>(le32(p + 4 * i));
+                    if (col_.is_unsigned)
+                        for (size_t i = 0; i < count; ++i) ints_[i] = le32(p + 4 * i);
+                    else
+                        for (size_t i = 0; i < count; ++i) ints_[i] = static_cast<int32_t>(le32(p + 4 * i));
                     return;
                 case PhysicalType::int64:
                     if (count > 0) std::memcpy(ints_.data(), p, count * 8);
@@ -496,7 +507,10 @@ void ColumnCursor::decode_plain(const uint8_t* p, size_t n, size_t count, std::v
         case PhysicalType::int32: {
             need(count * 4);
             ints.resize(count);
-            for (size_t i = 0; i < count; ++i) ints[i] = static_cast<int32_t>(le32(p + 4 * i));
+            if (col_.is_unsigned)
+                for (size_t i = 0; i < count; ++i) ints[i] = le32(p + 4 * i);
+            else
+                for (size_t i = 0; i < count; ++i) ints[i] = static_cast<int32_t>(le32(p + 4 * i));
             return;
         }
         case PhysicalType::int64: {

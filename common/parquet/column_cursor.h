@@ -75,8 +75,12 @@ public:
     bool is_null() const { return null_; }
     // Values of the current (non-null, non-list) row.  Integers: BOOLEAN,
     // INT32 and INT64; reals: FLOAT and DOUBLE; text: BYTE_ARRAY,
-    // FIXED_LEN_BYTE_ARRAY and INT96 (its 12 raw bytes).
+    // FIXED_LEN_BYTE_ARRAY and INT96 (its 12 raw bytes).  An unsigned INT32
+    // (is_unsigned()) reads zero-extended; an unsigned INT64 above INT64_MAX
+    // is negative in i64() (its bits), exact in u64().
     int64_t i64() const { return value<int64_t>(cur_); }
+    uint64_t u64() const { return static_cast<uint64_t>(i64()); }
+    bool is_unsigned() const { return col_.is_unsigned; }
     double f64() const { return value<double>(cur_); }
     std::string_view str() const { return value<std::string_view>(cur_); }
 
@@ -94,6 +98,7 @@ public:
     size_t list_size() const { return elem_valid_.size(); }
     bool element_null(size_t k) const { return !elem_valid_[k]; }
     int64_t element_i64(size_t k) const { return elem_ints_[k]; }
+    uint64_t element_u64(size_t k) const { return static_cast<uint64_t>(elem_ints_[k]); }
     double element_f64(size_t k) const { return elem_reals_[k]; }
     std::string_view element_str(size_t k) const {
         return std::string_view(elem_strs_.bytes).substr(elem_strs_.offsets[k], elem_strs_.offsets[k + 1] - elem_strs_.offsets[k]);

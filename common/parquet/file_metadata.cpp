@@ -25,6 +25,12 @@ std::string to_string(Encoding e) {
     return i < std::size(kNames) ? kNames[i] : "encoding " + std::to_string(i);
 }
 
+bool SchemaElement::is_unsigned() const {
+    if (!type || (*type != PhysicalType::int32 && *type != PhysicalType::int64)) return false;
+    if (logical_signed) return !*logical_signed;
+    return converted_type && *converted_type >= kConvertedUint8 && *converted_type <= kConvertedUint64;
+}
+
 namespace {
 
 // Reads an enum-valued i32; unknown values are kept (the caller decides).
@@ -81,6 +87,15 @@ SchemaElement read_schema_element(CompactReader& r) {
                 read_struct(r, [&](int16_t lid, TType lt) {
                     if (lid == 1 || lid == 4 || lid == 12) s.logical_string = true;
                     if (lid == 3) s.logical_list = true;
+                    if (lid == 10 && lt == TType::structure) {  // INTEGER: IntType{1: i8 bitWidth, 2: bool isSigned}
+                        s.logical_signed = true;  // isSigned is required; a writer that leaves it out is read as signed
+                        read_struct(r, [&](int16_t iid, TType it) {
+                            if (iid != 2 || (it != TType::bool_true && it != TType::bool_false)) return false;
+                            s.logical_signed = CompactReader::bool_value(it);
+                            return true;
+                        });
+                        return true;
+                    }
                     r.skip(lt);
                     return true;
                 });

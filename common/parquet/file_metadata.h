@@ -28,6 +28,9 @@ enum class PageType : int32_t { data = 0, index = 1, dictionary = 2, data_v2 = 3
 // ConvertedType values nx looks at (the rest are passed through as numbers).
 constexpr int32_t kConvertedUtf8 = 0;
 constexpr int32_t kConvertedList = 3;
+// UINT_8, UINT_16, UINT_32, UINT_64: unsigned integers (the legacy annotation).
+constexpr int32_t kConvertedUint8 = 11;
+constexpr int32_t kConvertedUint64 = 14;
 
 std::string to_string(PhysicalType t);
 std::string to_string(Codec c);
@@ -42,6 +45,11 @@ struct SchemaElement {
     std::optional<int32_t> converted_type;
     bool logical_string = false;  // LogicalType STRING (or ENUM/JSON)
     bool logical_list = false;    // LogicalType LIST
+    // LogicalType INTEGER(bitWidth, isSigned): its isSigned; unset without one.
+    std::optional<bool> logical_signed;
+    // Whether an INT32 or INT64 leaf holds unsigned integers: the logical type
+    // says so, or (without one) the converted type UINT_8..UINT_64.
+    bool is_unsigned() const;
 };
 
 struct ColumnMetaData {

@@ -95,6 +95,7 @@ struct SchemaWalker {
         c.type = *e.type;
         c.type_length = e.type_length;
         c.is_string = e.logical_string || (e.converted_type && *e.converted_type == kConvertedUtf8);
+        c.is_unsigned = e.is_unsigned();
         return c;
     }
 

@@ -29,6 +29,9 @@ struct ColumnInfo {
     int list_def = 0;
     int element_def = 0;
     bool is_string = false;  // UTF-8 text (checked when read)
+    // INT32 or INT64 annotated unsigned (SchemaElement::is_unsigned()): INT32
+    // values read zero-extended, INT64 values as their 64 bits (u64()).
+    bool is_unsigned = false;
     bool nullable() const { return max_def > (is_list ? element_def : 0); }
 };
 

@@ -32,6 +32,12 @@ void append_int(std::string& out, int64_t v) {
     out.append(buf, static_cast<size_t>(end - buf));
 }
 
+void append_uint(std::string& out, uint64_t v) {
+    char buf[24];
+    char* end = rapidjson::internal::u64toa(v, buf);
+    out.append(buf, static_cast<size_t>(end - buf));
+}
+
 void append_real(std::string& out, double v) {
     if (!std::isfinite(v)) {
         out.append("null", 4);
@@ -98,6 +104,7 @@ void RowJson::append_value(std::string& out, const ColumnCursor& c) {
         for (size_t k = 0; k < c.list_size(); ++k) {
             if (k) out += ',';
             if (c.element_null(k)) out.append("null", 4);
+            else if (c.holds_integers() && c.is_unsigned()) append_uint(out, c.element_u64(k));
             else if (c.holds_integers()) append_int(out, c.element_i64(k));
             else if (c.holds_reals()) append_real(out, c.element_f64(k));
             else append_bytes(out, c.element_str(k), info);
@@ -107,6 +114,8 @@ void RowJson::append_value(std::string& out, const ColumnCursor& c) {
         if (info.type == PhysicalType::boolean) {
             if (c.i64() != 0) out.append("true", 4);
             else out.append("false", 5);
+        } else if (c.is_unsigned()) {
+            append_uint(out, c.u64());
         } else {
             append_int(out, c.i64());
         }
@@ -145,7 +154,8 @@ void RowJson::put_value(const ColumnCursor& c) {
     if (!c.is_list()) {
         if (c.holds_integers() && info.type != PhysicalType::boolean) {
             char* p = room(24);
-            n_ += static_cast<size_t>(rapidjson::internal::i64toa(c.i64(), p) - p);
+            char* end = c.is_unsigned() ? rapidjson::internal::u64toa(c.u64(), p) : rapidjson::internal::i64toa(c.i64(), p);
+            n_ += static_cast<size_t>(end - p);
             return;
         }
         if (c.holds_reals() && std::isfinite(c.f64())) {

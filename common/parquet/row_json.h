@@ -31,7 +31,7 @@ public:
     std::string_view write(const TableReader& reader, size_t first);
 
     // How a value is written: integers (BOOLEAN as true/false, except in
-    // lists), reals (null when not finite), text as a JSON string, bytes
+    // lists; unsigned ones as unsigned, exact to 2^64-1), reals (null when not finite), text as a JSON string, bytes
     // that are not UTF-8 text as a string of hex digits; lists as arrays.
     static void append_value(std::string& out, const ColumnCursor& c);
     // s as a JSON string, escaped as rapidjson::Writer escapes (control

@@ -9,32 +9,62 @@ namespace nx::parquet {
 TableReader::TableReader(std::vector<std::string> files, std::vector<std::string> columns, Others others)
     : files_(std::move(files)), names_(std::move(columns)) {
     if (files_.empty()) throw Error("a table with no files");
-    if (others == Others::add) {
-        // The first file's footer is opened once, here, and read from below.
-        file_ = ParquetFile::open(files_[0]);
-        for (const ColumnInfo& c : file_->columns())
-            if (std::find(names_.begin(), names_.end(), c.name) == names_.end()) names_.push_back(c.name);
-    }
     cursors_.resize(names_.size());
     view_.resize(names_.size());
     infos_.resize(names_.size());
+    info_file_.resize(names_.size());
+    // The other columns are named by the footers: read them all now.
+    if (others == Others::add) scan(true);
+}
+
+void TableReader::scan(bool add) {
+    if (scanned_) return;
+    file_first_.assign(1, 0);
+    for (size_t f = 0; f < files_.size(); ++f) {
+        // The first file is kept open (its rows are read first); the others
+        // are opened again when their rows are.
+        std::unique_ptr<ParquetFile> other;
+        if (f > 0) other = ParquetFile::open(files_[f]);
+        else if (!file_ || file_->path() != files_[0]) file_ = ParquetFile::open(files_[0]);
+        const ParquetFile& pf = f == 0 ? *file_ : *other;
+        for (const ColumnInfo& c : pf.columns()) {
+            size_t i = static_cast<size_t>(std::find(names_.begin(), names_.end(), c.name) - names_.begin());
+            if (i == names_.size()) {
+                if (!add) continue;
+                names_.push_back(c.name);
+                cursors_.emplace_back();
+                view_.push_back(nullptr);
+                infos_.emplace_back();
+                info_file_.push_back(0);
+            }
+            if (!infos_[i]) {
+                infos_[i] = std::make_unique<ColumnInfo>(c);
+                info_file_[i] = f;
+            } else if (infos_[i]->type != c.type || infos_[i]->is_list != c.is_list) {
+                throw Error("column " + c.name + " is " + (c.is_list ? "a LIST of " : "") + to_string(c.type) +
+                                " here but " + (infos_[i]->is_list ? "a LIST of " : "") + to_string(infos_[i]->type) +
+                                " in " + files_[info_file_[i]] + " (parts of one table must agree)",
+                            files_[f]);
+            }
+        }
+        file_first_.push_back(file_first_.back() + pf.num_rows());
+    }
+    file_index_ = 0;
+    scanned_ = true;
 }
 
 bool TableReader::open_file(size_t index) {
     if (index >= files_.size()) return false;
     file_index_ = index;
-    // The constructor may have opened the first file already (its footer
-    // names the other columns); a seek back to it must reopen it.
+    // scan() left the first file open; a seek back to it must reopen it.
     if (!file_ || file_->path() != files_[index]) file_ = ParquetFile::open(files_[index]);
+    // The footers were checked by scan(); a file rewritten since must still agree.
     for (size_t i = 0; i < names_.size(); ++i) {
         const ColumnInfo* c = file_->find_column(names_[i]);
-        if (!c) continue;
-        if (!infos_[i]) {
-            infos_[i] = std::make_unique<ColumnInfo>(*c);
-        } else if (infos_[i]->type != c->type || infos_[i]->is_list != c->is_list) {
+        if (c && infos_[i] && (infos_[i]->type != c->type || infos_[i]->is_list != c->is_list))
             throw Error("column " + names_[i] + " is " + to_string(c->type) + " here but " + to_string(infos_[i]->type) +
-                        " in " + files_[0] + " (parts of one table must agree)", files_[index]);
-        }
+                            " in " + files_[info_file_[i]] + " (parts of one table must agree)",
+                        files_[index]);
     }
     group_ = 0;
     return true;
@@ -44,6 +74,7 @@ const ColumnInfo* TableReader::info(size_t i) const { return infos_[i].get(); }
 
 const ParquetFile& TableReader::first_file() {
     if (!started_) {
+        scan(false);
         open_file(0);
         started_ = true;
         group_ = 0;
@@ -91,22 +122,13 @@ bool TableReader::next() {
 }
 
 int64_t TableReader::file_first_row(size_t index) {
-    if (file_first_.empty()) file_first_.push_back(0);
-    while (file_first_.size() <= index) {
-        size_t f = file_first_.size() - 1;
-        int64_t rows = 0;
-        if (file_ && file_index_ == f && started_) {
-            rows = file_->num_rows();
-        } else {
-            rows = ParquetFile::open(files_[f])->num_rows();
-        }
-        file_first_.push_back(file_first_.back() + rows);
-    }
+    scan(false);
     return file_first_[index];
 }
 
 bool TableReader::seek(int64_t target) {
     if (target < 0) return false;
+    scan(false);
     if (group_open_ && target >= group_first_ + std::max<int64_t>(row_, 0) && target < group_first_ + group_rows_) {
         advance_to(target);
         return true;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -244,6 +245,10 @@ int x_column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int k) {
     const parquet::ColumnCursor* v = c.reader->column(static_cast<size_t>(h));
     if (!v || v->is_null() || v->is_list()) {
         sqlite3_result_null(ctx);
+    } else if (v->holds_integers() && v->is_unsigned() && v->u64() > static_cast<uint64_t>(INT64_MAX)) {
+        // SQLite has no uint64: one above INT64_MAX is its exact decimal digits, as TEXT.
+        std::string digits = std::to_string(v->u64());
+        sqlite3_result_text(ctx, digits.data(), static_cast<int>(digits.size()), SQLITE_TRANSIENT);
     } else if (v->holds_integers()) {
         sqlite3_result_int64(ctx, v->i64());
     } else if (v->holds_reals()) {

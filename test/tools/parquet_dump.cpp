@@ -37,6 +37,7 @@ void real(Writer& w, double v) {
 
 void integer(Writer& w, const nx::parquet::ColumnInfo& c, int64_t v) {
     if (c.type == nx::parquet::PhysicalType::boolean) w.Bool(v != 0);
+    else if (c.is_unsigned) w.Uint64(static_cast<uint64_t>(v));  // INT64 above INT64_MAX: its bits
     else w.Int64(v);
 }
 

@@ -10,6 +10,7 @@
 #include <zstd.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,59 @@ TEST(FileMetadata, PageHeaderWithNegativeSizeIsRefused) {
     Bytes b = {0x15, 0x00, 0x15, 0x01, 0x15, 0x08, 0x00};
     size_t used = 0;
     EXPECT_THROW(decode_page_header(b.data(), b.size(), used), ThriftError);
+}
+
+// A footer of one INT64 leaf `u` with the given annotations, in bytes as a
+// writer lays them out: ConvertedType (field 6) and LogicalType (field 10)
+// INTEGER (union field 10): IntType{1: i8 bitWidth, 2: bool isSigned}.
+Bytes footer_with_int64_leaf(std::optional<int32_t> converted, std::optional<bool> logical_signed) {
+    Bytes b = {0x15, 0x02,                                        // 1: version 1
+               0x19, 0x2C,                                        // 2: schema, a list of 2 structs
+               0x48, 0x01, 'r', 0x15, 0x02, 0x00,                 //   root: name "r", num_children 1
+               0x15, 0x04, 0x25, 0x02, 0x18, 0x01, 'u'};          //   leaf: type INT64, OPTIONAL, name "u"
+    int16_t last = 4;
+    if (converted) {
+        b.insert(b.end(), {0x25, static_cast<uint8_t>(*converted * 2)});  // 6: converted_type (zigzag)
+        last = 6;
+    }
+    if (logical_signed) {
+        b.push_back(static_cast<uint8_t>((10 - last) << 4 | 0x0C));  // 10: logicalType
+        b.insert(b.end(), {0xAC,                                       //   10: INTEGER
+                           0x13, 64,                                   //     1: bitWidth (i8) 64
+                           static_cast<uint8_t>(*logical_signed ? 0x11 : 0x12),  // 2: isSigned
+                           0x00, 0x00});
+    }
+    b.insert(b.end(), {0x00,          // end of the leaf
+                       0x16, 0x00,    // 3: num_rows 0
+                       0x00});
+    return b;
+}
+
+TEST(FileMetadata, UnsignedIntegersByLogicalTypeOrConvertedType) {
+    constexpr int32_t kUint64 = 14, kInt64 = 18;
+    struct Case {
+        std::optional<int32_t> converted;
+        std::optional<bool> logical_signed;
+        bool is_unsigned;
+    };
+    for (const Case& c : {Case{std::nullopt, std::nullopt, false},  // plain INT64
+                          Case{std::nullopt, false, true},          // LogicalType INTEGER(64, false) alone
+                          Case{kUint64, std::nullopt, true},        // ConvertedType UINT_64 alone (DuckDB)
+                          Case{kUint64, false, true},               // both (arrow-rs, parquet-go)
+                          Case{kInt64, std::nullopt, false},        // INT_64
+                          Case{kUint64, true, false}}) {            // the logical type wins
+        Bytes b = footer_with_int64_leaf(c.converted, c.logical_signed);
+        FileMetaData m = decode_file_metadata(b.data(), b.size());
+        ASSERT_EQ(m.schema.size(), 2u);
+        EXPECT_EQ(m.schema[1].name, "u");
+        EXPECT_EQ(m.schema[1].is_unsigned(), c.is_unsigned)
+            << "converted " << c.converted.value_or(-1) << ", logical " << (c.logical_signed ? *c.logical_signed ? "signed" : "unsigned" : "none");
+    }
+    // Only INT32 and INT64 hold integers the annotation speaks of.
+    SchemaElement e;
+    e.type = PhysicalType::byte_array;
+    e.converted_type = kUint64;
+    EXPECT_FALSE(e.is_unsigned());
 }
 
 TEST(RleHybrid, RepeatedAndBitPackedRuns) {

@@ -73,4 +73,22 @@ TEST(ParquetTable, AColumnAFileLacksReadsNullAndTheFilesThatLackedItAreCounted) 
     for (const std::string& p : {older, newer, empty}) std::filesystem::remove(p);
 }
 
+TEST(ParquetTable, AnUnsignedValueAboveInt64MaxIsItsExactDigitsAsText) {
+    // duckdb_unsigned.parquet (test/fixtures/parquet/make.mjs): UINTEGER and
+    // UBIGINT.  SQLite has no uint64: what fits is INTEGER, the rest TEXT.
+    nx::SqliteDb db(":memory:", nx::SqliteDb::Mode::create);
+    nx::ParquetTableSpec spec;
+    spec.name = "u";
+    spec.columns = {"row_id", "u32", "u64"};
+    spec.types = {"INTEGER", "INTEGER", "INTEGER"};
+    spec.files.push_back({"test/fixtures/parquet/encoding/duckdb_unsigned.parquet", {}, {}});
+    nx::create_parquet_table(db.handle(), std::move(spec));
+    EXPECT_EQ(rows_of(db, "SELECT row_id, u32, typeof(u32), u64, typeof(u64) FROM u WHERE row_id IN (1, 3, 4, 5, 6) ORDER BY row_id"),
+              (std::vector<std::string>{"1|4294967295|integer|18446744073709551615|text",
+                                        "3|2147483648|integer|9223372036854775808|text",
+                                        "4|3000000000|integer|9223372036854788153|text",
+                                        "5|2147483647|integer|9223372036854775807|integer",
+                                        "6|3|integer|4|integer"}));
+}
+
 }  // namespace
