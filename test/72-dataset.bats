@@ -40,11 +40,11 @@ last_logs() { ls -dt "$1"/_nx/logs/*/ | head -1; }
     [ "$status" -eq 0 ]
     assert_jsonl <(echo "$output")
     id=$(jget - 'r[0]["id"]' <<<"$output")
-    for t in profiles metrics engines breakdown utilization collectives findings opcodes tracks events counters; do
+    for t in profiles metrics engines breakdown utilization collectives findings opcodes executions tracks events counters; do
         [ -f "ds/$t/rank=3/$id.parquet" ] || { echo "no $t file"; false; }
     done
     # Nothing else: no temporary files, no other partition.
-    [ "$(table_files ds | wc -l)" -eq 11 ]
+    [ "$(table_files ds | wc -l)" -eq 12 ]
     # A profile without a rank goes to the null partition.
     nx-convert --dataset ds "$FIXTURES/small.json" >/dev/null
     [ "$(find ds/profiles -path '*rank=__HIVE_DEFAULT_PARTITION__/*.parquet' | wc -l)" -eq 1 ]
@@ -52,7 +52,7 @@ last_logs() { ls -dt "$1"/_nx/logs/*/ | head -1; }
     before=$(stat -c %Y%N "ds/events/rank=3/$id.parquet")
     sleep 1
     nx-convert --dataset ds --rank 3 cap/i-0000000000000000_pid_4001/3418752096_instid_0_vnc_1.json >/dev/null
-    [ "$(table_files ds | wc -l)" -eq 22 ]
+    [ "$(table_files ds | wc -l)" -eq 24 ]
     [ "$(stat -c %Y%N "ds/events/rank=3/$id.parquet")" != "$before" ]
 }
 
@@ -64,11 +64,11 @@ last_logs() { ls -dt "$1"/_nx/logs/*/ | head -1; }
     # Without a rank (the null partition), then at rank 4 (a re-plan that
     # ranks anew): every table's file moves, none stays behind.
     nx-convert --dataset ds "$f" >/dev/null
-    [ "$(find ds -type f -path '*/rank=__HIVE_DEFAULT_PARTITION__/*' -name "$id.parquet" | wc -l)" -eq 11 ]
-    [ "$(table_files ds | wc -l)" -eq 11 ]
+    [ "$(find ds -type f -path '*/rank=__HIVE_DEFAULT_PARTITION__/*' -name "$id.parquet" | wc -l)" -eq 12 ]
+    [ "$(table_files ds | wc -l)" -eq 12 ]
     nx-convert --dataset ds --rank 4 "$f" >/dev/null
-    [ "$(find ds -type f -path '*/rank=4/*' -name "$id.parquet" | wc -l)" -eq 11 ]
-    [ "$(table_files ds | wc -l)" -eq 11 ]
+    [ "$(find ds -type f -path '*/rank=4/*' -name "$id.parquet" | wc -l)" -eq 12 ]
+    [ "$(table_files ds | wc -l)" -eq 12 ]
     [ "$(nx-query --dataset ds --sql 'SELECT rank, profile FROM profiles' --format csv | tail -n +2)" = "4,$id" ]
     # Where it is, noted for its next conversion (not a look into every rank).
     [ "$(cat "ds/_nx/at/$id")" = rank=4 ]
@@ -95,7 +95,7 @@ last_logs() { ls -dt "$1"/_nx/logs/*/ | head -1; }
     kill $holder
     [ "$(find ds -name '.*' | sort | tr '\n' ' ')" = "ds/events/rank=4/.$id.parquet.tmp.$live.LiVe12 " ]
     [ "$(ls ds/_nx/writers)" = $live ]
-    [ "$(table_files ds | wc -l)" -eq 12 ]
+    [ "$(table_files ds | wc -l)" -eq 13 ]
 }
 
 @test "nx-query --dataset rank_skew sets each rank against the fastest by the profiler's total time, as nx-report --ranks does, and shows the events' span beside it" {
@@ -155,7 +155,7 @@ last_logs() { ls -dt "$1"/_nx/logs/*/ | head -1; }
     [ "$(find ds -type f 2>/dev/null | wc -l)" -eq 0 ]
     run nx-convert --dataset ds --keep-going "$bad" "$good"
     [ "$status" -eq 1 ]
-    [ "$(find ds -name '*.parquet' | wc -l)" -eq 11 ]
+    [ "$(find ds -name '*.parquet' | wc -l)" -eq 12 ]
     [ "$(table_files ds | grep -vc '\.parquet$')" -eq 0 ]
 }
 
@@ -369,7 +369,7 @@ for line in open(sys.argv[1]):
     # one converted again under another rank): each row counts its own
     # operations once.
     id=$(nx-query --dataset ds --sql "SELECT profile FROM profiles WHERE rank = 3 AND neff_hash = '777'" --format csv | tail -n 1)
-    for t in profiles metrics engines breakdown utilization collectives findings opcodes tracks events counters; do
+    for t in profiles metrics engines breakdown utilization collectives findings opcodes executions tracks events counters; do
         mkdir -p "ds/$t/rank=12"
         cp "ds/$t/rank=3/$id.parquet" "ds/$t/rank=12/"
     done
@@ -701,7 +701,7 @@ threads_while_waiting() {
         find cap -name '*.json' | sort | xargs nx-convert --threads $n --dataset t$n -q >/dev/null
         find cap -name '*.json' | sort | xargs nx-convert --threads $n --db t$n.db -q >/dev/null
     done
-    [ "$(table_files t1 | wc -l)" -eq 132 ]
+    [ "$(table_files t1 | wc -l)" -eq 144 ]
     diff -r t1 t2
     # (A profile's imported_at is the clock's.)
     for t in profile track event counter metric engine_stat; do

@@ -37,7 +37,7 @@ check_settled() {
     local ds=$1 profiles t
     profiles=$(profiles_view "$ds")
     [ -z "$(journals "$ds")" ] || { echo "pending journals: $(journals "$ds")"; return 1; }
-    for t in metrics engines breakdown utilization collectives findings opcodes tracks events counters; do
+    for t in metrics engines breakdown utilization collectives findings opcodes executions tracks events counters; do
         # Tables a profile may have no rows of still get a file.
         diff <(glob_view "$ds" | awk -v t=$t '$1 == t {print $2, $3}') <(lines "$profiles") >/dev/null ||
             { echo "table $t holds other profiles than the profiles files:"; diff <(glob_view "$ds" | awk -v t=$t '$1 == t {print $2, $3}') <(lines "$profiles"); return 1; }

@@ -29,7 +29,7 @@ const nx::ToolSpec kSpec = {
     "queries/ (--list shows them).  Tables: profile, metric, track, event, slice_layout, counter,\n"
     "run; Perfetto-style views slice, track, counter, args, flow (as trace_processor reads nx's\n"
     "trace); REGEXP uses RE2.  With --dataset, SQL over an nx dataset's Parquet tables as they lie\n"
-    "(profiles, metrics, engines, breakdown, utilization, collectives, findings, opcodes, tracks,\n"
+    "(profiles, metrics, engines, breakdown, utilization, collectives, findings, opcodes, executions, tracks,\n"
     "events, counters, each with its rank), the named queries of queries/dataset/; DuckDB runs the\n"
     "same SQL.",
     "  nx-query --db study.db engine_utilization\n"

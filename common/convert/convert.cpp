@@ -203,6 +203,11 @@ void Converter::run_import(const std::string& input, const std::function<void()>
 }
 
 void Converter::convert_ntff(const std::string& ntff, const std::string& neff, const ProfileInfo& base) {
+    if (neff.empty() && runtime_path_of_source(ntff).session >= 0)
+        throw Error("a session's NTFF holds every NEFF its process ran: export it with neuron-explorer view "
+                    "--session-dir (its folder) --output-format parquet, and give nx the directories that writes "
+                    "(<name>_session_<k>@latest: each execution is read from its ExecutionInfo)",
+                    ntff);
     if (neff.empty()) throw Error("an NTFF needs its NEFF to be read (--neff FILE)", ntff);
     check_capture_pair(ntff, neff);
     ProfileInfo b = base;

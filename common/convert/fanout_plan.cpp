@@ -135,7 +135,16 @@ CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions
         }
         std::string lower_path = path;
         for (char& c : lower_path) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (!(ends_with(lower_path, ".json") || ends_with(lower_path, ".json.gz")) || inside_explorer(path)) continue;
+        if (inside_explorer(path)) continue;
+        // A session's NTFF (profile_nc_<n>_session_<k>.ntff): every NEFF the
+        // process ran, no pair; planned with its core's rank.
+        if (ends_with(lower_path, ".ntff")) {
+            RuntimePath where = parse_runtime_path(path);
+            if (where.session >= 0)
+                if (std::optional<int> named = named_rank(path)) found.push_back({{*named, path, {}}, where});
+            continue;
+        }
+        if (!(ends_with(lower_path, ".json") || ends_with(lower_path, ".json.gz"))) continue;
         RuntimePath where = parse_runtime_path(path);
         std::optional<int> named = named_rank(path);
         if (!named) continue;
@@ -154,19 +163,24 @@ CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions
             found.push_back({{traced, path, {}}, where});
             continue;
         }
-        if (rank >= 0 || !where.neff_hash.empty()) found.push_back({{rank, path, {}}, where});
+        if (rank >= 0 || !where.neff_hash.empty() || where.session >= 0) found.push_back({{rank, path, {}}, where});
     }
     // profile_rank_<i> names their rank; the runtime layout ranks its
     // workers (instance, process, core) in order.
+    // A session's profiles are a worker's too: its core (and process,
+    // where the path says it); every session of a core has the core's rank.
+    auto ranked_by_worker = [](const Found& f) {
+        return f.entry.rank < 0 && (f.where.process_id >= 0 || f.where.session >= 0) && f.where.logical_core >= 0;
+    };
     std::map<std::tuple<std::string, int64_t, int64_t>, int> workers;
     for (const Found& f : found)
-        if (f.entry.rank < 0 && f.where.process_id >= 0 && f.where.logical_core >= 0)
+        if (ranked_by_worker(f))
             workers.emplace(std::make_tuple(f.where.instance_id, f.where.process_id, f.where.logical_core), 0);
     int next = 0;
     for (auto& [worker, rank] : workers) rank = next++;
     std::vector<PlanEntry>& plan = out.entries;
     for (Found& f : found) {
-        if (f.entry.rank < 0 && f.where.process_id >= 0 && f.where.logical_core >= 0)
+        if (ranked_by_worker(f))
             f.entry.rank = workers.at(std::make_tuple(f.where.instance_id, f.where.process_id, f.where.logical_core));
         plan.push_back(std::move(f.entry));
     }

@@ -70,6 +70,18 @@ std::vector<Table> make_tables() {
          {profile, {"opcode", ValueType::string, kRequired}, {"instructions", ValueType::int64, kRequired},
           {"time_ns", ValueType::int64, kRequired}},
          {}},
+        {"executions", "one row per execution where the profile holds many (a session), in start order: its index, "
+                       "NEFF, window, where its time went and each engine's busy time (as the study database's "
+                       "execution table)",
+         {profile, {"execution_index", ValueType::int64, kRequired}, {"neff", ValueType::string, kNullable},
+          {"start_ns", ValueType::int64, kRequired, kStats, kDelta}, {"end_ns", ValueType::int64, kRequired},
+          {"dur_ns", ValueType::int64, kRequired}, {"compute_ns", ValueType::int64, kRequired},
+          {"collective_ns", ValueType::int64, kRequired}, {"overlap_ns", ValueType::int64, kRequired},
+          {"dma_exposed_ns", ValueType::int64, kRequired}, {"idle_ns", ValueType::int64, kRequired},
+          {"tensor_busy_ns", ValueType::int64, kRequired}, {"vector_busy_ns", ValueType::int64, kRequired},
+          {"scalar_busy_ns", ValueType::int64, kRequired}, {"gpsimd_busy_ns", ValueType::int64, kRequired},
+          {"sync_busy_ns", ValueType::int64, kRequired}, {"dma_busy_ns", ValueType::int64, kRequired}},
+         {}},
         {"tracks", "the rows of the profile's events (track_id is the events' and counters' track_id)",
          {profile, {"track_id", ValueType::int32, kRequired}, {"name", ValueType::string, kRequired},
           {"engine", ValueType::string, kNullable}, {"kind", ValueType::string, kRequired},

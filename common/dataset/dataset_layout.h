@@ -31,9 +31,9 @@ struct Table {
     std::vector<size_t> sorted_by;  // the rows come in this column order (events: track, then time)
 };
 
-// profiles, metrics, engines, breakdown, utilization, collectives, findings,
-// opcodes, tracks, events, counters: in the order a profile's files are
-// written (profiles last).
+// metrics, engines, breakdown, utilization, collectives, findings, opcodes,
+// executions, tracks, events, counters, profiles: in the order a profile's
+// files are put in place (profiles last).
 const std::vector<Table>& tables();
 const Table* find_table(std::string_view name);
 // Index of `column` in `t`; throws for a name the table lacks (a bug).

@@ -190,6 +190,26 @@ void write_findings(TableWriter& t, const ProfileInfo& info, const ProfileSummar
     }
 }
 
+void write_executions(TableWriter& t, const ProfileSummary& s) {
+    static const char* kBusy[] = {"tensor_busy_ns", "vector_busy_ns", "scalar_busy_ns",
+                                  "gpsimd_busy_ns", "sync_busy_ns",   "dma_busy_ns"};
+    for (const ExecutionStat& e : s.executions) {
+        ParquetWriter& w = t.row();
+        w.set_int64(t.col("execution_index"), e.window.index);
+        t.text("neff", e.window.neff);
+        w.set_int64(t.col("start_ns"), e.window.start_ns);
+        w.set_int64(t.col("end_ns"), e.window.end_ns);
+        w.set_int64(t.col("dur_ns"), e.dur_ns());
+        w.set_int64(t.col("compute_ns"), e.compute_ns);
+        w.set_int64(t.col("collective_ns"), e.collective_ns);
+        w.set_int64(t.col("overlap_ns"), e.overlap_ns);
+        w.set_int64(t.col("dma_exposed_ns"), e.dma_exposed_ns);
+        w.set_int64(t.col("idle_ns"), e.idle_ns);
+        for (size_t k = 0; k < e.busy_ns.size(); ++k) w.set_int64(t.col(kBusy[k]), e.busy_ns[k]);
+        w.end_row();
+    }
+}
+
 void write_tracks(TableWriter& tracks, const TrackTable& table) {
     const std::vector<ProfileTrack>& ts = table.tracks();
     for (size_t k = 0; k < ts.size(); ++k) {
@@ -551,6 +571,7 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
     write_collectives(file("collectives"), summary);
     write_findings(file("findings"), info, summary);
     write_opcodes(file("opcodes"), summary);
+    write_executions(file("executions"), summary);
     write_tracks(file("tracks"), open->tracks);
     write_profile_row(file("profiles"), info, summary);
     // Every file complete and synced, then put in place together

@@ -24,7 +24,9 @@ bool is_identifier_field(std::string_view k) {
     auto ends = [&](std::string_view suffix) {
         return k.size() > suffix.size() && k.substr(k.size() - suffix.size()) == suffix;
     };
-    return ends("_idx") || ends("_id");
+    // And an UltraServer's description (its size, the instance's place in
+    // it): where the profile ran, not what it measured.
+    return ends("_idx") || ends("_id") || k.starts_with("ultraserver_");
 }
 
 void ImportContext::bad_record(const std::string& message, int64_t line) {

@@ -77,6 +77,7 @@ public:
         read_dma();
         read_active_time();
         read_collectives();
+        read_executions();
         read_counters();
         read_messages();
         carry_other_tables();
@@ -156,6 +157,7 @@ private:
             // when present, says the same in float seconds and wins).
             auto first = tab.integer(2), last = tab.integer(3);
             if (first && last && *last > *first) trace_seconds_ = static_cast<double>(*last - *first) / 1e9;
+            if (first) first_hw_ns_ = *first;
             std::string target = target_of_instance(tab.text(1));
             if (info_.target.empty() && !target.empty()) info_.target = target;
             // Every Metadata field (versions, clocks, core counts) goes with the profile.
@@ -399,6 +401,42 @@ private:
                 }
             });
         }
+    }
+
+    // ExecutionInfo: a row per execution (a session holds thousands, of many
+    // NEFFs).  Its times are relative to Metadata's first hardware timestamp
+    // where they lie before it (as the exports nx has seen write them), else
+    // on the instructions' clock.  A profile of one execution needs none.
+    void read_executions() {
+        table("ExecutionInfo", [&](const std::vector<std::string>& files) {
+            enum { kIndex, kNeff, kStart, kEnd };
+            std::optional<Table> mapped = open_mapped(
+                "ExecutionInfo", files, {"execution_index", "neff_name", "execution_start_ts", "execution_end_ts"}, true);
+            if (!mapped) return;
+            Table& tab = *mapped;
+            std::vector<ExecutionWindow> windows;
+            while (tab.next()) {
+                auto index = tab.integer(kIndex), start = tab.integer(kStart), end = tab.integer(kEnd);
+                if (!index || !start || !end) {
+                    bad_row(tab, !index ? kIndex : !start ? kStart : kEnd, "an execution without its index, start or end");
+                    continue;
+                }
+                if (*end < *start) {
+                    bad_row(tab, kEnd, "an execution that ends before it starts");
+                    continue;
+                }
+                windows.push_back({*index, std::string(tab.text(kNeff)), *start, *end});
+            }
+            if (windows.size() < 2) return;
+            int64_t offset = first_hw_ns_ > 0 && windows.front().start_ns < first_hw_ns_ ? first_hw_ns_ : 0;
+            for (ExecutionWindow& w : windows) {
+                w.start_ns += offset;
+                w.end_ns += offset;
+                out_.execution(w);
+            }
+        });
+        // Its rows stay reachable as they are too (explorer_ExecutionInfo).
+        done_.erase("ExecutionInfo");
     }
 
     // Time series: one counter track per series (and per physical core).
@@ -661,6 +699,7 @@ private:
     std::string version_;
     std::string metadata_json_;
     double trace_seconds_ = 0;  // Metadata's last - first hardware timestamp
+    int64_t first_hw_ns_ = 0;   // Metadata's first hardware timestamp
     std::map<std::string, std::string> carried_;
     std::set<std::string> done_;
     ExecSpans exec_spans_;

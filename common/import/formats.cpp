@@ -87,6 +87,9 @@ const std::vector<FormatDef> kFormats = {
      FormatKind::stream, 40, sniff_neuron_json, import_neuron_json, nullptr, {}},
     {"summary-json", "`view --output-format summary-json`: metrics keyed by graph id", FormatKind::stream, 50,
      sniff_summary_json, import_summary_json, nullptr, {}},
+    {"summary-text", "`neuron-profile view --output-format summary-text`: a graph id line, then `key value` lines "
+                     "(a terminal log around it is skipped)",
+     FormatKind::stream, 45, sniff_summary_text, import_summary_text, nullptr, {}},
     {"system-json", "Neuron Explorer system_profile.json (trace_events: runtime API calls)", FormatKind::stream, 30,
      sniff_system_json, import_system_json, nullptr, {}},
     {"chrome-json", "Chrome trace-event JSON ({\"traceEvents\": [...]} or a bare array)", FormatKind::stream, 20,

@@ -95,6 +95,9 @@ std::string_view sniff_format(std::string_view prefix, std::string_view path);
 // The importers (one file each).
 void import_neuron_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
 void import_summary_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
+void import_summary_text(InputSource& in, ImportHandler& out, ImportContext& ctx);
+// summary-text is text: its sniffer lives with its importer.
+Sniff sniff_summary_text(const SniffInput& in);
 void import_system_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
 void import_chrome_json(InputSource& in, ImportHandler& out, ImportContext& ctx);
 void import_nx_jsonl(InputSource& in, ImportHandler& out, ImportContext& ctx);

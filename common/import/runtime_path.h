@@ -6,6 +6,10 @@
 // (neuron-explorer-parquet.md, "Capture directory layout"); that deeper
 // form only for a file in the runtime's names.  The same names
 // with .json or .json.gz (neuron-profile's JSON of that NTFF) say the same.
+// The runtime's session mode writes one NTFF per logical core and session
+// instead, of every NEFF the process ran: <instance>_pid_<pid>/profile_nc_<n>_session_<k>.ntff
+// (neuron-explorer-parquet.md section 13), and Explorer names its export of
+// one "<display>_..._session_<k>@latest": core n and session k.
 // Fields the path does not give are empty.
 // A NEFF's hash is numeric or a UUID (neuron-explorer-parquet.md: "same
 // numeric hash / UUID"); both the runtime's names and capture pairing
@@ -22,11 +26,14 @@ struct RuntimePath {
     std::string instance_id;   // "i-0abc..." (the folder's part before _pid_)
     int64_t process_id = -1;
     std::string neff_hash;
-    int64_t logical_core = -1;  // vnc
+    int64_t logical_core = -1;  // vnc, or a session's nc
+    int64_t session = -1;       // the runtime's session mode: session k
     // The folder between the process folder and the file (a timestamp);
     // empty when the file lies in the process folder.
     std::string run_folder;
-    bool any() const { return !instance_id.empty() || process_id >= 0 || !neff_hash.empty() || logical_core >= 0; }
+    bool any() const {
+        return !instance_id.empty() || process_id >= 0 || !neff_hash.empty() || logical_core >= 0 || session >= 0;
+    }
 };
 
 RuntimePath parse_runtime_path(std::string_view path);

@@ -17,10 +17,8 @@
 #include "common/import/importer.h"
 #include "common/import/log_prefix.h"
 #include "common/import/record_reader.h"
-#include "common/import/summary_fields.h"
+#include "common/import/summary_profile.h"
 #include "common/io/error.h"
-#include "common/profile/profile_record.h"
-#include "common/target/targets.h"
 #include "common/records/jsonl.h"
 
 namespace nx {
@@ -87,22 +85,7 @@ private:
     };
 
     void add_profile(const Node& n) {
-        ProfileInfo info = ctx_.profile_info("summary-json", n.graph);
-        if (info.backend.empty()) info.backend = "neuron";
-        info.source_percents = PercentScale::fraction;
-        if (auto it = n.doc.FindMember("instance_type"); info.target.empty() && it != n.doc.MemberEnd() && it->value.IsString())
-            info.target = target_of_instance(it->value.GetString());
-        // Its identifying fields go with the profile, as neuron-profile
-        // JSON's summary's do.
-        if (std::string ids = summary_fields_json(n.doc); !ids.empty()) merge_carried(info, {{"summary_fields", ids}});
-        out_.begin_profile(info);
-        for (auto& m : n.doc.GetObject()) {
-            std::string_view k(m.name.GetString(), m.name.GetStringLength());
-            if (!m.value.IsNumber() || is_identifier_field(k)) continue;
-            double v = m.value.GetDouble();
-            if (std::isfinite(v)) out_.source_metric(k, v);
-        }
-        out_.end_profile();
+        import_summary_profile(out_, ctx_, "summary-json", n.graph, n.doc);
         ++profiles_;
     }
 

@@ -4,6 +4,7 @@
 // its events are all seen.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -161,6 +162,47 @@ struct Iteration {
     int64_t dur_ns = 0;
 };
 
+// One execution of a NEFF in a profile that holds many (the runtime's
+// session mode: Explorer's ExecutionInfo has a row each): its window.
+struct ExecutionWindow {
+    int64_t index = 0;
+    std::string neff;
+    int64_t start_ns = 0, end_ns = 0;
+};
+
+// What one execution did (time_breakdown.h over its window): the same
+// split as the profile's breakdown, and each engine row's busy time.
+struct ExecutionStat {
+    ExecutionWindow window;
+    int64_t compute_ns = 0, collective_ns = 0, overlap_ns = 0, dma_exposed_ns = 0, idle_ns = 0;
+    // Busy time (union) of tensor, vector, scalar, gpsimd, sync, dma, in
+    // that order (kExecutionEngines).
+    std::array<int64_t, 6> busy_ns{};
+    int64_t dur_ns() const { return window.end_ns - window.start_ns; }
+};
+inline constexpr Engine kExecutionEngines[6] = {Engine::tensor, Engine::vector, Engine::scalar,
+                                                Engine::gpsimd, Engine::sync,   Engine::dma};
+
+// The executions in few words (executions.h), what the profile record
+// carries: their number, each NEFF's spread of durations, and the slow
+// ones with what grew in them against their NEFF's median execution.
+struct NeffSpread {
+    std::string neff;
+    int64_t executions = 0;
+    int64_t min_ns = 0, median_ns = 0, p90_ns = 0, max_ns = 0;
+};
+struct SlowExecution {
+    int64_t index = 0;
+    std::string neff;
+    int64_t start_ns = 0, dur_ns = 0, median_ns = 0;
+    std::string what_changed;  // "compute +13.0 us (TensorE +12.1 us)"
+};
+struct ExecutionDigest {
+    int64_t count = 0;
+    std::vector<NeffSpread> neffs;     // most executions first
+    std::vector<SlowExecution> slow;   // slowest against its median first
+};
+
 // Where a device profile's time went (time_breakdown.h), over its span.
 // compute + collective - overlap + dma_exposed + idle = span.
 struct TimeBreakdown {
@@ -210,6 +252,11 @@ struct ProfileSummary {
     // ProfileMetrics::kMaxIterations): nx-report --ranks counts its
     // straggler over them.
     std::vector<Iteration> iterations;
+    // Its executions, where the source lists them (sessions): every one
+    // (for the study database's and the dataset's tables; not in the
+    // profile record), and the digest the record carries.
+    std::vector<ExecutionStat> executions;
+    std::optional<ExecutionDigest> execution_digest;
 
     // The steps its iterations mark, the first and the last (-1 when it marks
     // none): a PyTorch profiler schedule that repeats leaves one trace per

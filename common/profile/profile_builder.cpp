@@ -83,6 +83,11 @@ bool ProfileBuilder::wants_source_rows(std::string_view table) const {
     return false;
 }
 
+void ProfileBuilder::execution(const ExecutionWindow& w) {
+    if (!metrics_) throw Error("internal: an execution outside a profile");
+    metrics_->add_execution(w);
+}
+
 void ProfileBuilder::update_info(const ProfileInfo& info) { info_ = info; }
 
 void ProfileBuilder::end_profile() {

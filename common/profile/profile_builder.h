@@ -29,6 +29,7 @@ public:
     // Checks that both ends are slices already sent (throws Error if not)
     // and fills Flow::from_slice/to_slice before the sinks see it.
     void flow(const Flow& f) override;
+    void execution(const ExecutionWindow& w) override;
     void update_info(const ProfileInfo& info) override;
     void end_profile() override;
     void abort_profile() override;

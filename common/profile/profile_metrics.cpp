@@ -10,6 +10,7 @@
 
 #include "common/profile/availability.h"
 #include "common/profile/core_peaks.h"
+#include "common/profile/executions.h"
 #include "common/profile/metric_defs.h"
 
 namespace nx {
@@ -657,7 +658,8 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     }
     // Where the time went, for device profiles (engine rows or collectives).
     if (!out.engines.empty() || collectives_.any()) {
-        out.breakdown = break_down_time(busy_, collectives_.intervals(), out.start_ns, out.end_ns, kTimelineBuckets);
+        std::vector<ExecutionStat>* each = executions_.empty() ? nullptr : &executions_;
+        out.breakdown = break_down_time(busy_, collectives_.intervals(), out.start_ns, out.end_ns, kTimelineBuckets, each);
         out.collectives = collectives_.take_ops();
         if (collectives_.dropped() > 0)
             out.notes.push_back("collective operations: the first " + std::to_string(out.collectives.size()) +
@@ -677,7 +679,28 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
                      [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
     out.iterations = std::move(iterations_);
     iterations_.clear();
+    if (executions_dropped_ > 0)
+        out.notes.push_back("executions: the first " + std::to_string(executions_.size()) + " are listed, " +
+                            std::to_string(executions_dropped_) + " more are not");
+    if (!executions_.empty()) {
+        out.execution_digest = digest_executions(executions_);
+        out.executions = std::move(executions_);
+        executions_.clear();
+    }
     return out;
+}
+
+void ProfileMetrics::add_execution(const ExecutionWindow& w) {
+    if (executions_.size() >= kMaxExecutions) {
+        ++executions_dropped_;
+        return;
+    }
+    ExecutionStat x;
+    x.window = w;
+    executions_.push_back(std::move(x));
+    // Each execution is an iteration: nx-report --ranks counts a session's
+    // straggler execution by execution, as a PyTorch trace's step by step.
+    if (iterations_.size() < kMaxIterations) iterations_.push_back({w.index, w.start_ns, w.end_ns - w.start_ns});
 }
 
 }  // namespace nx

@@ -47,6 +47,10 @@ public:
     // A metric the source reported (e.g. the neuron-profile summary).  Later
     // values for the same name replace earlier ones.
     void add_source_metric(std::string_view name, double value);
+    // One execution of a profile of many (a session): its window.  Each is
+    // also an iteration (step = its index).
+    void add_execution(const ExecutionWindow& w);
+    static constexpr size_t kMaxExecutions = 1000000;
     // Source tables the rules read (Explorer's Throttle, TensorInfo).
     void add_source_rows(const SourceRows& rows) { rule_inputs_.add_source_rows(rows); }
     // Computes everything.  `info` supplies the target and dtype for MFU, MBU
@@ -112,6 +116,8 @@ private:
     bool tensors_untracked_ = false;
 
     std::map<std::string, double, std::less<>> source_;
+    std::vector<ExecutionStat> executions_;
+    int64_t executions_dropped_ = 0;
 
     // Per-track slices and busy time while the profile has no engine event
     // (then reports show engines and this is dropped); at most kMaxTracks

@@ -15,7 +15,7 @@ const std::set<std::string, std::less<>> kOwnFields = {
     "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
     "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
     "metric_disagreements", "tracks", "dma_queue_types", "unavailable_metrics", "peak_basis", "core", "breakdown",
-    "collective_ops", "iterations"};
+    "collective_ops", "iterations", "executions"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
 
@@ -277,6 +277,53 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         }
         w.EndArray();
     }
+    if (const std::optional<ExecutionDigest>& d = summary.execution_digest) {
+        // The digest (executions.h), not every execution: a session holds
+        // thousands, which the database's and the dataset's tables keep.
+        key(w, "executions");
+        w.StartObject();
+        key(w, "count");
+        w.Int64(d->count);
+        key(w, "neffs");
+        w.StartArray();
+        for (const NeffSpread& n : d->neffs) {
+            w.StartObject();
+            key(w, "neff");
+            str(w, n.neff);
+            key(w, "executions");
+            w.Int64(n.executions);
+            key(w, "min_ns");
+            w.Int64(n.min_ns);
+            key(w, "median_ns");
+            w.Int64(n.median_ns);
+            key(w, "p90_ns");
+            w.Int64(n.p90_ns);
+            key(w, "max_ns");
+            w.Int64(n.max_ns);
+            w.EndObject();
+        }
+        w.EndArray();
+        key(w, "slow");
+        w.StartArray();
+        for (const SlowExecution& x : d->slow) {
+            w.StartObject();
+            key(w, "index");
+            w.Int64(x.index);
+            key(w, "neff");
+            str(w, x.neff);
+            key(w, "start_ns");
+            w.Int64(x.start_ns);
+            key(w, "dur_ns");
+            w.Int64(x.dur_ns);
+            key(w, "median_ns");
+            w.Int64(x.median_ns);
+            key(w, "what_changed");
+            str(w, x.what_changed);
+            w.EndObject();
+        }
+        w.EndArray();
+        w.EndObject();
+    }
     if (!summary.disagreements.empty()) {
         key(w, "metric_disagreements");
         w.StartArray();
@@ -431,6 +478,24 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
             if (it.IsObject())
                 summary.iterations.push_back({get_int(it, "step").value_or(0), get_int(it, "start_ns").value_or(0),
                                               get_int(it, "dur_ns").value_or(0)});
+    if (const rapidjson::Value* ex = find_member(rec, "executions"); ex && ex->IsObject()) {
+        ExecutionDigest d;
+        d.count = get_int(*ex, "count").value_or(0);
+        if (const rapidjson::Value* ns = find_member(*ex, "neffs"); ns && ns->IsArray())
+            for (auto& n : ns->GetArray())
+                if (n.IsObject())
+                    d.neffs.push_back({std::string(get_string(n, "neff").value_or("")), get_int(n, "executions").value_or(0),
+                                       get_int(n, "min_ns").value_or(0), get_int(n, "median_ns").value_or(0),
+                                       get_int(n, "p90_ns").value_or(0), get_int(n, "max_ns").value_or(0)});
+        if (const rapidjson::Value* sl = find_member(*ex, "slow"); sl && sl->IsArray())
+            for (auto& x : sl->GetArray())
+                if (x.IsObject())
+                    d.slow.push_back({get_int(x, "index").value_or(0), std::string(get_string(x, "neff").value_or("")),
+                                      get_int(x, "start_ns").value_or(0), get_int(x, "dur_ns").value_or(0),
+                                      get_int(x, "median_ns").value_or(0),
+                                      std::string(get_string(x, "what_changed").value_or(""))});
+        summary.execution_digest = std::move(d);
+    }
     if (const rapidjson::Value* ds = find_member(rec, "metric_disagreements"); ds && ds->IsArray()) {
         for (auto& d : ds->GetArray()) {
             auto name = get_string(d, "metric");

@@ -74,6 +74,8 @@ public:
     virtual bool wants_source_rows(std::string_view table) const { (void)table; return true; }
     // A flow between two events already sent (only some formats have them).
     virtual void flow(const Flow& f) { (void)f; }
+    // One execution of a profile that holds many (a session), in any order.
+    virtual void execution(const ExecutionWindow& w) { (void)w; }
     // Updates header fields learnt late (e.g. a profile record after its events).
     virtual void update_info(const ProfileInfo& info) = 0;
     virtual void end_profile() = 0;

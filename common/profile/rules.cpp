@@ -1,6 +1,7 @@
 #include "common/profile/rules.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 
 #include <rapidjson/document.h>
 
+#include "common/profile/executions.h"
 #include "common/profile/profile_record.h"
 
 namespace nx {
@@ -371,6 +373,33 @@ void evaluate_rule(const Rule& r, const ProfileSummary& summary, std::string_vie
 
 }  // namespace
 
+// A session's slowest execution against its NEFF's median (executions.h),
+// with what grew in it; the others slow are counted.
+Finding slow_execution(const ProfileSummary& summary) {
+    const ExecutionDigest& d = *summary.execution_digest;
+    const SlowExecution& x = d.slow.front();
+    double ratio = static_cast<double>(x.dur_ns) / static_cast<double>(x.median_ns);
+    Finding f;
+    f.rule = "slow_execution";
+    f.severity = Severity::warn;
+    f.metric = "execution duration / its NEFF's median";
+    f.value = ratio;
+    f.threshold = kSlowExecutionRatio;
+    char r[32];
+    std::snprintf(r, sizeof r, "%.2fx", ratio);
+    f.message = "execution " + std::to_string(x.index) + " (" + x.neff + ") took " + duration_text(x.dur_ns) +
+                ", " + r + " the median of its NEFF's executions (" + duration_text(x.median_ns) +
+                "): " + x.what_changed;
+    if (d.slow.size() > 1) f.message += "; " + std::to_string(d.slow.size() - 1) + " more executions are slow";
+    f.action = "compare it with a median execution of its NEFF (the execution table or dataset table): what grew is "
+               "where it lost time; a collective or a host stall there points outside the kernel";
+    f.excess = ratio / kSlowExecutionRatio - 1;
+    f.region = "execution " + std::to_string(x.index);
+    f.start_ns = x.start_ns;
+    f.end_ns = x.start_ns + x.dur_ns;
+    return f;
+}
+
 std::vector<Finding> evaluate_rules(const ProfileSummary& summary, std::vector<std::string>* missing,
                                     const RuleThresholds* thresholds) {
     std::vector<Finding> out;
@@ -389,6 +418,7 @@ std::vector<Finding> evaluate_rules(const ProfileSummary& summary, std::vector<s
         }
         if (!any && missing) missing->push_back(std::string(r.id) + " (needs " + std::string(r.when.metric) + ")");
     }
+    if (summary.execution_digest && !summary.execution_digest->slow.empty()) out.push_back(slow_execution(summary));
     rank_findings(out);
     return out;
 }
@@ -514,7 +544,11 @@ constexpr WarningAction kWarningActions[] = {
 // mark: a data_quality finding, not only the profiler's words (real Warning
 // row: "Notification from block DMA of type DMA were dropped. This can cause
 // corresponding data to be incorrect.").
-constexpr std::string_view kLostData[] = {"were dropped"};
+// Phrases of a profiler warning that says the capture lost data (the
+// runtime drops notifications when its buffers fill: a session's trace
+// then stops short of its last executions).  Matched in lowercase.
+constexpr std::string_view kLostData[] = {"were dropped", "dropped notification", "notifications dropped",
+                                          "dropped "};
 constexpr std::string_view kDefaultWarningAction = "read the profiler's message: figures it names may be incomplete";
 
 // The message of one warning object: "message", else its first string field.
@@ -559,8 +593,11 @@ std::vector<Finding> source_findings(const ProfileInfo& info) {
                     break;
                 }
             f.excess = 0;
+            std::string lower;
+            for (char c : message) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             bool lost = std::any_of(std::begin(kLostData), std::end(kLostData),
-                                    [&](std::string_view p) { return message.find(p) != std::string::npos; });
+                                    [&](std::string_view p) { return lower.find(p) != std::string::npos; }) &&
+                        (lower.find("notification") != std::string::npos || lower.find("were dropped") != std::string::npos);
             if (lost && !error) {
                 f.rule = "data_quality";
                 f.metric = "dropped_notifications";

@@ -58,6 +58,7 @@ namespace {
 struct Stream {
     std::unique_ptr<IntervalUnion::Reader> reader;
     int kind;  // 0 compute, 1 collective, 2 DMA
+    int slot;  // its place in kExecutionEngines (TensorE's rows share one), or -1
     Interval cur{};
     bool more = false;
     bool inside = false;  // the sweep is within cur
@@ -72,20 +73,37 @@ struct Stream {
 // so each stretch adds to the figure of its set and, cut at bucket edges, to
 // the buckets.  Memory: one reader per row, whatever the events.
 TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int64_t start_ns, int64_t end_ns,
-                              int buckets) {
+                              int buckets, std::vector<ExecutionStat>* executions) {
     TimeBreakdown out;
     out.span_ns = std::max<int64_t>(end_ns - start_ns, 0);
     std::vector<Stream> streams;
-    auto add = [&](IntervalUnion& u, int kind) {
-        streams.push_back({std::make_unique<IntervalUnion::Reader>(u), kind});
+    auto slot_of = [](Engine e) {
+        if (e == Engine::tensor_matrix) e = Engine::tensor;
+        for (size_t k = 0; k < std::size(kExecutionEngines); ++k)
+            if (kExecutionEngines[k] == e) return static_cast<int>(k);
+        return -1;
+    };
+    auto add = [&](IntervalUnion& u, int kind, int slot) {
+        streams.push_back({std::make_unique<IntervalUnion::Reader>(u), kind, slot});
         streams.back().advance();
     };
     for (Engine e : EngineBusy::kRows) {
         if (e == Engine::dma || !busy.present(e) || busy.row(e) != e) continue;
-        add(busy.busy(e), 0);
+        add(busy.busy(e), 0, slot_of(e));
     }
-    add(collectives, 1);
-    if (busy.present(Engine::dma)) add(busy.busy(Engine::dma), 2);
+    add(collectives, 1, -1);
+    if (busy.present(Engine::dma)) add(busy.busy(Engine::dma), 2, slot_of(Engine::dma));
+    // Executions: each stretch adds to those whose window it overlaps
+    // (sorted by start; `first` the earliest not ended yet).
+    std::vector<std::array<int64_t, 8>> window_sets;
+    if (executions) {
+        std::stable_sort(executions->begin(), executions->end(), [](const ExecutionStat& a, const ExecutionStat& b) {
+            return a.window.start_ns < b.window.start_ns;
+        });
+        window_sets.assign(executions->size(), {});
+    }
+    size_t first = 0;
+    int64_t in_slot[std::size(kExecutionEngines)] = {};
 
     const bool bucketed = out.span_ns > 0;
     TimeBuckets tb(start_ns, end_ns, std::max(buckets, 1));
@@ -102,6 +120,17 @@ TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int6
         if (pos != INT64_MIN && next > pos) {
             int set = (in_kind[0] > 0 ? 1 : 0) | (in_kind[1] > 0 ? 2 : 0) | (in_kind[2] > 0 ? 4 : 0);
             by_set[set] += next - pos;
+            if (executions && set != 0) {
+                while (first < executions->size() && (*executions)[first].window.end_ns <= pos) ++first;
+                for (size_t w = first; w < executions->size() && (*executions)[w].window.start_ns < next; ++w) {
+                    ExecutionStat& x = (*executions)[w];
+                    int64_t lo = std::max(pos, x.window.start_ns), hi = std::min(next, x.window.end_ns);
+                    if (hi <= lo) continue;
+                    window_sets[w][static_cast<size_t>(set)] += hi - lo;
+                    for (size_t k = 0; k < std::size(kExecutionEngines); ++k)
+                        if (in_slot[k] > 0) x.busy_ns[k] += hi - lo;
+                }
+            }
             if (bucketed && (set & 3)) {
                 // Cut the stretch at bucket edges.
                 for (int64_t lo = std::max(pos, start_ns), hi; lo < std::min(next, end_ns); lo = hi) {
@@ -117,10 +146,12 @@ TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int6
             while (s.more && s.next_boundary() == pos) {
                 if (s.inside) {
                     --in_kind[s.kind];
+                    if (s.slot >= 0) --in_slot[s.slot];
                     s.inside = false;
                     s.advance();
                 } else {
                     ++in_kind[s.kind];
+                    if (s.slot >= 0) ++in_slot[s.slot];
                     s.inside = true;
                 }
             }
@@ -133,6 +164,17 @@ TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int6
     int64_t all = 0;
     for (int k = 1; k < 8; ++k) all += by_set[k];
     out.idle_ns = std::max<int64_t>(out.span_ns - all, 0);
+    for (size_t w = 0; w < window_sets.size(); ++w) {
+        const std::array<int64_t, 8>& b = window_sets[w];
+        ExecutionStat& x = (*executions)[w];
+        x.compute_ns = b[1] + b[3] + b[5] + b[7];
+        x.collective_ns = b[2] + b[3] + b[6] + b[7];
+        x.overlap_ns = b[3] + b[7];
+        x.dma_exposed_ns = b[4];
+        int64_t in_window = 0;
+        for (int k = 1; k < 8; ++k) in_window += b[static_cast<size_t>(k)];
+        x.idle_ns = std::max<int64_t>(x.dur_ns() - in_window, 0);
+    }
     if (bucketed) {
         for (int64_t b = 0; b < tb.count(); ++b) {
             double width = static_cast<double>(tb.edge(b + 1) - tb.edge(b));

@@ -50,7 +50,10 @@ private:
 
 // The breakdown over [start_ns, end_ns) with `buckets` timeline buckets.
 // Compute is the union of every compute row of `busy`; DMA its dma row.
+// With `executions` (their windows set), the same split and each engine
+// row's busy time within each execution's window, in the same sweep; they
+// come back sorted by start.
 TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int64_t start_ns, int64_t end_ns,
-                              int buckets);
+                              int buckets, std::vector<ExecutionStat>* executions = nullptr);
 
 }  // namespace nx

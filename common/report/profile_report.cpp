@@ -185,6 +185,32 @@ void add_layers(Document& doc, const ProfileInfo& i, const ReportOptions& o) {
     doc.table(t);
 }
 
+// A session's executions (executions.h): each NEFF's spread, then the slow
+// ones with what grew in them.
+void add_executions(Document& doc, const ProfileSummary& s) {
+    if (!s.execution_digest) return;
+    const ExecutionDigest& d = *s.execution_digest;
+    doc.heading("Executions (" + format_count(static_cast<double>(d.count)) + " of " +
+                    format_count(static_cast<double>(d.neffs.size())) + " NEFF" + (d.neffs.size() == 1 ? "" : "s") + ")",
+                2);
+    TableBlock t;
+    t.columns = {"NEFF", "executions", "min", "median", "p90", "max"};
+    t.numeric = {false, true, true, true, true, true};
+    for (const NeffSpread& n : d.neffs)
+        t.rows.push_back({n.neff, format_count(static_cast<double>(n.executions)), format_ns(static_cast<double>(n.min_ns)),
+                          format_ns(static_cast<double>(n.median_ns)), format_ns(static_cast<double>(n.p90_ns)),
+                          format_ns(static_cast<double>(n.max_ns))});
+    doc.table(t);
+    if (d.slow.empty()) return;
+    TableBlock slow;
+    slow.columns = {"slow execution", "NEFF", "time", "vs its NEFF's median", "what grew"};
+    slow.numeric = {true, false, true, true, false};
+    for (const SlowExecution& x : d.slow)
+        slow.rows.push_back({std::to_string(x.index), x.neff, format_ns(static_cast<double>(x.dur_ns)),
+                             format_ratio(static_cast<double>(x.dur_ns) / static_cast<double>(x.median_ns)), x.what_changed});
+    doc.table(slow);
+}
+
 void add_notes(Document& doc, const ProfileSummary& s, const std::vector<std::string>& missing, const ReportOptions& o) {
     std::vector<std::string> notes = s.notes;
     if (o.all)
@@ -383,6 +409,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         dma.push_back({"not hidden by compute", of_the_time(s, "dma_wait_percent")});
         doc.facts(dma);
     }
+    add_executions(doc, s);
     add_layers(doc, i, o);
     add_device_profiles(doc, i, s.start_ns);
     add_breakdowns(doc, p);

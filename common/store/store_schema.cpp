@@ -177,6 +177,32 @@ CREATE TABLE IF NOT EXISTS engine_stat(
     PRIMARY KEY(profile_id, ord)
 ) WITHOUT ROWID;
 
+-- A profile's executions, where it holds many (a session: Explorer's
+-- ExecutionInfo): one row each, in start order, with where its time went
+-- (time_breakdown.h: compute, collectives, their overlap, DMA nothing hides,
+-- idle) and each engine's busy time (the union of its intervals) within it.
+CREATE TABLE IF NOT EXISTS execution(
+    profile_id      INTEGER NOT NULL,
+    ord             INTEGER NOT NULL,  -- start order, from 0
+    execution_index INTEGER NOT NULL,  -- the source's own index
+    neff            TEXT,
+    start_ns        INTEGER NOT NULL,
+    end_ns          INTEGER NOT NULL,
+    dur_ns          INTEGER NOT NULL,
+    compute_ns      INTEGER NOT NULL,
+    collective_ns   INTEGER NOT NULL,
+    overlap_ns      INTEGER NOT NULL,
+    dma_exposed_ns  INTEGER NOT NULL,
+    idle_ns         INTEGER NOT NULL,
+    tensor_busy_ns  INTEGER NOT NULL,
+    vector_busy_ns  INTEGER NOT NULL,
+    scalar_busy_ns  INTEGER NOT NULL,
+    gpsimd_busy_ns  INTEGER NOT NULL,
+    sync_busy_ns    INTEGER NOT NULL,
+    dma_busy_ns     INTEGER NOT NULL,
+    PRIMARY KEY(profile_id, ord)
+) WITHOUT ROWID;
+
 -- Run history (nx-run records appended by studies and cron jobs).
 CREATE TABLE IF NOT EXISTS run(
     id                 INTEGER PRIMARY KEY,
@@ -319,6 +345,7 @@ const std::vector<IdColumns> kIdColumns = {
     {"source_ref", {"id", "profile_id"}},
     {"source_file", {"ref_id"}},
     {"engine_stat", {"profile_id"}},
+    {"execution", {"profile_id"}},
 };
 
 std::string kept_args_view() {

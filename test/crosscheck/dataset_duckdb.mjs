@@ -32,7 +32,7 @@ const duckdb = await imp('@duckdb/node-api');
 const pw = await imp('parquet-wasm/node');
 const A = await imp('apache-arrow');
 
-const TABLES = ['profiles', 'metrics', 'engines', 'breakdown', 'utilization', 'collectives', 'findings', 'opcodes',
+const TABLES = ['profiles', 'metrics', 'engines', 'breakdown', 'utilization', 'collectives', 'findings', 'opcodes', 'executions',
                 'tracks', 'events', 'counters'];
 const con = await (await duckdb.DuckDBInstance.create(':memory:', { threads: '1' })).connect();
 // As nx(7) gives it: one view per table, the rank partition from the path.

@@ -20,7 +20,7 @@ if (!dataset) {
 const NPM_DIR = path.resolve(process.env.NX_NPM_DIR || '/work/npm-fixtures');
 const req = createRequire(path.join(NPM_DIR, 'package.json'));
 const duckdb = await import(pathToFileURL(req.resolve('@duckdb/node-api')).href);
-const TABLES = ['profiles', 'metrics', 'engines', 'breakdown', 'utilization', 'collectives', 'findings', 'opcodes',
+const TABLES = ['profiles', 'metrics', 'engines', 'breakdown', 'utilization', 'collectives', 'findings', 'opcodes', 'executions',
                 'tracks', 'events', 'counters'];
 const con = await (await duckdb.DuckDBInstance.create(':memory:', { threads: '1' })).connect();
 const lines = [];
