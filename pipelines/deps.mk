@@ -5,7 +5,7 @@
 # fan-out tests (deps).  Listed once here.
 BUILD_PACKAGES := g++ make libboost-program-options-dev rapidjson-dev libsqlite3-dev \
     libre2-dev zlib1g-dev libopenblas-dev libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev
-TEST_PACKAGES  := libgtest-dev bats python3 sqlite3 protobuf-compiler chromium time slurm-wlm munge strace
+TEST_PACKAGES  := libgtest-dev bats parallel python3 sqlite3 protobuf-compiler chromium time slurm-wlm munge strace
 
 .PHONY: deps deps-build
 

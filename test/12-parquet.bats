@@ -58,7 +58,7 @@ importable_parent() {
     test-parquet_dump "$PQ/encoding/duckdb_unsigned.parquet" >rows.jsonl
     grep -q '"row_id":4,.*"u64":9223372036854788153}' rows.jsonl
     grep -q '"row_id":1,"u8":255,"u16":65535,"u32":4294967295,"u64":18446744073709551615}' rows.jsonl
-    ! grep -q ':-' rows.jsonl
+    refute grep -q ':-' rows.jsonl
     # The all-null pages really have no body (make.mjs recorded each page).
     [ "$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(sum(p["body_bytes"] == 0 for c in m["pages"].values() for p in c))' \
         "$PQ/encoding/handmade_v2_empty_body.parquet.meta.json")" -eq 6 ]
@@ -405,7 +405,7 @@ EOF2
     # The instruction's own args, read from the file: the exact digits.
     nx-query --db s.db --format csv --sql "SELECT source_args(src_tbl, src_row) FROM event WHERE src_tbl IS NOT NULL" >args.csv
     grep -q "\"\"id\"\":$big," args.csv
-    ! grep -q '""id"":-' args.csv
+    refute grep -q '""id"":-' args.csv
     # A carried table's column: INTEGER where it fits, its exact digits as TEXT above INT64_MAX.
     nx-query --db s.db --format csv --sql "SELECT in_id, typeof(in_id), out_id, typeof(out_id) FROM explorer_Flow ORDER BY rowid" >flow.csv
     cat flow.csv

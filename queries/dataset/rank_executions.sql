@@ -4,7 +4,7 @@
 SELECT x.rank, x.profile, x.neff, COUNT(*) AS executions, MIN(x.dur_ns) AS min_ns,
        ROUND(AVG(x.dur_ns), 1) AS mean_ns, MAX(x.dur_ns) AS max_ns,
        (SELECT y.execution_index FROM executions y
-         WHERE y.profile = x.profile AND y.rank IS x.rank AND y.neff IS x.neff
+         WHERE y.profile = x.profile AND y.rank IS NOT DISTINCT FROM x.rank AND y.neff IS NOT DISTINCT FROM x.neff
          ORDER BY y.dur_ns DESC, y.execution_index LIMIT 1) AS slowest
 FROM executions x
 GROUP BY x.rank, x.profile, x.neff

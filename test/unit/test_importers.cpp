@@ -1337,7 +1337,7 @@ TEST(SniffFormat, RefusedFormatsAreRecognisedToSayWhatToGiveInstead) {
     ASSERT_NE(table, nullptr);
     EXPECT_EQ(table->kind, nx::FormatKind::refused);
     EXPECT_EQ(nx::sniff_format(std::string("\x0A\x05\x00\x01\x02", 5), "x.bin"), "perfetto-trace");
-    EXPECT_EQ(nx::input_format_names(), "neuron-json, summary-json, system-json, chrome-json, nx-jsonl, explorer-parquet, ntff");
+    EXPECT_EQ(nx::input_format_names(), "neuron-json, summary-json, summary-text, system-json, chrome-json, nx-jsonl, explorer-parquet, ntff");
 }
 
 TEST(SniffFormat, UnknownInputGivesNothing) {
