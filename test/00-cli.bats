@@ -56,9 +56,9 @@ TOOLS="nx-run nx-capture nx-convert nx-query nx-report"
     [[ "$output" == *"sim	trn2	in-process trace	"* ]]
     [[ "$output" == *"cpu	cpu	"* ]]
     [[ "$output" == *"neuron	trn2	neuron-profile	"* ]]
-    run --separate-stderr nx-query --list tables
+    run --separate-stderr nx-query --list views
     [ "$status" -eq 2 ]
-    [[ "$stderr" == *"--list takes one of: queries (got 'tables')"* ]]
+    [[ "$stderr" == *"--list takes one of: queries, tables (got 'views')"* ]]
     run --separate-stderr nx-convert --list formats --list-formats
     [ "$status" -eq 2 ]
     [[ "$stderr" == *"one --list at a time"* ]]

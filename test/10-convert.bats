@@ -45,7 +45,7 @@ load test_helper
 JSON
     nx-convert p.json >out.jsonl
     # [0,150) + [300,400) = 250 ns of 400 ns.
-    [ "$(jget out.jsonl 'r[0]["engines"][0]["active_ns"]')" = 250 ]
+    [ "$(jget out.jsonl 'r[0]["engines"][0]["busy_ns"]')" = 250 ]
     [ "$(jget out.jsonl 'r[0]["engines"][0]["busy_sum_ns"]')" = 300 ]
     [ "$(jget out.jsonl 'r[0]["metrics"]["tensor_engine_active_time_percent"]')" = 62.5 ]
 }

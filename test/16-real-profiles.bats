@@ -27,7 +27,7 @@ profiler_percent() {
     # DMA: the profiler's summary dma_active_time (576 ns, the six packets);
     # the transfer they make up (696 ns, "aggregated") is neither counted nor
     # a disagreement.
-    [ "$(jget out.jsonl "[[x['origin'], x['active_ns']] for x in r[0]['engines'] if x['engine'] == 'dma'][0]")" = '["profiler dma_active_time", 576]' ]
+    [ "$(jget out.jsonl "[[x['origin'], x['busy_ns']] for x in r[0]['engines'] if x['engine'] == 'dma'][0]")" = '["profiler dma_active_time", 576]' ]
     [ "$(jget out.jsonl "[x['engine'] for x in r[0]['engines']]")" = '["tensor", "vector", "scalar", "gpsimd", "sync", "dma"]' ]
     # Busiest engine: GpSimd's 0.0393%, not a semaphore wait's 99%.
     [ "$(jget out.jsonl "round(r[0]['metrics']['busiest_engine_active_time_percent'], 4)")" = 0.0393 ]
@@ -276,7 +276,7 @@ d = json.load(open(sys.argv[1]))
 for k in ('dma_active_time', 'dma_active_time_percent'): del d['summary'][0][k]
 json.dump(d, open('nodma.json', 'w'))" "$FIXTURES/device_idle.json"
     nx-convert nodma.json >out.jsonl
-    [ "$(jget out.jsonl "[[x['origin'], x['active_ns'], x['instructions']] for x in r[0]['engines'] if x['engine'] == 'dma'][0]")" = \
+    [ "$(jget out.jsonl "[[x['origin'], x['busy_ns'], x['instructions']] for x in r[0]['engines'] if x['engine'] == 'dma'][0]")" = \
       '["derived from DMA transfers", 576, 6]' ]
     [ "$(jget out.jsonl "[r[0]['metrics'][k] for k in ('weight_queue_bytes', 'hbm_read_bytes', 'spill_reload_bytes')]")" = '[12288, 12288, 0]' ]
     [ "$(jget out.jsonl "r[0]['metric_origin']['weight_queue_bytes']")" = derived ]

@@ -62,6 +62,37 @@ PY
     done
 }
 
+@test "nx(7) DATASET names every column of every table the dataset writer defines" {
+    run nx-query --list tables --format tsv
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "table	column	type	nullable	meaning" ]
+    # Each table's paragraph: from its ".B <table>" line after a .TP to the
+    # next .TP or .PP, with the man escapes of '-' taken out.
+    section=$(sed -n '/^\.SH DATASET/,/^\.SH TARGETS/p' "$NX_ROOT/man/nx.7" | sed 's/\\-/-/g')
+    checked=0
+    while IFS=$'\t' read -r table column _; do
+        [ "$column" = profile ] && continue   # said once for every table
+        paragraph=$(awk -v t="$table" '
+            $0 == ".B " t { if (prev == ".TP") { on = 1; prev = $0; next } }
+            on && ($0 == ".TP" || $0 == ".PP") { exit }
+            on { print }
+            { prev = $0 }' <<<"$section")
+        [ -n "$paragraph" ] || { echo "nx(7) DATASET has no paragraph for table $table"; return 1; }
+        grep -qw -- "$column" <<<"$paragraph" || { echo "nx(7) DATASET: $table lacks column $column"; return 1; }
+        checked=$((checked + 1))
+    done < <(tail -n +2 <<<"$output")
+    [ "$checked" -gt 100 ]
+}
+
+@test "nx(7) DATABASE SCHEMA gives the described tables' columns as the database has them" {
+    nx-convert --db study.db --target trn1 "$FIXTURES/small.json" >/dev/null
+    for table in engine_stat execution; do
+        run nx-query --db study.db --format tsv --sql "SELECT group_concat(name, ', ') FROM (SELECT name FROM pragma_table_info('$table') ORDER BY cid)"
+        [ "$status" -eq 0 ]
+        grep -qxF ".B $table(${lines[1]})" "$NX_ROOT/man/nx.7" || { echo "nx(7) does not give $table(${lines[1]})"; return 1; }
+    done
+}
+
 @test "every man page has a real date, no older than its last change, and every make target the docs name exists and is in make help" {
     today=$(date -u +%F)
     for page in "$NX_ROOT"/man/*.[17]; do

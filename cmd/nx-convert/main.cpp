@@ -1,37 +1,26 @@
 // nx-convert: profiles from Neuron tools (and Chrome traces, nx event
 // streams) into normalised events, summary metrics and a SQLite study
 // database.  See nx-convert(1).
-#include <filesystem>
 #include <memory>
 #include <optional>
-#include <set>
 
 #include "common/cli/cli.h"
 #include "common/io/diag.h"
 #include "common/convert/convert.h"
+#include "common/convert/convert_outputs.h"
 #include "common/convert/dataset_upkeep.h"
-#include "common/convert/explain_sink.h"
 #include "common/convert/fanout_plan.h"
 #include "common/convert/fanout_task.h"
-#include "common/convert/pipe_guard_sink.h"
 #include "common/convert/record_paths.h"
-#include "common/profile/record_sinks.h"
 #include "common/convert/sink_formats.h"
-#include "common/convert/summary_line_sink.h"
 #include "common/dataset/dataset_folder.h"
 #include "common/dataset/dataset_plan.h"
-#include "common/dataset/dataset_sink.h"
 #include "common/import/importer.h"
-#include "common/io/atomic_file.h"
 #include "common/io/error.h"
 #include "common/io/file_guard.h"
 #include "common/io/output.h"
 #include "common/target/targets.h"
 #include "common/run/backends.h"
-#include "common/io/usable_cpus.h"
-#include "common/store/async_sink.h"
-#include "common/store/db_sink.h"
-#include "common/store/store.h"
 
 namespace {
 
@@ -204,129 +193,32 @@ int run(const Options& o) {
         return nx::kExitOk;
     }
     if (!o.plan.empty()) {
-        nx::PlannedDataset p = nx::plan_dataset(o.dataset, o.plan, o.plan_options);
-        for (const std::string& skipped : p.plan.skipped) nx::print_note("skipped " + skipped);
-        if (p.dropped_entries)
-            nx::print_note("re-planned: " + std::to_string(p.dropped_entries) + " entries of the earlier plan are not in the tree now; their " +
-                           std::to_string(p.removed_profiles) + " profiles were removed from the dataset");
-        nx::print_note("planned " + std::to_string(p.plan.entries.size()) + " profiles of " + std::to_string(p.ranks) +
-                       " ranks in " + nx::dataset::plan_path(o.dataset));
+        nx::note_planned(nx::plan_dataset(o.dataset, o.plan, o.plan_options), o.dataset);
         return nx::kExitOk;
     }
     if (o.repair) {
-        nx::RepairedDataset r = nx::repair_dataset(o.dataset);
-        nx::print_note("repaired " + o.dataset + ": " + std::to_string(r.commits_finished) + " interrupted commits finished, " +
-                       std::to_string(r.commits_removed) + " whose files were gone removed; " +
-                       std::to_string(r.temporary_files) + " temporary files of stopped writers and " +
-                       std::to_string(r.unfinished_files) + " files of profiles without a profiles file removed");
-        if (!r.unplanned.empty())
-            nx::print_warning(std::to_string(r.unplanned.size()) + " profiles in the dataset are in no entry of its plan (converted by hand, or before the plan), the first: " +
-                              r.unplanned.front() + ": nx-report --ranks compares them with the planned ones");
+        nx::note_repaired(nx::repair_dataset(o.dataset), o.dataset);
         return nx::kExitOk;
     }
 
     nx::ProfileBuilder builder;
-    std::unique_ptr<nx::AtomicFile> to_file;
-    std::unique_ptr<nx::ProfileSink> to_sink;
-    std::unique_ptr<nx::ProfileSink> records;
-    // With --db, a closed stdout must not stop the load (pipe_guard_sink.h).
-    std::vector<std::unique_ptr<nx::PipeGuardSink>> guards;
-    auto add_stdout_sink = [&](nx::ProfileSink* sink) {
-        if (o.db.empty()) return builder.add_sink(sink);
-        guards.push_back(std::make_unique<nx::PipeGuardSink>(*sink));
-        builder.add_sink(guards.back().get());
-    };
-    if (!o.db.empty()) nx::guard_database(o.db);
     for (const std::string& input : o.inputs) nx::guard_input_path(input);
-    if (!o.to.empty()) {
-        if (!o.output.empty()) to_file = std::make_unique<nx::AtomicFile>(o.output);
-        to_sink = nx::find_sink_format(o.to)->make(to_file ? to_file->out() : stdout_);
-        if (to_file) builder.add_sink(to_sink.get());
-        else add_stdout_sink(to_sink.get());
-    }
-    // The database or dataset is written on a thread of its own, parsing on
-    // one CPU and encoding on the other, where the process has a second CPU;
-    // several conversions at once (make dataset's JOBS, Slurm tasks of one
-    // CPU) each run on one thread, which spends less CPU than two that take
-    // turns (nx(7), DATASET).
-    const bool writer_thread = (o.threads ? o.threads : nx::usable_cpus()) >= 2;
-    // Returns whichever writes: the sink itself, or the thread in front of it.
-    auto add_writer = [&](nx::ProfileSink& sink, std::unique_ptr<nx::AsyncSink>& async) -> nx::ProfileSink* {
-        nx::ProfileSink* writer = &sink;
-        if (writer_thread) writer = (async = std::make_unique<nx::AsyncSink>(sink)).get();
-        builder.add_sink(writer);
-        return writer;
-    };
-    std::unique_ptr<nx::Store> store;
-    std::unique_ptr<nx::DbSink> db;
-    std::unique_ptr<nx::AsyncSink> db_async;
-    nx::ProfileSink* db_writer = nullptr;
-    if (!o.db.empty()) {
-        store = std::make_unique<nx::Store>(o.db, nx::Store::Access::read_write);
-        store->remove_if_left_empty();
-        db = std::make_unique<nx::DbSink>(*store, o.copy_source);
-    }
-    std::unique_ptr<nx::DatasetSink> dataset;
-    std::unique_ptr<nx::AsyncSink> dataset_async;
-    nx::ProfileSink* dataset_writer = nullptr;
-    if (!o.dataset.empty()) dataset = std::make_unique<nx::DatasetSink>(o.dataset);
-    // The dataset takes a profile before the database: one the dataset could
-    // not write is then aborted in the database, whose savepoint rolls it
-    // back (ProfileBuilder aborts the sinks after one whose end failed).
-    if (dataset) dataset_writer = add_writer(*dataset, dataset_async);
-    if (db) db_writer = add_writer(*db, db_async);
-    // Profile records go to stdout unless the --to output does, after the
-    // database or dataset has the profile: a profile they failed to store
-    // prints none (ProfileBuilder drops it from the sinks after a failed
-    // end), and a record read from a pipe is already in the database.
-    // Loading a database or a dataset from a terminal, a person reads them:
-    // one line each.
-    if (o.explain) {
-        records = std::make_unique<nx::ExplainSink>(stdout_);
-        builder.add_sink(records.get());
-    } else if (o.to.empty() || to_file) {
-        if ((!o.db.empty() || !o.dataset.empty()) && !o.records && stdout_.is_terminal())
-            records = std::make_unique<nx::SummaryLineSink>(stdout_);
-        else
-            records = std::make_unique<nx::ProfileRecordSink>(stdout_);
-        add_stdout_sink(records.get());
-    }
-
-    // Last of the sinks: an input's progress shows once the others have its events.
-    nx::ImportProgress progress(o.progress);
-    builder.add_sink(&progress);
+    nx::ConvertOutputs outputs({o.db, o.dataset, o.to, o.output, o.copy_source, o.explain, o.records, o.threads, o.progress},
+                               builder, stdout_);
     nx::ConvertOptions convert = o.convert;
-    convert.progress = &progress;
-    if (db) {
-        nx::DbSink* sink = db.get();
-        convert.on_run = [&, sink](nx::RunRow row) {
-            if (db_async)
-                db_async->post([sink, row = std::move(row)] { sink->append_run(row); });
-            else
-                sink->append_run(row);
-        };
-    }
+    convert.progress = &outputs.progress();
+    convert.on_run = outputs.run_history();
     if (o.task >= 0 || o.missing) {
-        nx::FanoutResult r = nx::run_fanout_task({o.dataset, o.task, o.tasks, o.missing}, builder, *dataset, convert);
-        dataset_writer->finish();
-        if (records) records->finish();
-        progress.finish();
-        nx::print_note((o.missing ? std::string("missing entries") : "task " + std::to_string(o.task) + " of " +
-                                                                          std::to_string(o.tasks)) +
-                       ": " + std::to_string(r.converted) + " converted, " + std::to_string(r.already_done) +
-                       " already done, " + std::to_string(r.failed.size()) + " failed, of " +
-                       std::to_string(r.assigned));
+        nx::FanoutTask task{o.dataset, o.task, o.tasks, o.missing};
+        nx::FanoutResult r = nx::run_fanout_task(task, builder, *outputs.dataset(), convert);
+        outputs.finish();
+        nx::note_fanout(task, r);
         return r.failed.empty() ? nx::kExitOk : nx::kExitFailure;
     }
     nx::Converter converter(builder, convert);
     for (const std::string& input : o.inputs) converter.convert_argument(input);
 
-    if (db_writer) db_writer->finish();
-    if (dataset_writer) dataset_writer->finish();
-    if (to_sink) to_sink->finish();
-    if (to_file) to_file->commit();
-    if (records) records->finish();
-    progress.finish();
+    outputs.finish();
     const nx::ConvertStats& st = converter.stats();
     if (st.runs > 0)
         nx::print_note("read " + std::to_string(st.runs) + " run record" + (st.runs == 1 ? "" : "s") + " into the run history of " + o.db + " (a run already there is kept once)");

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/cli/cli.h"
+#include "common/dataset/dataset_layout.h"
 #include "common/io/diag.h"
 #include "common/io/error.h"
 #include "common/io/limits.h"
@@ -18,13 +19,14 @@
 
 namespace {
 
-constexpr nx::Listing kListings[] = {{"queries", nullptr, "the named queries"}};
+constexpr nx::Listing kListings[] = {{"queries", nullptr, "the named queries"},
+                                     {"tables", nullptr, "the dataset's tables: each column's type, nullability and meaning"}};
 
 const nx::ToolSpec kSpec = {
     "nx-query",
     "nx-query --db FILE [--db FILE]... (NAME | --sql TEXT | --file F.sql) [--param K=V]... [--format F] [--write]\n"
     "       nx-query --dataset DIR (NAME | --sql TEXT | --file F.sql) [--param K=V]... [--format F]\n"
-    "       nx-query [--dataset DIR] --list",
+    "       nx-query [--dataset DIR] --list [queries|tables]",
     "Runs SQL over nx study databases, read-only unless --write.  NAME is a named query from\n"
     "queries/ (--list shows them).  Tables: profile, metric, track, event, slice_layout, counter,\n"
     "run; Perfetto-style views slice, track, counter, args, flow (as trace_processor reads nx's\n"
@@ -48,7 +50,8 @@ struct Options {
     std::string dataset;
     std::string name, sql, file, format;
     std::vector<std::string> params;
-    bool write = false, list = false;
+    bool write = false;
+    std::string list;  // a --list kind, or empty
     // A query that never ends (a recursive CTE without its stop) must not
     // hold a cron job or a batch pipeline for ever; real queries on a 10M-event
     // profile take seconds.
@@ -77,9 +80,9 @@ std::optional<Options> parse(int argc, char** argv) {
     if (vm.count("query")) names = vm["query"].as<std::vector<std::string>>();
     if (names.size() > 1) throw nx::UsageError("one query name at a time (got '" + names[0] + "' and '" + names[1] + "')");
     if (!names.empty()) o.name = names[0];
-    o.list = nx::requested_listing(vm) == "queries";
+    o.list = nx::requested_listing(vm);
     int sources = !o.name.empty() + !o.sql.empty() + !o.file.empty();
-    if (!o.list) {
+    if (o.list.empty()) {
         if (sources == 0) throw nx::UsageError("give a query NAME, --sql TEXT or --file F.sql (--list shows the names)");
         if (sources > 1) throw nx::UsageError("give only one of a query NAME, --sql and --file");
         if (o.dbs.empty() && o.dataset.empty()) throw nx::UsageError("--db FILE (or --dataset DIR) is required");
@@ -96,13 +99,30 @@ std::optional<Options> parse(int argc, char** argv) {
     return o;
 }
 
+// Every column of every dataset table, from the tables' own description
+// (dataset_layout.h): what the files hold, whatever the man page says.
+void list_dataset_tables(nx::RowFormat format, nx::Output& out) {
+    nx::RowWriter w(format, out);
+    w.columns({"table", "column", "type", "nullable", "meaning"});
+    for (const nx::dataset::Table& t : nx::dataset::tables())
+        for (size_t i = 0; i < t.columns.size(); ++i)
+            w.row({nx::Cell::of_text(t.name), nx::Cell::of_text(t.columns[i].name),
+                   nx::Cell::of_text(nx::dataset::sql_type_name(t.columns[i].type)),
+                   nx::Cell::of_int(t.columns[i].nullable ? 1 : 0), nx::Cell::of_text(t.meanings[i])});
+    w.finish();
+}
+
 int run(const Options& o) {
     nx::Output& out = nx::Output::standard();
     nx::RowFormat format = o.format.empty() ? nx::default_row_format(out) : nx::parse_row_format(o.format);
     // A dataset's tables are not a database's: its named queries are its own.
     std::string dir = nx::named_query_dir();
     if (!o.dataset.empty() && !dir.empty()) dir += "/dataset";
-    if (o.list) {
+    if (o.list == "tables") {
+        list_dataset_tables(format, out);
+        return nx::kExitOk;
+    }
+    if (o.list == "queries") {
         std::vector<nx::NamedQuery> queries = nx::load_named_queries(dir);
         nx::RowWriter w(format, out);
         w.columns({"name", "description", "params", "columns"});

@@ -5,16 +5,13 @@
 
 #include "common/cli/cli.h"
 #include "common/io/diag.h"
-#include "common/io/progress.h"
 #include "common/io/data_dir.h"
 #include "common/io/error.h"
 #include "common/io/output.h"
 #include "common/model/sim.h"
 #include "common/target/targets.h"
-#include "common/records/jsonl.h"
-#include "common/records/record_loop.h"
 #include "common/run/backends.h"
-#include "common/workload/run_record.h"
+#include "common/run/run_workloads.h"
 #include "common/workload/study_plan.h"
 #include "common/workload/workload_record.h"
 
@@ -133,36 +130,6 @@ std::optional<Options> parse(int argc, char** argv) {
     return o;
 }
 
-std::vector<nx::Workload> read_workloads(const Options& o) {
-    std::vector<nx::Workload> out;
-    std::vector<std::string> inputs = o.inputs;
-    if (inputs.empty()) {
-        if (nx::stdout_is_terminal() && isatty(0))
-            throw nx::UsageError("give --study, or workload records on stdin or as files");
-        inputs.push_back("-");
-    }
-    for (const std::string& path : inputs) {
-        auto in = nx::InputSource::open(path);
-        nx::for_each_record(*in, o.keep_going, [&](rapidjson::Document& doc, const std::string&, int64_t) {
-            std::string kind = nx::get_string(doc, "kind").value_or("workload");
-            if (kind != "workload" && kind != "run" && kind != "capture")
-                throw nx::Error("expected workload records, got \"" + kind + "\"");
-            nx::Workload w = nx::workload_from_record(doc);
-            // A record's own target stands unless --target says otherwise
-            // (or the backend runs only where it is: the host CPU).
-            const nx::BackendDef* def = nx::find_backend(o.backend);
-            if (o.target_given || w.target.empty() || !def || !def->device_targets) w.target = o.backend_options.target;
-            // --variant means the same for piped matmuls as for a study's.
-            if (!o.plan.variant.empty() && w.op == "matmul") w.variant = o.plan.variant;
-            out.push_back(std::move(w));
-        });
-    }
-    if (!o.plan.variant.empty() && !out.empty() &&
-        std::none_of(out.begin(), out.end(), [](const nx::Workload& w) { return w.op == "matmul"; }))
-        throw nx::UsageError("--variant chooses a matmul kernel, and none of these workloads is a matmul");
-    return out;
-}
-
 int calibrate(const std::string& file) {
     std::string path = file.empty() ? nx::find_data_path("calibration.jsonl") : file;
     if (path.empty()) path = nx::find_data_path("common/model/calibration.jsonl");
@@ -192,7 +159,9 @@ int run(Options& o) {
     // Made (cheaply: nothing starts yet) before planning, so --plan refuses an
     // unknown backend or target too.
     std::unique_ptr<nx::Backend> backend = nx::make_backend(o.backend, o.backend_options);
-    std::vector<nx::Workload> workloads = o.study_given ? nx::plan_workloads(o.plan) : read_workloads(o);
+    nx::RunRequest request{o.backend, o.backend_options, o.target_given, o.keep_going, o.plan.variant, o.progress};
+    std::vector<nx::Workload> workloads =
+        o.study_given ? nx::plan_workloads(o.plan) : nx::read_workloads(o.inputs, request);
     // Every run record says which logical core it ran on (a plan only what
     // --lnc chose: its runs take their target's default).
     if (const nx::BackendDef* def = nx::find_backend(o.backend))
@@ -207,63 +176,7 @@ int run(Options& o) {
         return nx::kExitOk;
     }
 
-    // Workloads nx cannot run are reported before anything runs.
-    std::vector<nx::Workload> runnable;
-    nx::ErrorCounts& errors = nx::error_counts();
-    errors.set_total(nx::ErrorKind::failed_workload, static_cast<int64_t>(workloads.size()));
-    for (nx::Workload& w : workloads) {
-        try {
-            nx::validate_workload(w);
-            runnable.push_back(std::move(w));
-        } catch (const nx::Error& e) {
-            if (!o.keep_going) throw;
-            errors.add(nx::ErrorKind::failed_workload, e.what());
-        }
-    }
-    std::string host = nx::host_name();
-    nx::Progress progress(runnable.size(), o.progress);
-    std::optional<nx::Error> first_error;
-    // One backend per target the workloads ask for, in order of first
-    // appearance (a backend is made for one target).
-    std::vector<std::string> targets;
-    for (const nx::Workload& w : runnable)
-        if (std::find(targets.begin(), targets.end(), w.target) == targets.end()) targets.push_back(w.target);
-    // In the order they will run, so the progress line names the next one.
-    std::stable_sort(runnable.begin(), runnable.end(), [&](const nx::Workload& a, const nx::Workload& b) {
-        return std::find(targets.begin(), targets.end(), a.target) < std::find(targets.begin(), targets.end(), b.target);
-    });
-    if (!runnable.empty()) progress.step(runnable.front().name);
-    size_t done = 0;
-    for (const std::string& target : targets) {
-        if (first_error) break;
-        std::vector<nx::Workload> group;
-        for (const nx::Workload& w : runnable)
-            if (w.target == target) group.push_back(w);
-        nx::BackendOptions options = o.backend_options;
-        options.target = target;
-        std::unique_ptr<nx::Backend> for_target =
-            target == backend->target() ? std::move(backend) : nx::make_backend(o.backend, options);
-        for_target->run_all(group, [&](size_t i, const nx::Execution* e, const nx::Error* err) {
-            if (++done < runnable.size()) progress.step(runnable[done].name);
-            if (err) {
-                if (!o.keep_going) {
-                    first_error = *err;
-                    return false;  // stop: nothing more runs
-                }
-                progress.done();
-                errors.add(nx::ErrorKind::failed_workload, err->what());
-                return true;
-            }
-            out.write(nx::run_record_json(group[i], for_target->name(), for_target->target(), *e,
-                                          o.backend_options.warmup, nx::utc_now_iso8601(), host));
-            out.put('\n');
-            out.end_record();
-            return true;
-        });
-        if (!backend) backend = std::move(for_target);
-    }
-    progress.done();
-    if (first_error) throw *first_error;
+    nx::run_workloads(std::move(workloads), request, std::move(backend), out);
     return nx::kExitOk;  // failed workloads are counted: run_tool exits 1
 }
 

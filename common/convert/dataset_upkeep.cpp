@@ -9,6 +9,7 @@
 #include "common/dataset/dataset_layout.h"
 #include "common/dataset/dataset_names.h"
 #include "common/dataset/dataset_plan.h"
+#include "common/io/diag.h"
 #include "common/io/error.h"
 
 namespace nx {
@@ -83,7 +84,7 @@ RepairedDataset repair_dataset(const std::string& dataset_dir) {
     // profiles without a profiles file there.
     std::map<std::string, std::set<std::string>> profiles;  // partition -> stems with a profiles file
     std::vector<std::pair<std::string, DirHandle::Entry>> entries;
-    auto each_partition = [&](const char* table, auto visit) {
+    auto each_partition = [&](std::string_view table, auto visit) {
         DirHandle t = ds.root().sub(table, false);
         if (!t.is_open()) return;
         for (const DirHandle::Entry& part : t.list()) {
@@ -100,7 +101,7 @@ RepairedDataset repair_dataset(const std::string& dataset_dir) {
     });
     DirHandle locks = ds.bookkeeping(dataset::kLockFolder);
     for (const dataset::Table& t : dataset::tables()) {
-        const bool is_profiles = std::string_view(t.name) == "profiles";
+        const bool is_profiles = t.name == "profiles";
         each_partition(t.name, [&](const std::string& part, const DirHandle& dir) {
             for (const DirHandle::Entry& f : dir.list()) {
                 if (f.type != DirHandle::Entry::Type::file) continue;
@@ -130,6 +131,25 @@ RepairedDataset repair_dataset(const std::string& dataset_dir) {
     }
     out.unplanned = dataset::unplanned_profiles(dataset_dir);
     return out;
+}
+
+void note_planned(const PlannedDataset& p, const std::string& dir) {
+    for (const std::string& skipped : p.plan.skipped) print_note("skipped " + skipped);
+    if (p.dropped_entries)
+        print_note("re-planned: " + std::to_string(p.dropped_entries) + " entries of the earlier plan are not in the tree now; their " +
+               std::to_string(p.removed_profiles) + " profiles were removed from the dataset");
+    print_note("planned " + std::to_string(p.plan.entries.size()) + " profiles of " + std::to_string(p.ranks) +
+               " ranks in " + dataset::plan_path(dir));
+}
+
+void note_repaired(const RepairedDataset& r, const std::string& dir) {
+    print_note("repaired " + dir + ": " + std::to_string(r.commits_finished) + " interrupted commits finished, " +
+               std::to_string(r.commits_removed) + " whose files were gone removed; " +
+               std::to_string(r.temporary_files) + " temporary files of stopped writers and " +
+               std::to_string(r.unfinished_files) + " files of profiles without a profiles file removed");
+    if (!r.unplanned.empty())
+        print_warning(std::to_string(r.unplanned.size()) + " profiles in the dataset are in no entry of its plan (converted by hand, or before the plan), the first: " +
+                      r.unplanned.front() + ": nx-report --ranks compares them with the planned ones");
 }
 
 }  // namespace nx

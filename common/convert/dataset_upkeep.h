@@ -28,6 +28,9 @@ struct PlannedDataset {
     size_t dropped_entries = 0, removed_profiles = 0;
 };
 PlannedDataset plan_dataset(const std::string& dataset, const std::string& tree, const PlanOptions& options);
+// What planning did, as notes on stderr: the paths skipped, the entries a
+// re-plan dropped, the profiles and ranks planned.
+void note_planned(const PlannedDataset& p, const std::string& dir);
 
 struct RepairedDataset {
     size_t commits_finished = 0, commits_removed = 0;
@@ -36,5 +39,8 @@ struct RepairedDataset {
     std::vector<std::string> unplanned;  // "ID (rank R)": in the dataset, in no entry of its plan
 };
 RepairedDataset repair_dataset(const std::string& dataset);
+// What a repair did, as a note on stderr, and a warning when profiles are in
+// no entry of the plan.
+void note_repaired(const RepairedDataset& r, const std::string& dir);
 
 }  // namespace nx

@@ -38,4 +38,11 @@ FanoutResult run_fanout_task(const FanoutTask& task, ProfileBuilder& builder, Da
     return r;
 }
 
+void note_fanout(const FanoutTask& task, const FanoutResult& r) {
+    std::string which = task.missing_only ? std::string("missing entries")
+                                          : "task " + std::to_string(task.task) + " of " + std::to_string(task.tasks);
+    print_note(which + ": " + std::to_string(r.converted) + " converted, " + std::to_string(r.already_done) +
+               " already done, " + std::to_string(r.failed.size()) + " failed, of " + std::to_string(r.assigned));
+}
+
 }  // namespace nx

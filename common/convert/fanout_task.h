@@ -27,5 +27,7 @@ struct FanoutResult {
 
 FanoutResult run_fanout_task(const FanoutTask& task, ProfileBuilder& builder, DatasetSink& sink,
                              const ConvertOptions& options);
+// "task 3 of 64: 10 converted, 2 already done, 0 failed, of 12" on stderr.
+void note_fanout(const FanoutTask& task, const FanoutResult& r);
 
 }  // namespace nx

@@ -12,7 +12,9 @@
 // file only where the profile's profiles file is beside it.
 // Partition columns live in the path, not in the files; keys are lowercase.
 // This file is the one description of the tables (names, columns, types,
-// sort order); nx(7) DATASET documents them.
+// sort order, what each column means), built where it can be from the
+// summary's own row descriptions (summary_rows.h); nx(7) DATASET documents
+// them and `nx-query --list tables` prints them.
 #pragma once
 
 #include <optional>
@@ -25,10 +27,11 @@
 namespace nx::dataset {
 
 struct Table {
-    const char* name;
-    const char* description;
+    std::string name;
+    std::string description;
     std::vector<parquet::WriterColumn> columns;
-    std::vector<size_t> sorted_by;  // the rows come in this column order (events: track, then time)
+    std::vector<std::string> meanings;  // each column's, in order: what nx(7) and `nx-query --list tables` say
+    std::vector<size_t> sorted_by;      // the rows come in this column order (events: track, then time)
 };
 
 // metrics, engines, breakdown, utilization, collectives, findings, opcodes,
@@ -38,6 +41,9 @@ const std::vector<Table>& tables();
 const Table* find_table(std::string_view name);
 // Index of `column` in `t`; throws for a name the table lacks (a bug).
 size_t column_index(const Table& t, std::string_view column);
+// A column's type as DuckDB names it reading the file (BIGINT, DOUBLE,
+// VARCHAR, ...): what `nx-query --list tables` shows.
+const char* sql_type_name(parquet::ValueType type);
 
 inline constexpr const char* kNullPartition = "__HIVE_DEFAULT_PARTITION__";
 inline constexpr const char* kPartitionKey = "rank";

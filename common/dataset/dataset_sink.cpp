@@ -12,10 +12,9 @@
 #include "common/io/error.h"
 #include "common/io/version.h"
 #include "common/parquet/parquet_writer.h"
-#include "common/profile/gemv_advice.h"
 #include "common/profile/interval_union.h"
-#include "common/profile/matmul_free_advice.h"
 #include "common/profile/metric_defs.h"
+#include "common/profile/profile_findings.h"
 #include "common/profile/profile_record.h"
 #include "common/profile/rules.h"
 #include "common/records/jsonl.h"
@@ -64,12 +63,38 @@ public:
         if (present) writer_.set_int64(col(column), v);
         else writer_.set_null(col(column));
     }
+    // The columns from `first` on, from a row's fields (summary_rows.h).
+    template <class Row>
+    void fields(const Row& row, std::type_identity_t<Fields<Row>> fields, size_t first) {
+        for (size_t k = 0; k < fields.size(); ++k) set(first + k, fields[k].get(row));
+    }
+    // A row per element: the profile, then its fields.
+    template <class Row>
+    void rows(const std::vector<Row>& rows, std::type_identity_t<Fields<Row>> fields) {
+        for (const Row& r : rows) {
+            row();
+            this->fields<Row>(r, fields, 1);
+            writer_.end_row();
+        }
+    }
     const dataset::Table& table() const { return table_; }
     // The file complete under its temporary name.
     AtomicFile& finish() { return writer_.finish(); }
     int64_t bytes() const { return writer_.bytes_written(); }
 
 private:
+    void set(size_t column, const FieldValue& v) {
+        if (const auto* i = std::get_if<int64_t>(&v)) {
+            if (table_.columns[column].type == parquet::ValueType::int32) writer_.set_int32(column, static_cast<int32_t>(*i));
+            else writer_.set_int64(column, *i);
+        } else if (const auto* d = std::get_if<double>(&v)) {
+            writer_.set_double(column, *d);
+        } else if (const auto* s = std::get_if<std::string_view>(&v)) {
+            writer_.set_string(column, *s);
+        } else {
+            writer_.set_null(column);
+        }
+    }
     static parquet::WriterOptions writer_options(const dataset::Table& t, const DatasetOptions& o, int64_t page_rows) {
         parquet::WriterOptions w;
         w.codec = o.codec;
@@ -104,42 +129,12 @@ void write_metrics(TableWriter& t, const ProfileSummary& s) {
     }
 }
 
-void write_opcodes(TableWriter& t, const ProfileSummary& s) {
-    for (const KeyStat& k : s.opcodes) {
-        ParquetWriter& w = t.row();
-        w.set_string(t.col("opcode"), k.key);
-        w.set_int64(t.col("instructions"), k.count);
-        w.set_int64(t.col("time_ns"), k.time_ns);
-        w.end_row();
-    }
-}
-
-void write_engines(TableWriter& t, const ProfileSummary& s) {
-    for (const EngineStat& e : s.engines) {
-        ParquetWriter& w = t.row();
-        w.set_string(t.col("engine"), to_string(e.engine));
-        w.set_string(t.col("origin"), to_string(e.origin));
-        w.set_int64(t.col("instructions"), e.instructions);
-        w.set_int64(t.col("busy_ns"), e.active_ns);
-        w.set_int64(t.col("busy_sum_ns"), e.busy_sum_ns);
-        t.int64_or_null("work_instructions", e.work_instructions, e.work_instructions >= 0);
-        t.int64_or_null("work_sum_ns", e.work_sum_ns, e.work_sum_ns >= 0);
-        w.set_double(t.col("active_percent"), e.active_percent);
-        w.end_row();
-    }
-}
-
 void write_breakdown(TableWriter& t, TableWriter& util, const ProfileSummary& s) {
     if (!s.breakdown) return;
     const TimeBreakdown& b = *s.breakdown;
-    ParquetWriter& w = t.row();
-    w.set_int64(t.col("span_ns"), b.span_ns);
-    w.set_int64(t.col("compute_ns"), b.compute_ns);
-    w.set_int64(t.col("collective_ns"), b.collective_ns);
-    w.set_int64(t.col("overlap_ns"), b.overlap_ns);
-    w.set_int64(t.col("dma_exposed_ns"), b.dma_exposed_ns);
-    w.set_int64(t.col("idle_ns"), b.idle_ns);
-    w.end_row();
+    t.row();
+    t.fields<TimeBreakdown>(b, kBreakdownFields, 1);
+    t.w().end_row();
     if (b.compute_percent.empty()) return;
     TimeBuckets buckets(s.start_ns, s.end_ns, static_cast<int64_t>(b.compute_percent.size()));
     for (size_t k = 0; k < b.compute_percent.size(); ++k) {
@@ -156,58 +151,16 @@ void write_breakdown(TableWriter& t, TableWriter& util, const ProfileSummary& s)
 void write_collectives(TableWriter& t, const ProfileSummary& s) {
     int32_t seq = 0;
     for (const CollectiveOp& op : s.collectives) {
-        ParquetWriter& w = t.row();
-        w.set_int32(t.col("seq"), seq++);
-        w.set_string(t.col("name"), op.name);
-        w.set_int64(t.col("start_ns"), op.start_ns);
-        w.set_int64(t.col("dur_ns"), op.dur_ns);
-        t.int64_or_null("bytes", op.bytes, op.bytes >= 0);
-        t.text("engine", op.engine);
-        t.int64_or_null("trigger_delay_ns", op.trigger_delay_ns, op.trigger_delay_ns >= 0);
-        w.end_row();
+        t.row().set_int32(1, seq++);
+        t.fields<CollectiveOp>(op, kCollectiveFields, 2);
+        t.w().end_row();
     }
 }
 
 // As the profile report lists them: the profiler's own warnings, then the
 // rules' findings fitted to the workload, ranked.
 void write_findings(TableWriter& t, const ProfileInfo& info, const ProfileSummary& s) {
-    std::vector<Finding> findings = source_findings(info);
-    std::vector<Finding> rules = evaluate_rules(s);
-    fit_findings_to_workload(rules, info);
-    fit_findings_to_matmul_free(rules, s);
-    rank_findings(rules);
-    findings.insert(findings.end(), rules.begin(), rules.end());
-    for (const Finding& f : findings) {
-        ParquetWriter& w = t.row();
-        w.set_string(t.col("rule"), f.rule);
-        w.set_string(t.col("severity"), to_string(f.severity));
-        t.text("metric", f.metric);
-        w.set_double(t.col("value"), f.value);
-        w.set_double(t.col("threshold"), f.threshold);
-        w.set_string(t.col("message"), f.message);
-        t.text("action", f.action);
-        w.end_row();
-    }
-}
-
-void write_executions(TableWriter& t, const ProfileSummary& s) {
-    static const char* kBusy[] = {"tensor_busy_ns", "vector_busy_ns", "scalar_busy_ns",
-                                  "gpsimd_busy_ns", "sync_busy_ns",   "dma_busy_ns"};
-    for (const ExecutionStat& e : s.executions) {
-        ParquetWriter& w = t.row();
-        w.set_int64(t.col("execution_index"), e.window.index);
-        t.text("neff", e.window.neff);
-        w.set_int64(t.col("start_ns"), e.window.start_ns);
-        w.set_int64(t.col("end_ns"), e.window.end_ns);
-        w.set_int64(t.col("dur_ns"), e.dur_ns());
-        w.set_int64(t.col("compute_ns"), e.compute_ns);
-        w.set_int64(t.col("collective_ns"), e.collective_ns);
-        w.set_int64(t.col("overlap_ns"), e.overlap_ns);
-        w.set_int64(t.col("dma_exposed_ns"), e.dma_exposed_ns);
-        w.set_int64(t.col("idle_ns"), e.idle_ns);
-        for (size_t k = 0; k < e.busy_ns.size(); ++k) w.set_int64(t.col(kBusy[k]), e.busy_ns[k]);
-        w.end_row();
-    }
+    t.rows<Finding>(profile_findings(info, s), kFindingFields);
 }
 
 void write_tracks(TableWriter& tracks, const TrackTable& table) {
@@ -553,7 +506,7 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
     std::vector<std::unique_ptr<TableWriter>> files;
     const std::vector<dataset::Table>& all = dataset::tables();
     for (const dataset::Table& t : all) {
-        bool streamed = std::string_view(t.name) == "events" || std::string_view(t.name) == "counters";
+        bool streamed = t.name == "events" || t.name == "counters";
         files.push_back(streamed ? nullptr
                                  : std::make_unique<TableWriter>(t, partition(t.name, info.rank), open->stem,
                                                                  tag_.tag(), options_, info.id));
@@ -566,12 +519,12 @@ void DatasetSink::end_profile(const ProfileInfo& info, const ProfileSummary& sum
         throw Error("internal: no dataset table " + std::string(name));
     };
     write_metrics(file("metrics"), summary);
-    write_engines(file("engines"), summary);
+    file("engines").rows<EngineStat>(summary.engines, kEngineFields);
     write_breakdown(file("breakdown"), file("utilization"), summary);
     write_collectives(file("collectives"), summary);
     write_findings(file("findings"), info, summary);
-    write_opcodes(file("opcodes"), summary);
-    write_executions(file("executions"), summary);
+    file("opcodes").rows<KeyStat>(summary.opcodes, kOpcodeFields);
+    file("executions").rows<ExecutionStat>(summary.executions, kExecutionFields);
     write_tracks(file("tracks"), open->tracks);
     write_profile_row(file("profiles"), info, summary);
     // Every file complete and synced, then put in place together

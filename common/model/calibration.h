@@ -4,8 +4,8 @@
 // Every point is a workload on a target with its published figures, its
 // source and a set: `fit` points determine the free parameters (ModelParams),
 // `held_out` points only judge the model, `reference` points are shown but
-// count toward nothing (proxies, interpretations, host wall times).  The goals
-// of issue 15 are over the fit and held-out latencies: mean |error| <= 20%,
+// count toward nothing (proxies, interpretations, host wall times).  The
+// model's goals are over the fit and held-out latencies: mean |error| <= 20%,
 // every point within its tolerance (40%), leave-one-out mean <= 30%, each
 // order group ranked as published, and trn1 vs trn2 ranked as measured where
 // both are.

@@ -181,8 +181,8 @@ inline constexpr int64_t kSbufQuadrants = 4;
 // The free parameters `make calibrate` fits (least squares on log error) to
 // the fit subset of common/model/calibration.jsonl.  Their values, with the
 // fit's residuals, are compiled in from fitted_params.inc (fitted.h); the
-// HBM fractions replace issue 3's single kHbmTileDmaEfficiency (0.2535,
-// fitted on the strided tiles of the NKI matmul tutorial alone).
+// HBM fractions are fitted per access pattern: one efficiency fitted on the
+// strided tiles of the NKI matmul tutorial alone misjudged the others.
 struct ModelParams {
     double fixed_ns_v2 = 0;     // kernel preamble + drain on NC-v2 (trn1, inf2)
     double fixed_ns_v3 = 0;     // the same on NC-v3 (trn2; trn3 assumed alike)

@@ -1,5 +1,4 @@
-// Lower bounds on a profile's (or a region's) time, measured against it
-// (issue 14, Bounds):
+// Lower bounds on a profile's (or a region's) time, measured against it:
 //   memory      HBM bytes read and written / the target's peak HBM bandwidth
 //   compute     the tensor engine's hardware FLOPs / the peak FLOP/s of the
 //               dtype (the summary's peak_flops, from the target table)

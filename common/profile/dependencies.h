@@ -1,4 +1,4 @@
-// A profile's dependencies and its critical path (issue 14, Bounds): what
+// A profile's dependencies and its critical path (a bound on its time): what
 // they are, and the path's result.  The graph itself is built and walked in
 // the study database's layer (store/dependency_graph.h), which keeps it on
 // disk so that its memory does not grow with the profile.

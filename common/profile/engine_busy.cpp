@@ -79,6 +79,18 @@ int64_t EngineBusy::duration_sum(Engine r) const { return folded_sum(dur_sum_, r
 int64_t EngineBusy::work_instructions(Engine r) const { return folded_sum(count_, r) - folded_sum(wait_count_, r); }
 int64_t EngineBusy::work_duration_sum(Engine r) const { return folded_sum(dur_sum_, r) - folded_sum(wait_sum_, r); }
 
+EngineStat EngineBusy::stat(Engine r) {
+    EngineStat st;
+    st.engine = r;
+    st.origin = origin(r);
+    st.instructions = instructions(r);
+    st.busy_ns = busy(r).total();
+    st.busy_sum_ns = duration_sum(r);
+    st.work_instructions = work_instructions(r);
+    st.work_sum_ns = work_duration_sum(r);
+    return st;
+}
+
 int64_t EngineBusy::union_length(std::initializer_list<Engine> rows) {
     // A merge of the rows' sorted, disjoint intervals.  A handful of rows:
     // the earliest head is found by a scan, not a heap.

@@ -65,6 +65,9 @@ public:
     // Length of the union of several rows' busy intervals (rows not present
     // add nothing).
     int64_t union_length(std::initializer_list<Engine> rows);
+    // The row's figures as the summary and the study database keep them
+    // (active_percent left 0: it needs the profile's total time).
+    EngineStat stat(Engine row);
 
     // The rows in the profiler's display order.
     static constexpr Engine kRows[] = {Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,

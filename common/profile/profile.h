@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/profile/event.h"
+#include "common/profile/summary_rows.h"
 
 namespace nx {
 
@@ -35,6 +36,16 @@ struct CoreFacts {
     // "Explorer Metadata", "NeffHeader", "the profiler's own HFU").
     std::string cores_from, peak_from, hbm_from;
     bool any() const { return physical_cores > 0 || pe_clock_ghz > 0 || hbm_bytes_per_s > 0; }
+};
+inline constexpr Field<CoreFacts> kCoreFields[] = {
+    field<&CoreFacts::physical_cores, NullWhen::not_positive>("physical_cores", "physical cores per logical core"),
+    field<&CoreFacts::pe_rows, NullWhen::not_positive>("pe_rows", "TensorE array rows"),
+    field<&CoreFacts::pe_cols, NullWhen::not_positive>("pe_cols", "TensorE array columns"),
+    field<&CoreFacts::pe_clock_ghz, NullWhen::not_positive>("pe_clock_ghz", "TensorE clock"),
+    field<&CoreFacts::hbm_bytes_per_s, NullWhen::not_positive>("hbm_bytes_per_s", "one HBM stack's bandwidth"),
+    field<&CoreFacts::cores_from, NullWhen::empty>("cores_from", "where physical_cores came from"),
+    field<&CoreFacts::peak_from, NullWhen::empty>("peak_from", "where the peak came from"),
+    field<&CoreFacts::hbm_from, NullWhen::empty>("hbm_from", "where the HBM bandwidth came from"),
 };
 
 struct ProfileInfo {
@@ -74,147 +85,11 @@ struct MetricValue {
     bool measured;  // true: the source reported it; false: nx derived it from events
 };
 
-// How an engine row's busy time was made (engine_busy.h).
-// summary: the DMA row, from the profiler's summary dma_active_time (it gives
-// no DMA intervals); the intervals still draw the row's timeline.
-enum class BusyOrigin : uint8_t { instructions, profiler, transfers, summary };
-// "derived from instructions, waits excluded", "profiler active_time", ...
-std::string_view to_string(BusyOrigin o);
-std::optional<BusyOrigin> parse_busy_origin(std::string_view s);
-
-struct EngineStat {
-    Engine engine;
-    BusyOrigin origin = BusyOrigin::instructions;
-    int64_t instructions = 0;
-    int64_t active_ns = 0;   // union of busy intervals
-    int64_t busy_sum_ns = 0; // plain sum of durations, semaphore waits included
-    // The engine's work: its instructions but the semaphore waits, and their
-    // summed durations (the mean a report shows).  -1: not known (a record
-    // written before nx kept them).
-    int64_t work_instructions = -1;
-    int64_t work_sum_ns = -1;
-    double active_percent = 0;
-};
-
-// A figure the source reported that nx, deriving it from the events,
-// makes more than 10% different: reports show both.
-struct MetricDisagreement {
-    std::string name;
-    double source = 0;
-    double derived = 0;
-    std::string derived_from;  // how nx made its figure
-};
-
-struct KeyStat {
-    std::string key;
-    int64_t count = 0;
-    int64_t time_ns = 0;
-};
-
-// A track's activity, for profiles without engine rows (Chrome traces,
-// system profiles), where reports show tracks (threads, GPU streams) instead
-// of engines: its slices and busy time (the union of their intervals).
-struct TrackStat {
-    std::string track;
-    std::string process;  // the source's process name (Event::process), or empty
-    int64_t events = 0;
-    int64_t busy_ns = 0;
-};
-
-// DMA use per queue type as the source names it (instruction, input,
-// output, data, weights, software_dynamic, hardware_dynamic, unknown):
-// transfers, bytes, busy time (union of its transfers' intervals).
-struct QueueTypeStat {
-    std::string type;
-    int64_t transfers = 0;
-    int64_t bytes = 0;
-    int64_t busy_ns = 0;
-};
-
 // Active percent of each engine row in equal time buckets across the profile
 // (the report's timeline strip).
 struct EngineTimeline {
     Engine engine;
     std::vector<double> active_percent;
-};
-
-// One collective operation (an all-reduce, all-gather ...): its name as the
-// profiler gave it, when it ran in the profile's clock, what it moved.
-struct CollectiveOp {
-    std::string name;
-    int64_t start_ns = 0;
-    int64_t dur_ns = 0;
-    int64_t bytes = -1;  // -1: not said
-    // The engine that triggered it (Explorer's CcOp trigger_engine, in nx's
-    // engine names: "Pool" is gpsimd; a label nx does not know, as given;
-    // empty: not said), and the profiler's own delay from that trigger to
-    // the operation's start (cc_trigger_start_delay; -1: not said).
-    std::string engine;
-    int64_t trigger_delay_ns = -1;
-};
-
-// One iteration of a training loop the source marks: the PyTorch
-// profiler's "ProfilerStep#<step>" slices.  A Neuron device profile is one
-// execution and marks none.
-struct Iteration {
-    int64_t step = 0;
-    int64_t start_ns = 0;
-    int64_t dur_ns = 0;
-};
-
-// One execution of a NEFF in a profile that holds many (the runtime's
-// session mode: Explorer's ExecutionInfo has a row each): its window.
-struct ExecutionWindow {
-    int64_t index = 0;
-    std::string neff;
-    int64_t start_ns = 0, end_ns = 0;
-};
-
-// What one execution did (time_breakdown.h over its window): the same
-// split as the profile's breakdown, and each engine row's busy time.
-struct ExecutionStat {
-    ExecutionWindow window;
-    int64_t compute_ns = 0, collective_ns = 0, overlap_ns = 0, dma_exposed_ns = 0, idle_ns = 0;
-    // Busy time (union) of tensor, vector, scalar, gpsimd, sync, dma, in
-    // that order (kExecutionEngines).
-    std::array<int64_t, 6> busy_ns{};
-    int64_t dur_ns() const { return window.end_ns - window.start_ns; }
-};
-inline constexpr Engine kExecutionEngines[6] = {Engine::tensor, Engine::vector, Engine::scalar,
-                                                Engine::gpsimd, Engine::sync,   Engine::dma};
-
-// The executions in few words (executions.h), what the profile record
-// carries: their number, each NEFF's spread of durations, and the slow
-// ones with what grew in them against their NEFF's median execution.
-struct NeffSpread {
-    std::string neff;
-    int64_t executions = 0;
-    int64_t min_ns = 0, median_ns = 0, p90_ns = 0, max_ns = 0;
-};
-struct SlowExecution {
-    int64_t index = 0;
-    std::string neff;
-    int64_t start_ns = 0, dur_ns = 0, median_ns = 0;
-    std::string what_changed;  // "compute +13.0 us (TensorE +12.1 us)"
-};
-struct ExecutionDigest {
-    int64_t count = 0;
-    std::vector<NeffSpread> neffs;     // most executions first
-    std::vector<SlowExecution> slow;   // slowest against its median first
-};
-
-// Where a device profile's time went (time_breakdown.h), over its span.
-// compute + collective - overlap + dma_exposed + idle = span.
-struct TimeBreakdown {
-    int64_t span_ns = 0;
-    int64_t compute_ns = 0;      // union of the compute engines' busy time
-    int64_t collective_ns = 0;   // union of the collective operations
-    int64_t overlap_ns = 0;      // computing while a collective runs
-    int64_t dma_exposed_ns = 0;  // DMA while neither computes nor communicates
-    int64_t idle_ns = 0;         // none of the three
-    // Per timeline bucket (kTimelineBuckets over the span): percent of the
-    // bucket computing, and in a collective.
-    std::vector<double> compute_percent, collective_percent;
 };
 
 struct ProfileSummary {

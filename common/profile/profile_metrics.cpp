@@ -269,7 +269,7 @@ std::vector<KeyStat> sorted_keys(const ProfileMetrics::KeyTable& table) {
     for (const auto& [k, acc] : table) v.push_back({k, acc.count, acc.time_ns});
     std::sort(v.begin(), v.end(), [](const KeyStat& a, const KeyStat& b) {
         if (a.time_ns != b.time_ns) return a.time_ns > b.time_ns;
-        if (a.count != b.count) return a.count > b.count;
+        if (a.instructions != b.instructions) return a.instructions > b.instructions;
         return a.key < b.key;
     });
     return v;
@@ -609,21 +609,14 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     // Per-engine table for reports (rows as the profiler shows them).
     for (Engine e : EngineBusy::kRows) {
         if (!busy_.present(e)) continue;
-        EngineStat st;
-        st.engine = e;
-        st.origin = busy_.origin(e);
-        st.instructions = busy_.instructions(e);
-        st.active_ns = busy_.busy(e).total();
-        st.busy_sum_ns = busy_.duration_sum(e);
-        st.work_instructions = busy_.work_instructions(e);
-        st.work_sum_ns = busy_.work_duration_sum(e);
+        EngineStat st = busy_.stat(e);
         // The profiler's DMA figure where it gives one: its packets are
         // whole nanoseconds, its sum is exact (nx's union differs by a few ns).
         if (e == Engine::dma && source_.count("dma_active_time") && m.get("dma_active_time") >= 0) {
-            st.active_ns = std::llround(m.get("dma_active_time") * 1e9);
+            st.busy_ns = std::llround(m.get("dma_active_time") * 1e9);
             st.origin = BusyOrigin::summary;
         }
-        st.active_percent = total > 0 ? 100.0 * (st.active_ns / 1e9) / total : 0;
+        st.active_percent = total > 0 ? 100.0 * (st.busy_ns / 1e9) / total : 0;
         out.engines.push_back(st);
     }
     out.opcodes = sorted_keys(opcodes_);

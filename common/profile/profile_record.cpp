@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/io/error.h"
+#include "common/profile/row_fields_json.h"
 
 namespace nx {
 
@@ -27,22 +28,6 @@ void write_bucket_percents(JsonWriter& w, const std::vector<double>& values) {
     w.EndArray();
 }
 void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
-
-void write_key_stats(JsonWriter& w, const char* name, const char* key_name, const std::vector<KeyStat>& stats) {
-    key(w, name);
-    w.StartArray();
-    for (const KeyStat& s : stats) {
-        w.StartObject();
-        key(w, key_name);
-        str(w, s.key);
-        key(w, "count");
-        w.Int64(s.count);
-        key(w, "time_ns");
-        w.Int64(s.time_ns);
-        w.EndObject();
-    }
-    w.EndArray();
-}
 
 }  // namespace
 
@@ -113,27 +98,9 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         w.EndObject();
     }
     if (info.core.any()) {
-        const CoreFacts& c = info.core;
         key(w, "core");
         w.StartObject();
-        auto number = [&](const char* k, double v) {
-            if (v <= 0) return;
-            key(w, k);
-            write_number(w, v);
-        };
-        auto text = [&](const char* k, const std::string& v) {
-            if (v.empty()) return;
-            key(w, k);
-            str(w, v);
-        };
-        number("physical_cores", c.physical_cores);
-        number("pe_rows", c.pe_rows);
-        number("pe_cols", c.pe_cols);
-        number("pe_clock_ghz", c.pe_clock_ghz);
-        number("hbm_bytes_per_s", c.hbm_bytes_per_s);
-        text("cores_from", c.cores_from);
-        text("peak_from", c.peak_from);
-        text("hbm_from", c.hbm_from);
+        write_fields(w, info.core, kCoreFields);
         w.EndObject();
     }
     if (!summary.peak_basis.empty()) {
@@ -141,69 +108,12 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         str(w, summary.peak_basis);
     }
 
-    key(w, "engines");
-    w.StartArray();
-    for (const EngineStat& e : summary.engines) {
-        w.StartObject();
-        key(w, "engine");
-        str(w, to_string(e.engine));
-        key(w, "instructions");
-        w.Int64(e.instructions);
-        key(w, "active_ns");
-        w.Int64(e.active_ns);
-        key(w, "busy_sum_ns");
-        w.Int64(e.busy_sum_ns);
-        if (e.work_instructions >= 0) {
-            key(w, "work_instructions");
-            w.Int64(e.work_instructions);
-            key(w, "work_sum_ns");
-            w.Int64(e.work_sum_ns);
-        }
-        key(w, "active_percent");
-        write_number(w, e.active_percent);
-        key(w, "origin");
-        str(w, to_string(e.origin));
-        w.EndObject();
-    }
-    w.EndArray();
-    if (!summary.dma_queue_types.empty()) {
-        key(w, "dma_queue_types");
-        w.StartArray();
-        for (const QueueTypeStat& q : summary.dma_queue_types) {
-            w.StartObject();
-            key(w, "queue_type");
-            str(w, q.type);
-            key(w, "transfers");
-            w.Int64(q.transfers);
-            key(w, "bytes");
-            w.Int64(q.bytes);
-            key(w, "busy_ns");
-            w.Int64(q.busy_ns);
-            w.EndObject();
-        }
-        w.EndArray();
-    }
-    write_key_stats(w, "top_opcodes", "opcode", summary.top_opcodes);
-    write_key_stats(w, "top_layers", "layer", summary.top_layers);
-    if (!summary.tracks.empty()) {
-        key(w, "tracks");
-        w.StartArray();
-        for (const TrackStat& t : summary.tracks) {
-            w.StartObject();
-            key(w, "track");
-            str(w, t.track);
-            if (!t.process.empty()) {
-                key(w, "process");
-                str(w, t.process);
-            }
-            key(w, "events");
-            w.Int64(t.events);
-            key(w, "busy_ns");
-            w.Int64(t.busy_ns);
-            w.EndObject();
-        }
-        w.EndArray();
-    }
+    write_rows(w, "engines", summary.engines, kEngineFields);
+    if (!summary.dma_queue_types.empty())
+        write_rows(w, "dma_queue_types", summary.dma_queue_types, kQueueTypeFields);
+    write_rows(w, "top_opcodes", summary.top_opcodes, kOpcodeFields);
+    write_rows(w, "top_layers", summary.top_layers, kLayerFields);
+    if (!summary.tracks.empty()) write_rows(w, "tracks", summary.tracks, kTrackStatFields);
     if (!summary.timeline.empty()) {
         key(w, "timeline");
         w.StartObject();
@@ -222,12 +132,7 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         const TimeBreakdown& b = *summary.breakdown;
         key(w, "breakdown");
         w.StartObject();
-        for (auto [k, v] : {std::pair<const char*, int64_t>{"span_ns", b.span_ns}, {"compute_ns", b.compute_ns},
-                            {"collective_ns", b.collective_ns}, {"overlap_ns", b.overlap_ns},
-                            {"dma_exposed_ns", b.dma_exposed_ns}, {"idle_ns", b.idle_ns}}) {
-            key(w, k);
-            w.Int64(v);
-        }
+        write_fields(w, b, kBreakdownFields);
         for (auto [k, values] : {std::pair<const char*, const std::vector<double>*>{"compute_percent", &b.compute_percent},
                                  {"collective_percent", &b.collective_percent}}) {
             key(w, k);
@@ -235,48 +140,9 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         }
         w.EndObject();
     }
-    if (!summary.collectives.empty()) {
-        key(w, "collective_ops");
-        w.StartArray();
-        for (const CollectiveOp& op : summary.collectives) {
-            w.StartObject();
-            key(w, "name");
-            str(w, op.name);
-            key(w, "start_ns");
-            w.Int64(op.start_ns);
-            key(w, "dur_ns");
-            w.Int64(op.dur_ns);
-            if (op.bytes >= 0) {
-                key(w, "bytes");
-                w.Int64(op.bytes);
-            }
-            if (!op.engine.empty()) {
-                key(w, "engine");
-                str(w, op.engine);
-            }
-            if (op.trigger_delay_ns >= 0) {
-                key(w, "trigger_delay_ns");
-                w.Int64(op.trigger_delay_ns);
-            }
-            w.EndObject();
-        }
-        w.EndArray();
-    }
-    if (!summary.iterations.empty()) {
-        key(w, "iterations");
-        w.StartArray();
-        for (const Iteration& it : summary.iterations) {
-            w.StartObject();
-            key(w, "step");
-            w.Int64(it.step);
-            key(w, "start_ns");
-            w.Int64(it.start_ns);
-            key(w, "dur_ns");
-            w.Int64(it.dur_ns);
-            w.EndObject();
-        }
-        w.EndArray();
-    }
+    if (!summary.collectives.empty())
+        write_rows(w, "collective_ops", summary.collectives, kCollectiveFields);
+    if (!summary.iterations.empty()) write_rows(w, "iterations", summary.iterations, kIterationFields);
     if (const std::optional<ExecutionDigest>& d = summary.execution_digest) {
         // The digest (executions.h), not every execution: a session holds
         // thousands, which the database's and the dataset's tables keep.
@@ -284,63 +150,12 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         w.StartObject();
         key(w, "count");
         w.Int64(d->count);
-        key(w, "neffs");
-        w.StartArray();
-        for (const NeffSpread& n : d->neffs) {
-            w.StartObject();
-            key(w, "neff");
-            str(w, n.neff);
-            key(w, "executions");
-            w.Int64(n.executions);
-            key(w, "min_ns");
-            w.Int64(n.min_ns);
-            key(w, "median_ns");
-            w.Int64(n.median_ns);
-            key(w, "p90_ns");
-            w.Int64(n.p90_ns);
-            key(w, "max_ns");
-            w.Int64(n.max_ns);
-            w.EndObject();
-        }
-        w.EndArray();
-        key(w, "slow");
-        w.StartArray();
-        for (const SlowExecution& x : d->slow) {
-            w.StartObject();
-            key(w, "index");
-            w.Int64(x.index);
-            key(w, "neff");
-            str(w, x.neff);
-            key(w, "start_ns");
-            w.Int64(x.start_ns);
-            key(w, "dur_ns");
-            w.Int64(x.dur_ns);
-            key(w, "median_ns");
-            w.Int64(x.median_ns);
-            key(w, "what_changed");
-            str(w, x.what_changed);
-            w.EndObject();
-        }
-        w.EndArray();
+        write_rows(w, "neffs", d->neffs, kNeffSpreadFields);
+        write_rows(w, "slow", d->slow, kSlowExecutionFields);
         w.EndObject();
     }
-    if (!summary.disagreements.empty()) {
-        key(w, "metric_disagreements");
-        w.StartArray();
-        for (const MetricDisagreement& d : summary.disagreements) {
-            w.StartObject();
-            key(w, "metric");
-            str(w, d.name);
-            key(w, "source");
-            write_number(w, d.source);
-            key(w, "derived");
-            write_number(w, d.derived);
-            key(w, "derived_from");
-            str(w, d.derived_from);
-            w.EndObject();
-        }
-        w.EndArray();
-    }
+    if (!summary.disagreements.empty())
+        write_rows(w, "metric_disagreements", summary.disagreements, kDisagreementFields);
     key(w, "notes");
     w.StartArray();
     for (const std::string& n : summary.notes) str(w, n);
@@ -359,14 +174,7 @@ CoreFacts read_core_facts(const rapidjson::Value& rec) {
     CoreFacts core;
     const rapidjson::Value* c = find_member(rec, "core");
     if (!c || !c->IsObject()) return core;
-    core.physical_cores = static_cast<int>(get_int(*c, "physical_cores").value_or(0));
-    core.pe_rows = static_cast<int>(get_int(*c, "pe_rows").value_or(0));
-    core.pe_cols = static_cast<int>(get_int(*c, "pe_cols").value_or(0));
-    core.pe_clock_ghz = get_number(*c, "pe_clock_ghz").value_or(0);
-    core.hbm_bytes_per_s = get_number(*c, "hbm_bytes_per_s").value_or(0);
-    core.cores_from = get_string(*c, "cores_from").value_or("");
-    core.peak_from = get_string(*c, "peak_from").value_or("");
-    core.hbm_from = get_string(*c, "hbm_from").value_or("");
+    read_row<CoreFacts>(*c, core, kCoreFields);
     return core;
 }
 
@@ -404,43 +212,11 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
                                                std::string(m.value.GetString(), m.value.GetStringLength())});
     info.core = read_core_facts(rec);
     summary.peak_basis = get_string(rec, "peak_basis").value_or("");
-    if (const rapidjson::Value* engines = find_member(rec, "engines"); engines && engines->IsArray()) {
-        for (auto& e : engines->GetArray()) {
-            EngineStat st;
-            auto eng = parse_engine(get_string(e, "engine").value_or(""));
-            if (!eng) continue;
-            st.engine = *eng;
-            st.instructions = get_int(e, "instructions").value_or(0);
-            st.active_ns = get_int(e, "active_ns").value_or(0);
-            st.busy_sum_ns = get_int(e, "busy_sum_ns").value_or(0);
-            st.work_instructions = get_int(e, "work_instructions").value_or(-1);
-            st.work_sum_ns = get_int(e, "work_sum_ns").value_or(-1);
-            if (st.work_instructions < 0 || st.work_sum_ns < 0) st.work_instructions = st.work_sum_ns = -1;
-            st.active_percent = get_number(e, "active_percent").value_or(0);
-            st.origin = parse_busy_origin(get_string(e, "origin").value_or("")).value_or(
-                st.engine == Engine::dma ? BusyOrigin::transfers : BusyOrigin::instructions);
-            summary.engines.push_back(st);
-        }
-    }
-    if (const rapidjson::Value* qs = find_member(rec, "dma_queue_types"); qs && qs->IsArray()) {
-        for (auto& q : qs->GetArray())
-            summary.dma_queue_types.push_back({get_string(q, "queue_type").value_or(""), get_int(q, "transfers").value_or(0),
-                                               get_int(q, "bytes").value_or(0), get_int(q, "busy_ns").value_or(0)});
-    }
-    auto read_stats = [&](const char* field, const char* key_name, std::vector<KeyStat>& out) {
-        const rapidjson::Value* arr = find_member(rec, field);
-        if (!arr || !arr->IsArray()) return;
-        for (auto& s : arr->GetArray())
-            out.push_back({get_string(s, key_name).value_or(""), get_int(s, "count").value_or(0),
-                           get_int(s, "time_ns").value_or(0)});
-    };
-    read_stats("top_opcodes", "opcode", summary.top_opcodes);
-    read_stats("top_layers", "layer", summary.top_layers);
-    if (const rapidjson::Value* arr = find_member(rec, "tracks"); arr && arr->IsArray())
-        for (auto& t : arr->GetArray())
-            if (t.IsObject())
-                summary.tracks.push_back({get_string(t, "track").value_or(""), get_string(t, "process").value_or(""),
-                                          get_int(t, "events").value_or(0), get_int(t, "busy_ns").value_or(0)});
+    summary.engines = read_rows<EngineStat>(rec, "engines", kEngineFields);
+    summary.dma_queue_types = read_rows<QueueTypeStat>(rec, "dma_queue_types", kQueueTypeFields);
+    summary.top_opcodes = read_rows<KeyStat>(rec, "top_opcodes", kOpcodeFields);
+    summary.top_layers = read_rows<KeyStat>(rec, "top_layers", kLayerFields);
+    summary.tracks = read_rows<TrackStat>(rec, "tracks", kTrackStatFields);
     if (const rapidjson::Value* tl = find_member(rec, "timeline"); tl && tl->IsObject()) {
         if (const rapidjson::Value* ap = find_member(*tl, "active_percent"); ap && ap->IsObject()) {
             for (auto& m : ap->GetObject()) {
@@ -454,58 +230,23 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
     }
     if (const rapidjson::Value* b = find_member(rec, "breakdown"); b && b->IsObject()) {
         TimeBreakdown t;
-        t.span_ns = get_int(*b, "span_ns").value_or(0);
-        t.compute_ns = get_int(*b, "compute_ns").value_or(0);
-        t.collective_ns = get_int(*b, "collective_ns").value_or(0);
-        t.overlap_ns = get_int(*b, "overlap_ns").value_or(0);
-        t.dma_exposed_ns = get_int(*b, "dma_exposed_ns").value_or(0);
-        t.idle_ns = get_int(*b, "idle_ns").value_or(0);
+        read_row<TimeBreakdown>(*b, t, kBreakdownFields);
         for (auto [k, values] : {std::pair<const char*, std::vector<double>*>{"compute_percent", &t.compute_percent},
                                  {"collective_percent", &t.collective_percent}})
             if (const rapidjson::Value* a = find_member(*b, k); a && a->IsArray())
                 for (auto& v : a->GetArray()) values->push_back(v.IsNumber() ? v.GetDouble() : 0);
         summary.breakdown = std::move(t);
     }
-    if (const rapidjson::Value* ops = find_member(rec, "collective_ops"); ops && ops->IsArray())
-        for (auto& op : ops->GetArray())
-            if (op.IsObject())
-                summary.collectives.push_back({get_string(op, "name").value_or(""), get_int(op, "start_ns").value_or(0),
-                                               get_int(op, "dur_ns").value_or(0), get_int(op, "bytes").value_or(-1),
-                                               get_string(op, "engine").value_or(""),
-                                               get_int(op, "trigger_delay_ns").value_or(-1)});
-    if (const rapidjson::Value* its = find_member(rec, "iterations"); its && its->IsArray())
-        for (auto& it : its->GetArray())
-            if (it.IsObject())
-                summary.iterations.push_back({get_int(it, "step").value_or(0), get_int(it, "start_ns").value_or(0),
-                                              get_int(it, "dur_ns").value_or(0)});
+    summary.collectives = read_rows<CollectiveOp>(rec, "collective_ops", kCollectiveFields);
+    summary.iterations = read_rows<Iteration>(rec, "iterations", kIterationFields);
     if (const rapidjson::Value* ex = find_member(rec, "executions"); ex && ex->IsObject()) {
         ExecutionDigest d;
         d.count = get_int(*ex, "count").value_or(0);
-        if (const rapidjson::Value* ns = find_member(*ex, "neffs"); ns && ns->IsArray())
-            for (auto& n : ns->GetArray())
-                if (n.IsObject())
-                    d.neffs.push_back({std::string(get_string(n, "neff").value_or("")), get_int(n, "executions").value_or(0),
-                                       get_int(n, "min_ns").value_or(0), get_int(n, "median_ns").value_or(0),
-                                       get_int(n, "p90_ns").value_or(0), get_int(n, "max_ns").value_or(0)});
-        if (const rapidjson::Value* sl = find_member(*ex, "slow"); sl && sl->IsArray())
-            for (auto& x : sl->GetArray())
-                if (x.IsObject())
-                    d.slow.push_back({get_int(x, "index").value_or(0), std::string(get_string(x, "neff").value_or("")),
-                                      get_int(x, "start_ns").value_or(0), get_int(x, "dur_ns").value_or(0),
-                                      get_int(x, "median_ns").value_or(0),
-                                      std::string(get_string(x, "what_changed").value_or(""))});
+        d.neffs = read_rows<NeffSpread>(*ex, "neffs", kNeffSpreadFields);
+        d.slow = read_rows<SlowExecution>(*ex, "slow", kSlowExecutionFields);
         summary.execution_digest = std::move(d);
     }
-    if (const rapidjson::Value* ds = find_member(rec, "metric_disagreements"); ds && ds->IsArray()) {
-        for (auto& d : ds->GetArray()) {
-            auto name = get_string(d, "metric");
-            auto src = get_number(d, "source");
-            auto derived = get_number(d, "derived");
-            if (!name || !src || !derived) continue;
-            summary.disagreements.push_back({std::string(*name), *src, *derived,
-                                             std::string(get_string(d, "derived_from").value_or(""))});
-        }
-    }
+    summary.disagreements = read_rows<MetricDisagreement>(rec, "metric_disagreements", kDisagreementFields);
     if (const rapidjson::Value* notes = find_member(rec, "notes"); notes && notes->IsArray())
         for (auto& n : notes->GetArray())
             if (n.IsString()) summary.notes.emplace_back(n.GetString(), n.GetStringLength());

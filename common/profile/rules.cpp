@@ -249,6 +249,12 @@ std::string_view to_string(Severity s) {
     return "info";
 }
 
+std::optional<Severity> parse_severity(std::string_view s) {
+    for (Severity v : {Severity::info, Severity::warn, Severity::critical})
+        if (s == to_string(v)) return v;
+    return std::nullopt;
+}
+
 namespace {
 
 // The threshold a run uses for a rule: its --set value, else the table's.

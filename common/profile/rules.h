@@ -20,6 +20,12 @@ namespace nx {
 
 enum class Severity { info, warn, critical };
 std::string_view to_string(Severity s);
+std::optional<Severity> parse_severity(std::string_view s);
+template <>
+struct TextCodec<Severity> {
+    static std::string_view text(Severity s) { return to_string(s); }
+    static std::optional<Severity> parse(std::string_view s) { return parse_severity(s); }
+};
 
 struct Finding {
     std::string rule;
@@ -35,6 +41,16 @@ struct Finding {
     std::string region = "profile";
     int64_t start_ns = 0;
     int64_t end_ns = 0;
+};
+// As the dataset's findings table has them (the report shows the same).
+inline constexpr Field<Finding> kFindingFields[] = {
+    field<&Finding::rule>("rule", "the rule's id (a profiler warning's own)"),
+    field<&Finding::severity>("severity", "info, warn or critical"),
+    field<&Finding::metric, NullWhen::empty>("metric", "what was measured (a/b for ratios)"),
+    field<&Finding::value, NullWhen::not_finite>("value", "its value"),
+    field<&Finding::threshold, NullWhen::not_finite>("threshold", "the rule's threshold"),
+    free_text(field<&Finding::message>("message", "the condition and its cause, with numbers")),
+    free_text(field<&Finding::action, NullWhen::empty>("action", "what to change")),
 };
 
 // Thresholds set for a run, by rule id (nx-report --set RULE.threshold=V).

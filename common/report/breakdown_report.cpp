@@ -70,8 +70,8 @@ void dma_queue_types(Document& doc, const ProfileSummary& s) {
     std::vector<QueueTypeStat> qs = s.dma_queue_types;
     std::stable_sort(qs.begin(), qs.end(), [](const QueueTypeStat& a, const QueueTypeStat& b) { return a.bytes > b.bytes; });
     for (const QueueTypeStat& q : qs) {
-        bars.push_back(share_bar(q.type, static_cast<double>(q.bytes), static_cast<double>(bytes), "B"));
-        t.rows.push_back({q.type, format_count(static_cast<double>(q.transfers)), format_value(static_cast<double>(q.bytes)),
+        bars.push_back(share_bar(q.queue_type, static_cast<double>(q.bytes), static_cast<double>(bytes), "B"));
+        t.rows.push_back({q.queue_type, format_count(static_cast<double>(q.transfers)), format_value(static_cast<double>(q.bytes)),
                           q.transfers > 0 ? format_value(static_cast<double>(q.bytes) / q.transfers) : "",
                           format_ns(static_cast<double>(q.busy_ns)),
                           span > 0 ? format_percent(100.0 * static_cast<double>(q.busy_ns) / span) : ""});

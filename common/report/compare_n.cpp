@@ -57,7 +57,7 @@ std::vector<Item> engine_items(const std::vector<const ProfileEntry*>& ps) {
         Item it{"engine", std::string(to_string(e)), "", "ns", {}};
         bool any = false;
         for (const ProfileEntry* p : ps) {
-            int64_t ns = engine_active_ns(p, e);
+            int64_t ns = engine_busy_ns(p, e);
             any = any || ns > 0;
             it.values.push_back(static_cast<double>(ns));
         }

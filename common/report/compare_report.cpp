@@ -62,9 +62,9 @@ const std::vector<Engine>& compared_engines() {
     return engines;
 }
 
-int64_t engine_active_ns(const ProfileEntry* p, Engine e) {
+int64_t engine_busy_ns(const ProfileEntry* p, Engine e) {
     for (const EngineStat& s : p->summary.engines)
-        if (s.engine == e) return s.active_ns;
+        if (s.engine == e) return s.busy_ns;
     return 0;
 }
 
@@ -90,7 +90,7 @@ void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps, co
     std::vector<Engine> shown;
     for (Engine e : compared_engines())
         for (const ProfileEntry* p : ps)
-            if (engine_active_ns(p, e) > 0) {
+            if (engine_busy_ns(p, e) > 0) {
                 shown.push_back(e);
                 c.categories.push_back(std::string(to_string(e)) + " active");
                 break;
@@ -101,8 +101,8 @@ void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps, co
         ser.name = labels[k];
         std::vector<double> base = {profile_total_ns(ps[0])}, mine = {profile_total_ns(p)};
         for (Engine e : shown) {
-            base.push_back(static_cast<double>(engine_active_ns(ps[0], e)));
-            mine.push_back(static_cast<double>(engine_active_ns(p, e)));
+            base.push_back(static_cast<double>(engine_busy_ns(ps[0], e)));
+            mine.push_back(static_cast<double>(engine_busy_ns(p, e)));
         }
         for (size_t i = 0; i < mine.size(); ++i) {
             ser.y.push_back(mine[i] / kNsPerUs);
@@ -177,7 +177,7 @@ void add_comparison(Document& doc, const std::vector<const ProfileEntry*>& ps, b
         };
         std::vector<Delta> deltas;
         for (Engine eng : compared_engines()) {
-            int64_t x = engine_active_ns(a, eng), y = engine_active_ns(b, eng);
+            int64_t x = engine_busy_ns(a, eng), y = engine_busy_ns(b, eng);
             if (x == 0 && y == 0) continue;
             deltas.push_back({eng, x, y});
         }

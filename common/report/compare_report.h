@@ -15,7 +15,7 @@ namespace nx {
 std::vector<std::string> compared_metric_names(const std::vector<const ProfileEntry*>& profiles, bool all);
 // An engine's busy time (0 when the profile has no such engine), and the
 // profile's total time, in ns.
-int64_t engine_active_ns(const ProfileEntry* p, Engine e);
+int64_t engine_busy_ns(const ProfileEntry* p, Engine e);
 double profile_total_ns(const ProfileEntry* p);
 // The engines compared, in the order tables list them.
 const std::vector<Engine>& compared_engines();

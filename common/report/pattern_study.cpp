@@ -51,7 +51,7 @@ double engine_ns(const ProfileEntry* p, bool tensor_matrix) {
     double ns = 0;
     for (const EngineStat& e : p->summary.engines) {
         if (e.engine == Engine::dma) continue;
-        if ((e.engine == Engine::tensor_matrix) == tensor_matrix) ns += static_cast<double>(e.active_ns);
+        if ((e.engine == Engine::tensor_matrix) == tensor_matrix) ns += static_cast<double>(e.busy_ns);
     }
     return ns;
 }

@@ -5,8 +5,7 @@
 
 #include <rapidjson/document.h>
 
-#include "common/profile/gemv_advice.h"
-#include "common/profile/matmul_free_advice.h"
+#include "common/profile/profile_findings.h"
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
@@ -42,13 +41,6 @@ std::string engine_label(Engine e, BusyOrigin origin = BusyOrigin::instructions)
 
 // Peak figures are stored in FLOP/s; charts speak TFLOP/s.
 constexpr double kFlopsPerTflops = 1e12;
-
-// The rules' findings fitted to what the profile ran: a matrix-vector product
-// (gemv_advice.h), a kernel without a matmul (matmul_free_advice.h).
-void fit_findings(std::vector<Finding>& findings, const ProfileEntry& p) {
-    fit_findings_to_workload(findings, p.info);
-    fit_findings_to_matmul_free(findings, p.summary);
-}
 
 std::string metric_text(const ProfileSummary& s, const char* name) {
     const MetricValue* m = s.find(name);
@@ -304,8 +296,8 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         t.columns = {"metric", "source figure", "nx figure", "nx made it"};
         t.numeric = {false, true, true, false};
         for (const MetricDisagreement& d : s.disagreements) {
-            std::string unit(metric_unit(d.name));
-            t.rows.push_back({d.name, format_metric(d.source, unit), format_metric(d.derived, unit), d.derived_from});
+            std::string unit(metric_unit(d.metric));
+            t.rows.push_back({d.metric, format_metric(d.source, unit), format_metric(d.derived, unit), d.derived_from});
         }
         doc.table(t);
         doc.paragraph("the metrics use the source's figures; the nx figures are shown for comparison");
@@ -335,8 +327,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     add_roofline(doc, p);
 
     std::vector<std::string> missing;
-    std::vector<Finding> findings = evaluate_rules(s, &missing, &o.thresholds);
-    fit_findings(findings, p);
+    std::vector<Finding> findings = rule_findings(p.info, s, &o.thresholds, &missing);
     std::vector<const Finding*> shown;
     if (o.all) for (const Finding& f : findings) shown.push_back(&f);
     else shown = top_findings(findings, o.top);
@@ -377,7 +368,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
             if (waits > 0)
                 count += " (" + format_count(static_cast<double>(waits)) + (waits == 1 ? " semaphore wait)" : " semaphore waits)");
             bars.push_back({engine_label(e.engine, e.origin), e.active_percent / 100.0,
-                            format_percent(e.active_percent) + "  " + format_ns(static_cast<double>(e.active_ns)) +
+                            format_percent(e.active_percent) + "  " + format_ns(static_cast<double>(e.busy_ns)) +
                                 "  " + count + ", mean " + (n > 0 ? format_ns(mean) : std::string("n/a")) +
                                 (work || e.engine == Engine::dma ? "" : " (semaphore waits included)") + "  (" +
                                 std::string(to_string(e.origin)) + ")"});
@@ -423,7 +414,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         double total = 0;
         for (const KeyStat& k : stats) total += static_cast<double>(k.time_ns);
         for (size_t j = 0; j < n; ++j)
-            t.rows.push_back({stats[j].key, format_count(static_cast<double>(stats[j].count)),
+            t.rows.push_back({stats[j].key, format_count(static_cast<double>(stats[j].instructions)),
                               format_ns(static_cast<double>(stats[j].time_ns)),
                               total > 0 ? format_percent(100.0 * stats[j].time_ns / total) : ""});
         return t;
@@ -458,22 +449,10 @@ std::vector<std::string> finding_columns() {
             "region", "start_ns", "end_ns"};
 }
 
-std::vector<Finding> profile_findings(const ProfileEntry& p, const RuleThresholds& thresholds) {
-    std::vector<Finding> findings = source_findings(p.info);
-    for (Finding& f : findings) {
-        f.start_ns = p.summary.start_ns;
-        f.end_ns = p.summary.end_ns;
-    }
-    std::vector<Finding> rules = evaluate_rules(p.summary, nullptr, &thresholds);
-    fit_findings(rules, p);
-    for (Finding& f : rules) findings.push_back(std::move(f));
-    return findings;
-}
-
 void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out, const ReportOptions& o) {
     out.columns(finding_columns());
     for (const ProfileEntry& p : profiles) {
-        for (const Finding& f : profile_findings(p, o.thresholds)) out.row(finding_cells(p, f));
+        for (const Finding& f : profile_findings(p.info, p.summary, &o.thresholds)) out.row(finding_cells(p, f));
         write_region_findings(p, out);
     }
     out.finish();

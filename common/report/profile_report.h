@@ -23,10 +23,6 @@ struct ReportOptions {
 
 void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOptions& options);
 
-// The profile's findings, as its report and records give them: the source's
-// own warnings first, then the rules (fitted to its workload, gemv_advice.h).
-std::vector<Finding> profile_findings(const ProfileEntry& p, const RuleThresholds& thresholds);
-
 // Findings as records (kind "finding") through a RowWriter (jsonl, csv ...).
 void write_findings(const std::vector<ProfileEntry>& profiles, RowWriter& out, const ReportOptions& options);
 std::vector<std::string> finding_columns();

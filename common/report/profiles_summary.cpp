@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "common/profile/metric_defs.h"
+#include "common/profile/profile_findings.h"
 #include "common/profile/rules.h"
 #include "common/report/natural_order.h"
 #include "common/report/prediction_band.h"
@@ -62,7 +63,7 @@ std::vector<rapidjson::Document> runs_of_profiles(const std::vector<ProfileEntry
 
 void add_profiles_summary(Document& doc, const std::vector<ProfileEntry>& profiles, const ReportOptions& o) {
     std::vector<std::pair<const ProfileEntry*, std::vector<Finding>>> rows;
-    for (const ProfileEntry& p : profiles) rows.push_back({&p, profile_findings(p, o.thresholds)});
+    for (const ProfileEntry& p : profiles) rows.push_back({&p, profile_findings(p.info, p.summary, &o.thresholds)});
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
         double ta = total_time(*a.first), tb = total_time(*b.first);
         if (ta != tb) return ta > tb;

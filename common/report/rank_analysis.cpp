@@ -30,7 +30,7 @@ std::pair<std::string, int64_t> explaining_change(const RankRow& slow, const Ran
         }
     };
     for (Engine e : compared_engines())
-        consider(std::string(to_string(e)) + " busy time", engine_active_ns(slow.profile, e) - engine_active_ns(fast.profile, e));
+        consider(std::string(to_string(e)) + " busy time", engine_busy_ns(slow.profile, e) - engine_busy_ns(fast.profile, e));
     if (slow.breakdown && fast.breakdown) {
         consider("idle time", slow.breakdown->idle_ns - fast.breakdown->idle_ns);
         consider("exposed DMA time", slow.breakdown->dma_exposed_ns - fast.breakdown->dma_exposed_ns);

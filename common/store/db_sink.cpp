@@ -14,6 +14,7 @@
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
 #include "common/records/jsonl.h"
+#include "common/store/described_tables.h"
 #include "common/store/engine_intervals.h"
 #include "common/store/kept_sources.h"
 #include "common/store/store_layout.h"
@@ -580,29 +581,10 @@ void DbSink::write_profile(const ProfileInfo& info, const ProfileSummary& summar
         m.run();
     }
     if (busy_) {
-        SqliteStmt stat(db, "INSERT INTO engine_stat(profile_id, ord, engine, instructions, busy_ns, busy_sum_ns,"
-                            " work_instructions, work_sum_ns) VALUES (?,?,?,?,?,?,?,?)");
-        int64_t ord = 0;
-        for (const EngineSummaryRow& r : engine_summary_rows(*busy_)) {
-            stat.bind(1, profile_rowid_).bind(2, ord++).bind(3, std::string_view(r.engine)).bind(4, r.instructions);
-            stat.bind(5, r.busy_ns).bind(6, r.busy_sum_ns).bind(7, r.work_instructions).bind(8, r.work_sum_ns).run();
-        }
+        insert_engine_stats(db, profile_rowid_, engine_summary_rows(*busy_));
         busy_.reset();
     }
-    if (!summary.executions.empty()) {
-        SqliteStmt x(db, "INSERT INTO execution(profile_id, ord, execution_index, neff, start_ns, end_ns, dur_ns,"
-                         " compute_ns, collective_ns, overlap_ns, dma_exposed_ns, idle_ns, tensor_busy_ns, vector_busy_ns,"
-                         " scalar_busy_ns, gpsimd_busy_ns, sync_busy_ns, dma_busy_ns)"
-                         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        int64_t ord = 0;
-        for (const ExecutionStat& e : summary.executions) {
-            x.bind(1, profile_rowid_).bind(2, ord++).bind(3, e.window.index).bind_text_or_null(4, e.window.neff);
-            x.bind(5, e.window.start_ns).bind(6, e.window.end_ns).bind(7, e.dur_ns()).bind(8, e.compute_ns);
-            x.bind(9, e.collective_ns).bind(10, e.overlap_ns).bind(11, e.dma_exposed_ns).bind(12, e.idle_ns);
-            for (size_t k = 0; k < e.busy_ns.size(); ++k) x.bind(13 + static_cast<int>(k), e.busy_ns[k]);
-            x.run();
-        }
-    }
+    insert_executions(db, profile_rowid_, summary.executions);
     db.exec("RELEASE nx_profile");
     in_profile_ = false;
 }

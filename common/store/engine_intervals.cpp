@@ -14,6 +14,7 @@
 #include "common/profile/engine_busy.h"
 #include "common/profile/event.h"
 #include "common/profile/interval_union.h"
+#include "common/store/described_tables.h"
 #include "common/store/profile_scan.h"
 #include "common/store/table_function.h"
 
@@ -78,39 +79,6 @@ public:
     virtual ~Producer() = default;
     virtual bool next(Row& row) = 0;
 };
-
-// engine_summary: the rows stored at import, else computed from the events.
-class SummaryRows : public Producer {
-public:
-    explicit SummaryRows(std::vector<EngineSummaryRow> rows) : rows_(std::move(rows)) {}
-    bool next(Row& r) override {
-        if (at_ >= rows_.size()) return false;
-        const EngineSummaryRow& s = rows_[at_++];
-        r.text = s.engine;
-        r.i = {s.instructions, s.busy_ns, s.busy_sum_ns, s.work_instructions, s.work_sum_ns};
-        return true;
-    }
-
-private:
-    std::vector<EngineSummaryRow> rows_;
-    size_t at_ = 0;
-};
-
-// engine_stat's rows for a profile; false when it has none (an older nx
-// stored it, or its database has no such table).
-bool stored_summary(sqlite3* db, int64_t profile_id, std::vector<EngineSummaryRow>& rows) {
-    ProfileLocation at = locate_profile(profile_id);
-    try {
-        ConnStmt q(db, "SELECT engine, instructions, busy_ns, busy_sum_ns, work_instructions, work_sum_ns FROM " +
-                           at.schema + ".engine_stat WHERE profile_id = ? ORDER BY ord");
-        q.bind(1, at.local);
-        while (q.step())
-            rows.push_back({std::string(q.text(0)), q.i64(1), q.i64(2), q.i64(3), q.i64(4), q.i64(5)});
-    } catch (const Error&) {
-        return false;
-    }
-    return !rows.empty();
-}
 
 class BusyRows : public Producer {
 public:
@@ -258,20 +226,52 @@ private:
     Row row_;
 };
 
+// engine_summary: engine_stat's rows stored at import, else the same
+// figures computed from the events; its columns are engine_stat's.
+class SummaryRows : public RowSource {
+public:
+    explicit SummaryRows(std::vector<EngineStat> rows) : rows_(std::move(rows)) {}
+    bool next() override { return ++at_ <= rows_.size(); }
+    void column(sqlite3_context* ctx, int col) const override {
+        FieldValue v = stored_engine_fields()[static_cast<size_t>(col)].get(rows_[at_ - 1]);
+        if (const auto* i = std::get_if<int64_t>(&v)) sqlite3_result_int64(ctx, *i);
+        else if (const auto* d = std::get_if<double>(&v)) sqlite3_result_double(ctx, *d);
+        else if (const auto* t = std::get_if<std::string_view>(&v))
+            sqlite3_result_text(ctx, t->data(), static_cast<int>(t->size()), SQLITE_TRANSIENT);
+        else sqlite3_result_null(ctx);
+    }
+
+private:
+    std::vector<EngineStat> rows_;
+    size_t at_ = 0;
+};
+
+// engine_stat's rows for a profile; none when it has none (an older nx
+// stored it, or its database has no such table).
+std::vector<EngineStat> stored_summary(sqlite3* db, int64_t profile_id) {
+    ProfileLocation at = locate_profile(profile_id);
+    try {
+        return read_engine_stats(db, at.schema, at.local);
+    } catch (const Error&) {
+        return {};
+    }
+}
+
 std::unique_ptr<RowSource> open_rows(sqlite3* db, const std::vector<sqlite3_value*>& args, Kind kind) {
     int64_t profile = sqlite3_value_int64(args[0]);
     int64_t buckets = 50;
     if (args.size() > 1 && args[1] && sqlite3_value_type(args[1]) != SQLITE_NULL) buckets = sqlite3_value_int64(args[1]);
     if (buckets < 1 || buckets > kMaxBuckets)
         throw Error("buckets must be between 1 and " + std::to_string(kMaxBuckets));
-    std::vector<EngineSummaryRow> stored;
-    if (kind == Kind::summary && stored_summary(db, profile, stored))
-        return std::make_unique<ProducerRows>(std::make_unique<SummaryRows>(std::move(stored)), kind);
+    if (kind == Kind::summary) {
+        std::vector<EngineStat> stored = stored_summary(db, profile);
+        if (!stored.empty()) return std::make_unique<SummaryRows>(std::move(stored));
+    }
     auto d = std::make_unique<EngineIntervals>(db, profile);
     if (!d->found) return nullptr;
     std::unique_ptr<Producer> p;
     switch (kind) {
-        case Kind::summary: p = std::make_unique<SummaryRows>(engine_summary_rows(d->busy)); break;
+        case Kind::summary: return std::make_unique<SummaryRows>(engine_summary_rows(d->busy));
         case Kind::busy: p = std::make_unique<BusyRows>(std::move(d)); break;
         case Kind::masks: p = std::make_unique<MaskRows>(std::move(d)); break;
         case Kind::timeline: p = std::make_unique<TimelineRows>(std::move(d), buckets); break;
@@ -284,12 +284,18 @@ std::unique_ptr<RowSource> open_kind(sqlite3* db, const std::vector<sqlite3_valu
     return open_rows(db, args, K);
 }
 
-const TableFunction kFunctions[] = {
-    {"engine_summary",
-     "CREATE TABLE x(engine TEXT, instructions INTEGER, busy_ns INTEGER, busy_sum_ns INTEGER, work_instructions INTEGER,"
-     " work_sum_ns INTEGER, profile_id HIDDEN)",
-     6, 1,
-     open_kind<Kind::summary>},
+// engine_summary's columns are engine_stat's.
+std::string summary_schema() {
+    std::string sql = "CREATE TABLE x(";
+    for (const Field<EngineStat>& f : stored_engine_fields())
+        sql += std::string(f.name) + " " + std::string(sql_type(f.type)) + ", ";
+    return sql + "profile_id HIDDEN)";
+}
+
+const std::vector<TableFunction>& functions() {
+    static const std::string summary = summary_schema();
+    static const std::vector<TableFunction> f = {
+    {"engine_summary", summary.c_str(), static_cast<int>(stored_engine_fields().size()), 1, open_kind<Kind::summary>},
     {"engine_busy", "CREATE TABLE x(engine TEXT, lo INTEGER, hi INTEGER, profile_id HIDDEN)", 3, 1,
      open_kind<Kind::busy>},
     {"engine_masks",
@@ -299,23 +305,21 @@ const TableFunction kFunctions[] = {
      "CREATE TABLE x(engine TEXT, bucket INTEGER, start_ns INTEGER, end_ns INTEGER, busy_ns INTEGER,"
      " profile_id HIDDEN, buckets HIDDEN)",
      5, 2, open_kind<Kind::timeline>},
-};
+    };
+    return f;
+}
 
 }  // namespace
 
-std::vector<EngineSummaryRow> engine_summary_rows(EngineBusy& busy) {
-    std::vector<EngineSummaryRow> rows;
-    for (size_t i = 0; i < kEngineCount; ++i) {
-        auto e = static_cast<Engine>(i);
-        if (!busy.present(e)) continue;
-        rows.push_back({std::string(to_string(e)), busy.instructions(e), busy.busy(e).total(), busy.duration_sum(e),
-                        busy.work_instructions(e), busy.work_duration_sum(e)});
-    }
+std::vector<EngineStat> engine_summary_rows(EngineBusy& busy) {
+    std::vector<EngineStat> rows;
+    for (size_t i = 0; i < kEngineCount; ++i)
+        if (busy.present(static_cast<Engine>(i))) rows.push_back(busy.stat(static_cast<Engine>(i)));
     return rows;
 }
 
 void register_engine_functions(sqlite3* db) {
-    for (const TableFunction& f : kFunctions) register_table_function(db, f);
+    for (const TableFunction& f : functions()) register_table_function(db, f);
 }
 
 }  // namespace nx

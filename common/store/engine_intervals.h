@@ -2,8 +2,9 @@
 // (IntervalUnion: exact, flat memory) instead of SQL window functions, and
 // offered to SQL as table-valued functions (registered on every Store):
 //
-//   engine_summary(profile_id)      engine, instructions, busy_ns, busy_sum_ns,
-//                                   work_instructions, work_sum_ns (semaphore waits left out)
+//   engine_summary(profile_id)      engine_stat's columns (described_tables.h): engine,
+//                                   instructions, busy_ns, busy_sum_ns, work_instructions,
+//                                   work_sum_ns (semaphore waits left out)
 //   engine_busy(profile_id)         engine, lo, hi        merged busy intervals
 //   engine_masks(profile_id)        mask, dur_ns, engines, compute, dma: time per set of
 //                                   engines busy together (compute/dma: 1 if any such engine)
@@ -31,12 +32,8 @@ namespace nx {
 
 void register_engine_functions(sqlite3* db);
 
-// One engine_summary row.
-struct EngineSummaryRow {
-    std::string engine;
-    int64_t instructions = 0, busy_ns = 0, busy_sum_ns = 0, work_instructions = 0, work_sum_ns = 0;
-};
-// The rows of engine_summary for the events added to `busy`, in its order.
-std::vector<EngineSummaryRow> engine_summary_rows(EngineBusy& busy);
+// The rows of engine_summary for the events added to `busy`, in its order
+// (its columns: stored_engine_fields(), described_tables.h).
+std::vector<EngineStat> engine_summary_rows(EngineBusy& busy);
 
 }  // namespace nx

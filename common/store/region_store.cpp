@@ -250,7 +250,7 @@ std::vector<Value> row_of(size_t index, const RegionResult& r, int64_t profile_s
         }
         if (slot < 0) continue;
         if (slot == 0 && std::holds_alternative<int64_t>(busy[0])) continue;  // both TensorE rows: the metric below
-        busy[static_cast<size_t>(slot)] = e.active_ns;
+        busy[static_cast<size_t>(slot)] = e.busy_ns;
     }
     if (const MetricValue* t = s.find("tensor_engine_active_time")) busy[0] = static_cast<int64_t>(t->value * 1e9 + 0.5);
     v.emplace_back(instructions);

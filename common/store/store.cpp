@@ -23,6 +23,7 @@
 #include "common/store/parquet_table.h"
 #include "common/store/read_only.h"
 #include "common/store/region_store.h"
+#include "common/store/described_tables.h"
 #include "common/store/schema_version.h"
 #include "common/store/sql_functions.h"
 #include "common/store/store_schema.h"
@@ -138,7 +139,7 @@ void Store::merge_databases(const std::vector<std::string>& also) {
             if (cols.empty()) cols = columns_of(schema, t.table);
         // Columns and tables added since an older main database was written
         // (the views use them).
-        for (const AddedColumn& a : kAddedColumns)
+        for (const AddedColumn& a : added_columns())
             if (a.table == t.table && std::find(cols.begin(), cols.end(), a.column) == cols.end())
                 cols.emplace_back(a.column);
         if (cols.empty()) continue;  // an older main database without this table
@@ -278,7 +279,7 @@ void Store::create_source_views() {
 // left them as they were) without the columns added since.  Their rows read
 // NULL there, which every view and query takes as "not known".
 void Store::add_missing_columns() {
-    for (const AddedColumn& c : kAddedColumns) {
+    for (const AddedColumn& c : added_columns()) {
         SqliteStmt has(db_, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?");
         has.bind(1, c.table).bind(2, c.column);
         if (has.step() && has.column_int(0) > 0) continue;
@@ -311,7 +312,7 @@ void Store::init_schema() {
     try {
         int version = stored_schema_version(db_, "main", path());  // again, under the write lock
         if (version < kSchemaVersion) {
-            db_.exec(std::string(kSchemaTables));
+            db_.exec(schema_tables_sql());
             // event.depth is the trace's since schema 6; schema 2 kept the
             // source's nesting there (the slice view would read it as the
             // trace's, without a parent), schemas 3 to 5 nothing.
@@ -321,6 +322,12 @@ void Store::init_schema() {
             db_.exec(std::string(kSchemaViews));
             db_.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '" +
                      std::to_string(kSchemaVersion) + "'), ('created_by', 'nx')");
+        } else {
+            // The described tables grow with their descriptions, not with
+            // the schema version: a database of this version may lack a
+            // table or a column added since it was written.
+            db_.exec(described_tables_sql());
+            add_missing_columns();
         }
         db_.exec("COMMIT");
     } catch (...) {

@@ -1,5 +1,7 @@
 #include "common/store/store_schema.h"
 
+#include "common/store/described_tables.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -162,46 +164,8 @@ CREATE TABLE IF NOT EXISTS source_file(
     PRIMARY KEY(ref_id, part)
 ) WITHOUT ROWID;
 
--- engine_summary()'s rows of each profile, summed at import from the same
--- events (engine_intervals.h): the named queries read these few rows instead
--- of scanning the events.  A profile without rows here is scanned.
-CREATE TABLE IF NOT EXISTS engine_stat(
-    profile_id        INTEGER NOT NULL,
-    ord               INTEGER NOT NULL,  -- engine_summary's row order
-    engine            TEXT NOT NULL,
-    instructions      INTEGER,
-    busy_ns           INTEGER,
-    busy_sum_ns       INTEGER,
-    work_instructions INTEGER,
-    work_sum_ns       INTEGER,
-    PRIMARY KEY(profile_id, ord)
-) WITHOUT ROWID;
-
--- A profile's executions, where it holds many (a session: Explorer's
--- ExecutionInfo): one row each, in start order, with where its time went
--- (time_breakdown.h: compute, collectives, their overlap, DMA nothing hides,
--- idle) and each engine's busy time (the union of its intervals) within it.
-CREATE TABLE IF NOT EXISTS execution(
-    profile_id      INTEGER NOT NULL,
-    ord             INTEGER NOT NULL,  -- start order, from 0
-    execution_index INTEGER NOT NULL,  -- the source's own index
-    neff            TEXT,
-    start_ns        INTEGER NOT NULL,
-    end_ns          INTEGER NOT NULL,
-    dur_ns          INTEGER NOT NULL,
-    compute_ns      INTEGER NOT NULL,
-    collective_ns   INTEGER NOT NULL,
-    overlap_ns      INTEGER NOT NULL,
-    dma_exposed_ns  INTEGER NOT NULL,
-    idle_ns         INTEGER NOT NULL,
-    tensor_busy_ns  INTEGER NOT NULL,
-    vector_busy_ns  INTEGER NOT NULL,
-    scalar_busy_ns  INTEGER NOT NULL,
-    gpsimd_busy_ns  INTEGER NOT NULL,
-    sync_busy_ns    INTEGER NOT NULL,
-    dma_busy_ns     INTEGER NOT NULL,
-    PRIMARY KEY(profile_id, ord)
-) WITHOUT ROWID;
+-- engine_stat and execution are made from the summary's row descriptions
+-- (described_tables.h).
 
 -- Run history (nx-run records appended by studies and cron jobs).
 CREATE TABLE IF NOT EXISTS run(
@@ -347,6 +311,18 @@ const std::vector<IdColumns> kIdColumns = {
     {"engine_stat", {"profile_id"}},
     {"execution", {"profile_id"}},
 };
+
+const std::vector<AddedColumn>& added_columns() {
+    static const std::vector<AddedColumn> all = [] {
+        std::vector<AddedColumn> out = kAddedColumns;
+        for (const DescribedTable& t : described_tables())
+            for (const SqlColumn& c : t.columns) out.push_back({t.name, c.name, std::string(sql_type(c.type))});
+        return out;
+    }();
+    return all;
+}
+
+std::string schema_tables_sql() { return std::string(kSchemaTables) + described_tables_sql(); }
 
 std::string kept_args_view() {
     // The args view as nx's own connections see it: the same rows, and those

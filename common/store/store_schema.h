@@ -19,8 +19,10 @@ namespace nx {
 // slice_layout only for profiles laid out at their end.
 constexpr int kSchemaVersion = 6;
 
-// Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open).
+// Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open):
+// kSchemaTables, and the described tables after it.
 extern const std::string_view kSchemaTables;
+std::string schema_tables_sql();
 // Views (recreated when the schema version changes): drops, then creates.
 extern const std::string_view kSchemaViewDrops;
 extern const std::string_view kSchemaViews;
@@ -32,10 +34,14 @@ std::string kept_args_view();
 // wrote gets them when it is next opened for writing (kSchemaTables creates
 // the tables), and merged databases (nx-query --db A --db B) that lack one
 // show NULL (no rows for a table).
+// Those listed by hand, then every column of the described tables
+// (described_tables.h), which a database gets whenever it is opened for
+// writing: a field added to a description needs no schema version.
 struct AddedColumn {
-    std::string_view table, column, type;
+    std::string table, column, type;
 };
 extern const std::vector<AddedColumn> kAddedColumns;
+const std::vector<AddedColumn>& added_columns();
 
 // The tables whose integer ids must be kept apart when several databases are
 // queried together (nx-query --db A --db B), and which columns hold ids.

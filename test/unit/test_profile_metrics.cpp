@@ -126,7 +126,7 @@ TEST(ProfileMetrics, EngineActiveTimeIsTheUnionNotTheSum) {
     const nx::EngineStat* st = engine_stat(s, Engine::vector);
     ASSERT_NE(st, nullptr);
     EXPECT_EQ(st->instructions, 3);
-    EXPECT_EQ(st->active_ns, 250);
+    EXPECT_EQ(st->busy_ns, 250);
     EXPECT_EQ(st->busy_sum_ns, 300);
     EXPECT_DOUBLE_EQ(st->active_percent, 62.5);
 }
@@ -144,9 +144,9 @@ TEST(ProfileMetrics, TensorEngineCombinesTensorAndTensorMatrixRows) {
     // The per-row table still shows the two rows apart: TensorMatrix first.
     ASSERT_GE(s.engines.size(), 2u);
     EXPECT_EQ(s.engines[0].engine, Engine::tensor_matrix);
-    EXPECT_EQ(s.engines[0].active_ns, 250);  // [50,200) + [300,400)
+    EXPECT_EQ(s.engines[0].busy_ns, 250);  // [50,200) + [300,400)
     EXPECT_EQ(s.engines[1].engine, Engine::tensor);
-    EXPECT_EQ(s.engines[1].active_ns, 100);
+    EXPECT_EQ(s.engines[1].busy_ns, 100);
 }
 
 TEST(ProfileMetrics, EngineMetricsAbsentForEnginesWithoutInstructions) {
@@ -357,7 +357,7 @@ TEST(ProfileMetrics, MfuMaxAchievableAtLnc2IsBoundedByTheLogicalCoresRidgeNotOne
     nx::ProfileSummary s = pm.finish(info);
     EXPECT_NEAR(metric(s, "mfu_max_achievable_estimated_percent"), 19.03, 0.01);
     for (const nx::MetricDisagreement& d : s.disagreements)
-        EXPECT_NE(d.name, "mfu_max_achievable_estimated_percent") << "source " << d.source << ", nx " << d.derived;
+        EXPECT_NE(d.metric, "mfu_max_achievable_estimated_percent") << "source " << d.source << ", nx " << d.derived;
 }
 
 TEST(ProfileMetrics, MfuMaxAchievableIsCappedAtOneHundred) {
@@ -604,10 +604,10 @@ TEST(ProfileMetrics, TopOpcodesByTimeThenCountThenName) {
     EXPECT_EQ(s.top_opcodes[0].key, "Exp");
     EXPECT_EQ(s.top_opcodes[0].time_ns, 50);
     EXPECT_EQ(s.top_opcodes[1].key, "MATMUL");
-    EXPECT_EQ(s.top_opcodes[1].count, 3);
+    EXPECT_EQ(s.top_opcodes[1].instructions, 3);
     EXPECT_EQ(s.top_opcodes[2].key, "Relu");
     EXPECT_EQ(s.top_opcodes[3].key, "Add");
-    EXPECT_EQ(s.top_opcodes[3].count, 2);
+    EXPECT_EQ(s.top_opcodes[3].instructions, 2);
     EXPECT_EQ(s.top_opcodes[3].time_ns, 30);
 }
 
@@ -647,7 +647,7 @@ TEST(ProfileMetrics, PastTheKeyCapTheLaterOpcodesAreOtherAndSaySo) {
     ASSERT_EQ(s.opcodes.size(), nx::ProfileMetrics::kMaxKeys + 1);
     auto other = std::find_if(s.opcodes.begin(), s.opcodes.end(), [](const nx::KeyStat& k) { return k.key == "(other)"; });
     ASSERT_NE(other, s.opcodes.end());
-    EXPECT_EQ(other->count, 13);  // 10 past the cap, and "long", which came after it
+    EXPECT_EQ(other->instructions, 13);  // 10 past the cap, and "long", which came after it
     EXPECT_EQ(other->time_ns, INT64_MAX);
     EXPECT_EQ(s.opcodes[0].key, "(other)");
     bool noted = std::any_of(s.notes.begin(), s.notes.end(),
@@ -667,7 +667,7 @@ TEST(ProfileMetrics, PastTheKeyCapTheLaterLayersAreOtherAndSaySo) {
     auto s = summarize(ev);
     ASSERT_FALSE(s.top_layers.empty());
     EXPECT_EQ(s.top_layers[0].key, "(other)");  // the 5 past the cap, 5 ns: the busiest
-    EXPECT_EQ(s.top_layers[0].count, 5);
+    EXPECT_EQ(s.top_layers[0].instructions, 5);
     auto says = [&](const char* what) {
         return std::any_of(s.notes.begin(), s.notes.end(),
                            [&](const std::string& m) { return m.find(what) != std::string::npos; });
@@ -691,7 +691,7 @@ TEST(ProfileMetrics, TopLayersFallBackToTheHloName) {
     EXPECT_EQ(s.top_layers[0].key, "%dot.1");
     EXPECT_EQ(s.top_layers[0].time_ns, 40);
     EXPECT_EQ(s.top_layers[1].key, "enc.0");
-    EXPECT_EQ(s.top_layers[1].count, 2);
+    EXPECT_EQ(s.top_layers[1].instructions, 2);
     EXPECT_EQ(s.top_layers[1].time_ns, 30);
 }
 
@@ -759,7 +759,7 @@ TEST(EngineBusy, SemaphoreWaitsDoNotCountAsActiveTime) {
     EXPECT_DOUBLE_EQ(metric(s, "busiest_engine_active_time_percent"), 1.0);
     const nx::EngineStat* v = engine_stat(s, Engine::vector);
     ASSERT_NE(v, nullptr);
-    EXPECT_EQ(v->active_ns, 100);
+    EXPECT_EQ(v->busy_ns, 100);
     EXPECT_EQ(v->busy_sum_ns, 9900);  // plain durations, the wait included
     // Its work, for the mean a report shows: the TENSOR_COPY alone.
     EXPECT_EQ(v->work_instructions, 1);
@@ -788,7 +788,7 @@ TEST(EngineBusy, ProfilerIntervalsWinOverInstructions) {
     EXPECT_DOUBLE_EQ(metric(s, "sync_engine_active_time_percent"), 0.2);
     const nx::EngineStat* v = engine_stat(s, Engine::vector);
     ASSERT_NE(v, nullptr);
-    EXPECT_EQ(v->active_ns, 40);
+    EXPECT_EQ(v->busy_ns, 40);
     EXPECT_EQ(v->instructions, 2);
     EXPECT_EQ(v->origin, nx::BusyOrigin::profiler);
 }
@@ -802,7 +802,7 @@ TEST(EngineBusy, ProfilerTensorIntervalsCoverTheTensorMatrixRow) {
     const nx::EngineStat* t = engine_stat(s, Engine::tensor);
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->instructions, 2);
-    EXPECT_EQ(t->active_ns, 260);
+    EXPECT_EQ(t->busy_ns, 260);
     EXPECT_DOUBLE_EQ(metric(s, "matmul_instruction_count"), 1);
 }
 
@@ -823,7 +823,7 @@ TEST(EngineBusy, SourceFigureThatDisagreesBeyondTenPercentIsKeptBesideNxs) {
     auto s = pm.finish(info);
     EXPECT_DOUBLE_EQ(metric(s, "vector_engine_active_time_percent"), 5.0);  // the source's figure wins
     ASSERT_EQ(s.disagreements.size(), 1u);
-    EXPECT_EQ(s.disagreements[0].name, "vector_engine_active_time_percent");
+    EXPECT_EQ(s.disagreements[0].metric, "vector_engine_active_time_percent");
     EXPECT_DOUBLE_EQ(s.disagreements[0].source, 5.0);
     EXPECT_DOUBLE_EQ(s.disagreements[0].derived, 1.0);
     EXPECT_EQ(s.disagreements[0].derived_from, "derived from instructions, semaphore waits excluded");
