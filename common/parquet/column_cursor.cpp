@@ -10,31 +10,16 @@
 
 #include "common/io/error.h"
 #include "common/io/utf8.h"
+#include "common/parquet/byte_stream_split_encoding.h"
+#include "common/parquet/bytes.h"
 #include "common/parquet/codecs.h"
+#include "common/parquet/delta_encoding.h"
+#include "common/parquet/plain_encoding.h"
 #include "common/parquet/thrift_compact.h"
 
 namespace nx::parquet {
 
 namespace {
-
-int bit_width(int max_level) { return max_level == 0 ? 0 : std::bit_width(static_cast<unsigned>(max_level)); }
-
-uint32_t le32(const uint8_t* p) {
-    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 | static_cast<uint32_t>(p[2]) << 16 |
-           static_cast<uint32_t>(p[3]) << 24;
-}
-
-size_t value_width(PhysicalType t, int32_t type_length) {
-    switch (t) {
-        case PhysicalType::int32:
-        case PhysicalType::float32: return 4;
-        case PhysicalType::int64:
-        case PhysicalType::float64: return 8;
-        case PhysicalType::int96: return 12;
-        case PhysicalType::fixed_len_byte_array: return static_cast<size_t>(type_length);
-        default: return 0;
-    }
-}
 
 // Levels are bytes; these scan eight at a time (GCC's -O2 does not
 // vectorise the plain loops).
@@ -136,7 +121,7 @@ void ColumnCursor::reset(const ParquetFile& file, size_t row_group, const Column
     flat_ = !col_.is_list && col_.max_rep == 0;
     max_def_ = static_cast<uint8_t>(col_.max_def);
     if (max_def_ == 0) std::memset(def_, 0, sizeof def_);  // never decoded: every row present
-    width_ = value_width(col_.type, col_.type_length);
+    width_ = plain_width(col_.type, col_.type_length);
     list_ = col_.is_list;
     // Only the slice array of the column's kind is used.
     if (kind_ == Kind::integers) {
@@ -182,6 +167,70 @@ const uint8_t* ColumnCursor::read_page_bytes(int64_t size) {
     return buf;
 }
 
+const uint8_t* ColumnCursor::read_whole_page(const PageHeader& h) {
+    const size_t full = static_cast<size_t>(h.uncompressed_page_size);
+    const uint8_t* raw = read_page_bytes(h.compressed_page_size);
+    pos_ += h.compressed_page_size;
+    decompress(codec_, raw, static_cast<size_t>(h.compressed_page_size), page_.reserve(full), full);
+    return page_.data();
+}
+
+void ColumnCursor::load_dictionary_page(const PageHeader& h) {
+    if (!h.dictionary) fail("dictionary page without its header");
+    if (have_dict_) fail("a second dictionary page");
+    const uint8_t* p = read_whole_page(h);
+    decode_dictionary(p, static_cast<size_t>(h.uncompressed_page_size), h.dictionary->num_values, h.dictionary->encoding);
+    have_dict_ = true;
+}
+
+ColumnCursor::PageBody ColumnCursor::open_data_page(const PageHeader& h) {
+    if (!h.data) fail("data page without its header");
+    if (h.data->num_values < 0 || h.data->num_values > kMaxPageValues) fail("data page with " + std::to_string(h.data->num_values) + " values");
+    const uint8_t* p = read_whole_page(h);
+    const uint8_t* e = p + h.uncompressed_page_size;
+    if (h.data->repetition_level_encoding != Encoding::rle && col_.max_rep > 0)
+        fail("repetition levels in " + to_string(h.data->repetition_level_encoding) + " are not supported");
+    if (h.data->definition_level_encoding != Encoding::rle && col_.max_def > 0)
+        fail("definition levels in " + to_string(h.data->definition_level_encoding) + " are not supported");
+    start_levels(p, e, col_.max_rep, rep_dec_);
+    start_levels(p, e, col_.max_def, def_dec_);
+    return {static_cast<size_t>(h.data->num_values), h.data->encoding, p, e};
+}
+
+ColumnCursor::PageBody ColumnCursor::open_data_page_v2(const PageHeader& h, int64_t at) {
+    if (!h.data_v2) fail("data page v2 without its header");
+    const DataPageHeaderV2& d = *h.data_v2;
+    if (d.num_values < 0 || d.num_values > kMaxPageValues) fail("data page with " + std::to_string(d.num_values) + " values");
+    if (d.repetition_levels_byte_length < 0 || d.definition_levels_byte_length < 0 ||
+        static_cast<int64_t>(d.repetition_levels_byte_length) + d.definition_levels_byte_length > h.compressed_page_size ||
+        static_cast<int64_t>(d.repetition_levels_byte_length) + d.definition_levels_byte_length > h.uncompressed_page_size)
+        fail("data page v2 level lengths larger than the page");
+    size_t rl = static_cast<size_t>(d.repetition_levels_byte_length);
+    size_t dl = static_cast<size_t>(d.definition_levels_byte_length);
+    const uint8_t* raw = read_page_bytes(h.compressed_page_size);
+    pos_ += h.compressed_page_size;
+    // The page buffer holds the (never compressed) levels, then the values.
+    size_t body = static_cast<size_t>(h.compressed_page_size) - rl - dl;
+    size_t body_raw = static_cast<size_t>(h.uncompressed_page_size) - rl - dl;
+    uint8_t* out = page_.reserve(rl + dl + body_raw);
+    std::memcpy(out, raw, rl + dl);
+    if (body == 0) {
+        // No values at all (parquet-java and Spark write a page of
+        // nulls so, with nothing for the codec to decompress).
+        if (body_raw != 0)
+            fail("data page v2 at byte " + std::to_string(at) + " has no value bytes but claims " +
+                 std::to_string(body_raw) + " uncompressed");
+    } else if (d.is_compressed && codec_ != Codec::uncompressed) {
+        decompress(codec_, raw + rl + dl, body, out + rl + dl, body_raw);
+    } else {
+        if (body != body_raw) fail("uncompressed data page v2 whose sizes disagree");
+        std::memcpy(out + rl + dl, raw + rl + dl, body);
+    }
+    if (col_.max_rep > 0) rep_dec_ = RleDecoder(out, rl, level_bit_width(col_.max_rep));
+    if (col_.max_def > 0) def_dec_ = RleDecoder(out + rl, dl, level_bit_width(col_.max_def));
+    return {static_cast<size_t>(d.num_values), d.encoding, out + rl + dl, out + rl + dl + body_raw};
+}
+
 bool ColumnCursor::load_page() {
     for (;;) {
         if (pos_ >= end_) return false;
@@ -196,84 +245,18 @@ bool ColumnCursor::load_page() {
         if (h.uncompressed_page_size < 0 || static_cast<size_t>(h.uncompressed_page_size) > kMaxPageBytes)
             fail("page at byte " + std::to_string(at) + " claims " + std::to_string(h.uncompressed_page_size) +
                  " bytes uncompressed (more than nx reads in one page)");
-        size_t raw_size = static_cast<size_t>(h.compressed_page_size);
-        size_t full = static_cast<size_t>(h.uncompressed_page_size);
         try {
-            if (h.type == PageType::index) {
-                pos_ += h.compressed_page_size;
-                continue;
+            PageBody page;
+            switch (h.type) {
+                case PageType::index: pos_ += h.compressed_page_size; continue;
+                case PageType::dictionary: load_dictionary_page(h); continue;
+                case PageType::data: page = open_data_page(h); break;
+                case PageType::data_v2: page = open_data_page_v2(h, at); break;
+                default: fail("unknown page type " + std::to_string(static_cast<int>(h.type)));
             }
-            if (h.type == PageType::dictionary) {
-                if (!h.dictionary) fail("dictionary page without its header");
-                if (have_dict_) fail("a second dictionary page");
-                const uint8_t* raw = read_page_bytes(h.compressed_page_size);
-                pos_ += h.compressed_page_size;
-                decompress(codec_, raw, raw_size, page_.reserve(full), full);
-                decode_dictionary(page_.data(), full, h.dictionary->num_values, h.dictionary->encoding);
-                have_dict_ = true;
-                continue;
-            }
-            size_t count = 0;
-            Encoding enc;
-            const uint8_t* p = nullptr;
-            const uint8_t* e = nullptr;
-            if (h.type == PageType::data) {
-                if (!h.data) fail("data page without its header");
-                if (h.data->num_values < 0 || h.data->num_values > kMaxPageValues) fail("data page with " + std::to_string(h.data->num_values) + " values");
-                count = static_cast<size_t>(h.data->num_values);
-                enc = h.data->encoding;
-                const uint8_t* raw = read_page_bytes(h.compressed_page_size);
-                pos_ += h.compressed_page_size;
-                decompress(codec_, raw, raw_size, page_.reserve(full), full);
-                p = page_.data();
-                e = p + full;
-                if (h.data->repetition_level_encoding != Encoding::rle && col_.max_rep > 0)
-                    fail("repetition levels in " + to_string(h.data->repetition_level_encoding) + " are not supported");
-                if (h.data->definition_level_encoding != Encoding::rle && col_.max_def > 0)
-                    fail("definition levels in " + to_string(h.data->definition_level_encoding) + " are not supported");
-                start_levels(p, e, col_.max_rep, rep_dec_);
-                start_levels(p, e, col_.max_def, def_dec_);
-            } else if (h.type == PageType::data_v2) {
-                if (!h.data_v2) fail("data page v2 without its header");
-                const DataPageHeaderV2& d = *h.data_v2;
-                if (d.num_values < 0 || d.num_values > kMaxPageValues) fail("data page with " + std::to_string(d.num_values) + " values");
-                if (d.repetition_levels_byte_length < 0 || d.definition_levels_byte_length < 0 ||
-                    static_cast<int64_t>(d.repetition_levels_byte_length) + d.definition_levels_byte_length > h.compressed_page_size ||
-                    static_cast<int64_t>(d.repetition_levels_byte_length) + d.definition_levels_byte_length > h.uncompressed_page_size)
-                    fail("data page v2 level lengths larger than the page");
-                count = static_cast<size_t>(d.num_values);
-                enc = d.encoding;
-                size_t rl = static_cast<size_t>(d.repetition_levels_byte_length);
-                size_t dl = static_cast<size_t>(d.definition_levels_byte_length);
-                const uint8_t* raw = read_page_bytes(h.compressed_page_size);
-                pos_ += h.compressed_page_size;
-                // The page buffer holds the (never compressed) levels, then the values.
-                size_t body = raw_size - rl - dl;
-                size_t body_raw = full - rl - dl;
-                uint8_t* out = page_.reserve(rl + dl + body_raw);
-                std::memcpy(out, raw, rl + dl);
-                if (body == 0) {
-                    // No values at all (parquet-java and Spark write a page of
-                    // nulls so, with nothing for the codec to decompress).
-                    if (body_raw != 0)
-                        fail("data page v2 at byte " + std::to_string(at) + " has no value bytes but claims " +
-                             std::to_string(body_raw) + " uncompressed");
-                } else if (d.is_compressed && codec_ != Codec::uncompressed) {
-                    decompress(codec_, raw + rl + dl, body, out + rl + dl, body_raw);
-                } else {
-                    if (body != body_raw) fail("uncompressed data page v2 whose sizes disagree");
-                    std::memcpy(out + rl + dl, raw + rl + dl, body);
-                }
-                if (col_.max_rep > 0) rep_dec_ = RleDecoder(out, rl, bit_width(col_.max_rep));
-                if (col_.max_def > 0) def_dec_ = RleDecoder(out + rl, dl, bit_width(col_.max_def));
-                p = out + rl + dl;
-                e = p + body_raw;
-            } else {
-                fail("unknown page type " + std::to_string(static_cast<int>(h.type)));
-            }
-            levels_left_ = count;
-            start_values(p, static_cast<size_t>(e - p), count, enc);
-            if (count == 0) continue;
+            levels_left_ = page.count;
+            start_values(page.values, static_cast<size_t>(page.end - page.values), page.count, page.encoding);
+            if (page.count == 0) continue;
             return true;
         } catch (const CodecError& e) {
             fail(std::string("page at byte ") + std::to_string(at) + ": " + e.what());
@@ -286,10 +269,10 @@ bool ColumnCursor::load_page() {
 void ColumnCursor::start_levels(const uint8_t*& p, const uint8_t* end, int max_level, RleDecoder& dec) {
     if (max_level == 0) return;
     if (end - p < 4) throw EncodingError("levels past the end of the page");
-    size_t len = le32(p);
+    size_t len = get_le32(p);
     p += 4;
     if (len > static_cast<size_t>(end - p)) throw EncodingError("levels of " + std::to_string(len) + " bytes past the end of the page");
-    dec = RleDecoder(p, len, bit_width(max_level));
+    dec = RleDecoder(p, len, level_bit_width(max_level));
     p += len;
 }
 
@@ -345,7 +328,7 @@ void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encod
         case Encoding::rle: {
             if (col_.type != PhysicalType::boolean) throw EncodingError("RLE values for a " + to_string(col_.type) + " column");
             if (n < 4) throw EncodingError("RLE booleans without their length");
-            uint32_t len = le32(p);
+            uint32_t len = get_le32(p);
             if (len > n - 4) throw EncodingError("RLE booleans past the end of the page");
             source_ = Source::rle_booleans;
             val_dec_ = RleDecoder(p + 4, len, 1);
@@ -384,7 +367,7 @@ void ColumnCursor::start_values(const uint8_t* p, size_t n, size_t levels, Encod
             if (count * width_ != n) throw EncodingError("BYTE_STREAM_SPLIT page of " + std::to_string(n) + " bytes for " + std::to_string(count) + " values");
             std::vector<uint8_t> gathered(count * width_);
             decode_byte_stream_split(p, n, width_, count, gathered.data());
-            decode_plain(gathered.data(), gathered.size(), count, m_ints_, m_reals_, m_strs_);
+            decode_plain(col_.type, width_, col_.is_unsigned, gathered.data(), gathered.size(), count, m_ints_, m_reals_, m_strs_);
             break;
         }
         default: throw EncodingError("values in " + to_string(enc) + " are not supported");
@@ -400,66 +383,7 @@ void ColumnCursor::decode_slice_values(size_t count) {
     size_t first = page_value_;
     page_value_ += count;
     switch (source_) {
-        case Source::plain: {
-            if (col_.type == PhysicalType::boolean) {
-                size_t bytes = (page_value_ + 7) / 8;
-                if (bytes > static_cast<size_t>(vend_ - vbegin_))
-                    throw EncodingError("PLAIN values need " + std::to_string(bytes) + " bytes, the page has " +
-                                        std::to_string(vend_ - vbegin_));
-                for (size_t i = 0; i < count; ++i) ints_[i] = (vbegin_[(first + i) / 8] >> ((first + i) % 8)) & 1;
-                return;
-            }
-            if (width_ == 0) {  // BYTE_ARRAY: a 4-byte length before each value
-                const uint8_t* p = vp_;
-                for (size_t i = 0; i < count; ++i) {
-                    if (vend_ - p < 4) throw EncodingError("PLAIN byte array " + std::to_string(first + i) + " past the end of the page");
-                    uint32_t len = le32(p);
-                    p += 4;
-                    if (len > static_cast<size_t>(vend_ - p))
-                        throw EncodingError("PLAIN byte array of " + std::to_string(len) + " bytes past the end of the page");
-                    strs_[i] = std::string_view(reinterpret_cast<const char*>(p), len);
-                    p += len;
-                    if (col_.is_string && !is_valid_utf8(strs_[i]))
-                        throw EncodingError("value " + std::to_string(first + i) + " of the page is not valid UTF-8");
-                }
-                vp_ = p;
-                return;
-            }
-            size_t bytes = count * width_;
-            if (bytes > static_cast<size_t>(vend_ - vp_))
-                throw EncodingError("PLAIN values need " + std::to_string(page_value_ * width_) + " bytes, the page has " +
-                                    std::to_string(vend_ - vbegin_));
-            const uint8_t* p = vp_;
-            vp_ += bytes;
-            switch (col_.type) {
-                case PhysicalType::int32:
-                    if (col_.is_unsigned)
-                        for (size_t i = 0; i < count; ++i) ints_[i] = le32(p + 4 * i);
-                    else
-                        for (size_t i = 0; i < count; ++i) ints_[i] = static_cast<int32_t>(le32(p + 4 * i));
-                    return;
-                case PhysicalType::int64:
-                    if (count > 0) std::memcpy(ints_.data(), p, count * 8);
-                    return;
-                case PhysicalType::float32:
-                    for (size_t i = 0; i < count; ++i) {
-                        float f;
-                        std::memcpy(&f, p + 4 * i, 4);
-                        reals_[i] = f;
-                    }
-                    return;
-                case PhysicalType::float64:
-                    if (count > 0) std::memcpy(reals_.data(), p, count * 8);
-                    return;
-                default:  // INT96, FIXED_LEN_BYTE_ARRAY
-                    for (size_t i = 0; i < count; ++i) {
-                        strs_[i] = std::string_view(reinterpret_cast<const char*>(p + i * width_), width_);
-                        if (col_.is_string && !is_valid_utf8(strs_[i]))
-                            throw EncodingError("value " + std::to_string(first + i) + " of the page is not valid UTF-8");
-                    }
-                    return;
-            }
-        }
+        case Source::plain: decode_plain_slice(first, count); return;
         case Source::dictionary: {
             val_dec_.decode(idx_.data(), count);
             uint32_t over = 0;
@@ -489,83 +413,51 @@ void ColumnCursor::decode_slice_values(size_t count) {
     }
 }
 
-void ColumnCursor::decode_plain(const uint8_t* p, size_t n, size_t count, std::vector<int64_t>& ints,
-                                std::vector<double>& reals, ByteArrays& strs) {
-    ints.clear();
-    reals.clear();
-    strs.clear();
-    auto need = [&](size_t bytes) {
-        if (bytes > n) throw EncodingError("PLAIN values need " + std::to_string(bytes) + " bytes, the page has " + std::to_string(n));
-    };
-    switch (col_.type) {
-        case PhysicalType::boolean: {
-            need((count + 7) / 8);
-            ints.resize(count);
-            for (size_t i = 0; i < count; ++i) ints[i] = (p[i / 8] >> (i % 8)) & 1;
-            return;
-        }
-        case PhysicalType::int32: {
-            need(count * 4);
-            ints.resize(count);
-            if (col_.is_unsigned)
-                for (size_t i = 0; i < count; ++i) ints[i] = le32(p + 4 * i);
-            else
-                for (size_t i = 0; i < count; ++i) ints[i] = static_cast<int32_t>(le32(p + 4 * i));
-            return;
-        }
-        case PhysicalType::int64: {
-            need(count * 8);
-            ints.resize(count);
-            if (count > 0) std::memcpy(ints.data(), p, count * 8);  // data() may be null when empty
-            return;
-        }
-        case PhysicalType::float32: {
-            need(count * 4);
-            reals.resize(count);
-            for (size_t i = 0; i < count; ++i) {
-                float f;
-                std::memcpy(&f, p + 4 * i, 4);
-                reals[i] = f;
-            }
-            return;
-        }
-        case PhysicalType::float64: {
-            need(count * 8);
-            reals.resize(count);
-            if (count > 0) std::memcpy(reals.data(), p, count * 8);
-            return;
-        }
-        case PhysicalType::int96:
-        case PhysicalType::fixed_len_byte_array: {
-            size_t w = width_;
-            need(count * w);
-            strs.bytes.assign(reinterpret_cast<const char*>(p), count * w);
-            strs.offsets.resize(count + 1);
-            for (size_t i = 0; i <= count; ++i) strs.offsets[i] = static_cast<uint32_t>(i * w);
-            return;
-        }
-        case PhysicalType::byte_array: {
-            const uint8_t* e = p + n;
-            strs.offsets.reserve(std::min(count, n / 4) + 1);  // each value needs 4 bytes: never trust count alone
-            for (size_t i = 0; i < count; ++i) {
-                if (e - p < 4) throw EncodingError("PLAIN byte array " + std::to_string(i) + " past the end of the page");
-                uint32_t len = le32(p);
-                p += 4;
-                if (len > static_cast<size_t>(e - p)) throw EncodingError("PLAIN byte array of " + std::to_string(len) + " bytes past the end of the page");
-                strs.add(reinterpret_cast<const char*>(p), len);
-                p += len;
-            }
-            return;
-        }
+// The next `count` PLAIN values of the page, value `first` on, into the
+// slice arrays (strings as views into the page).
+void ColumnCursor::decode_plain_slice(size_t first, size_t count) {
+    if (col_.type == PhysicalType::boolean) {
+        size_t bytes = (page_value_ + 7) / 8;
+        if (bytes > static_cast<size_t>(vend_ - vbegin_))
+            throw EncodingError("PLAIN values need " + std::to_string(bytes) + " bytes, the page has " +
+                                std::to_string(vend_ - vbegin_));
+        for (size_t i = 0; i < count; ++i) ints_[i] = plain_boolean(vbegin_, first + i);
+        return;
     }
-    throw EncodingError("unknown physical type");
+    if (width_ == 0) {  // BYTE_ARRAY: a 4-byte length before each value
+        const uint8_t* p = vp_;
+        for (size_t i = 0; i < count; ++i) {
+            strs_[i] = decode_plain_byte_array(p, vend_, first + i);
+            if (col_.is_string && !is_valid_utf8(strs_[i]))
+                throw EncodingError("value " + std::to_string(first + i) + " of the page is not valid UTF-8");
+        }
+        vp_ = p;
+        return;
+    }
+    size_t bytes = count * width_;
+    if (bytes > static_cast<size_t>(vend_ - vp_))
+        throw EncodingError("PLAIN values need " + std::to_string(page_value_ * width_) + " bytes, the page has " +
+                            std::to_string(vend_ - vbegin_));
+    const uint8_t* p = vp_;
+    vp_ += bytes;
+    switch (kind_) {
+        case Kind::integers: decode_plain_ints(col_.type, col_.is_unsigned, p, count, ints_.data()); return;
+        case Kind::reals: decode_plain_reals(col_.type, p, count, reals_.data()); return;
+        case Kind::bytes:  // INT96, FIXED_LEN_BYTE_ARRAY
+            for (size_t i = 0; i < count; ++i) {
+                strs_[i] = std::string_view(reinterpret_cast<const char*>(p + i * width_), width_);
+                if (col_.is_string && !is_valid_utf8(strs_[i]))
+                    throw EncodingError("value " + std::to_string(first + i) + " of the page is not valid UTF-8");
+            }
+            return;
+    }
 }
 
 void ColumnCursor::decode_dictionary(const uint8_t* p, size_t n, int32_t count, Encoding enc) {
     if (enc != Encoding::plain && enc != Encoding::plain_dictionary)
         throw EncodingError("dictionary page in " + to_string(enc));
     if (count < 0 || count > kMaxPageValues) throw EncodingError("dictionary of " + std::to_string(count) + " entries");
-    decode_plain(p, n, static_cast<size_t>(count), dict_ints_, dict_reals_, dict_strs_);
+    decode_plain(col_.type, width_, col_.is_unsigned, p, n, static_cast<size_t>(count), dict_ints_, dict_reals_, dict_strs_);
     dict_views_.clear();
     if (kind_ == Kind::bytes) {
         dict_views_.reserve(dict_strs_.size());

@@ -15,8 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/parquet/encodings.h"
+#include "common/parquet/decoding.h"
 #include "common/parquet/parquet_file.h"
+#include "common/parquet/rle_encoding.h"
 
 namespace nx::parquet {
 
@@ -137,15 +138,25 @@ private:
     bool next_level();  // li_ on a level of the row, loading slices and pages; false at the chunk's end
     bool fill_slice();  // false when the chunk has no more pages
     bool load_page();   // false when the chunk has no more pages
+    // A data page's values: `count` levels, the values' encoding and bytes.
+    struct PageBody {
+        size_t count = 0;
+        Encoding encoding = Encoding::plain;
+        const uint8_t* values = nullptr;
+        const uint8_t* end = nullptr;
+    };
+    void load_dictionary_page(const PageHeader& h);
+    PageBody open_data_page(const PageHeader& h);               // its levels started
+    PageBody open_data_page_v2(const PageHeader& h, int64_t at);  // `at`: its offset, for messages
     void read_page_header(int64_t& pos, PageHeader& h, size_t& header_len);
     const uint8_t* read_page_bytes(int64_t size);  // the compressed bytes at pos_, in the scratch
+    const uint8_t* read_whole_page(const PageHeader& h);  // the page at pos_ decompressed into page_ (a v1 or dictionary page)
     void start_levels(const uint8_t*& p, const uint8_t* end, int max_level, RleDecoder& dec);
     static void decode_levels(RleDecoder& dec, int max_level, size_t n, uint8_t* out);
     void start_values(const uint8_t* p, size_t n, size_t levels, Encoding enc);
     void decode_slice_values(size_t count);
+    void decode_plain_slice(size_t first, size_t count);
     void decode_dictionary(const uint8_t* p, size_t n, int32_t count, Encoding enc);
-    void decode_plain(const uint8_t* p, size_t n, size_t count, std::vector<int64_t>& ints, std::vector<double>& reals,
-                      ByteArrays& strs);
     size_t count_present(size_t levels) const;
 
     // What next_row() and the value accessors touch, together (the first

@@ -1,8 +1,9 @@
-// Parquet's footer and page headers as nx reads them: the parts of the format
-// specification's FileMetaData, SchemaElement, RowGroup, ColumnChunk,
-// ColumnMetaData and PageHeader structures a reader needs, decoded from
-// Thrift compact bytes.  Field ids are facts of the specification; statistics,
-// indexes, bloom filters and encryption are skipped.
+// Parquet's footer and page headers as nx reads and writes them: the parts
+// of the format specification's FileMetaData, SchemaElement, RowGroup,
+// ColumnChunk, ColumnMetaData, Statistics and PageHeader structures nx
+// needs, decoded from Thrift compact bytes and encoded to them, both through
+// the one description of their fields (parquet_thrift.h).  Indexes, bloom
+// filters and encryption are skipped.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +39,7 @@ std::string to_string(Encoding e);
 
 struct SchemaElement {
     std::string name;
-    std::optional<PhysicalType> type;  // set for leaves
+    std::optional<PhysicalType> type;  // set for leaves; a group has num_children instead
     int32_t type_length = 0;
     std::optional<Repetition> repetition;
     int32_t num_children = 0;
@@ -73,16 +74,25 @@ struct ColumnMetaData {
 
 struct ColumnChunk {
     std::string file_path;  // set when the column lives in another file (unsupported)
+    int64_t file_offset = 0;
     std::optional<ColumnMetaData> meta;
 };
 
 struct RowGroup {
     std::vector<ColumnChunk> columns;
+    int64_t total_byte_size = 0;  // uncompressed
     int64_t num_rows = 0;
     // RowGroup.sorting_columns: the columns (indexes) its rows come sorted
-    // by, as its writer says; empty when it says nothing.
+    // by, as its writer says; empty when it says nothing.  Written ascending,
+    // nulls first, the one order nx claims.
     std::vector<int32_t> sorted_by;
+    std::optional<int64_t> file_offset;
+    std::optional<int64_t> total_compressed_size;
 };
+
+// How a column's min and max compare: TYPE_ORDER, as its type orders
+// (signed integers, IEEE floats, unsigned bytes), or an order nx does not know.
+enum class ColumnOrder { type_order, unknown };
 
 struct FileMetaData {
     int32_t version = 0;
@@ -91,6 +101,7 @@ struct FileMetaData {
     std::vector<RowGroup> row_groups;
     std::string created_by;
     std::vector<std::pair<std::string, std::string>> key_value;
+    std::vector<ColumnOrder> column_orders;  // one per leaf column when set
 };
 
 struct DataPageHeader {
@@ -126,5 +137,11 @@ struct PageHeader {
 FileMetaData decode_file_metadata(const uint8_t* data, size_t size);
 // Decodes one page header at `data`; `consumed` is its length in bytes.
 PageHeader decode_page_header(const uint8_t* data, size_t size, size_t& consumed);
+
+// Encode: the fields that are set (optional ones when they have a value,
+// lists when they are not empty, a logical type when one is said), in the
+// order of their ids.  SchemaElement.logical_signed is read only.
+std::vector<uint8_t> encode_file_metadata(const FileMetaData& f);
+std::vector<uint8_t> encode_page_header(const PageHeader& h);
 
 }  // namespace nx::parquet

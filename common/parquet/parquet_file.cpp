@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "common/io/error.h"
+#include "common/parquet/bytes.h"
 #include "common/parquet/thrift_compact.h"
 
 namespace nx::parquet {
@@ -29,8 +30,7 @@ std::unique_ptr<ParquetFile> ParquetFile::open(const std::string& path) {
         if (std::memcmp(tail + 4, "PARE", 4) == 0) throw Error("encrypted Parquet footers are not supported", path);
         throw Error("not a Parquet file, or cut short: no PAR1 magic at the end", path);
     }
-    uint32_t footer = static_cast<uint32_t>(tail[0]) | static_cast<uint32_t>(tail[1]) << 8 |
-                      static_cast<uint32_t>(tail[2]) << 16 | static_cast<uint32_t>(tail[3]) << 24;
+    uint32_t footer = get_le32(tail);
     if (footer > kMaxFooterBytes || static_cast<int64_t>(footer) > f->size_ - 12)
         throw Error("footer length " + std::to_string(footer) + " is past the start of the file (" +
                     std::to_string(f->size_) + " bytes): cut short or corrupt", path);

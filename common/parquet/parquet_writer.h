@@ -13,7 +13,10 @@
 // and null-count statistics so readers prune row groups.  The file is written
 // to a temporary name and renamed on commit(): an interrupted writer leaves
 // nothing (io/atomic_file.h).  What it writes, DuckDB and arrow-rs read
-// (test/fixtures/parquet: the cross-checks).
+// (test/fixtures/parquet: the cross-checks).  Its parts: the value types
+// (value_types.h), a page's body by an encoder per type family
+// (column_encoders.h), pages compressed and headed (page_writer.h), column
+// chunks, row groups and the footer (row_group_writer.h).
 #pragma once
 
 #include <cstdint>
@@ -26,10 +29,9 @@
 #include "common/io/atomic_file.h"
 #include "common/io/dir_handle.h"
 #include "common/parquet/file_metadata.h"
+#include "common/parquet/value_types.h"
 
 namespace nx::parquet {
-
-enum class ValueType { int64, int32, float64, float32, boolean, string };
 
 struct WriterColumn {
     std::string name;
@@ -150,6 +152,12 @@ public:
     struct State;  // the file, the row group being filled, the footer so far
 
 private:
+    // set_*() of a fixed-width value; put_*() of a run of them (T: the C++
+    // type of a value type's page values, value_types.h).
+    template <class T>
+    void set_value(size_t column, T v);
+    template <class T>
+    void put_values(size_t column, const T* v, const uint8_t* present);
     // The bookkeeping after `n` rows of the lane (end_row, end_rows).
     void rows_added(size_t n);
     // Throws while begin_rows() is open: `what` may not come within it.

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "common/parquet/bytes.h"
+
 namespace nx::parquet {
 
 void CompactReader::fail(const std::string& what) const {
@@ -15,15 +17,13 @@ uint8_t CompactReader::byte() {
 
 uint64_t CompactReader::varint() {
     uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        uint8_t b = byte();
-        v |= static_cast<uint64_t>(b & 0x7F) << shift;
-        if (!(b & 0x80)) return v;
+    switch (get_uleb128(p_, end_, v)) {
+        case VarintRead::ok: return v;
+        case VarintRead::truncated: fail("unexpected end");
+        case VarintRead::too_long: break;
     }
     fail("varint longer than 10 bytes");
 }
-
-static int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
 void CompactReader::begin_struct() {
     if (last_id_.size() >= static_cast<size_t>(kMaxDepth)) fail("structures nested too deep");
@@ -137,6 +137,67 @@ void CompactReader::skip_depth(TType type, int depth) {
         case TType::stop: fail("unexpected STOP");
     }
     fail("unknown type");
+}
+
+
+void CompactWriter::begin_struct() { last_.push_back(0); }
+
+void CompactWriter::end_struct() {
+    out_.push_back(static_cast<uint8_t>(TType::stop));
+    last_.pop_back();
+}
+
+void CompactWriter::field_header(int16_t id, TType type) {
+    int16_t& last = last_.back();
+    int delta = id - last;
+    if (delta > 0 && delta <= 15) {
+        out_.push_back(static_cast<uint8_t>((delta << 4) | static_cast<uint8_t>(type)));
+    } else {
+        out_.push_back(static_cast<uint8_t>(type));
+        put_uleb128(out_, zigzag(id));
+    }
+    last = id;
+}
+
+void CompactWriter::field(ThriftField<TType::i32> f, int32_t v) {
+    field_header(f.id, TType::i32);
+    put_uleb128(out_, zigzag(v));
+}
+
+void CompactWriter::field(ThriftField<TType::i64> f, int64_t v) {
+    field_header(f.id, TType::i64);
+    put_uleb128(out_, zigzag(v));
+}
+
+void CompactWriter::field(ThriftField<TType::bool_true> f, bool v) {
+    field_header(f.id, v ? TType::bool_true : TType::bool_false);
+}
+
+void CompactWriter::field(ThriftField<TType::binary> f, std::string_view v) {
+    field_header(f.id, TType::binary);
+    element_binary(v);
+}
+
+void CompactWriter::begin(ThriftField<TType::structure> f) {
+    field_header(f.id, TType::structure);
+    begin_struct();
+}
+
+void CompactWriter::begin_list(ThriftField<TType::list> f, TType elem, uint32_t count) {
+    field_header(f.id, TType::list);
+    if (count < 15) {
+        out_.push_back(static_cast<uint8_t>((count << 4) | static_cast<uint8_t>(elem)));
+    } else {
+        out_.push_back(static_cast<uint8_t>(0xF0 | static_cast<uint8_t>(elem)));
+        put_uleb128(out_, count);
+    }
+}
+
+void CompactWriter::element_i32(int32_t v) { put_uleb128(out_, zigzag(v)); }
+
+void CompactWriter::element_binary(std::string_view v) {
+    put_uleb128(out_, v.size());
+    append_bytes(out_, v);
 }
 
 }  // namespace nx::parquet

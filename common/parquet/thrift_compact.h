@@ -1,8 +1,10 @@
-// A reader of Thrift's compact protocol, the encoding of Parquet's footer
-// (FileMetaData) and page headers.  Only what a reader of those structures
-// needs: structs walked field by field, integers, binary, lists, and skipping
-// of anything unknown.  Every read is bounds-checked and nesting is capped, so
-// corrupt or hostile bytes end in a ThriftError, never a crash.
+// Thrift's compact protocol, both ways: the encoding of Parquet's footer
+// (FileMetaData) and page headers.  Only what those structures need: structs
+// field by field, integers (zigzag varints), binary, booleans and lists, and
+// on reading, skipping of anything unknown.  Every read is bounds-checked and
+// nesting is capped, so corrupt or hostile bytes end in a ThriftError, never
+// a crash.  A structure's fields are named once, as ThriftField constants
+// (parquet_thrift.h), and read and written through them.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,15 @@ public:
 enum class TType : uint8_t {
     stop = 0, bool_true = 1, bool_false = 2, i8 = 3, i16 = 4, i32 = 5, i64 = 6,
     dbl = 7, binary = 8, list = 9, set = 10, map = 11, structure = 12,
+};
+
+// A field of a Thrift structure: its id, its type (bool_true for a
+// boolean) and its name as the IDL spells it, "Struct.field", for messages.
+template <TType T>
+struct ThriftField {
+    static constexpr TType type = T;
+    int16_t id;
+    const char* name;
 };
 
 class CompactReader {
@@ -64,6 +75,38 @@ private:
     const uint8_t* begin_;
     const uint8_t* end_;
     std::vector<int16_t> last_id_;  // per open struct: field ids are deltas
+};
+
+class CompactWriter {
+public:
+    // Struct framing: fields must come in increasing id order within a struct.
+    void begin_struct();
+    void end_struct();  // writes STOP
+
+    void field(ThriftField<TType::i32> f, int32_t v);
+    void field(ThriftField<TType::i64> f, int64_t v);
+    void field(ThriftField<TType::bool_true> f, bool v);
+    void field(ThriftField<TType::binary> f, std::string_view v);
+    // A struct field: its body follows (begin_struct was implied), end with end_struct().
+    void begin(ThriftField<TType::structure> f);
+    // A list field: `count` elements of `elem` follow, written with the
+    // element writers below (structs: begin_element_struct() ... end_struct()).
+    void begin_list(ThriftField<TType::list> f, TType elem, uint32_t count);
+    void element_i32(int32_t v);
+    void element_binary(std::string_view v);
+    void begin_element_struct() { begin_struct(); }
+
+    const std::vector<uint8_t>& bytes() const { return out_; }
+    void clear() {
+        out_.clear();
+        last_.clear();
+    }
+
+private:
+    void field_header(int16_t id, TType type);
+
+    std::vector<uint8_t> out_;
+    std::vector<int16_t> last_;  // the last field id of each open struct
 };
 
 }  // namespace nx::parquet

@@ -14,9 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "common/parquet/byte_stream_split_encoding.h"
 #include "common/parquet/codecs.h"
-#include "common/parquet/encodings.h"
+#include "common/parquet/delta_encoding.h"
 #include "common/parquet/file_metadata.h"
+#include "common/parquet/rle_encoding.h"
 #include "common/parquet/thrift_compact.h"
 
 namespace {

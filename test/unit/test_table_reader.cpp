@@ -19,7 +19,6 @@
 #include "common/parquet/file_metadata.h"
 #include "common/parquet/parquet_writer.h"
 #include "common/parquet/table_reader.h"
-#include "common/parquet/thrift_writer.h"
 
 namespace {
 
@@ -163,23 +162,11 @@ TEST(TableReader, AnEmptyV2BodyThatClaimsValueBytesIsAnError) {
     pq::PageHeader h = pq::decode_page_header(bytes.data() + at, bytes.size() - static_cast<size_t>(at), used);
     ASSERT_TRUE(h.data_v2);
     ASSERT_EQ(h.compressed_page_size, h.data_v2->definition_levels_byte_length);  // no value bytes
-    pq::CompactWriter w;
-    w.begin_struct();
-    w.field_i32(1, static_cast<int32_t>(h.type));
-    w.field_i32(2, h.uncompressed_page_size + 8);
-    w.field_i32(3, h.compressed_page_size);
-    w.field_struct(8);
-    w.field_i32(1, h.data_v2->num_values);
-    w.field_i32(2, h.data_v2->num_nulls);
-    w.field_i32(3, h.data_v2->num_rows);
-    w.field_i32(4, static_cast<int32_t>(h.data_v2->encoding));
-    w.field_i32(5, h.data_v2->definition_levels_byte_length);
-    w.field_i32(6, h.data_v2->repetition_levels_byte_length);
-    w.field_bool(7, h.data_v2->is_compressed);
-    w.end_struct();
-    w.end_struct();
-    ASSERT_EQ(w.bytes().size(), used);  // the same length: the file's offsets stay right
-    std::copy(w.bytes().begin(), w.bytes().end(), bytes.begin() + at);
+    pq::PageHeader claims = h;
+    claims.uncompressed_page_size += 8;
+    const std::vector<uint8_t> header = pq::encode_page_header(claims);
+    ASSERT_EQ(header.size(), used);  // the same length: the file's offsets stay right
+    std::copy(header.begin(), header.end(), bytes.begin() + at);
     const std::string bad = testing::TempDir() + "nx_v2_claims_values.parquet";
     std::ofstream(bad, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     TableReader r({bad}, {"opt_i64"});
