@@ -13,6 +13,13 @@ bench: all $(BENCH_BIN)
 bench-scale: all
 	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/scale
 
+# make bench-ranks: the ranks page (make dataset's ranks.html) of 8 and
+# RANKS=1024 generated ranks: its size, Chromium's time to load and lay it
+# out, the straggler on the first screen, nothing wider than 1280 px, and
+# screenshots in out/bench/ranks (test/bench/ranks_page; part of make bench).
+bench-ranks: all
+	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/ranks_page
+
 # make bench-commit: make dataset stopped RUNS times at random points
 # (SIGKILL, SIGTERM, a full disk on a small tmpfs), each rerun, and every
 # reader's view checked against the others and the plan (test/bench/commit_kills).

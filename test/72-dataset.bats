@@ -291,8 +291,11 @@ for line in open(sys.argv[1]):
     [[ "$output" == *"8 of the 40 ranks"* ]]
     [[ "$output" != *"| 30 |"* ]]
     nx-report records.jsonl --ranks -o ranks.html
-    # Every rank's table row and heat map row.
-    for r in 0 19 30 39; do grep -q "class=\"num\">$r</td><td>i-" ranks.html && grep -q "rank $r<" ranks.html; done
+    # Every rank's table row and heat map row (its title: rank, profile, figures).
+    for r in 0 19 30 39; do
+        grep -q "<td>$r</td><td class=\"profile\" title=\"i-" ranks.html
+        grep -q "<title>rank $r[ :(]" ranks.html
+    done
     refute grep -q "of the 40 ranks" ranks.html
     # The HTML's heat map is every rank's, whatever the ranks text shows:
     # without a breakdown in those 8, the other 32 still have theirs.
@@ -303,7 +306,7 @@ for line in open(sys.argv[1]):
     if r["rank"] in (0, 7, 14, 31, 32, 33, 34, 35): r.pop("breakdown", None)
     print(json.dumps(r))' records.jsonl >some.jsonl
     nx-report some.jsonl --ranks -o some.html
-    grep -q "rank 19<" some.html
+    grep -q "<title>rank 19: " some.html
     refute grep -q "not in these profiles" some.html
     nx-report records.jsonl --ranks --format csv >ranks.csv
     [ "$(grep -c '^rank,' ranks.csv)" -eq 40 ]

@@ -97,12 +97,7 @@ for k, v in sorted(r["metrics"].items()):
 }
 
 @test "sessions: a capture tree of Explorer session exports is planned by core, and make dataset gives every rank its executions" {
-    for p in 100 200; do
-        for n in 0 1; do
-            mkdir -p "cap/i-0abc_pid_$p"
-            cp -r "$EXPLORER/session@latest" "cap/i-0abc_pid_$p/job_profile_nc_${n}_session_1@latest"
-        done
-    done
+    session_capture_tree cap
     # And a session's raw NTFF: planned with its core's rank too.
     touch cap/i-0abc_pid_100/profile_nc_0_session_2.ntff
     run --separate-stderr nx-convert --plan cap

@@ -15,6 +15,19 @@ setup() {
     cd "$BATS_TEST_TMPDIR" || return 1
 }
 
+# session_capture_tree DIR: the runtime's capture layout of Neuron Explorer
+# session exports, the fixture's session on 4 cores: DIR/i-0abc_pid_{100,200}/
+# job_profile_nc_{0,1}_session_1@latest.
+session_capture_tree() {
+    local p n
+    for p in 100 200; do
+        for n in 0 1; do
+            mkdir -p "$1/i-0abc_pid_$p"
+            cp -r "$FIXTURES/parquet/explorer/session@latest" "$1/i-0abc_pid_$p/job_profile_nc_${n}_session_1@latest"
+        done
+    done
+}
+
 # refute CMD [ARGS...]: fails when CMD succeeds.  Bats runs a test under
 # set -e, which spares a negated command ("! grep -q x f" mid-test passes
 # whatever grep finds) and every command of an && list but the last;

@@ -64,7 +64,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("db", nx::po::value(&r.dbs)->composing(), "read profiles from a study database (repeatable)")
         ("profile", nx::po::value(&r.profiles)->composing(), "only this profile (name, id, or a pattern like 'mm_*'; repeatable)")
         ("compare", nx::po::bool_switch(&r.compare), "show the profiles side by side with ratios and engine deltas")
-        ("ranks", nx::po::bool_switch(&r.ranks), "the ranks of a multi-rank capture in one table: total time, skew, the straggler, collective time per rank")
+        ("ranks", nx::po::bool_switch(&r.ranks), "the ranks of a multi-rank capture in one table: total time, skew, the straggler, collective time per rank; in HTML the verdict and the ranks worth reading first, then ranks x time, every rank on request")
         ("base", nx::po::value(&r.base), "with --compare: the profile the others are compared with (default the first); adds per-opcode and per-region deltas, as more than two profiles do")
         ("baseline", nx::po::value(&r.baseline), "compare with these records (JSONL file or study database)")
         ("fail-on", nx::po::value(&r.fail_on)->composing(), "gate, e.g. 'total_time>5%' or 'mfu_estimated_percent<-5%'; exit 3 if tripped (repeatable, or comma-separated)")

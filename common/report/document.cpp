@@ -211,6 +211,12 @@ void Document::chart(ChartBlock c) {
     b.chart_data = std::move(c);
     blocks.push_back(std::move(b));
 }
+void Document::html(std::string markup) {
+    Block b(Block::html);
+    b.text = std::move(markup);
+    b.html_only = true;
+    blocks.push_back(std::move(b));
+}
 
 void render_text(const Document& doc, Output& out, bool terminal) {
     std::string s;
@@ -258,6 +264,7 @@ void render_text(const Document& doc, Output& out, bool terminal) {
                 if (b.chart_data.kind == "timeline") s += timeline_text(b.chart_data, terminal, "  ");
                 else s += table_text(chart_as_table(b.chart_data), "  ", terminal);
                 break;
+            case Block::html: break;
         }
         first = false;
     }
@@ -302,6 +309,7 @@ void render_markdown(const Document& doc, Output& out) {
                 if (b.chart_data.kind == "timeline") s += "```\n" + timeline_text(b.chart_data, false, "") + "```\n\n";
                 else s += md_table(chart_as_table(b.chart_data)) + "\n";
                 break;
+            case Block::html: break;
         }
     }
     out.write(terminal_text(s, true));

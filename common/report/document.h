@@ -73,7 +73,7 @@ struct ChartBlock {
 };
 
 struct Block {
-    enum Kind { heading, paragraph, facts, cards, table, bars, findings, items, sparkline, chart } kind;
+    enum Kind { heading, paragraph, facts, cards, table, bars, findings, items, sparkline, chart, html } kind;
     explicit Block(Kind k) : kind(k) {}
     // Only the HTML report shows it (text and markdown already say the same
     // in another block, or cannot draw it).
@@ -81,7 +81,7 @@ struct Block {
     // Only text and markdown show it (the HTML page draws the same as a chart).
     bool text_only = false;
     int level = 1;                     // heading level 1..3
-    std::string text;                  // heading text, paragraph
+    std::string text;                  // heading text, paragraph; html: the markup itself
     std::vector<Fact> fact_list;
     TableBlock table_data;
     std::vector<Bar> bar_list;
@@ -95,6 +95,11 @@ class Document {
 public:
     std::string title;
     std::vector<Block> blocks;
+    // HTML only: rules added to the page's style sheet, and inline scripts
+    // (each allowed by its hash in the page's Content-Security-Policy, so
+    // nothing else runs).  A page works without them: they sort tables.
+    std::string style;
+    std::vector<std::string> scripts;
 
     void heading(std::string text, int level = 1);
     void paragraph(std::string text);
@@ -107,6 +112,9 @@ public:
     void items(std::vector<std::string> items);
     void sparkline(std::string label, std::vector<double> values);
     void chart(ChartBlock c);
+    // Markup only the HTML report shows, as it is: its builder escapes what
+    // it takes from profiles (xml_escape).
+    void html(std::string markup);
     // Marks the last block as HTML-only.
     void html_only();
     // Marks the last block as text and markdown only.

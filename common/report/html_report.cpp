@@ -4,6 +4,7 @@
 
 #include "common/io/version.h"
 #include "common/report/svg_chart.h"
+#include "common/report/web_encoding.h"
 
 namespace nx {
 
@@ -92,12 +93,16 @@ std::string page_title(const Document& doc) {
 }  // namespace
 
 void render_html(const Document& doc, Output& out) {
+    // Scripts run only by their hash: the page's own, nothing else.
+    std::string script_sources;
+    for (const std::string& script : doc.scripts) script_sources += " " + csp_script_hash(script);
     std::string s;
     s += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"generator\" content=\"nx-report " +
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:" +
+         (script_sources.empty() ? std::string() : "; script-src" + script_sources) +
+         "\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"generator\" content=\"nx-report " +
          std::string(nx_version()) + "\"><title>" +
-         esc(page_title(doc)) + "</title><style>" + kStyle + "</style></head>\n<body><main>\n";
+         esc(page_title(doc)) + "</title><style>" + kStyle + doc.style + "</style></head>\n<body><main>\n";
     bool in_section = false;
     int chart_id = 0;
     for (const Block& b : doc.blocks) {
@@ -166,10 +171,15 @@ void render_html(const Document& doc, Output& out) {
                 s += "<figure class=\"chart-figure\"><figcaption>" + esc(b.chart_data.title) + "</figcaption>" +
                      chart_svg(b.chart_data, ++chart_id) + "</figure>\n";
                 break;
+            case Block::html: s += b.text + "\n"; break;
         }
     }
     if (in_section) s += "</section>\n";
-    s += "<footer>Made by nx-report " + std::string(nx_version()) + ". Works offline: no scripts, no network.</footer>\n</main></body></html>\n";
+    s += "<footer>Made by nx-report " + std::string(nx_version()) + ". Works offline: " +
+         (doc.scripts.empty() ? "no scripts, no network." : "no network; its only script sorts the tables.") +
+         "</footer>\n</main>";
+    for (const std::string& script : doc.scripts) s += "<script>" + script + "</script>";
+    s += "</body></html>\n";
     out.write(s);
 }
 

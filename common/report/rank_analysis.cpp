@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -16,27 +17,6 @@
 namespace nx {
 
 namespace {
-
-// The engine, or the phase of the breakdown, whose time differs most between
-// the straggler (`slow`) and the fastest rank (`fast`): what the straggler
-// spent its time on, and by how much (ns; negative: less than the fastest).
-std::pair<std::string, int64_t> explaining_change(const RankRow& slow, const RankRow& fast) {
-    std::string best;
-    int64_t most = 0;
-    auto consider = [&](const std::string& what, int64_t d) {
-        if (std::llabs(d) > std::llabs(most)) {
-            most = d;
-            best = what;
-        }
-    };
-    for (Engine e : compared_engines())
-        consider(std::string(to_string(e)) + " busy time", engine_busy_ns(slow.profile, e) - engine_busy_ns(fast.profile, e));
-    if (slow.breakdown && fast.breakdown) {
-        consider("idle time", slow.breakdown->idle_ns - fast.breakdown->idle_ns);
-        consider("exposed DMA time", slow.breakdown->dma_exposed_ns - fast.breakdown->dma_exposed_ns);
-    }
-    return {best, most};
-}
 
 double median_of(std::vector<double> v) {
     if (v.empty()) return 0;
@@ -306,36 +286,146 @@ RankAnalysis analyse_ranks(const RankCapture& capture) {
     }
     if (a.straggler >= 0 && static_cast<size_t>(a.straggler) != a.fastest)
         std::tie(a.straggler_change, a.straggler_change_ns) =
-            explaining_change(a.rows[static_cast<size_t>(a.straggler)], a.rows[a.fastest]);
+            largest_change(a.rows[static_cast<size_t>(a.straggler)], a.rows[a.fastest]);
     find_missing_ranks(a);
     return a;
 }
+
+namespace {
+
+// A rank's own buckets (over its span) resampled onto the common axis of
+// `buckets` buckets over `span_ns`: each grid bucket the time-weighted mean
+// of the rank's buckets it covers; 0 past the rank's end.
+std::vector<double> resampled(const std::vector<double>& own, double own_span_ns, double span_ns, int buckets) {
+    std::vector<double> row(static_cast<size_t>(buckets), 0);
+    if (own.empty() || span_ns <= 0) return row;
+    double own_width = own_span_ns / static_cast<double>(own.size());
+    double width = span_ns / buckets;
+    for (int g = 0; g < buckets; ++g) {
+        double lo = g * width, hi = lo + width, busy = 0;
+        for (size_t b = 0; b < own.size(); ++b) {
+            double blo = static_cast<double>(b) * own_width, bhi = blo + own_width;
+            double overlap = std::min(hi, bhi) - std::max(lo, blo);
+            if (overlap > 0) busy += own[b] * overlap;
+        }
+        row[static_cast<size_t>(g)] = width > 0 ? busy / width : 0;
+    }
+    return row;
+}
+
+std::vector<std::vector<double>> breakdown_map(const RankAnalysis& a, int buckets, double span_ns,
+                                               std::vector<double> TimeBreakdown::*series) {
+    std::vector<std::vector<double>> out;
+    for (const RankRow& r : a.rows)
+        out.push_back(r.breakdown ? resampled(r.breakdown->*series, static_cast<double>(r.breakdown->span_ns), span_ns,
+                                              buckets)
+                                  : std::vector<double>(static_cast<size_t>(buckets), 0));
+    return out;
+}
+
+}  // namespace
 
 std::vector<std::vector<double>> rank_heat_map(const RankAnalysis& a, int buckets, double& span_ns) {
     span_ns = 0;
     for (const RankRow& r : a.rows)
         if (r.breakdown) span_ns = std::max(span_ns, static_cast<double>(r.breakdown->span_ns));
-    std::vector<std::vector<double>> out;
-    for (const RankRow& r : a.rows) {
-        std::vector<double> row(static_cast<size_t>(buckets), 0);
-        if (r.breakdown && span_ns > 0 && !r.breakdown->compute_percent.empty()) {
-            const std::vector<double>& own = r.breakdown->compute_percent;
-            double own_width = static_cast<double>(r.breakdown->span_ns) / static_cast<double>(own.size());
-            double width = span_ns / buckets;
-            // Each grid bucket: the time-weighted mean of the rank's buckets it covers.
-            for (int g = 0; g < buckets; ++g) {
-                double lo = g * width, hi = lo + width, busy = 0;
-                for (size_t b = 0; b < own.size(); ++b) {
-                    double blo = static_cast<double>(b) * own_width, bhi = blo + own_width;
-                    double overlap = std::min(hi, bhi) - std::max(lo, blo);
-                    if (overlap > 0) busy += own[b] * overlap;
-                }
-                row[static_cast<size_t>(g)] = width > 0 ? busy / width : 0;
+    return breakdown_map(a, buckets, span_ns, &TimeBreakdown::compute_percent);
+}
+
+std::vector<std::vector<double>> rank_collective_map(const RankAnalysis& a, int buckets, double span_ns) {
+    return breakdown_map(a, buckets, span_ns, &TimeBreakdown::collective_percent);
+}
+
+std::vector<std::vector<double>> rank_wait_map(const RankAnalysis& a, int buckets, double span_ns) {
+    std::vector<std::vector<double>> out(a.rows.size(), std::vector<double>(static_cast<size_t>(buckets), 0));
+    if (a.matched == 0 || span_ns <= 0 || buckets < 1) return out;
+    const double width = span_ns / buckets;
+    for (size_t k = 0; k < a.matched; ++k) {
+        int64_t shortest = std::numeric_limits<int64_t>::max();
+        for (const RankRow& r : a.rows) shortest = std::min(shortest, r.profile->summary.collectives[k].dur_ns);
+        for (size_t i = 0; i < a.rows.size(); ++i) {
+            const ProfileSummary& sum = a.rows[i].profile->summary;
+            const CollectiveOp& op = sum.collectives[k];
+            double lo = static_cast<double>(op.start_ns - sum.start_ns);
+            double hi = lo + static_cast<double>(op.dur_ns - shortest);
+            if (hi <= lo) continue;
+            int first = std::max(0, static_cast<int>(lo / width));
+            for (int g = first; g < buckets && g * width < hi; ++g) {
+                double overlap = std::min(hi, (g + 1) * width) - std::max(lo, g * width);
+                if (overlap > 0) out[i][static_cast<size_t>(g)] += 100.0 * overlap / width;
             }
         }
-        out.push_back(std::move(row));
+    }
+    for (std::vector<double>& row : out)
+        for (double& v : row) v = std::min(v, 100.0);
+    return out;
+}
+
+std::string rank_ranges(const std::vector<int>& ranks) {
+    std::string out;
+    size_t ranges = 0;
+    for (size_t i = 0; i < ranks.size();) {
+        size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+        if (ranges++ == 20) return out + " and more";
+        out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : "");
+        i = j + 1;
     }
     return out;
+}
+
+size_t median_row(const RankAnalysis& a) {
+    std::vector<size_t> order(a.rows.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return a.rows[x].total_ns > a.rows[y].total_ns; });
+    return order[order.size() / 2];
+}
+
+std::vector<NotableRank> notable_ranks(const RankAnalysis& a) {
+    std::map<size_t, std::vector<std::string>> why;
+    if (a.straggler >= 0) why[static_cast<size_t>(a.straggler)].push_back("straggler");
+    std::vector<size_t> order(a.rows.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return a.rows[x].total_ns > a.rows[y].total_ns; });
+    const size_t median = order[order.size() / 2];
+    why[a.fastest].push_back("fastest");
+    why[median].push_back("median");
+    for (size_t k = 0; k < 5 && k < order.size() && a.rows[order[k]].total_ns > a.rows[median].total_ns; ++k)
+        why[order[k]].push_back("slow");
+    std::vector<size_t> waited;
+    for (size_t i = 0; i < a.rows.size(); ++i)
+        if (a.rows[i].wait_ns >= 0) waited.push_back(i);
+    std::stable_sort(waited.begin(), waited.end(),
+                     [&](size_t x, size_t y) { return a.rows[x].wait_ns < a.rows[y].wait_ns; });
+    if (!waited.empty()) {
+        const int64_t median_wait = a.rows[waited[waited.size() / 2]].wait_ns;
+        for (size_t k = 0; k < 3 && k < waited.size() && a.rows[waited[k]].wait_ns < median_wait; ++k)
+            why[waited[k]].push_back("waited least");
+    }
+    std::vector<NotableRank> out;
+    for (auto& [row, reasons] : why) out.push_back({row, std::move(reasons)});
+    return out;
+}
+
+std::pair<std::string, int64_t> largest_change(const RankRow& row, const RankRow& against) {
+    std::string best;
+    int64_t most = 0;
+    auto consider = [&](const std::string& what, int64_t d) {
+        if (std::llabs(d) > std::llabs(most)) {
+            most = d;
+            best = what;
+        }
+    };
+    for (Engine e : compared_engines())
+        consider(std::string(to_string(e)) + " busy time",
+                 engine_busy_ns(row.profile, e) - engine_busy_ns(against.profile, e));
+    if (row.breakdown && against.breakdown) {
+        consider("idle time", row.breakdown->idle_ns - against.breakdown->idle_ns);
+        consider("exposed DMA time", row.breakdown->dma_exposed_ns - against.breakdown->dma_exposed_ns);
+    }
+    return {best, most};
 }
 
 }  // namespace nx

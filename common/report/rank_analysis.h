@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/report/report_input.h"
@@ -113,5 +114,36 @@ RankAnalysis analyse_ranks(const RankCapture& capture);
 // `buckets` buckets, each rank's own buckets resampled onto it; past a
 // rank's end it is 0): rows by rank, percent.
 std::vector<std::vector<double>> rank_heat_map(const RankAnalysis& a, int buckets, double& span_ns);
+// The same axis (span_ns from rank_heat_map), the share of each bucket a
+// rank spent in collective operations (its breakdown's collective_percent).
+std::vector<std::vector<double>> rank_collective_map(const RankAnalysis& a, int buckets, double span_ns);
+// The same axis, the share of each bucket a rank spent waiting in matched
+// collectives: an operation's wait on a rank (its duration there minus its
+// shortest on any rank) is taken as its first part, the rank waiting for
+// the last one to arrive before the transfer.  Every row 0 when nothing
+// matched.
+std::vector<std::vector<double>> rank_wait_map(const RankAnalysis& a, int buckets, double span_ns);
+
+// The ranks worth reading of a capture, each with why: the straggler, the
+// fastest, the rank at the median (the middle of the ranks by total time,
+// ties in rank order), and of the ranks unlike the median the five slowest
+// and the three that waited least in collectives (the late arrivals the
+// others wait for).  In rank order; a rank with several reasons once.
+struct NotableRank {
+    size_t row = 0;                   // index into RankAnalysis::rows
+    std::vector<std::string> why;     // "straggler", "fastest", "median", "slow", "waited least"
+};
+std::vector<NotableRank> notable_ranks(const RankAnalysis& a);
+// The rank at the median (an index into rows), as notable_ranks names it.
+size_t median_row(const RankAnalysis& a);
+
+// "0-33, 35-299": sorted ranks as ranges, the first 20 ranges ("and more"
+// after).
+std::string rank_ranges(const std::vector<int>& ranks);
+
+// The engine, or the phase of the breakdown (idle, exposed DMA), whose time
+// differs most between `row` and `against`, and by how much (ns; negative:
+// less than `against`); empty when none differs.
+std::pair<std::string, int64_t> largest_change(const RankRow& row, const RankRow& against);
 
 }  // namespace nx

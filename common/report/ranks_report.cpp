@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 #include "common/format/units.h"
+#include "common/report/ranks_page.h"
 
 namespace nx {
 
@@ -11,20 +13,6 @@ namespace {
 
 std::string percent_of(int64_t part, double whole) {
     return whole > 0 ? format_percent(100.0 * static_cast<double>(part) / whole) : "";
-}
-
-// "0-33, 35-299": the ranks as ranges, the first 20 ranges.
-std::string rank_ranges(const std::vector<int>& ranks) {
-    std::string out;
-    size_t ranges = 0;
-    for (size_t i = 0; i < ranks.size();) {
-        size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-        if (ranges++ == 20) return out + " and more";
-        out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : "");
-        i = j + 1;
-    }
-    return out;
 }
 
 std::string summary_text(const RankAnalysis& a) {
@@ -71,35 +59,28 @@ std::string summary_text(const RankAnalysis& a) {
 // HTML report and the records keep every rank.
 constexpr size_t kTextRanks = 32;
 
-// The rows text shows of a capture of many ranks, in rank order: the
-// straggler, the fastest, the rank at the median, and of the ranks unlike
-// the median the five slowest and the three that waited least in
-// collectives (the late arrivals the others wait for).
+// The rows text shows of a capture of many ranks, in rank order: the ranks
+// worth reading (rank_analysis.h: notable_ranks).
 std::vector<size_t> notable_rows(const RankAnalysis& a) {
-    std::vector<size_t> order(a.rows.size());
-    std::iota(order.begin(), order.end(), size_t{0});
     std::vector<size_t> keep;
-    if (a.straggler >= 0) keep.push_back(static_cast<size_t>(a.straggler));
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t x, size_t y) { return a.rows[x].total_ns > a.rows[y].total_ns; });
-    const size_t median = order[order.size() / 2];
-    keep.push_back(a.fastest);
-    keep.push_back(median);
-    for (size_t k = 0; k < 5 && k < order.size() && a.rows[order[k]].total_ns > a.rows[median].total_ns; ++k)
-        keep.push_back(order[k]);
-    std::vector<size_t> waited;
-    for (size_t i = 0; i < a.rows.size(); ++i)
-        if (a.rows[i].wait_ns >= 0) waited.push_back(i);
-    std::stable_sort(waited.begin(), waited.end(),
-                     [&](size_t x, size_t y) { return a.rows[x].wait_ns < a.rows[y].wait_ns; });
-    if (!waited.empty()) {
-        const int64_t median_wait = a.rows[waited[waited.size() / 2]].wait_ns;
-        for (size_t k = 0; k < 3 && k < waited.size() && a.rows[waited[k]].wait_ns < median_wait; ++k)
-            keep.push_back(waited[k]);
-    }
-    std::sort(keep.begin(), keep.end());
-    keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+    for (const NotableRank& n : notable_ranks(a)) keep.push_back(n.row);
     return keep;
+}
+
+// The ranks the HTML page draws as empty rows: those below the job's size
+// no profile is of, those the dataset's plan holds for this capture and
+// graph but the dataset lacks, and those missing between its lowest and
+// highest rank.
+std::vector<int> absent_ranks(const RankAnalysis& a, const std::vector<UnconvertedRank>& unconverted) {
+    std::set<int> present, absent(a.missing_ranks.begin(), a.missing_ranks.end());
+    for (const RankRow& r : a.rows) present.insert(r.rank);
+    for (const UnconvertedRank& u : unconverted)
+        if (u.capture == a.capture && u.graph == a.graph) absent.insert(u.rank);
+    for (int r = *present.begin(); r < *present.rbegin(); ++r) absent.insert(r);
+    std::vector<int> out;
+    for (int r : absent)
+        if (!present.count(r)) out.push_back(r);
+    return out;
 }
 
 void add_heat_map(Document& doc, const RankAnalysis& a, const std::vector<size_t>& shown) {
@@ -172,23 +153,31 @@ TableBlock rank_table(const RankAnalysis& a, const std::vector<size_t>& shown) {
 
 }  // namespace
 
-void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
+void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures,
+                     const std::vector<UnconvertedRank>& unconverted) {
+    // Text and markdown: each capture's summary, its table (the notable
+    // ranks past kTextRanks) and heat map.  The HTML page: the answer, the
+    // picture, then every rank on request (ranks_page.h).
+    add_ranks_page_assets(doc);
+    add_ranks_overview(doc, captures);
+    int section = 0;
     for (const RankAnalysis& a : captures) {
+        ++section;
+        const std::vector<int> absent = absent_ranks(a, unconverted);
         doc.heading("Ranks: " + a.capture + (a.graph.empty() ? "" : ", NEFF " + a.graph) +
                     (a.steps.empty() ? "" : ", steps " + a.steps));
         doc.paragraph(summary_text(a));
+        add_rank_answer(doc, a, absent, section);
         std::vector<size_t> every(a.rows.size());
         std::iota(every.begin(), every.end(), size_t{0});
         const bool trimmed = a.rows.size() > kTextRanks;
         const std::vector<size_t> shown = trimmed ? notable_rows(a) : every;
         const bool any_breakdown =
             std::any_of(a.rows.begin(), a.rows.end(), [](const RankRow& r) { return r.breakdown != nullptr; });
-        doc.table(rank_table(a, every));
+        if (trimmed) doc.paragraph(spread_text(a));
+        doc.table(rank_table(a, shown));
+        doc.text_only();
         if (trimmed) {
-            doc.html_only();
-            doc.paragraph(spread_text(a));
-            doc.table(rank_table(a, shown));
-            doc.text_only();
             doc.paragraph(std::to_string(shown.size()) + " of the " + std::to_string(a.rows.size()) + " ranks: " +
                           (a.straggler >= 0 ? "the straggler, " : "") +
                           "the fastest, the median, and of those unlike the median the five slowest and the three "
@@ -199,20 +188,25 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures) {
         if (!any_breakdown) {
             doc.paragraph("Time breakdown: not in these profiles (records written before nx kept it: convert them "
                           "again).");
-        } else {
-            doc.paragraph("Compute, collectives, exposed DMA (moving data while neither computing nor communicating) "
-                          "and idle as shares of each rank's span of events (they overlap only where compute and "
-                          "collectives do); overlap is the share of collective time spent "
-                          "computing too. Collective wait: per matched collective, its duration on the rank minus "
-                          "its shortest on any rank (" + std::to_string(a.matched) +
-                          " matched" + (a.matched ? "" : ": " + a.unmatched_reason) + ").");
-            add_heat_map(doc, a, every);
-            if (trimmed) {
-                doc.html_only();
-                add_heat_map(doc, a, shown);
-                doc.text_only();
-            }
+            add_rank_pictures(doc, a, absent, section);
+            add_rank_table(doc, a, section);
+            continue;
         }
+        const std::string breakdown_note =
+            "Compute, collectives, exposed DMA (moving data while neither computing nor communicating) "
+            "and idle as shares of each rank's span of events (they overlap only where compute and "
+            "collectives do); overlap is the share of collective time spent "
+            "computing too. Collective wait: per matched collective, its duration on the rank minus "
+            "its shortest on any rank (" + std::to_string(a.matched) +
+            " matched" + (a.matched ? "" : ": " + a.unmatched_reason) + ").";
+        doc.paragraph(breakdown_note);
+        doc.text_only();
+        add_heat_map(doc, a, shown);
+        doc.text_only();
+        add_rank_pictures(doc, a, absent, section);
+        add_rank_table(doc, a, section);
+        doc.paragraph(breakdown_note);
+        doc.html_only();
     }
 }
 

@@ -7,6 +7,7 @@
 // Explorer shows one device-only capture at a time.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "common/format/row_format.h"
@@ -15,7 +16,16 @@
 
 namespace nx {
 
-void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures);
+// A rank a dataset's plan holds that the dataset lacks (a task could not
+// convert it): the HTML page draws it as an empty row of its capture and
+// graph (rank_analysis.h: RankCapture).
+struct UnconvertedRank {
+    int rank = -1;
+    std::string capture, graph;
+};
+
+void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures,
+                     const std::vector<UnconvertedRank>& unconverted = {});
 // Rows: kind "rank", capture, rank, profile, total_ns, vs_fastest, behind_ns,
 // straggler (0/1), collective_ops, collective_ns, collective_percent,
 // compute_ns, overlap_percent, dma_exposed_ns, idle_ns, wait_ns,

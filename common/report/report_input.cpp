@@ -249,6 +249,67 @@ void read_dataset_profiles(const std::string& root, const std::vector<std::strin
     }
 }
 
+namespace {
+
+// The profiles without executions yet, by id.
+std::unordered_map<std::string, ProfileEntry*> awaiting_executions(ReportInput& into) {
+    std::unordered_map<std::string, ProfileEntry*> out;
+    for (ProfileEntry& p : into.profiles)
+        if (p.summary.executions.empty()) out.emplace(p.info.id, &p);
+    return out;
+}
+
+}  // namespace
+
+void read_dataset_executions(const std::string& root, ReportInput& into) {
+    std::unordered_map<std::string, ProfileEntry*> by_id = awaiting_executions(into);
+    if (by_id.empty()) return;
+    dataset::TableListing listing = dataset::list_table(root, "executions");
+    for (const dataset::TableFile& f : listing.files) {
+        auto it = by_id.find(f.profile_id);
+        if (it == by_id.end()) continue;
+        parquet::TableReader t({f.path}, {"execution_index", "neff", "start_ns", "end_ns"});
+        std::vector<ExecutionStat> executions;
+        while (t.next()) {
+            if (!t.column(0) || t.column(0)->is_null() || !t.column(2) || t.column(2)->is_null() || !t.column(3) ||
+                t.column(3)->is_null())
+                throw Error("an executions row without its index or window (row group " +
+                                std::to_string(t.row_group()) + ")",
+                            f.path);
+            ExecutionStat e;
+            e.window.index = t.column(0)->i64();
+            if (t.column(1) && !t.column(1)->is_null()) e.window.neff = std::string(t.column(1)->str());
+            e.window.start_ns = t.column(2)->i64();
+            e.window.end_ns = t.column(3)->i64();
+            executions.push_back(std::move(e));
+        }
+        it->second->summary.executions = std::move(executions);
+    }
+}
+
+void read_db_executions(Store& store, ReportInput& into) {
+    std::unordered_map<std::string, ProfileEntry*> by_id = awaiting_executions(into);
+    if (by_id.empty()) return;
+    // A database written before the table was.
+    SqliteStmt has(store.db(), "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'execution'");
+    if (!has.step()) return;
+    SqliteStmt q(store.db(),
+                 "SELECT p.uid, e.execution_index, e.neff, e.start_ns, e.end_ns FROM execution e "
+                 "JOIN profile p ON p.id = e.profile_id ORDER BY e.profile_id, e.ord");
+    std::unordered_map<std::string, std::vector<ExecutionStat>> read;
+    while (q.step()) {
+        std::string uid = q.column_text(0);
+        if (!by_id.count(uid)) continue;
+        ExecutionStat e;
+        e.window.index = q.column_int(1);
+        e.window.neff = q.column_text(2);
+        e.window.start_ns = q.column_int(3);
+        e.window.end_ns = q.column_int(4);
+        read[uid].push_back(std::move(e));
+    }
+    for (auto& [uid, executions] : read) by_id[uid]->summary.executions = std::move(executions);
+}
+
 void select_profiles(ReportInput& input, const std::vector<std::string>& names, const std::string& where) {
     if (names.empty()) return;
     auto named = [&](const ProfileEntry& p, const std::string& n) { return profile_named(p.info.name, p.info.id, n); };

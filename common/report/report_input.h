@@ -56,6 +56,12 @@ void read_db_profiles(Store& store, const std::vector<std::string>& names, Repor
 // Profiles of an nx dataset (dataset_layout.h): the profile records of its
 // profiles table, only those named when `names` is not empty.
 void read_dataset_profiles(const std::string& root, const std::vector<std::string>& names, ReportInput& into);
+// The executions of a session (ProfileSummary::executions, windows only: the
+// profile record carries none) of the profiles already in `into`, from a
+// dataset's executions table or a study database's execution table, for
+// the ranks page's executions x ranks.  Profiles with executions keep theirs.
+void read_dataset_executions(const std::string& root, ReportInput& into);
+void read_db_executions(Store& store, ReportInput& into);
 // --profile NAME: a profile's name or id, or a shell pattern on names
 // ("mm_*", "rank[01]") when it has * ? or [.
 bool is_name_pattern(const std::string& s);

@@ -13,6 +13,7 @@
 #include "common/dataset/dataset_layout.h"
 #include "common/dataset/dataset_plan.h"
 #include "common/format/units.h"
+#include "common/import/runtime_path.h"
 #include "common/io/diag.h"
 #include "common/io/error.h"
 #include "common/io/exit_status.h"
@@ -252,8 +253,16 @@ void ranks_mode(ModeContext& c) {
     // profile; what it lacks is named, with the command that converts only
     // that, on stderr and at the head of the report, whose ranks it leaves out.
     std::vector<FindingItem> incomplete;
+    std::vector<UnconvertedRank> unconverted;
+    const bool page = !c.format.records;
     for (const std::string& source : c.sources) {
+        if (page && source != "-" && is_sqlite_file(source)) {
+            Store store(source, Store::Access::read_only);
+            read_db_executions(store, c.input);
+        }
         if (source == "-" || !dataset::is_dataset(source)) continue;
+        // The page draws a session's executions x ranks.
+        if (page) read_dataset_executions(source, c.input);
         std::vector<std::string> unplanned = dataset::unplanned_profiles(source);
         if (!unplanned.empty())
             print_warning(std::to_string(unplanned.size()) + " profile" + (unplanned.size() == 1 ? " is" : "s are") +
@@ -263,7 +272,11 @@ void ranks_mode(ModeContext& c) {
         std::vector<dataset::Missing> missing = dataset::missing_entries(source);
         if (missing.empty()) continue;
         std::set<int> ranks;
-        for (const dataset::Missing& m : missing) ranks.insert(m.plan.rank);
+        for (const dataset::Missing& m : missing) {
+            ranks.insert(m.plan.rank);
+            unconverted.push_back(
+                {m.plan.rank, capture_directory(m.plan.input), runtime_path_of_source(m.plan.input).neff_hash});
+        }
         std::string list;
         for (int r : ranks) {
             if (list.size() > 200) {
@@ -299,7 +312,7 @@ void ranks_mode(ModeContext& c) {
     c.emit([&](RowWriter& w) { write_rank_rows(analyses, w); },
            [&](Document& doc) {
                if (!incomplete.empty()) doc.findings(incomplete);
-               add_rank_report(doc, analyses);
+               add_rank_report(doc, analyses, unconverted);
            });
 }
 
