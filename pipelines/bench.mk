@@ -22,7 +22,10 @@ bench-ranks: all
 
 # make bench-commit: make dataset stopped RUNS times at random points
 # (SIGKILL, SIGTERM, a full disk on a small tmpfs), each rerun, and every
-# reader's view checked against the others and the plan (test/bench/commit_kills).
+# reader's view checked against the others and the plan (test/bench/commit_kills);
+# then a conversion killed at every one of its renames and removals (the
+# suite kills it at a sample of them: test/74-dataset-safety.bats).
 RUNS ?= 100
 bench-commit: all
 	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/commit_kills $(RUNS) out/bench/commit
+	@NX_BIN=$(abspath $(BUILD)/bin) NX_COMMIT_EVERY_POINT=1 bats --filter 'SIGKILL at renames' test/74-dataset-safety.bats
