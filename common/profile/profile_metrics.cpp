@@ -341,17 +341,42 @@ private:
 
 }  // namespace
 
-ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
+// The summary is made one section at a time, each from the accumulated
+// events and what the sections before it derived: the source's own scale
+// and gaps, the engines, the pattern study's figures, DMA and memories,
+// FLOPs and peaks, the rules' inputs, the metric list settled against the
+// source's figures, the tables, then where the time went.
+struct ProfileMetrics::Derivation {
+    ProfileMetrics& pm;
+    const ProfileInfo& info;
     ProfileSummary out;
-    out.events = events_;
-    out.start_ns = events_ > 0 && start_ns_ != INT64_MAX ? start_ns_ : 0;
-    out.end_ns = events_ > 0 && end_ns_ != INT64_MIN ? end_ns_ : 0;
+    MetricList m;
+    double total = 0;      // seconds: the profile's total_time, the source's where it gives one
+    double compute_s = 0;  // the compute engines' busy union (s)
+    std::map<std::string, BusyOrigin, std::less<>> busy_origin;  // metric -> how nx derived it
 
-    // Percents in the source's own scale (profile.h PercentScale): a
-    // property of its format, never of the values.
+    Derivation(ProfileMetrics& metrics, const ProfileInfo& profile) : pm(metrics), info(profile), m(metrics.source_) {}
+    double percent_of_total(double seconds) const { return total > 0 ? 100.0 * seconds / total : NAN; }
+
+    void source_scale();
+    void totals();
+    void engines();
+    void pattern_study();
+    void dma();
+    void flops_and_peaks();
+    void rule_inputs();
+    void settle_metrics();
+    void tables();
+    void time();
+};
+
+// Percents in the source's own scale (profile.h PercentScale): a property
+// of its format, never of the values; and the figures the source has a
+// field for but not the figure (availability.h).
+void ProfileMetrics::Derivation::source_scale() {
     bool any_percent = false;
     if (info.source_percents == PercentScale::fraction) {
-        for (auto& [k, v] : source_)
+        for (auto& [k, v] : pm.source_)
             if (k.ends_with("_percent") && v >= 0) {  // a negative is a sentinel, not a fraction
                 v *= 100.0;
                 any_percent = true;
@@ -361,76 +386,84 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     if (any_percent)
         out.notes.push_back("the source writes percents as fractions of 1 (its format's unit): scaled to 0..100");
     // Figures the source has a field for but not the figure (availability.h).
-    out.unavailable = take_unavailable(source_, profiler_warnings(info.carried_json));
+    out.unavailable = take_unavailable(pm.source_, profiler_warnings(info.carried_json));
+}
 
-    MetricList m(source_);
+void ProfileMetrics::Derivation::totals() {
+    out.events = pm.events_;
+    out.start_ns = pm.events_ > 0 && pm.start_ns_ != INT64_MAX ? pm.start_ns_ : 0;
+    out.end_ns = pm.events_ > 0 && pm.end_ns_ != INT64_MIN ? pm.end_ns_ : 0;
     double span_s = (out.end_ns - out.start_ns) / 1e9;
-    if (events_ > 0) m.derive("total_time", span_s);
-    m.derive("event_count", static_cast<double>(events_));
-    double total = m.get("total_time", 0);
+    if (pm.events_ > 0) m.derive("total_time", span_s);
+    m.derive("event_count", static_cast<double>(pm.events_));
+    total = m.get("total_time", 0);
+}
 
-    auto percent_of_total = [&](double seconds) { return total > 0 ? 100.0 * seconds / total : NAN; };
-
-    // Engines: busy time per engine_busy.h.  Where the source reported an
-    // engine's figures they win (MetricList); the busiest engine and the
-    // tensor share follow whichever figures the profile ends up with.
+// Busy time per engine (engine_busy.h).  Where the source reported an
+// engine's figures they win (MetricList); the busiest engine and the tensor
+// share follow whichever figures the profile ends up with.
+void ProfileMetrics::Derivation::engines() {
     struct EngineMetric { std::string_view prefix; Engine engine; };
     static constexpr EngineMetric kEngines[] = {{"tensor", Engine::tensor}, {"vector", Engine::vector},
                                                 {"scalar", Engine::scalar}, {"gpsimd", Engine::gpsimd},
                                                 {"sync", Engine::sync}};
-    std::map<std::string, BusyOrigin, std::less<>> busy_origin;  // metric -> how nx derived it
     double engine_time_sum = 0, busiest_percent = -1;
     for (const EngineMetric& em : kEngines) {
         bool tensor = em.engine == Engine::tensor;
-        bool present = busy_.present(em.engine) || (tensor && busy_.present(Engine::tensor_matrix));
+        bool present = pm.busy_.present(em.engine) || (tensor && pm.busy_.present(Engine::tensor_matrix));
         if (!present) continue;
-        double active_s = (tensor ? busy_.union_length({Engine::tensor, Engine::tensor_matrix})
-                                  : busy_.busy(em.engine).total()) / 1e9;
+        double active_s = (tensor ? pm.busy_.union_length({Engine::tensor, Engine::tensor_matrix})
+                                  : pm.busy_.busy(em.engine).total()) / 1e9;
         std::string p(em.prefix);
-        int64_t instr = busy_.instructions(em.engine) +
-                        (tensor && busy_.present(Engine::tensor_matrix) ? busy_.instructions(Engine::tensor_matrix) : 0);
+        int64_t instr = pm.busy_.instructions(em.engine) +
+                        (tensor && pm.busy_.present(Engine::tensor_matrix) ? pm.busy_.instructions(Engine::tensor_matrix) : 0);
         m.derive(p + "_engine_active_time", active_s);
         m.derive(p + "_engine_active_time_percent", percent_of_total(active_s));
         if (instr > 0) m.derive(p + "_engine_instruction_count", static_cast<double>(instr));
-        if (tensor && instr > 0) m.derive("matmul_instruction_count", static_cast<double>(matmul_count_));
+        if (tensor && instr > 0) m.derive("matmul_instruction_count", static_cast<double>(pm.matmul_count_));
         for (const char* suffix : {"_engine_active_time", "_engine_active_time_percent"})
-            busy_origin[p + suffix] = busy_.origin(em.engine);
+            busy_origin[p + suffix] = pm.busy_.origin(em.engine);
         engine_time_sum += m.get(p + "_engine_active_time", 0);
         busiest_percent = std::max(busiest_percent, m.get(p + "_engine_active_time_percent", 0));
     }
-    double compute_s = busy_.union_length({Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+    compute_s = pm.busy_.union_length({Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
                                            Engine::gpsimd, Engine::sync}) / 1e9;
-    if (any_compute_) {
+    if (pm.any_compute_) {
         m.derive("compute_active_time", compute_s);
         if (busiest_percent >= 0) m.derive("busiest_engine_active_time_percent", busiest_percent);
         if (engine_time_sum > 0)
             m.derive("tensor_engine_time_share_percent",
                      100.0 * m.get("tensor_engine_active_time", 0) / engine_time_sum);
     }
+}
 
-    // The pattern study's figures, under its own definitions (not TensorE's
-    // share: see metric_defs.cpp).
-    if (study_tensormatrix_ns_ + study_other_ns_ > 0) {
-        const double tm = study_tensormatrix_ns_ / 1e9, other = study_other_ns_ / 1e9;
+// The pattern study's figures, under its own definitions (not TensorE's
+// share: see metric_defs.cpp).
+void ProfileMetrics::Derivation::pattern_study() {
+    if (pm.study_tensormatrix_ns_ + pm.study_other_ns_ > 0) {
+        const double tm = pm.study_tensormatrix_ns_ / 1e9, other = pm.study_other_ns_ / 1e9;
         m.derive("pattern_study_tensormatrix_time", tm);
         m.derive("pattern_study_other_time", other);
         m.derive("pattern_study_engine_time", tm + other);
         m.derive("pattern_study_tensormatrix_share_percent", 100.0 * tm / (tm + other));
     }
+}
 
-    // DMA.
-    if (dma_count_ > 0) {
-        double dma_s = busy_.busy(Engine::dma).total() / 1e9;
-        m.derive("dma_transfer_count", static_cast<double>(dma_count_));
+// DMA: transfers, active time and the part compute does not hide; the
+// memories packets read and wrote; tensor reloads.
+void ProfileMetrics::Derivation::dma() {
+    if (pm.dma_count_ > 0) {
+        double dma_s = pm.busy_.busy(Engine::dma).total() / 1e9;
+        m.derive("dma_transfer_count", static_cast<double>(pm.dma_count_));
         m.derive("dma_active_time", dma_s);
         m.derive("dma_active_time_percent", percent_of_total(dma_s));
-        if (dma_bytes_known_) {
-            m.derive("dma_transfer_total_bytes", static_cast<double>(dma_bytes_));
+        if (pm.dma_bytes_known_) {
+            m.derive("dma_transfer_total_bytes", static_cast<double>(pm.dma_bytes_));
             // Over the transfers whose size the source gave.
-            m.derive("dma_transfer_average_bytes", static_cast<double>(dma_bytes_) / dma_sized_count_);
+            m.derive("dma_transfer_average_bytes", static_cast<double>(pm.dma_bytes_) / pm.dma_sized_count_);
         }
         // DMA not hidden behind compute: |DMA \ compute| = |DMA u compute| - |compute|.
-        double all_s = busy_.union_length({Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
+        double all_s = pm.busy_.union_length({Engine::tensor_matrix, Engine::tensor, Engine::vector, Engine::scalar,
                                            Engine::gpsimd, Engine::sync, Engine::dma}) / 1e9;
         double wait_s = std::max(0.0, all_s - compute_s);
         m.derive("dma_wait_time", wait_s);
@@ -439,36 +472,38 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     // Partial sums are not figures: with some packets of unknown memories
     // (real neuron-profile files: queues Q0, Q14 ...), hbm_read_bytes from
     // the rest would look like a measurement and be off by any amount.
-    if (dma_kind_known_ && dma_unclassified_ > 0) {
-        out.notes.push_back(std::to_string(dma_unclassified_) + " DMA packets (" + std::to_string(dma_unclassified_bytes_) +
+    if (pm.dma_kind_known_ && pm.dma_unclassified_ > 0) {
+        out.notes.push_back(std::to_string(pm.dma_unclassified_) + " DMA packets (" + std::to_string(pm.dma_unclassified_bytes_) +
                             " bytes) do not say which memory they read or wrote: HBM and spill bytes come from the "
                             "source summary only");
-    } else if (dma_kind_known_) {
-        m.derive("hbm_read_bytes", static_cast<double>(hbm_read_));
-        m.derive("hbm_write_bytes", static_cast<double>(hbm_write_));
-        m.derive("spill_save_bytes", static_cast<double>(spill_save_));
-        m.derive("spill_reload_bytes", static_cast<double>(spill_reload_));
-        m.derive("weight_queue_bytes", static_cast<double>(weight_queue_));
+    } else if (pm.dma_kind_known_) {
+        m.derive("hbm_read_bytes", static_cast<double>(pm.hbm_read_));
+        m.derive("hbm_write_bytes", static_cast<double>(pm.hbm_write_));
+        m.derive("spill_save_bytes", static_cast<double>(pm.spill_save_));
+        m.derive("spill_reload_bytes", static_cast<double>(pm.spill_reload_));
+        m.derive("weight_queue_bytes", static_cast<double>(pm.weight_queue_));
     }
-    if (tensors_known_) {
+    if (pm.tensors_known_) {
         int64_t max_loads = 0;
-        for (const auto& [k, acc] : tensor_loads_) max_loads = std::max(max_loads, acc.count);
+        for (const auto& [k, acc] : pm.tensor_loads_) max_loads = std::max(max_loads, acc.count);
         m.derive("max_tensor_load_count", static_cast<double>(max_loads));
-        m.derive("hbm_reload_bytes", static_cast<double>(hbm_reload_));
-        if (tensors_untracked_)
+        m.derive("hbm_reload_bytes", static_cast<double>(pm.hbm_reload_));
+        if (pm.tensors_untracked_)
             out.notes.push_back("more than " + std::to_string(kMaxKeys) +
                                 " distinct tensors: reloads of the later ones are not counted");
     }
     if (m.has("hbm_read_bytes") && m.has("hbm_reload_bytes") && m.get("hbm_read_bytes") > 0)
         m.derive("useful_read_percent",
                  100.0 * (m.get("hbm_read_bytes") - m.get("hbm_reload_bytes")) / m.get("hbm_read_bytes"));
+}
 
-    // FLOPs and roofline.
-    if (flops_known_) {
-        m.derive("hardware_flops", hardware_flops_);
-        m.derive("transpose_flops", transpose_flops_);
+// FLOPs, the roofline, and the peaks MFU, HFU and MBU divide by.
+void ProfileMetrics::Derivation::flops_and_peaks() {
+    if (pm.flops_known_) {
+        m.derive("hardware_flops", pm.hardware_flops_);
+        m.derive("transpose_flops", pm.transpose_flops_);
     }
-    if (model_flops_known_) m.derive("model_flops", model_flops_);
+    if (pm.model_flops_known_) m.derive("model_flops", pm.model_flops_);
     if (m.has("hardware_flops") && total > 0) m.derive("achieved_tflops", m.get("hardware_flops") / total / 1e12);
 
     double hbm_bytes = m.get("hbm_read_bytes", 0) + m.get("hbm_write_bytes", 0);
@@ -480,7 +515,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     // count BF16-equivalent, so the BF16 peak serves every dtype.
     const Target* target = find_target(info.target);
     CoreFacts facts = info.core;
-    infer_core_facts(source_, target, facts);
+    infer_core_facts(pm.source_, target, facts);
     std::optional<CorePeaks> peaks = core_peaks(target, facts);
     std::optional<DType> dtype = parse_dtype(info.dtype);
     double weight = target && dtype ? target->flop_weight(*dtype) : 1;
@@ -491,7 +526,7 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         m.derive("adjusted_transpose_flops", m.get("transpose_flops", 0) * weight);
     }
     if (peaks && peaks->flops_per_s > 0) {
-        if (!dtype && m.has("hardware_flops") && !source_.count("adjusted_hardware_flops"))
+        if (!dtype && m.has("hardware_flops") && !pm.source_.count("adjusted_hardware_flops"))
             out.notes.push_back("no dtype known: FLOPs count as BF16 (x1)");
         double peak = peaks->flops_per_s;
         out.peak_basis = peaks->basis;
@@ -533,7 +568,9 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     if (m.has("mm_arithmetic_intensity") && m.has("peak_flops_bandwidth_ratio") && m.get("peak_flops_bandwidth_ratio") > 0)
         m.derive("mfu_max_achievable_estimated_percent",
                  std::min(100.0, 100.0 * m.get("mm_arithmetic_intensity") / (m.get("peak_flops_bandwidth_ratio") * cores)));
+}
 
+void ProfileMetrics::Derivation::rule_inputs() {
     // Explorer's active FLOPs: what the tensor engine could have done while
     // it was busy (peak x active time); model, transpose, idle and
     // throttled FLOPs are shares of it.
@@ -543,29 +580,29 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     {
         IntervalUnion merged;
         IntervalUnion* tensor_busy = nullptr;
-        bool matrix = busy_.present(Engine::tensor_matrix) && busy_.row(Engine::tensor_matrix) == Engine::tensor_matrix;
+        bool matrix = pm.busy_.present(Engine::tensor_matrix) && pm.busy_.row(Engine::tensor_matrix) == Engine::tensor_matrix;
         if (matrix) {
             // Both TensorE rows have busy time of their own: merge them.
             for (Engine e : {Engine::tensor, Engine::tensor_matrix})
-                if (busy_.present(e)) busy_.busy(e).for_each([&](const Interval& i) { merged.add(i.begin, i.end); });
+                if (pm.busy_.present(e)) pm.busy_.busy(e).for_each([&](const Interval& i) { merged.add(i.begin, i.end); });
             tensor_busy = &merged;
-        } else if (busy_.present(Engine::tensor)) {
-            tensor_busy = &busy_.busy(Engine::tensor);
+        } else if (pm.busy_.present(Engine::tensor)) {
+            tensor_busy = &pm.busy_.busy(Engine::tensor);
         }
-        rule_inputs_.add_carried(info.carried_json);
-        RuleInputs::Output extra = rule_inputs_.finish(tensor_busy, peak_flops, total * 1e9);
+        pm.rule_inputs_.add_carried(info.carried_json);
+        RuleInputs::Output extra = pm.rule_inputs_.finish(tensor_busy, peak_flops, total * 1e9);
         for (auto& [name, v] : extra.metrics) m.derive(name, v);
         for (std::string& n : extra.notes) out.notes.push_back(std::move(n));
         out.dma_queue_types = std::move(extra.queue_types);
     }
-    if (core_instructions_ > 0)
-        m.derive("unnamed_instruction_percent", 100.0 * unnamed_instructions_ / core_instructions_);
+    if (pm.core_instructions_ > 0)
+        m.derive("unnamed_instruction_percent", 100.0 * pm.unnamed_instructions_ / pm.core_instructions_);
     // A capture can lose one physical core's tail without a warning from the
     // profiler: each core's instructions should span the execution.
-    if (core_spans_.size() >= 2 && total > 0) {
+    if (pm.core_spans_.size() >= 2 && total > 0) {
         double lowest = 100;
         std::string each;
-        for (const auto& [core, span] : core_spans_) {
+        for (const auto& [core, span] : pm.core_spans_) {
             double covered = 100.0 * static_cast<double>(span.second - span.first) / (total * 1e9);
             lowest = std::min(lowest, covered);
             char text[96];
@@ -575,13 +612,16 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         m.derive("min_core_coverage_percent", lowest);
         out.notes.push_back("each physical core's instructions, first start to last end, over the execution: " + each);
     }
-    if (classified_total_ > 0) {
-        m.derive("memory_instruction_percent", 100.0 * memory_ops_ / classified_total_);
-        m.derive("compute_instruction_percent", 100.0 * compute_ops_ / classified_total_);
+    if (pm.classified_total_ > 0) {
+        m.derive("memory_instruction_percent", 100.0 * pm.memory_ops_ / pm.classified_total_);
+        m.derive("compute_instruction_percent", 100.0 * pm.compute_ops_ / pm.classified_total_);
     }
-    if (!m.has("hbm_read_bytes") && dma_count_ > 0 && !(dma_kind_known_ && dma_unclassified_ > 0))
+    if (!m.has("hbm_read_bytes") && pm.dma_count_ > 0 && !(pm.dma_kind_known_ && pm.dma_unclassified_ > 0))
         out.notes.push_back("DMA transfers do not say which memory they read or wrote: HBM metrics need the source summary");
+}
 
+// The metric list made final, and what the source and nx said differently.
+void ProfileMetrics::Derivation::settle_metrics() {
     out.metrics = m.build();
     // A figure the source lacks that nx made from the profile's rows is not
     // "not available": it is shown, derived, with what the profiler said.
@@ -600,38 +640,41 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         if (name.rfind("dma_transfer_", 0) == 0 || name == "event_count") return;
         std::string how = "derived by nx from the events";
         if (auto o = busy_origin.find(name); o != busy_origin.end()) how = to_string(o->second);
-        else if (dma_kind_known_ && (name.rfind("hbm_", 0) == 0 || name.rfind("spill_", 0) == 0 ||
+        else if (pm.dma_kind_known_ && (name.rfind("hbm_", 0) == 0 || name.rfind("spill_", 0) == 0 ||
                                      name == "weight_queue_bytes"))
             how = "derived from DMA packets' memories and queue names";
         out.disagreements.push_back({name, src, derived, how});
     });
+}
 
-    // Per-engine table for reports (rows as the profiler shows them).
+// The per-engine table (rows as the profiler shows them), opcodes, layers
+// and, without engines, the busiest tracks.
+void ProfileMetrics::Derivation::tables() {
     for (Engine e : EngineBusy::kRows) {
-        if (!busy_.present(e)) continue;
-        EngineStat st = busy_.stat(e);
+        if (!pm.busy_.present(e)) continue;
+        EngineStat st = pm.busy_.stat(e);
         // The profiler's DMA figure where it gives one: its packets are
         // whole nanoseconds, its sum is exact (nx's union differs by a few ns).
-        if (e == Engine::dma && source_.count("dma_active_time") && m.get("dma_active_time") >= 0) {
+        if (e == Engine::dma && pm.source_.count("dma_active_time") && m.get("dma_active_time") >= 0) {
             st.busy_ns = std::llround(m.get("dma_active_time") * 1e9);
             st.origin = BusyOrigin::summary;
         }
         st.active_percent = total > 0 ? 100.0 * (st.busy_ns / 1e9) / total : 0;
         out.engines.push_back(st);
     }
-    out.opcodes = sorted_keys(opcodes_);
+    out.opcodes = sorted_keys(pm.opcodes_);
     // "(other)" joins the table only once it is full.
-    if (opcodes_.size() > kMaxKeys)
+    if (pm.opcodes_.size() > kMaxKeys)
         out.notes.push_back("more than " + std::to_string(kMaxKeys) +
                             " distinct opcodes: the instructions of the later ones are counted under (other)");
     const auto top = static_cast<std::ptrdiff_t>(std::min(out.opcodes.size(), kTopKeys));
     out.top_opcodes.assign(out.opcodes.begin(), out.opcodes.begin() + top);
-    out.top_layers = top_keys(layers_);
-    if (layers_.size() > kMaxKeys)
+    out.top_layers = top_keys(pm.layers_);
+    if (pm.layers_.size() > kMaxKeys)
         out.notes.push_back("more than " + std::to_string(kMaxKeys) +
                             " distinct layers: the instructions of the later ones are counted under (other)");
     if (out.engines.empty()) {
-        for (auto& [name, acc] : tracks_) out.tracks.push_back({name, acc.process, acc.events, acc.busy->total()});
+        for (auto& [name, acc] : pm.tracks_) out.tracks.push_back({name, acc.process, acc.events, acc.busy->total()});
         std::sort(out.tracks.begin(), out.tracks.end(), [](const TrackStat& a, const TrackStat& b) {
             if (a.busy_ns != b.busy_ns) return a.busy_ns > b.busy_ns;
             if (a.events != b.events) return a.events > b.events;
@@ -639,48 +682,65 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         });
         if (out.tracks.size() > kTopKeys) out.tracks.resize(kTopKeys);
     }
+}
 
+// The timeline, where the time went, the iterations and the executions.
+void ProfileMetrics::Derivation::time() {
     // Timeline: each engine row's merged busy intervals cut into equal buckets.
     int64_t span = out.end_ns - out.start_ns;
     if (span > 0) {
         TimeBuckets buckets(out.start_ns, out.end_ns, kTimelineBuckets);
         for (Engine e : EngineBusy::kRows) {
-            if (!busy_.present(e)) continue;
-            out.timeline.push_back(EngineTimeline{e, buckets.percent(busy_.busy(e))});
+            if (!pm.busy_.present(e)) continue;
+            out.timeline.push_back(EngineTimeline{e, buckets.percent(pm.busy_.busy(e))});
         }
     }
     // Where the time went, for device profiles (engine rows or collectives).
-    if (!out.engines.empty() || collectives_.any()) {
-        std::vector<ExecutionStat>* each = executions_.empty() ? nullptr : &executions_;
-        out.breakdown = break_down_time(busy_, collectives_.intervals(), out.start_ns, out.end_ns, kTimelineBuckets, each);
-        out.collectives = collectives_.take_ops();
-        if (collectives_.dropped() > 0)
+    if (!out.engines.empty() || pm.collectives_.any()) {
+        std::vector<ExecutionStat>* each = pm.executions_.empty() ? nullptr : &pm.executions_;
+        out.breakdown = break_down_time(pm.busy_, pm.collectives_.intervals(), out.start_ns, out.end_ns, kTimelineBuckets, each);
+        out.collectives = pm.collectives_.take_ops();
+        if (pm.collectives_.dropped() > 0)
             out.notes.push_back("collective operations: the first " + std::to_string(out.collectives.size()) +
-                                " are listed, " + std::to_string(collectives_.dropped()) +
+                                " are listed, " + std::to_string(pm.collectives_.dropped()) +
                                 " more count in the time breakdown only");
     }
     // One iteration a step: Kineto repeats ProfilerStep#N on the GPU stream
     // (gpu_user_annotation), starting once the CPU has launched its work;
     // the earliest, the CPU's, is the step.
-    std::stable_sort(iterations_.begin(), iterations_.end(), [](const Iteration& a, const Iteration& b) {
+    std::stable_sort(pm.iterations_.begin(), pm.iterations_.end(), [](const Iteration& a, const Iteration& b) {
         return std::tie(a.step, a.start_ns) < std::tie(b.step, b.start_ns);
     });
-    iterations_.erase(std::unique(iterations_.begin(), iterations_.end(),
+    pm.iterations_.erase(std::unique(pm.iterations_.begin(), pm.iterations_.end(),
                                   [](const Iteration& a, const Iteration& b) { return a.step == b.step; }),
-                      iterations_.end());
-    std::stable_sort(iterations_.begin(), iterations_.end(),
+                      pm.iterations_.end());
+    std::stable_sort(pm.iterations_.begin(), pm.iterations_.end(),
                      [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
-    out.iterations = std::move(iterations_);
-    iterations_.clear();
-    if (executions_dropped_ > 0)
-        out.notes.push_back("executions: the first " + std::to_string(executions_.size()) + " are listed, " +
-                            std::to_string(executions_dropped_) + " more are not");
-    if (!executions_.empty()) {
-        out.execution_digest = digest_executions(executions_);
-        out.executions = std::move(executions_);
-        executions_.clear();
+    out.iterations = std::move(pm.iterations_);
+    pm.iterations_.clear();
+    if (pm.executions_dropped_ > 0)
+        out.notes.push_back("executions: the first " + std::to_string(pm.executions_.size()) + " are listed, " +
+                            std::to_string(pm.executions_dropped_) + " more are not");
+    if (!pm.executions_.empty()) {
+        out.execution_digest = digest_executions(pm.executions_);
+        out.executions = std::move(pm.executions_);
+        pm.executions_.clear();
     }
-    return out;
+}
+
+ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
+    Derivation d(*this, info);
+    d.source_scale();
+    d.totals();
+    d.engines();
+    d.pattern_study();
+    d.dma();
+    d.flops_and_peaks();
+    d.rule_inputs();
+    d.settle_metrics();
+    d.tables();
+    d.time();
+    return std::move(d.out);
 }
 
 void ProfileMetrics::add_execution(const ExecutionWindow& w) {

@@ -70,6 +70,7 @@ public:
     using KeyTable = std::unordered_map<std::string, KeyAcc, StringHash, std::equal_to<>>;
 
 private:
+    struct Derivation;  // finish(), one section at a time (profile_metrics.cpp)
     KeyAcc& bump(KeyTable& table, std::string_view key, int64_t dur, bool classify);
 
     EngineBusy busy_;              // per-engine busy time (engine_busy.h)

@@ -231,20 +231,14 @@ void add_track_table(Document& doc, const ProfileSummary& s, const ReportOptions
     doc.table(t);
 }
 
-}  // namespace
-
-void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOptions& o) {
+// The profile's identity and headline: source, backend, target, the peak
+// MFU divides by, versions, the total time (with its band when predicted).
+std::string add_profile_facts(Document& doc, const ProfileEntry& p, bool trace) {
     const ProfileSummary& s = p.summary;
     const ProfileInfo& i = p.info;
-    doc.heading("Profile " + i.name);
-
-    std::string made_by = backend_phrase(i.backend);
-    // A Chrome trace has no Neuron engines: no MFU, roofline or engine rows,
-    // but the trace report (trace_report.h).
-    bool trace = is_trace_profile(i, s);
     std::vector<Fact> facts = {
         {"source", i.source + " (" + i.format + ")"},
-        {"backend", made_by},
+        {"backend", backend_phrase(i.backend)},
     };
     if (!trace || !i.target.empty())
         facts.push_back({"target", i.target.empty() ? "unknown (give --target for MFU, MBU, ridge point)" : i.target});
@@ -269,42 +263,39 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         facts.push_back({"error band", band.basis.empty() ? std::string("none") : band.basis});
     facts.push_back({"events", format_count(static_cast<double>(s.events))});
     doc.facts(facts);
+    return total;
+}
 
-    // The profiler's own warnings come before nx's figures: they say which
-    // of them to distrust.
+// The profiler's own warnings come before nx's figures: they say which of
+// them to distrust.
+void add_profiler_warnings(Document& doc, const ProfileInfo& i) {
     std::vector<Finding> warnings = source_findings(i);
-    if (!warnings.empty()) {
-        doc.heading("Profiler warnings", 2);
-        std::vector<FindingItem> items;
-        for (const Finding& f : warnings) items.push_back({std::string(to_string(f.severity)), f.rule, f.message, f.action});
-        doc.findings(items);
-    }
+    if (warnings.empty()) return;
+    doc.heading("Profiler warnings", 2);
+    std::vector<FindingItem> items;
+    for (const Finding& f : warnings) items.push_back({std::string(to_string(f.severity)), f.rule, f.message, f.action});
+    doc.findings(items);
+}
 
-    if (trace) {
-        // Without its events, the record's own track figures still say where
-        // the time went.
-        if (!p.trace && !s.tracks.empty()) add_track_table(doc, s, o);
-        add_trace_report(doc, p, o);
-        // nx's notes are about Neuron metrics (target, dtype, opcodes) here.
-        if (o.all) add_notes(doc, s, {}, o);
-        return;
+void add_disagreements(Document& doc, const ProfileSummary& s) {
+    if (s.disagreements.empty()) return;
+    doc.heading("Source and nx disagree (more than 10%)", 2);
+    TableBlock t;
+    t.columns = {"metric", "source figure", "nx figure", "nx made it"};
+    t.numeric = {false, true, true, false};
+    for (const MetricDisagreement& d : s.disagreements) {
+        std::string unit(metric_unit(d.metric));
+        t.rows.push_back({d.metric, format_metric(d.source, unit), format_metric(d.derived, unit), d.derived_from});
     }
+    doc.table(t);
+    doc.paragraph("the metrics use the source's figures; the nx figures are shown for comparison");
+}
 
-    if (!s.disagreements.empty()) {
-        doc.heading("Source and nx disagree (more than 10%)", 2);
-        TableBlock t;
-        t.columns = {"metric", "source figure", "nx figure", "nx made it"};
-        t.numeric = {false, true, true, false};
-        for (const MetricDisagreement& d : s.disagreements) {
-            std::string unit(metric_unit(d.metric));
-            t.rows.push_back({d.metric, format_metric(d.source, unit), format_metric(d.derived, unit), d.derived_from});
-        }
-        doc.table(t);
-        doc.paragraph("the metrics use the source's figures; the nx figures are shown for comparison");
-    }
-
+// MFU, HFU, MBU, intensity against the ridge point, the bound; the headline
+// as cards in HTML (text shows the same as facts).
+void add_utilisation(Document& doc, const ProfileEntry& p, const std::string& total) {
+    const ProfileSummary& s = p.summary;
     BoundVerdict bound = classify_bound(s);
-    // The headline as cards (the HTML report); text shows these as facts below.
     doc.cards({{"total time", total},
                {"MFU", metric_text(s, "mfu_estimated_percent")},
                {"MBU", metric_text(s, "mbu_estimated_percent")},
@@ -325,9 +316,13 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         {"bound", bound.verdict + " (" + bound.evidence + ")"},
     });
     add_roofline(doc, p);
+}
 
+// The rules' findings (the top ones unless --all), and Explorer's rules the
+// profile cannot answer; returns those rules' data needs for the notes.
+std::vector<std::string> add_findings(Document& doc, const ProfileEntry& p, const ReportOptions& o) {
     std::vector<std::string> missing;
-    std::vector<Finding> findings = rule_findings(p.info, s, &o.thresholds, &missing);
+    std::vector<Finding> findings = rule_findings(p.info, p.summary, &o.thresholds, &missing);
     std::vector<const Finding*> shown;
     if (o.all) for (const Finding& f : findings) shown.push_back(&f);
     else shown = top_findings(findings, o.top);
@@ -349,63 +344,66 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         for (size_t k = 0; k < absent.size(); ++k) text += (k ? ", " : "") + absent[k];
         doc.paragraph(text);
     }
+    return missing;
+}
 
-    add_region_report(doc, p, {o.all, 10});
-
-    if (!s.engines.empty()) {
-        doc.heading("Engines (active time = union of busy intervals; semaphore waits are not work)", 2);
-        std::vector<Bar> bars;
-        for (const EngineStat& e : s.engines) {
-            // The mean is of the engine's work: a semaphore wait lasts as long
-            // as the engine is idle, and would make the mean a wait time.
-            // Records written before nx kept the work figures: every instruction.
-            bool work = e.work_instructions >= 0;
-            int64_t n = work ? e.work_instructions : e.instructions;
-            double mean = n > 0 ? static_cast<double>(work ? e.work_sum_ns : e.busy_sum_ns) / n : 0;
-            int64_t waits = work ? e.instructions - e.work_instructions : 0;
-            std::string count = format_count(static_cast<double>(e.instructions)) +
-                                (e.engine == Engine::dma ? dma_record_word(i) : " instr");
-            if (waits > 0)
-                count += " (" + format_count(static_cast<double>(waits)) + (waits == 1 ? " semaphore wait)" : " semaphore waits)");
-            bars.push_back({engine_label(e.engine, e.origin), e.active_percent / 100.0,
-                            format_percent(e.active_percent) + "  " + format_ns(static_cast<double>(e.busy_ns)) +
-                                "  " + count + ", mean " + (n > 0 ? format_ns(mean) : std::string("n/a")) +
-                                (work || e.engine == Engine::dma ? "" : " (semaphore waits included)") + "  (" +
-                                std::string(to_string(e.origin)) + ")"});
-        }
-        doc.bars(bars);
-        add_timeline(doc, s);
-    } else if (!s.tracks.empty()) {
-        add_track_table(doc, s, o);
-    } else {
+// One bar per engine row: busy share, busy time, instructions (semaphore
+// waits apart) and their mean; then the timeline.
+void add_engines(Document& doc, const ProfileEntry& p, const ReportOptions& o) {
+    const ProfileSummary& s = p.summary;
+    if (s.engines.empty()) {
+        if (!s.tracks.empty()) return add_track_table(doc, s, o);
         doc.heading("Engines", 2);
         doc.paragraph("no engine events in this profile: engine activity, the timeline and the top lists need its "
                       "instructions (a metrics-only source such as summary-json has none)");
+        return;
     }
-
-    if (s.find("dma_transfer_count") || s.find_unavailable("dma_transfer_count")) {
-        doc.heading("DMA", 2);
-        const MetricValue* count = s.find("dma_transfer_count");
-        std::vector<Fact> dma = {
-            {count && count->measured ? "transfers (the profiler's count)" : "transfers", metric_text(s, "dma_transfer_count")},
-            {"bytes", metric_text(s, "dma_transfer_total_bytes")},
-            {"average transfer", metric_text(s, "dma_transfer_average_bytes")},
-        };
-        // A device profile's DMA records are packets of those transfers:
-        // a different count, named as such.
-        for (const EngineStat& e : s.engines)
-            if (e.engine == Engine::dma && dma_records_are_packets(i))
-                dma.push_back({"packets (records in the profile)", format_count(static_cast<double>(e.instructions))});
-        dma.push_back({"active", of_the_time(s, "dma_active_time_percent")});
-        dma.push_back({"not hidden by compute", of_the_time(s, "dma_wait_percent")});
-        doc.facts(dma);
+    doc.heading("Engines (active time = union of busy intervals; semaphore waits are not work)", 2);
+    std::vector<Bar> bars;
+    for (const EngineStat& e : s.engines) {
+        // The mean is of the engine's work: a semaphore wait lasts as long
+        // as the engine is idle, and would make the mean a wait time.
+        // Records written before nx kept the work figures: every instruction.
+        bool work = e.work_instructions >= 0;
+        int64_t n = work ? e.work_instructions : e.instructions;
+        double mean = n > 0 ? static_cast<double>(work ? e.work_sum_ns : e.busy_sum_ns) / n : 0;
+        int64_t waits = work ? e.instructions - e.work_instructions : 0;
+        std::string count = format_count(static_cast<double>(e.instructions)) +
+                            (e.engine == Engine::dma ? dma_record_word(p.info) : " instr");
+        if (waits > 0)
+            count += " (" + format_count(static_cast<double>(waits)) + (waits == 1 ? " semaphore wait)" : " semaphore waits)");
+        bars.push_back({engine_label(e.engine, e.origin), e.active_percent / 100.0,
+                        format_percent(e.active_percent) + "  " + format_ns(static_cast<double>(e.busy_ns)) +
+                            "  " + count + ", mean " + (n > 0 ? format_ns(mean) : std::string("n/a")) +
+                            (work || e.engine == Engine::dma ? "" : " (semaphore waits included)") + "  (" +
+                            std::string(to_string(e.origin)) + ")"});
     }
-    add_executions(doc, s);
-    add_layers(doc, i, o);
-    add_device_profiles(doc, i, s.start_ns);
-    add_breakdowns(doc, p);
-    add_bounds_report(doc, p, o.all);
+    doc.bars(bars);
+    add_timeline(doc, s);
+}
 
+void add_dma(Document& doc, const ProfileEntry& p) {
+    const ProfileSummary& s = p.summary;
+    if (!s.find("dma_transfer_count") && !s.find_unavailable("dma_transfer_count")) return;
+    doc.heading("DMA", 2);
+    const MetricValue* count = s.find("dma_transfer_count");
+    std::vector<Fact> dma = {
+        {count && count->measured ? "transfers (the profiler's count)" : "transfers", metric_text(s, "dma_transfer_count")},
+        {"bytes", metric_text(s, "dma_transfer_total_bytes")},
+        {"average transfer", metric_text(s, "dma_transfer_average_bytes")},
+    };
+    // A device profile's DMA records are packets of those transfers:
+    // a different count, named as such.
+    for (const EngineStat& e : s.engines)
+        if (e.engine == Engine::dma && dma_records_are_packets(p.info))
+            dma.push_back({"packets (records in the profile)", format_count(static_cast<double>(e.instructions))});
+    dma.push_back({"active", of_the_time(s, "dma_active_time_percent")});
+    dma.push_back({"not hidden by compute", of_the_time(s, "dma_wait_percent")});
+    doc.facts(dma);
+}
+
+// The busiest opcodes and layers (ten unless --all), each with its share.
+void add_top_tables(Document& doc, const ProfileSummary& s, const ReportOptions& o) {
     auto key_table = [&](const std::vector<KeyStat>& stats, const char* name) {
         TableBlock t;
         t.columns = {name, "count", "time", "share"};
@@ -427,20 +425,54 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
         doc.heading("Top layers", 2);
         doc.table(key_table(s.top_layers, "layer / HLO op"));
     }
+}
 
-    if (o.all) {
-        doc.heading("All metrics", 2);
-        TableBlock t;
-        t.columns = {"metric", "value", "unit", "origin"};
-        t.numeric = {false, true, false, false};
-        for (const MetricValue& m : s.metrics) {
-            t.rows.push_back({m.name, format_value(m.value), std::string(metric_unit(m.name)),
-                              m.measured ? "source" : "derived"});
-        }
-        for (const UnavailableMetric& u : s.unavailable)
-            t.rows.push_back({u.name, "not available", std::string(metric_unit(u.name)), u.reason});
-        doc.table(t);
+// --all: every metric with its unit and origin, and the figures the source lacks.
+void add_all_metrics(Document& doc, const ProfileSummary& s) {
+    doc.heading("All metrics", 2);
+    TableBlock t;
+    t.columns = {"metric", "value", "unit", "origin"};
+    t.numeric = {false, true, false, false};
+    for (const MetricValue& m : s.metrics)
+        t.rows.push_back({m.name, format_value(m.value), std::string(metric_unit(m.name)), m.measured ? "source" : "derived"});
+    for (const UnavailableMetric& u : s.unavailable)
+        t.rows.push_back({u.name, "not available", std::string(metric_unit(u.name)), u.reason});
+    doc.table(t);
+}
+
+}  // namespace
+
+void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOptions& o) {
+    const ProfileSummary& s = p.summary;
+    const ProfileInfo& i = p.info;
+    doc.heading("Profile " + i.name);
+    // A Chrome trace has no Neuron engines: no MFU, roofline or engine rows,
+    // but the trace report (trace_report.h).
+    bool trace = is_trace_profile(i, s);
+    std::string total = add_profile_facts(doc, p, trace);
+    add_profiler_warnings(doc, i);
+    if (trace) {
+        // Without its events, the record's own track figures still say where
+        // the time went.
+        if (!p.trace && !s.tracks.empty()) add_track_table(doc, s, o);
+        add_trace_report(doc, p, o);
+        // nx's notes are about Neuron metrics (target, dtype, opcodes) here.
+        if (o.all) add_notes(doc, s, {}, o);
+        return;
     }
+    add_disagreements(doc, s);
+    add_utilisation(doc, p, total);
+    std::vector<std::string> missing = add_findings(doc, p, o);
+    add_region_report(doc, p, {o.all, 10});
+    add_engines(doc, p, o);
+    add_dma(doc, p);
+    add_executions(doc, s);
+    add_layers(doc, i, o);
+    add_device_profiles(doc, i, s.start_ns);
+    add_breakdowns(doc, p);
+    add_bounds_report(doc, p, o.all);
+    add_top_tables(doc, s, o);
+    if (o.all) add_all_metrics(doc, s);
     add_notes(doc, s, missing, o);
 }
 
