@@ -132,6 +132,7 @@ void ProfileMetrics::add(const Event& e) {
         end_ns_ = std::max(end_ns_, end);
     }
     busy_.add(e);
+    device_.add(e);
     if (collectives_.is_collective(e)) collectives_.add(e);
     if (e.type == EventType::region && iterations_.size() < kMaxIterations) {
         if (std::optional<int64_t> step = profiler_step(e.name)) iterations_.push_back({*step, e.ts_ns, e.dur_ns});
@@ -363,8 +364,28 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     // Figures the source has a field for but not the figure (availability.h).
     out.unavailable = take_unavailable(source_, profiler_warnings(info.carried_json));
 
+    // One iteration a step: Kineto repeats ProfilerStep#N on the GPU stream
+    // (gpu_user_annotation), starting once the CPU has launched its work;
+    // the earliest, the CPU's, is the step.
+    std::stable_sort(iterations_.begin(), iterations_.end(), [](const Iteration& a, const Iteration& b) {
+        return std::tie(a.step, a.start_ns) < std::tie(b.step, b.start_ns);
+    });
+    iterations_.erase(std::unique(iterations_.begin(), iterations_.end(),
+                                  [](const Iteration& a, const Iteration& b) { return a.step == b.step; }),
+                      iterations_.end());
+    std::stable_sort(iterations_.begin(), iterations_.end(),
+                     [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
+
     MetricList m(source_);
+    // A trace of device streams: its total time is the device window, the
+    // steps' work as HTA takes it, not the profiler's span.
+    if (device_.any()) {
+        out.device = device_.finish(iterations_, keep_last_step_, kTimelineBuckets);
+        for (auto& [name, v] : device_metrics(*out.device)) m.derive(name, v);
+        for (std::string& n : device_notes(*out.device)) out.notes.push_back(std::move(n));
+    }
     double span_s = (out.end_ns - out.start_ns) / 1e9;
+    if (out.device && out.device->counted > 0) span_s = out.device->times.span_ns / 1e9;
     if (events_ > 0) m.derive("total_time", span_s);
     m.derive("event_count", static_cast<double>(events_));
     double total = m.get("total_time", 0);
@@ -657,7 +678,10 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
         }
     }
     // Where the time went, for device profiles (engine rows or collectives).
-    if (!out.engines.empty() || collectives_.any()) {
+    if (out.device && out.device->counted > 0) {
+        out.breakdown = device_breakdown(*out.device);
+        out.collectives = collectives_.take_ops();
+    } else if (!out.engines.empty() || collectives_.any()) {
         std::vector<ExecutionStat>* each = executions_.empty() ? nullptr : &executions_;
         out.breakdown = break_down_time(busy_, collectives_.intervals(), out.start_ns, out.end_ns, kTimelineBuckets, each);
         out.collectives = collectives_.take_ops();
@@ -666,17 +690,6 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
                                 " are listed, " + std::to_string(collectives_.dropped()) +
                                 " more count in the time breakdown only");
     }
-    // One iteration a step: Kineto repeats ProfilerStep#N on the GPU stream
-    // (gpu_user_annotation), starting once the CPU has launched its work;
-    // the earliest, the CPU's, is the step.
-    std::stable_sort(iterations_.begin(), iterations_.end(), [](const Iteration& a, const Iteration& b) {
-        return std::tie(a.step, a.start_ns) < std::tie(b.step, b.start_ns);
-    });
-    iterations_.erase(std::unique(iterations_.begin(), iterations_.end(),
-                                  [](const Iteration& a, const Iteration& b) { return a.step == b.step; }),
-                      iterations_.end());
-    std::stable_sort(iterations_.begin(), iterations_.end(),
-                     [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
     out.iterations = std::move(iterations_);
     iterations_.clear();
     if (executions_dropped_ > 0)

@@ -13,6 +13,7 @@
 #include "common/records/backend_words.h"
 #include "common/report/bounds_report.h"
 #include "common/report/breakdown_report.h"
+#include "common/report/device_report.h"
 #include "common/report/prediction_band.h"
 #include "common/report/region_report.h"
 #include "common/report/system_links.h"
@@ -291,6 +292,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     if (trace) {
         // Without its events, the record's own track figures still say where
         // the time went.
+        if (s.device) add_device_report(doc, *s.device);
         if (!p.trace && !s.tracks.empty()) add_track_table(doc, s, o);
         add_trace_report(doc, p, o);
         // nx's notes are about Neuron metrics (target, dtype, opcodes) here.
