@@ -211,3 +211,24 @@ study_db() {
     nx-convert "$REAL_SAMPLES/kineto-hta/negative_queue_length_values_check/rank0.json.gz" >out.jsonl
     [ "$(jget out.jsonl "(lambda q: [len(q), min(s['queue_min'] for s in q)])([s for s in r[0]['device']['streams'] if s['queue_points'] > 0])")" = "[6, 0]" ]
 }
+
+@test "collectives from kernels: an ncclDevKernel is a collective operation with its size, process group and sequence number" {
+    test-gen_kineto job --ranks 2 --steps 2 --kernels 2
+    nx-convert job/rank-0.json >out.jsonl
+    [ "$(jget out.jsonl "[(o['name'], o['bytes'], o['group'], o['seq']) for o in r[0]['collective_ops']]")" = '[["nccl:allreduce", 4194304, "0", 0], ["nccl:allreduce", 4194304, "0", 1]]' ]
+}
+
+@test "collectives from kernels: a two-rank job whose only communication is ncclDevKernel names its straggler" {
+    test-gen_kineto job --ranks 2 --steps 3 --kernels 4 --straggler 1 --late 300
+    nx-convert job/rank-0.json job/rank-1.json >recs.jsonl
+    nx-report --ranks --format text recs.jsonl >report.txt
+    grep -q "The straggler is rank 1 (rank-1)" report.txt
+    refute grep -q "written before nx kept it" report.txt
+}
+
+@test "collectives from kernels: NCCL 2.17's ncclKernel names without sequence numbers are matched by position" {
+    test-gen_kineto job --ranks 2 --steps 3 --kernels 4 --straggler 0 --late 300 --legacy-nccl --no-seq
+    nx-convert job/rank-0.json job/rank-1.json >recs.jsonl
+    nx-report --ranks --format jsonl recs.jsonl >ranks.jsonl
+    [ "$(jget ranks.jsonl "[(x['rank'], x['straggler'], x['straggler_basis']) for x in r if x.get('kind') == 'rank']")" = '[[0, 1, "collectives"], [1, 0, "collectives"]]' ]
+}

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "common/profile/interval_union.h"
+#include "common/profile/kernel_collectives.h"
 
 namespace nx {
 
@@ -163,6 +164,14 @@ void DeviceStreams::add(const Event& e) {
         it.role = 1;
         it.flag = by_name == DeviceWork::memory;
         it.sort_key = it.correlation < 0 ? -1 : it.correlation * 2 + 1;
+        it.op = -1;
+        if (by_name == DeviceWork::communication && ops_.size() < kMaxOps) {
+            if (std::optional<CollectiveOp> op = collective_of_kernel(e)) {
+                it.op = static_cast<int32_t>(ops_.size());
+                ops_.push_back(std::move(*op));
+                op_counted_.push_back(false);
+            }
+        }
         items_.add(it);
         ++device_events_;
         if (!mtia_ && e.args_json.find("\"cat\":\"mtia_") != std::string_view::npos) mtia_ = true;
@@ -256,6 +265,7 @@ DeviceSummary DeviceStreams::finish(const std::vector<Iteration>& steps, bool ke
             return;
         }
         ++out.counted;
+        if (it.op >= 0) op_counted_[static_cast<size_t>(it.op)] = true;
         unions[it.kind]->add(it.ts, it.end);
         window_start = std::min(window_start, it.ts);
         window_end = std::max(window_end, it.end);
@@ -477,6 +487,17 @@ DeviceSummary DeviceStreams::finish(const std::vector<Iteration>& steps, bool ke
         }
     }
     return out;
+}
+
+std::vector<CollectiveOp> DeviceStreams::take_collectives() {
+    std::vector<CollectiveOp> kept;
+    for (size_t k = 0; k < ops_.size(); ++k)
+        if (op_counted_[k]) kept.push_back(std::move(ops_[k]));
+    ops_.clear();
+    op_counted_.clear();
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const CollectiveOp& a, const CollectiveOp& b) { return a.start_ns < b.start_ns; });
+    return kept;
 }
 
 std::vector<std::pair<std::string, double>> device_metrics(const DeviceSummary& d) {

@@ -95,6 +95,10 @@ public:
     // The figures over the steps `steps` (the CPU's ProfilerStep slices, in
     // start order); buckets as the profile's timeline.  Call once.
     DeviceSummary finish(const std::vector<Iteration>& steps, bool keep_last_step, int buckets);
+    // After finish: the collective operations of the communication kernels
+    // counted (kernel_collectives.h), in start order, at most kMaxOps.
+    std::vector<CollectiveOp> take_collectives();
+    static constexpr size_t kMaxOps = 100000;
 
 private:
     // A launch or a piece of device work, sorted by correlation id with the
@@ -107,9 +111,13 @@ private:
         uint8_t kind;         // work: DeviceWork
         uint8_t role;         // 0: launch, 1: work
         uint8_t flag;         // launch: a call that queues work; work: named as memory (MTIA's rule keeps these by time)
+        int32_t op;           // work: its index in ops_ (a communication kernel's operation), or -1
         int64_t key() const { return sort_key; }
     };
     RecordSorter<Item> items_;
+    // Communication kernels' operations, and whether their work was counted.
+    std::vector<CollectiveOp> ops_;
+    std::vector<bool> op_counted_;
     int64_t device_events_ = 0;
     int64_t launches_ = 0;
     bool mtia_ = false;

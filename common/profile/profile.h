@@ -151,6 +151,10 @@ struct CollectiveOp {
     // the operation's start (cc_trigger_start_delay; -1: not said).
     std::string engine;
     int64_t trigger_delay_ns = -1;
+    // A communication kernel's process group and its sequence number there
+    // (kernel_collectives.h; empty and -1: not said): ranks match on them.
+    std::string group;
+    int64_t seq = -1;
 };
 
 // One iteration of a training loop the source marks: the PyTorch

@@ -680,7 +680,10 @@ ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     // Where the time went, for device profiles (engine rows or collectives).
     if (out.device && out.device->counted > 0) {
         out.breakdown = device_breakdown(*out.device);
-        out.collectives = collectives_.take_ops();
+        // The communication kernels are the collectives where there are
+        // any (the CPU's nccl: annotations only launch them).
+        out.collectives = device_.take_collectives();
+        if (out.collectives.empty()) out.collectives = collectives_.take_ops();
     } else if (!out.engines.empty() || collectives_.any()) {
         std::vector<ExecutionStat>* each = executions_.empty() ? nullptr : &executions_;
         out.breakdown = break_down_time(busy_, collectives_.intervals(), out.start_ns, out.end_ns, kTimelineBuckets, each);

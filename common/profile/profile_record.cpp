@@ -263,6 +263,14 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
                 key(w, "trigger_delay_ns");
                 w.Int64(op.trigger_delay_ns);
             }
+            if (!op.group.empty()) {
+                key(w, "group");
+                str(w, op.group);
+            }
+            if (op.seq >= 0) {
+                key(w, "seq");
+                w.Int64(op.seq);
+            }
             w.EndObject();
         }
         w.EndArray();
@@ -478,7 +486,8 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
                 summary.collectives.push_back({get_string(op, "name").value_or(""), get_int(op, "start_ns").value_or(0),
                                                get_int(op, "dur_ns").value_or(0), get_int(op, "bytes").value_or(-1),
                                                get_string(op, "engine").value_or(""),
-                                               get_int(op, "trigger_delay_ns").value_or(-1)});
+                                               get_int(op, "trigger_delay_ns").value_or(-1),
+                                               get_string(op, "group").value_or(""), get_int(op, "seq").value_or(-1)});
     if (const rapidjson::Value* its = find_member(rec, "iterations"); its && its->IsArray())
         for (auto& it : its->GetArray())
             if (it.IsObject())
