@@ -232,3 +232,19 @@ study_db() {
     nx-report --ranks --format jsonl recs.jsonl >ranks.jsonl
     [ "$(jget ranks.jsonl "[(x['rank'], x['straggler'], x['straggler_basis']) for x in r if x.get('kind') == 'rank']")" = '[[0, 1, "collectives"], [1, 0, "collectives"]]' ]
 }
+
+@test "rank files: --plan finds HTA-style sampled_rank-<i>.json.gz files with their ranks" {
+    test-gen_kineto job --ranks 2 --steps 1 --kernels 1 --names sampled --gzip
+    [ "$(nx-convert --plan job | tail -n +2 | cut -f1,2 | sed "s#$PWD/##" | tr '\t\n' ': ')" = "0:job/sampled_rank-0.json.gz 1:job/sampled_rank-1.json.gz " ]
+}
+
+@test "rank files: --plan takes a trace's rank from its distributedInfo when its name says none" {
+    test-gen_kineto job --ranks 2 --steps 1 --kernels 1 --names plain
+    [ "$(nx-convert --plan job | tail -n +2 | cut -f1,2 | sed "s#$PWD/##" | tr '\t\n' ': ')" = "0:job/trace0.json 1:job/trace1.json " ]
+}
+
+@test "rank files: a directory of rank-<i>.json files becomes one profile per rank" {
+    test-gen_kineto job --ranks 2 --steps 1 --kernels 1 --names rank
+    nx-convert job >recs.jsonl
+    [ "$(jget recs.jsonl "sorted(x['rank'] for x in r if x.get('kind') == 'profile')")" = "[0, 1]" ]
+}
