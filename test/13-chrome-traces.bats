@@ -86,7 +86,7 @@ JSON
     [ "$(sqlite3 s.db "SELECT count(*) FROM flow")" = 5 ]
     [ "$(sqlite3 s.db "SELECT group_concat(o.name || ' -> ' || i.name || ' ' || i.category, '; ') FROM
         (SELECT * FROM flow ORDER BY CAST(trace_id AS INTEGER)) f JOIN slice o ON o.id = f.slice_out JOIN slice i ON i.id = f.slice_in")" = \
-      "cudaLaunchKernel -> volta_sgemm_128x64_nn kernel; cudaMemcpyAsync -> Memcpy DtoH (Device -> Pinned) memcpy; cudaMemsetAsync -> Memset (Device) memset; cudaLaunchKernel -> volta_sgemm_128x64_nn kernel; cudaStreamSynchronize -> Stream Sync region" ]
+      "cudaLaunchKernel -> volta_sgemm_128x64_nn kernel; cudaMemcpyAsync -> Memcpy DtoH (Device -> Pinned) memcpy; cudaMemsetAsync -> Memset (Device) memset; cudaLaunchKernel -> volta_sgemm_128x64_nn kernel; cudaStreamSynchronize -> Stream Sync device_sync" ]
     [ "$(sqlite3 s.db "SELECT count(*) FROM flow f JOIN event o ON o.id = f.slice_out JOIN event i ON i.id = f.slice_in
         WHERE json_extract(o.args, '\$.correlation') = CAST(f.trace_id AS INTEGER) AND json_extract(i.args, '\$.correlation') = CAST(f.trace_id AS INTEGER)
           AND f.category = 'ac2g'")" = 5 ]
@@ -123,7 +123,7 @@ JSON
 @test "chrome traces: Kineto's categories classify GPU work, and Neuron-shaped traces still give engines" {
     nx-convert "$FIXTURES/kineto.json" --db s.db >/dev/null
     [ "$(sqlite3 s.db "SELECT group_concat(category || '=' || n, ',') FROM (SELECT category, count(*) AS n FROM slice GROUP BY 1 ORDER BY 1)")" = \
-      "kernel=2,memcpy=1,memset=1,region=7,runtime=5" ]
+      "device_sync=2,kernel=2,memcpy=1,memset=1,region=5,runtime=5" ]
     # The source's category stays queryable; a memcpy's bytes are its size.
     [ "$(sqlite3 s.db "SELECT count(*) FROM event WHERE json_extract(args, '\$.cat') = 'cuda_runtime'")" = 5 ]
     [ "$(sqlite3 s.db "SELECT bytes FROM slice WHERE category = 'memcpy'")" = 4096 ]

@@ -16,10 +16,15 @@ explorer_capture() {
     neuron-explorer capture -n file.neff -s profile.ntff >/dev/null
 }
 
-# No fake viewer left running after nx-convert returned.
+# No fake viewer of this test's left running after nx-convert returned
+# (tests run side by side: another's viewer, in its own folder, may be).
 no_viewer_left() {
     sleep 0.2
-    ! pgrep -f "neuron-explorer view -n file.neff" >/dev/null
+    local pid
+    for pid in $(pgrep -f "neuron-explorer view -n file.neff"); do
+        if [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$PWD" ]; then return 1; fi
+    done
+    return 0
 }
 
 @test "nx-convert --neff: a viewer that serves on after writing (no --ingest-only) is stopped once its tables are complete" {

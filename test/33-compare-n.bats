@@ -224,7 +224,7 @@ PY
     # The heat map: a row per rank, in every format.
     [[ "$output" == *"Compute utilisation by rank over time (50 buckets"* ]]
     [ "$(echo "$output" | grep -cE '^  rank [0-2]  ')" -eq 3 ]
-    nx-report --db cap.db --ranks --format html | grep -q "Compute utilisation by rank over time"
+    nx-report --db cap.db --ranks --format html | grep -q "Ranks over time: compute"
 }
 
 @test "--ranks: the straggler as HTA defines it: the rank that starts the significant collectives last, from records, a database or both alike" {

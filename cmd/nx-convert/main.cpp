@@ -101,6 +101,7 @@ struct Options {
     std::string to;
     std::string output;
     bool keep_going = false;
+    bool keep_last_step = false;
     bool copy_source = false;
     bool list_formats = false;
     bool records = false;
@@ -143,6 +144,7 @@ std::optional<Options> parse(int argc, char** argv) {
         ("progress", nx::po::bool_switch(&progress), "each input's progress (bytes, events, rate, time left) on stderr even when it is not a terminal")
         ("quiet,q", nx::po::bool_switch(&quiet), "no progress")
         ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on")
+        ("keep-last-step", nx::po::bool_switch(&o.keep_last_step), "PyTorch traces: count the last profiler step's device work too (by default it is left out, as HTA leaves it: the trace ends before that work does)")
         ("threads", nx::po::value(&o.threads), "with --db or --dataset: 1 parses and writes on one thread, 2 writes on a second (default: 2 where this process may use 2 CPUs: its affinity, Slurm's SLURM_CPUS_ON_NODE and SLURM_CPUS_PER_TASK)");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
@@ -202,6 +204,7 @@ int run(const Options& o) {
     }
 
     nx::ProfileBuilder builder;
+    builder.keep_last_step(o.keep_last_step);
     for (const std::string& input : o.inputs) nx::guard_input_path(input);
     nx::ConvertOutputs outputs({o.db, o.dataset, o.to, o.output, o.copy_source, o.explain, o.records, o.threads, o.progress},
                                builder, stdout_);

@@ -63,14 +63,22 @@ std::string planned_path(const std::string& path) {
 }
 
 std::optional<int> rank_in_file_name(const std::string& path) {
-    static const std::regex kRankFile(R"((^|/)profile_rank_(-?\d+)\.(ntff|json|json\.gz)$)", std::regex::icase);
+    // The names users give rank files: profile_rank_<i> (nx-capture's),
+    // rank-<i>, rank_<i> and rank<i> (HTA's examples), each after words
+    // joined by "_" (sampled_rank-1, inference_rank_1), and before the
+    // PyTorch profiler's suffix (rank-34.Jul_15_10_52_41.1074.pt.trace).
+    static const std::regex kRankFile(
+        R"((^|/)(([a-z0-9]+_)*)(profile_rank_|rank[-_]?)(-?\d+)(\.[^/]*)?\.(ntff|json|json\.gz)$)", std::regex::icase);
     std::smatch m;
     if (!std::regex_search(path, m, kRankFile)) return std::nullopt;
-    std::optional<int64_t> rank = parse_int64(m[2].str());
-    if (!rank || *rank < 0 || *rank > INT_MAX)
-        throw Error("the rank in a profile_rank_<i> name is a number from 0 to " + std::to_string(INT_MAX) + ", not " +
-                        m[2].str(),
+    std::optional<int64_t> rank = parse_int64(m[5].str());
+    if (!rank || *rank < 0 || *rank > INT_MAX) {
+        std::string form = m[4].str();
+        for (char& c : form) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        throw Error("the rank in a " + (form == "profile_rank_" ? form : m[2].str() + form) +
+                        "<i> name is a number from 0 to " + std::to_string(INT_MAX) + ", not " + m[5].str(),
                     path);
+    }
     return static_cast<int>(*rank);
 }
 
@@ -163,7 +171,18 @@ CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions
             found.push_back({{traced, path, {}}, where});
             continue;
         }
-        if (rank >= 0 || !where.neff_hash.empty() || where.session >= 0) found.push_back({{rank, path, {}}, where});
+        if (rank >= 0 || !where.neff_hash.empty() || where.session >= 0) {
+            found.push_back({{rank, path, {}}, where});
+            continue;
+        }
+        // Another JSON trace that says its rank in distributedInfo (a
+        // PyTorch trace renamed, trace0.json): planned with that rank.
+        try {
+            DistributedInfo d = read_distributed_info(path);
+            if (d.rank >= 0 && d.rank <= INT_MAX) found.push_back({{static_cast<int>(d.rank), path, {}}, where});
+        } catch (const Error&) {
+            // Not a trace, or a damaged one: not a profile of the tree.
+        }
     }
     // profile_rank_<i> names their rank; the runtime layout ranks its
     // workers (instance, process, core) in order.
@@ -186,7 +205,8 @@ CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions
     }
     if (plan.empty())
         throw Error("no profile in the tree (Explorer profile directories, <hash>_instid_<n>_vnc_<k>.ntff|.json "
-                    "in <instance>_pid_<pid> folders, profile_rank_<i> files, or PyTorch's *.pt.trace.json)",
+                    "in <instance>_pid_<pid> folders, profile_rank_<i> files, or PyTorch's traces: *.pt.trace.json, rank-<i>.json "
+                    "and the like, or any trace whose distributedInfo says its rank)",
                     root);
     std::stable_sort(plan.begin(), plan.end(), [](const PlanEntry& a, const PlanEntry& b) {
         // Unranked last, then by rank and path.

@@ -10,7 +10,8 @@
 //   number the workers in the order of those three (a rank is Nsight's
 //   "sorted file names" rule, made explicit), so every graph a worker ran
 //   gets the worker's rank;
-// - profile_rank_<i>.json|.json.gz|.ntff: rank i (rank_in_file_name);
+// - profile_rank_<i>.json|.json.gz|.ntff, rank-<i>.json(.gz),
+//   sampled_rank-<i>.json(.gz) and the like: rank i (rank_in_file_name);
 // - Neuron Explorer profile directories: the rank of the layout their path
 //   follows, else none.
 // Anything else in the tree is not a profile and is left out; hidden files
@@ -45,10 +46,13 @@ CaptureTreePlan plan_capture_tree(const std::string& root, const PlanOptions& op
 // in another directory), so a path found otherwise can be looked up in it.
 std::string planned_path(const std::string& path);
 
-// The rank a profile_rank_<i>.json|.json.gz|.ntff name gives (the extension
-// in any case); none for another name.  Throws Error naming the file when
-// the name has that form with a rank that is not a number from 0 to
-// 2147483647.
+// The rank a file's name gives: profile_rank_<i>.json|.json.gz|.ntff, and
+// the names users give PyTorch traces: rank-<i>, rank_<i>, rank<i> after
+// words joined by "_" (sampled_rank-1.json.gz, inference_rank_1.json.gz),
+// with the profiler's suffix or none (rank-3.<time>.pt.trace.json.gz); the
+// extension in any case.  None for another name.  Throws Error naming the
+// file when the name has such a form with a rank that is not a number from 0
+// to 2147483647.
 std::optional<int> rank_in_file_name(const std::string& path);
 
 }  // namespace nx

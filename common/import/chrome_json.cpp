@@ -27,7 +27,11 @@
 // kernel -> kernel events, gpu_memcpy -> memcpy, gpu_memset -> memset,
 // *_runtime and *_driver (cuda_runtime, cuda_driver) -> runtime; others are
 // regions, and the category stays in args as "cat".  A memcpy's or memset's
-// args.bytes is its size (Event::bytes).  Rows named like a
+// args.bytes is its size (Event::bytes).  Older Kineto wrote Kernel and
+// Runtime; MTIA's device transfers are mtia_ccp_events (memcpy), its
+// runtime mtia_runtime; cuda_sync records (a stream waiting for an event,
+// a context or stream synchronised) are device_sync on the stream they
+// concern (device_streams.h counts them as HTA does).  Rows named like a
 // NeuronCore engine (TensorMatrix...) or DMA queue (qSyncIO0...) are
 // instructions and DMA transfers, as in Neuron-shaped Chrome traces.
 //
@@ -398,15 +402,17 @@ private:
             e.type = EventType::dma;
             e.engine = Engine::dma;
             e.dma_kind = dma_kind_from_queue(e.track);
-        } else if (category == "kernel") {
+        } else if (category == "kernel" || category == "Kernel") {
             e.type = EventType::kernel;
-        } else if (category == "gpu_memcpy") {
+        } else if (category == "gpu_memcpy" || category == "mtia_ccp_events") {
             e.type = EventType::memcpy;
             e.bytes = args_bytes(e.args_json);
         } else if (category == "gpu_memset") {
             e.type = EventType::memset;
             e.bytes = args_bytes(e.args_json);
-        } else if (ends_with("_runtime") || ends_with("_driver")) {
+        } else if (category == "cuda_sync") {
+            e.type = EventType::device_sync;
+        } else if (ends_with("_runtime") || ends_with("_driver") || category == "Runtime") {
             e.type = EventType::runtime;
         } else {
             e.type = EventType::region;

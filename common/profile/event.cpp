@@ -7,8 +7,9 @@
 namespace nx {
 
 namespace {
-constexpr std::array<std::string_view, 10> kTypeNames = {"instruction", "dma",    "semaphore", "counter", "runtime",
-                                                         "region",      "active", "kernel",    "memcpy",  "memset"};
+constexpr std::array<std::string_view, 11> kTypeNames = {"instruction", "dma",    "semaphore", "counter", "runtime",
+                                                         "region",      "active", "kernel",    "memcpy",  "memset",
+                                                         "device_sync"};
 constexpr std::array<std::string_view, kEngineCount> kEngineNames = {
     "", "tensor", "tensor_matrix", "vector", "scalar", "gpsimd", "sync", "dma", "host"};
 constexpr std::array<std::string_view, 7> kDmaKindNames = {

@@ -16,8 +16,13 @@ namespace nx {
 // `kernel`, `memcpy`, `memset`: a GPU's device work as PyTorch's profiler
 // (Kineto) records it (categories kernel, gpu_memcpy, gpu_memset), one track
 // per stream; they are not NeuronCore instructions or DMA transfers, so no
-// engine metric counts them.
-enum class EventType : uint8_t { instruction, dma, semaphore, counter, runtime, region, active, kernel, memcpy, memset };
+// engine metric counts them.  `device_sync`: the profiler's record of a
+// synchronisation on the device's side (Kineto's cuda_sync: a stream
+// waiting for an event, the context or a stream synchronised), drawn on the
+// stream it concerns.
+enum class EventType : uint8_t {
+    instruction, dma, semaphore, counter, runtime, region, active, kernel, memcpy, memset, device_sync
+};
 
 // The engine an event ran on.  tensor = TensorE's LoadStationary row ("Tensor"),
 // tensor_matrix = its MultiplyMoving row ("TensorMatrix"); both are the same

@@ -30,6 +30,24 @@ const std::vector<MetricDef> kDefs = {
     {"busiest_engine_active_time_percent", "%", Better::neither, "active time percent of the busiest compute engine (nx)"},
     {"tensor_engine_time_share_percent", "%", Better::higher,
      "TensorE busy time over the summed busy time of all compute engines (nx)"},
+    // A Kineto trace's device streams (GPU, MTIA), as Holistic Trace
+    // Analysis defines them (device_streams.h): over the device window, the
+    // work the CPU launched before the last, incomplete step.
+    {"device_window_time", "s", Better::lower,
+     "first start to last end of the device work counted (HTA's kernel time; nx)"},
+    {"device_busy_time", "s", Better::neither, "time any device work runs: the union of it (nx)"},
+    {"device_compute_time", "s", Better::neither, "time computation kernels run (HTA's compute time; nx)"},
+    {"device_communication_time", "s", Better::neither,
+     "time communication kernels run (NCCL, RCCL, oneCCL; nx)"},
+    {"device_memory_time", "s", Better::neither, "time memory copies and sets run (nx)"},
+    {"device_idle_time", "s", Better::lower, "device_window_time with no device work running (HTA's idle time; nx)"},
+    {"device_idle_time_percent", "%", Better::lower, "device_idle_time over device_window_time (HTA's idle_time_pctg; nx)"},
+    {"device_compute_time_percent", "%", Better::higher,
+     "device_compute_time over device_window_time (HTA's compute_time_pctg; nx)"},
+    {"device_non_compute_time_percent", "%", Better::lower,
+     "device work that is not computation over device_window_time (HTA's non_compute_time_pctg; nx)"},
+    {"comm_comp_overlap_percent", "%", Better::higher,
+     "communication time spent computing too, over device_communication_time (HTA's comp_comm_overlap_pctg; nx)"},
     // The vmap/scan/for-loop study's own figures (its perfetto_analyzer.py:
     // SUM(dur) of slices by exact name).  Comparable with its published
     // table, not with the engine metrics above: its "TensorMatrix" includes

@@ -92,6 +92,80 @@ struct EngineTimeline {
     std::vector<double> active_percent;
 };
 
+// Where a device's time went over a window (device_streams.h): the time
+// each kind of work ran (unions: a stretch of two kinds counts for both),
+// computation and communication at once, work that is neither of the two
+// (exposed: memory transfers and other work nothing hides), and idle.
+// computation + communication - overlap + exposed + idle = span.
+struct DeviceTimes {
+    int64_t span_ns = 0;
+    int64_t busy_ns = 0;           // any work
+    int64_t computation_ns = 0, communication_ns = 0, memory_ns = 0, other_ns = 0;
+    int64_t overlap_ns = 0;        // computation and communication at once
+    int64_t exposed_ns = 0;        // memory or other work while neither computes nor communicates
+    int64_t idle_ns = 0;
+};
+
+// One stream of a device (HTA's idle time breakdown and queue length).
+struct DeviceStreamStat {
+    int64_t stream = 0;
+    int64_t events = 0;   // work counted on it
+    int64_t busy_ns = 0;  // the union of its work
+    // Its idle gaps (a start less the previous end; summed as HTA sums
+    // them) by cause: the CPU launched the work late (host wait), a gap
+    // under 30 us (kernel wait), else other.
+    int64_t host_wait_ns = 0, kernel_wait_ns = 0, other_wait_ns = 0;
+    // Its launch queue: the length after each change (queue_points of
+    // them), their statistics, the time spent at the longest and at CUDA's
+    // limit of 1024 launches or more.
+    int64_t queue_points = 0;
+    double queue_mean = 0, queue_std = 0, queue_p25 = 0, queue_p50 = 0, queue_p75 = 0;
+    int64_t queue_min = 0, queue_max = 0;
+    int64_t queue_at_max_ns = 0, queue_full_ns = 0;
+};
+
+// The launches whose work was counted (HTA's kernel launch statistics):
+// the CPU's time in the launch call, the device's in the work, the delay
+// from the call's end to the work's start; and how many launch calls took
+// over 50 us and waited over 100 us (HTA's outliers).
+struct DeviceLaunchStat {
+    int64_t launches = 0;
+    int64_t cpu_sum_ns = 0, cpu_max_ns = 0, gpu_sum_ns = 0, gpu_max_ns = 0, delay_sum_ns = 0, delay_max_ns = 0;
+    int64_t cpu_outliers = 0, delay_outliers = 0;
+};
+
+// One profiler step of the device's work: the work the CPU launched in the
+// step, from its first start to its last end.
+struct DeviceStep {
+    int64_t step = 0;
+    int64_t start_ns = 0, end_ns = 0;
+    DeviceTimes times;
+};
+
+// HTA's kernel type breakdown: the time each set of computation,
+// communication and memory ran ("computation overlapping communication").
+struct DeviceKernelType {
+    std::string type;
+    int64_t ns = 0;
+};
+
+// A Kineto trace's device streams as HTA sees them (device_streams.h).
+struct DeviceSummary {
+    std::string family;  // gpu (CUDA, ROCm) or mtia: which of HTA's rules kept the work
+    int64_t events = 0;  // device events in the trace
+    int64_t counted = 0, left_late = 0, left_unlaunched = 0;
+    int64_t left_step = -1;  // the step whose work was left out (the last, incomplete one); -1: none
+    int64_t window_start_ns = 0, window_end_ns = 0;  // the device window: HTA's kernel time
+    DeviceTimes times;
+    std::vector<DeviceKernelType> kernel_types;  // longest first
+    std::vector<DeviceStreamStat> streams;       // by stream
+    DeviceLaunchStat launches;
+    std::vector<DeviceStep> steps;               // in start order
+    // Per timeline bucket (kTimelineBuckets over the window): percent of the
+    // bucket computing, and communicating.
+    std::vector<double> compute_percent, collective_percent;
+};
+
 struct ProfileSummary {
     std::vector<MetricValue> metrics;
     std::vector<EngineStat> engines;
@@ -132,6 +206,9 @@ struct ProfileSummary {
     // profile record), and the digest the record carries.
     std::vector<ExecutionStat> executions;
     std::optional<ExecutionDigest> execution_digest;
+    // A trace with device streams (GPU, MTIA): their figures as HTA
+    // defines them.
+    std::optional<DeviceSummary> device;
 
     // The steps its iterations mark, the first and the last (-1 when it marks
     // none): a PyTorch profiler schedule that repeats leaves one trace per

@@ -15,6 +15,7 @@ void ProfileBuilder::begin_profile(const ProfileInfo& info) {
     events_ = counters_ = 0;
     counter_runs_.clear();
     metrics_ = std::make_unique<ProfileMetrics>();
+    metrics_->keep_last_step(keep_last_step_);
     errors_at_begin_ = error_counts().snapshot();
     to_sinks([&](ProfileSink& s) { s.begin_profile(info_); });
 }

@@ -41,6 +41,9 @@ public:
     // throws Error(message) before any sink sees it (a forced --format that
     // found nothing it reads).  Empty: off.
     void require_content(std::string message) { require_content_ = std::move(message); }
+    // Every profile counts its last profiler step's device work too
+    // (ProfileMetrics::keep_last_step).
+    void keep_last_step(bool keep) { keep_last_step_ = keep; }
 
 private:
     // An event ordinal's index among the profile's non-counter events, or
@@ -70,6 +73,7 @@ private:
     int64_t counters_ = 0;
     std::vector<CounterRun> counter_runs_;
     std::string require_content_;
+    bool keep_last_step_ = false;
     std::vector<ProfileSink*> sinks_;
     std::unique_ptr<ProfileMetrics> metrics_;
     ProfileInfo info_;

@@ -132,6 +132,7 @@ void ProfileMetrics::add(const Event& e) {
         end_ns_ = std::max(end_ns_, end);
     }
     busy_.add(e);
+    device_.add(e);
     if (collectives_.is_collective(e)) collectives_.add(e);
     if (e.type == EventType::region && iterations_.size() < kMaxIterations) {
         if (std::optional<int64_t> step = profiler_step(e.name)) iterations_.push_back({*step, e.ts_ns, e.dur_ns});
@@ -359,6 +360,7 @@ struct ProfileMetrics::Derivation {
     double percent_of_total(double seconds) const { return total > 0 ? 100.0 * seconds / total : NAN; }
 
     void source_scale();
+    void sort_iterations();
     void totals();
     void engines();
     void pattern_study();
@@ -389,11 +391,32 @@ void ProfileMetrics::Derivation::source_scale() {
     out.unavailable = take_unavailable(pm.source_, profiler_warnings(info.carried_json));
 }
 
+// One iteration a step: Kineto repeats ProfilerStep#N on the GPU stream
+// (gpu_user_annotation), starting once the CPU has launched its work; the
+// earliest, the CPU's, is the step.  The device streams count by them.
+void ProfileMetrics::Derivation::sort_iterations() {
+    std::vector<Iteration>& its = pm.iterations_;
+    std::stable_sort(its.begin(), its.end(), [](const Iteration& a, const Iteration& b) {
+        return std::tie(a.step, a.start_ns) < std::tie(b.step, b.start_ns);
+    });
+    its.erase(std::unique(its.begin(), its.end(), [](const Iteration& a, const Iteration& b) { return a.step == b.step; }),
+              its.end());
+    std::stable_sort(its.begin(), its.end(), [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
+}
+
 void ProfileMetrics::Derivation::totals() {
     out.events = pm.events_;
     out.start_ns = pm.events_ > 0 && pm.start_ns_ != INT64_MAX ? pm.start_ns_ : 0;
     out.end_ns = pm.events_ > 0 && pm.end_ns_ != INT64_MIN ? pm.end_ns_ : 0;
+    // A trace of device streams: its total time is the device window, the
+    // steps' work as HTA takes it, not the profiler's span.
+    if (pm.device_.any()) {
+        out.device = pm.device_.finish(pm.iterations_, pm.keep_last_step_, kTimelineBuckets);
+        for (auto& [name, v] : device_metrics(*out.device)) m.derive(name, v);
+        for (std::string& n : device_notes(*out.device)) out.notes.push_back(std::move(n));
+    }
     double span_s = (out.end_ns - out.start_ns) / 1e9;
+    if (out.device && out.device->counted > 0) span_s = out.device->times.span_ns / 1e9;
     if (pm.events_ > 0) m.derive("total_time", span_s);
     m.derive("event_count", static_cast<double>(pm.events_));
     total = m.get("total_time", 0);
@@ -696,7 +719,13 @@ void ProfileMetrics::Derivation::time() {
         }
     }
     // Where the time went, for device profiles (engine rows or collectives).
-    if (!out.engines.empty() || pm.collectives_.any()) {
+    if (out.device && out.device->counted > 0) {
+        out.breakdown = device_breakdown(*out.device);
+        // The communication kernels are the collectives where there are
+        // any (the CPU's nccl: annotations only launch them).
+        out.collectives = pm.device_.take_collectives();
+        if (out.collectives.empty()) out.collectives = pm.collectives_.take_ops();
+    } else if (!out.engines.empty() || pm.collectives_.any()) {
         std::vector<ExecutionStat>* each = pm.executions_.empty() ? nullptr : &pm.executions_;
         out.breakdown = break_down_time(pm.busy_, pm.collectives_.intervals(), out.start_ns, out.end_ns, kTimelineBuckets, each);
         out.collectives = pm.collectives_.take_ops();
@@ -705,17 +734,6 @@ void ProfileMetrics::Derivation::time() {
                                 " are listed, " + std::to_string(pm.collectives_.dropped()) +
                                 " more count in the time breakdown only");
     }
-    // One iteration a step: Kineto repeats ProfilerStep#N on the GPU stream
-    // (gpu_user_annotation), starting once the CPU has launched its work;
-    // the earliest, the CPU's, is the step.
-    std::stable_sort(pm.iterations_.begin(), pm.iterations_.end(), [](const Iteration& a, const Iteration& b) {
-        return std::tie(a.step, a.start_ns) < std::tie(b.step, b.start_ns);
-    });
-    pm.iterations_.erase(std::unique(pm.iterations_.begin(), pm.iterations_.end(),
-                                  [](const Iteration& a, const Iteration& b) { return a.step == b.step; }),
-                      pm.iterations_.end());
-    std::stable_sort(pm.iterations_.begin(), pm.iterations_.end(),
-                     [](const Iteration& a, const Iteration& b) { return a.start_ns < b.start_ns; });
     out.iterations = std::move(pm.iterations_);
     pm.iterations_.clear();
     if (pm.executions_dropped_ > 0)
@@ -731,6 +749,7 @@ void ProfileMetrics::Derivation::time() {
 ProfileSummary ProfileMetrics::finish(const ProfileInfo& info) {
     Derivation d(*this, info);
     d.source_scale();
+    d.sort_iterations();
     d.totals();
     d.engines();
     d.pattern_study();

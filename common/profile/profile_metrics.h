@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "common/io/string_hash.h"
+#include "common/profile/device_streams.h"
 #include "common/profile/engine_busy.h"
 #include "common/profile/event.h"
 #include "common/profile/interval_union.h"
@@ -53,6 +54,9 @@ public:
     static constexpr size_t kMaxExecutions = 1000000;
     // Source tables the rules read (Explorer's Throttle, TensorInfo).
     void add_source_rows(const SourceRows& rows) { rule_inputs_.add_source_rows(rows); }
+    // Count the last profiler step's device work too (device_streams.h;
+    // HTA leaves it out, and so does nx by default).
+    void keep_last_step(bool keep) { keep_last_step_ = keep; }
     // Computes everything.  `info` supplies the target and dtype for MFU, MBU
     // and the ridge point.  Call once.
     ProfileSummary finish(const ProfileInfo& info);
@@ -75,6 +79,8 @@ private:
 
     EngineBusy busy_;              // per-engine busy time (engine_busy.h)
     CollectiveOps collectives_;    // the collective operations (time_breakdown.h)
+    DeviceStreams device_;         // GPU and MTIA streams (device_streams.h)
+    bool keep_last_step_ = false;
     std::vector<Iteration> iterations_;  // ProfilerStep#N slices
     RuleInputs rule_inputs_;       // the inputs of the 2.29+ and nx rules (rule_inputs.h)
     bool any_compute_ = false;     // a compute engine's instruction or profiler interval

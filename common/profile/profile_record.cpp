@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/io/error.h"
+#include "common/profile/device_record.h"
 #include "common/profile/row_fields_json.h"
 
 namespace nx {
@@ -16,7 +17,7 @@ const std::set<std::string, std::less<>> kOwnFields = {
     "kind", "id", "name", "source", "format", "backend", "target", "dtype", "rank", "start_ns", "end_ns",
     "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
     "metric_disagreements", "tracks", "dma_queue_types", "unavailable_metrics", "peak_basis", "core", "breakdown",
-    "collective_ops", "iterations", "executions"};
+    "collective_ops", "iterations", "executions", "device"};
 
 void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
 
@@ -140,6 +141,10 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         }
         w.EndObject();
     }
+    if (summary.device) {
+        key(w, "device");
+        write_device_summary(w, *summary.device);
+    }
     if (!summary.collectives.empty())
         write_rows(w, "collective_ops", summary.collectives, kCollectiveFields);
     if (!summary.iterations.empty()) write_rows(w, "iterations", summary.iterations, kIterationFields);
@@ -237,6 +242,7 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
                 for (auto& v : a->GetArray()) values->push_back(v.IsNumber() ? v.GetDouble() : 0);
         summary.breakdown = std::move(t);
     }
+    if (const rapidjson::Value* d = find_member(rec, "device")) summary.device = read_device_summary(*d);
     summary.collectives = read_rows<CollectiveOp>(rec, "collective_ops", kCollectiveFields);
     summary.iterations = read_rows<Iteration>(rec, "iterations", kIterationFields);
     if (const rapidjson::Value* ex = find_member(rec, "executions"); ex && ex->IsObject()) {

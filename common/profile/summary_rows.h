@@ -171,6 +171,10 @@ struct CollectiveOp {
     // the operation's start (cc_trigger_start_delay; -1: not said).
     std::string engine;
     int64_t trigger_delay_ns = -1;
+    // A communication kernel's process group and its sequence number there
+    // (kernel_collectives.h; empty and -1: not said): ranks match on them.
+    std::string group;
+    int64_t seq = -1;
 };
 inline constexpr Field<CollectiveOp> kCollectiveFields[] = {
     field<&CollectiveOp::name>("name", "the operation as the profiler names it"),
@@ -182,6 +186,10 @@ inline constexpr Field<CollectiveOp> kCollectiveFields[] = {
                   "a label nx does not know as given)"),
     field<&CollectiveOp::trigger_delay_ns, NullWhen::negative>(
         "trigger_delay_ns", "the profiler's delay from that trigger to the operation's start (cc_trigger_start_delay)"),
+    field<&CollectiveOp::group, NullWhen::empty>(
+        "group", "a GPU communication kernel's process group (its args' Process Group Name or ID)"),
+    field<&CollectiveOp::seq, NullWhen::negative>("seq_in_group",
+                                                  "its sequence number in that group, on which ranks are matched"),
 };
 
 // One iteration of a training loop the source marks: the PyTorch

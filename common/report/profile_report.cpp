@@ -12,6 +12,7 @@
 #include "common/records/backend_words.h"
 #include "common/report/bounds_report.h"
 #include "common/report/breakdown_report.h"
+#include "common/report/device_report.h"
 #include "common/report/prediction_band.h"
 #include "common/report/region_report.h"
 #include "common/report/system_links.h"
@@ -452,6 +453,7 @@ void add_profile_report(Document& doc, const ProfileEntry& p, const ReportOption
     std::string total = add_profile_facts(doc, p, trace);
     add_profiler_warnings(doc, i);
     if (trace) {
+        if (s.device) add_device_report(doc, *s.device);
         // Without its events, the record's own track figures still say where
         // the time went.
         if (!p.trace && !s.tracks.empty()) add_track_table(doc, s, o);

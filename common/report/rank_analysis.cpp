@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -66,7 +67,10 @@ std::optional<size_t> iteration_at(const ProfileSummary& s, int64_t t) {
 // across the ranks (starts from each rank's own start of that iteration),
 // and the rank that starts it last.  Returns false (and changes nothing)
 // when no collective falls in an iteration of the same step on every rank.
-bool count_by_iteration(RankAnalysis& a, const std::vector<size_t>& significant) {
+// Each rank's matched collectives: matched[rank][k] is the k-th match.
+using MatchedOps = std::vector<std::vector<const CollectiveOp*>>;
+
+bool count_by_iteration(RankAnalysis& a, const MatchedOps& matched, const std::vector<size_t>& significant) {
     for (const RankRow& r : a.rows)
         if (r.profile->summary.iterations.empty()) return false;
     struct Worst {
@@ -77,9 +81,9 @@ bool count_by_iteration(RankAnalysis& a, const std::vector<size_t>& significant)
     for (size_t k : significant) {
         std::optional<int64_t> step;
         std::vector<double> starts;
-        for (const RankRow& r : a.rows) {
-            const ProfileSummary& sum = r.profile->summary;
-            int64_t t = sum.collectives[k].start_ns;
+        for (size_t ri = 0; ri < a.rows.size(); ++ri) {
+            const ProfileSummary& sum = a.rows[ri].profile->summary;
+            int64_t t = matched[ri][k]->start_ns;
             std::optional<size_t> i = iteration_at(sum, t);
             if (!i || (step && *step != sum.iterations[*i].step)) {
                 step.reset();
@@ -101,7 +105,7 @@ bool count_by_iteration(RankAnalysis& a, const std::vector<size_t>& significant)
         ++a.rows[w.latest].latest_count;
         if (w.spread > best) {
             best = w.spread;
-            a.most_variable = a.rows[0].profile->summary.collectives[w.op].name + " #" + std::to_string(w.op + 1) +
+            a.most_variable = matched[0][w.op]->name + " #" + std::to_string(w.op + 1) +
                               " (step " + std::to_string(step) + ")";
             a.start_spread_ns = w.spread;
             a.straggler = static_cast<int>(w.latest);
@@ -138,27 +142,71 @@ void find_missing_ranks(RankAnalysis& a) {
         if (!seen[k]) a.missing_ranks.push_back(static_cast<int>(k));
 }
 
-// Matches the ranks' collectives by position; sets wait, latest counts and
-// the straggler when they match.
-void match_collectives(RankAnalysis& a) {
+// The ranks' collectives matched to each other: by process group and
+// sequence number where every rank's operations all say them (a
+// communication kernel's, kernel_collectives.h), in the first rank's order;
+// else by position, as far as the names agree.  Empty, with the reason in
+// a.unmatched_reason, when nothing matches.
+MatchedOps match_ops(RankAnalysis& a) {
+    MatchedOps matched(a.rows.size());
     size_t common = std::numeric_limits<size_t>::max();
     for (const RankRow& r : a.rows) common = std::min(common, r.profile->summary.collectives.size());
     if (a.rows.size() < 2 || common == 0 || common == std::numeric_limits<size_t>::max()) {
         a.unmatched_reason = a.rows.size() < 2 ? "one rank" : "a rank has no collective operations";
-        return;
+        return {};
     }
+    bool by_seq = true;
+    for (const RankRow& r : a.rows)
+        for (const CollectiveOp& op : r.profile->summary.collectives) by_seq = by_seq && op.seq >= 0;
     const std::vector<CollectiveOp>& first = a.rows[0].profile->summary.collectives;
+    if (by_seq) {
+        using Key = std::pair<std::string_view, int64_t>;
+        std::vector<std::map<Key, const CollectiveOp*>> at(a.rows.size());
+        for (size_t ri = 0; ri < a.rows.size(); ++ri)
+            for (const CollectiveOp& op : a.rows[ri].profile->summary.collectives) at[ri].emplace(Key{op.group, op.seq}, &op);
+        for (const CollectiveOp& op : first) {
+            std::vector<const CollectiveOp*> row;
+            for (size_t ri = 0; ri < a.rows.size(); ++ri) {
+                auto it = at[ri].find(Key{op.group, op.seq});
+                if (it == at[ri].end() || it->second->name != op.name) break;
+                row.push_back(it->second);
+            }
+            if (row.size() != a.rows.size()) continue;
+            for (size_t ri = 0; ri < a.rows.size(); ++ri) matched[ri].push_back(row[ri]);
+        }
+        if (matched[0].empty()) {
+            a.unmatched_reason = "no process group and sequence number is on every rank";
+            return {};
+        }
+        return matched;
+    }
     size_t n = 0;
     while (n < common) {
         bool same = true;
         for (const RankRow& r : a.rows) same = same && r.profile->summary.collectives[n].name == first[n].name;
         if (!same) break;
+        for (size_t ri = 0; ri < a.rows.size(); ++ri) matched[ri].push_back(&a.rows[ri].profile->summary.collectives[n]);
         ++n;
     }
     if (n == 0) {
         a.unmatched_reason = "the ranks' first collective operations differ (" + first[0].name + " on rank " +
                              std::to_string(a.rows[0].rank) + ")";
-        return;
+        return {};
+    }
+    return matched;
+}
+
+// Matches the ranks' collectives (match_ops); sets wait, latest counts and
+// the straggler when they match.
+void match_collectives(RankAnalysis& a) {
+    const MatchedOps matched = match_ops(a);
+    if (matched.empty()) return;
+    const size_t n = matched[0].size();
+    bool shared_clock = true;
+    int64_t job_start = std::numeric_limits<int64_t>::max();
+    for (const RankRow& r : a.rows) {
+        shared_clock = shared_clock && r.profile->summary.device.has_value();
+        job_start = std::min(job_start, r.profile->summary.start_ns);
     }
     a.matched = n;
     for (RankRow& r : a.rows) r.wait_ns = 0;
@@ -170,31 +218,34 @@ void match_collectives(RankAnalysis& a) {
     for (size_t k = 0; k < n; ++k) {
         int64_t shortest = std::numeric_limits<int64_t>::max();
         std::vector<double> durations;
-        for (const RankRow& r : a.rows) {
-            const CollectiveOp& op = r.profile->summary.collectives[k];
+        for (size_t ri = 0; ri < a.rows.size(); ++ri) {
+            const CollectiveOp& op = *matched[ri][k];
             shortest = std::min(shortest, op.dur_ns);
             durations.push_back(static_cast<double>(op.dur_ns));
         }
-        for (RankRow& r : a.rows) r.wait_ns += r.profile->summary.collectives[k].dur_ns - shortest;
+        for (size_t ri = 0; ri < a.rows.size(); ++ri) a.rows[ri].wait_ns += matched[ri][k]->dur_ns - shortest;
         if (median_of(durations) < significant_ns) continue;
         ++a.significant;
         significant.push_back(k);
         // Start times normalised to each rank's own start: clocks of two
         // devices need not agree, a rank's distance from its start does.
+        // PyTorch traces of device streams share the hosts' clock, as HTA
+        // takes them: their starts compare as they are.
         std::vector<double> starts;
-        for (const RankRow& r : a.rows)
-            starts.push_back(static_cast<double>(r.profile->summary.collectives[k].start_ns - r.profile->summary.start_ns));
+        for (size_t ri = 0; ri < a.rows.size(); ++ri)
+            starts.push_back(static_cast<double>(matched[ri][k]->start_ns -
+                                                 (shared_clock ? job_start : a.rows[ri].profile->summary.start_ns)));
         LatestStart last = latest_start(starts);
         if (last.spread <= 0) continue;  // every rank started it together: nobody late
         ++a.rows[last.latest].latest_count;
         if (last.spread > best_spread) {
             best_spread = last.spread;
-            a.most_variable = first[k].name + " #" + std::to_string(k + 1);
+            a.most_variable = matched[0][k]->name + " #" + std::to_string(k + 1);
             a.start_spread_ns = last.spread;
             a.straggler = static_cast<int>(last.latest);
         }
     }
-    count_by_iteration(a, significant);
+    count_by_iteration(a, matched, significant);
     if (a.straggler < 0) return;
     // Latest most often wins; the most variable collective breaks ties.
     int most = a.rows[static_cast<size_t>(a.straggler)].latest_count;

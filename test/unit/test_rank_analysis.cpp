@@ -21,7 +21,7 @@ ProfileEntry rank_profile(int rank, const std::vector<int64_t>& starts, const st
     p.info.name = "rank" + std::to_string(rank);
     p.summary.start_ns = 0;
     p.summary.end_ns = static_cast<int64_t>(steps.size()) * 1000000 + 1000000;
-    for (int64_t s : starts) p.summary.collectives.push_back({"all_reduce", s, 100000, -1, "", -1});
+    for (int64_t s : starts) p.summary.collectives.push_back({"all_reduce", s, 100000, -1, "", -1, "", -1});
     for (size_t i = 0; i < steps.size(); ++i)
         p.summary.iterations.push_back({steps[i], static_cast<int64_t>(i) * 1000000, 1000000});
     return p;
@@ -75,7 +75,7 @@ TEST(RankAnalysis, CollectivesOutsideEveryIterationAreLeftOutOfTheCount) {
     // late on it, more than anything inside, yet it is in no iteration.
     std::vector<ProfileEntry> ranks = job({7, 8});
     for (ProfileEntry& p : ranks)
-        p.summary.collectives.push_back({"all_reduce", 2500000 + (p.info.rank == 1 ? 400000 : 0), 100000, -1, "", -1});
+        p.summary.collectives.push_back({"all_reduce", 2500000 + (p.info.rank == 1 ? 400000 : 0), 100000, -1, "", -1, "", -1});
     RankAnalysis a = analyse(ranks);
     EXPECT_EQ(a.iterations, 2u);
     EXPECT_EQ(a.straggler, 2);

@@ -228,7 +228,7 @@ Job job(const std::vector<double>& totals_us, const std::vector<int64_t>& starts
         b.collective_percent.assign(nx::kTimelineBuckets, 0);
         p.summary.breakdown = b;
         if (r < starts_us.size())
-            p.summary.collectives.push_back({"all_reduce", starts_us[r] * 1000, durs_us[r] * 1000, -1, "", -1});
+            p.summary.collectives.push_back({"all_reduce", starts_us[r] * 1000, durs_us[r] * 1000, -1, "", -1, "", -1});
         j.profiles.push_back(std::move(p));
     }
     return j;
