@@ -97,7 +97,7 @@ test-unit: $(BUILD)/bin/nx-unit
 # header out of the report (test/sanitizer-ignore.txt) while our code stays
 # fully checked; GCC has no ignore lists.
 test-asan:
-	$(MAKE) BUILD=build-asan CXX=clang++ OPT='-O1 -g -fno-omit-frame-pointer' \
+	NX_SANITIZED=1 $(MAKE) BUILD=build-asan CXX=clang++ OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	         -fsanitize-ignorelist=test/sanitizer-ignore.txt -Wno-ambiguous-reversed-operator' test
 
