@@ -112,6 +112,37 @@ for k, v in sorted(r["metrics"].items()):
     [ "$(nx-query --dataset ds --format csv --sql 'SELECT rank, count(*) FROM executions GROUP BY rank ORDER BY rank' | tail -n +2 | tr '\n' ' ')" = "0,20 1,20 2,20 3,20 " ]
 }
 
+@test "sessions across ranks: nx-report --ranks names, per NEFF, the rank slowest most often and the iterations furthest above the ranks' median" {
+    session_capture_tree cap
+    local r=0 d
+    for d in cap/i-0abc_pid_*/*@latest; do
+        nx-convert --db s.db --rank "$r" -q "$d" >/dev/null
+        r=$((r + 1))
+    done
+    # Rank 2's third execution of graph_40 (its execution 5) takes 30 us more.
+    sqlite3 s.db "UPDATE execution SET end_ns = end_ns + 30000 WHERE execution_index = 5 AND profile_id = (SELECT id FROM profile WHERE rank = 2)"
+    run --separate-stderr nx-report --ranks --db s.db --format text
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Iterations of graph_40cda76888a52a990896fdff472fc4cb.neff across ranks: 10 run by at least two of its 4 ranks"* ]]
+    [[ "$output" == *"Slowest most often: rank 2 (in 1 of them). Furthest above the ranks' median: iteration 2, rank 2 (its execution 5) 58 us, 2.07x the median (28 us)."* ]]
+    [[ "$output" == *"Iterations of graph_4483a73c23344d9020d6f1647c82400b.neff across ranks: 10 run by at least two of its 4 ranks (the k-th execution on each rank is one iteration). In each, every rank takes the same time."* ]]
+    nx-report --ranks --db s.db --format csv >ranks.csv
+    [ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "slowest_iterations") c = i } NR > 1 { printf "%s ", $c }' ranks.csv)" = "0 0 1 0 " ]
+}
+
+@test "sessions across ranks: the dataset's iteration_stragglers query gives each iteration's ranks, mean, longest and slowest rank" {
+    session_capture_tree cap
+    make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/ds" JOBS=2 >/dev/null 2>&1
+    run --separate-stderr nx-query --dataset ds iteration_stragglers --format csv
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "neff,iteration,ranks,mean_ns,max_ns,slowest_rank,max_over_mean" ]
+    # 2 NEFFs x 10 iterations, each on the 4 ranks, every rank alike.
+    [ "${#lines[@]}" -eq 21 ]
+    [ "$(printf '%s\n' "${lines[@]:1}" | cut -d, -f3 | sort -u)" = 4 ]
+    [ "$(printf '%s\n' "${lines[@]:1}" | cut -d, -f7 | sort -u)" = 1 ]
+    [ "$(printf '%s\n' "${lines[@]}" | grep -c '^graph_40cda76888a52a990896fdff472fc4cb.neff,0,4,28099,28099,0,1$')" -eq 1 ]
+}
+
 @test "summary-text: a terminal log of it reads without --format: the file's figures, percents as fractions, identity fields" {
     run --separate-stderr nx-convert "$FIXTURES/summary_text.log"
     [ "$status" -eq 0 ]

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/format/units.h"
+#include "common/report/iterations_across_ranks.h"
 #include "common/report/ranks_page.h"
 
 namespace nx {
@@ -52,6 +53,37 @@ std::string summary_text(const RankAnalysis& a) {
         text += " No straggler.";
     }
     return text;
+}
+
+// A session's iterations across the ranks, a sentence a NEFF: how many,
+// the rank slowest most often, and the iterations furthest above the median.
+std::vector<std::string> iteration_texts(const RankAnalysis& a) {
+    std::vector<std::string> texts;
+    for (const NeffAcrossRanks& n : iterations_across_ranks(a)) {
+        std::string text = "Iterations of " + (n.neff.empty() ? std::string("the NEFF") : n.neff) + " across ranks: " +
+                           std::to_string(n.iterations) + " run by at least two of its " + std::to_string(n.ranks) +
+                           " ranks (the k-th execution on each rank is one iteration).";
+        if (n.worst.empty()) {
+            texts.push_back(text + " In each, every rank takes the same time.");
+            continue;
+        }
+        // Every rank slowest as often as the most often one (ties named).
+        std::vector<int> often;
+        for (size_t r = 0; r < n.slowest_count.size(); ++r)
+            if (n.slowest_count[r] == n.most_often_count) often.push_back(a.rows[r].rank);
+        text += std::string(" Slowest most often: rank") + (often.size() == 1 ? " " : "s ") + rank_ranges(often) +
+                " (in " + std::to_string(n.most_often_count) + " of them" + (often.size() == 1 ? "" : " each") +
+                "). Furthest above the ranks' median:";
+        for (size_t i = 0; i < n.worst.size(); ++i) {
+            const IterationAcrossRanks& it = n.worst[i];
+            text += std::string(i ? ";" : "") + " iteration " + std::to_string(it.ordinal) + ", rank " +
+                    std::to_string(a.rows[it.slowest_row].rank) + " (its execution " +
+                    std::to_string(it.slowest_index) + ") " + format_ns(it.slowest_ns) + ", " +
+                    format_ratio(it.over_median()) + " the median (" + format_ns(it.median_ns) + ")";
+        }
+        texts.push_back(text + ".");
+    }
+    return texts;
 }
 
 // Past this many ranks, text and markdown show the notable ones (a job's
@@ -167,6 +199,7 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures,
         doc.heading("Ranks: " + a.capture + (a.graph.empty() ? "" : ", NEFF " + a.graph) +
                     (a.steps.empty() ? "" : ", steps " + a.steps));
         doc.paragraph(summary_text(a));
+        for (const std::string& text : iteration_texts(a)) doc.paragraph(text);
         add_rank_answer(doc, a, absent, section);
         std::vector<size_t> every(a.rows.size());
         std::iota(every.begin(), every.end(), size_t{0});
@@ -215,9 +248,16 @@ void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out) 
                  "collective_ops", "collective_ns", "collective_percent", "compute_ns", "overlap_percent",
                  "dma_exposed_ns", "idle_ns", "wait_ns", "latest_collectives", "neff_hash", "iterations", "steps",
                  "straggler_basis", "straggler_change", "straggler_change_ns", "most_variable_collective",
-                 "start_spread_ns"});
+                 "start_spread_ns", "slowest_iterations"});
     for (const RankAnalysis& a : captures) {
         double fast = a.rows[a.fastest].total_ns;
+        // Iterations of a session (any NEFF) each rank was the slowest in.
+        std::vector<int64_t> slowest_iterations(a.rows.size(), 0);
+        bool sessions = false;
+        for (const NeffAcrossRanks& n : iterations_across_ranks(a)) {
+            sessions = true;
+            for (size_t i = 0; i < a.rows.size(); ++i) slowest_iterations[i] += static_cast<int64_t>(n.slowest_count[i]);
+        }
         // The capture's straggler figures, on each of its rows (as its graph
         // and steps are): what the text report says of it.
         bool straggler = a.straggler >= 0, by_collectives = straggler && a.straggler_basis == "collectives";
@@ -242,7 +282,8 @@ void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out) 
                      b ? Cell::of_int(b->dma_exposed_ns) : Cell{}, b ? Cell::of_int(b->idle_ns) : Cell{},
                      r.wait_ns >= 0 ? Cell::of_int(r.wait_ns) : Cell{}, Cell::of_int(r.latest_count),
                      a.graph.empty() ? Cell{} : Cell::of_text(a.graph), Cell::of_int(static_cast<int64_t>(a.iterations)),
-                     a.steps.empty() ? Cell{} : Cell::of_text(a.steps), basis, change, change_ns, variable, spread});
+                     a.steps.empty() ? Cell{} : Cell::of_text(a.steps), basis, change, change_ns, variable, spread,
+                     sessions ? Cell::of_int(slowest_iterations[i]) : Cell{}});
         }
     }
     out.finish();

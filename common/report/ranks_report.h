@@ -29,7 +29,8 @@ void add_rank_report(Document& doc, const std::vector<RankAnalysis>& captures,
 // Rows: kind "rank", capture, rank, profile, total_ns, vs_fastest, behind_ns,
 // straggler (0/1), collective_ops, collective_ns, collective_percent,
 // compute_ns, overlap_percent, dma_exposed_ns, idle_ns, wait_ns,
-// latest_collectives.
+// latest_collectives, neff_hash, iterations, steps, the capture's straggler
+// figures, slowest_iterations (iterations_across_ranks.h).
 void write_rank_rows(const std::vector<RankAnalysis>& captures, RowWriter& out);
 
 }  // namespace nx

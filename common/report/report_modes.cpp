@@ -254,15 +254,15 @@ void ranks_mode(ModeContext& c) {
     // that, on stderr and at the head of the report, whose ranks it leaves out.
     std::vector<FindingItem> incomplete;
     std::vector<UnconvertedRank> unconverted;
-    const bool page = !c.format.records;
     for (const std::string& source : c.sources) {
-        if (page && source != "-" && is_sqlite_file(source)) {
+        // A session's executions: the iterations across ranks, and the
+        // page's executions x ranks.
+        if (source != "-" && is_sqlite_file(source)) {
             Store store(source, Store::Access::read_only);
             read_db_executions(store, c.input);
         }
         if (source == "-" || !dataset::is_dataset(source)) continue;
-        // The page draws a session's executions x ranks.
-        if (page) read_dataset_executions(source, c.input);
+        read_dataset_executions(source, c.input);
         std::vector<std::string> unplanned = dataset::unplanned_profiles(source);
         if (!unplanned.empty())
             print_warning(std::to_string(unplanned.size()) + " profile" + (unplanned.size() == 1 ? " is" : "s are") +
