@@ -20,6 +20,13 @@ bench-scale: all
 bench-ranks: all
 	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/ranks_page
 
+# make bench-sessions: a Neuron Explorer session of E=2000 executions of
+# N=10000000 instructions and as many DMA packets (20M events) through
+# nx-convert --db, against the same events as one execution and against a
+# tenth of both (test/bench/sessions; needs node and @duckdb/node-api).
+bench-sessions: all
+	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/sessions
+
 # make bench-commit: make dataset stopped RUNS times at random points
 # (SIGKILL, SIGTERM, a full disk on a small tmpfs), each rerun, and every
 # reader's view checked against the others and the plan (test/bench/commit_kills);

@@ -144,7 +144,7 @@ void Converter::convert_one(const std::string& path, const std::string& format, 
         return;
     }
     if (!in) in = InputSource::open(path);
-    if (format.empty() || fmt == "nx-jsonl") {  // nx's own records say what they hold
+    if (format.empty() || format_has(fmt, kNxRecords)) {  // nx's own records say what they hold
         import_stream(*in, fmt, base, real_path(path));
         return;
     }
@@ -242,7 +242,8 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
 
 void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base,
                                       const RankOf& ranks) {
-    if (!options_.format.empty() && options_.format != "explorer-parquet")
+    const FormatDef* forced = options_.format.empty() ? nullptr : find_input_format(options_.format);
+    if (forced && forced->kind != FormatKind::directory)
         throw Error("a Neuron Explorer profile directory, not " + options_.format, dirs.front());
     for (std::string dir : dirs) {
         // "dir//name@latest" when the user typed a trailing slash.
@@ -434,7 +435,8 @@ void Converter::convert_captures(InputSource& in) {
             std::string neff = named("neff", "profile.neff", options_.neff);
             if (path.empty() && ntff.empty())
                 throw Error("capture record names no profile file (profile.path)", in.name(), line);
-            if (path.empty() || format == "ntff") {
+            const FormatDef* def = find_input_format(format);
+            if (path.empty() || (def && def->kind == FormatKind::ntff)) {
                 convert_ntff(ntff.empty() ? path : ntff, neff, b);
             } else {
                 convert_one(path, format == "auto" ? std::string() : format, b, neff);

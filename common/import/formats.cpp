@@ -84,7 +84,7 @@ Sniff sniff_summary_json(const SniffInput& in) {
 // In the order --list formats prints them; `priority` orders detection.
 const std::vector<FormatDef> kFormats = {
     {"neuron-json", "neuron-profile / neuron-explorer `view --output-format json` (summary, instruction, dma arrays)",
-     FormatKind::stream, 40, sniff_neuron_json, import_neuron_json, nullptr, {}},
+     FormatKind::stream, 40, sniff_neuron_json, import_neuron_json, nullptr, {}, kDmaPackets},
     {"summary-json", "`view --output-format summary-json`: metrics keyed by graph id", FormatKind::stream, 50,
      sniff_summary_json, import_summary_json, nullptr, {}},
     {"summary-text", "`neuron-profile view --output-format summary-text`: a graph id line, then `key value` lines "
@@ -93,12 +93,12 @@ const std::vector<FormatDef> kFormats = {
     {"system-json", "Neuron Explorer system_profile.json (trace_events: runtime API calls)", FormatKind::stream, 30,
      sniff_system_json, import_system_json, nullptr, {}},
     {"chrome-json", "Chrome trace-event JSON ({\"traceEvents\": [...]} or a bare array)", FormatKind::stream, 20,
-     sniff_chrome_json, import_chrome_json, nullptr, {}},
+     sniff_chrome_json, import_chrome_json, nullptr, {}, kHostTrace},
     {"nx-jsonl", "nx event and profile records (nx-convert --to events)", FormatKind::stream, 10, sniff_nx_jsonl,
-     import_nx_jsonl, nullptr, {}},
+     import_nx_jsonl, nullptr, {}, kNxRecords},
     {"explorer-parquet",
      "Neuron Explorer profile directory (`neuron-explorer view`, SDK 2.28 on): Instruction.parquet, DmaPacket.parquet, ...",
-     FormatKind::directory, 60, nullptr, nullptr, import_explorer_profile, {}},
+     FormatKind::directory, 60, nullptr, nullptr, import_explorer_profile, {}, kDmaPackets},
     {"ntff", "NTFF + NEFF, read through `neuron-explorer view --output-format parquet` (or neuron-profile's JSON on "
              "older SDKs)",
      FormatKind::ntff, 0, sniff_ntff, nullptr, nullptr, {}},
@@ -154,6 +154,11 @@ const FormatDef* find_input_format(std::string_view name) {
     return nullptr;
 }
 
+bool format_has(std::string_view name, FormatTrait trait) {
+    const FormatDef* f = find_input_format(name);
+    return f && (f->traits & trait) != 0;
+}
+
 std::string input_format_names() {
     std::string s;
     for (const FormatDef& f : kFormats)
@@ -166,7 +171,7 @@ Detected detect_format(std::string_view path, InputSource* in) {
     SniffInput sniff(std::string(path), prefix, in);
     Detected d;
     d.format = detect(sniff);
-    if (d.format && d.format->name == "nx-jsonl") d.record_kind = sniff.json().first_line_kind;
+    if (d.format && (d.format->traits & kNxRecords) != 0) d.record_kind = sniff.json().first_line_kind;
     return d;
 }
 

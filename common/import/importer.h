@@ -59,6 +59,15 @@ enum class FormatKind : uint8_t {
     refused,    // recognised to say what to do instead (hint)
 };
 
+// What a format's records are, for the decisions made outside the importers
+// (a report's wording, which conversion path): asked of the format table by
+// format_has(), never by comparing format names.
+enum FormatTrait : unsigned {
+    kDmaPackets = 1u << 0,  // its DMA rows are hardware packets (device profiles), not whole transfers
+    kHostTrace = 1u << 1,   // events on host threads and streams, not engine rows (a framework's trace)
+    kNxRecords = 1u << 2,   // nx's own records: they say what they hold, no profile identity is added
+};
+
 // One input format: the table every decision about formats reads
 // (formats.cpp): detection, --input-format, --list formats, the messages.
 // Each format recognises itself (sniff), and formats are asked in priority
@@ -73,10 +82,13 @@ struct FormatDef {
     ImportFunction import;                         // stream formats
     DirectoryImportFunction import_dir;            // directory formats
     std::string_view hint;                         // refused formats: what to give nx instead
+    unsigned traits = 0;                           // FormatTrait bits
 };
 
 const std::vector<FormatDef>& input_formats();
 const FormatDef* find_input_format(std::string_view name);
+// Whether the format named has the trait (false for a name no format has).
+bool format_has(std::string_view name, FormatTrait trait);
 // The names --input-format takes, joined for messages: "neuron-json, summary-json, ...".
 std::string input_format_names();
 

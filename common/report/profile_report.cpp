@@ -5,6 +5,7 @@
 
 #include <rapidjson/document.h>
 
+#include "common/import/importer.h"
 #include "common/profile/profile_findings.h"
 #include "common/profile/metric_defs.h"
 #include "common/profile/profile_record.h"
@@ -118,7 +119,7 @@ void add_timeline(Document& doc, const ProfileSummary& s) {
 // Device profiles (neuron-profile JSON, Explorer Parquet) record DMA per
 // packet; nx's model and traces record whole transfers.
 bool dma_records_are_packets(const ProfileInfo& i) {
-    return i.format == "neuron-json" || i.format == "explorer-parquet";
+    return format_has(i.format, kDmaPackets);
 }
 std::string dma_record_word(const ProfileInfo& i) {
     return dma_records_are_packets(i) ? " DMA packets" : " transfers";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/import/importer.h"
 #include "common/io/error.h"
 #include "common/report/trace_stats.h"
 #include "common/format/units.h"
@@ -231,7 +232,7 @@ std::vector<Cell> head(const char* kind, const ProfileEntry& p) {
 }  // namespace
 
 bool is_trace_profile(const ProfileInfo& info, const ProfileSummary& summary) {
-    return info.format == "chrome-json" && summary.engines.empty();
+    return format_has(info.format, kHostTrace) && summary.engines.empty();
 }
 
 void add_trace_report(Document& doc, const ProfileEntry& p, const ReportOptions& o) {

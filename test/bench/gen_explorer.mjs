@@ -9,6 +9,11 @@
 //                                      (all 17); JSON gets the same 2N events as one JSON document
 //                                      {"instruction":[...],"dma":[...]} holding the columns nx's
 //                                      importer maps (the baseline for the decode bench).
+//   gen_explorer.mjs gen-session DIR N E
+//                                      the same tables and rows as gen (no JSON), and an
+//                                      ExecutionInfo of E executions splitting the instructions
+//                                      evenly, two NEFFs in turn: a session of E executions (E = 1:
+//                                      the same events as one execution).
 //   gen_explorer.mjs query DIR         times SELECT engine, count(*), sum(duration_ns) ... GROUP BY
 //                                      engine over DIR/Instruction*.parquet (best of 3, one thread);
 //                                      prints {"name":"duckdb_group_by","value":seconds,"unit":"s"}.
@@ -28,9 +33,13 @@ const NPM_DIR = path.resolve(process.env.NX_NPM_DIR || '/work/npm-fixtures');
 const req = createRequire(path.join(NPM_DIR, 'package.json'));
 const duckdb = await import(pathToFileURL(req.resolve('@duckdb/node-api')).href);
 
-const [cmd, dir, nArg, jsonOut] = process.argv.slice(2);
-if (!(cmd === 'gen' && dir && /^\d+$/.test(nArg || '')) && !(cmd === 'query' && dir)) {
-  console.error('usage: gen_explorer.mjs gen DIR N [JSON] | gen_explorer.mjs query DIR');
+const [cmd, dir, nArg, fourth] = process.argv.slice(2);
+const session = cmd === 'gen-session';
+const jsonOut = session ? undefined : fourth;
+const E = session ? Number(fourth) : 0;
+const isCount = (x) => /^\d+$/.test(x || '');
+if (!((cmd === 'gen' || (session && isCount(fourth) && E >= 1)) && dir && isCount(nArg)) && !(cmd === 'query' && dir)) {
+  console.error('usage: gen_explorer.mjs gen DIR N [JSON] | gen_explorer.mjs gen-session DIR N E | gen_explorer.mjs query DIR');
   process.exit(2);
 }
 const inst = await duckdb.DuckDBInstance.create(':memory:', { threads: '1' });
@@ -236,6 +245,16 @@ await copy('SELECT * FROM dma', 'DmaPacket');
 await copy('SELECT * FROM active', 'ActiveTime');
 await copy('SELECT * FROM dma_block', 'DmaPacketAggregated');
 await copy('SELECT * FROM flow', 'Flow');
+if (session) {
+  // Execution k holds instructions [k N / E, (k + 1) N / E); the last ends
+  // with the profile.
+  await copy(`SELECT k::INTEGER AS execution_index,
+      CASE k % 2 WHEN 0 THEN 'graph_a.neff' ELSE 'graph_b.neff' END AS neff_name,
+      (${T0} + (k * ${N}) // ${E} * 10)::BIGINT AS execution_start_ts,
+      CASE WHEN k = ${E} - 1 THEN ${last} ELSE ${T0} + ((k + 1) * ${N}) // ${E} * 10 END::BIGINT AS execution_end_ts,
+      1::INTEGER AS num_subgraphs, ((${N} // ${E}) * 2)::BIGINT AS row_count
+    FROM range(${E}) t(k)`, 'ExecutionInfo');
+}
 
 if (jsonOut) {
   // The columns explorer_parquet.cpp maps, as DuckDB's JSON writer spells them.
