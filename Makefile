@@ -88,7 +88,7 @@ test test-unit: WERROR = -Werror
 # at a time.
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD_JOBS) all WERROR=$(WERROR)
-	@NX_BIN=$(abspath $(BUILD)/bin) $(if $(TESTS),NX_UNIT=0 NX_BATS="$(TESTS)") test/run
+	@NX_BIN=$(abspath $(BUILD)/bin) $(if $(TESTS),NX_UNIT=0 NX_BATS="$(TESTS)",$(if $(SUITE_BATS),NX_BATS="$(SUITE_BATS)")) test/run
 
 test-unit: $(BUILD)/bin/nx-unit
 	@NX_BIN=$(abspath $(BUILD)/bin) NX_BATS=none NX_GTEST_FILTER="$(FILTER)" test/run
@@ -96,10 +96,24 @@ test-unit: $(BUILD)/bin/nx-unit
 # Built with clang: its ignore list keeps a known UB in RapidJSON 1.1's
 # header out of the report (test/sanitizer-ignore.txt) while our code stays
 # fully checked; GCC has no ignore lists.
+# Every unit test runs under the sanitizers, and the Bats files that feed the
+# tools the most varied and hostile input: every importer and format (real
+# samples, malformed and hostile files, drifted schemas, Parquet, traces,
+# device streams), the database, queries and reports.  The other files drive
+# the same C++ through make, Slurm, nx-run's fakes, the man pages and the
+# dataset's kill sweeps, where what differs is the orchestration; they run
+# in make test, and under the sanitizers with ASAN_TESTS=all.
+ASAN_TESTS ?= test/00-cli.bats test/01-layers.bats test/02-make.bats test/03-assertions.bats \
+              test/10-convert.bats test/11-convert-malformed.bats test/12-parquet.bats \
+              test/13-chrome-traces.bats test/14-explorer-viewer.bats test/15-todays-sdk.bats \
+              test/16-real-profiles.bats test/17-device-streams.bats test/20-query.bats \
+              test/30-report.bats test/31-regions.bats test/32-bounds.bats test/50-trace.bats \
+              test/70-robustness.bats test/71-hostile.bats test/75-drift-and-sessions.bats
 test-asan:
 	NX_SANITIZED=1 $(MAKE) BUILD=build-asan CXX=clang++ OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	         -fsanitize-ignorelist=test/sanitizer-ignore.txt -Wno-ambiguous-reversed-operator' test
+	         -fsanitize-ignorelist=test/sanitizer-ignore.txt -Wno-ambiguous-reversed-operator' \
+	    SUITE_BATS="$(filter-out all,$(ASAN_TESTS))" test
 
 # Only the tools: a user's install needs no test framework.
 install: $(BIN)
@@ -123,7 +137,7 @@ help:
 	@echo "  test         deps + build (warnings are errors) + unit tests + Bats suites; last line 'N passed, N failed'"
 	@echo "               one Bats file: make test TESTS=test/12-parquet.bats"
 	@echo "  test-unit    the C++ unit tests only (FILTER='SniffFormat.*' for some)"
-	@echo "  test-asan    the same suite built with AddressSanitizer and UBSan (build-asan/)"
+	@echo "  test-asan    unit tests and the input-facing Bats files built with AddressSanitizer and UBSan (build-asan/; ASAN_TESTS=all: every file)"
 	@echo "  dataset      a capture tree into a Parquet dataset by scheduler tasks, then the cross-rank report (CAPTURE=DIR DATASET=DIR SCHEDULER=local|slurm)"
 	@echo "  bench        benchmarks with same-run baselines; records in out/bench/bench.jsonl"
 	@echo "  bench-scale  the cluster-scale figures: RANKS x EVENTS through make dataset, local and Slurm (BENCH_QUICK=1: small)"
