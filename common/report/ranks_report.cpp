@@ -55,18 +55,35 @@ std::string summary_text(const RankAnalysis& a) {
     return text;
 }
 
-// A session's iterations across the ranks, a sentence a NEFF: how many,
-// the rank slowest most often, and the iterations furthest above the median.
+// A session's iterations across the ranks: a sentence for each NEFF with a
+// slow iteration, the kTextNeffs furthest above their median first (a
+// session may run hundreds of NEFFs), and one for the NEFFs whose ranks take
+// the same time in every iteration.
+constexpr size_t kTextNeffs = 5;
+std::string neff_name(const NeffAcrossRanks& n) { return n.neff.empty() ? std::string("the NEFF") : n.neff; }
+
 std::vector<std::string> iteration_texts(const RankAnalysis& a) {
+    std::vector<NeffAcrossRanks> neffs = iterations_across_ranks(a);
+    std::stable_sort(neffs.begin(), neffs.end(), [](const NeffAcrossRanks& x, const NeffAcrossRanks& y) {
+        auto worst = [](const NeffAcrossRanks& n) { return n.worst.empty() ? 0.0 : n.worst.front().over_median(); };
+        return worst(x) > worst(y);
+    });
     std::vector<std::string> texts;
-    for (const NeffAcrossRanks& n : iterations_across_ranks(a)) {
-        std::string text = "Iterations of " + (n.neff.empty() ? std::string("the NEFF") : n.neff) + " across ranks: " +
-                           std::to_string(n.iterations) + " run by at least two of its " + std::to_string(n.ranks) +
-                           " ranks (the k-th execution on each rank is one iteration).";
+    std::vector<std::string> alike;
+    size_t more = 0;
+    for (const NeffAcrossRanks& n : neffs) {
         if (n.worst.empty()) {
-            texts.push_back(text + " In each, every rank takes the same time.");
+            alike.push_back(neff_name(n) + " (" + std::to_string(n.iterations) + " iteration" +
+                            (n.iterations == 1 ? "" : "s") + " run by two ranks or more)");
             continue;
         }
+        if (texts.size() == kTextNeffs) {
+            ++more;
+            continue;
+        }
+        std::string text = "Iterations of " + neff_name(n) + " across ranks: " + std::to_string(n.iterations) +
+                           " run by at least two of its " + std::to_string(n.ranks) +
+                           " ranks (the k-th execution on each rank is one iteration).";
         // Every rank slowest as often as the most often one (ties named).
         std::vector<int> often;
         for (size_t r = 0; r < n.slowest_count.size(); ++r)
@@ -82,6 +99,16 @@ std::vector<std::string> iteration_texts(const RankAnalysis& a) {
                     format_ratio(it.over_median()) + " the median (" + format_ns(it.median_ns) + ")";
         }
         texts.push_back(text + ".");
+    }
+    if (more > 0)
+        texts.push_back(std::to_string(more) + " more NEFF" + (more == 1 ? " has" : "s have") +
+                        " a rank slower than the others in some iteration: every rank's count is in the records "
+                        "(slowest_iterations), every iteration in the dataset's iteration_stragglers query.");
+    if (!alike.empty()) {
+        std::string list;
+        for (size_t i = 0; i < alike.size() && i < kTextNeffs; ++i) list += (i ? ", " : "") + alike[i];
+        if (alike.size() > kTextNeffs) list += " and " + std::to_string(alike.size() - kTextNeffs) + " more";
+        texts.push_back("Every rank takes the same time in each iteration of " + list + ".");
     }
     return texts;
 }

@@ -14,25 +14,11 @@
 #include "common/report/document.h"
 #include "common/report/html_report.h"
 #include "common/report/svg_chart.h"
+#include "test/unit/render_support.h"
 
 namespace {
 
-std::string render(const nx::Document& d, const char* format) {
-    char* data = nullptr;
-    size_t size = 0;
-    std::FILE* f = open_memstream(&data, &size);
-    {
-        nx::Output out(f, "memory");
-        if (std::string(format) == "html") nx::render_html(d, out);
-        else if (std::string(format) == "markdown") nx::render_markdown(d, out);
-        else nx::render_text(d, out, std::string(format) == "terminal");
-        out.flush();
-    }
-    std::fclose(f);
-    std::string s(data, size);
-    std::free(data);
-    return s;
-}
+std::string render(const nx::Document& d, const char* format) { return nx::test::rendered(d, format); }
 
 bool has_nan_or_inf(const std::string& svg) {
     return std::regex_search(svg, std::regex("[^a-z](nan|inf)[^a-z]", std::regex::icase));

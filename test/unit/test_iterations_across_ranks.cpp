@@ -3,10 +3,16 @@
 // rank slowest most often and the iterations furthest above the median.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "common/io/output.h"
+#include "common/report/document.h"
 #include "common/report/iterations_across_ranks.h"
+#include "common/report/ranks_report.h"
+#include "test/unit/render_support.h"
 
 namespace {
 
@@ -15,14 +21,15 @@ using namespace nx;
 // A rank's session: executions of "a.neff" of the given durations (us), one
 // after another, the source's indexes from `first_index` in steps of 2 (a
 // second NEFF's executions between them, as a session interleaves graphs).
-ProfileEntry session(int rank, const std::vector<int64_t>& durs_us, int64_t first_index = 0) {
+ProfileEntry session(int rank, const std::vector<int64_t>& durs_us, int64_t first_index = 0,
+                     const std::string& neff = "a.neff") {
     ProfileEntry p;
     p.info.rank = rank;
     p.info.name = "rank" + std::to_string(rank);
     int64_t t = 0;
     for (size_t k = 0; k < durs_us.size(); ++k) {
         ExecutionStat e;
-        e.window = {first_index + 2 * static_cast<int64_t>(k), "a.neff", t, t + durs_us[k] * 1000};
+        e.window = {first_index + 2 * static_cast<int64_t>(k), neff, t, t + durs_us[k] * 1000};
         t = e.window.end_ns;
         p.summary.executions.push_back(e);
     }
@@ -83,6 +90,38 @@ TEST(IterationsAcrossRanks, IterationsOnOneRankOnlyAreNotCompared) {
 TEST(IterationsAcrossRanks, ProfilesWithoutExecutionsGiveNothing) {
     std::vector<ProfileEntry> ranks = {session(0, {}), session(1, {})};
     EXPECT_TRUE(compare(ranks).empty());
+}
+
+std::string text_of(const Document& d) { return test::rendered(d, "text"); }
+
+TEST(IterationsAcrossRanks, TheTextNamesFiveNeffsFurthestAboveTheirMedianAndCountsTheRest) {
+    // Seven NEFFs, each on two ranks: NEFF i's second iteration is (10 + i)
+    // us on rank 1 against 10 us on rank 0; NEFF "same" alike on both.
+    std::vector<ProfileEntry> ranks(2);
+    for (int r = 0; r < 2; ++r) {
+        ranks[r].info.rank = r;
+        ranks[r].info.name = "rank" + std::to_string(r);
+        for (int i = 1; i <= 7; ++i) {
+            ProfileEntry one = session(r, {10, r == 1 ? 10 + i : 10}, 0, "n" + std::to_string(i) + ".neff");
+            for (const ExecutionStat& e : one.summary.executions) ranks[r].summary.executions.push_back(e);
+        }
+        for (const ExecutionStat& e : session(r, {10, 10}, 0, "same.neff").summary.executions)
+            ranks[r].summary.executions.push_back(e);
+        ranks[r].summary.end_ns = 1000000;
+    }
+    RankCapture c;
+    for (const ProfileEntry& p : ranks) c.ranks.push_back(&p);
+    Document doc;
+    add_rank_report(doc, {analyse_ranks(c)});
+    const std::string text = text_of(doc);
+    for (int i = 3; i <= 7; ++i) EXPECT_NE(text.find("Iterations of n" + std::to_string(i) + ".neff"), std::string::npos) << i;
+    EXPECT_EQ(text.find("Iterations of n1.neff"), std::string::npos);
+    EXPECT_EQ(text.find("Iterations of n2.neff"), std::string::npos);
+    EXPECT_NE(text.find("2 more NEFFs have a rank slower than the others in some iteration"), std::string::npos);
+    EXPECT_NE(text.find("Every rank takes the same time in each iteration of same.neff (2 iterations run by two ranks "
+                        "or more)."), std::string::npos);
+    // The furthest above its median first.
+    EXPECT_LT(text.find("Iterations of n7.neff"), text.find("Iterations of n3.neff"));
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "common/report/png_image.h"
 #include "common/report/rank_analysis.h"
 #include "common/report/web_encoding.h"
+#include "test/unit/render_support.h"
 
 namespace {
 
@@ -39,20 +40,7 @@ uint32_t u32_at(const std::string& s, size_t at) {
            uint32_t{static_cast<uint8_t>(s[at + 2])} << 8 | uint32_t{static_cast<uint8_t>(s[at + 3])};
 }
 
-std::string html_of(const nx::Document& d) {
-    char* data = nullptr;
-    size_t size = 0;
-    std::FILE* f = open_memstream(&data, &size);
-    {
-        nx::Output out(f, "memory");
-        nx::render_html(d, out);
-        out.flush();
-    }
-    std::fclose(f);
-    std::string s(data, size);
-    std::free(data);
-    return s;
-}
+std::string html_of(const nx::Document& d) { return nx::test::rendered(d, "html"); }
 
 TEST(WebEncoding, Base64PadsAsRfc4648Says) {
     EXPECT_EQ(nx::base64(""), "");
