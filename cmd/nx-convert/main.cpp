@@ -1,23 +1,15 @@
 // nx-convert: profiles from Neuron tools (and Chrome traces, nx event
 // streams) into normalised events, summary metrics and a SQLite study
 // database.  See nx-convert(1).
-#include <memory>
 #include <optional>
 
 #include "common/cli/cli.h"
-#include "common/io/diag.h"
-#include "common/convert/convert.h"
-#include "common/convert/convert_outputs.h"
-#include "common/convert/dataset_upkeep.h"
-#include "common/convert/fanout_plan.h"
-#include "common/convert/fanout_task.h"
+#include "common/convert/convert_command.h"
 #include "common/convert/record_paths.h"
 #include "common/convert/sink_formats.h"
-#include "common/dataset/dataset_folder.h"
-#include "common/dataset/dataset_plan.h"
 #include "common/import/importer.h"
+#include "common/io/diag.h"
 #include "common/io/error.h"
-#include "common/io/file_guard.h"
 #include "common/io/output.h"
 #include "common/target/targets.h"
 #include "common/run/backends.h"
@@ -88,94 +80,77 @@ const nx::ToolSpec kSpec = {
 };
 
 struct Options {
-    std::vector<std::string> inputs;
-    std::string db;
-    std::string dataset;
-    int rank = -1;
-    std::string plan;          // --plan CAPTURE_TREE
-    int task = -1, tasks = 0;  // --task I --tasks N
-    bool missing = false;
-    bool repair = false;
-    bool explain = false;
-    nx::PlanOptions plan_options;
-    std::string to;
-    std::string output;
-    bool keep_going = false;
-    bool keep_last_step = false;
-    bool copy_source = false;
+    nx::ConvertCommand command;
     bool list_formats = false;
-    bool records = false;
-    int progress = 0;  // 1 --progress, -1 --quiet, 0 on a terminal
-    int threads = 0;   // --threads; 0: as many as usable_cpus() gives, up to 2
-    nx::ConvertOptions convert;
 };
 
 std::optional<Options> parse(int argc, char** argv) {
     Options o;
+    nx::ConvertCommand& c = o.command;
     std::string format_alias;
     bool progress = false, quiet = false;
     nx::po::options_description desc("Options");
     desc.add_options()
-        ("db", nx::po::value(&o.db), "load the profiles into this SQLite study database (created if missing)")
-        ("copy-source", nx::po::bool_switch(&o.copy_source), "with --db: copy every row of the source into the database (default: Explorer's Parquet tables are read where they are)")
-        ("dataset", nx::po::value(&o.dataset), "write each profile into the Parquet dataset DIR: tables partitioned by rank (nx(7) DATASET)")
-        ("plan", nx::po::value(&o.plan), "list the profiles of a capture tree with their ranks (TSV; with --dataset: its plan, DIR/_nx/plan.tsv)")
-        ("task", nx::po::value(&o.task), "with --dataset and --tasks: convert task I's share (0-based) of the dataset's plan")
-        ("tasks", nx::po::value(&o.tasks), "how many tasks share the plan")
-        ("missing", nx::po::bool_switch(&o.missing), "with --dataset: convert every planned profile the dataset lacks")
-        ("repair", nx::po::bool_switch(&o.repair), "with --dataset: finish the commits of writers that were killed, remove their hidden files and the files of profiles without a profiles file, name the profiles no plan entry accounts for")
-        ("explain", nx::po::bool_switch(&o.explain), "print what nx used of each profile's source, converted, lacked and did not know (a Neuron Explorer export: its schema, field by field), instead of profile records")
-        ("include-hidden", nx::po::bool_switch(&o.plan_options.include_hidden), "with --plan: plan hidden files and folders too (.snapshot/ and the like are left out and named)")
-        ("rank", nx::po::value(&o.rank), "the worker rank of the profiles read (a dataset's partition; profile_rank_<i> files say their own; without it, a PyTorch trace's distributedInfo does)")
-        ("to", nx::po::value(&o.to), "also write the events: 'events' (nx event JSONL), 'pftrace' (Perfetto), 'chrome-json'")
-        ("output,o", nx::po::value(&o.output), "write --to output to FILE (atomically) instead of stdout")
-        ("input-format", nx::po::value(&o.convert.format), "input format instead of sniffing (see --list formats)")
+        ("db", nx::po::value(&c.outputs.db), "load the profiles into this SQLite study database (created if missing)")
+        ("copy-source", nx::po::bool_switch(&c.outputs.copy_source), "with --db: copy every row of the source into the database (default: Explorer's Parquet tables are read where they are)")
+        ("dataset", nx::po::value(&c.outputs.dataset), "write each profile into the Parquet dataset DIR: tables partitioned by rank (nx(7) DATASET)")
+        ("plan", nx::po::value(&c.plan), "list the profiles of a capture tree with their ranks (TSV; with --dataset: its plan, DIR/_nx/plan.tsv)")
+        ("task", nx::po::value(&c.task), "with --dataset and --tasks: convert task I's share (0-based) of the dataset's plan")
+        ("tasks", nx::po::value(&c.tasks), "how many tasks share the plan")
+        ("missing", nx::po::bool_switch(&c.missing), "with --dataset: convert every planned profile the dataset lacks")
+        ("repair", nx::po::bool_switch(&c.repair), "with --dataset: finish the commits of writers that were killed, remove their hidden files and the files of profiles without a profiles file, name the profiles no plan entry accounts for")
+        ("explain", nx::po::bool_switch(&c.outputs.explain), "print what nx used of each profile's source, converted, lacked and did not know (a Neuron Explorer export: its schema, field by field), instead of profile records")
+        ("include-hidden", nx::po::bool_switch(&c.plan_options.include_hidden), "with --plan: plan hidden files and folders too (.snapshot/ and the like are left out and named)")
+        ("rank", nx::po::value(&c.convert.base.rank), "the worker rank of the profiles read (a dataset's partition; profile_rank_<i> files say their own; without it, a PyTorch trace's distributedInfo does)")
+        ("to", nx::po::value(&c.outputs.to), "also write the events: 'events' (nx event JSONL), 'pftrace' (Perfetto), 'chrome-json'")
+        ("output,o", nx::po::value(&c.outputs.output), "write --to output to FILE (atomically) instead of stdout")
+        ("input-format", nx::po::value(&c.convert.format), "input format instead of sniffing (see --list formats)")
         ("format", nx::po::value(&format_alias), "the same as --input-format (the older spelling)")
-        ("neff", nx::po::value(&o.convert.neff), "the NEFF that NTFF inputs were captured from")
-        ("view-timeout", nx::po::value(&o.convert.view.timeout_s)->default_value(o.convert.view.timeout_s, "7200"),
+        ("neff", nx::po::value(&c.convert.neff), "the NEFF that NTFF inputs were captured from")
+        ("view-timeout", nx::po::value(&c.convert.view.timeout_s)->default_value(c.convert.view.timeout_s, "7200"),
          "seconds neuron-explorer view may take to write an NTFF's tables before nx stops it")
-        ("name", nx::po::value(&o.convert.base.name), "profile name (default: the file name)")
-        ("target", nx::po::value(&o.convert.base.target), "hardware target for MFU/MBU: trn1, inf2, trn2, trn3")
-        ("backend", nx::po::value(&o.convert.base.backend), "what made the profile: neuron, sim, cpu")
-        ("dtype", nx::po::value(&o.convert.base.dtype), "matmul dtype for peak FLOP/s: bf16, fp16, fp32, fp8")
-        ("root", nx::po::value(&o.convert.roots)->composing(), "capture records may name files under DIR (repeatable; default: the current directory tree and the record file's directory)")
-        ("profile", nx::po::value(&o.convert.profiles)->composing(), "with a study database as input: only this stored profile (name or id; repeatable)")
-        ("records", nx::po::bool_switch(&o.records), "with --db on a terminal: profile records, not one summary line per profile")
+        ("name", nx::po::value(&c.convert.base.name), "profile name (default: the file name)")
+        ("target", nx::po::value(&c.convert.base.target), "hardware target for MFU/MBU: trn1, inf2, trn2, trn3")
+        ("backend", nx::po::value(&c.convert.base.backend), "what made the profile: neuron, sim, cpu")
+        ("dtype", nx::po::value(&c.convert.base.dtype), "matmul dtype for peak FLOP/s: bf16, fp16, fp32, fp8")
+        ("root", nx::po::value(&c.convert.roots)->composing(), "capture records may name files under DIR (repeatable; default: the current directory tree and the record file's directory)")
+        ("profile", nx::po::value(&c.convert.profiles)->composing(), "with a study database as input: only this stored profile (name or id; repeatable)")
+        ("records", nx::po::bool_switch(&c.outputs.records), "with --db on a terminal: profile records, not one summary line per profile")
         ("progress", nx::po::bool_switch(&progress), "each input's progress (bytes, events, rate, time left) on stderr even when it is not a terminal")
         ("quiet,q", nx::po::bool_switch(&quiet), "no progress")
-        ("keep-going,k", nx::po::bool_switch(&o.keep_going), "skip bad records and inputs, count them, go on")
-        ("keep-last-step", nx::po::bool_switch(&o.keep_last_step), "PyTorch traces: count the last profiler step's device work too (by default it is left out, as HTA leaves it: the trace ends before that work does)")
-        ("threads", nx::po::value(&o.threads), "with --db or --dataset: 1 parses and writes on one thread, 2 writes on a second (default: 2 where this process may use 2 CPUs: its affinity, Slurm's SLURM_CPUS_ON_NODE and SLURM_CPUS_PER_TASK)");
+        ("keep-going,k", nx::po::bool_switch(&c.convert.keep_going), "skip bad records and inputs, count them, go on")
+        ("keep-last-step", nx::po::bool_switch(&c.keep_last_step), "PyTorch traces: count the last profiler step's device work too (by default it is left out, as HTA leaves it: the trace ends before that work does)")
+        ("threads", nx::po::value(&c.outputs.threads), "with --db or --dataset: 1 parses and writes on one thread, 2 writes on a second (default: 2 where this process may use 2 CPUs: its affinity, Slurm's SLURM_CPUS_ON_NODE and SLURM_CPUS_PER_TASK)");
     nx::po::variables_map vm;
     if (!nx::parse_command_line(argc, argv, kSpec, desc, vm, "input")) return std::nullopt;
-    if (vm.count("input")) o.inputs = vm["input"].as<std::vector<std::string>>();
-    if (o.inputs.empty()) o.inputs.push_back("-");
-    if (!format_alias.empty()) o.convert.format = format_alias;
+    if (vm.count("input")) c.inputs = vm["input"].as<std::vector<std::string>>();
+    if (c.inputs.empty()) c.inputs.push_back("-");
+    if (!format_alias.empty()) c.convert.format = format_alias;
     o.list_formats = nx::requested_listing(vm) == "formats";
-    if (!o.to.empty() && !nx::find_sink_format(o.to))
-        throw nx::UsageError("--to takes " + nx::sink_format_names() + " (got '" + o.to + "')");
-    if (!o.to.empty() && nx::find_sink_format(o.to)->binary && o.output.empty() && nx::stdout_is_terminal())
-        throw nx::UsageError("--to " + o.to + " writes binary data: give -o FILE or redirect standard output");
-    if (const nx::FormatDef* f = nx::find_input_format(o.convert.format);
-        !o.convert.format.empty() && (!f || f->kind == nx::FormatKind::refused))
-        throw nx::UsageError("unknown --input-format '" + o.convert.format + "' (known: " + nx::input_format_names() + ")");
-    if (!o.convert.base.target.empty() && !nx::find_target(o.convert.base.target))
-        throw nx::UsageError("unknown --target '" + o.convert.base.target + "' (known: " + nx::target_names() + ")");
-    if (const std::string& b = o.convert.base.backend; !b.empty() && !nx::find_backend(b))
-        throw nx::UsageError("unknown --backend '" + b + "' (known: " + nx::backend_names() + ")");
-    if (!o.convert.base.dtype.empty() && !nx::parse_dtype(o.convert.base.dtype))
-        throw nx::UsageError("unknown --dtype '" + o.convert.base.dtype + "' (known: " + std::string(nx::dtype_names()) + ")");
-    if (!(o.convert.view.timeout_s > 0)) throw nx::UsageError("--view-timeout takes a number of seconds above 0");
-    if (vm.count("threads") && o.threads < 1) throw nx::UsageError("--threads takes a number >= 1");
-    if (vm.count("rank") && o.rank < 0) throw nx::UsageError("--rank takes a number >= 0");
-    if (vm.count("tasks") && (o.tasks < 1 || o.task < 0 || o.task >= o.tasks))
+    const std::string& to = c.outputs.to;
+    if (!to.empty() && !nx::find_sink_format(to))
+        throw nx::UsageError("--to takes " + nx::sink_format_names() + " (got '" + to + "')");
+    if (!to.empty() && nx::find_sink_format(to)->binary && c.outputs.output.empty() && nx::stdout_is_terminal())
+        throw nx::UsageError("--to " + to + " writes binary data: give -o FILE or redirect standard output");
+    if (const nx::FormatDef* f = nx::find_input_format(c.convert.format);
+        !c.convert.format.empty() && (!f || f->kind == nx::FormatKind::refused))
+        throw nx::UsageError("unknown --input-format '" + c.convert.format + "' (known: " + nx::input_format_names() + ")");
+    const nx::ProfileInfo& base = c.convert.base;
+    if (!base.target.empty() && !nx::find_target(base.target))
+        throw nx::UsageError("unknown --target '" + base.target + "' (known: " + nx::target_names() + ")");
+    if (!base.backend.empty() && !nx::find_backend(base.backend))
+        throw nx::UsageError("unknown --backend '" + base.backend + "' (known: " + nx::backend_names() + ")");
+    if (!base.dtype.empty() && !nx::parse_dtype(base.dtype))
+        throw nx::UsageError("unknown --dtype '" + base.dtype + "' (known: " + std::string(nx::dtype_names()) + ")");
+    if (!(c.convert.view.timeout_s > 0)) throw nx::UsageError("--view-timeout takes a number of seconds above 0");
+    if (vm.count("threads") && c.outputs.threads < 1) throw nx::UsageError("--threads takes a number >= 1");
+    if (vm.count("rank") && base.rank < 0) throw nx::UsageError("--rank takes a number >= 0");
+    if (vm.count("tasks") && (c.tasks < 1 || c.task < 0 || c.task >= c.tasks))
         throw nx::UsageError("--task I --tasks N: 0 <= I < N");
-    if ((!o.plan.empty() || o.task >= 0 || o.missing || o.repair) && vm.count("input"))
+    if ((!c.plan.empty() || c.task >= 0 || c.missing || c.repair) && vm.count("input"))
         throw nx::UsageError("--plan, --task, --missing and --repair read the capture tree or the plan, not input arguments");
-    o.convert.base.rank = o.rank;
-    o.convert.keep_going = o.keep_going;
-    o.progress = progress ? 1 : quiet ? -1 : 0;
-    nx::RecordPaths check_roots(o.convert.roots);  // a missing --root is a usage error now, not per record
+    c.outputs.progress = progress ? 1 : quiet ? -1 : 0;
+    nx::RecordPaths check_roots(c.convert.roots);  // a missing --root is a usage error now, not per record
     return o;
 }
 
@@ -187,47 +162,7 @@ int run(const Options& o) {
                 stdout_.write(std::string(f.name) + "\t" + std::string(f.description) + "\n");
         return nx::kExitOk;
     }
-
-    if (!o.plan.empty() && o.dataset.empty()) {
-        nx::CaptureTreePlan plan = nx::plan_capture_tree(o.plan, o.plan_options);
-        for (const std::string& skipped : plan.skipped) nx::print_note("skipped " + skipped);
-        nx::write_plan(stdout_, plan.entries);
-        return nx::kExitOk;
-    }
-    if (!o.plan.empty()) {
-        nx::note_planned(nx::plan_dataset(o.dataset, o.plan, o.plan_options), o.dataset);
-        return nx::kExitOk;
-    }
-    if (o.repair) {
-        nx::note_repaired(nx::repair_dataset(o.dataset), o.dataset);
-        return nx::kExitOk;
-    }
-
-    nx::ProfileBuilder builder;
-    builder.keep_last_step(o.keep_last_step);
-    for (const std::string& input : o.inputs) nx::guard_input_path(input);
-    nx::ConvertOutputs outputs({o.db, o.dataset, o.to, o.output, o.copy_source, o.explain, o.records, o.threads, o.progress},
-                               builder, stdout_);
-    nx::ConvertOptions convert = o.convert;
-    convert.progress = &outputs.progress();
-    convert.on_run = outputs.run_history();
-    if (o.task >= 0 || o.missing) {
-        nx::FanoutTask task{o.dataset, o.task, o.tasks, o.missing};
-        nx::FanoutResult r = nx::run_fanout_task(task, builder, *outputs.dataset(), convert);
-        outputs.finish();
-        nx::note_fanout(task, r);
-        return r.failed.empty() ? nx::kExitOk : nx::kExitFailure;
-    }
-    nx::Converter converter(builder, convert);
-    for (const std::string& input : o.inputs) converter.convert_argument(input);
-
-    outputs.finish();
-    const nx::ConvertStats& st = converter.stats();
-    if (st.runs > 0)
-        nx::print_note("read " + std::to_string(st.runs) + " run record" + (st.runs == 1 ? "" : "s") + " into the run history of " + o.db + " (a run already there is kept once)");
-    // Skipped records and inputs are counted in error_counts(): run_tool
-    // prints them and exits 1.
-    return nx::kExitOk;
+    return nx::run_convert_command(o.command, stdout_);
 }
 
 }  // namespace

@@ -82,80 +82,104 @@ std::optional<int> rank_in_file_name(const std::string& path) {
     return static_cast<int>(*rank);
 }
 
-CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions& options) {
-    std::error_code ec;
-    if (!fs::is_directory(root_arg, ec)) throw Error("not a directory (--plan reads a capture tree)", root_arg);
-    const std::string root = planned_path(root_arg);
-    CaptureTreePlan out;
-    std::vector<Found> found;
-    auto skip = [&](const std::string& path, const std::string& why) { out.skipped.push_back(path + ": " + why); };
+namespace {
+
+// One walk of a capture tree: the profiles found with where they ran, and
+// the paths left out with why.
+class TreeWalk {
+public:
+    TreeWalk(const std::string& root, const PlanOptions& options, CaptureTreePlan& out)
+        : root_(root), options_(options), out_(out) {}
+
+    // Explorer directories first: what lies inside them is theirs.
+    void add_explorer_profiles() {
+        for (const std::string& dir : find_explorer_profiles(root_)) {
+            if (hidden(dir)) continue;
+            explorer_.push_back(dir);
+            if (std::optional<int> rank = named_rank(dir))
+                found_.push_back({{*rank, dir, {}}, runtime_path_of_source(dir)});
+        }
+    }
+
+    void add_capture_pairs() {
+        for (const CapturePair& p : find_capture_pairs(root_)) {
+            if (inside_explorer(p.ntff) || hidden(p.ntff)) continue;
+            if (std::optional<int> rank = named_rank(p.ntff))
+                found_.push_back({{*rank, p.ntff, p.neff}, parse_runtime_path(p.ntff)});
+        }
+    }
+
+    // Every other file of the tree: sessions' NTFFs and JSON traces.
+    void add_files() {
+        std::error_code ec;
+        fs::recursive_directory_iterator it(root_, fs::directory_options::none, ec), end;
+        if (ec) throw Error("cannot read the directory: " + ec.message(), root_);
+        for (; it != end; it.increment(ec)) {
+            if (ec) throw Error("cannot read the directory: " + ec.message(), root_);
+            std::string path = it->path().string();
+            std::string name = it->path().filename().string();
+            std::error_code type_ec;
+            fs::file_status st = it->symlink_status(type_ec);
+            if (!name.empty() && name[0] == '.' && !options_.include_hidden) {
+                if (fs::is_directory(st)) {
+                    it.disable_recursion_pending();
+                    skip(path, "a hidden folder, not planned (--include-hidden plans it)");
+                } else if (looks_like_profile(name)) {
+                    skip(path, "a hidden file, not planned (--include-hidden plans it)");
+                }
+                continue;
+            }
+            if (!it->is_regular_file(type_ec)) {
+                // A FIFO would stop the task that opens it; a device or socket is no profile.
+                if (!fs::is_directory(it->status(type_ec)) && looks_like_profile(name) && !inside_explorer(path))
+                    skip(path, std::string(what_is(it->status(type_ec))) + ", not a file: not planned");
+                continue;
+            }
+            if (!inside_explorer(path)) add_file(path);
+        }
+    }
+
+    std::vector<Found>& found() { return found_; }
+
+private:
+    void skip(const std::string& path, const std::string& why) { out_.skipped.push_back(path + ": " + why); }
+
     // The rank a name gives, -1 for none; a name that gives one out of range
     // is left out.
-    auto named_rank = [&](const std::string& path) -> std::optional<int> {
+    std::optional<int> named_rank(const std::string& path) {
         try {
             return rank_in_file_name(path).value_or(-1);
         } catch (const Error& e) {
             skip(path, e.what());
             return std::nullopt;
         }
-    };
-    // Below a hidden name (the walk below names the hidden folder).
-    auto hidden = [&](const std::string& path) { return !options.include_hidden && hidden_below(root, path); };
-    // Explorer directories first: what lies inside them is theirs.
-    std::vector<std::string> explorer;
-    for (const std::string& dir : find_explorer_profiles(root)) {
-        if (hidden(dir)) continue;
-        explorer.push_back(dir);
-        if (std::optional<int> rank = named_rank(dir))
-            found.push_back({{*rank, dir, {}}, runtime_path_of_source(dir)});
     }
-    auto inside_explorer = [&](const std::string& path) {
-        return std::any_of(explorer.begin(), explorer.end(),
+
+    // Below a hidden name (the walk names the hidden folder).
+    bool hidden(const std::string& path) const { return !options_.include_hidden && hidden_below(root_, path); }
+
+    bool inside_explorer(const std::string& path) const {
+        return std::any_of(explorer_.begin(), explorer_.end(),
                            [&](const std::string& d) { return path.rfind(d + "/", 0) == 0; });
-    };
-    for (const CapturePair& p : find_capture_pairs(root)) {
-        if (inside_explorer(p.ntff) || hidden(p.ntff)) continue;
-        if (std::optional<int> rank = named_rank(p.ntff))
-            found.push_back({{*rank, p.ntff, p.neff}, parse_runtime_path(p.ntff)});
     }
-    fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
-    if (ec) throw Error("cannot read the directory: " + ec.message(), root);
-    for (; it != end; it.increment(ec)) {
-        if (ec) throw Error("cannot read the directory: " + ec.message(), root);
-        std::string path = it->path().string();
-        std::string name = it->path().filename().string();
-        std::error_code type_ec;
-        fs::file_status st = it->symlink_status(type_ec);
-        if (!name.empty() && name[0] == '.' && !options.include_hidden) {
-            if (fs::is_directory(st)) {
-                it.disable_recursion_pending();
-                skip(path, "a hidden folder, not planned (--include-hidden plans it)");
-            } else if (looks_like_profile(name)) {
-                skip(path, "a hidden file, not planned (--include-hidden plans it)");
-            }
-            continue;
-        }
-        if (!it->is_regular_file(type_ec)) {
-            // A FIFO would stop the task that opens it; a device or socket is no profile.
-            if (!fs::is_directory(it->status(type_ec)) && looks_like_profile(name) && !inside_explorer(path))
-                skip(path, std::string(what_is(it->status(type_ec))) + ", not a file: not planned");
-            continue;
-        }
+
+    // A regular file outside Explorer directories: planned when it is a
+    // session's NTFF or a JSON trace whose name, place or content ranks it.
+    void add_file(const std::string& path) {
         std::string lower_path = path;
         for (char& c : lower_path) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (inside_explorer(path)) continue;
         // A session's NTFF (profile_nc_<n>_session_<k>.ntff): every NEFF the
         // process ran, no pair; planned with its core's rank.
         if (ends_with(lower_path, ".ntff")) {
             RuntimePath where = parse_runtime_path(path);
             if (where.session >= 0)
-                if (std::optional<int> named = named_rank(path)) found.push_back({{*named, path, {}}, where});
-            continue;
+                if (std::optional<int> named = named_rank(path)) found_.push_back({{*named, path, {}}, where});
+            return;
         }
-        if (!(ends_with(lower_path, ".json") || ends_with(lower_path, ".json.gz"))) continue;
+        if (!(ends_with(lower_path, ".json") || ends_with(lower_path, ".json.gz"))) return;
         RuntimePath where = parse_runtime_path(path);
         std::optional<int> named = named_rank(path);
-        if (!named) continue;
+        if (!named) return;
         int rank = *named;
         // The PyTorch profiler's traces ({worker}.{time}.pt.trace.json): each
         // says its rank in distributedInfo (its first few KB are read).
@@ -168,26 +192,35 @@ CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions
                 // Empty or damaged (a worker that crashed): planned unranked,
                 // its task says what is wrong with it.
             }
-            found.push_back({{traced, path, {}}, where});
-            continue;
+            found_.push_back({{traced, path, {}}, where});
+            return;
         }
         if (rank >= 0 || !where.neff_hash.empty() || where.session >= 0) {
-            found.push_back({{rank, path, {}}, where});
-            continue;
+            found_.push_back({{rank, path, {}}, where});
+            return;
         }
         // Another JSON trace that says its rank in distributedInfo (a
         // PyTorch trace renamed, trace0.json): planned with that rank.
         try {
             DistributedInfo d = read_distributed_info(path);
-            if (d.rank >= 0 && d.rank <= INT_MAX) found.push_back({{static_cast<int>(d.rank), path, {}}, where});
+            if (d.rank >= 0 && d.rank <= INT_MAX) found_.push_back({{static_cast<int>(d.rank), path, {}}, where});
         } catch (const Error&) {
             // Not a trace, or a damaged one: not a profile of the tree.
         }
     }
-    // profile_rank_<i> names their rank; the runtime layout ranks its
-    // workers (instance, process, core) in order.
-    // A session's profiles are a worker's too: its core (and process,
-    // where the path says it); every session of a core has the core's rank.
+
+    const std::string& root_;
+    const PlanOptions& options_;
+    CaptureTreePlan& out_;
+    std::vector<Found> found_;
+    std::vector<std::string> explorer_;
+};
+
+// profile_rank_<i> names their rank; the runtime layout ranks its
+// workers (instance, process, core) in order.
+// A session's profiles are a worker's too: its core (and process,
+// where the path says it); every session of a core has the core's rank.
+void rank_workers(std::vector<Found>& found) {
     auto ranked_by_worker = [](const Found& f) {
         return f.entry.rank < 0 && (f.where.process_id >= 0 || f.where.session >= 0) && f.where.logical_core >= 0;
     };
@@ -197,12 +230,25 @@ CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions
             workers.emplace(std::make_tuple(f.where.instance_id, f.where.process_id, f.where.logical_core), 0);
     int next = 0;
     for (auto& [worker, rank] : workers) rank = next++;
-    std::vector<PlanEntry>& plan = out.entries;
-    for (Found& f : found) {
+    for (Found& f : found)
         if (ranked_by_worker(f))
             f.entry.rank = workers.at(std::make_tuple(f.where.instance_id, f.where.process_id, f.where.logical_core));
-        plan.push_back(std::move(f.entry));
-    }
+}
+
+}  // namespace
+
+CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions& options) {
+    std::error_code ec;
+    if (!fs::is_directory(root_arg, ec)) throw Error("not a directory (--plan reads a capture tree)", root_arg);
+    const std::string root = planned_path(root_arg);
+    CaptureTreePlan out;
+    TreeWalk walk(root, options, out);
+    walk.add_explorer_profiles();
+    walk.add_capture_pairs();
+    walk.add_files();
+    rank_workers(walk.found());
+    std::vector<PlanEntry>& plan = out.entries;
+    for (Found& f : walk.found()) plan.push_back(std::move(f.entry));
     if (plan.empty())
         throw Error("no profile in the tree (Explorer profile directories, <hash>_instid_<n>_vnc_<k>.ntff|.json "
                     "in <instance>_pid_<pid> folders, profile_rank_<i> files, or PyTorch's traces: *.pt.trace.json, rank-<i>.json "

@@ -69,7 +69,8 @@ constexpr bool kStats = true;
 // and sizes jump about: PLAIN, which ZSTD compresses better.
 constexpr bool kDelta = true;
 
-std::vector<Table> make_tables() {
+// The profile's figures, as its record and the study database have them.
+std::vector<Table> summary_tables() {
     std::vector<Table> t;
     t.push_back(TableBuilder("metrics", "the profile's summary metrics: the profiler's own (origin source), nx's "
                                         "(derived), or a figure the profiler says it lacks (unavailable, value null)")
@@ -114,6 +115,12 @@ std::vector<Table> make_tables() {
                                            "engine's busy time (as the study database's execution table)")
                     .fields<ExecutionStat>(kExecutionFields)
                     .done());
+    return t;
+}
+
+// The events' rows, the slices and the counter samples.
+std::vector<Table> event_tables() {
+    std::vector<Table> t;
     t.push_back(TableBuilder("tracks", "the rows of the profile's events (track_id is the events' and counters' "
                                        "track_id)")
                     .column("track_id", ValueType::int32, kRequired, "the track, from 0")
@@ -150,38 +157,48 @@ std::vector<Table> make_tables() {
                     .column("value", ValueType::float64, kRequired, "its value")
                     .sorted_by({1, 2})
                     .done());
-    t.push_back(
-        TableBuilder("profiles", "one row per profile: its identity (where it came from, which instance, process "
-                                 "and core), the capture and window of steps it compares across ranks in, its span, "
-                                 "and its profile record (JSON: every figure nx-report needs)")
-            .column("name", ValueType::string, kNullable, "its name")
-            .column("source", ValueType::string, kNullable, "the file it came from", kNoStats)
-            .column("format", ValueType::string, kNullable, "the source's format")
-            .column("backend", ValueType::string, kNullable, "neuron, sim, cpu")
-            .column("target", ValueType::string, kNullable, "inf2, trn1, trn2, trn3, cpu")
-            .column("dtype", ValueType::string, kNullable, "the workload's dtype")
-            .column("instance_id", ValueType::string, kNullable, "the instance it ran on")
-            .column("process_id", ValueType::int64, kNullable, "the process")
-            .column("worker_gid", ValueType::int64, kNullable, "the core's id unique across processes and instances")
-            .column("logical_core", ValueType::int64, kNullable, "the logical core")
-            .column("physical_cores", ValueType::int64, kNullable, "physical cores per logical core")
-            .column("neff_hash", ValueType::string, kNullable, "the runtime's NEFF hash")
-            .column("instance_type", ValueType::string, kNullable, "the instance type the profile names")
-            .column("neuron_device_idx", ValueType::int64, kNullable, "the Neuron device the profile names")
-            .column("neuroncore_idx", ValueType::int64, kNullable, "the NeuronCore the profile names")
-            .column("neff_header_hash", ValueType::string, kNullable, "the NEFF header's own hash")
-            .column("clock_offset_ns", ValueType::int64, kNullable, "host time = device time + clock_offset_ns")
-            .column("capture_settings", ValueType::string, kNullable, "the capture record's settings, JSON text",
-                    kNoStats)
-            .column("capture_dir", ValueType::string, kRequired, "the capture it compares across ranks in")
-            .column("first_step", ValueType::int64, kNullable, "the first step it marks")
-            .column("last_step", ValueType::int64, kNullable, "the last step it marks")
-            .column("start_ns", ValueType::int64, kRequired, "its start")
-            .column("end_ns", ValueType::int64, kRequired, "its end")
-            .column("events", ValueType::int64, kRequired, "its events")
-            .column("nx_version", ValueType::string, kRequired, "the nx that wrote it")
-            .column("record", ValueType::string, kRequired, "the profile record, JSON text", kNoStats)
-            .done());
+    return t;
+}
+
+// The profiles themselves, one row each.
+Table profiles_table() {
+    return TableBuilder("profiles", "one row per profile: its identity (where it came from, which instance, process "
+                                    "and core), the capture and window of steps it compares across ranks in, its span, "
+                                    "and its profile record (JSON: every figure nx-report needs)")
+        .column("name", ValueType::string, kNullable, "its name")
+        .column("source", ValueType::string, kNullable, "the file it came from", kNoStats)
+        .column("format", ValueType::string, kNullable, "the source's format")
+        .column("backend", ValueType::string, kNullable, "neuron, sim, cpu")
+        .column("target", ValueType::string, kNullable, "inf2, trn1, trn2, trn3, cpu")
+        .column("dtype", ValueType::string, kNullable, "the workload's dtype")
+        .column("instance_id", ValueType::string, kNullable, "the instance it ran on")
+        .column("process_id", ValueType::int64, kNullable, "the process")
+        .column("worker_gid", ValueType::int64, kNullable, "the core's id unique across processes and instances")
+        .column("logical_core", ValueType::int64, kNullable, "the logical core")
+        .column("physical_cores", ValueType::int64, kNullable, "physical cores per logical core")
+        .column("neff_hash", ValueType::string, kNullable, "the runtime's NEFF hash")
+        .column("instance_type", ValueType::string, kNullable, "the instance type the profile names")
+        .column("neuron_device_idx", ValueType::int64, kNullable, "the Neuron device the profile names")
+        .column("neuroncore_idx", ValueType::int64, kNullable, "the NeuronCore the profile names")
+        .column("neff_header_hash", ValueType::string, kNullable, "the NEFF header's own hash")
+        .column("clock_offset_ns", ValueType::int64, kNullable, "host time = device time + clock_offset_ns")
+        .column("capture_settings", ValueType::string, kNullable, "the capture record's settings, JSON text",
+                kNoStats)
+        .column("capture_dir", ValueType::string, kRequired, "the capture it compares across ranks in")
+        .column("first_step", ValueType::int64, kNullable, "the first step it marks")
+        .column("last_step", ValueType::int64, kNullable, "the last step it marks")
+        .column("start_ns", ValueType::int64, kRequired, "its start")
+        .column("end_ns", ValueType::int64, kRequired, "its end")
+        .column("events", ValueType::int64, kRequired, "its events")
+        .column("nx_version", ValueType::string, kRequired, "the nx that wrote it")
+        .column("record", ValueType::string, kRequired, "the profile record, JSON text", kNoStats)
+        .done();
+}
+
+std::vector<Table> make_tables() {
+    std::vector<Table> t = summary_tables();
+    for (Table& e : event_tables()) t.push_back(std::move(e));
+    t.push_back(profiles_table());
     return t;
 }
 

@@ -50,144 +50,189 @@ ScanGeometry scan_geometry(const ScanSpec& spec, const CostModel& cost) {
     return g;
 }
 
-ScanOutcome lower_scan(Scheduler& s, const ScanSpec& spec) {
-    KernelEmitter e(s, spec.dtype);
-    e.hlo = s.stream().name("%mamba_v" + std::to_string(spec.version));
-    const ScanGeometry g = scan_geometry(spec, s.cost());
-    auto name = [&](const char* n) { return s.stream().name(n); };
-    const uint16_t delta_n = name("delta"), u_n = name("u"), a_n = name("A"), b_n = name("B"), c_n = name("C"),
-                   out_n = name("output"), spill_n = name("spill");
-    auto layer = [&](const std::string& n) {
-        if (s.tracing()) e.layer = s.stream().layer("mamba/" + n);
+namespace {
+
+// One scan's lowering: the kernel's loops over batches, channel tiles,
+// states and sequence tiles, its buffers rotating over kGenerations.
+class ScanLowering {
+public:
+    ScanLowering(Scheduler& s, const ScanSpec& spec) : s_(s), spec_(spec), e_(s, spec.dtype), v1_(spec.version == 1) {
+        e_.hlo = s.stream().name("%mamba_v" + std::to_string(spec.version));
+        g_ = scan_geometry(spec, s.cost());
+        auto name = [&](const char* n) { return s.stream().name(n); };
+        delta_n_ = name("delta");
+        u_n_ = name("u");
+        a_n_ = name("A");
+        b_n_ = name("B");
+        c_n_ = name("C");
+        out_n_ = name("output");
+        spill_n_ = name("spill");
+    }
+
+    ScanOutcome run() {
+        for (int64_t b = 0; b < spec_.batch; ++b) lower_batch(b);
+        ScanOutcome o;
+        o.end = end_;
+        o.sbuf_bytes = g_.sbuf_bytes;
+        return o;
+    }
+
+private:
+    // One state of one channel tile: its step over every sequence tile.
+    struct Step {
+        int64_t c = 0, st = 0;
+        int64_t cp = 0;  // the channel tile's partitions
+        Time a = 0;      // its row of A loaded
     };
-    const bool v1 = spec.version == 1;
+
+    void layer(const std::string& n) {
+        if (s_.tracing()) e_.layer = s_.stream().layer("mamba/" + n);
+    }
 
     // A [1, L] row broadcast over cp partitions: one TensorE pass against a
     // row of ones per PSUM bank of columns.
-    std::array<Time, kGenerations> bank_free{};
-    auto broadcast = [&](int64_t cp, int64_t L, Time ready, int gen) {
+    Time broadcast(int64_t cp, int64_t L, Time ready) {
         Time done = ready;
         for (int64_t c0 = 0; c0 < L; c0 += kMovingMax) {
             MatmulInstr mm;
             mm.op = Op::partition_broadcast;
             mm.stationary_ready = ready;
             mm.moving_ready = ready;
-            mm.psum_ready = bank_free[static_cast<size_t>(gen)];
+            mm.psum_ready = bank_free_[static_cast<size_t>(gen_)];
             mm.k_rows = 1;
             mm.m_cols = cp;
             mm.n_cols = std::min(kMovingMax, L - c0);
-            mm.dtype = spec.dtype;
-            mm.layer = e.layer;
-            mm.hlo = e.hlo;
-            done = std::max(done, s.matmul(mm));
+            mm.dtype = spec_.dtype;
+            mm.layer = e_.layer;
+            mm.hlo = e_.hlo;
+            done = std::max(done, s_.matmul(mm));
         }
         return done;
-    };
+    }
+
     // An intermediate that does not fit: stored after it is made, reloaded
     // before it is used.
-    int64_t spill_id = 0;
-    auto through_hbm = [&](Time made, int producer, int64_t cp, int64_t L) {
-        const Time w = e.dma(DmaKind::hbm_write, spill_n, cp, L, made, spill_id, 0, producer);
-        return e.dma(DmaKind::hbm_read, spill_n, cp, L, w, spill_id++, 0, kTrackSync);
-    };
+    Time through_hbm(Time made, int producer, int64_t cp, int64_t L) {
+        const Time w = e_.dma(DmaKind::hbm_write, spill_n_, cp, L, made, spill_id_, 0, producer);
+        return e_.dma(DmaKind::hbm_read, spill_n_, cp, L, w, spill_id_++, 0, kTrackSync);
+    }
 
-    std::array<Time, kGenerations> in_free{}, small_free{}, res_free{};
-    int gen = 0;
-    Time end = 0;
-    for (int64_t b = 0; b < spec.batch; ++b) {
+    void lower_batch(int64_t b) {
+        batch_ = b;
         // Per channel tile: its accumulator, its resident delta/u, and per
-        // sequence tile the hoisted delta*u and the scan's carried column.
-        std::vector<Time> acc(static_cast<size_t>(g.channel_tiles * g.seq_tiles), 0.0);
-        std::vector<Time> resident(static_cast<size_t>(g.channel_tiles), 0.0);
-        std::vector<Time> delta_u(static_cast<size_t>(g.channel_tiles * g.seq_tiles), 0.0);
-        auto step = [&](int64_t c, int64_t st) {
-            const int64_t cp = std::min(kPartitions, spec.channels - c * kPartitions);
-            layer("b" + std::to_string(b) + "_c" + std::to_string(c) + "_s" + std::to_string(st));
-            s.set_floor(Floor(s)
-                            .hold_all(in_free, kTrackSync)
-                            .hold_all(small_free, kTrackSync)
-                            .hold_all(res_free, kTrackSync)
-                            .hold(0, kTrackVector)
-                            .hold(0, kTrackScalar)
-                            .hold(0, kTrackTensor)
-                            .hold(0, kTrackTensorMatrix)
-                            .value());
-            if (!v1 && st == 0) {
-                // v2/v3: delta and u once per tile, the whole sequence.
-                const Time slot = res_free[static_cast<size_t>(c % kGenerations)];
-                const Time d = e.dma(DmaKind::hbm_read, delta_n, cp, spec.seq, slot, c, b);
-                const Time u = e.dma(DmaKind::hbm_read, u_n, cp, spec.seq, slot, c, b);
-                resident[static_cast<size_t>(c)] = std::max(d, u);
-            }
-            const Time a = e.dma(DmaKind::hbm_read, a_n, cp, 1, small_free[static_cast<size_t>(gen)], c, st);
-            Time carry = 0;  // the scan's last column, carried across sequence tiles
-            Time last_read = 0;
-            for (int64_t t = 0; t < g.seq_tiles; ++t) {
-                const int64_t L = std::min(g.seq_tile, spec.seq - t * g.seq_tile);
-                const size_t ct = static_cast<size_t>(c * g.seq_tiles + t);
-                Time du;
-                Time inputs;
-                if (v1) {
-                    // v1: delta and u reloaded for every state.
-                    const Time d = e.dma(DmaKind::hbm_read, delta_n, cp, L, in_free[static_cast<size_t>(gen)], c, b);
-                    const Time u = e.dma(DmaKind::hbm_read, u_n, cp, L, in_free[static_cast<size_t>(gen)], c, b);
-                    inputs = std::max(d, u);
-                    du = e.vec(Op::tensor_tensor, cp, L, 2, inputs);
-                } else {
-                    inputs = resident[static_cast<size_t>(c)];
-                    if (st == 0) delta_u[ct] = e.vec(Op::tensor_tensor, cp, L, 2, inputs);
-                    du = delta_u[ct];
-                }
-                const Time bl = e.dma(DmaKind::hbm_read, b_n, 1, L, small_free[static_cast<size_t>(gen)], st, t);
-                const Time cl = e.dma(DmaKind::hbm_read, c_n, 1, L, small_free[static_cast<size_t>(gen)], st, t);
-                const Time bb = broadcast(cp, L, bl, gen);
-                const Time cb = broadcast(cp, L, cl, gen);
-                int64_t spills = g.spilled;
-                auto kept = [&](Time made, int producer) {
-                    return spills-- > 0 ? through_hbm(made, producer, cp, L) : made;
-                };
-                const Time da = kept(e.act(Op::activation, cp, L, std::max(inputs, a)), kTrackScalar);
-                // deltaBu and scan*C read B and C straight from the broadcasts'
-                // PSUM banks: N VectorE cycles, not 2N ([nki-tt]).
-                const Time dbu =
-                    kept(e.tensor_tensor(cp, L, TensorTensorInputs::one_in_psum, std::max(du, bb)), kTrackVector);
-                const Time scan =
-                    kept(e.vec(Op::tensor_tensor_scan, cp, L, 2, std::max({da, dbu, carry})), kTrackVector);
-                carry = scan;
-                const Time sc =
-                    kept(e.tensor_tensor(cp, L, TensorTensorInputs::one_in_psum, std::max(scan, cb)), kTrackVector);
-                bank_free[static_cast<size_t>(gen)] = std::max(bank_free[static_cast<size_t>(gen)], sc);
-                acc[ct] = e.vec(Op::tensor_tensor, cp, L, 2, std::max(sc, acc[ct]));
-                last_read = std::max(last_read, acc[ct]);
-            }
-            small_free[static_cast<size_t>(gen)] = last_read;
-            if (v1) in_free[static_cast<size_t>(gen)] = last_read;
-            gen = (gen + 1) % kGenerations;
-        };
-        auto store = [&](int64_t c) {
-            const int64_t cp = std::min(kPartitions, spec.channels - c * kPartitions);
-            Time ready = 0;
-            for (int64_t t = 0; t < g.seq_tiles; ++t) ready = std::max(ready, acc[static_cast<size_t>(c * g.seq_tiles + t)]);
-            const Time st = e.dma(DmaKind::hbm_write, out_n, cp, spec.seq, ready, c, b, kTrackVector);
-            res_free[static_cast<size_t>(c % kGenerations)] = ready;
-            end = std::max(end, st);
-        };
-        if (v1) {
+        // sequence tile the hoisted delta*u.
+        acc_.assign(static_cast<size_t>(g_.channel_tiles * g_.seq_tiles), 0.0);
+        resident_.assign(static_cast<size_t>(g_.channel_tiles), 0.0);
+        delta_u_.assign(static_cast<size_t>(g_.channel_tiles * g_.seq_tiles), 0.0);
+        if (v1_) {
             // v1: states outside channel tiles; every accumulator resident.
-            for (int64_t st = 0; st < spec.state; ++st)
-                for (int64_t c = 0; c < g.channel_tiles; ++c) step(c, st);
-            for (int64_t c = 0; c < g.channel_tiles; ++c) store(c);
+            for (int64_t st = 0; st < spec_.state; ++st)
+                for (int64_t c = 0; c < g_.channel_tiles; ++c) lower_step(c, st);
+            for (int64_t c = 0; c < g_.channel_tiles; ++c) store(c);
         } else {
-            for (int64_t c = 0; c < g.channel_tiles; ++c) {
-                for (int64_t st = 0; st < spec.state; ++st) step(c, st);
+            for (int64_t c = 0; c < g_.channel_tiles; ++c) {
+                for (int64_t st = 0; st < spec_.state; ++st) lower_step(c, st);
                 store(c);
             }
         }
     }
-    ScanOutcome o;
-    o.end = end;
-    o.sbuf_bytes = g.sbuf_bytes;
-    return o;
-}
+
+    int64_t partitions_of(int64_t c) const { return std::min(kPartitions, spec_.channels - c * kPartitions); }
+
+    void lower_step(int64_t c, int64_t st) {
+        const int64_t cp = partitions_of(c);
+        layer("b" + std::to_string(batch_) + "_c" + std::to_string(c) + "_s" + std::to_string(st));
+        s_.set_floor(Floor(s_)
+                         .hold_all(in_free_, kTrackSync)
+                         .hold_all(small_free_, kTrackSync)
+                         .hold_all(res_free_, kTrackSync)
+                         .hold(0, kTrackVector)
+                         .hold(0, kTrackScalar)
+                         .hold(0, kTrackTensor)
+                         .hold(0, kTrackTensorMatrix)
+                         .value());
+        if (!v1_ && st == 0) {
+            // v2/v3: delta and u once per tile, the whole sequence.
+            const Time slot = res_free_[static_cast<size_t>(c % kGenerations)];
+            const Time d = e_.dma(DmaKind::hbm_read, delta_n_, cp, spec_.seq, slot, c, batch_);
+            const Time u = e_.dma(DmaKind::hbm_read, u_n_, cp, spec_.seq, slot, c, batch_);
+            resident_[static_cast<size_t>(c)] = std::max(d, u);
+        }
+        const Step step{c, st, cp, e_.dma(DmaKind::hbm_read, a_n_, cp, 1, small_free_[static_cast<size_t>(gen_)], c, st)};
+        Time carry = 0;  // the scan's last column, carried across sequence tiles
+        Time last_read = 0;
+        for (int64_t t = 0; t < g_.seq_tiles; ++t) last_read = std::max(last_read, lower_seq_tile(step, t, carry));
+        small_free_[static_cast<size_t>(gen_)] = last_read;
+        if (v1_) in_free_[static_cast<size_t>(gen_)] = last_read;
+        gen_ = (gen_ + 1) % kGenerations;
+    }
+
+    // Sequence tile t of a step: deltaA, deltaBu, the scan (carrying its
+    // last column from the previous tile), scan*C and the accumulation,
+    // each through HBM while the step's intermediates spill.  Returns when
+    // the accumulation is done.
+    Time lower_seq_tile(const Step& step, int64_t t, Time& carry) {
+        const int64_t cp = step.cp, c = step.c, st = step.st;
+        const int64_t L = std::min(g_.seq_tile, spec_.seq - t * g_.seq_tile);
+        const size_t ct = static_cast<size_t>(c * g_.seq_tiles + t);
+        const size_t gen = static_cast<size_t>(gen_);
+        Time du;
+        Time inputs;
+        if (v1_) {
+            // v1: delta and u reloaded for every state.
+            const Time d = e_.dma(DmaKind::hbm_read, delta_n_, cp, L, in_free_[gen], c, batch_);
+            const Time u = e_.dma(DmaKind::hbm_read, u_n_, cp, L, in_free_[gen], c, batch_);
+            inputs = std::max(d, u);
+            du = e_.vec(Op::tensor_tensor, cp, L, 2, inputs);
+        } else {
+            inputs = resident_[static_cast<size_t>(c)];
+            if (st == 0) delta_u_[ct] = e_.vec(Op::tensor_tensor, cp, L, 2, inputs);
+            du = delta_u_[ct];
+        }
+        const Time bl = e_.dma(DmaKind::hbm_read, b_n_, 1, L, small_free_[gen], st, t);
+        const Time cl = e_.dma(DmaKind::hbm_read, c_n_, 1, L, small_free_[gen], st, t);
+        const Time bb = broadcast(cp, L, bl);
+        const Time cb = broadcast(cp, L, cl);
+        int64_t spills = g_.spilled;
+        auto kept = [&](Time made, int producer) { return spills-- > 0 ? through_hbm(made, producer, cp, L) : made; };
+        const Time da = kept(e_.act(Op::activation, cp, L, std::max(inputs, step.a)), kTrackScalar);
+        // deltaBu and scan*C read B and C straight from the broadcasts'
+        // PSUM banks: N VectorE cycles, not 2N ([nki-tt]).
+        const Time dbu = kept(e_.tensor_tensor(cp, L, TensorTensorInputs::one_in_psum, std::max(du, bb)), kTrackVector);
+        const Time scan = kept(e_.vec(Op::tensor_tensor_scan, cp, L, 2, std::max({da, dbu, carry})), kTrackVector);
+        carry = scan;
+        const Time sc = kept(e_.tensor_tensor(cp, L, TensorTensorInputs::one_in_psum, std::max(scan, cb)), kTrackVector);
+        bank_free_[gen] = std::max(bank_free_[gen], sc);
+        acc_[ct] = e_.vec(Op::tensor_tensor, cp, L, 2, std::max(sc, acc_[ct]));
+        return acc_[ct];
+    }
+
+    // A channel tile's output written once every state is accumulated.
+    void store(int64_t c) {
+        const int64_t cp = partitions_of(c);
+        Time ready = 0;
+        for (int64_t t = 0; t < g_.seq_tiles; ++t) ready = std::max(ready, acc_[static_cast<size_t>(c * g_.seq_tiles + t)]);
+        const Time st = e_.dma(DmaKind::hbm_write, out_n_, cp, spec_.seq, ready, c, batch_, kTrackVector);
+        res_free_[static_cast<size_t>(c % kGenerations)] = ready;
+        end_ = std::max(end_, st);
+    }
+
+    Scheduler& s_;
+    const ScanSpec& spec_;
+    KernelEmitter e_;
+    const bool v1_;
+    ScanGeometry g_;
+    uint16_t delta_n_ = 0, u_n_ = 0, a_n_ = 0, b_n_ = 0, c_n_ = 0, out_n_ = 0, spill_n_ = 0;
+    std::array<Time, kGenerations> bank_free_{}, in_free_{}, small_free_{}, res_free_{};
+    int gen_ = 0;
+    int64_t spill_id_ = 0;
+    int64_t batch_ = 0;
+    std::vector<Time> acc_, resident_, delta_u_;
+    Time end_ = 0;
+};
+
+}  // namespace
+
+ScanOutcome lower_scan(Scheduler& s, const ScanSpec& spec) { return ScanLowering(s, spec).run(); }
 
 }  // namespace nx::model

@@ -369,26 +369,37 @@ Time Scheduler::matmul(const MatmulInstr& mm) {
     return end;
 }
 
-Time Scheduler::dma(const Transfer& t) {
-    // The partition ranges the transfer writes or reads: one, or the first
-    // rows of each SBUF quadrant (an MX scale tensor).
-    std::array<std::pair<int64_t, int64_t>, kSbufQuadrants> ranges{};
-    int nranges = 1;
-    ranges[0] = {t.partition0, t.partitions};
+namespace {
+
+// The partition ranges a transfer writes or reads: one, or the first rows
+// of each SBUF quadrant (an MX scale tensor).
+struct PartitionRanges {
+    std::array<std::pair<int64_t, int64_t>, kSbufQuadrants> ranges{};  // first partition, rows
+    int count = 1;
+    int64_t rows() const {
+        int64_t total = 0;
+        for (int i = 0; i < count; ++i) total += ranges[static_cast<size_t>(i)].second;
+        return total;
+    }
+};
+
+PartitionRanges partition_ranges(const Transfer& t) {
+    PartitionRanges r;
+    r.ranges[0] = {t.partition0, t.partitions};
     if (t.quadrant_rows > 0) {
         if (t.quadrant_rows > kPartitions / kSbufQuadrants) throw std::logic_error("model: DMA transfer beyond a quadrant");
-        nranges = kSbufQuadrants;
-        for (int q = 0; q < kSbufQuadrants; ++q) ranges[static_cast<size_t>(q)] = {q * (kPartitions / kSbufQuadrants), t.quadrant_rows};
+        r.count = kSbufQuadrants;
+        for (int q = 0; q < kSbufQuadrants; ++q) r.ranges[static_cast<size_t>(q)] = {q * (kPartitions / kSbufQuadrants), t.quadrant_rows};
     }
-    int64_t rows_total = 0;
-    for (int i = 0; i < nranges; ++i) rows_total += ranges[static_cast<size_t>(i)].second;
-    if (rows_total <= 0 || t.row_bytes <= 0) return t.ready;
-    if (t.partition0 < 0 || t.partition0 + t.partitions > kPartitions)
-        throw std::logic_error("model: DMA transfer outside the 128 partitions");
+    return r;
+}
 
-    // The trigger unit issues the transfer in its program order; on the Sync
-    // engine, time spent blocked on the transfer's dependencies is shown as a
-    // semaphore wait.
+}  // namespace
+
+// The trigger unit issues the transfer in its program order; on the Sync
+// engine, time spent blocked on the transfer's dependencies is shown as a
+// semaphore wait.  Returns when the trigger is done.
+Time Scheduler::trigger_dma(const Transfer& t) {
     const int unit = t.trigger;
     Time trig = start_on(unit, t.ready);
     if (unit == kTrackSync && stream_.enabled() && trig > c_->unit_free[unit]) {
@@ -415,83 +426,99 @@ Time Scheduler::dma(const Transfer& t) {
         stats_.core_busy_ns[static_cast<size_t>(cur_)][unit] += trig_ns;
     }
     ++stats_.dma_issued;
-    {
-        PendingEvent e;
-        e.op = t.trigger_op;
-        e.layer = t.layer;
-        push(unit, trig, instant ? trig : trig_end, e);
-    }
+    PendingEvent e;
+    e.op = t.trigger_op;
+    e.layer = t.layer;
+    push(unit, trig, instant ? trig : trig_end, e);
+    return trig_end;
+}
 
-    const Time issue = trig_end + cost_.dma_fixed_latency_ns();
-    const int qk = queue_kind(unit);
+// Rows [p, group_end) on DMA engine `engine`, after the engine's earlier
+// transfers on the same queue and (through HBM) after HBM's share: one
+// event, or packets sharing the engine's span in proportion to their
+// bytes, then the semaphore write.  Returns the end.
+Time Scheduler::dma_on_engine(const Transfer& t, const DmaIssue& d, int engine, std::pair<int64_t, int64_t> rows_at) {
+    const auto [p, group_end] = rows_at;
+    int64_t rows = group_end - p;
+    Time s = std::max(d.issue, c_->dma_free[d.queue][engine]);
+    const Time sem = t.packets == Packets::per_row ? cost_.dma_engine_ns(1, kSemaphorePacketBytes) : 0;
+    Time end = s + cost_.dma_engine_ns(rows, t.row_bytes);
+    if (d.hbm) end = std::max(end, d.hbm_end);
+    end += sem;
+    c_->dma_free[d.queue][engine] = end;
+    PendingEvent e;
+    e.op = d.op;
+    e.type = EventType::dma;
+    e.dma_kind = t.kind;
+    e.layer = t.layer;
+    e.tensor = t.tensor;
+    e.tensor.partition = static_cast<uint16_t>(p);
+    const int track = dma_track(t.trigger, engine);
+    if (t.packets == Packets::per_engine) {
+        ++stats_.instructions;
+        ++stats_.dma_transfers;
+        e.bytes = rows * t.row_bytes;
+        push(track, s, end, e);
+        return end;
+    }
+    const int64_t bytes = rows * t.row_bytes;
+    const int64_t chunk = t.packets == Packets::per_row ? t.row_bytes : kStaticPacketBytes;
+    const Time per_byte = (end - sem - s) / static_cast<double>(bytes);
+    for (int64_t at = 0; at < bytes; at += chunk) {
+        ++stats_.instructions;
+        ++stats_.dma_transfers;
+        e.bytes = std::min(chunk, bytes - at);
+        if (t.packets == Packets::per_row) e.tensor.partition = static_cast<uint16_t>(p + at / chunk);
+        push(track, s + per_byte * static_cast<double>(at), s + per_byte * static_cast<double>(at + e.bytes), e);
+    }
+    if (sem > 0) {
+        ++stats_.instructions;
+        ++stats_.dma_transfers;
+        PendingEvent w;
+        w.op = Op::dma_semaphore_write;
+        w.type = EventType::dma;
+        w.dma_kind = DmaKind::on_chip;
+        w.bytes = kSemaphorePacketBytes;
+        w.layer = t.layer;
+        push(track, end - sem, end, w);
+    }
+    return end;
+}
+
+Time Scheduler::dma(const Transfer& t) {
+    const PartitionRanges ranges = partition_ranges(t);
+    const int64_t rows_total = ranges.rows();
+    if (rows_total <= 0 || t.row_bytes <= 0) return t.ready;
+    if (t.partition0 < 0 || t.partition0 + t.partitions > kPartitions)
+        throw std::logic_error("model: DMA transfer outside the 128 partitions");
+
+    const int unit = t.trigger;
+    DmaIssue d;
+    d.issue = trigger_dma(t) + cost_.dma_fixed_latency_ns();
+    d.queue = queue_kind(unit);
     const double total = static_cast<double>(rows_total * t.row_bytes);
-    const bool hbm = reads_hbm(t.kind) || writes_hbm(t.kind);
-    Time hbm_end = 0;
-    if (hbm) {
+    d.hbm = reads_hbm(t.kind) || writes_hbm(t.kind);
+    if (d.hbm) {
         const Time dur = total / cost_.hbm_bytes_per_ns(t.strided);
-        hbm_end = queue_kind(unit) == queue_kind(kTrackSync) ? hbm_prefetch(issue, dur) : hbm_priority(qk, issue, dur);
+        d.hbm_end = queue_kind(unit) == queue_kind(kTrackSync) ? hbm_prefetch(d.issue, dur) : hbm_priority(d.queue, d.issue, dur);
         if (reads_hbm(t.kind)) stats_.hbm_read_bytes += total;
         else stats_.hbm_write_bytes += total;
     }
     if (reads_hbm(t.kind) || t.kind == DmaKind::on_chip) stats_.sbuf_write_bytes += total;
     if (writes_hbm(t.kind) || t.kind == DmaKind::on_chip) stats_.sbuf_read_bytes += total;
+    d.op = reads_hbm(t.kind) ? Op::dma_hbm_to_sbuf : writes_hbm(t.kind) ? Op::dma_sbuf_to_hbm : Op::dma_sbuf_to_sbuf;
 
-    Op op = reads_hbm(t.kind) ? Op::dma_hbm_to_sbuf : writes_hbm(t.kind) ? Op::dma_sbuf_to_hbm : Op::dma_sbuf_to_sbuf;
-    Time done = issue;
+    // Each DMA engine serves its group of partitions; the last takes the rest.
+    Time done = d.issue;
     const int64_t per_engine = cost_.partitions_per_dma_engine();
-    for (int range = 0; range < nranges; ++range) {
-        const int64_t first = ranges[static_cast<size_t>(range)].first;
-        const int64_t last = first + ranges[static_cast<size_t>(range)].second;
+    for (int range = 0; range < ranges.count; ++range) {
+        const int64_t first = ranges.ranges[static_cast<size_t>(range)].first;
+        const int64_t last = first + ranges.ranges[static_cast<size_t>(range)].second;
         for (int64_t p = first; p < last;) {
             int engine = static_cast<int>(std::min<int64_t>(p / per_engine, dma_engines_ - 1));
             int64_t group_end = std::min<int64_t>(last, (p / per_engine + 1) * per_engine);
             if (engine == dma_engines_ - 1) group_end = last;
-            int64_t rows = group_end - p;
-            Time s = std::max(issue, c_->dma_free[qk][engine]);
-            const Time sem = t.packets == Packets::per_row ? cost_.dma_engine_ns(1, kSemaphorePacketBytes) : 0;
-            Time end = s + cost_.dma_engine_ns(rows, t.row_bytes);
-            if (hbm) end = std::max(end, hbm_end);
-            end += sem;
-            c_->dma_free[qk][engine] = end;
-            done = std::max(done, end);
-            PendingEvent e;
-            e.op = op;
-            e.type = EventType::dma;
-            e.dma_kind = t.kind;
-            e.layer = t.layer;
-            e.tensor = t.tensor;
-            e.tensor.partition = static_cast<uint16_t>(p);
-            if (t.packets == Packets::per_engine) {
-                ++stats_.instructions;
-                ++stats_.dma_transfers;
-                e.bytes = rows * t.row_bytes;
-                push(dma_track(unit, engine), s, end, e);
-            } else {
-                // The packets share the engine's span in proportion to their
-                // bytes, then the semaphore write.
-                const int64_t bytes = rows * t.row_bytes;
-                const int64_t chunk = t.packets == Packets::per_row ? t.row_bytes : kStaticPacketBytes;
-                const Time per_byte = (end - sem - s) / static_cast<double>(bytes);
-                for (int64_t at = 0; at < bytes; at += chunk) {
-                    ++stats_.instructions;
-                    ++stats_.dma_transfers;
-                    e.bytes = std::min(chunk, bytes - at);
-                    if (t.packets == Packets::per_row) e.tensor.partition = static_cast<uint16_t>(p + at / chunk);
-                    push(dma_track(unit, engine), s + per_byte * static_cast<double>(at),
-                         s + per_byte * static_cast<double>(at + e.bytes), e);
-                }
-                if (sem > 0) {
-                    ++stats_.instructions;
-                    ++stats_.dma_transfers;
-                    PendingEvent w;
-                    w.op = Op::dma_semaphore_write;
-                    w.type = EventType::dma;
-                    w.dma_kind = DmaKind::on_chip;
-                    w.bytes = kSemaphorePacketBytes;
-                    w.layer = t.layer;
-                    push(dma_track(unit, engine), end - sem, end, w);
-                }
-            }
+            done = std::max(done, dma_on_engine(t, d, engine, {p, group_end}));
             p = group_end;
         }
     }

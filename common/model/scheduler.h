@@ -290,6 +290,18 @@ private:
     // Semaphore waits count per core, never as busy time.
     void count_wait(Op op, Time start, Time end);
 
+    // dma()'s steps: the trigger on its unit, then the rows of each DMA
+    // engine once the transfer is issued.
+    struct DmaIssue {
+        Time issue = 0;    // the trigger's end plus the fixed latency
+        Time hbm_end = 0;  // through HBM: when HBM has moved the bytes
+        int queue = 0;     // the trigger's queue kind
+        bool hbm = false;
+        Op op{};
+    };
+    Time trigger_dma(const Transfer& t);
+    Time dma_on_engine(const Transfer& t, const DmaIssue& d, int engine, std::pair<int64_t, int64_t> rows_at);
+
     struct SharedSpan {
         Time begin, end;
         int queue;

@@ -93,6 +93,291 @@ double quantile(const std::map<int64_t, int64_t>& hist, int64_t n, double q) {
     return lo;
 }
 
+using SetTimes = std::array<int64_t, 1 << kKinds>;
+using KindUnions = std::array<std::unique_ptr<IntervalUnion>, kKinds>;
+constexpr int kComp = 1 << static_cast<int>(DeviceWork::computation);
+constexpr int kComm = 1 << static_cast<int>(DeviceWork::communication);
+
+// The step whose CPU window holds time t (the last of overlapping ones,
+// as HTA assigns them), or -1.
+int64_t step_at(const std::vector<Iteration>& steps, int64_t t) {
+    auto after = std::upper_bound(steps.begin(), steps.end(), t,
+                                  [](int64_t x, const Iteration& it) { return x < it.start_ns; });
+    for (auto it = after; it != steps.begin();) {
+        --it;
+        if (t < event_end(it->start_ns, it->dur_ns)) return it - steps.begin();
+        if (after - it > 4) break;  // steps do not nest deeper than this
+    }
+    return -1;
+}
+
+// Counted work on its stream, or its launch entering the stream's launch
+// queue; sorted by time.
+struct StreamPoint {
+    int64_t ts;
+    int64_t end;          // work: its end; launch: 0
+    int64_t stream;
+    int64_t launch_ts;    // work: its launch's start (INT64_MIN: none)
+    int64_t launch_end;
+    uint8_t kind;         // DeviceWork
+    uint8_t role;         // 0: a launch entering the queue, 1: work
+    uint8_t queued;       // work whose launch is a launch call
+    int64_t key() const { return ts; }
+};
+
+// One stream's figures from its points in time order: busy time, idle
+// gaps by cause, the launch queue.
+struct StreamTally {
+    DeviceStreamStat stat;
+    bool any_work = false;
+    int64_t prev_end = 0;
+    int64_t busy_begin = 0, busy_end = 0;
+    bool busy_open = false;
+    int64_t queue = 0, last_ts = 0, last_value = 0;
+    bool any_point = false;
+    double sum = 0, sum_sq = 0;
+    std::map<int64_t, int64_t> counts, time_at;
+
+    // Work: the idle gap before it, by cause, and the busy stretch it
+    // extends or opens.
+    void add_work(const StreamPoint& p) {
+        ++stat.events;
+        if (any_work) {
+            int64_t gap = p.ts - prev_end;
+            if (p.launch_ts != INT64_MIN && p.launch_ts > prev_end) stat.host_wait_ns += gap;
+            else if (gap < kKernelWaitNs) stat.kernel_wait_ns += gap;
+            else stat.other_wait_ns += gap;
+        }
+        any_work = true;
+        prev_end = p.end;
+        if (busy_open && p.ts <= busy_end) {
+            busy_end = std::max(busy_end, p.end);
+        } else {
+            if (busy_open) stat.busy_ns += busy_end - busy_begin;
+            busy_begin = p.ts;
+            busy_end = p.end;
+            busy_open = true;
+        }
+    }
+
+    // The queue's length after this point: one more for a launch, one
+    // less as its work starts.
+    void add_queue_point(const StreamPoint& p) {
+        if (any_point) time_at[last_value] += p.ts - last_ts;
+        queue += p.role == 0 ? 1 : -1;
+        any_point = true;
+        last_ts = p.ts;
+        last_value = queue;
+        ++counts[queue];
+        ++stat.queue_points;
+        sum += static_cast<double>(queue);
+        sum_sq += static_cast<double>(queue) * static_cast<double>(queue);
+    }
+
+    // The figures once every point is in: the last busy stretch, and the
+    // queue's distribution and time at its longest and at CUDA's limit.
+    DeviceStreamStat finish() {
+        if (busy_open) stat.busy_ns += busy_end - busy_begin;
+        DeviceStreamStat& st = stat;
+        if (st.queue_points > 0) {
+            double n = static_cast<double>(st.queue_points);
+            st.queue_mean = sum / n;
+            st.queue_std = st.queue_points > 1 ? std::sqrt(std::max(0.0, (sum_sq - sum * sum / n) / (n - 1))) : 0;
+            st.queue_min = counts.begin()->first;
+            st.queue_max = counts.rbegin()->first;
+            st.queue_p25 = quantile(counts, st.queue_points, 0.25);
+            st.queue_p50 = quantile(counts, st.queue_points, 0.50);
+            st.queue_p75 = quantile(counts, st.queue_points, 0.75);
+            auto at = time_at.find(st.queue_max);
+            st.queue_at_max_ns = at != time_at.end() ? at->second : 0;
+            for (auto it = time_at.lower_bound(kLaunchQueueLimit); it != time_at.end(); ++it)
+                st.queue_full_ns += it->second;
+        }
+        return st;
+    }
+};
+
+// A launch call's figures: the CPU's time in the call, the device's in
+// its work, and the delay from the call's end to the work's start.
+void add_launch(DeviceLaunchStat& ls, const StreamPoint& p) {
+    ++ls.launches;
+    int64_t cpu = p.launch_end - p.launch_ts, gpu = p.end - p.ts, delay = p.ts - p.launch_end;
+    ls.cpu_sum_ns += cpu;
+    ls.cpu_max_ns = std::max(ls.cpu_max_ns, cpu);
+    ls.gpu_sum_ns += gpu;
+    ls.gpu_max_ns = std::max(ls.gpu_max_ns, gpu);
+    ls.delay_sum_ns += delay;
+    ls.delay_max_ns = std::max(ls.delay_max_ns, delay);
+    if (cpu > kRuntimeOutlierNs) ++ls.cpu_outliers;
+    if (delay > kLaunchDelayOutlierNs) ++ls.delay_outliers;
+}
+
+// Per stream: busy time, idle gaps by cause, the launch queue; per
+// launch: CPU time, device time, delay.
+void tally_streams(RecordSorter<StreamPoint>& points, DeviceSummary& out) {
+    std::map<int64_t, StreamTally> streams;
+    points.drain([&](const StreamPoint& p) {
+        StreamTally& s = streams[p.stream];
+        s.stat.stream = p.stream;
+        if (p.role == 1) {
+            s.add_work(p);
+            if (p.queued) add_launch(out.launches, p);
+        }
+        if (p.role == 0 || p.queued) s.add_queue_point(p);
+    });
+    for (auto& [id, s] : streams) out.streams.push_back(s.finish());
+}
+
+// Where a sweep's stretches go: each adds to its set of kinds' time, to
+// the steps' windows it overlaps, and (with a timeline) to the buckets.
+class SweepTally {
+public:
+    SweepTally(std::vector<StepWindow>& windows, const TimeBuckets& tb, bool timeline)
+        : compute_b(static_cast<size_t>(tb.count()), 0), comm_b(compute_b), windows_(windows), forward_(tb),
+          buckets_(tb.count()), timeline_(timeline) {
+        for (size_t k = 0; k < windows_.size(); ++k)
+            if (windows_[k].start < windows_[k].end) order_.push_back(k);
+        std::stable_sort(order_.begin(), order_.end(),
+                         [&](size_t a, size_t b) { return windows_[a].start < windows_[b].start; });
+    }
+
+    // The stretch [lo, hi), over which the kinds of `set` run.
+    void add(int set, int64_t lo, int64_t hi) {
+        by_set[static_cast<size_t>(set)] += hi - lo;
+        add_to_steps(set, lo, hi);
+        if (timeline_ && (set & (kComp | kComm))) add_to_buckets(set, lo, hi);
+    }
+
+    // The steps with work, by window start.
+    const std::vector<size_t>& steps_with_work() const { return order_; }
+
+    SetTimes by_set{};
+    // Per timeline bucket: the time computation, communication ran.
+    std::vector<int64_t> compute_b, comm_b;
+
+private:
+    void add_to_steps(int set, int64_t lo, int64_t hi) {
+        while (first_ < order_.size() && windows_[order_[first_]].end <= lo) ++first_;
+        for (size_t w = first_; w < order_.size() && windows_[order_[w]].start < hi; ++w) {
+            StepWindow& sw = windows_[order_[w]];
+            int64_t from = std::max(lo, sw.start), to = std::min(hi, sw.end);
+            if (to > from) sw.by_set[static_cast<size_t>(set)] += to - from;
+        }
+    }
+
+    void add_to_buckets(int set, int64_t lo, int64_t hi) {
+        for (int64_t from = lo, to; from < hi; from = to) {
+            int64_t b = forward_.of(from);
+            to = b + 1 < buckets_ ? std::min(hi, forward_.edge(b + 1)) : hi;
+            if (set & kComp) compute_b[static_cast<size_t>(b)] += to - from;
+            if (set & kComm) comm_b[static_cast<size_t>(b)] += to - from;
+        }
+    }
+
+    std::vector<StepWindow>& windows_;
+    std::vector<size_t> order_;
+    size_t first_ = 0;  // order_'s first step not ended before the stretch
+    TimeBuckets::Forward forward_;
+    int64_t buckets_;
+    bool timeline_;
+};
+
+// One sweep over the kinds' merged intervals: between two boundaries
+// the set of kinds running is fixed, and each such stretch goes to `tally`.
+void sweep_kinds(KindUnions& unions, SweepTally& tally) {
+    std::vector<SweepRow> rows;
+    for (int k = 0; k < kKinds; ++k) {
+        rows.push_back({std::make_unique<IntervalUnion::Reader>(*unions[static_cast<size_t>(k)]), 1 << k});
+        rows.back().advance();
+    }
+    int set = 0;
+    int64_t pos = INT64_MIN;
+    for (;;) {
+        int64_t next = INT64_MAX;
+        for (const SweepRow& r : rows)
+            if (r.more) next = std::min(next, r.next_boundary());
+        if (next == INT64_MAX) break;
+        if (pos != INT64_MIN && next > pos && set != 0) tally.add(set, pos, next);
+        pos = next;
+        for (SweepRow& r : rows) {
+            while (r.more && r.next_boundary() == pos) {
+                if (r.inside) {
+                    set &= ~r.bit;
+                    r.inside = false;
+                    r.advance();
+                } else {
+                    set |= r.bit;
+                    r.inside = true;
+                }
+            }
+        }
+    }
+}
+
+// The figures of a set of stretches: the time each kind ran, and nx's
+// breakdown (compute, collectives, their overlap, the rest exposed).
+void split_times(const SetTimes& sets, int64_t window, DeviceTimes& t) {
+    t.span_ns = window;
+    int64_t busy = 0;
+    for (int s = 1; s < (1 << kKinds); ++s) {
+        int64_t v = sets[static_cast<size_t>(s)];
+        busy += v;
+        if (s & kComp) t.computation_ns += v;
+        if (s & kComm) t.communication_ns += v;
+        if ((s & kComp) && (s & kComm)) t.overlap_ns += v;
+        if (s & (1 << static_cast<int>(DeviceWork::memory))) t.memory_ns += v;
+        if (s & (1 << static_cast<int>(DeviceWork::other))) t.other_ns += v;
+        if (!(s & (kComp | kComm))) t.exposed_ns += v;
+    }
+    t.busy_ns = busy;
+    t.idle_ns = std::max<int64_t>(window - busy, 0);
+}
+
+// HTA's kernel type breakdown: time by the set of computation,
+// communication and memory running (other kernels are not among them),
+// longest first.
+std::vector<DeviceKernelType> kernel_types(const SetTimes& by_set) {
+    std::vector<DeviceKernelType> types;
+    std::array<int64_t, 8> typed{};
+    for (int s = 1; s < (1 << kKinds); ++s) typed[static_cast<size_t>(s & 7)] += by_set[static_cast<size_t>(s)];
+    for (int s = 1; s < 8; ++s) {
+        if (typed[static_cast<size_t>(s)] == 0) continue;
+        std::string label;
+        for (DeviceWork w : {DeviceWork::computation, DeviceWork::communication, DeviceWork::memory})
+            if (s & (1 << static_cast<int>(w))) label += (label.empty() ? "" : " overlapping ") + std::string(to_string(w));
+        types.push_back({label, typed[static_cast<size_t>(s)]});
+    }
+    std::stable_sort(types.begin(), types.end(),
+                     [](const DeviceKernelType& a, const DeviceKernelType& b) { return a.ns > b.ns; });
+    return types;
+}
+
+// Each step with work: its device window and where its time went, in
+// start order.
+std::vector<DeviceStep> device_steps(const std::vector<StepWindow>& windows, const std::vector<size_t>& order) {
+    std::vector<DeviceStep> steps;
+    for (size_t k : order) {
+        DeviceStep st;
+        st.step = windows[k].step;
+        st.start_ns = windows[k].start;
+        st.end_ns = windows[k].end;
+        split_times(windows[k].by_set, windows[k].end - windows[k].start, st.times);
+        steps.push_back(st);
+    }
+    std::stable_sort(steps.begin(), steps.end(), [](const DeviceStep& a, const DeviceStep& b) { return a.start_ns < b.start_ns; });
+    return steps;
+}
+
+// The timeline: per bucket, the percent of its width computation and
+// communication ran.
+void timeline_percent(const SweepTally& tally, const TimeBuckets& tb, DeviceSummary& out) {
+    for (int64_t b = 0; b < tb.count(); ++b) {
+        double width = static_cast<double>(tb.edge(b + 1) - tb.edge(b));
+        out.compute_percent.push_back(width > 0 ? 100.0 * static_cast<double>(tally.compute_b[static_cast<size_t>(b)]) / width : 0);
+        out.collective_percent.push_back(width > 0 ? 100.0 * static_cast<double>(tally.comm_b[static_cast<size_t>(b)]) / width : 0);
+    }
+}
+
 }  // namespace
 
 std::string_view to_string(DeviceWork w) {
@@ -192,54 +477,85 @@ void DeviceStreams::add(const Event& e) {
     }
 }
 
-DeviceSummary DeviceStreams::finish(const std::vector<Iteration>& steps, bool keep_last_step, int buckets) {
-    DeviceSummary out;
-    out.family = mtia_ ? "mtia" : "gpu";
-    out.events = device_events_;
-    const size_t n_steps = steps.size();
-    const bool late_cut = !keep_last_step && n_steps >= 2 && !mtia_;
-    int64_t last_end = INT64_MIN;
-    for (const Iteration& s : steps) last_end = std::max(last_end, event_end(s.start_ns, s.dur_ns));
-    if (n_steps == 0) last_end = INT64_MAX;
-    const int64_t last_start = n_steps ? steps.back().start_ns : INT64_MAX;
-    const int64_t first_start = n_steps ? steps.front().start_ns : INT64_MIN;
-    if (late_cut) out.left_step = steps.back().step;
-    const bool need_launch = launches_ > 0;
+// finish's steps: the rule of what counts, the join of work and launches,
+// the streams' figures, and one sweep over the kinds' merged intervals.
 
-    // The step whose CPU window holds time t (the last of overlapping ones,
-    // as HTA assigns them), or -1.
-    auto step_at = [&](int64_t t) -> int64_t {
-        auto after = std::upper_bound(steps.begin(), steps.end(), t,
-                                      [](int64_t x, const Iteration& it) { return x < it.start_ns; });
-        for (auto it = after; it != steps.begin();) {
-            --it;
-            if (t < event_end(it->start_ns, it->dur_ns)) return it - steps.begin();
-            if (after - it > 4) break;  // steps do not nest deeper than this
+// HTA's rule for which device work counts, over the CPU's steps.
+struct DeviceStreams::CountRule {
+    CountRule(const std::vector<Iteration>& steps, bool mtia, bool need_launch, bool keep_last_step)
+        : steps(steps), mtia(mtia), need_launch(need_launch),
+          late_cut(!keep_last_step && steps.size() >= 2 && !mtia),
+          first_start(steps.empty() ? INT64_MIN : steps.front().start_ns),
+          last_start(steps.empty() ? INT64_MAX : steps.back().start_ns) {
+        for (const Iteration& s : steps) last_end = std::max(last_end, event_end(s.start_ns, s.dur_ns));
+        if (steps.empty()) last_end = INT64_MAX;
+    }
+
+    // Whether `work` counts, given its launch (nullptr: none in the trace).
+    bool keeps(const Item& work, const Item* launch) const {
+        const bool any_step = !steps.empty();
+        if (mtia) {
+            bool launched_within = launch && any_step && launch->ts >= first_start && launch->end <= last_end;
+            bool transfer_within = work.flag && any_step && step_at(steps, work.ts) >= 0;
+            return !any_step ? (launch || !need_launch) : (launched_within || transfer_within);
         }
-        return -1;
-    };
+        if (!launch) return !need_launch;
+        return late_cut ? launch->ts < last_start : launch->ts <= last_end;
+    }
 
-    // Join work and launches by correlation, and keep what HTA counts.
-    struct Point {
-        int64_t ts;
-        int64_t end;          // work: its end; launch: 0
-        int64_t stream;
-        int64_t launch_ts;    // work: its launch's start (INT64_MIN: none)
-        int64_t launch_end;
-        uint8_t kind;         // DeviceWork
-        uint8_t role;         // 0: a launch entering the queue, 1: work
-        uint8_t queued;       // work whose launch is a launch call
-        int64_t key() const { return ts; }
-    };
-    RecordSorter<Point> points(kRunBytes, "device streams");
-    std::array<std::unique_ptr<IntervalUnion>, kKinds> unions;
-    for (auto& u : unions) u = std::make_unique<IntervalUnion>();
-    std::vector<StepWindow> windows(n_steps);
-    for (size_t k = 0; k < n_steps; ++k) windows[k].step = steps[k].step;
+    const std::vector<Iteration>& steps;
+    const bool mtia, need_launch;
+    // Whether the last, incomplete step's work is left out.
+    const bool late_cut;
+    const int64_t first_start, last_start;
+    int64_t last_end = INT64_MIN;
+};
+
+// The work counted, joined with its launch: each kind's union, each step's
+// window, the device window, and each stream's points.
+struct DeviceStreams::CountedWork {
+    explicit CountedWork(const std::vector<Iteration>& steps) : windows(steps.size()) {
+        for (auto& u : unions) u = std::make_unique<IntervalUnion>();
+        for (size_t k = 0; k < steps.size(); ++k) windows[k].step = steps[k].step;
+    }
+
+    // Counts `work`, launched by `launch` (or nullptr) within step `step` (or -1).
+    void add(const Item& work, const Item* launch, int64_t step) {
+        unions[work.kind]->add(work.ts, work.end);
+        window_start = std::min(window_start, work.ts);
+        window_end = std::max(window_end, work.end);
+        if (step >= 0) {
+            StepWindow& sw = windows[static_cast<size_t>(step)];
+            sw.start = std::min(sw.start, work.ts);
+            sw.end = std::max(sw.end, work.end);
+        }
+        StreamPoint p{};
+        p.stream = work.stream;
+        p.kind = work.kind;
+        p.launch_ts = launch ? launch->ts : INT64_MIN;
+        p.launch_end = launch ? launch->end : INT64_MIN;
+        p.queued = launch && launch->flag ? 1 : 0;
+        if (p.queued) {
+            StreamPoint q = p;
+            q.ts = launch->ts;
+            q.role = 0;
+            points.add(q);
+        }
+        p.ts = work.ts;
+        p.end = work.end;
+        p.role = 1;
+        points.add(p);
+    }
+
+    RecordSorter<StreamPoint> points{kRunBytes, "device streams"};
+    KindUnions unions;
+    std::vector<StepWindow> windows;
     int64_t window_start = INT64_MAX, window_end = INT64_MIN;
+};
 
-    // One pass in correlation order: each launch comes just before the
-    // work of its id (a graph launch's id is its kernels' too).
+// One pass in correlation order: each launch comes just before the
+// work of its id (a graph launch's id is its kernels' too).
+void DeviceStreams::count_work(const CountRule& rule, CountedWork& counted, DeviceSummary& out) {
     Item launch{};
     bool have_launch = false;
     items_.drain([&](const Item& it) {
@@ -249,243 +565,38 @@ DeviceSummary DeviceStreams::finish(const std::vector<Iteration>& steps, bool ke
             return;
         }
         const Item* l = have_launch && it.correlation >= 0 && launch.correlation == it.correlation ? &launch : nullptr;
-        bool keep;
-        if (mtia_) {
-            bool launched_within = l && n_steps > 0 && l->ts >= first_start && l->end <= last_end;
-            bool transfer_within = it.flag && n_steps > 0 && step_at(it.ts) >= 0;
-            keep = n_steps == 0 ? (l || !need_launch) : (launched_within || transfer_within);
-        } else if (!l) {
-            keep = !need_launch;
-        } else {
-            keep = late_cut ? l->ts < last_start : l->ts <= last_end;
-        }
-        if (!keep) {
-            if (l || !need_launch) ++out.left_late;
+        if (!rule.keeps(it, l)) {
+            if (l || !rule.need_launch) ++out.left_late;
             else ++out.left_unlaunched;
             return;
         }
         ++out.counted;
         if (it.op >= 0) op_counted_[static_cast<size_t>(it.op)] = true;
-        unions[it.kind]->add(it.ts, it.end);
-        window_start = std::min(window_start, it.ts);
-        window_end = std::max(window_end, it.end);
-        int64_t step = step_at(l ? l->ts : it.ts);
-        if (step >= 0) {
-            StepWindow& sw = windows[static_cast<size_t>(step)];
-            sw.start = std::min(sw.start, it.ts);
-            sw.end = std::max(sw.end, it.end);
-        }
-        Point p{};
-        p.stream = it.stream;
-        p.kind = it.kind;
-        p.launch_ts = l ? l->ts : INT64_MIN;
-        p.launch_end = l ? l->end : INT64_MIN;
-        p.queued = l && l->flag ? 1 : 0;
-        if (p.queued) {
-            Point q = p;
-            q.ts = l->ts;
-            q.role = 0;
-            points.add(q);
-        }
-        p.ts = it.ts;
-        p.end = it.end;
-        p.role = 1;
-        points.add(p);
+        counted.add(it, l, step_at(rule.steps, l ? l->ts : it.ts));
     });
+}
 
-    // Per stream: busy time, idle gaps by cause, the launch queue; per
-    // launch: CPU time, device time, delay.
-    struct StreamAcc {
-        DeviceStreamStat stat;
-        bool any_work = false;
-        int64_t prev_end = 0;
-        int64_t busy_begin = 0, busy_end = 0;
-        bool busy_open = false;
-        int64_t queue = 0, last_ts = 0, last_value = 0;
-        bool any_point = false;
-        double sum = 0, sum_sq = 0;
-        std::map<int64_t, int64_t> counts, time_at;
-    };
-    std::map<int64_t, StreamAcc> streams;
-    DeviceLaunchStat& ls = out.launches;
-    points.drain([&](const Point& p) {
-        StreamAcc& s = streams[p.stream];
-        s.stat.stream = p.stream;
-        if (p.role == 1) {
-            ++s.stat.events;
-            if (s.any_work) {
-                int64_t gap = p.ts - s.prev_end;
-                if (p.launch_ts != INT64_MIN && p.launch_ts > s.prev_end) s.stat.host_wait_ns += gap;
-                else if (gap < kKernelWaitNs) s.stat.kernel_wait_ns += gap;
-                else s.stat.other_wait_ns += gap;
-            }
-            s.any_work = true;
-            s.prev_end = p.end;
-            if (s.busy_open && p.ts <= s.busy_end) {
-                s.busy_end = std::max(s.busy_end, p.end);
-            } else {
-                if (s.busy_open) s.stat.busy_ns += s.busy_end - s.busy_begin;
-                s.busy_begin = p.ts;
-                s.busy_end = p.end;
-                s.busy_open = true;
-            }
-            if (p.queued) {
-                ++ls.launches;
-                int64_t cpu = p.launch_end - p.launch_ts, gpu = p.end - p.ts, delay = p.ts - p.launch_end;
-                ls.cpu_sum_ns += cpu;
-                ls.cpu_max_ns = std::max(ls.cpu_max_ns, cpu);
-                ls.gpu_sum_ns += gpu;
-                ls.gpu_max_ns = std::max(ls.gpu_max_ns, gpu);
-                ls.delay_sum_ns += delay;
-                ls.delay_max_ns = std::max(ls.delay_max_ns, delay);
-                if (cpu > kRuntimeOutlierNs) ++ls.cpu_outliers;
-                if (delay > kLaunchDelayOutlierNs) ++ls.delay_outliers;
-            }
-        }
-        if (p.role == 0 || p.queued) {
-            // The queue's length after this point: one more for a launch,
-            // one less as its work starts.
-            if (s.any_point) s.time_at[s.last_value] += p.ts - s.last_ts;
-            s.queue += p.role == 0 ? 1 : -1;
-            s.any_point = true;
-            s.last_ts = p.ts;
-            s.last_value = s.queue;
-            ++s.counts[s.queue];
-            ++s.stat.queue_points;
-            s.sum += static_cast<double>(s.queue);
-            s.sum_sq += static_cast<double>(s.queue) * static_cast<double>(s.queue);
-        }
-    });
-    for (auto& [id, s] : streams) {
-        if (s.busy_open) s.stat.busy_ns += s.busy_end - s.busy_begin;
-        DeviceStreamStat& st = s.stat;
-        if (st.queue_points > 0) {
-            double n = static_cast<double>(st.queue_points);
-            st.queue_mean = s.sum / n;
-            st.queue_std = st.queue_points > 1 ? std::sqrt(std::max(0.0, (s.sum_sq - s.sum * s.sum / n) / (n - 1))) : 0;
-            st.queue_min = s.counts.begin()->first;
-            st.queue_max = s.counts.rbegin()->first;
-            st.queue_p25 = quantile(s.counts, st.queue_points, 0.25);
-            st.queue_p50 = quantile(s.counts, st.queue_points, 0.50);
-            st.queue_p75 = quantile(s.counts, st.queue_points, 0.75);
-            auto at = s.time_at.find(st.queue_max);
-            st.queue_at_max_ns = at != s.time_at.end() ? at->second : 0;
-            for (auto it = s.time_at.lower_bound(kLaunchQueueLimit); it != s.time_at.end(); ++it)
-                st.queue_full_ns += it->second;
-        }
-        out.streams.push_back(st);
-    }
+DeviceSummary DeviceStreams::finish(const std::vector<Iteration>& steps, bool keep_last_step, int buckets) {
+    DeviceSummary out;
+    out.family = mtia_ ? "mtia" : "gpu";
+    out.events = device_events_;
+    const CountRule rule(steps, mtia_, launches_ > 0, keep_last_step);
+    if (rule.late_cut) out.left_step = steps.back().step;
+    CountedWork counted(steps);
+    count_work(rule, counted, out);
+    tally_streams(counted.points, out);
     if (out.counted == 0) return out;
-    out.window_start_ns = window_start;
-    out.window_end_ns = window_end;
+    out.window_start_ns = counted.window_start;
+    out.window_end_ns = counted.window_end;
 
-    // One sweep over the kinds' merged intervals: between two boundaries
-    // the set of kinds running is fixed; each stretch adds to that set's
-    // time, to the steps' windows it overlaps, and to the timeline buckets.
-    std::vector<SweepRow> rows;
-    for (int k = 0; k < kKinds; ++k) {
-        rows.push_back({std::make_unique<IntervalUnion::Reader>(*unions[static_cast<size_t>(k)]), 1 << k});
-        rows.back().advance();
-    }
-    std::vector<size_t> order;  // steps with work, by window start
-    for (size_t k = 0; k < windows.size(); ++k)
-        if (windows[k].start < windows[k].end) order.push_back(k);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return windows[a].start < windows[b].start; });
-    size_t first = 0;
-    const int64_t span = window_end - window_start;
-    TimeBuckets tb(window_start, window_end, std::max(buckets, 1));
-    TimeBuckets::Forward forward(tb);
-    std::vector<int64_t> compute_b(static_cast<size_t>(tb.count()), 0), comm_b(compute_b);
-    std::array<int64_t, 1 << kKinds> by_set{};
-    constexpr int kComp = 1 << static_cast<int>(DeviceWork::computation);
-    constexpr int kComm = 1 << static_cast<int>(DeviceWork::communication);
-    int set = 0;
-    int64_t pos = INT64_MIN;
-    for (;;) {
-        int64_t next = INT64_MAX;
-        for (const SweepRow& r : rows)
-            if (r.more) next = std::min(next, r.next_boundary());
-        if (next == INT64_MAX) break;
-        if (pos != INT64_MIN && next > pos && set != 0) {
-            by_set[static_cast<size_t>(set)] += next - pos;
-            while (first < order.size() && windows[order[first]].end <= pos) ++first;
-            for (size_t w = first; w < order.size() && windows[order[w]].start < next; ++w) {
-                StepWindow& sw = windows[order[w]];
-                int64_t lo = std::max(pos, sw.start), hi = std::min(next, sw.end);
-                if (hi > lo) sw.by_set[static_cast<size_t>(set)] += hi - lo;
-            }
-            if (span > 0 && (set & (kComp | kComm))) {
-                for (int64_t lo = pos, hi; lo < next; lo = hi) {
-                    int64_t b = forward.of(lo);
-                    hi = b + 1 < tb.count() ? std::min(next, forward.edge(b + 1)) : next;
-                    if (set & kComp) compute_b[static_cast<size_t>(b)] += hi - lo;
-                    if (set & kComm) comm_b[static_cast<size_t>(b)] += hi - lo;
-                }
-            }
-        }
-        pos = next;
-        for (SweepRow& r : rows) {
-            while (r.more && r.next_boundary() == pos) {
-                if (r.inside) {
-                    set &= ~r.bit;
-                    r.inside = false;
-                    r.advance();
-                } else {
-                    set |= r.bit;
-                    r.inside = true;
-                }
-            }
-        }
-    }
-
-    // The figures of a set of stretches: the time each kind ran, and nx's
-    // breakdown (compute, collectives, their overlap, the rest exposed).
-    auto split = [](const std::array<int64_t, 1 << kKinds>& sets, int64_t window, DeviceTimes& t) {
-        t.span_ns = window;
-        int64_t busy = 0;
-        for (int s = 1; s < (1 << kKinds); ++s) {
-            int64_t v = sets[static_cast<size_t>(s)];
-            busy += v;
-            if (s & kComp) t.computation_ns += v;
-            if (s & kComm) t.communication_ns += v;
-            if ((s & kComp) && (s & kComm)) t.overlap_ns += v;
-            if (s & (1 << static_cast<int>(DeviceWork::memory))) t.memory_ns += v;
-            if (s & (1 << static_cast<int>(DeviceWork::other))) t.other_ns += v;
-            if (!(s & (kComp | kComm))) t.exposed_ns += v;
-        }
-        t.busy_ns = busy;
-        t.idle_ns = std::max<int64_t>(window - busy, 0);
-    };
-    split(by_set, span, out.times);
-    // HTA's kernel type breakdown: time by the set of computation,
-    // communication and memory running (other kernels are not among them).
-    std::array<int64_t, 8> typed{};
-    for (int s = 1; s < (1 << kKinds); ++s) typed[static_cast<size_t>(s & 7)] += by_set[static_cast<size_t>(s)];
-    for (int s = 1; s < 8; ++s) {
-        if (typed[static_cast<size_t>(s)] == 0) continue;
-        std::string label;
-        for (DeviceWork w : {DeviceWork::computation, DeviceWork::communication, DeviceWork::memory})
-            if (s & (1 << static_cast<int>(w))) label += (label.empty() ? "" : " overlapping ") + std::string(to_string(w));
-        out.kernel_types.push_back({label, typed[static_cast<size_t>(s)]});
-    }
-    std::stable_sort(out.kernel_types.begin(), out.kernel_types.end(),
-                     [](const DeviceKernelType& a, const DeviceKernelType& b) { return a.ns > b.ns; });
-    for (size_t k : order) {
-        DeviceStep st;
-        st.step = windows[k].step;
-        st.start_ns = windows[k].start;
-        st.end_ns = windows[k].end;
-        split(windows[k].by_set, windows[k].end - windows[k].start, st.times);
-        out.steps.push_back(st);
-    }
-    std::stable_sort(out.steps.begin(), out.steps.end(), [](const DeviceStep& a, const DeviceStep& b) { return a.start_ns < b.start_ns; });
-    if (span > 0) {
-        for (int64_t b = 0; b < tb.count(); ++b) {
-            double width = static_cast<double>(tb.edge(b + 1) - tb.edge(b));
-            out.compute_percent.push_back(width > 0 ? 100.0 * static_cast<double>(compute_b[static_cast<size_t>(b)]) / width : 0);
-            out.collective_percent.push_back(width > 0 ? 100.0 * static_cast<double>(comm_b[static_cast<size_t>(b)]) / width : 0);
-        }
-    }
+    const int64_t span = counted.window_end - counted.window_start;
+    TimeBuckets tb(counted.window_start, counted.window_end, std::max(buckets, 1));
+    SweepTally tally(counted.windows, tb, span > 0);
+    sweep_kinds(counted.unions, tally);
+    split_times(tally.by_set, span, out.times);
+    out.kernel_types = kernel_types(tally.by_set);
+    out.steps = device_steps(counted.windows, tally.steps_with_work());
+    if (span > 0) timeline_percent(tally, tb, out);
     return out;
 }
 

@@ -121,6 +121,12 @@ private:
     int64_t device_events_ = 0;
     int64_t launches_ = 0;
     bool mtia_ = false;
+
+    // finish's steps (device_streams.cpp): which work counts, the work
+    // counted, and the pass that joins work to launches and counts it.
+    struct CountRule;
+    struct CountedWork;
+    void count_work(const CountRule& rule, CountedWork& counted, DeviceSummary& out);
 };
 
 }  // namespace nx

@@ -30,28 +30,30 @@ void write_bucket_percents(JsonWriter& w, const std::vector<double>& values) {
 }
 void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 
-}  // namespace
+// The fields carried from the source (Explorer metadata, a capture's
+// workload), but for those the record defines itself.
+void write_carried_fields(JsonWriter& w, const ProfileInfo& info) {
+    if (info.carried_json.empty()) return;
+    rapidjson::Document carried;
+    carried.Parse(info.carried_json.data(), info.carried_json.size());
+    if (carried.HasParseError() || !carried.IsObject()) return;
+    for (auto& m : carried.GetObject()) {
+        std::string_view k(m.name.GetString(), m.name.GetStringLength());
+        if (kOwnFields.count(k)) continue;
+        key(w, k);
+        m.value.Accept(w);
+    }
+}
 
-void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileSummary& summary) {
-    w.StartObject();
+// What the profile is and where it came from, its span and its events.
+void write_identity(JsonWriter& w, const ProfileInfo& info, const ProfileSummary& summary) {
     key(w, "kind");
     str(w, "profile");
     key(w, "id");
     str(w, info.id);
     key(w, "name");
     str(w, info.name);
-    if (!info.carried_json.empty()) {
-        rapidjson::Document carried;
-        carried.Parse(info.carried_json.data(), info.carried_json.size());
-        if (!carried.HasParseError() && carried.IsObject()) {
-            for (auto& m : carried.GetObject()) {
-                std::string_view k(m.name.GetString(), m.name.GetStringLength());
-                if (kOwnFields.count(k)) continue;
-                key(w, k);
-                m.value.Accept(w);
-            }
-        }
-    }
+    write_carried_fields(w, info);
     key(w, "source");
     str(w, info.source);
     key(w, "format");
@@ -74,7 +76,10 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
     w.Int64(summary.end_ns);
     key(w, "event_count");
     w.Int64(summary.events);
+}
 
+// The metrics, where each came from, and why the missing ones are missing.
+void write_metrics(JsonWriter& w, const ProfileSummary& summary) {
     key(w, "metrics");
     w.StartObject();
     for (const MetricValue& m : summary.metrics) {
@@ -98,6 +103,53 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
         }
         w.EndObject();
     }
+}
+
+void write_timeline(JsonWriter& w, const std::vector<EngineTimeline>& timeline) {
+    key(w, "timeline");
+    w.StartObject();
+    key(w, "buckets");
+    w.Int(kTimelineBuckets);
+    key(w, "active_percent");
+    w.StartObject();
+    for (const EngineTimeline& t : timeline) {
+        key(w, to_string(t.engine));
+        write_bucket_percents(w, t.active_percent);
+    }
+    w.EndObject();
+    w.EndObject();
+}
+
+void write_breakdown(JsonWriter& w, const TimeBreakdown& b) {
+    key(w, "breakdown");
+    w.StartObject();
+    write_fields(w, b, kBreakdownFields);
+    for (auto [k, values] : {std::pair<const char*, const std::vector<double>*>{"compute_percent", &b.compute_percent},
+                             {"collective_percent", &b.collective_percent}}) {
+        key(w, k);
+        write_bucket_percents(w, *values);
+    }
+    w.EndObject();
+}
+
+// The digest (executions.h), not every execution: a session holds
+// thousands, which the database's and the dataset's tables keep.
+void write_execution_digest(JsonWriter& w, const ExecutionDigest& d) {
+    key(w, "executions");
+    w.StartObject();
+    key(w, "count");
+    w.Int64(d.count);
+    write_rows(w, "neffs", d.neffs, kNeffSpreadFields);
+    write_rows(w, "slow", d.slow, kSlowExecutionFields);
+    w.EndObject();
+}
+
+}  // namespace
+
+void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileSummary& summary) {
+    w.StartObject();
+    write_identity(w, info, summary);
+    write_metrics(w, summary);
     if (info.core.any()) {
         key(w, "core");
         w.StartObject();
@@ -115,32 +167,8 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
     write_rows(w, "top_opcodes", summary.top_opcodes, kOpcodeFields);
     write_rows(w, "top_layers", summary.top_layers, kLayerFields);
     if (!summary.tracks.empty()) write_rows(w, "tracks", summary.tracks, kTrackStatFields);
-    if (!summary.timeline.empty()) {
-        key(w, "timeline");
-        w.StartObject();
-        key(w, "buckets");
-        w.Int(kTimelineBuckets);
-        key(w, "active_percent");
-        w.StartObject();
-        for (const EngineTimeline& t : summary.timeline) {
-            key(w, to_string(t.engine));
-            write_bucket_percents(w, t.active_percent);
-        }
-        w.EndObject();
-        w.EndObject();
-    }
-    if (summary.breakdown) {
-        const TimeBreakdown& b = *summary.breakdown;
-        key(w, "breakdown");
-        w.StartObject();
-        write_fields(w, b, kBreakdownFields);
-        for (auto [k, values] : {std::pair<const char*, const std::vector<double>*>{"compute_percent", &b.compute_percent},
-                                 {"collective_percent", &b.collective_percent}}) {
-            key(w, k);
-            write_bucket_percents(w, *values);
-        }
-        w.EndObject();
-    }
+    if (!summary.timeline.empty()) write_timeline(w, summary.timeline);
+    if (summary.breakdown) write_breakdown(w, *summary.breakdown);
     if (summary.device) {
         key(w, "device");
         write_device_summary(w, *summary.device);
@@ -148,17 +176,7 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
     if (!summary.collectives.empty())
         write_rows(w, "collective_ops", summary.collectives, kCollectiveFields);
     if (!summary.iterations.empty()) write_rows(w, "iterations", summary.iterations, kIterationFields);
-    if (const std::optional<ExecutionDigest>& d = summary.execution_digest) {
-        // The digest (executions.h), not every execution: a session holds
-        // thousands, which the database's and the dataset's tables keep.
-        key(w, "executions");
-        w.StartObject();
-        key(w, "count");
-        w.Int64(d->count);
-        write_rows(w, "neffs", d->neffs, kNeffSpreadFields);
-        write_rows(w, "slow", d->slow, kSlowExecutionFields);
-        w.EndObject();
-    }
+    if (summary.execution_digest) write_execution_digest(w, *summary.execution_digest);
     if (!summary.disagreements.empty())
         write_rows(w, "metric_disagreements", summary.disagreements, kDisagreementFields);
     key(w, "notes");

@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <memory>
 #include <vector>
@@ -66,23 +67,21 @@ struct Stream {
     int64_t next_boundary() const { return inside ? cur.end : cur.begin; }
 };
 
-}  // namespace
+// Time by the set of kinds in progress (bit per kind: 1 compute,
+// 2 collective, 4 DMA).
+using SetTimes = std::array<int64_t, 8>;
 
-// One sweep over every row's merged intervals (each sorted and disjoint):
-// between two consecutive boundaries the set of kinds in progress is fixed,
-// so each stretch adds to the figure of its set and, cut at bucket edges, to
-// the buckets.  Memory: one reader per row, whatever the events.
-TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int64_t start_ns, int64_t end_ns,
-                              int buckets, std::vector<ExecutionStat>* executions) {
-    TimeBreakdown out;
-    out.span_ns = std::max<int64_t>(end_ns - start_ns, 0);
+int slot_of(Engine e) {
+    if (e == Engine::tensor_matrix) e = Engine::tensor;
+    for (size_t k = 0; k < std::size(kExecutionEngines); ++k)
+        if (kExecutionEngines[k] == e) return static_cast<int>(k);
+    return -1;
+}
+
+// A reader of each engine row's busy time (compute), of the collectives,
+// and of DMA.
+std::vector<Stream> breakdown_streams(EngineBusy& busy, IntervalUnion& collectives) {
     std::vector<Stream> streams;
-    auto slot_of = [](Engine e) {
-        if (e == Engine::tensor_matrix) e = Engine::tensor;
-        for (size_t k = 0; k < std::size(kExecutionEngines); ++k)
-            if (kExecutionEngines[k] == e) return static_cast<int>(k);
-        return -1;
-    };
     auto add = [&](IntervalUnion& u, int kind, int slot) {
         streams.push_back({std::make_unique<IntervalUnion::Reader>(u), kind, slot});
         streams.back().advance();
@@ -93,95 +92,151 @@ TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int6
     }
     add(collectives, 1, -1);
     if (busy.present(Engine::dma)) add(busy.busy(Engine::dma), 2, slot_of(Engine::dma));
-    // Executions: each stretch adds to those whose window it overlaps
-    // (sorted by start; `first` the earliest not ended yet).
-    std::vector<std::array<int64_t, 8>> window_sets;
-    if (executions) {
-        std::stable_sort(executions->begin(), executions->end(), [](const ExecutionStat& a, const ExecutionStat& b) {
-            return a.window.start_ns < b.window.start_ns;
-        });
-        window_sets.assign(executions->size(), {});
-    }
-    size_t first = 0;
-    int64_t in_slot[std::size(kExecutionEngines)] = {};
+    return streams;
+}
 
-    const bool bucketed = out.span_ns > 0;
-    TimeBuckets tb(start_ns, end_ns, std::max(buckets, 1));
-    TimeBuckets::Forward forward(tb);  // the sweep's times only grow
-    std::vector<int64_t> compute_b(static_cast<size_t>(tb.count()), 0), collective_b(compute_b);
-    int64_t in_kind[3] = {0, 0, 0};  // streams of each kind in progress
-    int64_t by_set[8] = {};          // length by the set of kinds in progress (bit per kind)
+// What is in progress at a point of the sweep: streams of each kind, and
+// of each execution engine.
+struct InProgress {
+    int64_t kind[3] = {0, 0, 0};
+    int64_t slot[std::size(kExecutionEngines)] = {};
+    int set() const { return (kind[0] > 0 ? 1 : 0) | (kind[1] > 0 ? 2 : 0) | (kind[2] > 0 ? 4 : 0); }
+};
+
+// The sweep: `on_stretch(pos, next)` for each stretch between two
+// consecutive boundaries, with `in` saying what is in progress over it.
+template <class OnStretch>
+void sweep(std::vector<Stream>& streams, InProgress& in, OnStretch on_stretch) {
     int64_t pos = INT64_MIN;
     for (;;) {
         int64_t next = INT64_MAX;
         for (const Stream& s : streams)
             if (s.more) next = std::min(next, s.next_boundary());
         if (next == INT64_MAX) break;
-        if (pos != INT64_MIN && next > pos) {
-            int set = (in_kind[0] > 0 ? 1 : 0) | (in_kind[1] > 0 ? 2 : 0) | (in_kind[2] > 0 ? 4 : 0);
-            by_set[set] += next - pos;
-            if (executions && set != 0) {
-                while (first < executions->size() && (*executions)[first].window.end_ns <= pos) ++first;
-                for (size_t w = first; w < executions->size() && (*executions)[w].window.start_ns < next; ++w) {
-                    ExecutionStat& x = (*executions)[w];
-                    int64_t lo = std::max(pos, x.window.start_ns), hi = std::min(next, x.window.end_ns);
-                    if (hi <= lo) continue;
-                    window_sets[w][static_cast<size_t>(set)] += hi - lo;
-                    for (size_t k = 0; k < std::size(kExecutionEngines); ++k)
-                        if (in_slot[k] > 0) x.busy_ns[k] += hi - lo;
-                }
-            }
-            if (bucketed && (set & 3)) {
-                // Cut the stretch at bucket edges.
-                for (int64_t lo = std::max(pos, start_ns), hi; lo < std::min(next, end_ns); lo = hi) {
-                    int64_t b = forward.of(lo);
-                    hi = b + 1 < tb.count() ? std::min(next, forward.edge(b + 1)) : std::min(next, end_ns);
-                    if (set & 1) compute_b[static_cast<size_t>(b)] += hi - lo;
-                    if (set & 2) collective_b[static_cast<size_t>(b)] += hi - lo;
-                }
-            }
-        }
+        if (pos != INT64_MIN && next > pos) on_stretch(pos, next);
         pos = next;
         for (Stream& s : streams) {
             while (s.more && s.next_boundary() == pos) {
                 if (s.inside) {
-                    --in_kind[s.kind];
-                    if (s.slot >= 0) --in_slot[s.slot];
+                    --in.kind[s.kind];
+                    if (s.slot >= 0) --in.slot[s.slot];
                     s.inside = false;
                     s.advance();
                 } else {
-                    ++in_kind[s.kind];
-                    if (s.slot >= 0) ++in_slot[s.slot];
+                    ++in.kind[s.kind];
+                    if (s.slot >= 0) ++in.slot[s.slot];
                     s.inside = true;
                 }
             }
         }
     }
-    out.compute_ns = by_set[1] + by_set[3] + by_set[5] + by_set[7];
-    out.collective_ns = by_set[2] + by_set[3] + by_set[6] + by_set[7];
-    out.overlap_ns = by_set[3] + by_set[7];
-    out.dma_exposed_ns = by_set[4];
+}
+
+// The breakdown's figures (TimeBreakdown's, an execution's) from the time
+// by set over a window of `span` ns.
+template <class Figures>
+void set_figures(const SetTimes& b, int64_t span, Figures& x) {
+    x.compute_ns = b[1] + b[3] + b[5] + b[7];
+    x.collective_ns = b[2] + b[3] + b[6] + b[7];
+    x.overlap_ns = b[3] + b[7];
+    x.dma_exposed_ns = b[4];
     int64_t all = 0;
-    for (int k = 1; k < 8; ++k) all += by_set[k];
-    out.idle_ns = std::max<int64_t>(out.span_ns - all, 0);
-    for (size_t w = 0; w < window_sets.size(); ++w) {
-        const std::array<int64_t, 8>& b = window_sets[w];
-        ExecutionStat& x = (*executions)[w];
-        x.compute_ns = b[1] + b[3] + b[5] + b[7];
-        x.collective_ns = b[2] + b[3] + b[6] + b[7];
-        x.overlap_ns = b[3] + b[7];
-        x.dma_exposed_ns = b[4];
-        int64_t in_window = 0;
-        for (int k = 1; k < 8; ++k) in_window += b[static_cast<size_t>(k)];
-        x.idle_ns = std::max<int64_t>(x.dur_ns() - in_window, 0);
+    for (size_t k = 1; k < 8; ++k) all += b[k];
+    x.idle_ns = std::max<int64_t>(span - all, 0);
+}
+
+// Executions: each stretch adds to those whose window it overlaps (sorted
+// by start; first_ the earliest not ended yet).
+class ExecutionWindows {
+public:
+    explicit ExecutionWindows(std::vector<ExecutionStat>* executions) : x_(executions) {
+        if (!x_) return;
+        std::stable_sort(x_->begin(), x_->end(), [](const ExecutionStat& a, const ExecutionStat& b) {
+            return a.window.start_ns < b.window.start_ns;
+        });
+        sets_.assign(x_->size(), {});
     }
-    if (bucketed) {
-        for (int64_t b = 0; b < tb.count(); ++b) {
-            double width = static_cast<double>(tb.edge(b + 1) - tb.edge(b));
-            out.compute_percent.push_back(width > 0 ? 100.0 * static_cast<double>(compute_b[static_cast<size_t>(b)]) / width : 0);
-            out.collective_percent.push_back(width > 0 ? 100.0 * static_cast<double>(collective_b[static_cast<size_t>(b)]) / width : 0);
+
+    void add(int set, int64_t pos, int64_t next, const InProgress& in) {
+        if (!x_ || set == 0) return;
+        while (first_ < x_->size() && (*x_)[first_].window.end_ns <= pos) ++first_;
+        for (size_t w = first_; w < x_->size() && (*x_)[w].window.start_ns < next; ++w) {
+            ExecutionStat& x = (*x_)[w];
+            int64_t lo = std::max(pos, x.window.start_ns), hi = std::min(next, x.window.end_ns);
+            if (hi <= lo) continue;
+            sets_[w][static_cast<size_t>(set)] += hi - lo;
+            for (size_t k = 0; k < std::size(kExecutionEngines); ++k)
+                if (in.slot[k] > 0) x.busy_ns[k] += hi - lo;
         }
     }
+
+    void finish() {
+        for (size_t w = 0; w < sets_.size(); ++w) set_figures(sets_[w], (*x_)[w].dur_ns(), (*x_)[w]);
+    }
+
+private:
+    std::vector<ExecutionStat>* x_;
+    std::vector<SetTimes> sets_;
+    size_t first_ = 0;
+};
+
+// The compute and collective share of each timeline bucket.
+class BucketShares {
+public:
+    BucketShares(int64_t start_ns, int64_t end_ns, int buckets)
+        : start_(start_ns), end_(end_ns), tb_(start_ns, end_ns, std::max(buckets, 1)), forward_(tb_),
+          compute_(static_cast<size_t>(tb_.count()), 0), collective_(compute_) {}
+
+    // Cut the stretch at bucket edges.
+    void add(int set, int64_t pos, int64_t next) {
+        for (int64_t lo = std::max(pos, start_), hi; lo < std::min(next, end_); lo = hi) {
+            int64_t b = forward_.of(lo);
+            hi = b + 1 < tb_.count() ? std::min(next, forward_.edge(b + 1)) : std::min(next, end_);
+            if (set & 1) compute_[static_cast<size_t>(b)] += hi - lo;
+            if (set & 2) collective_[static_cast<size_t>(b)] += hi - lo;
+        }
+    }
+
+    void percents(TimeBreakdown& out) const {
+        for (int64_t b = 0; b < tb_.count(); ++b) {
+            double width = static_cast<double>(tb_.edge(b + 1) - tb_.edge(b));
+            out.compute_percent.push_back(width > 0 ? 100.0 * static_cast<double>(compute_[static_cast<size_t>(b)]) / width : 0);
+            out.collective_percent.push_back(width > 0 ? 100.0 * static_cast<double>(collective_[static_cast<size_t>(b)]) / width : 0);
+        }
+    }
+
+private:
+    int64_t start_, end_;
+    TimeBuckets tb_;
+    TimeBuckets::Forward forward_;  // the sweep's times only grow
+    std::vector<int64_t> compute_, collective_;
+};
+
+}  // namespace
+
+// One sweep over every row's merged intervals (each sorted and disjoint):
+// between two consecutive boundaries the set of kinds in progress is fixed,
+// so each stretch adds to the figure of its set and, cut at bucket edges, to
+// the buckets.  Memory: one reader per row, whatever the events.
+TimeBreakdown break_down_time(EngineBusy& busy, IntervalUnion& collectives, int64_t start_ns, int64_t end_ns,
+                              int buckets, std::vector<ExecutionStat>* executions) {
+    TimeBreakdown out;
+    out.span_ns = std::max<int64_t>(end_ns - start_ns, 0);
+    std::vector<Stream> streams = breakdown_streams(busy, collectives);
+    ExecutionWindows windows(executions);
+    const bool bucketed = out.span_ns > 0;
+    BucketShares shares(start_ns, end_ns, buckets);
+    SetTimes by_set{};
+    InProgress in;
+    sweep(streams, in, [&](int64_t pos, int64_t next) {
+        const int set = in.set();
+        by_set[static_cast<size_t>(set)] += next - pos;
+        windows.add(set, pos, next, in);
+        if (bucketed && (set & 3)) shares.add(set, pos, next);
+    });
+    set_figures(by_set, out.span_ns, out);
+    windows.finish();
+    if (bucketed) shares.percents(out);
     return out;
 }
 

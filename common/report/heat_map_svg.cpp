@@ -130,116 +130,118 @@ std::vector<double> spread_labels(std::vector<double> want, double lo, double hi
     return want;
 }
 
-}  // namespace
+// Where a heat map's parts go: rows of rh units, panels of pw, a right
+// margin for marks where any row has one.
+struct HeatLayout {
+    explicit HeatLayout(const HeatMap& map)
+        : rows(map.rows.size()), rh(row_height(rows)), height(static_cast<int>(rows) * rh),
+          right(std::any_of(map.rows.begin(), map.rows.end(), [](const HeatRow& r) { return !r.mark.empty(); })
+                    ? kMarkMargin
+                    : kPlainMargin),
+          total(kTop + height + kBottom) {
+        const int panels = std::max<int>(1, static_cast<int>(map.panels.size()));
+        pw = (kWidth - kLeft - right - kGap * (panels - 1)) / panels;
+    }
+    int y_of(size_t r) const { return kTop + static_cast<int>(r) * rh; }
 
-std::string heat_map_html(const HeatMap& map, int id) {
-    const size_t rows = map.rows.size();
-    const int rh = row_height(rows);
-    const int height = static_cast<int>(rows) * rh;
-    const bool marks = std::any_of(map.rows.begin(), map.rows.end(), [](const HeatRow& r) { return !r.mark.empty(); });
-    const int right = marks ? kMarkMargin : kPlainMargin;
-    const int panels = std::max<int>(1, static_cast<int>(map.panels.size()));
-    const int pw = (kWidth - kLeft - right - kGap * (panels - 1)) / panels;
-    const int total = kTop + height + kBottom;
-    std::string s = "<figure class=\"heat-map\" id=\"heat-" + std::to_string(id) + "\"><figcaption>" +
-                    xml_escape(map.caption) + "</figcaption>";
-    s += "<svg class=\"heat\" viewBox=\"0 0 " + std::to_string(kWidth) + " " + std::to_string(total) +
-         "\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"" + xml_escape(map.caption) + "\">";
-    auto y_of = [&](size_t r) { return kTop + static_cast<int>(r) * rh; };
-    // Panels: title, scale, image, frame.
-    for (int p = 0; p < static_cast<int>(map.panels.size()); ++p) {
-        const HeatPanel& panel = map.panels[static_cast<size_t>(p)];
-        const int x = kLeft + p * (pw + kGap);
-        const std::string grad = "heat-" + std::to_string(id) + "-" + std::to_string(p);
-        s += "<text class=\"panel-title\" x=\"" + std::to_string(x) + "\" y=\"14\">" + xml_escape(panel.title) + "</text>";
-        s += "<linearGradient id=\"" + grad + "\">";
-        const size_t stops = std::max<size_t>(panel.ramp.size(), 2);
-        for (size_t k = 0; k < stops; ++k) {
-            double t = static_cast<double>(k) / static_cast<double>(stops - 1);
-            s += "<stop offset=\"" + num(100 * t) + "%\" stop-color=\"" +
-                 hex(ramp_colour(panel.ramp.empty() ? std::vector<std::array<uint8_t, 3>>{{255, 255, 255}, {0, 0, 0}}
-                                                    : panel.ramp,
-                                 t)) +
-                 "\"/>";
-        }
-        s += "</linearGradient>";
-        const int lx = x + pw - 150;
-        s += "<text class=\"legend-text\" x=\"" + std::to_string(lx - 4) + "\" y=\"16\" text-anchor=\"end\">" +
-             xml_escape(panel.lo_label) + "</text><rect x=\"" + std::to_string(lx) + "\" y=\"6\" width=\"100\" height=\"12\" fill=\"url(#" +
-             grad + ")\" stroke=\"#888\" stroke-width=\".5\"/><text class=\"legend-text\" x=\"" + std::to_string(lx + 104) +
-             "\" y=\"16\">" + xml_escape(panel.hi_label) + "</text>";
-        if (rows > 0)
-            s += "<image class=\"panel\" data-panel=\"" + std::to_string(p) + "\" x=\"" + std::to_string(x) + "\" y=\"" +
-                 std::to_string(kTop) + "\" width=\"" + std::to_string(pw) + "\" height=\"" + std::to_string(height) +
-                 "\" preserveAspectRatio=\"none\" href=\"" + png_data_uri(panel_image(panel, rows, rh, pw)) + "\"/>";
-        s += "<rect class=\"frame\" x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(kTop) + "\" width=\"" +
-             std::to_string(pw) + "\" height=\"" + std::to_string(height) + "\"/>";
-        // The axis under each panel.
-        for (const auto& [f, label] : map.ticks) {
-            std::string tx = num(x + f * pw);
-            s += "<line class=\"tickmark\" x1=\"" + tx + "\" x2=\"" + tx + "\" y1=\"" + std::to_string(kTop + height) +
-                 "\" y2=\"" + std::to_string(kTop + height + 4) + "\"/><text class=\"tick\" x=\"" + tx + "\" y=\"" +
-                 std::to_string(kTop + height + 16) + "\" text-anchor=\"" +
-                 (f <= 0 ? "start" : f >= 1 ? "end" : "middle") + "\">" + xml_escape(label) + "</text>";
-        }
-        s += "<text class=\"axis-title\" x=\"" + std::to_string(x + pw / 2) + "\" y=\"" + std::to_string(total - 6) +
-             "\" text-anchor=\"middle\">" + xml_escape(map.x_label) + "</text>";
+    size_t rows;
+    int rh, height, right, total;
+    int pw = 0;
+};
+
+// Panel p: its title, its scale, its image, its frame and its axis.
+std::string panel_svg(const HeatMap& map, const HeatLayout& l, int id, int p) {
+    const HeatPanel& panel = map.panels[static_cast<size_t>(p)];
+    const int x = kLeft + p * (l.pw + kGap);
+    const std::string grad = "heat-" + std::to_string(id) + "-" + std::to_string(p);
+    std::string s = "<text class=\"panel-title\" x=\"" + std::to_string(x) + "\" y=\"14\">" + xml_escape(panel.title) + "</text>";
+    s += "<linearGradient id=\"" + grad + "\">";
+    const size_t stops = std::max<size_t>(panel.ramp.size(), 2);
+    for (size_t k = 0; k < stops; ++k) {
+        double t = static_cast<double>(k) / static_cast<double>(stops - 1);
+        s += "<stop offset=\"" + num(100 * t) + "%\" stop-color=\"" +
+             hex(ramp_colour(panel.ramp.empty() ? std::vector<std::array<uint8_t, 3>>{{255, 255, 255}, {0, 0, 0}}
+                                                : panel.ramp,
+                             t)) +
+             "\"/>";
     }
-    // Groups in the left margin: bands, separators across the panels where
-    // the groups are tall enough to tell apart, labels where they fit.
-    std::vector<Run> groups = runs_of(rows, [&](size_t r) { return map.rows[r].group; });
-    const bool grouped = std::any_of(map.rows.begin(), map.rows.end(), [](const HeatRow& r) { return !r.group.empty(); });
-    if (grouped) {
-        double last_label = -1e9;
-        // A line over a row's top pixel hides nothing only where rows are
-        // several pixels tall.
-        const bool separators = rh >= 4;
-        for (size_t g = 0; g < groups.size(); ++g) {
-            const Run& run = groups[g];
-            const std::string& name = map.rows[run.first].group;
-            if (name.empty()) continue;
-            int y = y_of(run.first), h = static_cast<int>(run.last - run.first + 1) * rh;
-            s += "<rect class=\"g" + std::to_string(g % 2) + "\" x=\"" + std::to_string(kLeft - 20) + "\" y=\"" +
-                 std::to_string(y) + "\" width=\"8\" height=\"" + std::to_string(h) + "\"><title>" + xml_escape(name) +
-                 ": " + std::to_string(run.last - run.first + 1) + " row" + (run.last > run.first ? "s" : "") +
-                 "</title></rect>";
-            double centre = y + h / 2.0;
-            if (h >= kLabelStep - 1 || centre - last_label >= 2 * kLabelStep) {
-                s += "<text class=\"group-label\" x=\"" + std::to_string(kLeft - 24) + "\" y=\"" + num(centre + 3.5) +
-                     "\" text-anchor=\"end\">" + xml_escape(name) + "</text>";
-                last_label = centre;
-            }
-            if (separators && g > 0)
-                s += "<line class=\"sep\" x1=\"" + std::to_string(kLeft) + "\" x2=\"" + std::to_string(kWidth - right) +
-                     "\" y1=\"" + std::to_string(y) + "\" y2=\"" + std::to_string(y) + "\"/>";
-        }
-        std::vector<Run> subgroups =
-            runs_of(rows, [&](size_t r) { return map.rows[r].group + "\n" + map.rows[r].subgroup; });
-        for (size_t k = 0; k < subgroups.size(); ++k) {
-            const Run& run = subgroups[k];
-            if (map.rows[run.first].subgroup.empty()) continue;
-            s += "<rect class=\"s" + std::to_string(k % 2) + "\" x=\"" + std::to_string(kLeft - 10) + "\" y=\"" +
-                 std::to_string(y_of(run.first)) + "\" width=\"6\" height=\"" +
-                 std::to_string(static_cast<int>(run.last - run.first + 1) * rh) + "\"><title>" +
-                 xml_escape(map.rows[run.first].group + " " + map.rows[run.first].subgroup) + "</title></rect>";
-        }
+    s += "</linearGradient>";
+    const int lx = x + l.pw - 150;
+    s += "<text class=\"legend-text\" x=\"" + std::to_string(lx - 4) + "\" y=\"16\" text-anchor=\"end\">" +
+         xml_escape(panel.lo_label) + "</text><rect x=\"" + std::to_string(lx) + "\" y=\"6\" width=\"100\" height=\"12\" fill=\"url(#" +
+         grad + ")\" stroke=\"#888\" stroke-width=\".5\"/><text class=\"legend-text\" x=\"" + std::to_string(lx + 104) +
+         "\" y=\"16\">" + xml_escape(panel.hi_label) + "</text>";
+    if (l.rows > 0)
+        s += "<image class=\"panel\" data-panel=\"" + std::to_string(p) + "\" x=\"" + std::to_string(x) + "\" y=\"" +
+             std::to_string(kTop) + "\" width=\"" + std::to_string(l.pw) + "\" height=\"" + std::to_string(l.height) +
+             "\" preserveAspectRatio=\"none\" href=\"" + png_data_uri(panel_image(panel, l.rows, l.rh, l.pw)) + "\"/>";
+    s += "<rect class=\"frame\" x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(kTop) + "\" width=\"" +
+         std::to_string(l.pw) + "\" height=\"" + std::to_string(l.height) + "\"/>";
+    // The axis under each panel.
+    for (const auto& [f, label] : map.ticks) {
+        std::string tx = num(x + f * l.pw);
+        s += "<line class=\"tickmark\" x1=\"" + tx + "\" x2=\"" + tx + "\" y1=\"" + std::to_string(kTop + l.height) +
+             "\" y2=\"" + std::to_string(kTop + l.height + 4) + "\"/><text class=\"tick\" x=\"" + tx + "\" y=\"" +
+             std::to_string(kTop + l.height + 16) + "\" text-anchor=\"" +
+             (f <= 0 ? "start" : f >= 1 ? "end" : "middle") + "\">" + xml_escape(label) + "</text>";
     }
-    // A title on each row, over the panels: the browser shows it on hover.
-    s += "<g class=\"hits\">";
-    for (size_t r = 0; r < rows; ++r)
-        s += "<rect x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(y_of(r)) + "\" width=\"" +
-             std::to_string(kWidth - right - kLeft) + "\" height=\"" + std::to_string(rh) + "\"><title>" +
-             xml_escape(map.rows[r].title) + "</title></rect>";
-    s += "</g>";
-    // Marks in the right margin: a triangle at the row, its label as near as
-    // the others leave room for, a leader line where it had to move.
+    s += "<text class=\"axis-title\" x=\"" + std::to_string(x + l.pw / 2) + "\" y=\"" + std::to_string(l.total - 6) +
+         "\" text-anchor=\"middle\">" + xml_escape(map.x_label) + "</text>";
+    return s;
+}
+
+// Groups in the left margin: bands, separators across the panels where
+// the groups are tall enough to tell apart, labels where they fit; then
+// the subgroups' bands.
+std::string groups_svg(const HeatMap& map, const HeatLayout& l) {
+    std::string s;
+    std::vector<Run> groups = runs_of(l.rows, [&](size_t r) { return map.rows[r].group; });
+    double last_label = -1e9;
+    // A line over a row's top pixel hides nothing only where rows are
+    // several pixels tall.
+    const bool separators = l.rh >= 4;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const Run& run = groups[g];
+        const std::string& name = map.rows[run.first].group;
+        if (name.empty()) continue;
+        int y = l.y_of(run.first), h = static_cast<int>(run.last - run.first + 1) * l.rh;
+        s += "<rect class=\"g" + std::to_string(g % 2) + "\" x=\"" + std::to_string(kLeft - 20) + "\" y=\"" +
+             std::to_string(y) + "\" width=\"8\" height=\"" + std::to_string(h) + "\"><title>" + xml_escape(name) +
+             ": " + std::to_string(run.last - run.first + 1) + " row" + (run.last > run.first ? "s" : "") +
+             "</title></rect>";
+        double centre = y + h / 2.0;
+        if (h >= kLabelStep - 1 || centre - last_label >= 2 * kLabelStep) {
+            s += "<text class=\"group-label\" x=\"" + std::to_string(kLeft - 24) + "\" y=\"" + num(centre + 3.5) +
+                 "\" text-anchor=\"end\">" + xml_escape(name) + "</text>";
+            last_label = centre;
+        }
+        if (separators && g > 0)
+            s += "<line class=\"sep\" x1=\"" + std::to_string(kLeft) + "\" x2=\"" + std::to_string(kWidth - l.right) +
+                 "\" y1=\"" + std::to_string(y) + "\" y2=\"" + std::to_string(y) + "\"/>";
+    }
+    std::vector<Run> subgroups = runs_of(l.rows, [&](size_t r) { return map.rows[r].group + "\n" + map.rows[r].subgroup; });
+    for (size_t k = 0; k < subgroups.size(); ++k) {
+        const Run& run = subgroups[k];
+        if (map.rows[run.first].subgroup.empty()) continue;
+        s += "<rect class=\"s" + std::to_string(k % 2) + "\" x=\"" + std::to_string(kLeft - 10) + "\" y=\"" +
+             std::to_string(l.y_of(run.first)) + "\" width=\"6\" height=\"" +
+             std::to_string(static_cast<int>(run.last - run.first + 1) * l.rh) + "\"><title>" +
+             xml_escape(map.rows[run.first].group + " " + map.rows[run.first].subgroup) + "</title></rect>";
+    }
+    return s;
+}
+
+// Marks in the right margin: a triangle at the row, its label as near as
+// the others leave room for, a leader line where it had to move.
+std::string marks_svg(const HeatMap& map, const HeatLayout& l) {
+    std::string s;
     std::vector<size_t> marked;
-    for (size_t r = 0; r < rows; ++r)
+    for (size_t r = 0; r < l.rows; ++r)
         if (!map.rows[r].mark.empty()) marked.push_back(r);
     std::vector<double> want;
-    for (size_t r : marked) want.push_back(y_of(r) + rh / 2.0);
-    std::vector<double> at = spread_labels(want, kTop + 5, kTop + height + kBottom - 10);
-    const int mx = kWidth - right + 3;
+    for (size_t r : marked) want.push_back(l.y_of(r) + l.rh / 2.0);
+    std::vector<double> at = spread_labels(want, kTop + 5, kTop + l.height + kBottom - 10);
+    const int mx = kWidth - l.right + 3;
     for (size_t k = 0; k < marked.size(); ++k) {
         const HeatRow& row = map.rows[marked[k]];
         const std::string cls = row.strong ? " strong" : "";
@@ -253,12 +255,38 @@ std::string heat_map_html(const HeatMap& map, int id) {
         s += "<text class=\"mark-label" + cls + "\" x=\"" + num(mx + 18) + "\" y=\"" + num(at[k] + 4) + "\">" +
              xml_escape(row.mark) + "</text><title>" + xml_escape(row.title) + "</title></g>";
     }
+    return s;
+}
+
+bool any_cell_without_data(const HeatMap& map) {
+    return std::any_of(map.panels.begin(), map.panels.end(), [](const HeatPanel& p) {
+        return std::any_of(p.cells.begin(), p.cells.end(), [](const std::vector<double>& row) {
+            return std::any_of(row.begin(), row.end(), [](double v) { return !std::isfinite(v); });
+        });
+    });
+}
+
+}  // namespace
+
+std::string heat_map_html(const HeatMap& map, int id) {
+    const HeatLayout l(map);
+    std::string s = "<figure class=\"heat-map\" id=\"heat-" + std::to_string(id) + "\"><figcaption>" +
+                    xml_escape(map.caption) + "</figcaption>";
+    s += "<svg class=\"heat\" viewBox=\"0 0 " + std::to_string(kWidth) + " " + std::to_string(l.total) +
+         "\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"" + xml_escape(map.caption) + "\">";
+    for (int p = 0; p < static_cast<int>(map.panels.size()); ++p) s += panel_svg(map, l, id, p);
+    if (std::any_of(map.rows.begin(), map.rows.end(), [](const HeatRow& r) { return !r.group.empty(); }))
+        s += groups_svg(map, l);
+    // A title on each row, over the panels: the browser shows it on hover.
+    s += "<g class=\"hits\">";
+    for (size_t r = 0; r < l.rows; ++r)
+        s += "<rect x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(l.y_of(r)) + "\" width=\"" +
+             std::to_string(kWidth - l.right - kLeft) + "\" height=\"" + std::to_string(l.rh) + "\"><title>" +
+             xml_escape(map.rows[r].title) + "</title></rect>";
+    s += "</g>";
+    s += marks_svg(map, l);
     s += "</svg>";
-    if (std::any_of(map.panels.begin(), map.panels.end(), [](const HeatPanel& p) {
-            return std::any_of(p.cells.begin(), p.cells.end(), [](const std::vector<double>& row) {
-                return std::any_of(row.begin(), row.end(), [](double v) { return !std::isfinite(v); });
-            });
-        }))
+    if (any_cell_without_data(map))
         s += "<p class=\"heat-note\"><span class=\"no-data-swatch\"></span> " + xml_escape(map.no_data_label) + "</p>";
     return s + "</figure>";
 }

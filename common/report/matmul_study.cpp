@@ -103,10 +103,9 @@ void llm_section(Document& doc, const std::vector<RunView>& runs, const MatmulSt
     for (const auto& [cfg, by_shape] : configs) llm_config_section(doc, cfg, by_shape, o);
 }
 
-void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by_shape, const MatmulStudyOptions& o) {
-    const LlmModel* m = find_llm_model(cfg.model);
-    int64_t layers = m ? m->layers : 1;
-    // Whole layers only: (batch, seq) -> one layer's latency (us).
+// One layer's latency (us) per (batch, seq) measured whole: every GEMM of
+// the layer summed.
+std::map<std::pair<int64_t, int64_t>, double> whole_layers(const LayerRuns& by_shape) {
     std::map<std::pair<int64_t, int64_t>, double> layer_us;
     for (const auto& [key, gemms] : by_shape) {
         if (gemms.size() < kLayerGemms) continue;
@@ -114,7 +113,13 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
         for (const auto& [name, median] : gemms) us += median;
         layer_us[key] = us;
     }
-    if (layer_us.empty()) return;
+    return layer_us;
+}
+
+// The prefill cost of one layer and of all `layers`, per (batch, seq): a
+// table, what it counts, and a chart by batch.
+void prefill_cost_section(Document& doc, const LlmConfig& cfg, const std::map<std::pair<int64_t, int64_t>, double>& layer_us,
+                          int64_t layers) {
     doc.heading("LLM prefill cost per sequence length (" + cfg.model + ", tp " + std::to_string(cfg.tp) + ", " +
                     cfg.dtype + ", " + cfg.backend + " " + cfg.target + ")",
                 2);
@@ -146,16 +151,71 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
     for (auto& [b, s] : by_batch) c.series.push_back(s);
     doc.chart(c);
     doc.html_only();
+}
 
-    if (o.seq_counts.empty()) {
-        doc.paragraph("give a sequence-length distribution (--seq-dist FILE) for bucket recommendations");
-        return;
+std::string bucket_list(const std::vector<int64_t>& v) {
+    std::string s;
+    for (int64_t b : v) s += (s.empty() ? "" : ", ") + std::to_string(b);
+    return s;
+}
+
+// Each bucket is one more compiled graph (compile time, device memory):
+// the best plan for every bucket count up to `max_buckets`.
+std::vector<BucketPlan> bucket_plans(const std::vector<SeqCount>& dist, const std::vector<std::pair<int64_t, double>>& cost,
+                                     int max_buckets) {
+    std::vector<BucketPlan> plans;
+    for (int k = 1; k <= std::min<int>(max_buckets, static_cast<int>(cost.size())); ++k) {
+        BucketPlan p = best_buckets(dist, cost, k);
+        // A further bucket that gains nothing gives the same plan: shown once.
+        if (plans.empty() || p.buckets != plans.back().buckets) plans.push_back(std::move(p));
     }
-    // Buckets for the smallest batch with a whole layer measured.
-    int64_t batch = layer_us.begin()->first.first;
-    std::vector<std::pair<int64_t, double>> cost;
-    for (auto& [key, us] : layer_us)
-        if (key.first == batch) cost.push_back({key.second, us * static_cast<double>(layers)});
+    return plans;
+}
+
+// The fewest buckets within kBucketTolerance of the best any count reaches.
+const BucketPlan& recommended_plan(const std::vector<BucketPlan>& plans) {
+    double best_cost = plans.back().expected_cost;
+    for (const BucketPlan& p : plans) best_cost = std::min(best_cost, p.expected_cost);
+    for (const BucketPlan& p : plans)
+        if (p.expected_cost <= best_cost * kBucketTolerance) return p;
+    return plans.back();
+}
+
+// The recommendation, and against Neuron's defaults on the same requests
+// and costs: a gain under kBucketGainPercent is no gain, and the user is
+// told to keep them.
+void bucket_verdict(Document& doc, const BucketPlan& pick, const BucketPlan& defaults,
+                    const std::vector<int64_t>& neuron_default) {
+    std::string verdict = "Recommended: " + bucket_list(pick.buckets) + " (" + std::to_string(pick.buckets.size()) +
+                          (pick.buckets.size() == 1 ? " compiled graph" : " compiled graphs") +
+                          "): mean prefill latency " + format_ns(pick.expected_cost * 1e3) + ", " +
+                          format_percent(pick.padding_percent) + " of the padded tokens are padding; within " +
+                          format_percent((kBucketTolerance - 1) * 100) + " of the best any count of buckets reaches. " +
+                          "Buckets are chosen among the swept lengths: sweep finer (--seq 128:2048:+128) for finer buckets.";
+    if (pick.unserved > 0)
+        verdict += " " + format_count(pick.unserved) + " requests are longer than the longest swept length: sweep further.";
+    doc.paragraph(verdict);
+    if (!neuron_default.empty() && defaults.expected_cost > 0 && defaults.unserved <= pick.unserved) {
+        double gain = 100.0 * (defaults.expected_cost - pick.expected_cost) / defaults.expected_cost;
+        std::string graphs = std::to_string(neuron_default.size()) + (neuron_default.size() == 1 ? " graph" : " graphs");
+        if (gain < kBucketGainPercent)
+            doc.paragraph("No better than Neuron's default buckets (" + bucket_list(neuron_default) + ", " + graphs +
+                          "): they cost " + format_ns(defaults.expected_cost * 1e3) + " a request, the recommendation " +
+                          (gain >= 0 ? format_percent(gain) + " less" : format_percent(-gain) + " more") +
+                          " (under " + format_percent(kBucketGainPercent) +
+                          "): keep the defaults unless fewer compiled graphs matter.");
+        else
+            doc.paragraph("Against Neuron's default buckets (" + bucket_list(neuron_default) + ", " + graphs + ", " +
+                          format_ns(defaults.expected_cost * 1e3) + " a request): " + format_percent(gain) +
+                          " less mean prefill latency.");
+    }
+}
+
+// Sequence buckets for the requests of --seq-dist, from the cost of all
+// layers at each swept length (`cost`, for `batch`): the best plan per
+// bucket count against Neuron's and vLLM's defaults, and a recommendation.
+void bucket_section(Document& doc, int64_t batch, const std::vector<std::pair<int64_t, double>>& cost,
+                    const MatmulStudyOptions& o) {
     const std::vector<SeqCount>& dist = o.seq_counts;
     int64_t shortest_request = dist.front().seq;
     for (const SeqCount& r : dist) shortest_request = std::min(shortest_request, r.seq);
@@ -166,28 +226,8 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
                       std::to_string(shortest_request) + "): sweep further (--seq).");
         return;
     }
-    auto list = [](const std::vector<int64_t>& v) {
-        std::string s;
-        for (int64_t b : v) s += (s.empty() ? "" : ", ") + std::to_string(b);
-        return s;
-    };
-    // Each bucket is one more compiled graph (compile time, device memory):
-    // the best plan for every bucket count, then the fewest buckets within
-    // kBucketTolerance of the best any count reaches.
-    std::vector<BucketPlan> plans;
-    for (int k = 1; k <= std::min<int>(o.buckets, static_cast<int>(cost.size())); ++k) {
-        BucketPlan p = best_buckets(dist, cost, k);
-        // A further bucket that gains nothing gives the same plan: shown once.
-        if (plans.empty() || p.buckets != plans.back().buckets) plans.push_back(std::move(p));
-    }
-    double best_cost = plans.back().expected_cost;
-    for (const BucketPlan& p : plans) best_cost = std::min(best_cost, p.expected_cost);
-    const BucketPlan* pick = &plans.back();
-    for (const BucketPlan& p : plans)
-        if (p.expected_cost <= best_cost * kBucketTolerance) {
-            pick = &p;
-            break;
-        }
+    const std::vector<BucketPlan> plans = bucket_plans(dist, cost, o.buckets);
+    const BucketPlan& pick = recommended_plan(plans);
     std::vector<int64_t> neuron_default, vllm = {128, 256, 512, 1024, 2048};
     // Neuron's default buckets: powers of two from 128 up to the longest
     // length (neuron-facts.md section 9); those the sweep measured.
@@ -201,42 +241,37 @@ void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by
     bt.columns = {"plan", "buckets", "mean prefill latency", "padding", "unserved"};
     bt.numeric = {false, false, true, true, true};
     auto row = [&](const std::string& label, const BucketPlan& p) {
-        bt.rows.push_back({label, list(p.buckets), format_ns(p.expected_cost * 1e3), format_percent(p.padding_percent),
+        bt.rows.push_back({label, bucket_list(p.buckets), format_ns(p.expected_cost * 1e3), format_percent(p.padding_percent),
                            format_count(p.unserved)});
     };
     for (const BucketPlan& p : plans)
         row("best " + std::to_string(p.buckets.size()) + (p.buckets.size() == 1 ? " bucket" : " buckets") +
-                (&p == pick ? " (recommended)" : ""),
+                (&p == &pick ? " (recommended)" : ""),
             p);
     BucketPlan defaults = evaluate_buckets(dist, cost, neuron_default);
     row("Neuron default (powers of two from 128)", defaults);
     row("vLLM defaults in the sweep", evaluate_buckets(dist, cost, vllm));
     doc.table(bt);
-    std::string verdict = "Recommended: " + list(pick->buckets) + " (" + std::to_string(pick->buckets.size()) +
-                          (pick->buckets.size() == 1 ? " compiled graph" : " compiled graphs") +
-                          "): mean prefill latency " + format_ns(pick->expected_cost * 1e3) + ", " +
-                          format_percent(pick->padding_percent) + " of the padded tokens are padding; within " +
-                          format_percent((kBucketTolerance - 1) * 100) + " of the best any count of buckets reaches. " +
-                          "Buckets are chosen among the swept lengths: sweep finer (--seq 128:2048:+128) for finer buckets.";
-    if (pick->unserved > 0)
-        verdict += " " + format_count(pick->unserved) + " requests are longer than the longest swept length: sweep further.";
-    doc.paragraph(verdict);
-    // Against Neuron's defaults on the same requests and costs: a gain under
-    // kBucketGainPercent is no gain, and the user is told to keep them.
-    if (!neuron_default.empty() && defaults.expected_cost > 0 && defaults.unserved <= pick->unserved) {
-        double gain = 100.0 * (defaults.expected_cost - pick->expected_cost) / defaults.expected_cost;
-        std::string graphs = std::to_string(neuron_default.size()) + (neuron_default.size() == 1 ? " graph" : " graphs");
-        if (gain < kBucketGainPercent)
-            doc.paragraph("No better than Neuron's default buckets (" + list(neuron_default) + ", " + graphs +
-                          "): they cost " + format_ns(defaults.expected_cost * 1e3) + " a request, the recommendation " +
-                          (gain >= 0 ? format_percent(gain) + " less" : format_percent(-gain) + " more") +
-                          " (under " + format_percent(kBucketGainPercent) +
-                          "): keep the defaults unless fewer compiled graphs matter.");
-        else
-            doc.paragraph("Against Neuron's default buckets (" + list(neuron_default) + ", " + graphs + ", " +
-                          format_ns(defaults.expected_cost * 1e3) + " a request): " + format_percent(gain) +
-                          " less mean prefill latency.");
+    bucket_verdict(doc, pick, defaults, neuron_default);
+}
+
+void llm_config_section(Document& doc, const LlmConfig& cfg, const LayerRuns& by_shape, const MatmulStudyOptions& o) {
+    const LlmModel* m = find_llm_model(cfg.model);
+    int64_t layers = m ? m->layers : 1;
+    // Whole layers only.
+    const std::map<std::pair<int64_t, int64_t>, double> layer_us = whole_layers(by_shape);
+    if (layer_us.empty()) return;
+    prefill_cost_section(doc, cfg, layer_us, layers);
+    if (o.seq_counts.empty()) {
+        doc.paragraph("give a sequence-length distribution (--seq-dist FILE) for bucket recommendations");
+        return;
     }
+    // Buckets for the smallest batch with a whole layer measured.
+    int64_t batch = layer_us.begin()->first.first;
+    std::vector<std::pair<int64_t, double>> cost;
+    for (auto& [key, us] : layer_us)
+        if (key.first == batch) cost.push_back({key.second, us * static_cast<double>(layers)});
+    bucket_section(doc, batch, cost, o);
 }
 
 }  // namespace
@@ -263,26 +298,11 @@ std::vector<TilingCliff> find_tiling_cliffs(const std::vector<RunView>& runs) {
     return out;
 }
 
-void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const MatmulStudyOptions& o) {
-    std::vector<RunView> mm;
-    std::set<std::string> backends;
-    SourceLabels sources;  // runs of several targets or backends are labelled with theirs
-    for (const RunView& r : runs)
-        if (r.op == "matmul") {
-            mm.push_back(r);
-            backends.insert(r.backend + " on " + target_text(r));
-            sources.add(r.target, r.backend);
-        }
-    if (mm.empty()) return;
-    doc.heading("Matmul study");
-    std::string who;
-    for (const std::string& b : backends) who += (who.empty() ? "" : "; ") + b;
-    doc.paragraph(std::to_string(mm.size()) + " shapes, run by " + who + ". " + backend_phrase(mm.front().backend) + ".");
+namespace {
 
-    std::sort(mm.begin(), mm.end(), [](const RunView& a, const RunView& b) {
-        return std::tie(a.dtype, a.M, a.K, a.N) < std::tie(b.dtype, b.M, b.K, b.N);
-    });
-    // Latency and throughput against shape: all runs by FLOPs.
+// Latency and throughput against shape: all runs by FLOPs.  Charts are for
+// the HTML page; text and markdown have the runs table.
+void size_charts(Document& doc, const std::vector<RunView>& mm, const SourceLabels& sources) {
     ChartBlock lat;
     lat.kind = "scatter";
     lat.title = "Latency vs matmul size";
@@ -308,93 +328,99 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
         lat.series.push_back(s.first);
         thr.series.push_back(s.second);
     }
-    // Charts are for the HTML page; text and markdown have the runs table.
     doc.chart(lat);
     doc.html_only();
     doc.chart(thr);
     doc.html_only();
+}
 
-    // Along one dimension, with the tile boundaries marked.
-    size_t charts = 0;
-    for (const Family& f : families(mm)) {
-        if (!straddles(f) || charts >= kMaxFamilyCharts) continue;
-        ++charts;
-        const RunView& first = *f.runs.front();
-        std::string fixed = f.dim == "M" ? "K=" + std::to_string(first.K) + ", N=" + std::to_string(first.N)
-                          : f.dim == "K" ? "M=" + std::to_string(first.M) + ", N=" + std::to_string(first.N)
-                                         : "M=" + std::to_string(first.M) + ", K=" + std::to_string(first.K);
-        ChartBlock c;
-        c.kind = "line";
-        c.title = "Latency vs " + f.dim + " (" + fixed + ", " + sources.label(first.dtype, first.target, first.backend) + ")";
-        c.x_label = f.dim;
-        c.y_label = "latency (us)";
-        ChartSeries s;
-        s.name = "latency";
-        std::vector<double> series;
-        int64_t tile = f.dim == "N" ? kTileN : kTileMK;
-        int64_t lo = dim_of(first, f.dim), hi = dim_of(*f.runs.back(), f.dim);
-        for (const RunView* r : f.runs) {
-            s.x.push_back(static_cast<double>(dim_of(*r, f.dim)));
-            s.y.push_back(r->median_us);
-            series.push_back(r->median_us);
-        }
-        if ((hi - lo) / tile <= kMaxTileMarks)
-            for (int64_t m = (lo / tile + 1) * tile; m <= hi; m += tile) c.x_marks.push_back(static_cast<double>(m));
-        c.x_marks_label = "tile boundary (" + f.dim + " = k x " + std::to_string(tile) + ")";
-        c.series.push_back(s);
-        doc.chart(c);
-        doc.html_only();
-        doc.sparkline("latency along " + f.dim + " (" + fixed + (sources.mixed() ? ", " + target_backend(first.target, first.backend) : "") +
-                          "): " + format_ns(series.front() * 1e3) + " .. " +
-                          format_ns(series.back() * 1e3),
-                      series);
-        // The chart above draws the same series on the HTML page.
-        doc.text_only();
+// Latency along one dimension, with the tile boundaries marked: a chart on
+// the HTML page, a sparkline in text.
+void family_chart(Document& doc, const Family& f, const SourceLabels& sources) {
+    const RunView& first = *f.runs.front();
+    std::string fixed = f.dim == "M" ? "K=" + std::to_string(first.K) + ", N=" + std::to_string(first.N)
+                      : f.dim == "K" ? "M=" + std::to_string(first.M) + ", N=" + std::to_string(first.N)
+                                     : "M=" + std::to_string(first.M) + ", K=" + std::to_string(first.K);
+    ChartBlock c;
+    c.kind = "line";
+    c.title = "Latency vs " + f.dim + " (" + fixed + ", " + sources.label(first.dtype, first.target, first.backend) + ")";
+    c.x_label = f.dim;
+    c.y_label = "latency (us)";
+    ChartSeries s;
+    s.name = "latency";
+    std::vector<double> series;
+    int64_t tile = f.dim == "N" ? kTileN : kTileMK;
+    int64_t lo = dim_of(first, f.dim), hi = dim_of(*f.runs.back(), f.dim);
+    for (const RunView* r : f.runs) {
+        s.x.push_back(static_cast<double>(dim_of(*r, f.dim)));
+        s.y.push_back(r->median_us);
+        series.push_back(r->median_us);
     }
+    if ((hi - lo) / tile <= kMaxTileMarks)
+        for (int64_t m = (lo / tile + 1) * tile; m <= hi; m += tile) c.x_marks.push_back(static_cast<double>(m));
+    c.x_marks_label = "tile boundary (" + f.dim + " = k x " + std::to_string(tile) + ")";
+    c.series.push_back(s);
+    doc.chart(c);
+    doc.html_only();
+    doc.sparkline("latency along " + f.dim + " (" + fixed + (sources.mixed() ? ", " + target_backend(first.target, first.backend) : "") +
+                      "): " + format_ns(series.front() * 1e3) + " .. " +
+                      format_ns(series.back() * 1e3),
+                  series);
+    // The chart above draws the same series on the HTML page.
+    doc.text_only();
+}
 
+// What the worst cliff says to do: pad to the tile boundary where the
+// boundary itself costs; a jump where the kernel variant changes is the
+// variant's, and padding does not help it.
+std::string cliff_verdict(const std::vector<TilingCliff>& cliffs) {
+    auto jump = [](const TilingCliff& c) {
+        return c.dim + " " + std::to_string(c.from) + " -> " + std::to_string(c.to) + " costs +" +
+               format_percent((c.latency_ratio - 1) * 100) + " latency for +" + format_percent((c.size_ratio - 1) * 100) +
+               " size";
+    };
+    auto boundary = std::find_if(cliffs.begin(), cliffs.end(), [](const TilingCliff& c) { return !c.variant_switch(); });
+    std::string verdict;
+    if (boundary != cliffs.end()) {
+        int64_t tile = boundary->dim == "N" ? kTileN : kTileMK;
+        verdict = "Worst at a tile boundary: " + jump(*boundary) + ". Keep " + boundary->dim + " at a multiple of " +
+                  std::to_string(tile) + " (pad or split the work to the boundary).";
+    }
+    if (cliffs.front().variant_switch()) {
+        const TilingCliff& v = cliffs.front();
+        verdict = "Worst: " + jump(v) + ", where the kernel changes from " + v.variant_from + " to " + v.variant_to +
+                  ": a variant switch, not the tile boundary (run both shapes with --variant " + v.variant_from +
+                  " to see the boundary's own cost). " +
+                  (boundary == cliffs.end() ? std::string("No tile boundary costs more than ") +
+                                                  format_percent((kCliffMargin - 1) * 100) +
+                                                  " beyond the size change: padding to a multiple of the tile does not help here."
+                                            : verdict);
+    }
+    return verdict;
+}
+
+void tiling_cliffs_section(Document& doc, const std::vector<RunView>& mm) {
     std::vector<TilingCliff> cliffs = find_tiling_cliffs(mm);
     doc.heading("Tiling cliffs", 2);
     if (cliffs.empty()) {
         doc.paragraph("no tiling cliff: crossing a tile boundary never cost more than " +
                       format_percent((kCliffMargin - 1) * 100) + " beyond the size change");
-    } else {
-        TableBlock t;
-        t.columns = {"dim", "from", "to", "tiles", "kernel", "cause", "size", "latency"};
-        t.numeric = {false, true, true, false, false, false, true, true};
-        for (const TilingCliff& c : cliffs)
-            t.rows.push_back({c.dim, std::to_string(c.from), std::to_string(c.to),
-                              std::to_string(c.tiles_from) + " -> " + std::to_string(c.tiles_to),
-                              c.variant_switch() ? c.variant_from + " -> " + c.variant_to : c.variant_from,
-                              c.variant_switch() ? "variant switch" : "tile boundary",
-                              "+" + format_percent((c.size_ratio - 1) * 100), "+" + format_percent((c.latency_ratio - 1) * 100)});
-        doc.table(t);
-        auto jump = [](const TilingCliff& c) {
-            return c.dim + " " + std::to_string(c.from) + " -> " + std::to_string(c.to) + " costs +" +
-                   format_percent((c.latency_ratio - 1) * 100) + " latency for +" + format_percent((c.size_ratio - 1) * 100) +
-                   " size";
-        };
-        // Padding to the boundary helps only where the tile boundary itself
-        // costs: a jump where the kernel variant changes is the variant's.
-        auto boundary = std::find_if(cliffs.begin(), cliffs.end(), [](const TilingCliff& c) { return !c.variant_switch(); });
-        std::string verdict;
-        if (boundary != cliffs.end()) {
-            int64_t tile = boundary->dim == "N" ? kTileN : kTileMK;
-            verdict = "Worst at a tile boundary: " + jump(*boundary) + ". Keep " + boundary->dim + " at a multiple of " +
-                      std::to_string(tile) + " (pad or split the work to the boundary).";
-        }
-        if (cliffs.front().variant_switch()) {
-            const TilingCliff& v = cliffs.front();
-            verdict = "Worst: " + jump(v) + ", where the kernel changes from " + v.variant_from + " to " + v.variant_to +
-                      ": a variant switch, not the tile boundary (run both shapes with --variant " + v.variant_from +
-                      " to see the boundary's own cost). " +
-                      (boundary == cliffs.end() ? std::string("No tile boundary costs more than ") +
-                                                      format_percent((kCliffMargin - 1) * 100) +
-                                                      " beyond the size change: padding to a multiple of the tile does not help here."
-                                                : verdict);
-        }
-        doc.paragraph(verdict);
+        return;
     }
+    TableBlock t;
+    t.columns = {"dim", "from", "to", "tiles", "kernel", "cause", "size", "latency"};
+    t.numeric = {false, true, true, false, false, false, true, true};
+    for (const TilingCliff& c : cliffs)
+        t.rows.push_back({c.dim, std::to_string(c.from), std::to_string(c.to),
+                          std::to_string(c.tiles_from) + " -> " + std::to_string(c.tiles_to),
+                          c.variant_switch() ? c.variant_from + " -> " + c.variant_to : c.variant_from,
+                          c.variant_switch() ? "variant switch" : "tile boundary",
+                          "+" + format_percent((c.size_ratio - 1) * 100), "+" + format_percent((c.latency_ratio - 1) * 100)});
+    doc.table(t);
+    doc.paragraph(cliff_verdict(cliffs));
+}
 
+void runs_table(Document& doc, const std::vector<RunView>& mm, const SourceLabels& sources, const MatmulStudyOptions& o) {
     doc.heading("Runs", 2);
     TableBlock t;
     t.columns = {"name", "M", "K", "N", "dtype", "LNC", "kernel", "median", "p95", "TFLOP/s", "tiles M x K x N = total"};
@@ -410,7 +436,38 @@ void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const Mat
     }
     doc.table(t);
     if (n < mm.size()) doc.paragraph(std::to_string(mm.size() - n) + " more runs (--all, or --format csv)");
+}
 
+}  // namespace
+
+void add_matmul_study(Document& doc, const std::vector<RunView>& runs, const MatmulStudyOptions& o) {
+    std::vector<RunView> mm;
+    std::set<std::string> backends;
+    SourceLabels sources;  // runs of several targets or backends are labelled with theirs
+    for (const RunView& r : runs)
+        if (r.op == "matmul") {
+            mm.push_back(r);
+            backends.insert(r.backend + " on " + target_text(r));
+            sources.add(r.target, r.backend);
+        }
+    if (mm.empty()) return;
+    doc.heading("Matmul study");
+    std::string who;
+    for (const std::string& b : backends) who += (who.empty() ? "" : "; ") + b;
+    doc.paragraph(std::to_string(mm.size()) + " shapes, run by " + who + ". " + backend_phrase(mm.front().backend) + ".");
+
+    std::sort(mm.begin(), mm.end(), [](const RunView& a, const RunView& b) {
+        return std::tie(a.dtype, a.M, a.K, a.N) < std::tie(b.dtype, b.M, b.K, b.N);
+    });
+    size_charts(doc, mm, sources);
+    size_t charts = 0;
+    for (const Family& f : families(mm)) {
+        if (!straddles(f) || charts >= kMaxFamilyCharts) continue;
+        ++charts;
+        family_chart(doc, f, sources);
+    }
+    tiling_cliffs_section(doc, mm);
+    runs_table(doc, mm, sources, o);
     llm_section(doc, mm, o);
 }
 

@@ -186,129 +186,158 @@ void AsyncSink::finish() {
     if (error_) std::rethrow_exception(error_);
 }
 
-void AsyncSink::run() {
-    // Between a begin and its end or abort; and that profile failed in the
-    // inner sink: its remaining messages are skipped, and its end or abort
-    // aborts it there.
-    bool in_profile = false, failed = false;
-    auto set_error = [&](std::exception_ptr& slot) {
-        {
-            std::lock_guard<std::mutex> lock(mu_);
-            if (!slot) slot = std::current_exception();
-        }
-        can_push_.notify_all();
-    };
-    // An inner sink that cannot abort a profile (a database whose rollback
-    // failed) is in no state to take another: that error is for good.
-    auto abort_inner = [&] {
-        if (in_profile) {
-            try {
-                inner_.abort_profile();
-            } catch (...) {
-                set_error(fatal_);
-            }
-        }
-        in_profile = failed = false;
-    };
-    auto count_done = [&](int64_t& counter) {
-        {
-            std::lock_guard<std::mutex> lock(mu_);
-            ++counter;
-        }
-        can_push_.notify_all();
-    };
-    for (;;) {
+// The worker's side: each message delivered to the inner sink in order.
+// Between a begin and its end or abort the worker is in a profile; once
+// that profile failed in the inner sink, its remaining messages are
+// skipped, and its end or abort aborts it there.
+class AsyncSink::Worker {
+public:
+    explicit Worker(AsyncSink& sink) : s_(sink) {}
+
+    void loop() {
+        while (std::unique_ptr<Message> m = next()) deliver(*m);
+    }
+
+private:
+    // The next message; none once stopping without finish() (what is
+    // queued is dropped: the inner sink rolls back).
+    std::unique_ptr<Message> next() {
         std::unique_ptr<Message> m;
         {
-            std::unique_lock<std::mutex> lock(mu_);
-            can_pop_.wait(lock, [&] { return !queue_.empty() || stopping_; });
-            // Stopping without finish(): what is queued is dropped (the
-            // inner sink rolls back).
-            if (stopping_ || queue_.empty()) return;
-            m = std::move(queue_.front());
-            queue_.pop_front();
+            std::unique_lock<std::mutex> lock(s_.mu_);
+            s_.can_pop_.wait(lock, [&] { return !s_.queue_.empty() || s_.stopping_; });
+            if (s_.stopping_ || s_.queue_.empty()) return nullptr;
+            m = std::move(s_.queue_.front());
+            s_.queue_.pop_front();
         }
-        can_push_.notify_one();
-        switch (m->kind) {
-            case Message::begin:
-                abort_inner();  // none is open, unless one never ended
-                in_profile = true;
-                try {
-                    inner_.begin_profile(m->info);
-                } catch (...) {
-                    failed = true;
-                    set_error(error_);
-                }
-                break;
-            case Message::batch:
-                try {
-                    if (!failed) {
-                        for (Batch::Packed& p : m->events->events) {
-                            for (int i = 0; i < kEventStrings; ++i)
-                                p.e.*kEventStringFields[i] =
-                                    std::string_view(m->events->arena.data() + p.off[i], p.len[i]);
-                            inner_.event(p.e);
-                        }
-                        for (const Flow& f : m->events->flows) inner_.flow(f);
-                    }
-                } catch (...) {
-                    failed = true;
-                    set_error(error_);
-                }
-                m->events->events.clear();
-                m->events->arena.clear();
-                m->events->flows.clear();
-                {
-                    std::lock_guard<std::mutex> lock(mu_);
-                    // As many as can be in flight; more would only hold memory.
-                    if (spare_.size() < kMaxQueued + 1) spare_.push_back(std::move(m->events));
-                }
-                break;
-            case Message::end:
-                // A profile that failed is aborted, as ProfileBuilder would
-                // have had the error come from the inner sink directly; one
-                // whose end fails is closed by that.
-                if (failed) {
-                    abort_inner();
-                } else {
-                    try {
-                        inner_.end_profile(m->info, m->summary);
-                    } catch (...) {
-                        set_error(error_);
-                    }
-                    in_profile = false;
-                }
-                count_done(ends_done_);
-                break;
+        s_.can_push_.notify_one();
+        return m;
+    }
+
+    void deliver(Message& m) {
+        switch (m.kind) {
+            case Message::begin: begin(m); break;
+            case Message::batch: batch(m); break;
+            case Message::end: end(m); break;
             case Message::abort:
                 abort_inner();
-                count_done(aborts_done_);
+                count_done(s_.aborts_done_);
                 break;
-            case Message::task:
-                try {
-                    if (!failed) m->work();
-                } catch (...) {
-                    // Within a profile, it fails the profile.
-                    failed = in_profile;
-                    set_error(error_);
-                }
-                count_done(tasks_done_);
-                break;
-            case Message::finish:
-                abort_inner();
-                try {
-                    inner_.finish();
-                } catch (...) {
-                    set_error(error_);
-                }
-                {
-                    std::lock_guard<std::mutex> lock(mu_);
-                    done_ = true;
-                }
-                can_push_.notify_all();
-                break;
+            case Message::task: task(m); break;
+            case Message::finish: finish(); break;
         }
     }
-}
+
+    void begin(Message& m) {
+        abort_inner();  // none is open, unless one never ended
+        in_profile_ = true;
+        try {
+            s_.inner_.begin_profile(m.info);
+        } catch (...) {
+            failed_ = true;
+            set_error(s_.error_);
+        }
+    }
+
+    // A batch's events (their strings in its arena) and flows; the emptied
+    // batch goes back for reuse.
+    void batch(Message& m) {
+        try {
+            if (!failed_) {
+                for (Batch::Packed& p : m.events->events) {
+                    for (int i = 0; i < kEventStrings; ++i)
+                        p.e.*kEventStringFields[i] = std::string_view(m.events->arena.data() + p.off[i], p.len[i]);
+                    s_.inner_.event(p.e);
+                }
+                for (const Flow& f : m.events->flows) s_.inner_.flow(f);
+            }
+        } catch (...) {
+            failed_ = true;
+            set_error(s_.error_);
+        }
+        m.events->events.clear();
+        m.events->arena.clear();
+        m.events->flows.clear();
+        std::lock_guard<std::mutex> lock(s_.mu_);
+        // As many as can be in flight; more would only hold memory.
+        if (s_.spare_.size() < kMaxQueued + 1) s_.spare_.push_back(std::move(m.events));
+    }
+
+    // A profile that failed is aborted, as ProfileBuilder would have had
+    // the error come from the inner sink directly; one whose end fails is
+    // closed by that.
+    void end(Message& m) {
+        if (failed_) {
+            abort_inner();
+        } else {
+            try {
+                s_.inner_.end_profile(m.info, m.summary);
+            } catch (...) {
+                set_error(s_.error_);
+            }
+            in_profile_ = false;
+        }
+        count_done(s_.ends_done_);
+    }
+
+    void task(Message& m) {
+        try {
+            if (!failed_) m.work();
+        } catch (...) {
+            // Within a profile, it fails the profile.
+            failed_ = in_profile_;
+            set_error(s_.error_);
+        }
+        count_done(s_.tasks_done_);
+    }
+
+    void finish() {
+        abort_inner();
+        try {
+            s_.inner_.finish();
+        } catch (...) {
+            set_error(s_.error_);
+        }
+        {
+            std::lock_guard<std::mutex> lock(s_.mu_);
+            s_.done_ = true;
+        }
+        s_.can_push_.notify_all();
+    }
+
+    void set_error(std::exception_ptr& slot) {
+        {
+            std::lock_guard<std::mutex> lock(s_.mu_);
+            if (!slot) slot = std::current_exception();
+        }
+        s_.can_push_.notify_all();
+    }
+
+    // An inner sink that cannot abort a profile (a database whose rollback
+    // failed) is in no state to take another: that error is for good.
+    void abort_inner() {
+        if (in_profile_) {
+            try {
+                s_.inner_.abort_profile();
+            } catch (...) {
+                set_error(s_.fatal_);
+            }
+        }
+        in_profile_ = failed_ = false;
+    }
+
+    void count_done(int64_t& counter) {
+        {
+            std::lock_guard<std::mutex> lock(s_.mu_);
+            ++counter;
+        }
+        s_.can_push_.notify_all();
+    }
+
+    AsyncSink& s_;
+    bool in_profile_ = false, failed_ = false;
+};
+
+void AsyncSink::run() { Worker(*this).loop(); }
 
 }  // namespace nx

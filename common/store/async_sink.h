@@ -67,6 +67,7 @@ public:
 private:
     struct Batch;
     struct Message;
+    class Worker;  // the worker thread's side (async_sink.cpp)
     // Queues m; rethrows the worker's error first unless `even_after_error`
     // (an end or abort: the messages that close a failed profile).
     void push(std::unique_ptr<Message> m, bool even_after_error = false);

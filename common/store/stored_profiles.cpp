@@ -67,25 +67,30 @@ std::vector<StoredProfile> select_profiles(Store& store, const std::vector<std::
     return chosen;
 }
 
-void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
-    SqliteDb& db = store.db();
-    out.begin_profile(p.info);
+void replay_source_metrics(SqliteDb& db, const StoredProfile& p, ImportHandler& out) {
     SqliteStmt metrics(db, "SELECT name, value FROM metric WHERE profile_id = ? AND origin = 'source' AND value IS NOT NULL");
     metrics.bind(1, p.rowid);
     while (metrics.step()) out.source_metric(metrics.column_text(0), metrics.column_double(1));
+}
 
-    // Source tables kept where they are go on as kept sources (a database
-    // written from this one refers to the same files), checked first: a
-    // moved source is named now, not after a half-written copy.
-    std::map<int64_t, int32_t> kept;  // source_ref.id -> KeptSource::id
+// Source tables kept where they are go on as kept sources (a database
+// written from this one refers to the same files), checked first: a
+// moved source is named now, not after a half-written copy.  Returns
+// source_ref.id -> KeptSource::id.
+std::map<int64_t, int32_t> replay_kept_sources(SqliteDb& db, const StoredProfile& p, ImportHandler& out) {
+    std::map<int64_t, int32_t> kept;
     for (KeptSource& k : stored_kept_sources(db.handle(), p.rowid)) {
         kept[k.id] = static_cast<int32_t>(kept.size());
         k.id = kept[k.id];
         out.kept_source(k);
     }
-    // Events in the order they were stored (the source's), so the flows'
-    // ordinals (events counted from the profile's first) are their ids less
-    // the first id; the counter samples follow them.
+    return kept;
+}
+
+// Events in the order they were stored (the source's), so the flows'
+// ordinals (events counted from the profile's first) are their ids less
+// the first id.  Returns how many were sent.
+int64_t replay_events(SqliteDb& db, const StoredProfile& p, const std::map<int64_t, int32_t>& kept, ImportHandler& out) {
     SqliteStmt events(db,
                       "SELECT e.type, t.engine, t.name, e.ts, e.dur, COALESCE(e.name, e.opcode), e.opcode, h.value, "
                       "l.value, e.bytes, e.flops, e.model_flops, e.dma_kind, e.tensor, " +
@@ -135,12 +140,17 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         out.event(e);
         ++emitted;
     }
-    // The source's counters (nx's own, on tracks of no source row, are
-    // derived again from the events).
+    return emitted;
+}
+
+// The source's counters (nx's own, on tracks of no source row, are
+// derived again from the events).
+void replay_counters(SqliteDb& db, const StoredProfile& p, ImportHandler& out) {
     SqliteStmt counters(db,
                         "SELECT c.ts, c.value, t.name, t.engine FROM counter c JOIN track t ON t.id = c.track_id "
                         "WHERE t.profile_id = ? AND t.row IS NOT NULL ORDER BY c.id");
     counters.bind(1, p.rowid);
+    std::string track, engine;
     while (counters.step()) {
         Event e;
         e.type = EventType::counter;
@@ -152,10 +162,11 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         e.value = counters.column_double(1);
         out.event(e);
     }
-    // The source's tables kept as they are (Explorer's TensorInfo,
-    // Throttle...): some metrics and rules read them.
-    // Those kept where they are first (only what the handler reads: the
-    // rules' tables, or all for a sink that copies).
+}
+
+// The source's tables kept where they are: their rows only where the
+// handler reads them (the rules' tables, or all for a sink that copies).
+void replay_kept_tables(SqliteDb& db, const StoredProfile& p, ImportHandler& out) {
     std::vector<std::pair<std::string, std::string>> carried;  // table, columns
     try {
         SqliteStmt q(db, "SELECT tbl, columns FROM source_ref WHERE profile_id = ? AND kind = 'table' ORDER BY id");
@@ -182,6 +193,10 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         });
         out.source_rows(rows);
     }
+}
+
+// The source's tables copied into the database, a batch per table.
+void replay_copied_tables(SqliteDb& db, const StoredProfile& p, ImportHandler& out) {
     SqliteStmt tables(db,
                       "SELECT r.tbl, t.columns, r.data FROM source_row r LEFT JOIN source_table t ON t.tbl = r.tbl "
                       "WHERE r.profile_id = ? ORDER BY r.tbl, r.rowid");
@@ -201,6 +216,10 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         rows.rows.push_back(tables.column_text(2));
     }
     send_rows();
+}
+
+// The flows between the `emitted` events sent, by their ordinals.
+void replay_flows(SqliteDb& db, const StoredProfile& p, int64_t emitted, ImportHandler& out) {
     SqliteStmt flows(db,
                      "SELECT flow_id, category, name, from_event_id, to_event_id FROM event_flow "
                      "WHERE profile_id = ? ORDER BY id");
@@ -215,6 +234,21 @@ void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
         if (f.from < 0 || f.to < 0 || f.from >= emitted || f.to >= emitted) continue;
         out.flow(f);
     }
+}
+
+// A stored profile sent to `out` as an importer sends one: its source
+// metrics, kept sources, events, counters, source tables (some metrics
+// and rules read Explorer's TensorInfo, Throttle...) and flows.
+void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
+    SqliteDb& db = store.db();
+    out.begin_profile(p.info);
+    replay_source_metrics(db, p, out);
+    const std::map<int64_t, int32_t> kept = replay_kept_sources(db, p, out);
+    const int64_t emitted = replay_events(db, p, kept, out);
+    replay_counters(db, p, out);
+    replay_kept_tables(db, p, out);
+    replay_copied_tables(db, p, out);
+    replay_flows(db, p, emitted, out);
     out.end_profile();
 }
 

@@ -126,127 +126,147 @@ std::vector<int64_t> parse_range(const std::string& spec, const std::string& opt
     return out;
 }
 
-std::vector<Workload> plan_workloads(const PlanOptions& o) {
+namespace {
+
+std::vector<int64_t> range_or(const std::string& spec, const char* def, const char* option) {
+    return parse_range(spec.empty() ? def : spec, option);
+}
+
+// The GEMMs of a model's layers for each phase, batch and (prefill)
+// sequence length.
+std::vector<Workload> llm_workloads(const PlanOptions& o, const std::vector<std::string>& dtypes) {
+    const LlmModel* m = find_llm_model(o.model);
+    if (!m) throw UsageError("--model: unknown model '" + o.model + "' (known: " + llm_model_names() + ")");
+    std::vector<LlmGemm> gemms;
+    try {
+        gemms = llm_gemms(*m, o.tp);
+    } catch (const Error& e) {
+        throw UsageError(std::string("--tp: ") + e.what());
+    }
     std::vector<Workload> out;
     std::set<std::string> seen;
+    std::vector<int64_t> batches = range_or(o.batch, "1", "batch");
+    std::vector<int64_t> seqs = range_or(o.seq, kLlmSeq, "seq");
+    for (const std::string& phase : split_list(o.phases)) {
+        if (phase != "prefill" && phase != "decode")
+            throw UsageError("--phases: unknown phase '" + phase + "' (known: prefill, decode)");
+        for (const std::string& d : dtypes)
+            for (int64_t b : batches)
+                for (int64_t s : phase == "prefill" ? seqs : std::vector<int64_t>{1})
+                    for (const LlmGemm& g : gemms) {
+                        Workload w;
+                        w.study = "matmul";
+                        w.op = "matmul";
+                        w.M = phase == "prefill" ? b * s : b;  // T = batch*seq, or batch when decoding
+                        w.K = g.K;
+                        w.N = g.N;
+                        w.dtype = d;
+                        w.variant = o.variant;
+                        w.target = o.target;
+                        w.batch = b;
+                        if (phase == "prefill") w.seq = s;
+                        std::string tag = phase == "prefill" ? "s" + std::to_string(s) : std::string();
+                        w.name = name_of({m->name, "tp" + std::to_string(o.tp), "b" + std::to_string(b), phase});
+                        if (!tag.empty()) w.name += "_" + tag;
+                        w.name += "_" + g.gemm + (dtypes.size() > 1 ? "_" + d : "");
+                        w.carried_json = carried({{"model", m->name}, {"phase", phase}, {"gemm", g.gemm}}, {{"tp", o.tp}});
+                        if (seen.insert(w.name).second) out.push_back(w);
+                    }
+    }
+    return out;
+}
+
+std::vector<Workload> matmul_workloads(const PlanOptions& o, const std::vector<std::string>& dtypes) {
+    std::set<std::string> seen;
+    if (o.mode == "sweep") {
+        return matmul_products(range_or(o.M, kSweepRange, "M"), range_or(o.K, kSweepRange, "K"),
+                               range_or(o.N, kSweepRange, "N"), dtypes, o, seen);
+    }
+    if (o.mode == "tiling") {
+        std::vector<Workload> out;
+        std::vector<int64_t> fixed = {kTilingFixed};
+        auto add = [&](std::vector<Workload> ws) { out.insert(out.end(), ws.begin(), ws.end()); };
+        add(matmul_products(o.M.empty() ? straddle(128) : parse_range(o.M, "M"), fixed, fixed, dtypes, o, seen));
+        add(matmul_products(fixed, o.K.empty() ? straddle(128) : parse_range(o.K, "K"), fixed, dtypes, o, seen));
+        add(matmul_products(fixed, fixed, o.N.empty() ? straddle(512) : parse_range(o.N, "N"), dtypes, o, seen));
+        return out;
+    }
+    if (o.mode == "llm") return llm_workloads(o, dtypes);
+    throw UsageError("--mode: unknown mode '" + o.mode + "' (known: sweep, tiling, llm)");
+}
+
+std::vector<Workload> pattern_workloads(const PlanOptions& o, const std::vector<std::string>& dtypes) {
+    std::vector<Workload> out;
+    std::set<std::string> seen;
+    std::vector<int64_t> batches = range_or(o.batch, kPatternBatch, "batch");
+    for (const std::string& p : split_list(o.patterns)) {
+        if (p != "vmap" && p != "scan" && p != "for_loop" && p != "for_loop_launch")
+            throw UsageError("--patterns: unknown pattern '" + p + "' (known: vmap, scan, for_loop, for_loop_launch)");
+        // The for-loop is unrolled into the graph at every size; the
+        // per-iteration-launch variant is shown at the small size.
+        std::vector<std::string> sizes = p == "for_loop" ? split_list(o.sizes)
+                                        : p == "for_loop_launch" ? std::vector<std::string>{"small"}
+                                                                 : std::vector<std::string>{""};
+        for (const std::string& d : dtypes)
+            for (int64_t b : batches)
+                for (const std::string& size : sizes) {
+                    if (!size.empty() && size != "small" && size != "medium" && size != "large")
+                        throw UsageError("--sizes: unknown size '" + size + "' (known: small, medium, large)");
+                    Workload w;
+                    w.study = "patterns";
+                    w.op = "pattern";
+                    w.pattern = p;
+                    w.size = size;
+                    w.iterations = o.iterations;
+                    w.batch = b;
+                    w.features = o.features;
+                    w.dtype = d;
+                    w.target = o.target;
+                    w.name = size.empty() ? p : p + "_" + size;
+                    if (batches.size() > 1) w.name += "_b" + std::to_string(b);
+                    if (dtypes.size() > 1) w.name += "_" + d;
+                    if (seen.insert(w.name).second) out.push_back(w);
+                }
+    }
+    if (o.iterations < 1 || o.features < 1) throw UsageError("--iterations and --features must be positive");
+    return out;
+}
+
+// Defaults: one Llama-3-8B MLP block on a 128-token prefill.
+std::vector<Workload> mlp_workloads(const PlanOptions& o, const std::vector<std::string>& dtypes) {
+    std::vector<Workload> out;
+    std::set<std::string> seen;
+    for (const std::string& d : dtypes)
+        for (int64_t b : range_or(o.batch, "1", "batch"))
+            for (int64_t s : range_or(o.seq, "128", "seq"))
+                for (int64_t h : range_or(o.hidden, "4096", "hidden"))
+                    for (int64_t i : range_or(o.intermediate, "14336", "intermediate")) {
+                        Workload w;
+                        w.study = "mlp";
+                        w.op = "mlp";
+                        w.batch = b;
+                        w.seq = s;
+                        w.hidden = h;
+                        w.intermediate = i;
+                        w.dtype = d;
+                        w.variant = o.variant;
+                        w.target = o.target;
+                        w.name = "mlp_b" + std::to_string(b) + "_s" + std::to_string(s) + "_h" + std::to_string(h) +
+                                 "_i" + std::to_string(i) + "_" + d;
+                        if (seen.insert(w.name).second) out.push_back(w);
+                    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<Workload> plan_workloads(const PlanOptions& o) {
     std::vector<std::string> dtypes = split_list(o.dtypes.empty() ? (o.study == "patterns" ? kPatternDtype : "bf16") : o.dtypes);
     for (const std::string& d : dtypes)
         if (!parse_dtype(d)) throw UsageError("--dtype: unknown dtype '" + d + "' (known: " + std::string(dtype_names()) + ")");
-    auto range = [&](const std::string& spec, const char* def, const char* option) {
-        return parse_range(spec.empty() ? def : spec, option);
-    };
-
-    if (o.study == "matmul") {
-        if (o.mode == "sweep") {
-            return matmul_products(range(o.M, kSweepRange, "M"), range(o.K, kSweepRange, "K"), range(o.N, kSweepRange, "N"),
-                                   dtypes, o, seen);
-        }
-        if (o.mode == "tiling") {
-            std::vector<int64_t> fixed = {kTilingFixed};
-            auto add = [&](std::vector<Workload> ws) { out.insert(out.end(), ws.begin(), ws.end()); };
-            add(matmul_products(o.M.empty() ? straddle(128) : parse_range(o.M, "M"), fixed, fixed, dtypes, o, seen));
-            add(matmul_products(fixed, o.K.empty() ? straddle(128) : parse_range(o.K, "K"), fixed, dtypes, o, seen));
-            add(matmul_products(fixed, fixed, o.N.empty() ? straddle(512) : parse_range(o.N, "N"), dtypes, o, seen));
-            return out;
-        }
-        if (o.mode == "llm") {
-            const LlmModel* m = find_llm_model(o.model);
-            if (!m) throw UsageError("--model: unknown model '" + o.model + "' (known: " + llm_model_names() + ")");
-            std::vector<LlmGemm> gemms;
-            try {
-                gemms = llm_gemms(*m, o.tp);
-            } catch (const Error& e) {
-                throw UsageError(std::string("--tp: ") + e.what());
-            }
-            std::vector<int64_t> batches = range(o.batch, "1", "batch");
-            std::vector<int64_t> seqs = range(o.seq, kLlmSeq, "seq");
-            for (const std::string& phase : split_list(o.phases)) {
-                if (phase != "prefill" && phase != "decode")
-                    throw UsageError("--phases: unknown phase '" + phase + "' (known: prefill, decode)");
-                for (const std::string& d : dtypes)
-                    for (int64_t b : batches)
-                        for (int64_t s : phase == "prefill" ? seqs : std::vector<int64_t>{1})
-                            for (const LlmGemm& g : gemms) {
-                                Workload w;
-                                w.study = "matmul";
-                                w.op = "matmul";
-                                w.M = phase == "prefill" ? b * s : b;  // T = batch*seq, or batch when decoding
-                                w.K = g.K;
-                                w.N = g.N;
-                                w.dtype = d;
-                                w.variant = o.variant;
-                                w.target = o.target;
-                                w.batch = b;
-                                if (phase == "prefill") w.seq = s;
-                                std::string tag = phase == "prefill" ? "s" + std::to_string(s) : std::string();
-                                w.name = name_of({m->name, "tp" + std::to_string(o.tp), "b" + std::to_string(b), phase});
-                                if (!tag.empty()) w.name += "_" + tag;
-                                w.name += "_" + g.gemm + (dtypes.size() > 1 ? "_" + d : "");
-                                w.carried_json = carried({{"model", m->name}, {"phase", phase}, {"gemm", g.gemm}}, {{"tp", o.tp}});
-                                if (seen.insert(w.name).second) out.push_back(w);
-                            }
-            }
-            return out;
-        }
-        throw UsageError("--mode: unknown mode '" + o.mode + "' (known: sweep, tiling, llm)");
-    }
-    if (o.study == "patterns") {
-        std::vector<int64_t> batches = range(o.batch, kPatternBatch, "batch");
-        for (const std::string& p : split_list(o.patterns)) {
-            if (p != "vmap" && p != "scan" && p != "for_loop" && p != "for_loop_launch")
-                throw UsageError("--patterns: unknown pattern '" + p + "' (known: vmap, scan, for_loop, for_loop_launch)");
-            // The for-loop is unrolled into the graph at every size; the
-            // per-iteration-launch variant is shown at the small size.
-            std::vector<std::string> sizes = p == "for_loop" ? split_list(o.sizes)
-                                            : p == "for_loop_launch" ? std::vector<std::string>{"small"}
-                                                                     : std::vector<std::string>{""};
-            for (const std::string& d : dtypes)
-                for (int64_t b : batches)
-                    for (const std::string& size : sizes) {
-                        if (!size.empty() && size != "small" && size != "medium" && size != "large")
-                            throw UsageError("--sizes: unknown size '" + size + "' (known: small, medium, large)");
-                        Workload w;
-                        w.study = "patterns";
-                        w.op = "pattern";
-                        w.pattern = p;
-                        w.size = size;
-                        w.iterations = o.iterations;
-                        w.batch = b;
-                        w.features = o.features;
-                        w.dtype = d;
-                        w.target = o.target;
-                        w.name = size.empty() ? p : p + "_" + size;
-                        if (batches.size() > 1) w.name += "_b" + std::to_string(b);
-                        if (dtypes.size() > 1) w.name += "_" + d;
-                        if (seen.insert(w.name).second) out.push_back(w);
-                    }
-        }
-        if (o.iterations < 1 || o.features < 1) throw UsageError("--iterations and --features must be positive");
-        return out;
-    }
-    if (o.study == "mlp") {
-        // Defaults: one Llama-3-8B MLP block on a 128-token prefill.
-        for (const std::string& d : dtypes)
-            for (int64_t b : range(o.batch, "1", "batch"))
-                for (int64_t s : range(o.seq, "128", "seq"))
-                    for (int64_t h : range(o.hidden, "4096", "hidden"))
-                        for (int64_t i : range(o.intermediate, "14336", "intermediate")) {
-                            Workload w;
-                            w.study = "mlp";
-                            w.op = "mlp";
-                            w.batch = b;
-                            w.seq = s;
-                            w.hidden = h;
-                            w.intermediate = i;
-                            w.dtype = d;
-                            w.variant = o.variant;
-                            w.target = o.target;
-                            w.name = "mlp_b" + std::to_string(b) + "_s" + std::to_string(s) + "_h" + std::to_string(h) +
-                                     "_i" + std::to_string(i) + "_" + d;
-                            if (seen.insert(w.name).second) out.push_back(w);
-                        }
-        return out;
-    }
+    if (o.study == "matmul") return matmul_workloads(o, dtypes);
+    if (o.study == "patterns") return pattern_workloads(o, dtypes);
+    if (o.study == "mlp") return mlp_workloads(o, dtypes);
     throw UsageError("--study: unknown study '" + o.study + "' (known: matmul, patterns, mlp)");
 }
 
