@@ -257,7 +257,7 @@ PY
     run nx-report p.jsonl --ranks --format csv
     # profile_rank_<i> names no NEFF (neff_hash empty); no iterations marked,
     # no steps; no straggler, so none of its five figures.
-    [ "${lines[1]}" = "rank,ranks,0,ranks/rank0,4000,1,0,0,0,0,0,2080,,560,260,,0,,0,,,,,," ]
+    [ "${lines[1]}" = "rank,ranks,0,ranks/rank0,4000,1,0,0,0,0,0,2080,,560,260,,0,,0,,,,,,," ]
     # A profile without a rank beside them is left out, and said so.
     nx-convert --db r.db "$FIXTURES/small.json" >/dev/null
     run --separate-stderr nx-report --db r.db --ranks --format text

@@ -284,7 +284,7 @@ bool is_dataset(const std::string& dir) {
     std::error_code ec;
     // A plan with no profile converted yet (every task failed) is one too:
     // the reduce names what it lacks.
-    return fs::is_directory(fs::path(dir) / "profiles", ec) || fs::is_regular_file(fs::path(dir) / "_nx" / "plan.tsv", ec);
+    return fs::is_directory(fs::path(dir) / "profiles", ec) || fs::is_regular_file(plan_path(dir), ec);
 }
 
 }  // namespace nx::dataset
