@@ -14,15 +14,7 @@ double median_of(std::vector<double> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// One NEFF's durations per row, in execution order (the rows' executions
-// sorted by the source's index, as the ranks page draws them).
-struct Run {
-    int64_t index = 0;  // the source's execution index
-    double dur_ns = 0;
-};
-using DurationsByRow = std::map<size_t, std::vector<Run>>;
-
-NeffAcrossRanks compare_iterations(const std::string& neff, const DurationsByRow& by_row, size_t rows) {
+NeffAcrossRanks compare_iterations(const std::string& neff, const RunsByRow& by_row, size_t rows) {
     NeffAcrossRanks n;
     n.neff = neff;
     n.ranks = by_row.size();
@@ -68,8 +60,8 @@ NeffAcrossRanks compare_iterations(const std::string& neff, const DurationsByRow
 
 }  // namespace
 
-std::vector<NeffAcrossRanks> iterations_across_ranks(const RankAnalysis& a) {
-    std::map<std::string, DurationsByRow> by_neff;
+std::map<std::string, RunsByRow> executions_by_neff(const RankAnalysis& a) {
+    std::map<std::string, RunsByRow> by_neff;
     for (size_t i = 0; i < a.rows.size(); ++i) {
         std::vector<ExecutionWindow> windows;
         for (const ExecutionStat& e : a.rows[i].profile->summary.executions) windows.push_back(e.window);
@@ -78,8 +70,12 @@ std::vector<NeffAcrossRanks> iterations_across_ranks(const RankAnalysis& a) {
         for (const ExecutionWindow& w : windows)
             by_neff[w.neff][i].push_back({w.index, static_cast<double>(w.end_ns - w.start_ns)});
     }
+    return by_neff;
+}
+
+std::vector<NeffAcrossRanks> iterations_across_ranks(const RankAnalysis& a) {
     std::vector<NeffAcrossRanks> out;
-    for (const auto& [neff, by_row] : by_neff)
+    for (const auto& [neff, by_row] : executions_by_neff(a))
         if (by_row.size() >= 2) out.push_back(compare_iterations(neff, by_row, a.rows.size()));
     return out;
 }

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,17 @@ struct NeffAcrossRanks {
     std::vector<IterationAcrossRanks> worst;
 };
 inline constexpr size_t kWorstIterations = 3;
+
+// A capture's executions of each NEFF on each row (an index into
+// RankAnalysis::rows), in the order of the source's execution index: the
+// k-th of a NEFF on each row is one iteration.  The ranks page draws the
+// same grouping.
+struct ExecutionRun {
+    int64_t index = 0;  // the source's execution index
+    double dur_ns = 0;
+};
+using RunsByRow = std::map<size_t, std::vector<ExecutionRun>>;
+std::map<std::string, RunsByRow> executions_by_neff(const RankAnalysis& a);
 
 // One entry per NEFF executed by at least two ranks, by NEFF name.  Empty
 // when no profile of the capture holds executions.

@@ -9,6 +9,7 @@
 #include "common/import/runtime_path.h"
 #include "common/report/distinct_names.h"
 #include "common/report/heat_map_svg.h"
+#include "common/report/iterations_across_ranks.h"
 #include "common/report/svg_chart.h"
 
 namespace nx {
@@ -249,20 +250,12 @@ void add_time_map(Document& doc, const RankAnalysis& a, const std::vector<MapRow
 // Ranks x executions, one map a NEFF: each execution's time against the
 // median of that NEFF's executions over every rank.
 void add_execution_maps(Document& doc, const RankAnalysis& a, const std::vector<MapRow>& rows, int& id) {
-    // NEFF -> row -> durations in execution order.
-    std::map<std::string, std::map<size_t, std::vector<double>>> by_neff;
-    for (size_t i = 0; i < a.rows.size(); ++i) {
-        std::vector<ExecutionStat> ex = a.rows[i].profile->summary.executions;
-        std::sort(ex.begin(), ex.end(),
-                  [](const ExecutionStat& x, const ExecutionStat& y) { return x.window.index < y.window.index; });
-        for (const ExecutionStat& e : ex) by_neff[e.window.neff][i].push_back(static_cast<double>(e.dur_ns()));
-    }
-    for (const auto& [neff, per_row] : by_neff) {
+    for (const auto& [neff, per_row] : executions_by_neff(a)) {
         std::vector<double> all;
         size_t columns = 0;
-        for (const auto& [row, durs] : per_row) {
-            all.insert(all.end(), durs.begin(), durs.end());
-            columns = std::max(columns, durs.size());
+        for (const auto& [row, runs] : per_row) {
+            for (const ExecutionRun& r : runs) all.push_back(r.dur_ns);
+            columns = std::max(columns, runs.size());
         }
         if (all.empty() || columns == 0) continue;
         std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(all.size() / 2), all.end());
@@ -284,16 +277,19 @@ void add_execution_maps(Document& doc, const RankAnalysis& a, const std::vector<
             std::vector<double> cells = no_data(shown);
             auto it = rows[k].row >= 0 ? per_row.find(static_cast<size_t>(rows[k].row)) : per_row.end();
             if (it != per_row.end()) {
-                const std::vector<double>& durs = it->second;
-                for (size_t c = 0; c < durs.size(); ++c) {
-                    double v = std::log2(std::max(durs[c], 1.0) / median);
+                const std::vector<ExecutionRun>& runs = it->second;
+                for (size_t c = 0; c < runs.size(); ++c) {
+                    double v = std::log2(std::max(runs[c].dur_ns, 1.0) / median);
                     double& cell = cells[c / group];
                     cell = std::isfinite(cell) ? std::max(cell, v) : v;
                 }
-                auto slowest = std::max_element(durs.begin(), durs.end());
-                m.rows[k].title += "\n" + std::to_string(durs.size()) + " executions of this NEFF; the slowest, #" +
-                                   std::to_string(slowest - durs.begin() + 1) + ", " + format_ns(*slowest) + " (" +
-                                   format_ratio(*slowest / median) + " the median, " + format_ns(median) + ")";
+                auto slowest = std::max_element(runs.begin(), runs.end(), [](const ExecutionRun& x, const ExecutionRun& y) {
+                    return x.dur_ns < y.dur_ns;
+                });
+                m.rows[k].title += "\n" + std::to_string(runs.size()) + " executions of this NEFF; the slowest, #" +
+                                   std::to_string(slowest - runs.begin() + 1) + ", " + format_ns(slowest->dur_ns) +
+                                   " (" + format_ratio(slowest->dur_ns / median) + " the median, " +
+                                   format_ns(median) + ")";
             }
             p.cells.push_back(std::move(cells));
         }
