@@ -39,7 +39,7 @@ TOOL_SRC   := $(sort $(wildcard test/tools/*.cpp))
 TOOL_BIN   := $(TOOL_SRC:test/tools/%.cpp=$(BUILD)/bin/test-%)
 BIN        := $(TOOLS:%=$(BUILD)/bin/%)
 
-.PHONY: all deps test test-unit test-asan bench bench-scale bench-ranks bench-sessions bench-commit install clean help study \
+.PHONY: all deps test test-unit test-asan bench bench-scale bench-ranks bench-sessions bench-kineto bench-commit install clean help study \
         calibrate fuzz
 .DEFAULT_GOAL := all
 .SECONDARY:
@@ -143,6 +143,7 @@ help:
 	@echo "  bench-scale  the cluster-scale figures: RANKS x EVENTS through make dataset, local and Slurm (BENCH_QUICK=1: small)"
 	@echo "  bench-ranks  the ranks page of RANKS=1024 generated ranks: size, Chromium's time, first screen, screenshots"
 	@echo "  bench-sessions a session of E=2000 executions x N=10000000 instructions and DMA packets against one execution"
+	@echo "  bench-kineto RANKS=1024 generated GPU (Kineto) ranks through make dataset: time, peak RSS, the straggler"
 	@echo "  bench-commit make dataset stopped RUNS=100 times at random (SIGKILL, SIGTERM, a full disk), rerun, every reader checked"
 	@echo "  install      the tools, man pages and queries under PREFIX=$(PREFIX) (builds no tests)"
 	@echo "  clean        remove build trees"

@@ -36,3 +36,11 @@ RUNS ?= 100
 bench-commit: all
 	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/commit_kills $(RUNS) out/bench/commit
 	@NX_BIN=$(abspath $(BUILD)/bin) NX_COMMIT_EVERY_POINT=1 bats --filter 'SIGKILL at renames' test/74-dataset-safety.bats
+
+# make bench-kineto: a GPU job's PyTorch profiler traces, RANKS=1024 ranks
+# of STEPS=8 steps of KERNELS=100 kernels and an ncclDevKernel all-reduce
+# each, one straggler, through make dataset: time and the largest task's
+# peak RSS against one rank alone, memory per trace byte against HTA's
+# documented 4.75, and the straggler named (test/bench/kineto_ranks).
+bench-kineto: all
+	@NX_BIN=$(abspath $(BUILD)/bin) test/bench/kineto_ranks

@@ -102,11 +102,11 @@ tables_agree() {
     run tables_agree "$FIXTURES/small.json"
     [ "$status" -eq 0 ]
     # 10 rows and 8 counter tracks (DMA throughput and pending, 6 engines'
-    # utilisation), which the database has too: the engines' stored, the DMA
-    # counters computed when asked (dma_counters()).
+    # utilisation), which the database has too: the engines' samples stored,
+    # the DMA counters' computed when asked.
     [ "$output" = "OK depth {0: 61} parented 0 counters 182 tracks 18" ]
-    [ "$(sqlite3 t.db "SELECT count(*) FROM track WHERE row IS NULL")" = 6 ]
-    [ "$(sqlite3 t.db "SELECT count(*) FROM track WHERE name LIKE 'DMA %'")" = 0 ]
+    [ "$(sqlite3 t.db "SELECT count(*) FROM track WHERE row IS NULL")" = 8 ]
+    [ "$(sqlite3 t.db "SELECT count(*) FROM track WHERE name LIKE 'DMA %'")" = 2 ]
     # Unsorted, partially overlapping: a nested slice and two overflow lanes.
     overlapping_profile
     run tables_agree overlap.json
@@ -117,6 +117,28 @@ tables_agree() {
     # nx's own columns and queries still see the source's rows.
     [ "$(sqlite3 t.db "SELECT DISTINCT track_name FROM slice WHERE category = 'dma'")" = qSyncIO0 ]
     [ "$(nx-query --db t.db dma_activity | jget - '[(x["queue"], x["transfers"]) for x in r]')" = '[["qSyncIO0", 2]]' ]
+}
+
+@test "nx-query's counter table has every sample of the trace, DMA counters included; other SQLite clients see the stored ones" {
+    # Transfers that start and end together on two queues, listed in another
+    # order than the layout takes them, at rates that are not whole bytes/s.
+    cat >dma.json <<'JSON'
+{"instruction": [{"timestamp": 1000, "duration": 900, "label": "Vector", "opcode": "TENSOR_TENSOR"}],
+ "dma": [
+ {"timestamp": 1000, "duration": 700, "subgroup": "qSyncIO1", "transfer_size": 4000},
+ {"timestamp": 1000, "duration": 300, "subgroup": "qSyncIO0", "transfer_size": 1000},
+ {"timestamp": 1000, "duration": 70,  "subgroup": "qSyncIO1", "transfer_size": 777},
+ {"timestamp": 1300, "duration": 400, "subgroup": "qSyncIO0", "transfer_size": 333},
+ {"timestamp": 1070, "duration": 630, "subgroup": "qSyncIO0", "transfer_size": 10}]}
+JSON
+    run tables_agree dma.json
+    [ "$status" -eq 0 ]
+    [ "$output" = "OK depth {0: 5, 1: 1} parented 1 counters 8 tracks 7" ]
+    [ "$(nx-query --db t.db --format csv --sql "SELECT count(*) FROM counter" | tail -n 1)" = 8 ]
+    # Each transfer in whole bytes/s: 4000 B / 700 ns + 1000 B / 300 ns + 777 B / 70 ns.
+    [ "$(nx-query --db t.db --format csv --sql "SELECT c.value FROM counter c JOIN track t ON t.id = c.track_id WHERE t.name = 'DMA throughput (B/s)' ORDER BY c.ts LIMIT 1" | tail -n 1)" = 20147619047 ]
+    # Vector's utilisation only: the DMA counters need nx's dma_counters().
+    [ "$(sqlite3 t.db "SELECT count(*) FROM counter")" = 2 ]
 }
 
 @test "the database and the trace agree on bigger, unsorted, Explorer and Chrome profiles" {

@@ -13,8 +13,8 @@
       the slices open there, nested in the innermost; an end closes the
       innermost; counter events are counter rows; every track descriptor but
       the process's is a track) against nx's tables of the same profile
-      (slice, counter, track, with Python's sqlite3; nx's DMA counters from
-      nx-query's dma_counters()): the same tracks, each
+      (slice and track with Python's sqlite3, counter as nx-query shows it,
+      with nx's DMA counters): the same tracks, each
       with the same slices (time, depth, parent) or counter samples.  Prints
       "OK depth {0: n, 1: m, ...} parented P counters C tracks T" or the
       differences
@@ -145,17 +145,15 @@ def database_tables(path):
     for t, ts, dur, depth, pts, pdur in db.execute(
             "SELECT s.track_id, s.ts, s.dur, s.depth, p.ts, p.dur FROM slice s LEFT JOIN slice p ON p.id = s.parent_id"):
         slices[t].append((ts, dur, depth, (pts, pdur) if pts is not None else None))
-    for t, ts, value in db.execute("SELECT track_id, ts, value FROM counter"):
-        counters[t].append((ts, value))
-    # nx's DMA counters are computed when asked (dma_counters(), an nx SQL
-    # function): a track per profile and name.  %!.17g: every bit of the double.
+    # The counter table as nx's own connections show it (nx-query): the
+    # stored samples and nx's DMA counters, computed when asked.  %!.17g:
+    # every bit of the double.
     out = subprocess.run(["nx-query", "--db", path, "--format", "csv", "--sql",
-                          "SELECT p.id, d.name, d.ts, printf('%!.17g', d.value) FROM profile p, dma_counters(p.id) d"],
+                          "SELECT track_id, ts, printf('%!.17g', value) FROM counter"],
                          check=True, capture_output=True, text=True).stdout.splitlines()[1:]
     for line in out:
-        parts = line.split(",")
-        profile, ts, value, name = parts[0], int(parts[-2]), float(parts[-1]), ",".join(parts[1:-2])
-        counters.setdefault((profile, name), []).append((ts, value))
+        t, ts, value = line.split(",")
+        counters[int(t)].append((int(ts), float(value)))
     return list(slices.values()), list(counters.values())
 
 

@@ -37,7 +37,7 @@ std::string now_iso8601() {
 
 struct DbSink::Statements {
     explicit Statements(SqliteDb& db)
-        : insert_counter(db, "INSERT INTO counter(ts, track_id, value) VALUES (?,?,?)"),
+        : insert_counter(db, "INSERT INTO counter_sample(ts, track_id, value) VALUES (?,?,?)"),
           insert_track(db, "INSERT INTO track(id, profile_id, name, engine, kind, row) VALUES (?,?,?,?,?,?)"),
           find_string(db, "SELECT id FROM string WHERE value = ?"),
           insert_string(db, "INSERT INTO string(value) VALUES (?)"),
@@ -73,7 +73,7 @@ void DbSink::delete_profile(const std::string& uid) {
         SqliteStmt del(db, "DELETE FROM event WHERE profile_id = ?");
         del.bind(1, id).run();
     }
-    for (const char* sql : {"DELETE FROM counter WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
+    for (const char* sql : {"DELETE FROM counter_sample WHERE track_id IN (SELECT id FROM track WHERE profile_id = ?1)",
                             "DELETE FROM source_row WHERE profile_id = ?1",
                             "DELETE FROM source_file WHERE ref_id IN (SELECT id FROM source_ref WHERE profile_id = ?1)",
                             "DELETE FROM source_ref WHERE profile_id = ?1",
@@ -267,7 +267,7 @@ void DbSink::start_spooling() {
     SqliteStmt events(store_.db(), "SELECT id, track_id, type, ts, dur, opcode, bytes FROM event"
                                    " WHERE id BETWEEN ? AND ? ORDER BY id");
     events.bind(1, first_event_).bind(2, last_event_);
-    SqliteStmt counters(store_.db(), "SELECT ts, track_id, value FROM counter WHERE id BETWEEN ? AND ? ORDER BY id");
+    SqliteStmt counters(store_.db(), "SELECT ts, track_id, value FROM counter_sample WHERE id BETWEEN ? AND ? ORDER BY id");
     counters.bind(1, first_counter_).bind(2, last_counter_);
     for (size_t run = 0; run < unspooled_runs_.size(); ++run) {
         const bool counter = run % 2 == 1;
@@ -365,7 +365,9 @@ void DbSink::lay_out() {
         // Only the utilisation counters are left to store.
         int64_t start = spooling_ ? layout_.start_ns() : unspooled_start_;
         int64_t end = spooling_ ? layout_.end_ns() : unspooled_end_;
-        store_utilisation(store_.db(), profile_rowid_, *busy_, start, end);
+        bool dma = std::any_of(layout_.tracks().begin(), layout_.tracks().end(),
+                               [](const EventSpool::Track& t) { return !t.counter && t.engine == Engine::dma; });
+        store_utilisation(store_.db(), profile_rowid_, *busy_, start, end, dma);
     } else {
         start_spooling();
         // The database track of each of the layout's rows (none for the

@@ -104,4 +104,10 @@ std::string insert_rows_sql(std::string_view table_columns, int columns, int row
     return sql;
 }
 
+bool table_exists(SqliteDb& db, const std::string& schema, std::string_view name) {
+    SqliteStmt q(db, "SELECT 1 FROM " + schema + ".sqlite_master WHERE type = 'table' AND name = ?");
+    q.bind(1, name);
+    return q.step();
+}
+
 }  // namespace nx

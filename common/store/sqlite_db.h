@@ -49,6 +49,10 @@ private:
 // profile back on any error, so nothing depends on that.
 std::string insert_rows_sql(std::string_view table_columns, int columns, int rows);
 
+// Whether `schema` ("main", "temp" or an ATTACHed name) holds a table (not a
+// view) named `name`.
+bool table_exists(SqliteDb& db, const std::string& schema, std::string_view name);
+
 class SqliteStmt {
 public:
     SqliteStmt(SqliteDb& db, std::string_view sql);

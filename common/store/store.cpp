@@ -69,6 +69,9 @@ Store::Store(const std::string& path, Access access, const std::vector<std::stri
     if (!also.empty()) merge_databases(also);
     create_source_views();
     if (has_kept_sources()) db_.exec(kept_args_view());
+    // A database older than schema 7 has no DMA counter tracks to show.
+    if (!also.empty() || table_exists(db_, "main", "counter_sample"))
+        db_.exec(counter_view("counter_sample"));
     db_.exec(kRegionView);
     if (access == Access::read_only) make_read_only(db_);
     new_file_.armed = false;
@@ -131,12 +134,18 @@ void Store::merge_databases(const std::vector<std::string>& also) {
         while (info.step()) cols.push_back(info.column_text(0));
         return cols;
     };
+    // The table's name in `schema`: an older database may hold it under its
+    // old name.
+    auto name_in = [&](const std::string& schema, const IdColumns& t) {
+        bool old = !t.old_name.empty() && !table_exists(db_, schema, t.table) && table_exists(db_, schema, t.old_name);
+        return std::string(old ? t.old_name : t.table);
+    };
     for (const IdColumns& t : kIdColumns) {
         // The columns of the first database that has the table (main may be
         // older than a database merged in).
         std::vector<std::string> cols;
         for (const std::string& schema : schemas)
-            if (cols.empty()) cols = columns_of(schema, t.table);
+            if (cols.empty()) cols = columns_of(schema, name_in(schema, t));
         // Columns and tables added since an older main database was written
         // (the views use them).
         for (const AddedColumn& a : added_columns())
@@ -147,7 +156,8 @@ void Store::merge_databases(const std::vector<std::string>& also) {
         bool first = true;
         for (size_t k = 0; k < schemas.size(); ++k) {
             // Databases of an older schema may lack a newer table, or columns.
-            std::vector<std::string> has = columns_of(schemas[k], t.table);
+            std::string source = name_in(schemas[k], t);
+            std::vector<std::string> has = columns_of(schemas[k], source);
             if (has.empty()) continue;
             if (!first) sql += " UNION ALL ";
             first = false;
@@ -167,7 +177,7 @@ void Store::merge_databases(const std::vector<std::string>& also) {
                 else
                     sql += cols[c];
             }
-            sql += " FROM " + schemas[k] + "." + std::string(t.table);
+            sql += " FROM " + schemas[k] + "." + source;
         }
         if (first) {
             // No database has the table: an empty one.
@@ -312,6 +322,10 @@ void Store::init_schema() {
     try {
         int version = stored_schema_version(db_, "main", path());  // again, under the write lock
         if (version < kSchemaVersion) {
+            // Schema 7 keeps the stored samples under their own name, and
+            // `counter` is a view over them.
+            if (version > 0 && version < 7 && table_exists(db_, "main", "counter"))
+                db_.exec("ALTER TABLE counter RENAME TO counter_sample");
             db_.exec(schema_tables_sql());
             // event.depth is the trace's since schema 6; schema 2 kept the
             // source's nesting there (the slice view would read it as the

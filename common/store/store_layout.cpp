@@ -27,7 +27,7 @@ class BatchInsert {
 public:
     static constexpr int kBatchRows = 64;
 
-    // `table_columns`: "counter(ts, track_id, value)"; values are integers,
+    // `table_columns`: "counter_sample(ts, track_id, value)"; values are integers,
     // reals or NULL.
     BatchInsert(SqliteDb& db, const std::string& table_columns, int columns)
         : columns_(columns),
@@ -86,7 +86,7 @@ public:
           insert_counter_track_(db,
                                 "INSERT INTO track(profile_id, name, engine, kind, row)"
                                 " VALUES (?, ?, NULL, 'counter', NULL)"),
-          samples_(db, "counter(ts, track_id, value)", 3),
+          samples_(db, "counter_sample(ts, track_id, value)", 3),
           placements_(db, "slice_layout(id, track_id, depth, parent_id)", 4),
           by_id_(kPlacementRunBytes, "slice layout") {}
 
@@ -108,12 +108,12 @@ public:
             }
         } else if (t.row >= 0) {
             s.id = row;  // the source's counter: its samples are loaded already
-        } else if (t.name == kDmaThroughputTrack || t.name == kDmaPendingTrack) {
-            return;  // computed when asked (dma_counters(), dma_series.h), not stored
         } else {
             insert_counter_track_.bind(1, profile_id_).bind(2, std::string_view(t.name)).run();
             s.id = db_.last_insert_rowid();
-            s.derived = true;
+            // The DMA counters' samples are computed when asked
+            // (dma_counters(), dma_series.h), not stored.
+            s.derived = t.name != kDmaThroughputTrack && t.name != kDmaPendingTrack;
         }
     }
 
@@ -189,9 +189,19 @@ private:
 
 }  // namespace
 
-void store_utilisation(SqliteDb& db, int64_t profile_id, EngineBusy& busy, int64_t start, int64_t end) {
+void store_utilisation(SqliteDb& db, int64_t profile_id, EngineBusy& busy, int64_t start, int64_t end, bool dma) {
     std::vector<int64_t> no_rows;
     StoreWriter writer(db, profile_id, no_rows, SlicesPlaced::yes);
+    uint64_t uuid = 0;
+    if (dma) {
+        for (std::string_view name : {kDmaThroughputTrack, kDmaPendingTrack}) {
+            TraceTrack t;
+            t.uuid = ++uuid;
+            t.kind = TrackKind::counter;
+            t.name = std::string(name);
+            writer.track(t);
+        }
+    }
     UtilisationBins bins(start, end);
     for (Engine eng : kUtilisationEngines) {
         // TensorMatrix folded into the profiler's Tensor intervals counts
@@ -199,7 +209,6 @@ void store_utilisation(SqliteDb& db, int64_t profile_id, EngineBusy& busy, int64
         if (busy.row(eng) != eng && busy.origin(eng) != BusyOrigin::profiler) continue;
         busy.busy(eng).for_each([&](const Interval& iv) { bins.add(eng, iv.begin, iv.end); });
     }
-    uint64_t uuid = 0;
     for (Engine eng : kUtilisationEngines) {
         if (!bins.busy(eng)) continue;
         TraceTrack t;

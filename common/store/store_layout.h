@@ -51,6 +51,8 @@ void lay_out_in_store(SqliteDb& db, int64_t profile_id, EventSpool& spool, const
 // profiler interval (EventType::active) is on a track that begins with one
 // (EngineBusy switches an engine to its profiler's intervals on any such
 // event, the layout on a track of them).
-void store_utilisation(SqliteDb& db, int64_t profile_id, EngineBusy& busy, int64_t start, int64_t end);
+// With `dma` (the profile has DMA transfers), the two DMA counter tracks too,
+// whose samples are computed when asked (dma_counters()), as the layout's.
+void store_utilisation(SqliteDb& db, int64_t profile_id, EngineBusy& busy, int64_t start, int64_t end, bool dma);
 
 }  // namespace nx

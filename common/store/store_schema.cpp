@@ -1,6 +1,7 @@
 #include "common/store/store_schema.h"
 
 #include "common/store/described_tables.h"
+#include "common/trace/trace_counters.h"
 
 #include <stdexcept>
 #include <string>
@@ -117,7 +118,10 @@ CREATE INDEX IF NOT EXISTS event_flow_by_profile ON event_flow(profile_id);
 CREATE INDEX IF NOT EXISTS event_flow_out ON event_flow(from_event_id);
 CREATE INDEX IF NOT EXISTS event_flow_in ON event_flow(to_event_id);
 
-CREATE TABLE IF NOT EXISTS counter(
+-- The counter samples nx stores: the source's and nx's per-engine
+-- utilisation.  Its DMA counters are computed when asked (dma_counters()),
+-- their tracks stored; the counter view shows both (kCounterView).
+CREATE TABLE IF NOT EXISTS counter_sample(
     id       INTEGER PRIMARY KEY,
     ts       INTEGER NOT NULL,
     track_id INTEGER NOT NULL,
@@ -201,6 +205,7 @@ DROP VIEW IF EXISTS instruction;
 DROP VIEW IF EXISTS dma;
 DROP VIEW IF EXISTS busy;
 DROP VIEW IF EXISTS flow;
+DROP VIEW IF EXISTS counter;
 )SQL";
 
 const std::string_view kSchemaViews = R"SQL(
@@ -266,6 +271,12 @@ SELECT f.id AS id, f.from_event_id AS slice_out, f.to_event_id AS slice_in,
        f.profile_id AS profile_id, f.category AS category, f.name AS name
 FROM event_flow f;
 
+-- Perfetto trace processor's counter table as other SQLite clients see it:
+-- the stored samples.  nx's own connections see its DMA counters too
+-- (counter_view()).
+CREATE VIEW counter AS
+SELECT id, ts, track_id, value FROM counter_sample;
+
 CREATE VIEW instruction AS
 SELECT * FROM slice WHERE category = 'instruction';
 
@@ -301,7 +312,7 @@ const std::vector<IdColumns> kIdColumns = {
     {"string", {"id"}},
     {"event", {"id", "profile_id", "track_id", "hlo_id", "layer_id", "src_tbl", "lane_id"}},
     {"slice_layout", {"id", "track_id", "parent_id"}},
-    {"counter", {"id", "track_id"}},
+    {"counter_sample", {"id", "track_id"}, "counter"},
     {"event_flow", {"id", "profile_id", "from_event_id", "to_event_id"}},
     {"run", {"id"}},
     {"source_row", {"profile_id"}},
@@ -343,6 +354,16 @@ std::string kept_args_view() {
             "json_each(COALESCE(e.args, source_args(e.src_tbl, e.src_row))) j\n"
             "WHERE (e.args IS NOT NULL OR e.src_tbl IS NOT NULL)");
     return "DROP VIEW IF EXISTS temp.args; " + view + ";";
+}
+
+std::string counter_view(std::string_view stored) {
+    // The DMA tracks' samples come from dma_counters(), which other SQLite
+    // clients do not have; a sample computed so has no id (it is not stored).
+    return "DROP VIEW IF EXISTS temp.counter; CREATE TEMP VIEW counter AS "
+           "SELECT id, ts, track_id, value FROM " + std::string(stored) +
+           " UNION ALL SELECT NULL, d.ts, t.id, d.value FROM track t, dma_counters(t.profile_id) d"
+           " WHERE t.row IS NULL AND t.kind = 'counter' AND t.name IN ('" + std::string(kDmaThroughputTrack) + "', '" +
+           std::string(kDmaPendingTrack) + "') AND d.name = t.name;";
 }
 
 }  // namespace nx

@@ -16,8 +16,11 @@ namespace nx {
 // source_file, event.src_tbl and src_row; args through source_args());
 // engine_stat; nx's DMA counters computed when asked (dma_counters()).  6:
 // slices placed in their own event row (event.depth, lane_id, parent_back),
-// slice_layout only for profiles laid out at their end.
-constexpr int kSchemaVersion = 6;
+// slice_layout only for profiles laid out at their end.  7: the stored
+// samples in counter_sample, the counter view over them (and, in nx's own
+// connections, the DMA counters: counter_view()); the DMA counter tracks
+// stored in track.
+constexpr int kSchemaVersion = 7;
 
 // Tables and indexes (CREATE ... IF NOT EXISTS, safe to run on every open):
 // kSchemaTables, and the described tables after it.
@@ -29,6 +32,12 @@ extern const std::string_view kSchemaViews;
 // The temp view `args` over kept sources too, for nx's own connections
 // (created after the database and any merged ones are attached).
 std::string kept_args_view();
+// The temp view `counter` for nx's own connections: the samples stored in
+// `stored` (counter_sample; "counter" in a database older than schema 7) and
+// the DMA counters of every stored DMA counter track, so that SQL over the
+// counter table gives the rows Perfetto's trace processor reads from nx's
+// trace of the same profile.
+std::string counter_view(std::string_view stored);
 
 // Columns (and tables) added after schema version 2: a database an older nx
 // wrote gets them when it is next opened for writing (kSchemaTables creates
@@ -48,6 +57,8 @@ const std::vector<AddedColumn>& added_columns();
 struct IdColumns {
     std::string_view table;
     std::vector<std::string_view> columns;
+    // Its name in a database of an older schema ("" : the same).
+    std::string_view old_name = {};
 };
 extern const std::vector<IdColumns> kIdColumns;
 

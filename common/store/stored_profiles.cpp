@@ -146,9 +146,12 @@ int64_t replay_events(SqliteDb& db, const StoredProfile& p, const std::map<int64
 // The source's counters (nx's own, on tracks of no source row, are
 // derived again from the events).
 void replay_counters(SqliteDb& db, const StoredProfile& p, ImportHandler& out) {
-    SqliteStmt counters(db,
-                        "SELECT c.ts, c.value, t.name, t.engine FROM counter c JOIN track t ON t.id = c.track_id "
-                        "WHERE t.profile_id = ? AND t.row IS NOT NULL ORDER BY c.id");
+    // The stored samples (a database older than schema 7 keeps them in
+    // `counter`, which is their view since).
+    std::string stored = table_exists(db, "main", "counter_sample") ? "counter_sample" : "counter";
+    SqliteStmt counters(db, "SELECT c.ts, c.value, t.name, t.engine FROM " + stored +
+                                " c JOIN track t ON t.id = c.track_id "
+                                "WHERE t.profile_id = ? AND t.row IS NOT NULL ORDER BY c.id");
     counters.bind(1, p.rowid);
     std::string track, engine;
     while (counters.step()) {

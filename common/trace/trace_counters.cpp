@@ -28,9 +28,7 @@ void StepCounter::finish() {
 }
 
 void DmaCounters::changed(int64_t ts) {
-    // Sums of many rates drift: an idle DMA is exactly 0.
-    if (in_flight_.empty()) rate_ = 0;
-    throughput_.set(ts, std::max(rate_, 0.0));
+    throughput_.set(ts, static_cast<double>(rate_));
     pending_.set(ts, static_cast<double>(in_flight_.size()));
 }
 
@@ -45,7 +43,14 @@ void DmaCounters::advance_to(int64_t ts) {
 
 void DmaCounters::transfer(int64_t begin, int64_t end, int64_t bytes) {
     advance_to(begin);
-    double rate = bytes > 0 && end > begin ? static_cast<double>(bytes) * kNsPerSecond / static_cast<double>(end - begin) : 0;
+    // Whole bytes per second, rounded: sums of integers are exact, so the
+    // counter is the same whatever order the transfers that start or end
+    // together come in (the layout's, or a database's).
+    __int128 rate = 0;
+    if (bytes > 0 && end > begin) {
+        auto dur = static_cast<__int128>(end) - begin;
+        rate = (static_cast<__int128>(bytes) * 1000000000 + dur / 2) / dur;
+    }
     in_flight_.push({end, rate});
     rate_ += rate;
     changed(begin);

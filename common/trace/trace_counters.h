@@ -1,7 +1,8 @@
 // The counter tracks nx adds to a trace, computed while the layout streams a
 // profile's events in start order (trace_layout.cpp):
 //   DMA throughput  bytes/s of the transfers in flight, each spread evenly
-//                   over its duration (exact steps at every start and end)
+//                   over its duration (whole bytes/s, steps at every start
+//                   and end)
 //   DMA pending     transfers in flight (exact steps)
 //   <engine> utilisation  percent of each time bin the engine was busy (the
 //                   union of its instructions, as in the report's metrics)
@@ -54,14 +55,14 @@ public:
 private:
     struct InFlight {
         int64_t end;
-        double rate;
+        __int128 rate;  // bytes/s
         bool operator>(const InFlight& o) const { return end > o.end; }
     };
     void changed(int64_t ts);
 
     StepCounter throughput_, pending_;
     std::priority_queue<InFlight, std::vector<InFlight>, std::greater<>> in_flight_;
-    double rate_ = 0;  // bytes/s
+    __int128 rate_ = 0;  // bytes/s of the transfers in flight, exact
 };
 
 class UtilisationBins {

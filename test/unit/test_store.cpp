@@ -146,12 +146,12 @@ TEST(Store, NewDatabaseGetsTheSchemaAndItsVersion) {
     TempDir dir;
     nx::Store store(dir.path("study.db"), nx::Store::Access::read_write);
     EXPECT_EQ(query_text(store, "SELECT value FROM meta WHERE key = 'schema_version'"), std::to_string(nx::kSchemaVersion));
-    for (const char* table : {"profile", "metric", "track", "string", "event", "counter", "run"})
+    for (const char* table : {"profile", "metric", "track", "string", "event", "counter_sample", "run"})
         EXPECT_EQ(query_int(store, std::string("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '") +
                                        table + "'"),
                   1)
             << table;
-    for (const char* view : {"slice", "args", "instruction", "dma"})
+    for (const char* view : {"slice", "args", "instruction", "dma", "counter"})
         EXPECT_EQ(query_int(store, std::string("SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = '") +
                                        view + "'"),
                   1)
@@ -207,10 +207,12 @@ TEST(DbSink, LoadsEventsTracksAndMetrics) {
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM profile"), 1);
     EXPECT_EQ(query_int(store, "SELECT count(*) FROM event"), 4);
     // The source's rows, then the counters nx's trace adds (no source row;
-    // the DMA counters are computed when asked: dma_counters()).
+    // the DMA counters' samples are computed when asked: dma_counters()).
     EXPECT_EQ(query_rows(store, "SELECT name, engine, kind, row FROM track ORDER BY id"),
               (std::vector<std::string>{"TensorMatrix|tensor_matrix|instruction|TensorMatrix",
                                         "Vector|vector|instruction|Vector", "qSyncIO0|dma|dma|qSyncIO0",
+                                        "DMA throughput (B/s)|NULL|counter|NULL",
+                                        "DMA pending transfers|NULL|counter|NULL",
                                         "TensorMatrix utilisation (%)|NULL|counter|NULL",
                                         "Vector utilisation (%)|NULL|counter|NULL"}));
     EXPECT_EQ(query_rows(store, "SELECT uid, name, format, backend, target, start_ns, end_ns, event_count FROM profile"),
@@ -590,13 +592,9 @@ TraceTables database_tables(nx::Store& s) {
     for (const std::string& r : query_rows(s, "SELECT t.name, s.ts, s.dur, s.name, s.depth FROM slice s"
                                                " JOIN track t ON t.id = s.track_id"))
         out.slices.insert(r);
+    // nx's DMA counters among them, computed when asked.
     for (const std::string& r : query_rows(s, "SELECT t.name, c.ts, c.value FROM counter c JOIN track t ON t.id = c.track_id"))
         out.counters.insert(r);
-    // nx's DMA counters: computed when asked, not stored.
-    for (const std::string& r : query_rows(s, "SELECT d.name, d.ts, d.value FROM profile p, dma_counters(p.id) d"))
-        out.counters.insert(r);
-    for (const std::string& r : query_rows(s, "SELECT DISTINCT d.name FROM profile p, dma_counters(p.id) d"))
-        out.tracks.insert(r);
     return out;
 }
 
@@ -922,7 +920,10 @@ void downgrade(const std::string& path, int version) {
             " SELECT id, COALESCE(lane_id, track_id), COALESCE(depth, 0), id - parent_back FROM event"
             " WHERE depth IS NOT NULL OR lane_id IS NOT NULL;"
             "UPDATE event SET depth = NULL;" +
-            std::string(nx::kSchemaViewDrops));
+            std::string(nx::kSchemaViewDrops) +
+            // The stored samples in the counter table, no DMA counter tracks.
+            "ALTER TABLE counter_sample RENAME TO counter;"
+            "DELETE FROM track WHERE row IS NULL AND name IN ('DMA throughput (B/s)', 'DMA pending transfers');");
     // The event table without lane_id and parent_back (rebuilt: SQLite's
     // DROP COLUMN trips on the comment after the last column).
     std::string columns, declared;
@@ -940,6 +941,8 @@ void downgrade(const std::string& path, int version) {
     if (version == 5) {
         // Its views, but slice as version 5 declared it.
         std::string views(nx::kSchemaViews);
+        size_t counter = views.find("CREATE VIEW counter AS");
+        views.erase(counter, views.find(';', counter) + 1 - counter);
         size_t begin = views.find("CREATE VIEW slice AS"), end = views.find(';', begin);
         views.replace(begin, end - begin,
                       "CREATE VIEW slice AS SELECT e.id AS id, e.ts AS ts, e.dur AS dur,"
@@ -989,6 +992,53 @@ TEST(StoreLayout, ADatabaseOfSchemaVersion2Or3GetsTheNewTableAndColumnWhenNextWr
         EXPECT_EQ(query_rows(store, "SELECT row FROM track WHERE name = 'Vector' ORDER BY id"),
                   (std::vector<std::string>{"NULL", "Vector"}));
     }
+}
+
+TEST(StoreLayout, TheCounterViewShowsTheDmaCountersInNxAndTheStoredSamplesElsewhere) {
+    TempDir dir;
+    std::string path = dir.path("study.db");
+    {
+        nx::Store store(path, nx::Store::Access::read_write);
+        load(store, info("p_a", "a"), overlap_events());
+        // Two DMA tracks, their samples computed: 4 steps each.
+        EXPECT_EQ(query_int(store, "SELECT count(*) FROM counter c JOIN track t ON t.id = c.track_id"
+                                   " WHERE t.name LIKE 'DMA %' AND c.id IS NULL"),
+                  query_int(store, "SELECT count(*) FROM profile p, dma_counters(p.id)"));
+        EXPECT_GT(query_int(store, "SELECT count(*) FROM counter WHERE id IS NULL"), 0);
+    }
+    nx::SqliteDb plain(path, nx::SqliteDb::Mode::read_only);
+    nx::SqliteStmt all(plain, "SELECT (SELECT count(*) FROM counter), (SELECT count(*) FROM counter_sample)");
+    ASSERT_TRUE(all.step());
+    EXPECT_EQ(all.column_int(0), all.column_int(1));
+}
+
+TEST(StoreLayout, ADatabaseOfSchemaVersion6KeepsItsSamplesWhenNextWritten) {
+    TempDir dir;
+    std::string path = dir.path("old.db");
+    int64_t stored = 0;
+    {
+        nx::Store store(path, nx::Store::Access::read_write);
+        load(store, info("p_old", "old"), overlap_events());
+        stored = query_int(store, "SELECT count(*) FROM counter_sample");
+    }
+    {
+        // Schema 6: the samples in a table named counter, no DMA counter tracks.
+        nx::SqliteDb db(path, nx::SqliteDb::Mode::read_write);
+        db.exec("DROP VIEW counter; ALTER TABLE counter_sample RENAME TO counter;"
+                "DELETE FROM track WHERE row IS NULL AND name LIKE 'DMA %';"
+                "UPDATE meta SET value = '6' WHERE key = 'schema_version'");
+    }
+    ASSERT_GT(stored, 0);
+    {
+        nx::Store as_left(path, nx::Store::Access::read_only);
+        EXPECT_EQ(query_int(as_left, "SELECT count(*) FROM counter"), stored);
+    }
+    nx::Store upgraded(path, nx::Store::Access::read_write);
+    EXPECT_EQ(query_int(upgraded, "SELECT count(*) FROM counter_sample"), stored);
+    EXPECT_EQ(query_int(upgraded, "SELECT count(*) FROM counter"), stored);
+    load(upgraded, info("p_new", "new"), overlap_events());
+    EXPECT_EQ(query_int(upgraded, "SELECT count(*) FROM counter_sample"), 2 * stored);
+    EXPECT_GT(query_int(upgraded, "SELECT count(*) FROM counter"), 2 * stored);
 }
 
 TEST(StoreLayout, ADatabaseOfSchemaVersion5ReadsTheSameSlicesBeforeAndAfterItIsNextWritten) {
@@ -1054,6 +1104,11 @@ TEST(StoreLayout, DatabasesOfOlderSchemasAndNewerOnesAreQueriedTogether) {
                 << "version " << version << ", " << first << " first";
             EXPECT_EQ(query_int(s, "SELECT count(*) FROM slice WHERE depth > 0 AND parent_id IS NULL"), 0) << version;
             EXPECT_EQ(query_int(s, "SELECT count(*) FROM flow"), 0);
+            // The newer database's DMA counters, computed, on its tracks.
+            EXPECT_EQ(query_int(s, "SELECT count(*) FROM counter c JOIN track t ON t.id = c.track_id"
+                                   " WHERE c.id IS NULL AND t.name LIKE 'DMA %'"),
+                      query_int(s, "SELECT count(*) FROM counter WHERE id IS NULL"));
+            EXPECT_GT(query_int(s, "SELECT count(*) FROM counter WHERE id IS NULL"), 0);
         }
     }
 }
