@@ -30,9 +30,8 @@ const char* engine_name(Engine e) {
 
 std::string signed_ns(int64_t ns) { return (ns >= 0 ? "+" : "-") + duration_text(ns >= 0 ? ns : -ns); }
 
-// What grew most in `slow` against `median`: the part of the time that
-// grew most (compute, collectives outside compute, DMA nothing hides,
-// idle), and within compute the engine that grew most.
+}  // namespace
+
 std::string what_changed(const ExecutionStat& slow, const ExecutionStat& median) {
     struct Part {
         const char* name;
@@ -44,6 +43,7 @@ std::string what_changed(const ExecutionStat& slow, const ExecutionStat& median)
                     {"idle", slow.idle_ns - median.idle_ns}};
     const Part* most = std::max_element(std::begin(parts), std::end(parts),
                                         [](const Part& a, const Part& b) { return a.grew < b.grew; });
+    if (most->grew <= 0) return "";
     std::string out = std::string(most->name) + " " + signed_ns(most->grew);
     size_t engine = 0;
     int64_t grew = INT64_MIN;
@@ -52,8 +52,6 @@ std::string what_changed(const ExecutionStat& slow, const ExecutionStat& median)
     if (grew > 0) out += " (" + std::string(engine_name(kExecutionEngines[engine])) + " busy " + signed_ns(grew) + ")";
     return out;
 }
-
-}  // namespace
 
 std::string duration_text(int64_t ns) {
     char buf[32];

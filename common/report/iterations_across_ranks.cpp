@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+
+#include "common/profile/executions.h"
 
 namespace nx {
 
@@ -26,9 +29,11 @@ NeffAcrossRanks compare_iterations(const std::string& neff, const RunsByRow& by_
         IterationAcrossRanks it;
         it.ordinal = k;
         std::vector<double> durs;
+        std::vector<std::pair<size_t, const ExecutionRun*>> runs;  // (row, its k-th run)
         for (const auto& [row, d] : by_row) {
             if (k >= d.size()) continue;
             durs.push_back(d[k].dur_ns);
+            runs.emplace_back(row, &d[k]);
             // Ties go to the lower row, so the answer does not depend on order.
             if (durs.size() == 1 || d[k].dur_ns > it.slowest_ns) {
                 it.slowest_ns = d[k].dur_ns;
@@ -43,6 +48,15 @@ NeffAcrossRanks compare_iterations(const std::string& neff, const RunsByRow& by_
         // An iteration every rank took as long as the median has no slowest.
         if (it.slowest_ns <= it.median_ns) continue;
         ++n.slowest_count[it.slowest_row];
+        // The median rank's execution, as a session's own slow executions
+        // are compared with their NEFF's median one.
+        std::stable_sort(runs.begin(), runs.end(), [](const auto& x, const auto& y) { return x.second->dur_ns < y.second->dur_ns; });
+        const auto& [median_row, median_run] = runs[(runs.size() - 1) / 2];
+        it.median_row = median_row;
+        const ExecutionRun& slowest = *std::find_if(runs.begin(), runs.end(), [&](const auto& r) {
+                                           return r.first == it.slowest_row;
+                                       })->second;
+        if (slowest.stat && median_run->stat) it.changed = what_changed(*slowest.stat, *median_run->stat);
         every.push_back(it);
     }
     for (size_t r = 0; r < rows; ++r)
@@ -63,12 +77,12 @@ NeffAcrossRanks compare_iterations(const std::string& neff, const RunsByRow& by_
 std::map<std::string, RunsByRow> executions_by_neff(const RankAnalysis& a) {
     std::map<std::string, RunsByRow> by_neff;
     for (size_t i = 0; i < a.rows.size(); ++i) {
-        std::vector<ExecutionWindow> windows;
-        for (const ExecutionStat& e : a.rows[i].profile->summary.executions) windows.push_back(e.window);
-        std::stable_sort(windows.begin(), windows.end(),
-                         [](const ExecutionWindow& x, const ExecutionWindow& y) { return x.index < y.index; });
-        for (const ExecutionWindow& w : windows)
-            by_neff[w.neff][i].push_back({w.index, static_cast<double>(w.end_ns - w.start_ns)});
+        std::vector<const ExecutionStat*> executions;
+        for (const ExecutionStat& e : a.rows[i].profile->summary.executions) executions.push_back(&e);
+        std::stable_sort(executions.begin(), executions.end(),
+                         [](const ExecutionStat* x, const ExecutionStat* y) { return x->window.index < y->window.index; });
+        for (const ExecutionStat* e : executions)
+            by_neff[e->window.neff][i].push_back({e->window.index, static_cast<double>(e->dur_ns()), e});
     }
     return by_neff;
 }

@@ -25,6 +25,11 @@ struct IterationAcrossRanks {
     size_t slowest_row = 0;  // an index into RankAnalysis::rows
     double slowest_ns = 0;
     int64_t slowest_index = 0;  // the source's index of that execution on the slowest rank
+    // The rank whose execution is the iteration's median (of an even count,
+    // the shorter of the middle two), and what grew in the slowest rank's
+    // execution against it (executions.h: what_changed; empty: nothing).
+    size_t median_row = 0;
+    std::string changed;
     double over_median() const { return median_ns > 0 ? slowest_ns / median_ns : 0; }
 };
 
@@ -51,6 +56,7 @@ inline constexpr size_t kWorstIterations = 3;
 struct ExecutionRun {
     int64_t index = 0;  // the source's execution index
     double dur_ns = 0;
+    const ExecutionStat* stat = nullptr;  // its figures, in the row's profile
 };
 using RunsByRow = std::map<size_t, std::vector<ExecutionRun>>;
 std::map<std::string, RunsByRow> executions_by_neff(const RankAnalysis& a);

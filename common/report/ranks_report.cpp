@@ -97,6 +97,8 @@ std::vector<std::string> iteration_texts(const RankAnalysis& a) {
                     std::to_string(a.rows[it.slowest_row].rank) + " (its execution " +
                     std::to_string(it.slowest_index) + ") " + format_ns(it.slowest_ns) + ", " +
                     format_ratio(it.over_median()) + " the median (" + format_ns(it.median_ns) + ")";
+            if (!it.changed.empty())
+                text += ": " + it.changed + " against rank " + std::to_string(a.rows[it.median_row].rank) + "'s";
         }
         texts.push_back(text + ".");
     }

@@ -261,26 +261,56 @@ std::unordered_map<std::string, ProfileEntry*> awaiting_executions(ReportInput& 
 
 }  // namespace
 
+namespace {
+
+// The executions table's columns that are read back (every field of the
+// description but the derived ones), in its order.
+std::vector<std::string> execution_columns() {
+    std::vector<std::string> names;
+    for (const Field<ExecutionStat>& f : kExecutionFields)
+        if (f.set) names.emplace_back(f.name);
+    return names;
+}
+
+const Field<ExecutionStat>* execution_field(std::string_view name) {
+    for (const Field<ExecutionStat>& f : kExecutionFields)
+        if (f.set && f.name == name) return &f;
+    return nullptr;
+}
+
+}  // namespace
+
 void read_dataset_executions(const std::string& root, ReportInput& into) {
     std::unordered_map<std::string, ProfileEntry*> by_id = awaiting_executions(into);
     if (by_id.empty()) return;
+    const std::vector<std::string> names = execution_columns();
     dataset::TableListing listing = dataset::list_table(root, "executions");
     for (const dataset::TableFile& f : listing.files) {
         auto it = by_id.find(f.profile_id);
         if (it == by_id.end()) continue;
-        parquet::TableReader t({f.path}, {"execution_index", "neff", "start_ns", "end_ns"});
+        parquet::TableReader t({f.path}, names);
         std::vector<ExecutionStat> executions;
         while (t.next()) {
-            if (!t.column(0) || t.column(0)->is_null() || !t.column(2) || t.column(2)->is_null() || !t.column(3) ||
-                t.column(3)->is_null())
+            ExecutionStat e;
+            bool whole = true;
+            for (size_t c = 0; c < names.size(); ++c) {
+                const Field<ExecutionStat>& field = *execution_field(names[c]);
+                const parquet::ColumnCursor* col = t.column(c);
+                FieldValue v;
+                if (col && !col->is_null())
+                    v = col->holds_integers() ? FieldValue(col->i64())
+                        : col->holds_reals()  ? FieldValue(col->f64())
+                                              : FieldValue(col->str());
+                // An older dataset lacks the figures added since (they stay
+                // 0); no row lacks its index or window.
+                bool window = field.name == "execution_index" || field.name == "start_ns" || field.name == "end_ns";
+                if (window && std::holds_alternative<std::monostate>(v)) whole = false;
+                field.set(e, v);
+            }
+            if (!whole)
                 throw Error("an executions row without its index or window (row group " +
                                 std::to_string(t.row_group()) + ")",
                             f.path);
-            ExecutionStat e;
-            e.window.index = t.column(0)->i64();
-            if (t.column(1) && !t.column(1)->is_null()) e.window.neff = std::string(t.column(1)->str());
-            e.window.start_ns = t.column(2)->i64();
-            e.window.end_ns = t.column(3)->i64();
             executions.push_back(std::move(e));
         }
         it->second->summary.executions = std::move(executions);
@@ -293,18 +323,31 @@ void read_db_executions(Store& store, ReportInput& into) {
     // A database written before the table was.
     SqliteStmt has(store.db(), "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'execution'");
     if (!has.step()) return;
-    SqliteStmt q(store.db(),
-                 "SELECT p.uid, e.execution_index, e.neff, e.start_ns, e.end_ns FROM execution e "
-                 "JOIN profile p ON p.id = e.profile_id ORDER BY e.profile_id, e.ord");
+    // Every column the table has (a database an older nx wrote may lack the
+    // figures added since: they stay 0).
+    SqliteStmt q(store.db(), "SELECT p.uid, e.* FROM execution e JOIN profile p ON p.id = e.profile_id "
+                             "ORDER BY e.profile_id, e.ord");
+    const int columns = sqlite3_column_count(q.handle());
+    std::vector<const Field<ExecutionStat>*> fields(static_cast<size_t>(columns), nullptr);
+    for (int c = 1; c < columns; ++c) fields[static_cast<size_t>(c)] = execution_field(sqlite3_column_name(q.handle(), c));
     std::unordered_map<std::string, std::vector<ExecutionStat>> read;
+    std::string text;
     while (q.step()) {
         std::string uid = q.column_text(0);
         if (!by_id.count(uid)) continue;
         ExecutionStat e;
-        e.window.index = q.column_int(1);
-        e.window.neff = q.column_text(2);
-        e.window.start_ns = q.column_int(3);
-        e.window.end_ns = q.column_int(4);
+        for (int c = 1; c < columns; ++c) {
+            const Field<ExecutionStat>* field = fields[static_cast<size_t>(c)];
+            if (!field) continue;
+            FieldValue v;
+            switch (sqlite3_column_type(q.handle(), c)) {
+                case SQLITE_INTEGER: v = q.column_int(c); break;
+                case SQLITE_FLOAT: v = q.column_double(c); break;
+                case SQLITE_NULL: break;
+                default: text = q.column_text(c); v = std::string_view(text);
+            }
+            field->set(e, v);
+        }
         read[uid].push_back(std::move(e));
     }
     for (auto& [uid, executions] : read) by_id[uid]->summary.executions = std::move(executions);

@@ -67,6 +67,43 @@ TEST(IterationsAcrossRanks, NamesTheRankSlowestMostOftenAndTheIterationsFurthest
     EXPECT_EQ(n[0].worst[2].slowest_row, 0u);
 }
 
+TEST(IterationsAcrossRanks, SaysWhatGrewInTheSlowestRanksExecutionAgainstTheMedianRanks) {
+    // Iteration 1: rank 2's execution takes 20 us, its TensorE 9 us more
+    // than rank 1's (the median of 10, 12 and 20 us); rank 0's is shorter.
+    std::vector<ProfileEntry> ranks = {session(0, {10, 10}), session(1, {10, 12}), session(2, {10, 20})};
+    auto busy = [&](int rank, int64_t compute_us, int64_t tensor_us) {
+        ExecutionStat& e = ranks[static_cast<size_t>(rank)].summary.executions[1];
+        e.compute_ns = compute_us * 1000;
+        e.busy_ns[0] = tensor_us * 1000;
+        e.idle_ns = e.dur_ns() - e.compute_ns;
+    };
+    busy(0, 8, 6);
+    busy(1, 9, 7);
+    busy(2, 18, 16);
+    std::vector<NeffAcrossRanks> n = compare(ranks);
+    ASSERT_EQ(n.size(), 1u);
+    ASSERT_EQ(n[0].worst.size(), 1u);
+    EXPECT_EQ(n[0].worst[0].slowest_row, 2u);
+    EXPECT_EQ(n[0].worst[0].median_row, 1u);
+    EXPECT_EQ(n[0].worst[0].changed, "compute +9.00 us (TensorE busy +9.00 us)");
+    Document doc;
+    RankCapture c;
+    for (const ProfileEntry& p : ranks) c.ranks.push_back(&p);
+    add_rank_report(doc, {analyse_ranks(c)});
+    EXPECT_NE(test::rendered(doc, "text").find("iteration 1, rank 2 (its execution 2) 20 us, 1.67x the median (12 us): "
+                                               "compute +9.00 us (TensorE busy +9.00 us) against rank 1's"),
+              std::string::npos)
+        << test::rendered(doc, "text");
+}
+
+TEST(IterationsAcrossRanks, AnExecutionWhoseFiguresDidNotGrowSaysNothingOfThem) {
+    // Durations alone (no engine figures): the sentence names no part.
+    std::vector<ProfileEntry> ranks = {session(0, {10, 10}), session(1, {10, 30})};
+    std::vector<NeffAcrossRanks> n = compare(ranks);
+    ASSERT_EQ(n[0].worst.size(), 1u);
+    EXPECT_EQ(n[0].worst[0].changed, "");
+}
+
 TEST(IterationsAcrossRanks, AnIterationEveryRankTookAlikeHasNoSlowest) {
     std::vector<ProfileEntry> ranks = {session(0, {10, 10}), session(1, {10, 10})};
     std::vector<NeffAcrossRanks> n = compare(ranks);
