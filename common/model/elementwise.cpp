@@ -1,6 +1,7 @@
 #include "common/model/elementwise.h"
 
 #include <algorithm>
+#include <deque>
 #include <vector>
 
 #include "common/model/kernel_emitter.h"
@@ -54,6 +55,15 @@ public:
 private:
     std::vector<Time> free_;
     size_t next_ = 0;
+};
+
+// A chunk's store not yet issued: its shape, place, result and output slot.
+struct PendingStore {
+    int64_t rows, cols;
+    Time ready;
+    int64_t row_tile, chunk;
+    size_t slot;
+    bool strided;
 };
 
 // Emits instructions for one kernel with its names and layer.
@@ -199,8 +209,24 @@ Lowering lower_elementwise(Scheduler& s, const ElementwiseSpec& spec, Elementwis
     const int unit = spec.kind == ElementwiseKind::activation ? kTrackScalar
                      : spec.kind == ElementwiseKind::copy     ? kTrackGpSimd
                                                               : kTrackVector;
+    // Where the stores go through the Sync engine with the loads (hardware
+    // DGE), the Sync engine's stream stores a chunk after loading the next
+    // kBuffers - 1, so a store waiting for its result never holds up the
+    // loads the buffers have room for.
+    const bool stores_with_loads = s.dma_trigger(unit) == kTrackSync;
+    const size_t store_lag = stores_with_loads ? kBuffers - 1 : 0;
+    std::deque<PendingStore> stores;
+    auto store_oldest = [&] {
+        const PendingStore& p = stores.front();
+        Time st = e.dma(DmaKind::hbm_write, out_name, p.rows, p.cols, p.ready, p.row_tile, p.chunk, unit, p.strided);
+        outs.release(p.slot, st);
+        end = std::max(end, st);
+        stores.pop_front();
+    };
     for (int64_t rt = 0; rt * kPartitions < spec.rows; ++rt) {
-        co_await s.floor(Floor(s).hold_all(in.tokens(), kTrackSync).hold_all(outs.tokens(), unit).value());
+        Floor tile_floor = Floor(s).hold_all(in.tokens(), kTrackSync).hold_all(outs.tokens(), unit);
+        for (const PendingStore& p : stores) tile_floor.hold(p.ready, kTrackSync);
+        co_await s.floor(tile_floor.value());
         const int64_t r = std::min(kPartitions, spec.rows - rt * kPartitions);
         e.set_layer(rt);
         Time partial = 0;
@@ -228,9 +254,8 @@ Lowering lower_elementwise(Scheduler& s, const ElementwiseSpec& spec, Elementwis
             }
             in.release(slot, done);
             if (!reduce) {
-                Time st = e.dma(DmaKind::hbm_write, out_name, r, c, done, tr, tc, unit, strided);
-                outs.release(oslot, st);
-                end = std::max(end, st);
+                stores.push_back({r, c, done, tr, tc, oslot, strided});
+                while (stores.size() > store_lag) store_oldest();
             }
         }
         if (reduce && spec.combine) {
@@ -246,6 +271,7 @@ Lowering lower_elementwise(Scheduler& s, const ElementwiseSpec& spec, Elementwis
         }
         if (reduce) end = std::max(end, e.dma(DmaKind::hbm_write, out_name, r, 1, partial, e.row_tile(rt), 0, kTrackVector));
     }
+    while (!stores.empty()) store_oldest();
     o.end = end;
     std::string why;
     o.sbuf_bytes = elementwise_sbuf_required(spec, s.cost(), why);
