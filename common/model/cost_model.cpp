@@ -36,9 +36,9 @@ Time CostModel::kernel_fixed_ns() const {
     return std::string_view(target_.core) == "NC-v2" ? params_.fixed_ns_v2 : params_.fixed_ns_v3;
 }
 
-Time CostModel::dma_issue_ns() const {
-    return std::string_view(target_.core) == "NC-v2" ? params_.dma_issue_ns : kDgeIssueNs;
-}
+Time CostModel::dma_issue_ns() const { return hardware_dge() ? kDgeIssueNs : params_.dma_issue_ns; }
+
+bool CostModel::hardware_dge() const { return std::string_view(target_.core) != "NC-v2"; }
 
 int CostModel::k_pack(DType d) const {
     if (d != DType::fp8 && !is_mx(d)) return 1;

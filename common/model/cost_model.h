@@ -255,6 +255,9 @@ public:
     Time dma_fixed_latency_ns() const { return target_.dma_fixed_overhead_ns; }
     // Descriptor issue of one transfer on the issuing engine.
     Time dma_issue_ns() const;
+    // NC-v3 and later build descriptors in the DGE, which only the Sync
+    // engine's and ScalarE's sequencers command [nki-v3].
+    bool hardware_dge() const;
     // DMA engines a physical core's transfer can use, and the SBUF
     // partitions each serves.
     int dma_engines() const { return dma_engines_; }

@@ -7,6 +7,7 @@
 #include "common/model/lowering.h"
 #include "common/model/sbuf_plan.h"
 #include "common/model/scheduler.h"
+#include "common/model/store_pipeline.h"
 
 namespace nx::model {
 
@@ -102,19 +103,36 @@ Lowering lower_layernorm(Scheduler& s, const ElementwiseSpec& spec, ElementwiseO
     // gamma and beta are broadcast to every partition once and reused.
     Time gamma = e.dma(DmaKind::weight_load, gamma_name, kPartitions, N, 0, 0, 0);
     Time beta = e.dma(DmaKind::weight_load, beta_name, kPartitions, N, 0, 0, 0);
-    Slots xs(plan.sbuf.generations(plan.x)), outs(plan.sbuf.generations(plan.out));
-    Time end = 0;
-    for (int64_t rt = 0; rt * kPartitions < spec.rows; ++rt) {
+    const int x_generations = plan.sbuf.generations(plan.x);
+    const int64_t tiles = ceil_div(spec.rows, kPartitions);
+    auto rows_of = [&](int64_t rt) { return std::min(kPartitions, spec.rows - rt * kPartitions); };
+    // Each x buffer is loaded again as soon as its tile's last reader is
+    // done, before that tile's output is scaled and stored: the Sync engine
+    // triggers loads and stores in one stream (StorePipeline), and a load
+    // behind a store would wait for the store's data though its buffer was
+    // free.  Per buffer: when its load completes, when its last reader ends.
+    std::vector<Time> x_loaded(static_cast<size_t>(x_generations), 0.0), x_free(x_loaded);
+    auto load_x = [&](int64_t rt) {
+        const size_t slot = static_cast<size_t>(rt % x_generations);
+        e.set_layer(rt);
+        x_loaded[slot] = e.dma(DmaKind::hbm_read, x_name, rows_of(rt), N, x_free[slot], e.row_tile(rt), 0);
+    };
+    Slots outs(plan.sbuf.generations(plan.out));
+    StorePipeline stores(s, kTrackVector, 0);
+    for (int64_t rt = 0; rt < std::min<int64_t>(tiles, x_generations); ++rt) load_x(rt);
+    for (int64_t rt = 0; rt < tiles; ++rt) {
+        const size_t xslot = static_cast<size_t>(rt % x_generations);
         co_await s.floor(Floor(s)
-                        .hold_all(xs.tokens(), kTrackSync)
+                        .hold_all(x_free, kTrackSync)
+                        .hold_all(x_loaded, kTrackVector)
+                        .hold_all(x_loaded, kTrackScalar)
                         .hold_all(outs.tokens(), kTrackVector)
                         .hold(gamma, kTrackVector)
                         .hold(beta, kTrackVector)
                         .value());
-        const int64_t r = std::min(kPartitions, spec.rows - rt * kPartitions);
+        const int64_t r = rows_of(rt);
         e.set_layer(rt);
-        size_t xslot = xs.take();
-        Time x = e.dma(DmaKind::hbm_read, x_name, r, N, xs.ready(xslot), e.row_tile(rt), 0);
+        const Time x = x_loaded[xslot];
         Time normalized, x_last_read;
         if (spec.layernorm_version == 1) {
             // nl.mean, nl.square on ScalarE, mean of squares, var = E[x^2] - E[x]^2.
@@ -140,14 +158,16 @@ Lowering lower_layernorm(Scheduler& s, const ElementwiseSpec& spec, ElementwiseO
             normalized = e.vec(Op::tensor_scalar, r, N, 1, std::max({x, aggr, rstd}));
             x_last_read = normalized;
         }
-        xs.release(xslot, x_last_read);
+        x_free[xslot] = x_last_read;
+        if (rt + x_generations < tiles) load_x(rt + x_generations);
+        e.set_layer(rt);
         size_t oslot = outs.take();
         Time scaled = e.vec(Op::tensor_tensor, r, N, 2, std::max({normalized, gamma, outs.ready(oslot)}));
         Time shifted = e.vec(Op::tensor_tensor, r, N, 2, std::max(scaled, beta));
-        Time st = e.dma(DmaKind::hbm_write, out_name, r, N, shifted, e.row_tile(rt), 0, kTrackVector);
-        outs.release(oslot, st);
-        end = std::max(end, st);
+        stores.store(e.transfer(DmaKind::hbm_write, out_name, r, N, shifted, e.row_tile(rt), 0),
+                     [&outs, oslot](Time st) { outs.release(oslot, st); });
     }
+    const Time end = stores.finish();
     o.end = end;
     o.sbuf_bytes = static_cast<double>(plan.sbuf.used());
     o.variant = spec.layernorm_version == 1 ? "v1" : "v2";
@@ -199,8 +219,12 @@ Lowering lower_elementwise(Scheduler& s, const ElementwiseSpec& spec, Elementwis
     const int unit = spec.kind == ElementwiseKind::activation ? kTrackScalar
                      : spec.kind == ElementwiseKind::copy     ? kTrackGpSimd
                                                               : kTrackVector;
+    // A chunk's store goes after the loads of the next kBuffers - 1 chunks.
+    StorePipeline stores(s, unit, kBuffers - 1);
     for (int64_t rt = 0; rt * kPartitions < spec.rows; ++rt) {
-        co_await s.floor(Floor(s).hold_all(in.tokens(), kTrackSync).hold_all(outs.tokens(), unit).value());
+        Floor tile_floor = Floor(s).hold_all(in.tokens(), kTrackSync).hold_all(outs.tokens(), unit);
+        stores.hold(tile_floor);
+        co_await s.floor(tile_floor.value());
         const int64_t r = std::min(kPartitions, spec.rows - rt * kPartitions);
         e.set_layer(rt);
         Time partial = 0;
@@ -211,6 +235,8 @@ Lowering lower_elementwise(Scheduler& s, const ElementwiseSpec& spec, Elementwis
             const int64_t tr = e.row_tile(rt), tc = e.chunk(ct);
             Time a = e.dma(DmaKind::hbm_read, x_name, r, c, in.ready(slot), tr, tc, kTrackSync, strided);
             Time bb = binary ? e.dma(DmaKind::hbm_read, y_name, r, c, in.ready(slot), tr, tc, kTrackSync, strided) : a;
+            stores.loads_issued();
+            if (!reduce) stores.keep_at_most(kBuffers - 1);
             size_t oslot = outs.take();
             Time ready = std::max({a, bb, reduce ? 0.0 : outs.ready(oslot)});
             Time done = 0;
@@ -228,9 +254,8 @@ Lowering lower_elementwise(Scheduler& s, const ElementwiseSpec& spec, Elementwis
             }
             in.release(slot, done);
             if (!reduce) {
-                Time st = e.dma(DmaKind::hbm_write, out_name, r, c, done, tr, tc, unit, strided);
-                outs.release(oslot, st);
-                end = std::max(end, st);
+                stores.store(e.transfer(DmaKind::hbm_write, out_name, r, c, done, tr, tc, unit, strided),
+                             [&outs, oslot](Time t) { outs.release(oslot, t); });
             }
         }
         if (reduce && spec.combine) {
@@ -244,8 +269,9 @@ Lowering lower_elementwise(Scheduler& s, const ElementwiseSpec& spec, Elementwis
                 continue;
             }
         }
-        if (reduce) end = std::max(end, e.dma(DmaKind::hbm_write, out_name, r, 1, partial, e.row_tile(rt), 0, kTrackVector));
+        if (reduce) stores.store(e.transfer(DmaKind::hbm_write, out_name, r, 1, partial, e.row_tile(rt), 0));
     }
+    end = std::max(end, stores.finish());
     o.end = end;
     std::string why;
     o.sbuf_bytes = elementwise_sbuf_required(spec, s.cost(), why);

@@ -28,12 +28,17 @@ Transfer KernelEmitter::tile(DmaKind kind, uint16_t tensor, int64_t rows, int64_
     return t;
 }
 
-Time KernelEmitter::dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r, int64_t c,
-                        int trigger, bool strided) {
+Transfer KernelEmitter::transfer(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r,
+                                 int64_t c, int trigger, bool strided) const {
     Transfer t = tile(kind, tensor, rows, cols, ready, r, c);
     t.trigger = trigger;
     t.strided = strided;
-    return s.dma(t);
+    return t;
+}
+
+Time KernelEmitter::dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r, int64_t c,
+                        int trigger, bool strided) {
+    return s.dma(transfer(kind, tensor, rows, cols, ready, r, c, trigger, strided));
 }
 
 }  // namespace nx::model

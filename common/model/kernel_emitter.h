@@ -33,6 +33,9 @@ struct KernelEmitter {
     // when the tile's rows are parts of longer rows in HBM.
     Time dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r = 0, int64_t c = 0,
              int trigger = kTrackSync, bool strided = false);
+    // The transfer dma() issues.
+    Transfer transfer(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r = 0,
+                      int64_t c = 0, int trigger = kTrackSync, bool strided = false) const;
     // The transfer dma() issues, before its trigger and access pattern are set.
     Transfer tile(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r, int64_t c) const;
 

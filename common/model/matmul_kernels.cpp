@@ -11,13 +11,17 @@
 // occupant was last read (write-after-read), a consumer waits for its load
 // (read-after-write), a matmul group waits for its PSUM bank to be evacuated.
 // With two generations of a buffer (double buffering), the next block's loads
-// overlap the current block's matmuls.
+// overlap the current block's matmuls.  Where the Sync engine triggers the
+// stores (StorePipeline), a tile's store goes after the loads that the input
+// buffers' spare generations let run ahead; each lowering tells the pipeline
+// when it has issued a group of loads (an operand block, a gating tile).
 #include <string>
 #include <vector>
 
 #include "common/model/lowering.h"
 #include "common/model/matmul.h"
 #include "common/model/scheduler.h"
+#include "common/model/store_pipeline.h"
 
 namespace nx::model {
 
@@ -44,8 +48,9 @@ private:
 // What every kernel needs: the scheduler, the problem and its geometry, and
 // the names its events carry.
 struct Kernel {
-    Kernel(Scheduler& sched, const MatmulProblem& prob, const MatmulPlan& pl)
-        : s(sched), p(prob), plan(pl), g(prob, sched.cost()), cost(sched.cost()) {
+    Kernel(Scheduler& sched, const MatmulProblem& prob, const MatmulPlan& pl, int loads_ahead)
+        : s(sched), p(prob), plan(pl), g(prob, sched.cost()), cost(sched.cost()),
+          stores(sched, evac_unit(), loads_ahead) {
         EventStream& es = s.stream();
         lhs = es.name(p.lhs);
         rhs = es.name(p.rhs);
@@ -154,9 +159,10 @@ struct Kernel {
         return s.run(in);
     }
 
-    Time store(int trigger, int64_t rows, int64_t cols, Time ready, int64_t m, int64_t n, uint32_t lay) {
+    // Queues the store of an output tile; `stored` gets its completion.
+    uint64_t store(int64_t rows, int64_t cols, Time ready, int64_t m, int64_t n, uint32_t lay,
+                   std::function<void(Time)> stored) {
         Transfer t;
-        t.trigger = trigger;
         t.partitions = rows;
         t.row_bytes = cols * g.out_bytes;
         t.kind = DmaKind::hbm_write;
@@ -164,7 +170,7 @@ struct Kernel {
         t.layer = lay;
         t.strided = cols < whole_N;
         t.tensor = TensorRef{out, 0, static_cast<int32_t>(m + p.m_tile0), static_cast<int32_t>(n + n0)};
-        return s.dma(t);
+        return stores.store(t, std::move(stored));
     }
 
     Time load_gating(int64_t rows, int64_t cols, Time ready, int64_t m, int64_t n, uint32_t lay) {
@@ -176,29 +182,34 @@ struct Kernel {
         t.layer = lay;
         t.strided = cols < whole_N;
         t.tensor = TensorRef{epi, 0, static_cast<int32_t>(m + p.m_tile0), static_cast<int32_t>(n + n0)};
-        return s.dma(t);
+        const Time done = s.dma(t);
+        stores.loads_issued();
+        return done;
     }
 
     // The unit that evacuates PSUM (and triggers the store).
     int evac_unit() const { return p.epilogue == Epilogue::activation ? kTrackScalar : kTrackVector; }
 
     // Dependencies every kernel holds across iterations: the output staging
-    // slots and the problem's input readiness (the scheduler holds PSUM's).
+    // slots, the stores not yet issued and the problem's input readiness (the
+    // scheduler holds PSUM's).
     Floor floor(const SlotRing& stage) const {
         Floor f(s);
         f.hold_all(stage.tokens(), evac_unit());
         f.hold(p.lhs_ready, kTrackSync).hold(p.rhs_ready, kTrackSync).hold(p.epilogue_ready, kTrackSync);
+        stores.hold(f);
         return f;
     }
 
     // Evacuates a finished PSUM tile to SBUF (fusing the epilogue: ScalarE
     // applies the activation on the way; VectorE multiplies by the gating
-    // input) and stores it.  Returns the store's completion.
-    Time finish_tile(int64_t m, int64_t n, int64_t mc, int64_t nc, Time mm_end, int64_t bank, SlotRing& stage, uint32_t lay) {
+    // input) and stores it.
+    void finish_tile(int64_t m, int64_t n, int64_t mc, int64_t nc, Time mm_end, int64_t bank, SlotRing& stage, uint32_t lay) {
+        // The slot's previous tile must have been stored.
+        stores.keep_at_most(static_cast<size_t>(plan.gen_out - 1));
         int64_t slot = stage.take();
         Time slot_ready = stage.ready(slot);
         Time evac;
-        const int unit = evac_unit();
         switch (p.epilogue) {
             case Epilogue::activation:
                 evac = scalar(Op::activation, nc, std::max(mm_end, slot_ready), lay, mc);
@@ -215,9 +226,7 @@ struct Kernel {
                 break;
         }
         s.psum_release(bank, evac);
-        Time st = store(unit, mc, nc, evac, m, n, lay);
-        stage.release(slot, st);
-        return st;
+        store(mc, nc, evac, m, n, lay, [&stage, slot](Time st) { stage.release(slot, st); });
     }
 
     Scheduler& s;
@@ -227,15 +236,15 @@ struct Kernel {
     const CostModel& cost;
     uint16_t lhs = 0, rhs = 0, out = 0, epi = 0, hlo = 0, lhs_scale = 0, rhs_scale = 0;
     int64_t m0 = 0, n0 = 0, whole_M = 0, whole_N = 0;
+    StorePipeline stores;
 };
 
 }  // namespace
 
 Lowering lower_matmul_naive(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
-    Kernel c(s, p, plan);
+    Kernel c(s, p, plan, plan.gen_lhs - 1);
     SlotRing tiles(plan.gen_lhs);
     SlotRing stage(plan.gen_out);
-    Time end = 0;
     for (int64_t m = 0; m < c.g.mt; ++m) {
         for (int64_t n = 0; n < c.g.nt; ++n) {
             co_await s.floor(c.floor(stage).hold_all(tiles.tokens(), kTrackSync).value());
@@ -250,20 +259,20 @@ Lowering lower_matmul_naive(Scheduler& s, const MatmulProblem& p, const MatmulPl
                 mm_end = c.mm(lhs, rhs, k == 0 ? s.psum_ready(bank) : 0, k, mc, nc, lay);
                 tiles.release(slot, mm_end);
             }
-            end = std::max(end, c.finish_tile(m, n, mc, nc, mm_end, bank, stage, lay));
+            c.stores.loads_issued();
+            c.finish_tile(m, n, mc, nc, mm_end, bank, stage, lay);
         }
     }
-    co_return end;
+    co_return c.stores.finish();
 }
 
 Lowering lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
-    Kernel c(s, p, plan);
+    Kernel c(s, p, plan, plan.gen_lhs - 1 + plan.gen_rhs - 1);
     const int64_t kt = c.g.kt;
     std::vector<Time> lhs_free(static_cast<size_t>(plan.gen_lhs * kt), 0.0), rhs_free(static_cast<size_t>(plan.gen_rhs * kt), 0.0);
     std::vector<Time> lhs_done(static_cast<size_t>(kt)), lhs_last(static_cast<size_t>(kt)), rhs_done(static_cast<size_t>(kt));
     SlotRing stage(plan.gen_out);
     int64_t rhs_gen = 0;
-    Time end = 0;
     for (int64_t m = 0; m < c.g.mt; ++m) {
         co_await s.floor(c.floor(stage).hold_all(lhs_free, kTrackSync).hold_all(rhs_free, kTrackSync).value());
         const int64_t mc = c.g.m_cols(m);
@@ -274,6 +283,7 @@ Lowering lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const Matmul
             lhs_done[i] = c.load_lhs( k, m, mc, std::max(lhs_free[gl + i], p.lhs_ready), lay);
             lhs_last[i] = 0;
         }
+        c.stores.loads_issued();
         for (int64_t n = 0; n < c.g.nt; ++n) {
             co_await s.floor(c.floor(stage)
                             .hold_all(lhs_free, kTrackSync)
@@ -288,6 +298,7 @@ Lowering lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const Matmul
                 size_t i = static_cast<size_t>(k);
                 rhs_done[i] = c.load_rhs( k, n, nc, std::max(rhs_free[gr + i], p.rhs_ready), lay);
             }
+            c.stores.loads_issued();
             int64_t bank = s.psum_take();
             Time mm_end = 0;
             for (int64_t k = 0; k < kt; ++k) {
@@ -296,15 +307,15 @@ Lowering lower_matmul_hoisted(Scheduler& s, const MatmulProblem& p, const Matmul
                 rhs_free[gr + i] = mm_end;
                 lhs_last[i] = mm_end;
             }
-            end = std::max(end, c.finish_tile(m, n, mc, nc, mm_end, bank, stage, lay));
+            c.finish_tile(m, n, mc, nc, mm_end, bank, stage, lay);
         }
         for (int64_t k = 0; k < kt; ++k) lhs_free[gl + static_cast<size_t>(k)] = lhs_last[static_cast<size_t>(k)];
     }
-    co_return end;
+    co_return c.stores.finish();
 }
 
 Lowering lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
-    Kernel c(s, p, plan);
+    Kernel c(s, p, plan, plan.gen_lhs - 1 + plan.gen_rhs - 1);
     const int64_t kt = c.g.kt, TM = plan.tiles_m, TN = plan.tiles_n;
     auto idx = [kt](int64_t gen, int64_t tiles, int64_t t, int64_t k) { return static_cast<size_t>((gen * tiles + t) * kt + k); };
     std::vector<Time> lhs_free(static_cast<size_t>(plan.gen_lhs * TM * kt), 0.0);
@@ -313,7 +324,6 @@ Lowering lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const M
     std::vector<Time> rhs_done(static_cast<size_t>(TN * kt));
     SlotRing stage(plan.gen_out);
     int64_t rhs_gen = 0;
-    Time end = 0;
     auto floor = [&]() {
         return c.floor(stage)
             .hold_all(lhs_free, kTrackSync)
@@ -335,6 +345,7 @@ Lowering lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const M
                 lhs_last[idx(0, TM, bm, k)] = 0;
             }
         }
+        c.stores.loads_issued();
         for (int64_t nb = 0; nb * TN < c.g.nt; ++nb) {
             co_await s.floor(floor());
             const int64_t tn = std::min(TN, c.g.nt - nb * TN);
@@ -346,6 +357,7 @@ Lowering lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const M
                     rhs_done[idx(0, TN, bn, k)] =
                         c.load_rhs( k, n, c.g.n_cols(n), std::max(rhs_free[idx(gr, TN, bn, k)], p.rhs_ready), lay);
             }
+            c.stores.loads_issued();
             for (int64_t bm = 0; bm < tm; ++bm) {
                 for (int64_t bn = 0; bn < tn; ++bn) {
                     const int64_t m = mb * TM + bm, n = nb * TN + bn;
@@ -358,18 +370,18 @@ Lowering lower_matmul_blocked_free(Scheduler& s, const MatmulProblem& p, const M
                         rhs_free[idx(gr, TN, bn, k)] = mm_end;
                         lhs_last[idx(0, TM, bm, k)] = mm_end;
                     }
-                    end = std::max(end, c.finish_tile(m, n, mc, nc, mm_end, bank, stage, lay));
+                    c.finish_tile(m, n, mc, nc, mm_end, bank, stage, lay);
                 }
             }
         }
         for (int64_t bm = 0; bm < tm; ++bm)
             for (int64_t k = 0; k < kt; ++k) lhs_free[idx(gl, TM, bm, k)] = lhs_last[idx(0, TM, bm, k)];
     }
-    co_return end;
+    co_return c.stores.finish();
 }
 
 Lowering lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const MatmulPlan& plan) {
-    Kernel c(s, p, plan);
+    Kernel c(s, p, plan, plan.gen_lhs - 1 + plan.gen_rhs - 1);
     const MatmulGeometry& g = c.g;
     const int64_t TM = plan.tiles_m, TN = plan.tiles_n, TK = plan.tiles_k, group = plan.group_m;
     std::vector<Time> lhs_free(static_cast<size_t>(plan.gen_lhs * TK), 0.0), rhs_free(static_cast<size_t>(plan.gen_rhs * TK), 0.0);
@@ -378,9 +390,10 @@ Lowering lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Ma
     // Result tiles of the current M group: when each slot was last stored
     // (write-after-read) and when each (tile, n tile) was last accumulated.
     std::vector<Time> res_free(static_cast<size_t>(group), 0.0), res_ready(static_cast<size_t>(group * TN), 0.0);
+    // The store that frees each result tile, while it may not be issued yet.
+    std::vector<uint64_t> res_store(static_cast<size_t>(group), 0);
     SlotRing stage(plan.gen_out);
     int64_t lhs_gen = 0, rhs_gen = 0;
-    Time end = 0;
     auto floor = [&]() {
         return c.floor(stage)
             .hold_all(lhs_free, kTrackSync)
@@ -410,6 +423,7 @@ Lowering lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Ma
                     rhs_done[static_cast<size_t>(t)] =
                         c.load_rhs( k, nb, block_n, std::max(rhs_free[gr + static_cast<size_t>(t)], p.rhs_ready), lay);
                 }
+                c.stores.loads_issued();
                 for (int64_t m0 = gm; m0 < gm + gt; m0 += TM) {
                     const int64_t tm = std::min(TM, gm + gt - m0);
                     const int64_t mb = m0 / TM;
@@ -421,6 +435,7 @@ Lowering lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Ma
                         lhs_done[static_cast<size_t>(t)] =
                             c.load_lhs( k, mb, block_m, std::max(lhs_free[gl + static_cast<size_t>(t)], p.lhs_ready), lay);
                     }
+                    c.stores.loads_issued();
                     for (int64_t bn = 0; bn < tn; ++bn) {
                         const int64_t nc = g.n_cols(nb * TN + bn);
                         for (int64_t bm = 0; bm < tm; ++bm) {
@@ -436,6 +451,7 @@ Lowering lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Ma
                             }
                             if (!zeroed[static_cast<size_t>(m - gm)]) {
                                 zeroed[static_cast<size_t>(m - gm)] = true;
+                                c.stores.issue_through(res_store[static_cast<size_t>(m - gm)]);
                                 Time zero = c.vector(Op::memset, block_n, 0, res_free[static_cast<size_t>(m - gm)], lay, mc);
                                 for (int64_t b2 = 0; b2 < tn; ++b2) res_ready[static_cast<size_t>((m - gm) * TN + b2)] = zero;
                             }
@@ -456,7 +472,6 @@ Lowering lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Ma
                 uint32_t lay = c.layer("block_m", m / TM, "_n", nb);
                 Time ready = 0;
                 for (int64_t bn = 0; bn < tn; ++bn) ready = std::max(ready, res_ready[static_cast<size_t>(i * TN + bn)]);
-                const int unit = c.evac_unit();
                 if (p.epilogue == Epilogue::activation) {
                     ready = c.scalar(Op::activation, block_n, ready, lay, mc);
                 } else if (p.epilogue == Epilogue::multiply) {
@@ -465,13 +480,12 @@ Lowering lower_matmul_blocked_mnk(Scheduler& s, const MatmulProblem& p, const Ma
                     ready = c.vector(Op::tensor_tensor, block_n, 2, std::max(ready, in), lay, mc);
                     stage.release(slot, ready);
                 }
-                Time st = c.store(unit, mc, block_n, ready, m, nb, lay);
-                res_free[static_cast<size_t>(i)] = st;
-                end = std::max(end, st);
+                Time& freed = res_free[static_cast<size_t>(i)];
+                res_store[static_cast<size_t>(i)] = c.store(mc, block_n, ready, m, nb, lay, [&freed](Time st) { freed = st; });
             }
         }
     }
-    co_return end;
+    co_return c.stores.finish();
 }
 
 }  // namespace nx::model

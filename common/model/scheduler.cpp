@@ -485,7 +485,14 @@ Time Scheduler::dma_on_engine(const Transfer& t, const DmaIssue& d, int engine, 
     return end;
 }
 
-Time Scheduler::dma(const Transfer& t) {
+int Scheduler::dma_trigger(int producer) const {
+    if (!cost_.hardware_dge()) return producer;
+    return producer == kTrackScalar || producer == kTrackGpSimd ? producer : kTrackSync;
+}
+
+Time Scheduler::dma(const Transfer& requested) {
+    Transfer t = requested;
+    t.trigger = dma_trigger(requested.trigger);
     const PartitionRanges ranges = partition_ranges(t);
     const int64_t rows_total = ranges.rows();
     if (rows_total <= 0 || t.row_bytes <= 0) return t.ready;

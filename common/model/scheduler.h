@@ -22,8 +22,10 @@
 // meet at core barriers where they exchange data through HBM.
 //
 // DMA: a transfer is triggered by an engine (loads by the Sync engine, stores
-// by the engine that produced the data; waiting on the Sync engine is a
-// semaphore wait), which is busy for the trigger and the descriptor issue,
+// by the engine that produced the data, or on NC-v3 and later by the Sync
+// engine when that engine cannot command the DGE: dma_trigger; waiting on the
+// Sync engine is a semaphore wait), which is busy for the trigger and the
+// descriptor issue,
 // reaches its queue after the fixed cross-engine latency, and is split over
 // the DMA engines of its physical core that serve the partitions it touches
 // (8 partitions per engine).  Each queue moves its rows at the engine's rated
@@ -209,6 +211,9 @@ public:
     Time run(const Instr& in);
     Time matmul(const MatmulInstr& mm);
     Time dma(const Transfer& t);
+    // The unit that triggers a transfer `producer` asks for: the producer,
+    // or the Sync engine where the producer cannot command the DGE.
+    int dma_trigger(int producer) const;
     // `unit` blocked on a producer's semaphore until `ready`: an
     // EVENT_SEMAPHORE instruction (a wait, not work), as compiler-lowered
     // graphs show before a consumer's first use of a producer's result.

@@ -189,7 +189,7 @@ TEST(SimLnc, AReductionSplitByColumnsIsCombinedOnceAndStoredOnce) {
     EXPECT_EQ(stores[1], 0);
 }
 
-TEST(SimLnc, RowTilesSplitWithoutMeetingAndAMemoryBoundOpGainsNothing) {
+TEST(SimLnc, RowTilesSplitWithoutMeeting) {
     const Workload w = elementwise_workload("add", 4096, 2048);
     SimResult two;
     Recorder rec = record(on(w, "trn2", 2), &two);
@@ -200,9 +200,10 @@ TEST(SimLnc, RowTilesSplitWithoutMeetingAndAMemoryBoundOpGainsNothing) {
         if (e.opcode == "TENSOR_TENSOR") ++adds[e.pcore];
     EXPECT_EQ(adds[0], adds[1]);
     EXPECT_EQ(adds[0], 16);  // 4096 rows / 128, half each
-    // The logical core's HBM is the limit either way: two halves at half the
-    // bandwidth each take what one core takes with all of it.
-    EXPECT_NEAR(two.latency_ns, one.latency_ns, 0.05 * one.latency_ns);
+    // Unsharded, one core's 16 DMA engines move the loads and the stores on
+    // one queue (hardware DGE through the Sync engine), slower than the
+    // logical core's HBM; split, both cores' engines move it.
+    EXPECT_LT(two.latency_ns, one.latency_ns);
     // No core barrier: rows are independent.
     for (const auto& e : rec.events)
         EXPECT_FALSE(e.engine == Engine::gpsimd && e.opcode == "WRITE" && e.dur == static_cast<int64_t>(kCrossCoreWriteNs));
