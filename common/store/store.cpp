@@ -71,7 +71,7 @@ Store::Store(const std::string& path, Access access, const std::vector<std::stri
     if (has_kept_sources()) db_.exec(kept_args_view());
     // A database older than schema 7 has no DMA counter tracks to show.
     if (!also.empty() || table_exists(db_, "main", "counter_sample"))
-        db_.exec(counter_view("counter_sample"));
+        db_.exec(counter_view());
     db_.exec(kRegionView);
     if (access == Access::read_only) make_read_only(db_);
     new_file_.armed = false;

@@ -120,7 +120,7 @@ CREATE INDEX IF NOT EXISTS event_flow_in ON event_flow(to_event_id);
 
 -- The counter samples nx stores: the source's and nx's per-engine
 -- utilisation.  Its DMA counters are computed when asked (dma_counters()),
--- their tracks stored; the counter view shows both (kCounterView).
+-- their tracks stored; the counter view shows both (counter_view()).
 CREATE TABLE IF NOT EXISTS counter_sample(
     id       INTEGER PRIMARY KEY,
     ts       INTEGER NOT NULL,
@@ -356,11 +356,11 @@ std::string kept_args_view() {
     return "DROP VIEW IF EXISTS temp.args; " + view + ";";
 }
 
-std::string counter_view(std::string_view stored) {
+std::string counter_view() {
     // The DMA tracks' samples come from dma_counters(), which other SQLite
     // clients do not have; a sample computed so has no id (it is not stored).
     return "DROP VIEW IF EXISTS temp.counter; CREATE TEMP VIEW counter AS "
-           "SELECT id, ts, track_id, value FROM " + std::string(stored) +
+           "SELECT id, ts, track_id, value FROM counter_sample"
            " UNION ALL SELECT NULL, d.ts, t.id, d.value FROM track t, dma_counters(t.profile_id) d"
            " WHERE t.row IS NULL AND t.kind = 'counter' AND t.name IN ('" + std::string(kDmaThroughputTrack) + "', '" +
            std::string(kDmaPendingTrack) + "') AND d.name = t.name;";

@@ -33,11 +33,12 @@ extern const std::string_view kSchemaViews;
 // (created after the database and any merged ones are attached).
 std::string kept_args_view();
 // The temp view `counter` for nx's own connections: the samples stored in
-// `stored` (counter_sample; "counter" in a database older than schema 7) and
-// the DMA counters of every stored DMA counter track, so that SQL over the
-// counter table gives the rows Perfetto's trace processor reads from nx's
-// trace of the same profile.
-std::string counter_view(std::string_view stored);
+// counter_sample and the DMA counters of every stored DMA counter track, so
+// that SQL over the counter table gives the rows Perfetto's trace processor
+// reads from nx's trace of the same profile.  (A database older than schema
+// 7 keeps its samples in a table named counter and has no DMA counter
+// tracks: it is read as it is.)
+std::string counter_view();
 
 // Columns (and tables) added after schema version 2: a database an older nx
 // wrote gets them when it is next opened for writing (kSchemaTables creates
