@@ -5,20 +5,14 @@
 // notes its summary carries.
 #pragma once
 
-#include "common/io/output.h"
-#include "common/profile/profile_sink.h"
+#include "common/profile/record_sinks.h"
 
 namespace nx {
 
-class ExplainSink : public ProfileSink {
+class ExplainSink : public SummarySink {
 public:
-    explicit ExplainSink(Output& out) : out_(out) {}
-    void begin_profile(const ProfileInfo&) override {}
-    void event(const Event&) override {}
+    using SummarySink::SummarySink;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
-
-private:
-    Output& out_;
 };
 
 }  // namespace nx

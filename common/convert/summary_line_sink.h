@@ -3,20 +3,14 @@
 // profile record, which is for pipes (or --records).
 #pragma once
 
-#include "common/io/output.h"
-#include "common/profile/profile_sink.h"
+#include "common/profile/record_sinks.h"
 
 namespace nx {
 
-class SummaryLineSink : public ProfileSink {
+class SummaryLineSink : public SummarySink {
 public:
-    explicit SummaryLineSink(Output& out) : out_(out) {}
-    void begin_profile(const ProfileInfo&) override {}
-    void event(const Event&) override {}
+    using SummarySink::SummarySink;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
-
-private:
-    Output& out_;
 };
 
 }  // namespace nx

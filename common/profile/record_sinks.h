@@ -1,5 +1,6 @@
 // Sinks that write records: profile records (nx-convert's default stdout) and
-// the nx event stream (--to events).  Both write to an Output.
+// the nx event stream (--to events).  Both write to an Output.  SummarySink
+// is the base of those that write from a profile's summary alone.
 #pragma once
 
 #include <rapidjson/stringbuffer.h>
@@ -10,19 +11,28 @@
 
 namespace nx {
 
+// A sink that writes from each profile's summary, at its end, to an Output,
+// and reads none of its events.
+class SummarySink : public ProfileSink {
+public:
+    explicit SummarySink(Output& out) : out_(out) {}
+    void begin_profile(const ProfileInfo&) override {}
+    void event(const Event&) override {}
+
+protected:
+    Output& out_;
+};
+
 // One profile record per profile.  Records are held until finish(), so a run
 // that fails (and rolls its database load back) prints none: stdout agrees
 // with the database.  They are small (a few KiB each).
-class ProfileRecordSink : public ProfileSink {
+class ProfileRecordSink : public SummarySink {
 public:
-    explicit ProfileRecordSink(Output& out) : out_(out) {}
-    void begin_profile(const ProfileInfo&) override {}
-    void event(const Event&) override {}
+    using SummarySink::SummarySink;
     void end_profile(const ProfileInfo& info, const ProfileSummary& summary) override;
     void finish() override;
 
 private:
-    Output& out_;
     std::string pending_;
 };
 
