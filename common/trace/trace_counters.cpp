@@ -5,7 +5,6 @@
 namespace nx {
 
 namespace {
-constexpr double kNsPerSecond = 1e9;
 constexpr double kPercent = 100.0;
 }  // namespace
 
