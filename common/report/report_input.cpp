@@ -321,8 +321,7 @@ void read_db_executions(Store& store, ReportInput& into) {
     std::unordered_map<std::string, ProfileEntry*> by_id = awaiting_executions(into);
     if (by_id.empty()) return;
     // A database written before the table was.
-    SqliteStmt has(store.db(), "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'execution'");
-    if (!has.step()) return;
+    if (!table_exists(store.db(), "main", "execution")) return;
     // Every column the table has (a database an older nx wrote may lack the
     // figures added since: they stay 0).
     SqliteStmt q(store.db(), "SELECT p.uid, e.* FROM execution e JOIN profile p ON p.id = e.profile_id "
