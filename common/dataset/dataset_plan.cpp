@@ -104,11 +104,9 @@ std::vector<PlanEntry> read_plan(const std::string& root) {
 }
 
 std::pair<size_t, size_t> task_range(size_t entries, int task, int tasks) {
-    size_t n = static_cast<size_t>(std::max(tasks, 1)), t = static_cast<size_t>(std::max(task, 0));
-    size_t base = entries / n, extra = entries % n;
-    size_t first = t * base + std::min(t, extra);
-    size_t last = std::min(entries, first + base + (t < extra ? 1 : 0));
-    return {std::min(first, entries), last};
+    const size_t n = static_cast<size_t>(std::max(tasks, 1));
+    const size_t t = std::min(static_cast<size_t>(std::max(task, 0)), n);
+    return {t * entries / n, std::min(t + 1, n) * entries / n};
 }
 
 namespace dataset {

@@ -37,7 +37,10 @@ std::vector<PlanEntry> read_plan(const std::string& root);
 std::vector<PlanEntry> parse_plan(const std::string& text, const std::string& path);
 
 // The entries of task `task` of `tasks` (0-based): contiguous, as even as can
-// be, so a task's profiles are neighbouring ranks.  [first, last).
+// be, so a task's profiles are neighbouring ranks.  [first, last) =
+// [task*entries/tasks, (task+1)*entries/tasks), rounded down: the split
+// pipelines/shard makes of a study's records, so every fan-out in nx shares
+// one rule.  A task past the last gets none.
 std::pair<size_t, size_t> task_range(size_t entries, int task, int tasks);
 
 namespace dataset {

@@ -179,4 +179,22 @@ TEST(DatasetPlan, PathsWithTabsNewlinesAndBackslashesKeepToTheirLine) {
     EXPECT_THROW(nx::parse_plan("rank\tinput\tneff\n0\t/a\\q\t\n", "plan.tsv"), nx::Error);
 }
 
+TEST(DatasetPlan, TasksSplitThePlanAsPipelinesShardSplitsRecords) {
+    // pipelines/shard: shard i of N gets lines [i*L/N, (i+1)*L/N).
+    for (size_t entries : {0u, 1u, 7u, 10u, 1024u})
+        for (int tasks : {1, 3, 4, 64}) {
+            size_t next = 0;
+            for (int t = 0; t < tasks; ++t) {
+                auto [first, last] = nx::task_range(entries, t, tasks);
+                EXPECT_EQ(first, t * entries / tasks);
+                EXPECT_EQ(last, (t + 1) * entries / tasks);
+                EXPECT_EQ(first, next);  // contiguous, every entry once
+                EXPECT_LE(last - first, entries / tasks + 1);
+                next = last;
+            }
+            EXPECT_EQ(next, entries);
+        }
+    EXPECT_EQ(nx::task_range(10, 5, 4), std::make_pair(size_t{10}, size_t{10}));
+}
+
 }  // namespace
