@@ -7,7 +7,7 @@
 #include "common/dataset/dataset_layout.h"
 #include "common/dataset/dataset_names.h"
 #include "common/dataset/dataset_plan.h"
-#include "common/import/runtime_path.h"
+#include "common/import/profile_identity.h"
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
 #include "common/io/version.h"
@@ -17,7 +17,6 @@
 #include "common/profile/profile_findings.h"
 #include "common/profile/profile_record.h"
 #include "common/profile/rules.h"
-#include "common/records/jsonl.h"
 #include "common/trace/track_table.h"
 
 namespace nx {
@@ -176,69 +175,8 @@ void write_tracks(TableWriter& tracks, const TrackTable& table) {
     }
 }
 
-// Where a profile ran and how its clock maps to host time: from the runtime's
-// capture layout in its path, else from its row of a system profile's
-// DeviceProfileList (a device profile Explorer linked to one: instance_id,
-// process_id, nc_id; the worker_gid of its core's nc_exec_running rows), and
-// the device-to-host offset nx aligned it with.
-// And how it was captured: the capture record's "capture" object (nx-capture
-// writes the profiler's settings there), as JSON text.
-// And what the profile says of where it ran and what, under the profiler's
-// own names, whatever its path: neuron-profile JSON's and summary-json's
-// summary fields (instance_type, nd_idx, nc_idx), neuron-profile JSON's NEFF
-// header (neff_header[0].hash), Explorer's Metadata (instance_type,
-// neuron_device_idx, neuroncore_idx).
-struct Identity {
-    RuntimePath where;
-    std::optional<int64_t> clock_offset_ns;
-    std::optional<std::string> capture_settings;
-    std::optional<int64_t> worker_gid;
-    std::string instance_type, neff_header_hash;
-    std::optional<int64_t> device_idx, core_idx;
-};
-
-Identity identity_of(const ProfileInfo& info) {
-    Identity id{runtime_path_of_source(info.source), std::nullopt, std::nullopt, std::nullopt, {}, {}, {}, {}};
-    rapidjson::Document carried = carried_document(info);
-    auto int_of = [&](const rapidjson::Value& obj, const char* key) -> std::optional<int64_t> {
-        auto m = obj.FindMember(key);
-        if (m == obj.MemberEnd() || !m->value.IsInt64()) return std::nullopt;
-        return m->value.GetInt64();
-    };
-    auto text_of = [&](const rapidjson::Value& obj, const char* key) -> std::string {
-        auto m = obj.FindMember(key);
-        return m != obj.MemberEnd() && m->value.IsString() ? m->value.GetString() : "";
-    };
-    if (auto f = carried.FindMember("summary_fields"); f != carried.MemberEnd() && f->value.IsObject()) {
-        id.instance_type = text_of(f->value, "instance_type");
-        id.device_idx = int_of(f->value, "nd_idx");
-        id.core_idx = int_of(f->value, "nc_idx");
-    }
-    if (auto m = carried.FindMember("metadata"); m != carried.MemberEnd() && m->value.IsObject()) {
-        if (id.instance_type.empty()) id.instance_type = text_of(m->value, "instance_type");
-        if (!id.device_idx) id.device_idx = int_of(m->value, "neuron_device_idx");
-        if (!id.core_idx) id.core_idx = int_of(m->value, "neuroncore_idx");
-    }
-    if (auto h = carried.FindMember("neff_header");
-        h != carried.MemberEnd() && h->value.IsArray() && !h->value.Empty() && h->value[0].IsObject())
-        id.neff_header_hash = text_of(h->value[0], "hash");
-    if (auto c = carried.FindMember("capture"); c != carried.MemberEnd() && c->value.IsObject())
-        id.capture_settings = to_json(c->value);
-    auto sys = carried.FindMember("system_profile");
-    if (sys == carried.MemberEnd() || !sys->value.IsObject()) return id;
-    const rapidjson::Value& row = sys->value;
-    if (auto m = row.FindMember("instance_id"); id.where.instance_id.empty() && m != row.MemberEnd() && m->value.IsString())
-        id.where.instance_id = m->value.GetString();
-    if (auto v = int_of(row, "process_id"); id.where.process_id < 0 && v) id.where.process_id = *v;
-    if (auto v = int_of(row, "nc_id"); id.where.logical_core < 0 && v) id.where.logical_core = *v;
-    id.worker_gid = int_of(row, "worker_gid");
-    if (auto a = row.FindMember("host_alignment"); a != row.MemberEnd() && a->value.IsObject())
-        id.clock_offset_ns = int_of(a->value, "offset_ns");
-    return id;
-}
-
 void write_profile_row(TableWriter& t, const ProfileInfo& info, const ProfileSummary& s) {
-    Identity id = identity_of(info);
+    ProfileIdentity id = profile_identity(info);
     const RuntimePath& where = id.where;
     ParquetWriter& w = t.row();
     t.text("name", info.name);
