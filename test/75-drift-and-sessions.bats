@@ -11,6 +11,17 @@ load test_helper
 
 EXPLORER=$FIXTURES/parquet/explorer
 
+# session_ranks_database DB: the session capture tree's four profiles
+# loaded into DB as ranks 0 to 3, in the tree's order.
+session_ranks_database() {
+    session_capture_tree cap
+    local r=0 d
+    for d in cap/i-0abc_pid_*/*@latest; do
+        nx-convert --db "$1" --rank "$r" -q "$d" >/dev/null
+        r=$((r + 1))
+    done
+}
+
 # The record's metrics as "name value" lines, values to 6 significant digits.
 metric_lines() {
     python3 -c '
@@ -113,12 +124,7 @@ for k, v in sorted(r["metrics"].items()):
 }
 
 @test "sessions across ranks: nx-report --ranks names, per NEFF, the rank slowest most often and the iterations furthest above the ranks' median" {
-    session_capture_tree cap
-    local r=0 d
-    for d in cap/i-0abc_pid_*/*@latest; do
-        nx-convert --db s.db --rank "$r" -q "$d" >/dev/null
-        r=$((r + 1))
-    done
+    session_ranks_database s.db
     # Rank 2's third execution of graph_40 (its execution 5) takes 30 us
     # more, 25 us of it TensorE computing.
     sqlite3 s.db "UPDATE execution SET end_ns = end_ns + 30000, compute_ns = compute_ns + 25000, tensor_busy_ns = tensor_busy_ns + 25000, idle_ns = idle_ns + 5000 WHERE execution_index = 5 AND profile_id = (SELECT id FROM profile WHERE rank = 2)"
@@ -136,12 +142,25 @@ for k, v in sorted(r["metrics"].items()):
     make -s -C "$NX_ROOT" BUILD="$(dirname "$NX_BIN")" dataset CAPTURE="$PWD/cap" DATASET="$PWD/ds" JOBS=2 >/dev/null 2>&1
     run --separate-stderr nx-query --dataset ds iteration_stragglers --format csv
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "neff,iteration,ranks,mean_ns,max_ns,slowest_rank,max_over_mean" ]
-    # 2 NEFFs x 10 iterations, each on the 4 ranks, every rank alike.
+    [ "${lines[0]}" = "neff,iteration,ranks,mean_ns,max_ns,slowest_rank,max_over_mean,grew,grew_ns" ]
+    # 2 NEFFs x 10 iterations, each on the 4 ranks, every rank alike: nothing grew.
     [ "${#lines[@]}" -eq 21 ]
     [ "$(printf '%s\n' "${lines[@]:1}" | cut -d, -f3 | sort -u)" = 4 ]
     [ "$(printf '%s\n' "${lines[@]:1}" | cut -d, -f7 | sort -u)" = 1 ]
-    [ "$(printf '%s\n' "${lines[@]}" | grep -c '^graph_40cda76888a52a990896fdff472fc4cb.neff,0,4,28099,28099,0,1$')" -eq 1 ]
+    [ "$(printf '%s\n' "${lines[@]}" | grep -c '^graph_40cda76888a52a990896fdff472fc4cb.neff,0,4,28099,28099,0,1,,$')" -eq 1 ]
+}
+
+@test "sessions across ranks: a study database converted into a dataset keeps its executions, and iteration_stragglers names what grew in the slow rank's" {
+    session_ranks_database s.db
+    # Rank 2's third execution of graph_40 (its execution 5) ends 2 us later,
+    # within the gap before its next one: 2 us more idle, nothing else.
+    sqlite3 s.db "UPDATE execution SET end_ns = end_ns + 2000 WHERE execution_index = 5 AND profile_id = (SELECT id FROM profile WHERE rank = 2)"
+    nx-convert --dataset ds -q s.db >/dev/null
+    [ "$(nx-query --dataset ds --format csv --sql 'SELECT rank, count(*) FROM executions GROUP BY rank ORDER BY rank' | tail -n +2 | tr '\n' ' ')" = "0,20 1,20 2,20 3,20 " ]
+    run --separate-stderr nx-query --dataset ds iteration_stragglers --format csv
+    [ "$status" -eq 0 ]
+    # Durations 27977 x 3 and 29977: mean 28477; idle 5025 x 3 and 7025: 1500 over the mean.
+    [ "${lines[1]}" = "graph_40cda76888a52a990896fdff472fc4cb.neff,2,4,28477,29977,2,1.053,idle,1500" ]
 }
 
 @test "summary-text: a terminal log of it reads without --format: the file's figures, percents as fractions, identity fields" {

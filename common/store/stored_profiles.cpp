@@ -73,6 +73,20 @@ void replay_source_metrics(SqliteDb& db, const StoredProfile& p, ImportHandler& 
     while (metrics.step()) out.source_metric(metrics.column_text(0), metrics.column_double(1));
 }
 
+// A session's executions (the execution table's windows, in their order):
+// the profile's breakdown per execution is computed again from the replayed
+// events, as the importer's windows were at first.  A database from before
+// the table has none.
+void replay_executions(SqliteDb& db, const StoredProfile& p, ImportHandler& out) {
+    if (!table_exists(db, "main", "execution")) return;
+    SqliteStmt executions(db, "SELECT execution_index, neff, start_ns, end_ns FROM execution WHERE profile_id = ? "
+                              "ORDER BY ord");
+    executions.bind(1, p.rowid);
+    while (executions.step())
+        out.execution({executions.column_int(0), executions.column_text(1), executions.column_int(2),
+                       executions.column_int(3)});
+}
+
 // Source tables kept where they are go on as kept sources (a database
 // written from this one refers to the same files), checked first: a
 // moved source is named now, not after a half-written copy.  Returns
@@ -240,12 +254,13 @@ void replay_flows(SqliteDb& db, const StoredProfile& p, int64_t emitted, ImportH
 }
 
 // A stored profile sent to `out` as an importer sends one: its source
-// metrics, kept sources, events, counters, source tables (some metrics
+// metrics, executions, kept sources, events, counters, source tables (some metrics
 // and rules read Explorer's TensorInfo, Throttle...) and flows.
 void replay(Store& store, const StoredProfile& p, ImportHandler& out) {
     SqliteDb& db = store.db();
     out.begin_profile(p.info);
     replay_source_metrics(db, p, out);
+    replay_executions(db, p, out);
     const std::map<int64_t, int32_t> kept = replay_kept_sources(db, p, out);
     const int64_t emitted = replay_events(db, p, kept, out);
     replay_counters(db, p, out);
