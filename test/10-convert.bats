@@ -265,9 +265,10 @@ fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"
     nx-convert --db s.db --target trn1 out/ >o.jsonl
     [ "$(jget o.jsonl '[(x["name"], x["metrics"]["total_time"]) for x in r]')" = \
         '[["out/i-0abc_pid_1/111_instid_0_vnc_0", 4e-06], ["out/i-0abc_pid_2/222_instid_0_vnc_0", 6e-06], ["out/i-0abc_pid_2/222_instid_0_vnc_1", 6e-06]]' ]
-    grep -q -- "view -n out/i-0abc_pid_1/neff_111.neff -s out/i-0abc_pid_1/111_instid_0_vnc_0.ntff " calls
-    grep -q -- "view -n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_2/222_instid_0_vnc_1.ntff " calls
-    [ "$(grep -c -- "-n out/i-0abc_pid_2/neff_222.neff -s out/i-0abc_pid_1" calls)" = 0 ]
+    # Read by the absolute paths the tree's plan lists, as a dataset's are.
+    grep -q -- "view -n $PWD/out/i-0abc_pid_1/neff_111.neff -s $PWD/out/i-0abc_pid_1/111_instid_0_vnc_0.ntff " calls
+    grep -q -- "view -n $PWD/out/i-0abc_pid_2/neff_222.neff -s $PWD/out/i-0abc_pid_2/222_instid_0_vnc_1.ntff " calls
+    [ "$(grep -c -- "-n $PWD/out/i-0abc_pid_2/neff_222.neff -s $PWD/out/i-0abc_pid_1" calls)" = 0 ]
     [ "$(sqlite3 s.db 'SELECT count(*) FROM profile')" = 3 ]
     # Each with its worker's rank, as nx-convert --plan ranks the tree.
     [ "$(jget o.jsonl '[x["rank"] for x in r]')" = "[0, 1, 2]" ]
@@ -283,7 +284,7 @@ fake_neff() {  # $1 = NEFF path, $2 = profile JSON it "produces"
     rm out/i-0abc_pid_1/neff_111.neff
     run --separate-stderr nx-convert out
     [ "$status" -eq 1 ]
-    [ "$stderr" = "nx-convert: out/i-0abc_pid_1/111_instid_0_vnc_0.ntff: no neff_111.neff in the capture: an NTFF is read with the NEFF it was captured from" ]
+    [ "$stderr" = "nx-convert: $PWD/out/i-0abc_pid_1/111_instid_0_vnc_0.ntff: no neff_111.neff in the capture: an NTFF is read with the NEFF it was captured from" ]
     run --separate-stderr nx-convert --keep-going out
     [ "$status" -eq 1 ]
     [ "$(jget - '[x["name"] for x in r]' <<<"$output")" = '["out/i-0abc_pid_2/222_instid_0_vnc_0", "out/i-0abc_pid_2/222_instid_0_vnc_1"]' ]

@@ -332,7 +332,7 @@ PY
     mkfifo ranks/profile_rank_0.json
     run --separate-stderr timeout 60 nx-convert --dataset ds2 ranks
     [ "$status" -eq 1 ]
-    [[ "$stderr" == *"ranks/profile_rank_0.json: not a regular file"* ]]
+    [[ "$stderr" == *"ranks/profile_rank_0.json: a FIFO, not a file: not planned"* ]]
 }
 
 @test "a symbolic link planted in the dataset is never followed: nothing outside is removed, and readers say what they did not read" {

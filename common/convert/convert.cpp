@@ -1,14 +1,13 @@
 #include "common/convert/convert.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 #include <optional>
 
+#include "common/convert/capture_pairs.h"
 #include "common/convert/fanout_plan.h"
 #include "common/convert/record_paths.h"
 #include "common/import/explorer_tables.h"
@@ -50,6 +49,20 @@ std::string without_suffix(std::string name, std::string_view suffix) {
     return name;
 }
 
+// "dir//name@latest" when the user typed a trailing slash: "dir/name@latest".
+std::string without_double_slashes(std::string path) {
+    for (size_t at; (at = path.find("//")) != std::string::npos;) path.erase(at, 1);
+    return path;
+}
+
+bool ends_with_ntff(const std::string& path) {
+    return path.size() > 5 && path.compare(path.size() - 5, 5, ".ntff") == 0;
+}
+
+// A runtime capture's NTFF (<hash>_instid_<n>_vnc_<k>.ntff): read with the
+// neff_<hash>.neff of its own hash, never another graph's.
+bool is_capture_pair(const PlanEntry& e) { return ends_with_ntff(e.input) && ntff_capture_hash(e.input); }
+
 bool is_directory(const std::string& path) {
     struct stat st {};
     return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -89,15 +102,12 @@ void Converter::convert_argument(const std::string& arg) {
             }
             import_stream(*in, format, options_.base, "stdin:" + options_.base.name);
         } else if (is_directory(arg)) {
+            // One Explorer profile's own directory, or a tree of profiles in
+            // any layout, planned as a dataset plans it.
             std::vector<std::string> profiles = find_explorer_profiles(arg);
-            std::vector<CapturePair> captured;
-            // A tree of them (not one profile's own directory): each with the
-            // rank its plan gives it (nx-convert --plan), as in a dataset.
-            bool tree = profiles.size() != 1 || planned_path(profiles.front()) != planned_path(arg);
-            if (!profiles.empty()) convert_explorer_dirs(profiles, options_.base, tree ? planned_ranks(arg) : RankOf{});
-            else if (!(captured = find_capture_pairs(arg)).empty())
-                convert_capture_directory(arg, captured, options_.base, planned_ranks(arg));
-            else convert_directory(arg, options_.base);
+            if (profiles.size() == 1 && planned_path(profiles.front()) == planned_path(arg))
+                convert_explorer_dir(without_double_slashes(arg), options_.base);
+            else convert_capture_tree(arg, options_.base);
         } else if (options_.format.empty() && is_study_database(arg)) {
             convert_database(arg);
         } else {
@@ -240,36 +250,12 @@ void Converter::convert_ntff(const std::string& ntff, const std::string& neff, c
     }
 }
 
-void Converter::convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base,
-                                      const RankOf& ranks) {
+void Converter::convert_explorer_dir(const std::string& dir, const ProfileInfo& base) {
     const FormatDef* forced = options_.format.empty() ? nullptr : find_input_format(options_.format);
     if (forced && forced->kind != FormatKind::directory)
-        throw Error("a Neuron Explorer profile directory, not " + options_.format, dirs.front());
-    for (std::string dir : dirs) {
-        // "dir//name@latest" when the user typed a trailing slash.
-        for (size_t at; (at = dir.find("//")) != std::string::npos;) dir.erase(at, 1);
-        convert_part([&] { import_explorer(dir, ranked(base, ranks, dir), real_path(dir)); });
-    }
+        throw Error("a Neuron Explorer profile directory, not " + options_.format, dir);
+    import_explorer(dir, base, real_path(dir));
 }
-
-Converter::RankOf Converter::planned_ranks(const std::string& dir) const {
-    RankOf out;
-    try {
-        for (const PlanEntry& e : plan_capture_tree(dir).entries)
-            if (e.rank >= 0) out[e.input] = e.rank;
-    } catch (const Error&) {
-        // No tree a plan reads: nothing ranked.
-    }
-    return out;
-}
-
-ProfileInfo Converter::ranked(const ProfileInfo& base, const RankOf& ranks, const std::string& input) {
-    ProfileInfo b = base;
-    if (b.rank < 0)
-        if (auto it = ranks.find(planned_path(input)); it != ranks.end()) b.rank = it->second;
-    return b;
-}
-
 
 void Converter::convert_database(const std::string& path) {
     Store store(path, Store::Access::read_only);
@@ -290,101 +276,51 @@ void Converter::import_explorer(const std::string& dir, const ProfileInfo& base,
     run_import(dir, [&] { import_explorer_profile(dir, builder_, ctx); });
 }
 
-void Converter::convert_directory(const std::string& dir_arg, const ProfileInfo& base) {
-    const std::string dir = without_trailing_slashes(dir_arg);
-    std::vector<std::pair<int, std::string>> files;
-    std::vector<std::string> neffs;
-    DIR* d = opendir(dir.c_str());
-    if (!d) throw Error("cannot open directory", dir);
-    std::optional<Error> bad_name;
-    while (dirent* ent = readdir(d)) {
-        std::string name = ent->d_name;
-        std::optional<int> rank;
-        try {
-            rank = rank_in_file_name(name);
-        } catch (const Error& e) {
-            if (!bad_name) bad_name = Error(e.what(), dir + "/" + name);
-            continue;
-        }
-        if (rank) {
-            // A FIFO or a device under a profile's name would stop the
-            // conversion that opens it: only regular files are profiles here.
-            struct stat st {};
-            if (stat((dir + "/" + name).c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-                if (!bad_name) bad_name = Error("not a regular file (a FIFO, a socket or a device): not read", dir + "/" + name);
-                continue;
-            }
-            files.emplace_back(*rank, name);
-        } else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".neff") == 0) {
-            neffs.push_back(dir + "/" + name);
-        }
-    }
-    closedir(d);
-    if (bad_name) {
-        if (!options_.keep_going) throw *bad_name;
-        failed(*bad_name);
-    }
-    if (files.empty()) return convert_capture_tree(dir, base);
-    std::sort(files.begin(), files.end());
-    std::string neff = options_.neff;
-    if (neff.empty() && neffs.size() == 1) neff = neffs.front();
-    const std::string stem = last_component(dir);
-    for (auto& [rank, name] : files) {
-        ProfileInfo b = base;
-        b.rank = rank;
-        b.name = (base.name.empty() ? stem : base.name) + "/rank" + std::to_string(rank);
-        const std::string path = dir + "/" + name;
-        const std::string format = name.find(".ntff") != std::string::npos ? "ntff" : options_.format;
-        convert_part([&] { convert_one(path, format, b, neff); });
-    }
-}
-
-void Converter::convert_capture_tree(const std::string& dir, const ProfileInfo& base) {
+void Converter::convert_capture_tree(const std::string& dir_arg, const ProfileInfo& base) {
     // Planned as make dataset plans it (nx-convert --plan): each profile with
-    // its worker's rank, so a database of a tree holds the ranks a dataset
-    // of the same tree does.  Throws, naming what a tree may hold, when it
-    // holds none.
-    if (base.rank >= 0)
-        throw Error("--rank does not apply to a capture tree: its plan ranks each profile (nx-convert --plan)", dir);
+    // the rank of its name or its worker, so a database of a tree holds the
+    // ranks a dataset of the same tree does.  Throws, naming what a tree may
+    // hold and what was left out, when it holds none.
+    const std::string dir = without_trailing_slashes(dir_arg);
     CaptureTreePlan planned = plan_capture_tree(dir);
     for (const std::string& skipped : planned.skipped) print_warning("skipped " + skipped);
     const std::vector<PlanEntry>& plan = planned.entries;
-    stats_.inputs += static_cast<int>(plan.size()) - 1;
-    error_counts().set_total(ErrorKind::failed_input, stats_.inputs);
-    for (const PlanEntry& e : plan) {
-        ProfileInfo b = base;
-        b.rank = e.rank;
-        convert_part([&] {
-            if (is_directory(e.input)) import_explorer(e.input, b, real_path(e.input));
-            else convert_one(e.input, options_.format, b, e.neff.empty() ? options_.neff : e.neff);
-        });
-    }
-}
-
-void Converter::convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,
-                                          const ProfileInfo& base, const RankOf& ranks) {
-    const std::string dir = without_trailing_slashes(dir_arg);
-    if (!options_.neff.empty())
+    // Each profile is read by the absolute path its plan lists, as a
+    // dataset's are (its source says where it lies, wherever nx ran), and
+    // named by its path below the tree.
+    const std::string root = planned_path(dir);
+    auto below = [&](const std::string& path) { return path.substr(root.size() + 1); };
+    const bool any_pair = std::any_of(plan.begin(), plan.end(), [](const PlanEntry& e) { return is_capture_pair(e); });
+    if (!options_.neff.empty() && any_pair)
         throw Error("--neff does not apply to a capture directory: each NTFF is read with the neff_<hash>.neff of "
                     "its own hash",
                     dir);
-    const std::string stem = last_component(dir);
-    // Each NTFF is an input of its own: "skipped 1 of 3 inputs", not "of 1".
-    stats_.inputs += static_cast<int>(pairs.size()) - 1;
+    if (base.rank >= 0 && std::any_of(plan.begin(), plan.end(), [](const PlanEntry& e) { return e.rank >= 0; }))
+        throw Error("--rank does not apply to a capture tree: its plan ranks each profile (nx-convert --plan)", dir);
+    stats_.inputs += static_cast<int>(plan.size()) - 1;
     error_counts().set_total(ErrorKind::failed_input, stats_.inputs);
-    for (const CapturePair& p : pairs) {
-        ProfileInfo b = ranked(base, ranks, p.ntff);
-        // Its path below the directory: the runtime's process folder keeps
-        // two processes' NTFFs of one name apart.
-        std::string below = p.ntff.compare(0, dir.size() + 1, dir + "/") == 0 ? p.ntff.substr(dir.size() + 1)
-                                                                                 : last_component(p.ntff);
-        b.name = (base.name.empty() ? stem : base.name) + "/" + without_suffix(below, ".ntff");
+    const std::string stem = base.name.empty() ? last_component(dir) : base.name;
+    for (const PlanEntry& e : plan) {
+        const std::string& input = e.input;
+        ProfileInfo b = base;
+        if (b.rank < 0) b.rank = e.rank;
         convert_part([&] {
-            if (p.neff.empty())
-                throw Error("no neff_" + p.hash + ".neff in the capture: an NTFF is read with the NEFF it was captured "
-                            "from",
-                            p.ntff);
-            convert_one(p.ntff, "ntff", b, p.neff);
+            if (is_directory(input)) return import_explorer(input, b, real_path(input));
+            if (is_capture_pair(e)) {
+                // Its path below the tree: the runtime's process folder keeps
+                // two processes' NTFFs of one name apart.
+                b.name = stem + "/" + without_suffix(below(e.input), ".ntff");
+                if (e.neff.empty())
+                    throw Error("no neff_" + ntff_capture_hash(e.input).value_or("") +
+                                    ".neff in the capture: an NTFF is read with the NEFF it was captured from",
+                                input);
+                return convert_one(input, "ntff", b, e.neff);
+            }
+            // A rank file of the tree's own folder: "<tree>/rank<i>".
+            if (e.rank >= 0 && below(e.input).find('/') == std::string::npos && rank_in_file_name(e.input))
+                b.name = stem + "/rank" + std::to_string(e.rank);
+            const std::string& neff = options_.neff.empty() ? e.neff : options_.neff;
+            convert_one(input, ends_with_ntff(e.input) ? "ntff" : options_.format, b, neff);
         });
     }
 }

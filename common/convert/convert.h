@@ -6,11 +6,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
-#include "common/convert/capture_pairs.h"
 #include "common/convert/explorer_view.h"
 #include "common/convert/import_progress.h"
 #include "common/import/importer.h"
@@ -59,19 +57,12 @@ private:
     // One profile of a directory: its failure ends the run, or with
     // keep_going is reported and skipped while the others are read.
     void convert_part(const std::function<void()>& part);
-    void convert_directory(const std::string& dir_arg, const ProfileInfo& base);
-    // A directory without profile_rank_<i> files: a capture tree, each
-    // profile with the rank its plan gives it (fanout_plan.h).
+    // A directory that is not one Explorer profile's own: a tree of
+    // profiles in any layout nx-convert --plan recognises, each with the
+    // rank its plan gives it (fanout_plan.h), or --rank where the plan gives
+    // none.
     void convert_capture_tree(const std::string& dir, const ProfileInfo& base);
-    // A capture directory: each NTFF with the NEFF of its hash (capture_pairs.h).
-    // The ranks a plan of a tree gives its profiles, by absolute path.
-    using RankOf = std::map<std::string, int>;
-    RankOf planned_ranks(const std::string& dir) const;
-    // `base` with the rank `ranks` gives `input`, unless --rank gave one.
-    static ProfileInfo ranked(const ProfileInfo& base, const RankOf& ranks, const std::string& input);
-    void convert_capture_directory(const std::string& dir_arg, const std::vector<CapturePair>& pairs,
-                                   const ProfileInfo& base, const RankOf& ranks);
-    void convert_explorer_dirs(const std::vector<std::string>& dirs, const ProfileInfo& base, const RankOf& ranks);
+    void convert_explorer_dir(const std::string& dir, const ProfileInfo& base);
     void import_explorer(const std::string& dir, const ProfileInfo& base, const std::string& identity);
     void convert_captures(InputSource& in);
     void convert_runs(InputSource& in);

@@ -155,6 +155,18 @@ private:
         }
     }
 
+    // The one NEFF in a file's folder; empty when there are none or several.
+    static std::string only_neff_beside(const std::string& path) {
+        std::error_code ec;
+        std::string found;
+        for (const fs::directory_entry& f : fs::directory_iterator(fs::path(path).parent_path(), ec)) {
+            if (!ends_with(f.path().filename().string(), ".neff") || !f.is_regular_file(ec)) continue;
+            if (!found.empty()) return {};
+            found = f.path().string();
+        }
+        return found;
+    }
+
     // Below a hidden name (the walk names the hidden folder).
     bool hidden(const std::string& path) const { return !options_.include_hidden && hidden_below(root_, path); }
 
@@ -172,8 +184,12 @@ private:
         // process ran, no pair; planned with its core's rank.
         if (ends_with(lower_path, ".ntff")) {
             RuntimePath where = parse_runtime_path(path);
-            if (where.session >= 0)
-                if (std::optional<int> named = named_rank(path)) found_.push_back({{*named, path, {}}, where});
+            std::optional<int> named = named_rank(path);
+            if (!named) return;
+            if (where.session >= 0) found_.push_back({{*named, path, {}}, where});
+            // profile_rank_<i>.ntff: read with the one NEFF of its folder
+            // (none, or several: its task names what it lacks).
+            else if (*named >= 0) found_.push_back({{*named, path, only_neff_beside(path)}, where});
             return;
         }
         if (!(ends_with(lower_path, ".json") || ends_with(lower_path, ".json.gz"))) return;
@@ -249,11 +265,14 @@ CaptureTreePlan plan_capture_tree(const std::string& root_arg, const PlanOptions
     rank_workers(walk.found());
     std::vector<PlanEntry>& plan = out.entries;
     for (Found& f : walk.found()) plan.push_back(std::move(f.entry));
-    if (plan.empty())
+    if (plan.empty()) {
+        std::string left_out;
+        for (const std::string& s : out.skipped) left_out += "; left out " + s;
         throw Error("no profile in the tree (Explorer profile directories, <hash>_instid_<n>_vnc_<k>.ntff|.json "
                     "in <instance>_pid_<pid> folders, profile_rank_<i> files, or PyTorch's traces: *.pt.trace.json, rank-<i>.json "
-                    "and the like, or any trace whose distributedInfo says its rank)",
+                    "and the like, or any trace whose distributedInfo says its rank)" + left_out,
                     root);
+    }
     std::stable_sort(plan.begin(), plan.end(), [](const PlanEntry& a, const PlanEntry& b) {
         // Unranked last, then by rank and path.
         if ((a.rank < 0) != (b.rank < 0)) return b.rank < 0;
