@@ -1,4 +1,5 @@
-// Writing keys, text and carried members of records (json_members.h).
+// Writing keys, text and carried members of records, and finding carried
+// arrays (json_members.h).
 #include "common/records/json_members.h"
 
 namespace nx {
@@ -28,6 +29,16 @@ std::string other_members_json(const rapidjson::Value& obj, const OwnMember& own
     w.EndObject();
     // "{}": nothing is carried.
     return sb.GetSize() > 2 ? std::string(sb.GetString(), sb.GetSize()) : std::string();
+}
+
+const rapidjson::Value* carried_array(std::string_view carried_json, const char* name, rapidjson::Document& doc) {
+    // Most records carry no such member: look for its quoted name before
+    // parsing.
+    if (carried_json.find("\"" + std::string(name) + "\"") == std::string_view::npos) return nullptr;
+    doc.Parse(carried_json.data(), carried_json.size());
+    if (doc.HasParseError() || !doc.IsObject()) return nullptr;
+    auto it = doc.FindMember(name);
+    return it != doc.MemberEnd() && it->value.IsArray() ? &it->value : nullptr;
 }
 
 }  // namespace nx

@@ -1,6 +1,7 @@
 // Writing a record's members with RapidJSON's Writer: keys and text given as
 // string views, and the members a record carries through unchanged (those its
-// writer or reader does not define itself), copied from one object to another.
+// writer or reader does not define itself), copied from one object to another
+// and looked up in the carried text.
 #pragma once
 
 #include <functional>
@@ -22,5 +23,9 @@ void write_other_members(JsonWriter& w, const rapidjson::Value& obj, const OwnMe
 // The members write_other_members writes, as a JSON object's text; empty when
 // there are none.
 std::string other_members_json(const rapidjson::Value& obj, const OwnMember& own);
+
+// The array member `name` of the object carried_json holds, parsed into doc;
+// null when the text is not such an object or has no such array.
+const rapidjson::Value* carried_array(std::string_view carried_json, const char* name, rapidjson::Document& doc);
 
 }  // namespace nx
