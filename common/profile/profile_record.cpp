@@ -19,6 +19,13 @@ const std::set<std::string, std::less<>> kOwnFields = {
     "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
     "metric_disagreements", "tracks", "dma_queue_types", "unavailable_metrics", "peak_basis", "core", "breakdown",
     "collective_ops", "iterations", "executions", "device"};
+// The identity's text fields, empty when the record lacks them (backend and
+// target are written as null then, dtype left out).
+const std::pair<const char*, std::string ProfileInfo::*> kIdentityText[] = {
+    {"id", &ProfileInfo::id},         {"name", &ProfileInfo::name},     {"source", &ProfileInfo::source},
+    {"format", &ProfileInfo::format}, {"backend", &ProfileInfo::backend}, {"target", &ProfileInfo::target},
+    {"dtype", &ProfileInfo::dtype}};
+
 bool is_own_field(std::string_view name) { return kOwnFields.count(name) > 0; }
 
 // A timeline's bucket percents, to two decimals (the engine timeline and the
@@ -72,31 +79,27 @@ void write_identity(JsonWriter& w, const ProfileInfo& info, const ProfileSummary
     w.Int64(summary.events);
 }
 
+// The object `key` with a member per item, named by the item, its value
+// written by write_value.
+template <class Item, class WriteValue>
+void write_named_object(JsonWriter& w, const char* key, const std::vector<Item>& items, WriteValue write_value) {
+    write_key(w, key);
+    w.StartObject();
+    for (const Item& item : items) {
+        write_key(w, item.name);
+        write_value(item);
+    }
+    w.EndObject();
+}
+
 // The metrics, where each came from, and why the missing ones are missing.
 void write_metrics(JsonWriter& w, const ProfileSummary& summary) {
-    write_key(w, "metrics");
-    w.StartObject();
-    for (const MetricValue& m : summary.metrics) {
-        write_key(w, m.name);
-        write_number(w, m.value);
-    }
-    w.EndObject();
-    write_key(w, "metric_origin");
-    w.StartObject();
-    for (const MetricValue& m : summary.metrics) {
-        write_key(w, m.name);
-        write_text(w, m.measured ? "source" : "derived");
-    }
-    w.EndObject();
-    if (!summary.unavailable.empty()) {
-        write_key(w, "unavailable_metrics");
-        w.StartObject();
-        for (const UnavailableMetric& u : summary.unavailable) {
-            write_key(w, u.name);
-            write_text(w, u.reason);
-        }
-        w.EndObject();
-    }
+    write_named_object(w, "metrics", summary.metrics, [&](const MetricValue& m) { write_number(w, m.value); });
+    write_named_object(w, "metric_origin", summary.metrics,
+                       [&](const MetricValue& m) { write_text(w, m.measured ? "source" : "derived"); });
+    if (!summary.unavailable.empty())
+        write_named_object(w, "unavailable_metrics", summary.unavailable,
+                           [&](const UnavailableMetric& u) { write_text(w, u.reason); });
 }
 
 void write_timeline(JsonWriter& w, const std::vector<EngineTimeline>& timeline) {
@@ -196,13 +199,7 @@ CoreFacts read_core_facts(const rapidjson::Value& rec) {
 }
 
 void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, ProfileSummary& summary) {
-    info.id = get_string(rec, "id").value_or("");
-    info.name = get_string(rec, "name").value_or("");
-    info.source = get_string(rec, "source").value_or("");
-    info.format = get_string(rec, "format").value_or("");
-    info.backend = get_string(rec, "backend").value_or("");
-    info.target = get_string(rec, "target").value_or("");
-    info.dtype = get_string(rec, "dtype").value_or("");
+    for (auto [name, member] : kIdentityText) info.*member = get_string(rec, name).value_or("");
     info.rank = static_cast<int>(get_int(rec, "rank").value_or(-1));
     summary.start_ns = get_int(rec, "start_ns").value_or(0);
     summary.end_ns = get_int(rec, "end_ns").value_or(0);
