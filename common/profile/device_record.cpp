@@ -39,6 +39,8 @@ const IntFields<DeviceLaunchStat> kLaunches = {
     {"gpu_max_ns", &DeviceLaunchStat::gpu_max_ns},     {"delay_sum_ns", &DeviceLaunchStat::delay_sum_ns},
     {"delay_max_ns", &DeviceLaunchStat::delay_max_ns}, {"cpu_outliers", &DeviceLaunchStat::cpu_outliers},
     {"delay_outliers", &DeviceLaunchStat::delay_outliers}};
+const IntFields<DeviceStep> kStep = {
+    {"step", &DeviceStep::step}, {"start_ns", &DeviceStep::start_ns}, {"end_ns", &DeviceStep::end_ns}};
 const IntFields<DeviceSummary> kSummary = {
     {"events", &DeviceSummary::events},           {"counted", &DeviceSummary::counted},
     {"left_late", &DeviceSummary::left_late},     {"left_unlaunched", &DeviceSummary::left_unlaunched},
@@ -111,12 +113,7 @@ void write_device_summary(JsonWriter& w, const DeviceSummary& d) {
     w.StartArray();
     for (const DeviceStep& s : d.steps) {
         w.StartObject();
-        write_key(w, "step");
-        w.Int64(s.step);
-        write_key(w, "start_ns");
-        w.Int64(s.start_ns);
-        write_key(w, "end_ns");
-        w.Int64(s.end_ns);
+        write_ints(w, s, kStep);
         write_ints(w, s.times, kTimes);
         w.EndObject();
     }
@@ -149,9 +146,7 @@ std::optional<DeviceSummary> read_device_summary(const rapidjson::Value& v) {
         for (auto& x : a->GetArray()) {
             if (!x.IsObject()) continue;
             DeviceStep s;
-            s.step = get_int(x, "step").value_or(0);
-            s.start_ns = get_int(x, "start_ns").value_or(0);
-            s.end_ns = get_int(x, "end_ns").value_or(0);
+            read_ints(x, s, kStep);
             read_ints(x, s.times, kTimes);
             d.steps.push_back(s);
         }
