@@ -10,6 +10,7 @@
 #include "common/dataset/dataset_folder.h"
 #include "common/dataset/dataset_layout.h"
 #include "common/dataset/dataset_names.h"
+#include "common/io/char_escape.h"
 #include "common/io/error.h"
 #include "common/io/limits.h"
 #include "common/io/number_text.h"
@@ -21,17 +22,7 @@ namespace {
 constexpr const char* kPlanHeader = "rank\tinput\tneff";
 
 std::string escaped(const std::string& field) {
-    std::string out;
-    for (char c : field) {
-        switch (c) {
-            case '\\': out += "\\\\"; break;
-            case '\t': out += "\\t"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            default: out += c;
-        }
-    }
-    return out;
+    return escape_chars(field, {{'\\', "\\\\"}, {'\t', "\\t"}, {'\n', "\\n"}, {'\r', "\\r"}});
 }
 
 std::optional<std::string> unescaped(std::string_view field) {

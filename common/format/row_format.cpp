@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/io/char_escape.h"
 #include "common/io/error.h"
 #include "common/records/jsonl.h"
 
@@ -119,18 +120,8 @@ std::string csv_text_cell(std::string_view s) {
 }
 
 std::string markdown_text(std::string_view s) {
-    std::string out;
-    for (char c : terminal_text(s, true)) {
-        switch (c) {
-            case '|': out += "\\|"; break;
-            case '\n': out += ' '; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
-            default: out += c;
-        }
-    }
-    return out;
+    return escape_chars(terminal_text(s, true),
+                        {{'|', "\\|"}, {'\n', " "}, {'<', "&lt;"}, {'>', "&gt;"}, {'&', "&amp;"}});
 }
 
 std::string terminal_text(std::string_view s, bool keep_newlines) {

@@ -143,20 +143,15 @@ FlowBinder::Counts FlowBinder::finish(ImportHandler& out) {
                 from = p.best.ordinal;
                 break;
             case FlowPoint::step:
-                if (!open) {
-                    ++n.without_start;
-                    break;
-                }
-                arrow(p);
-                if (p.best.ordinal >= 0) from = p.best.ordinal;
-                break;
             case FlowPoint::end:
                 if (!open) {
                     ++n.without_start;
                     break;
                 }
                 arrow(p);
-                open = false;
+                // A step continues the flow from itself; an end closes it.
+                if (p.role == FlowPoint::end) open = false;
+                else if (p.best.ordinal >= 0) from = p.best.ordinal;
                 break;
         }
     }

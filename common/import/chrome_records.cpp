@@ -36,22 +36,10 @@ bool parse_extra(std::string_view extra, rapidjson::Document& doc) {
 }  // namespace
 
 int field_id(std::string_view key) {
-    switch (key.size()) {
-        case 2:
-            if (key == "ph") return kPh;
-            if (key == "ts") return kTs;
-            break;
-        case 3:
-            if (key == "dur") return kDur;
-            if (key == "cat") return kCat;
-            if (key == "pid") return kPid;
-            if (key == "tid") return kTid;
-            break;
-        case 4:
-            if (key == "name") return kName;
-            if (key == "args") return kArgs;
-            break;
-    }
+    // In Field's order: the name of each field.
+    static constexpr std::string_view kNames[kFieldCount] = {"ph", "ts", "dur", "name", "cat", "pid", "tid", "args"};
+    for (int f = 0; f < kFieldCount; ++f)
+        if (key == kNames[f]) return f;
     return -1;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/import/importer.h"
+#include "common/io/named_rows.h"
 
 namespace nx {
 
@@ -148,11 +149,7 @@ const FormatDef* detect(const SniffInput& in) {
 
 const std::vector<FormatDef>& input_formats() { return kFormats; }
 
-const FormatDef* find_input_format(std::string_view name) {
-    for (const FormatDef& f : kFormats)
-        if (f.name == name) return &f;
-    return nullptr;
-}
+const FormatDef* find_input_format(std::string_view name) { return find_named(kFormats, name); }
 
 bool format_has(std::string_view name, FormatTrait trait) {
     const FormatDef* f = find_input_format(name);

@@ -132,17 +132,10 @@ ConvOutcome lower_conv(Scheduler& s, const ConvSpec& spec) {
                     Time last_read = window;
                     for (int64_t m = 0; m < g.m_tiles; ++m)
                         for (int64_t c = 0; c < n; c += kMovingMax) {
-                            MatmulInstr mm;
-                            mm.stationary_ready = w[static_cast<size_t>(k)];
-                            mm.moving_ready = window;
-                            mm.psum_ready = bank_free[static_cast<size_t>(m * kGenerations + block_gen)];
-                            mm.k_rows = kp;
-                            mm.m_cols = m_cols(m);
-                            mm.n_cols = std::min(kMovingMax, n - c);
-                            mm.dtype = spec.dtype;
-                            mm.layer = e.layer;
-                            mm.hlo = e.hlo;
-                            const Time done = s.matmul(mm);
+                            const Time done =
+                                e.matmul(Op::multiply_moving, w[static_cast<size_t>(k)], window,
+                                         bank_free[static_cast<size_t>(m * kGenerations + block_gen)], kp, m_cols(m),
+                                         std::min(kMovingMax, n - c));
                             acc[static_cast<size_t>(m)] = std::max(acc[static_cast<size_t>(m)], done);
                             last_read = std::max(last_read, done);
                         }

@@ -3,17 +3,16 @@
 namespace nx::model {
 
 Time KernelEmitter::instr(int unit, Op op, Time dur, Time ready, int64_t rows, int64_t elems, EventType type) {
-    Instr in;
-    in.unit = unit;
-    in.op = op;
-    in.dur = dur;
-    in.ready = ready;
-    in.layer = layer;
-    in.hlo = hlo;
-    in.type = type;
-    in.sbuf_read = rows * elems * b;
-    in.sbuf_write = rows * elems * b;
-    return s.run(in);
+    const int64_t bytes = rows * elems * b;
+    return s.run(Instr{.unit = unit, .op = op, .dur = dur, .ready = ready, .layer = layer, .hlo = hlo, .type = type,
+                       .sbuf_read = bytes, .sbuf_write = bytes});
+}
+
+Time KernelEmitter::matmul(Op op, Time stationary_ready, Time moving_ready, Time psum_ready, int64_t k_rows,
+                           int64_t m_cols, int64_t n_cols) {
+    return s.matmul(MatmulInstr{.stationary_ready = stationary_ready, .moving_ready = moving_ready,
+                                .psum_ready = psum_ready, .k_rows = k_rows, .m_cols = m_cols, .n_cols = n_cols,
+                                .dtype = dtype, .op = op, .layer = layer, .hlo = hlo});
 }
 
 Transfer KernelEmitter::tile(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r,

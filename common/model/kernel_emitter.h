@@ -11,7 +11,8 @@
 namespace nx::model {
 
 struct KernelEmitter {
-    KernelEmitter(Scheduler& sched, DType dtype) : s(sched), cost(sched.cost()), b(dtype_bytes(dtype)) {}
+    KernelEmitter(Scheduler& sched, DType type)
+        : s(sched), cost(sched.cost()), dtype(type), b(dtype_bytes(type)) {}
 
     // One instruction on `unit` reading and writing rows x elems of SBUF.
     Time instr(int unit, Op op, Time dur, Time ready, int64_t rows, int64_t elems,
@@ -29,6 +30,10 @@ struct KernelEmitter {
     Time pool(Op op, int64_t rows, int64_t elems, int inputs, Time ready) {
         return instr(kTrackGpSimd, op, cost.gpsimd_ns(elems, inputs), ready, rows, elems);
     }
+    // One TensorE pass (MatmulInstr) of k_rows x m_cols stationary against
+    // n_cols moving columns into a PSUM bank free at psum_ready.
+    Time matmul(Op op, Time stationary_ready, Time moving_ready, Time psum_ready, int64_t k_rows, int64_t m_cols,
+                int64_t n_cols);
     // A rows x cols tile of `tensor` at tile coordinates (r, c); `strided`
     // when the tile's rows are parts of longer rows in HBM.
     Time dma(DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready, int64_t r = 0, int64_t c = 0,
@@ -41,6 +46,7 @@ struct KernelEmitter {
 
     Scheduler& s;
     const CostModel& cost;
+    DType dtype;
     int b;
     uint32_t layer = kNoLayer;
     uint16_t hlo = 0;

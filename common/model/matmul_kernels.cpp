@@ -112,32 +112,16 @@ struct Kernel {
     }
 
     Time mm(Time stat, Time mov, Time bank, int64_t k, int64_t mc, int64_t nc, uint32_t lay) {
-        MatmulInstr m;
-        m.stationary_ready = stat;
-        m.moving_ready = mov;
-        m.psum_ready = bank;
-        m.k_rows = g.k_rows(k);
-        m.m_cols = mc;
-        m.n_cols = nc;
-        m.dtype = p.dtype;
-        m.layer = lay;
-        m.hlo = hlo;
-        return s.matmul(m);
+        return s.matmul(MatmulInstr{.stationary_ready = stat, .moving_ready = mov, .psum_ready = bank,
+                                    .k_rows = g.k_rows(k), .m_cols = mc, .n_cols = nc, .dtype = p.dtype,
+                                    .layer = lay, .hlo = hlo});
     }
 
     Time vector(Op op, int64_t elems, int inputs, Time ready, uint32_t lay, int64_t rows) {
         return vector_lasting(op, cost.vector_ns(elems, inputs), elems, ready, lay, rows);
     }
     Time vector_lasting(Op op, Time dur, int64_t elems, Time ready, uint32_t lay, int64_t rows) {
-        Instr in;
-        in.unit = kTrackVector;
-        in.op = op;
-        in.dur = dur;
-        in.ready = ready;
-        in.layer = lay;
-        in.hlo = hlo;
-        in.sbuf_write = rows * elems * g.out_bytes;
-        return s.run(in);
+        return compute(kTrackVector, op, dur, ready, lay, rows * elems);
     }
 
     // A VectorE tensor_tensor priced by where its inputs live: a matmul
@@ -148,15 +132,14 @@ struct Kernel {
     }
 
     Time scalar(Op op, int64_t elems, Time ready, uint32_t lay, int64_t rows) {
-        Instr in;
-        in.unit = kTrackScalar;
-        in.op = op;
-        in.dur = cost.scalar_ns(elems);
-        in.ready = ready;
-        in.layer = lay;
-        in.hlo = hlo;
-        in.sbuf_write = rows * elems * g.out_bytes;
-        return s.run(in);
+        return compute(kTrackScalar, op, cost.scalar_ns(elems), ready, lay, rows * elems);
+    }
+
+    // One instruction on `unit` lasting dur that writes `written` output
+    // elements to SBUF.
+    Time compute(int unit, Op op, Time dur, Time ready, uint32_t lay, int64_t written) {
+        return s.run(Instr{.unit = unit, .op = op, .dur = dur, .ready = ready, .layer = lay, .hlo = hlo,
+                           .sbuf_write = written * g.out_bytes});
     }
 
     // Queues the store of an output tile; `stored` gets its completion.

@@ -52,17 +52,7 @@ struct Graph : KernelEmitter {
     }
     Time mm(Op op, Time stat, Time mov, int64_t k_rows, int64_t m_cols, int64_t n_cols) {
         sem(kTrackTensor, std::max(stat, mov));
-        MatmulInstr m;
-        m.op = op;
-        m.stationary_ready = stat;
-        m.moving_ready = mov;
-        m.k_rows = k_rows;
-        m.m_cols = m_cols;
-        m.n_cols = n_cols;
-        m.dtype = spec.dtype;
-        m.layer = layer;
-        m.hlo = hlo;
-        return s.matmul(m);
+        return matmul(op, stat, mov, 0, k_rows, m_cols, n_cols);
     }
     Time transfer(int trigger, Op trigger_op, DmaKind kind, uint16_t tensor, int64_t rows, int64_t cols, Time ready,
                   int64_t r, int64_t c) {

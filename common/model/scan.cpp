@@ -94,18 +94,8 @@ private:
     Time broadcast(int64_t cp, int64_t L, Time ready) {
         Time done = ready;
         for (int64_t c0 = 0; c0 < L; c0 += kMovingMax) {
-            MatmulInstr mm;
-            mm.op = Op::partition_broadcast;
-            mm.stationary_ready = ready;
-            mm.moving_ready = ready;
-            mm.psum_ready = bank_free_[static_cast<size_t>(gen_)];
-            mm.k_rows = 1;
-            mm.m_cols = cp;
-            mm.n_cols = std::min(kMovingMax, L - c0);
-            mm.dtype = spec_.dtype;
-            mm.layer = e_.layer;
-            mm.hlo = e_.hlo;
-            done = std::max(done, s_.matmul(mm));
+            done = std::max(done, e_.matmul(Op::partition_broadcast, ready, ready, bank_free_[static_cast<size_t>(gen_)],
+                                             1, cp, std::min(kMovingMax, L - c0)));
         }
         return done;
     }

@@ -1,6 +1,8 @@
 #include "common/model/validate.h"
 
 #include <cstdio>
+#include <initializer_list>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -23,6 +25,21 @@ void window_fits(const std::string& label, const char* what, int64_t size, int64
     if (size > height || size > width)
         fail(label, std::string(what) + " " + std::to_string(size) + " is larger than the " + std::to_string(height) + "x" +
                         std::to_string(width) + " " + plane);
+}
+
+// The variant `given` names among an op's known variants (name, value);
+// nullopt for auto, which the caller resolves.  An unknown name fails,
+// listing auto and the known ones.
+template <class V>
+std::optional<V> named_variant(const std::string& label, const char* op, const std::string& given,
+                               std::initializer_list<std::pair<const char*, V>> known) {
+    if (is_auto(given)) return std::nullopt;
+    std::string names = "auto";
+    for (const auto& [name, value] : known) {
+        if (given == name) return value;
+        names += std::string(", ") + name;
+    }
+    fail(label, "unknown variant '" + given + "' for " + op + " (known: " + names + ")");
 }
 
 std::optional<MatmulVariant> matmul_variant(const std::string& label, const std::string& v) {
@@ -124,9 +141,7 @@ void spec_elementwise(const Workload& w, DType dtype, double b, const CostModel&
     e.cols = w.cols;
     e.dtype = dtype;
     if (e.kind == ElementwiseKind::layernorm) {
-        if (w.variant == "v1") e.layernorm_version = 1;
-        else if (w.variant == "v2" || is_auto(w.variant)) e.layernorm_version = 2;
-        else fail(label, "unknown variant '" + w.variant + "' for layernorm (known: auto, v1, v2)");
+        e.layernorm_version = named_variant<int>(label, "layernorm", w.variant, {{"v1", 1}, {"v2", 2}}).value_or(2);
     } else if (!is_auto(w.variant)) {
         fail(label, "variant '" + w.variant + "' does not apply to " + w.opname);
     }
@@ -184,10 +199,9 @@ void spec_pool2d(const Workload& w, DType dtype, double b, const CostModel& cost
     else if (w.opname == "avg") p.reduce = PoolReduce::avg;
     else fail(label, "unknown opname '" + w.opname + "' for pool2d (known: max, avg)");
     window_fits(label, "pool", p.pool, p.height, p.width, "input");
-    if (w.variant == "separable") p.variant = PoolVariant::separable;
-    else if (w.variant == "reduce") p.variant = PoolVariant::reduce;
-    else if (is_auto(w.variant)) p.variant = auto_pool_variant(p);
-    else fail(label, "unknown variant '" + w.variant + "' for pool2d (known: auto, separable, reduce)");
+    const std::optional<PoolVariant> variant = named_variant<PoolVariant>(
+        label, "pool2d", w.variant, {{"separable", PoolVariant::separable}, {"reduce", PoolVariant::reduce}});
+    p.variant = variant ? *variant : auto_pool_variant(p);
     const PoolGeometry g = pool_geometry(p);
     const double B = static_cast<double>(p.batch), C = static_cast<double>(p.channels);
     spec.io_bytes = B * C * static_cast<double>(p.height * p.width + g.out_h * g.out_w) * b;
@@ -206,10 +220,7 @@ void spec_ssm_scan(const Workload& w, DType dtype, double b, const CostModel& co
     m.channels = w.channels;
     m.seq = w.seq;
     m.dtype = dtype;
-    if (w.variant == "v1") m.version = 1;
-    else if (w.variant == "v2") m.version = 2;
-    else if (w.variant == "v3" || is_auto(w.variant)) m.version = 3;
-    else fail(label, "unknown variant '" + w.variant + "' for ssm_scan (known: auto, v1, v2, v3)");
+    m.version = named_variant<int>(label, "ssm_scan", w.variant, {{"v1", 1}, {"v2", 2}, {"v3", 3}}).value_or(3);
     const double B = static_cast<double>(m.batch), C = static_cast<double>(m.channels);
     const double S = static_cast<double>(m.seq), N = static_cast<double>(m.state);
     spec.weight_bytes = C * N * b;
@@ -232,9 +243,10 @@ void spec_dwconv1d(const Workload& w, DType dtype, double b, const CostModel& co
     d.channels = w.channels;
     d.width = w.width;
     d.dtype = dtype;
-    if (w.variant == "per_position") d.variant = DwConvVariant::per_position;
-    else if (w.variant == "windowed" || is_auto(w.variant)) d.variant = DwConvVariant::windowed;
-    else fail(label, "unknown variant '" + w.variant + "' for dwconv1d (known: auto, per_position, windowed)");
+    d.variant = named_variant<DwConvVariant>(label, "dwconv1d", w.variant,
+                                             {{"per_position", DwConvVariant::per_position},
+                                              {"windowed", DwConvVariant::windowed}})
+                    .value_or(DwConvVariant::windowed);
     if (d.filter > d.width)
         fail(label, "filter " + std::to_string(d.filter) + " is wider than the input (" + std::to_string(d.width) + ")");
     spec.weight_bytes = static_cast<double>(d.channels * d.filter) * b;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/records/json_members.h"
+
 namespace nx {
 
 namespace {
@@ -55,13 +57,10 @@ std::string sentinel_text(double v) {
 
 std::vector<std::string> profiler_warnings(std::string_view carried_json) {
     std::vector<std::string> out;
-    if (carried_json.empty()) return out;
     rapidjson::Document doc;
-    doc.Parse(carried_json.data(), carried_json.size());
-    if (doc.HasParseError() || !doc.IsObject()) return out;
-    auto it = doc.FindMember("warnings");
-    if (it == doc.MemberEnd() || !it->value.IsArray()) return out;
-    for (const auto& w : it->value.GetArray()) {
+    const rapidjson::Value* warnings = carried_array(carried_json, "warnings", doc);
+    if (!warnings) return out;
+    for (const auto& w : warnings->GetArray()) {
         if (w.IsString()) {
             out.emplace_back(w.GetString(), w.GetStringLength());
         } else if (w.IsObject()) {
@@ -74,13 +73,10 @@ std::vector<std::string> profiler_warnings(std::string_view carried_json) {
 
 std::vector<std::string> import_notes(std::string_view carried_json) {
     std::vector<std::string> out;
-    if (carried_json.find("\"import_notes\"") == std::string_view::npos) return out;
     rapidjson::Document doc;
-    doc.Parse(carried_json.data(), carried_json.size());
-    if (doc.HasParseError() || !doc.IsObject()) return out;
-    auto it = doc.FindMember("import_notes");
-    if (it == doc.MemberEnd() || !it->value.IsArray()) return out;
-    for (const auto& n : it->value.GetArray())
+    const rapidjson::Value* notes = carried_array(carried_json, "import_notes", doc);
+    if (!notes) return out;
+    for (const auto& n : notes->GetArray())
         if (n.IsString()) out.emplace_back(n.GetString(), n.GetStringLength());
     return out;
 }

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <utility>
 
+#include "common/records/json_members.h"
+
 namespace nx {
 
 namespace {
@@ -37,18 +39,18 @@ const IntFields<DeviceLaunchStat> kLaunches = {
     {"gpu_max_ns", &DeviceLaunchStat::gpu_max_ns},     {"delay_sum_ns", &DeviceLaunchStat::delay_sum_ns},
     {"delay_max_ns", &DeviceLaunchStat::delay_max_ns}, {"cpu_outliers", &DeviceLaunchStat::cpu_outliers},
     {"delay_outliers", &DeviceLaunchStat::delay_outliers}};
+const IntFields<DeviceStep> kStep = {
+    {"step", &DeviceStep::step}, {"start_ns", &DeviceStep::start_ns}, {"end_ns", &DeviceStep::end_ns}};
 const IntFields<DeviceSummary> kSummary = {
     {"events", &DeviceSummary::events},           {"counted", &DeviceSummary::counted},
     {"left_late", &DeviceSummary::left_late},     {"left_unlaunched", &DeviceSummary::left_unlaunched},
     {"left_step", &DeviceSummary::left_step},     {"window_start_ns", &DeviceSummary::window_start_ns},
     {"window_end_ns", &DeviceSummary::window_end_ns}};
 
-void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
-
 template <class T>
 void write_ints(JsonWriter& w, const T& obj, IntFields<T> fields) {
     for (auto [name, member] : fields) {
-        key(w, name);
+        write_key(w, name);
         w.Int64(obj.*member);
     }
 }
@@ -59,7 +61,7 @@ void read_ints(const rapidjson::Value& v, T& obj, IntFields<T> fields) {
 }
 
 void write_percents(JsonWriter& w, const char* name, const std::vector<double>& values) {
-    key(w, name);
+    write_key(w, name);
     w.StartArray();
     for (double v : values) w.Double(std::round(v * 100) / 100);
     w.EndArray();
@@ -73,50 +75,45 @@ void read_percents(const rapidjson::Value& v, const char* name, std::vector<doub
 
 void write_device_summary(JsonWriter& w, const DeviceSummary& d) {
     w.StartObject();
-    key(w, "family");
+    write_key(w, "family");
     w.String(d.family.c_str());
     write_ints(w, d, kSummary);
-    key(w, "times");
+    write_key(w, "times");
     w.StartObject();
     write_ints(w, d.times, kTimes);
     w.EndObject();
-    key(w, "kernel_types");
+    write_key(w, "kernel_types");
     w.StartArray();
     for (const DeviceKernelType& t : d.kernel_types) {
         w.StartObject();
-        key(w, "type");
+        write_key(w, "type");
         w.String(t.type.c_str());
-        key(w, "ns");
+        write_key(w, "ns");
         w.Int64(t.ns);
         w.EndObject();
     }
     w.EndArray();
-    key(w, "streams");
+    write_key(w, "streams");
     w.StartArray();
     for (const DeviceStreamStat& s : d.streams) {
         w.StartObject();
         write_ints(w, s, kStreamInts);
         for (auto [name, member] : kStreamReals) {
-            key(w, name);
+            write_key(w, name);
             w.Double(std::round(s.*member * 1e6) / 1e6);
         }
         w.EndObject();
     }
     w.EndArray();
-    key(w, "launches");
+    write_key(w, "launches");
     w.StartObject();
     write_ints(w, d.launches, kLaunches);
     w.EndObject();
-    key(w, "steps");
+    write_key(w, "steps");
     w.StartArray();
     for (const DeviceStep& s : d.steps) {
         w.StartObject();
-        key(w, "step");
-        w.Int64(s.step);
-        key(w, "start_ns");
-        w.Int64(s.start_ns);
-        key(w, "end_ns");
-        w.Int64(s.end_ns);
+        write_ints(w, s, kStep);
         write_ints(w, s.times, kTimes);
         w.EndObject();
     }
@@ -149,9 +146,7 @@ std::optional<DeviceSummary> read_device_summary(const rapidjson::Value& v) {
         for (auto& x : a->GetArray()) {
             if (!x.IsObject()) continue;
             DeviceStep s;
-            s.step = get_int(x, "step").value_or(0);
-            s.start_ns = get_int(x, "start_ns").value_or(0);
-            s.end_ns = get_int(x, "end_ns").value_or(0);
+            read_ints(x, s, kStep);
             read_ints(x, s.times, kTimes);
             d.steps.push_back(s);
         }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <regex>
 
+#include "common/profile/interval_sweep.h"
 #include "common/profile/interval_union.h"
 #include "common/profile/kernel_collectives.h"
 
@@ -52,16 +53,6 @@ bool launch_call(std::string_view n) {
 }
 
 constexpr int kKinds = 4;  // DeviceWork values, one bit each in a sweep's set
-
-// One kind's merged intervals, read in order during a sweep.
-struct SweepRow {
-    std::unique_ptr<IntervalUnion::Reader> reader;
-    int bit = 0;
-    Interval cur{};
-    bool more = false, inside = false;
-    void advance() { more = reader->next(cur); }
-    int64_t next_boundary() const { return inside ? cur.end : cur.begin; }
-};
 
 // A step's window and where its time went (by set of kinds running).
 struct StepWindow {
@@ -285,33 +276,15 @@ private:
 // One sweep over the kinds' merged intervals: between two boundaries
 // the set of kinds running is fixed, and each such stretch goes to `tally`.
 void sweep_kinds(KindUnions& unions, SweepTally& tally) {
-    std::vector<SweepRow> rows;
-    for (int k = 0; k < kKinds; ++k) {
-        rows.push_back({std::make_unique<IntervalUnion::Reader>(*unions[static_cast<size_t>(k)]), 1 << k});
-        rows.back().advance();
-    }
+    // Each row's tag is its kind's bit in the set.
+    std::vector<SweepRow<int>> rows;
+    for (int k = 0; k < kKinds; ++k) rows.emplace_back(*unions[static_cast<size_t>(k)], 1 << k);
     int set = 0;
-    int64_t pos = INT64_MIN;
-    for (;;) {
-        int64_t next = INT64_MAX;
-        for (const SweepRow& r : rows)
-            if (r.more) next = std::min(next, r.next_boundary());
-        if (next == INT64_MAX) break;
-        if (pos != INT64_MIN && next > pos && set != 0) tally.add(set, pos, next);
-        pos = next;
-        for (SweepRow& r : rows) {
-            while (r.more && r.next_boundary() == pos) {
-                if (r.inside) {
-                    set &= ~r.bit;
-                    r.inside = false;
-                    r.advance();
-                } else {
-                    set |= r.bit;
-                    r.inside = true;
-                }
-            }
-        }
-    }
+    sweep_rows(
+        rows, [&](int bit) { set |= bit; }, [&](int bit) { set &= ~bit; },
+        [&](int64_t pos, int64_t next) {
+            if (set != 0) tally.add(set, pos, next);
+        });
 }
 
 // The figures of a set of stretches: the time each kind ran, and nx's

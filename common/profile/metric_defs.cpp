@@ -1,5 +1,7 @@
 #include "common/profile/metric_defs.h"
 
+#include "common/io/named_rows.h"
+
 namespace nx {
 
 namespace {
@@ -149,11 +151,7 @@ const std::vector<MetricDef> kDefs = {
 
 const std::vector<MetricDef>& metric_defs() { return kDefs; }
 
-const MetricDef* find_metric_def(std::string_view name) {
-    for (const MetricDef& d : kDefs)
-        if (d.name == name) return &d;
-    return nullptr;
-}
+const MetricDef* find_metric_def(std::string_view name) { return find_named(kDefs, name); }
 
 std::string_view metric_unit(std::string_view name) {
     if (const MetricDef* d = find_metric_def(name)) return d->unit;

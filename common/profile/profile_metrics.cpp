@@ -8,6 +8,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "common/io/named_rows.h"
 #include "common/profile/availability.h"
 #include "common/profile/core_peaks.h"
 #include "common/profile/executions.h"
@@ -75,16 +76,10 @@ std::string make_profile_id(std::string_view identity) {
     return id;
 }
 
-const MetricValue* ProfileSummary::find(std::string_view name) const {
-    for (const MetricValue& m : metrics)
-        if (m.name == name) return &m;
-    return nullptr;
-}
+const MetricValue* ProfileSummary::find(std::string_view name) const { return find_named(metrics, name); }
 
 const UnavailableMetric* ProfileSummary::find_unavailable(std::string_view name) const {
-    for (const UnavailableMetric& u : unavailable)
-        if (u.name == name) return &u;
-    return nullptr;
+    return find_named(unavailable, name);
 }
 
 double ProfileSummary::value_or(std::string_view name, double fallback) const {

@@ -6,6 +6,7 @@
 #include "common/io/error.h"
 #include "common/profile/device_record.h"
 #include "common/profile/row_fields_json.h"
+#include "common/records/json_members.h"
 
 namespace nx {
 
@@ -18,8 +19,14 @@ const std::set<std::string, std::less<>> kOwnFields = {
     "event_count", "metrics", "metric_origin", "engines", "top_opcodes", "top_layers", "notes", "profile", "timeline",
     "metric_disagreements", "tracks", "dma_queue_types", "unavailable_metrics", "peak_basis", "core", "breakdown",
     "collective_ops", "iterations", "executions", "device"};
+// The identity's text fields, empty when the record lacks them (backend and
+// target are written as null then, dtype left out).
+const std::pair<const char*, std::string ProfileInfo::*> kIdentityText[] = {
+    {"id", &ProfileInfo::id},         {"name", &ProfileInfo::name},     {"source", &ProfileInfo::source},
+    {"format", &ProfileInfo::format}, {"backend", &ProfileInfo::backend}, {"target", &ProfileInfo::target},
+    {"dtype", &ProfileInfo::dtype}};
 
-void key(JsonWriter& w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
+bool is_own_field(std::string_view name) { return kOwnFields.count(name) > 0; }
 
 // A timeline's bucket percents, to two decimals (the engine timeline and the
 // breakdown's compute and collective shares alike).
@@ -28,7 +35,6 @@ void write_bucket_percents(JsonWriter& w, const std::vector<double>& values) {
     for (double v : values) w.Double(std::round(v * 100) / 100);
     w.EndArray();
 }
-void str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 
 // The fields carried from the source (Explorer metadata, a capture's
 // workload), but for those the record defines itself.
@@ -37,83 +43,74 @@ void write_carried_fields(JsonWriter& w, const ProfileInfo& info) {
     rapidjson::Document carried;
     carried.Parse(info.carried_json.data(), info.carried_json.size());
     if (carried.HasParseError() || !carried.IsObject()) return;
-    for (auto& m : carried.GetObject()) {
-        std::string_view k(m.name.GetString(), m.name.GetStringLength());
-        if (kOwnFields.count(k)) continue;
-        key(w, k);
-        m.value.Accept(w);
-    }
+    write_other_members(w, carried, is_own_field);
 }
 
 // What the profile is and where it came from, its span and its events.
 void write_identity(JsonWriter& w, const ProfileInfo& info, const ProfileSummary& summary) {
-    key(w, "kind");
-    str(w, "profile");
-    key(w, "id");
-    str(w, info.id);
-    key(w, "name");
-    str(w, info.name);
+    write_key(w, "kind");
+    write_text(w, "profile");
+    write_key(w, "id");
+    write_text(w, info.id);
+    write_key(w, "name");
+    write_text(w, info.name);
     write_carried_fields(w, info);
-    key(w, "source");
-    str(w, info.source);
-    key(w, "format");
-    str(w, info.format);
-    key(w, "backend");
-    if (info.backend.empty()) w.Null(); else str(w, info.backend);
-    key(w, "target");
-    if (info.target.empty()) w.Null(); else str(w, info.target);
+    write_key(w, "source");
+    write_text(w, info.source);
+    write_key(w, "format");
+    write_text(w, info.format);
+    write_key(w, "backend");
+    if (info.backend.empty()) w.Null(); else write_text(w, info.backend);
+    write_key(w, "target");
+    if (info.target.empty()) w.Null(); else write_text(w, info.target);
     if (!info.dtype.empty()) {
-        key(w, "dtype");
-        str(w, info.dtype);
+        write_key(w, "dtype");
+        write_text(w, info.dtype);
     }
     if (info.rank >= 0) {
-        key(w, "rank");
+        write_key(w, "rank");
         w.Int(info.rank);
     }
-    key(w, "start_ns");
+    write_key(w, "start_ns");
     w.Int64(summary.start_ns);
-    key(w, "end_ns");
+    write_key(w, "end_ns");
     w.Int64(summary.end_ns);
-    key(w, "event_count");
+    write_key(w, "event_count");
     w.Int64(summary.events);
+}
+
+// The object `key` with a member per item, named by the item, its value
+// written by write_value.
+template <class Item, class WriteValue>
+void write_named_object(JsonWriter& w, const char* key, const std::vector<Item>& items, WriteValue write_value) {
+    write_key(w, key);
+    w.StartObject();
+    for (const Item& item : items) {
+        write_key(w, item.name);
+        write_value(item);
+    }
+    w.EndObject();
 }
 
 // The metrics, where each came from, and why the missing ones are missing.
 void write_metrics(JsonWriter& w, const ProfileSummary& summary) {
-    key(w, "metrics");
-    w.StartObject();
-    for (const MetricValue& m : summary.metrics) {
-        key(w, m.name);
-        write_number(w, m.value);
-    }
-    w.EndObject();
-    key(w, "metric_origin");
-    w.StartObject();
-    for (const MetricValue& m : summary.metrics) {
-        key(w, m.name);
-        str(w, m.measured ? "source" : "derived");
-    }
-    w.EndObject();
-    if (!summary.unavailable.empty()) {
-        key(w, "unavailable_metrics");
-        w.StartObject();
-        for (const UnavailableMetric& u : summary.unavailable) {
-            key(w, u.name);
-            str(w, u.reason);
-        }
-        w.EndObject();
-    }
+    write_named_object(w, "metrics", summary.metrics, [&](const MetricValue& m) { write_number(w, m.value); });
+    write_named_object(w, "metric_origin", summary.metrics,
+                       [&](const MetricValue& m) { write_text(w, m.measured ? "source" : "derived"); });
+    if (!summary.unavailable.empty())
+        write_named_object(w, "unavailable_metrics", summary.unavailable,
+                           [&](const UnavailableMetric& u) { write_text(w, u.reason); });
 }
 
 void write_timeline(JsonWriter& w, const std::vector<EngineTimeline>& timeline) {
-    key(w, "timeline");
+    write_key(w, "timeline");
     w.StartObject();
-    key(w, "buckets");
+    write_key(w, "buckets");
     w.Int(kTimelineBuckets);
-    key(w, "active_percent");
+    write_key(w, "active_percent");
     w.StartObject();
     for (const EngineTimeline& t : timeline) {
-        key(w, to_string(t.engine));
+        write_key(w, to_string(t.engine));
         write_bucket_percents(w, t.active_percent);
     }
     w.EndObject();
@@ -121,12 +118,12 @@ void write_timeline(JsonWriter& w, const std::vector<EngineTimeline>& timeline) 
 }
 
 void write_breakdown(JsonWriter& w, const TimeBreakdown& b) {
-    key(w, "breakdown");
+    write_key(w, "breakdown");
     w.StartObject();
     write_fields(w, b, kBreakdownFields);
     for (auto [k, values] : {std::pair<const char*, const std::vector<double>*>{"compute_percent", &b.compute_percent},
                              {"collective_percent", &b.collective_percent}}) {
-        key(w, k);
+        write_key(w, k);
         write_bucket_percents(w, *values);
     }
     w.EndObject();
@@ -135,9 +132,9 @@ void write_breakdown(JsonWriter& w, const TimeBreakdown& b) {
 // The digest (executions.h), not every execution: a session holds
 // thousands, which the database's and the dataset's tables keep.
 void write_execution_digest(JsonWriter& w, const ExecutionDigest& d) {
-    key(w, "executions");
+    write_key(w, "executions");
     w.StartObject();
-    key(w, "count");
+    write_key(w, "count");
     w.Int64(d.count);
     write_rows(w, "neffs", d.neffs, kNeffSpreadFields);
     write_rows(w, "slow", d.slow, kSlowExecutionFields);
@@ -151,14 +148,14 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
     write_identity(w, info, summary);
     write_metrics(w, summary);
     if (info.core.any()) {
-        key(w, "core");
+        write_key(w, "core");
         w.StartObject();
         write_fields(w, info.core, kCoreFields);
         w.EndObject();
     }
     if (!summary.peak_basis.empty()) {
-        key(w, "peak_basis");
-        str(w, summary.peak_basis);
+        write_key(w, "peak_basis");
+        write_text(w, summary.peak_basis);
     }
 
     write_rows(w, "engines", summary.engines, kEngineFields);
@@ -170,7 +167,7 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
     if (!summary.timeline.empty()) write_timeline(w, summary.timeline);
     if (summary.breakdown) write_breakdown(w, *summary.breakdown);
     if (summary.device) {
-        key(w, "device");
+        write_key(w, "device");
         write_device_summary(w, *summary.device);
     }
     if (!summary.collectives.empty())
@@ -179,9 +176,9 @@ void write_profile_record(JsonWriter& w, const ProfileInfo& info, const ProfileS
     if (summary.execution_digest) write_execution_digest(w, *summary.execution_digest);
     if (!summary.disagreements.empty())
         write_rows(w, "metric_disagreements", summary.disagreements, kDisagreementFields);
-    key(w, "notes");
+    write_key(w, "notes");
     w.StartArray();
-    for (const std::string& n : summary.notes) str(w, n);
+    for (const std::string& n : summary.notes) write_text(w, n);
     w.EndArray();
     w.EndObject();
 }
@@ -202,13 +199,7 @@ CoreFacts read_core_facts(const rapidjson::Value& rec) {
 }
 
 void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, ProfileSummary& summary) {
-    info.id = get_string(rec, "id").value_or("");
-    info.name = get_string(rec, "name").value_or("");
-    info.source = get_string(rec, "source").value_or("");
-    info.format = get_string(rec, "format").value_or("");
-    info.backend = get_string(rec, "backend").value_or("");
-    info.target = get_string(rec, "target").value_or("");
-    info.dtype = get_string(rec, "dtype").value_or("");
+    for (auto [name, member] : kIdentityText) info.*member = get_string(rec, name).value_or("");
     info.rank = static_cast<int>(get_int(rec, "rank").value_or(-1));
     summary.start_ns = get_int(rec, "start_ns").value_or(0);
     summary.end_ns = get_int(rec, "end_ns").value_or(0);
@@ -276,58 +267,46 @@ void read_profile_record(const rapidjson::Value& rec, ProfileInfo& info, Profile
             if (n.IsString()) summary.notes.emplace_back(n.GetString(), n.GetStringLength());
 
     // Everything else is carried.
-    rapidjson::StringBuffer sb;
-    JsonWriter w(sb);
-    w.StartObject();
-    bool any = false;
-    for (auto& m : rec.GetObject()) {
-        std::string_view k(m.name.GetString(), m.name.GetStringLength());
-        if (kOwnFields.count(k)) continue;
-        key(w, k);
-        m.value.Accept(w);
-        any = true;
-    }
-    w.EndObject();
-    info.carried_json = any ? std::string(sb.GetString(), sb.GetSize()) : std::string();
+    info.carried_json = other_members_json(rec, is_own_field);
 }
 
 void write_event_record(JsonWriter& w, const std::string& profile_id, const Event& e) {
     w.StartObject();
-    key(w, "kind");
-    str(w, "event");
-    key(w, "profile");
-    str(w, profile_id);
-    key(w, "type");
-    str(w, to_string(e.type));
-    key(w, "track");
-    str(w, e.track);
-    if (e.pid != kNoId) { key(w, "pid"); w.Int64(e.pid); }
-    if (e.tid != kNoId) { key(w, "tid"); w.Int64(e.tid); }
-    if (!e.process.empty()) { key(w, "process"); str(w, e.process); }
+    write_key(w, "kind");
+    write_text(w, "event");
+    write_key(w, "profile");
+    write_text(w, profile_id);
+    write_key(w, "type");
+    write_text(w, to_string(e.type));
+    write_key(w, "track");
+    write_text(w, e.track);
+    if (e.pid != kNoId) { write_key(w, "pid"); w.Int64(e.pid); }
+    if (e.tid != kNoId) { write_key(w, "tid"); w.Int64(e.tid); }
+    if (!e.process.empty()) { write_key(w, "process"); write_text(w, e.process); }
     if (e.engine != Engine::none) {
-        key(w, "engine");
-        str(w, to_string(e.engine));
+        write_key(w, "engine");
+        write_text(w, to_string(e.engine));
     }
-    key(w, "ts_ns");
+    write_key(w, "ts_ns");
     w.Int64(e.ts_ns);
-    key(w, "dur_ns");
+    write_key(w, "dur_ns");
     w.Int64(e.dur_ns);
-    key(w, "name");
-    str(w, e.name);
-    if (!e.opcode.empty()) { key(w, "opcode"); str(w, e.opcode); }
-    if (!e.hlo_name.empty()) { key(w, "hlo_name"); str(w, e.hlo_name); }
-    if (!e.layer.empty()) { key(w, "layer"); str(w, e.layer); }
-    if (e.bytes >= 0) { key(w, "bytes"); w.Int64(e.bytes); }
-    if (e.flops >= 0) { key(w, "flops"); write_number(w, e.flops); }
-    if (e.model_flops >= 0) { key(w, "model_flops"); write_number(w, e.model_flops); }
-    if (e.dma_kind != DmaKind::unknown) { key(w, "dma_kind"); str(w, to_string(e.dma_kind)); }
-    if (e.transpose) { key(w, "transpose"); w.Bool(true); }
-    if (!e.tensor.empty()) { key(w, "tensor"); str(w, e.tensor); }
-    if (e.type == EventType::counter) { key(w, "value"); write_number(w, e.value); }
-    if (e.depth > 0) { key(w, "depth"); w.Int(e.depth); }
-    if (e.pcore >= 0) { key(w, "pcore"); w.Int(e.pcore); }
+    write_key(w, "name");
+    write_text(w, e.name);
+    if (!e.opcode.empty()) { write_key(w, "opcode"); write_text(w, e.opcode); }
+    if (!e.hlo_name.empty()) { write_key(w, "hlo_name"); write_text(w, e.hlo_name); }
+    if (!e.layer.empty()) { write_key(w, "layer"); write_text(w, e.layer); }
+    if (e.bytes >= 0) { write_key(w, "bytes"); w.Int64(e.bytes); }
+    if (e.flops >= 0) { write_key(w, "flops"); write_number(w, e.flops); }
+    if (e.model_flops >= 0) { write_key(w, "model_flops"); write_number(w, e.model_flops); }
+    if (e.dma_kind != DmaKind::unknown) { write_key(w, "dma_kind"); write_text(w, to_string(e.dma_kind)); }
+    if (e.transpose) { write_key(w, "transpose"); w.Bool(true); }
+    if (!e.tensor.empty()) { write_key(w, "tensor"); write_text(w, e.tensor); }
+    if (e.type == EventType::counter) { write_key(w, "value"); write_number(w, e.value); }
+    if (e.depth > 0) { write_key(w, "depth"); w.Int(e.depth); }
+    if (e.pcore >= 0) { write_key(w, "pcore"); w.Int(e.pcore); }
     if (!e.args_json.empty()) {
-        key(w, "args");
+        write_key(w, "args");
         w.RawValue(e.args_json.data(), e.args_json.size(), rapidjson::kObjectType);
     }
     w.EndObject();
@@ -335,17 +314,17 @@ void write_event_record(JsonWriter& w, const std::string& profile_id, const Even
 
 void write_flow_record(JsonWriter& w, const std::string& profile_id, const Flow& f) {
     w.StartObject();
-    key(w, "kind");
-    str(w, "flow");
-    key(w, "profile");
-    str(w, profile_id);
-    key(w, "id");
-    str(w, f.id);
-    if (!f.category.empty()) { key(w, "category"); str(w, f.category); }
-    if (!f.name.empty()) { key(w, "name"); str(w, f.name); }
-    key(w, "from_event");
+    write_key(w, "kind");
+    write_text(w, "flow");
+    write_key(w, "profile");
+    write_text(w, profile_id);
+    write_key(w, "id");
+    write_text(w, f.id);
+    if (!f.category.empty()) { write_key(w, "category"); write_text(w, f.category); }
+    if (!f.name.empty()) { write_key(w, "name"); write_text(w, f.name); }
+    write_key(w, "from_event");
     w.Int64(f.from);
-    key(w, "to_event");
+    write_key(w, "to_event");
     w.Int64(f.to);
     w.EndObject();
 }

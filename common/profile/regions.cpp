@@ -9,6 +9,7 @@
 
 #include "common/profile/matmul_free_advice.h"
 #include "common/profile/profile_metrics.h"
+#include "common/records/json_members.h"
 
 namespace nx {
 
@@ -72,14 +73,11 @@ Region resolve_window(const WindowSpec& w, int64_t start, int64_t end) {
 
 std::vector<Region> carried_layer_regions(std::string_view carried) {
     std::vector<Region> out;
-    if (carried.find("\"layers\"") == std::string_view::npos) return out;
     rapidjson::Document d;
-    d.Parse(carried.data(), carried.size());
-    if (d.HasParseError() || !d.IsObject()) return out;
-    auto it = d.FindMember("layers");
-    if (it == d.MemberEnd() || !it->value.IsArray()) return out;
+    const rapidjson::Value* layers = carried_array(carried, "layers", d);
+    if (!layers) return out;
     std::map<std::string, int> seen;
-    for (const auto& l : it->value.GetArray()) {
+    for (const auto& l : layers->GetArray()) {
         if (!l.IsObject()) continue;
         auto name = l.FindMember("name");
         auto start = l.FindMember("start_ns");

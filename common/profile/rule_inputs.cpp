@@ -6,6 +6,8 @@
 
 #include <rapidjson/document.h>
 
+#include "common/records/json_members.h"
+
 namespace nx {
 
 std::string_view json_field(std::string_view obj, std::string_view key) {
@@ -139,13 +141,10 @@ void RuleInputs::add_source_rows(const SourceRows& rows) {
 }
 
 void RuleInputs::add_carried(std::string_view carried) {
-    if (carried.find("\"neff_node\"") == std::string_view::npos) return;
     rapidjson::Document d;
-    d.Parse(carried.data(), carried.size());
-    if (d.HasParseError() || !d.IsObject()) return;
-    auto it = d.FindMember("neff_node");
-    if (it == d.MemberEnd() || !it->value.IsArray()) return;
-    for (const auto& node : it->value.GetArray()) {
+    const rapidjson::Value* nodes = carried_array(carried, "neff_node", d);
+    if (!nodes) return;
+    for (const auto& node : nodes->GetArray()) {
         if (!node.IsObject()) continue;
         auto f = node.FindMember("load_to_sbuf_repeat_factor");
         if (f == node.MemberEnd()) continue;

@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "common/profile/interval_sweep.h"
+
 namespace nx {
 
 namespace {
@@ -55,17 +57,12 @@ std::vector<CollectiveOp> CollectiveOps::take_ops() {
 
 namespace {
 
-// One row's merged intervals, read in order.
-struct Stream {
-    std::unique_ptr<IntervalUnion::Reader> reader;
+// What a row of the sweep counts towards.
+struct RowKind {
     int kind;  // 0 compute, 1 collective, 2 DMA
     int slot;  // its place in kExecutionEngines (TensorE's rows share one), or -1
-    Interval cur{};
-    bool more = false;
-    bool inside = false;  // the sweep is within cur
-    void advance() { more = reader->next(cur); }
-    int64_t next_boundary() const { return inside ? cur.end : cur.begin; }
 };
+using Stream = SweepRow<RowKind>;
 
 // Time by the set of kinds in progress (bit per kind: 1 compute,
 // 2 collective, 4 DMA).
@@ -82,10 +79,7 @@ int slot_of(Engine e) {
 // and of DMA.
 std::vector<Stream> breakdown_streams(EngineBusy& busy, IntervalUnion& collectives) {
     std::vector<Stream> streams;
-    auto add = [&](IntervalUnion& u, int kind, int slot) {
-        streams.push_back({std::make_unique<IntervalUnion::Reader>(u), kind, slot});
-        streams.back().advance();
-    };
+    auto add = [&](IntervalUnion& u, int kind, int slot) { streams.emplace_back(u, RowKind{kind, slot}); };
     for (Engine e : EngineBusy::kRows) {
         if (e == Engine::dma || !busy.present(e) || busy.row(e) != e) continue;
         add(busy.busy(e), 0, slot_of(e));
@@ -107,29 +101,12 @@ struct InProgress {
 // consecutive boundaries, with `in` saying what is in progress over it.
 template <class OnStretch>
 void sweep(std::vector<Stream>& streams, InProgress& in, OnStretch on_stretch) {
-    int64_t pos = INT64_MIN;
-    for (;;) {
-        int64_t next = INT64_MAX;
-        for (const Stream& s : streams)
-            if (s.more) next = std::min(next, s.next_boundary());
-        if (next == INT64_MAX) break;
-        if (pos != INT64_MIN && next > pos) on_stretch(pos, next);
-        pos = next;
-        for (Stream& s : streams) {
-            while (s.more && s.next_boundary() == pos) {
-                if (s.inside) {
-                    --in.kind[s.kind];
-                    if (s.slot >= 0) --in.slot[s.slot];
-                    s.inside = false;
-                    s.advance();
-                } else {
-                    ++in.kind[s.kind];
-                    if (s.slot >= 0) ++in.slot[s.slot];
-                    s.inside = true;
-                }
-            }
-        }
-    }
+    auto count = [&in](const RowKind& r, int by) {
+        in.kind[r.kind] += by;
+        if (r.slot >= 0) in.slot[r.slot] += by;
+    };
+    sweep_rows(
+        streams, [&](const RowKind& r) { count(r, 1); }, [&](const RowKind& r) { count(r, -1); }, on_stretch);
 }
 
 // The breakdown's figures (TimeBreakdown's, an execution's) from the time

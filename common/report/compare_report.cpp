@@ -81,11 +81,7 @@ namespace {
 // with the ratio to the first profile (HTML; the tables say the same in text).
 void add_time_bars(Document& doc, const std::vector<const ProfileEntry*>& ps, const std::vector<std::string>& labels) {
     constexpr double kNsPerUs = 1e3;
-    ChartBlock c;
-    c.kind = "bars";
-    c.title = "Time side by side (labels: ratio to " + labels[0] + ")";
-    c.x_label = "";
-    c.y_label = "time (us)";
+    ChartBlock c = chart_block("bars", "Time side by side (labels: ratio to " + labels[0] + ")", "", "time (us)");
     c.categories.push_back("total time");
     std::vector<Engine> shown;
     for (Engine e : compared_engines())

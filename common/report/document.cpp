@@ -138,6 +138,14 @@ const char* severity_mark(const std::string& s, bool terminal) {
     return terminal ? "•" : "- ";
 }
 
+// A block of `kind` whose `member` holds `value`.
+template <class T>
+Block block_of(Block::Kind kind, T Block::*member, T value) {
+    Block b(kind);
+    b.*member = std::move(value);
+    return b;
+}
+
 }  // namespace
 
 std::string clipped_cell(const TableBlock& t, size_t column, const std::string& text, const char* ellipsis) {
@@ -152,26 +160,28 @@ std::string clipped_cell(const TableBlock& t, size_t column, const std::string& 
     return text.substr(0, at) + ellipsis;
 }
 
+ChartBlock chart_block(std::string kind, std::string title, std::string x_label, std::string y_label) {
+    ChartBlock c;
+    c.kind = std::move(kind);
+    c.title = std::move(title);
+    c.x_label = std::move(x_label);
+    c.y_label = std::move(y_label);
+    return c;
+}
+
 void Document::heading(std::string text, int level) {
-    Block b(Block::heading);
-    b.text = std::move(text);
+    Block b = block_of(Block::heading, &Block::text, std::move(text));
     b.level = level;
     blocks.push_back(std::move(b));
 }
 void Document::paragraph(std::string text) {
-    Block b(Block::paragraph);
-    b.text = std::move(text);
-    blocks.push_back(std::move(b));
+    blocks.push_back(block_of(Block::paragraph, &Block::text, std::move(text)));
 }
 void Document::facts(std::vector<Fact> f) {
-    Block b(Block::facts);
-    b.fact_list = std::move(f);
-    blocks.push_back(std::move(b));
+    blocks.push_back(block_of(Block::facts, &Block::fact_list, std::move(f)));
 }
 void Document::cards(std::vector<Fact> f) {
-    Block b(Block::cards);
-    b.fact_list = std::move(f);
-    blocks.push_back(std::move(b));
+    blocks.push_back(block_of(Block::cards, &Block::fact_list, std::move(f)));
 }
 void Document::html_only() {
     if (!blocks.empty()) blocks.back().html_only = true;
@@ -181,39 +191,27 @@ void Document::text_only() {
     if (!blocks.empty()) blocks.back().text_only = true;
 }
 void Document::table(TableBlock t) {
-    Block b(Block::table);
-    b.table_data = std::move(t);
-    blocks.push_back(std::move(b));
+    blocks.push_back(block_of(Block::table, &Block::table_data, std::move(t)));
 }
 void Document::bars(std::vector<Bar> bars) {
-    Block b(Block::bars);
-    b.bar_list = std::move(bars);
-    blocks.push_back(std::move(b));
+    blocks.push_back(block_of(Block::bars, &Block::bar_list, std::move(bars)));
 }
 void Document::findings(std::vector<FindingItem> f) {
-    Block b(Block::findings);
-    b.finding_list = std::move(f);
-    blocks.push_back(std::move(b));
+    blocks.push_back(block_of(Block::findings, &Block::finding_list, std::move(f)));
 }
 void Document::items(std::vector<std::string> items) {
-    Block b(Block::items);
-    b.item_list = std::move(items);
-    blocks.push_back(std::move(b));
+    blocks.push_back(block_of(Block::items, &Block::item_list, std::move(items)));
 }
 void Document::sparkline(std::string label, std::vector<double> values) {
-    Block b(Block::sparkline);
-    b.text = std::move(label);
+    Block b = block_of(Block::sparkline, &Block::text, std::move(label));
     b.series = std::move(values);
     blocks.push_back(std::move(b));
 }
 void Document::chart(ChartBlock c) {
-    Block b(Block::chart);
-    b.chart_data = std::move(c);
-    blocks.push_back(std::move(b));
+    blocks.push_back(block_of(Block::chart, &Block::chart_data, std::move(c)));
 }
 void Document::html(std::string markup) {
-    Block b(Block::html);
-    b.text = std::move(markup);
+    Block b = block_of(Block::html, &Block::text, std::move(markup));
     b.html_only = true;
     blocks.push_back(std::move(b));
 }

@@ -71,6 +71,8 @@ struct ChartBlock {
     double ridge = 0;                        // roofline: ridge point (FLOP/B)
     double peak = 0;                         // roofline: peak (TFLOP/s)
 };
+// A chart of `kind` with its title and axis labels ("" for none).
+ChartBlock chart_block(std::string kind, std::string title, std::string x_label, std::string y_label);
 
 struct Block {
     enum Kind { heading, paragraph, facts, cards, table, bars, findings, items, sparkline, chart, html } kind;

@@ -126,11 +126,8 @@ void prefill_cost_section(Document& doc, const LlmConfig& cfg, const std::map<st
     TableBlock t;
     t.columns = {"batch", "seq", "layer", "all " + std::to_string(layers) + " layers", "per token"};
     t.numeric = {true, true, true, true, true};
-    ChartBlock c;
-    c.kind = "line";
-    c.title = "Prefill latency of all layers vs sequence length";
-    c.x_label = "sequence length (tokens)";
-    c.y_label = "latency (us)";
+    ChartBlock c = chart_block("line", "Prefill latency of all layers vs sequence length",
+                               "sequence length (tokens)", "latency (us)");
     c.log_x = true;
     c.log_y = true;
     std::map<int64_t, ChartSeries> by_batch;
@@ -303,11 +300,7 @@ namespace {
 // Latency and throughput against shape: all runs by FLOPs.  Charts are for
 // the HTML page; text and markdown have the runs table.
 void size_charts(Document& doc, const std::vector<RunView>& mm, const SourceLabels& sources) {
-    ChartBlock lat;
-    lat.kind = "scatter";
-    lat.title = "Latency vs matmul size";
-    lat.x_label = "FLOPs (2MNK)";
-    lat.y_label = "latency (us)";
+    ChartBlock lat = chart_block("scatter", "Latency vs matmul size", "FLOPs (2MNK)", "latency (us)");
     lat.log_x = lat.log_y = true;
     ChartBlock thr = lat;
     thr.title = "Throughput vs matmul size";
@@ -341,11 +334,10 @@ void family_chart(Document& doc, const Family& f, const SourceLabels& sources) {
     std::string fixed = f.dim == "M" ? "K=" + std::to_string(first.K) + ", N=" + std::to_string(first.N)
                       : f.dim == "K" ? "M=" + std::to_string(first.M) + ", N=" + std::to_string(first.N)
                                      : "M=" + std::to_string(first.M) + ", K=" + std::to_string(first.K);
-    ChartBlock c;
-    c.kind = "line";
-    c.title = "Latency vs " + f.dim + " (" + fixed + ", " + sources.label(first.dtype, first.target, first.backend) + ")";
-    c.x_label = f.dim;
-    c.y_label = "latency (us)";
+    ChartBlock c = chart_block("line",
+                               "Latency vs " + f.dim + " (" + fixed + ", " +
+                                   sources.label(first.dtype, first.target, first.backend) + ")",
+                               f.dim, "latency (us)");
     ChartSeries s;
     s.name = "latency";
     std::vector<double> series;

@@ -123,10 +123,7 @@ PatternFindings pattern_table(Document& doc, const std::vector<const RunView*>& 
     t.columns = {"rank", "pattern", "latency", "vs fastest", "instructions", "TensorMatrix busy", "other engines busy",
                  "TensorMatrix share", kStudyRatioColumn, "bound"};
     t.numeric = {true, false, true, true, true, true, true, true, true, false};
-    ChartBlock lat;
-    lat.kind = "bars";
-    lat.title = "Latency per pattern";
-    lat.y_label = "latency (us)";
+    ChartBlock lat = chart_block("bars", "Latency per pattern", "", "latency (us)");
     ChartSeries ls;
     ls.name = "latency (us)";
     ChartBlock share = lat;

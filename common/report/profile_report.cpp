@@ -64,11 +64,8 @@ void add_roofline(Document& doc, const ProfileEntry& p) {
     const MetricValue* achieved = s.find("achieved_tflops");
     const MetricValue* ridge = s.find("peak_flops_bandwidth_ratio");
     const MetricValue* peak = s.find("peak_flops");
-    ChartBlock c;
-    c.kind = "roofline";
-    c.title = "Roofline: achieved TFLOP/s against arithmetic intensity";
-    c.x_label = "arithmetic intensity (FLOP/B)";
-    c.y_label = "achieved (TFLOP/s)";
+    ChartBlock c = chart_block("roofline", "Roofline: achieved TFLOP/s against arithmetic intensity",
+                               "arithmetic intensity (FLOP/B)", "achieved (TFLOP/s)");
     c.log_x = c.log_y = true;
     if (ridge && peak) {
         c.ridge = ridge->value;
@@ -94,12 +91,10 @@ void add_roofline(Document& doc, const ProfileEntry& p) {
 void add_timeline(Document& doc, const ProfileSummary& s) {
     if (s.timeline.empty() || s.end_ns <= s.start_ns) return;
     double span = static_cast<double>(s.end_ns - s.start_ns);
-    ChartBlock c;
-    c.kind = "timeline";
-    c.title = "Engine activity over time (" + std::to_string(kTimelineBuckets) + " buckets of " +
-              format_ns(span / kTimelineBuckets) + ")";
-    c.x_label = "time since the profile start";
-    c.y_label = "busy (%)";
+    ChartBlock c = chart_block("timeline",
+                               "Engine activity over time (" + std::to_string(kTimelineBuckets) + " buckets of " +
+                                   format_ns(span / kTimelineBuckets) + ")",
+                               "time since the profile start", "busy (%)");
     for (const EngineTimeline& t : s.timeline) {
         ChartSeries ser;
         BusyOrigin origin = BusyOrigin::instructions;

@@ -149,12 +149,10 @@ void add_heat_map(Document& doc, const RankAnalysis& a, const std::vector<size_t
     double span = 0;
     std::vector<std::vector<double>> heat = rank_heat_map(a, kBuckets, span);
     if (span <= 0) return;
-    ChartBlock c;
-    c.kind = "timeline";
-    c.title = "Compute utilisation by rank over time (" + std::to_string(kBuckets) + " buckets of " +
-              format_ns(span / kBuckets) + ", from each rank's start)";
-    c.x_label = "time since the rank's start";
-    c.y_label = "computing (%)";
+    ChartBlock c = chart_block("timeline",
+                               "Compute utilisation by rank over time (" + std::to_string(kBuckets) + " buckets of " +
+                                   format_ns(span / kBuckets) + ", from each rank's start)",
+                               "time since the rank's start", "computing (%)");
     for (size_t i : shown) {
         ChartSeries s;
         s.name = "rank " + std::to_string(a.rows[i].rank);

@@ -178,10 +178,7 @@ void add_study_diff(Document& doc, const StudyDiff& d, const std::string& before
 
     // The changes as bars, worst first (HTML; the table says the same).
     if (!d.rows.empty()) {
-        ChartBlock c;
-        c.kind = "bars";
-        c.title = "Median latency change, worst first";
-        c.y_label = "change (%)";
+        ChartBlock c = chart_block("bars", "Median latency change, worst first", "", "change (%)");
         ChartSeries s;
         s.name = "change";
         constexpr size_t kBars = 24;

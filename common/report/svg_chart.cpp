@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/format/units.h"
+#include "common/io/char_escape.h"
 
 namespace nx {
 
@@ -462,19 +463,7 @@ std::string timeline_chart(const ChartBlock& c, int) {
 }  // namespace
 
 std::string xml_escape(const std::string& s) {
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
+    return escape_chars(s, {{'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&#39;"}});
 }
 
 std::string tick_label(double v) {

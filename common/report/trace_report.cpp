@@ -117,12 +117,10 @@ void add_tracks(Document& doc, const TraceStats& st) {
 // a heat strip in HTML.
 void add_timeline(Document& doc, const TraceStats& st, const ReportOptions& o) {
     if (st.span_ns() <= 0) return;
-    ChartBlock c;
-    c.kind = "timeline";
-    c.title = "Activity over time (" + std::to_string(kTimelineBuckets) + " buckets of " +
-              format_ns(static_cast<double>(st.span_ns()) / kTimelineBuckets) + ")";
-    c.x_label = "time since the trace start";
-    c.y_label = "busy (%)";
+    ChartBlock c = chart_block("timeline",
+                               "Activity over time (" + std::to_string(kTimelineBuckets) + " buckets of " +
+                                   format_ns(static_cast<double>(st.span_ns()) / kTimelineBuckets) + ")",
+                               "time since the trace start", "busy (%)");
     auto add = [&](const std::string& name, const std::vector<double>& percent) {
         ChartSeries ser;
         ser.name = name;

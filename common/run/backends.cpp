@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "common/io/error.h"
+#include "common/io/named_rows.h"
 #include "common/target/targets.h"
 #include "common/run/cpu_backend.h"
 #include "common/run/neuron_backend.h"
@@ -31,17 +32,9 @@ constexpr BackendDef kBackends[] = {
 
 std::span<const BackendDef> backend_defs() { return kBackends; }
 
-const BackendDef* find_backend(std::string_view name) {
-    for (const BackendDef& b : kBackends)
-        if (b.name == name) return &b;
-    return nullptr;
-}
+const BackendDef* find_backend(std::string_view name) { return find_named(kBackends, name); }
 
-std::string backend_names() {
-    std::string s;
-    for (const BackendDef& b : kBackends) s += (s.empty() ? "" : ", ") + std::string(b.name);
-    return s;
-}
+std::string backend_names() { return joined_names(kBackends); }
 
 std::string_view default_backend() { return kBackends[0].name; }
 

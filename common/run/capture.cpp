@@ -15,6 +15,7 @@
 #include "common/io/atomic_file.h"
 #include "common/io/error.h"
 #include "common/profile/profile_builder.h"
+#include "common/records/json_members.h"
 #include "common/records/jsonl.h"
 #include "common/run/backends.h"
 #include "common/run/neuron_tools.h"
@@ -61,12 +62,9 @@ std::string capture_record(const rapidjson::Value& run, const std::string& profi
     w.StartObject();
     w.Key("kind");
     w.String("capture");
-    for (auto& m : run.GetObject()) {
-        std::string_view k(m.name.GetString(), m.name.GetStringLength());
-        if (k == "kind" || k == "profile" || (k == "capture" && !settings_json.empty())) continue;
-        w.Key(m.name.GetString(), m.name.GetStringLength());
-        m.value.Accept(w);
-    }
+    write_other_members(w, run, [&](std::string_view k) {
+        return k == "kind" || k == "profile" || (k == "capture" && !settings_json.empty());
+    });
     if (!settings_json.empty()) {
         w.Key("capture");
         w.RawValue(settings_json.data(), settings_json.size(), rapidjson::kObjectType);

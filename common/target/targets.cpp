@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/io/named_rows.h"
+
 namespace nx {
 
 // Sources (AWS Neuron documentation, aws-neuron-sdk repository), abbreviated:
@@ -161,21 +163,10 @@ double Target::peak_flops(DType d) const { return peak_flops_bf16 / flop_weight(
 
 const std::vector<Target>& all_targets() { return kTargets; }
 
-const Target* find_target(std::string_view name) {
-    for (const Target& t : kTargets)
-        if (name == t.name) return &t;
-    return nullptr;
-}
+const Target* find_target(std::string_view name) { return find_named(kTargets, name); }
 
 
-std::string target_names() {
-    std::string s;
-    for (const Target& t : kTargets) {
-        if (!s.empty()) s += ", ";
-        s += t.name;
-    }
-    return s;
-}
+std::string target_names() { return joined_names(kTargets); }
 
 // Sources: [inf2-arch] "Inf2 Architecture" (instance sizes table);
 // [trn1-arch] "Trn1/Trn1n Architecture" (its table: Trn1.2xlarge,

@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "common/io/named_rows.h"
 #include "common/trace/perfetto_fields.h"
 #include "common/trace/protobuf_reader.h"
 
@@ -278,11 +279,7 @@ const DecodedTrack* DecodedTrace::track(uint64_t uuid) const {
     return nullptr;
 }
 
-const DecodedTrack* DecodedTrace::track_named(std::string_view name) const {
-    for (const DecodedTrack& t : tracks)
-        if (t.name == name) return &t;
-    return nullptr;
-}
+const DecodedTrack* DecodedTrace::track_named(std::string_view name) const { return find_named(tracks, name); }
 
 DecodedTrace decode_pftrace(std::string_view bytes) {
     Decoder d;

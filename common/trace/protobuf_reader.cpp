@@ -6,14 +6,6 @@
 
 namespace nx::proto {
 
-namespace {
-constexpr int kMaxVarintBytes = 10;
-constexpr int kTagTypeBits = 3;
-constexpr uint64_t kTagTypeMask = 0x7;
-constexpr size_t kFixed64Bytes = 8;
-constexpr size_t kFixed32Bytes = 4;
-}  // namespace
-
 double Field::as_double() const {
     double d;
     std::memcpy(&d, &value, sizeof d);
@@ -26,8 +18,8 @@ uint64_t ProtoReader::varint() {
         if (pos_ >= data_.size())
             throw Error("protobuf: truncated varint at byte " + std::to_string(base_ + pos_));
         auto b = static_cast<uint8_t>(data_[pos_++]);
-        v |= static_cast<uint64_t>(b & 0x7F) << (7 * i);
-        if ((b & 0x80) == 0) return v;
+        v |= (b & kVarintPayloadMask) << (kVarintBitsPerByte * i);
+        if ((b & kVarintMore) == 0) return v;
     }
     throw Error("protobuf: varint longer than 10 bytes at byte " + std::to_string(base_ + pos_));
 }

@@ -6,13 +6,6 @@
 
 namespace nx::proto {
 
-namespace {
-constexpr uint64_t kVarintPayloadMask = 0x7F;
-constexpr uint8_t kVarintMore = 0x80;
-constexpr int kVarintBitsPerByte = 7;
-constexpr int kTagTypeBits = 3;
-}  // namespace
-
 void append_varint(std::string& out, uint64_t value) {
     while (value > kVarintPayloadMask) {
         out.push_back(static_cast<char>((value & kVarintPayloadMask) | kVarintMore));

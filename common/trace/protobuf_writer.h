@@ -14,10 +14,9 @@
 #include <string_view>
 #include <vector>
 
-namespace nx::proto {
+#include "common/trace/protobuf_wire.h"
 
-// Wire types (protobuf encoding spec).
-enum class WireType : uint8_t { varint = 0, fixed64 = 1, length_delimited = 2, fixed32 = 5 };
+namespace nx::proto {
 
 // Appends `value` as a base-128 varint.
 void append_varint(std::string& out, uint64_t value);

@@ -1,6 +1,7 @@
 #include "common/workload/llm_models.h"
 
 #include "common/io/error.h"
+#include "common/io/named_rows.h"
 
 namespace nx {
 
@@ -13,17 +14,9 @@ constexpr LlmModel kModels[] = {
 };
 }  // namespace
 
-const LlmModel* find_llm_model(std::string_view name) {
-    for (const LlmModel& m : kModels)
-        if (name == m.name) return &m;
-    return nullptr;
-}
+const LlmModel* find_llm_model(std::string_view name) { return find_named(kModels, name); }
 
-std::string llm_model_names() {
-    std::string s;
-    for (const LlmModel& m : kModels) s += (s.empty() ? "" : ", ") + std::string(m.name);
-    return s;
-}
+std::string llm_model_names() { return joined_names(kModels); }
 
 std::vector<LlmGemm> llm_gemms(const LlmModel& m, int64_t tp) {
     if (tp < 1) throw Error("tensor parallel degree must be at least 1");

@@ -16,6 +16,18 @@
 namespace nx {
 
 namespace {
+// The figures of the record's "latency_us" object, named once for writing
+// them from the statistics and reading them back into a row.
+struct LatencyField {
+    const char* name;
+    double LatencyStats::*stat;
+    std::optional<double> RunRow::*row;
+};
+constexpr LatencyField kLatencyFields[] = {
+    {"median", &LatencyStats::median, &RunRow::median}, {"mean", &LatencyStats::mean, &RunRow::mean},
+    {"min", &LatencyStats::min, &RunRow::min},          {"max", &LatencyStats::max, &RunRow::max},
+    {"p95", &LatencyStats::p95, &RunRow::p95},          {"stdev", &LatencyStats::stdev, &RunRow::stdev}};
+
 std::string text(const rapidjson::Value& r, const char* k) {
     auto it = r.FindMember(k);
     return it != r.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
@@ -122,18 +134,10 @@ std::string run_record_json(const Workload& w, const std::string& backend, const
     LatencyStats s = latency_stats(e.latencies_us, warmup);
     j.Key("latency_us");
     j.StartObject();
-    j.Key("median");
-    write_number(j, s.median);
-    j.Key("mean");
-    write_number(j, s.mean);
-    j.Key("min");
-    write_number(j, s.min);
-    j.Key("max");
-    write_number(j, s.max);
-    j.Key("p95");
-    write_number(j, s.p95);
-    j.Key("stdev");
-    write_number(j, s.stdev);
+    for (const LatencyField& f : kLatencyFields) {
+        j.Key(f.name);
+        write_number(j, s.*f.stat);
+    }
     j.Key("n");
     j.Int(s.n);
     j.Key("warmup");
@@ -200,12 +204,7 @@ RunRow run_row_from_record(const rapidjson::Value& r, std::string record_json) {
     row.host = get_string(r, "host").value_or("");
     if (const rapidjson::Value* l = find_member(r, "latency_us")) {
         if (!l->IsObject()) throw Error("expected an object for \"latency_us\"");
-        row.median = get_number(*l, "median");
-        row.mean = get_number(*l, "mean");
-        row.min = get_number(*l, "min");
-        row.max = get_number(*l, "max");
-        row.p95 = get_number(*l, "p95");
-        row.stdev = get_number(*l, "stdev");
+        for (const LatencyField& f : kLatencyFields) row.*f.row = get_number(*l, f.name);
         row.n = get_number(*l, "n");
         // A count of executions: it is stored as an integer.
         if (row.n && !(*row.n >= 0 && *row.n <= 9.0e15 && *row.n == std::floor(*row.n)))

@@ -51,6 +51,17 @@ std::string carried(const std::vector<std::pair<std::string, std::string>>& text
     return s + "}";
 }
 
+// A workload of `study` running `op` in `dtype` on the planned target; the
+// caller sets its shape and name.
+Workload planned_workload(const char* study, const char* op, const std::string& dtype, const PlanOptions& o) {
+    Workload w;
+    w.study = study;
+    w.op = op;
+    w.dtype = dtype;
+    w.target = o.target;
+    return w;
+}
+
 std::vector<Workload> matmul_products(const std::vector<int64_t>& Ms, const std::vector<int64_t>& Ks,
                                       const std::vector<int64_t>& Ns, const std::vector<std::string>& dtypes,
                                       const PlanOptions& o, std::set<std::string>& seen) {
@@ -59,15 +70,11 @@ std::vector<Workload> matmul_products(const std::vector<int64_t>& Ms, const std:
         for (int64_t m : Ms)
             for (int64_t k : Ks)
                 for (int64_t n : Ns) {
-                    Workload w;
-                    w.study = "matmul";
-                    w.op = "matmul";
+                    Workload w = planned_workload("matmul", "matmul", d, o);
                     w.M = m;
                     w.K = k;
                     w.N = n;
-                    w.dtype = d;
                     w.variant = o.variant;
-                    w.target = o.target;
                     w.name = "mm_" + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + "_" + d;
                     if (seen.insert(w.name).second) out.push_back(w);
                 }
@@ -154,15 +161,11 @@ std::vector<Workload> llm_workloads(const PlanOptions& o, const std::vector<std:
             for (int64_t b : batches)
                 for (int64_t s : phase == "prefill" ? seqs : std::vector<int64_t>{1})
                     for (const LlmGemm& g : gemms) {
-                        Workload w;
-                        w.study = "matmul";
-                        w.op = "matmul";
+                        Workload w = planned_workload("matmul", "matmul", d, o);
                         w.M = phase == "prefill" ? b * s : b;  // T = batch*seq, or batch when decoding
                         w.K = g.K;
                         w.N = g.N;
-                        w.dtype = d;
                         w.variant = o.variant;
-                        w.target = o.target;
                         w.batch = b;
                         if (phase == "prefill") w.seq = s;
                         std::string tag = phase == "prefill" ? "s" + std::to_string(s) : std::string();
@@ -212,16 +215,12 @@ std::vector<Workload> pattern_workloads(const PlanOptions& o, const std::vector<
                 for (const std::string& size : sizes) {
                     if (!size.empty() && size != "small" && size != "medium" && size != "large")
                         throw UsageError("--sizes: unknown size '" + size + "' (known: small, medium, large)");
-                    Workload w;
-                    w.study = "patterns";
-                    w.op = "pattern";
+                    Workload w = planned_workload("patterns", "pattern", d, o);
                     w.pattern = p;
                     w.size = size;
                     w.iterations = o.iterations;
                     w.batch = b;
                     w.features = o.features;
-                    w.dtype = d;
-                    w.target = o.target;
                     w.name = size.empty() ? p : p + "_" + size;
                     if (batches.size() > 1) w.name += "_b" + std::to_string(b);
                     if (dtypes.size() > 1) w.name += "_" + d;
@@ -241,16 +240,12 @@ std::vector<Workload> mlp_workloads(const PlanOptions& o, const std::vector<std:
             for (int64_t s : range_or(o.seq, "128", "seq"))
                 for (int64_t h : range_or(o.hidden, "4096", "hidden"))
                     for (int64_t i : range_or(o.intermediate, "14336", "intermediate")) {
-                        Workload w;
-                        w.study = "mlp";
-                        w.op = "mlp";
+                        Workload w = planned_workload("mlp", "mlp", d, o);
                         w.batch = b;
                         w.seq = s;
                         w.hidden = h;
                         w.intermediate = i;
-                        w.dtype = d;
                         w.variant = o.variant;
-                        w.target = o.target;
                         w.name = "mlp_b" + std::to_string(b) + "_s" + std::to_string(s) + "_h" + std::to_string(h) +
                                  "_i" + std::to_string(i) + "_" + d;
                         if (seen.insert(w.name).second) out.push_back(w);

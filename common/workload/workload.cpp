@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/io/error.h"
+#include "common/io/named_rows.h"
 
 namespace nx {
 
@@ -84,25 +85,13 @@ const std::vector<WorkloadOp> kOps = {
 
 std::span<const WorkloadField> workload_fields() { return kFields; }
 
-const WorkloadField* find_workload_field(std::string_view name) {
-    for (const WorkloadField& f : kFields)
-        if (name == f.name) return &f;
-    return nullptr;
-}
+const WorkloadField* find_workload_field(std::string_view name) { return find_named(kFields, name); }
 
 std::span<const WorkloadOp> workload_ops() { return kOps; }
 
-const WorkloadOp* find_workload_op(std::string_view name) {
-    for (const WorkloadOp& op : kOps)
-        if (op.name == name) return &op;
-    return nullptr;
-}
+const WorkloadOp* find_workload_op(std::string_view name) { return find_named(kOps, name); }
 
-std::string workload_op_names() {
-    std::string s;
-    for (const WorkloadOp& op : kOps) s += (s.empty() ? "" : ", ") + std::string(op.name);
-    return s;
-}
+std::string workload_op_names() { return joined_names(kOps); }
 
 std::string workload_label(const Workload& w) {
     if (!w.name.empty()) return w.name;

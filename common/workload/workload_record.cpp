@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "common/io/error.h"
+#include "common/records/json_members.h"
 #include "common/target/targets.h"
 
 namespace nx {
@@ -28,19 +29,9 @@ Workload workload_from_record(const rapidjson::Value& r) {
     }
     if (w.name.empty()) throw Error("workload without a \"name\"");
     if (w.op.empty()) throw Error(w.name + ": workload without an \"op\"");
-    rapidjson::StringBuffer sb;
-    JsonWriter cw(sb);
-    cw.StartObject();
-    bool any = false;
-    for (auto& m : r.GetObject()) {
-        std::string_view k(m.name.GetString(), m.name.GetStringLength());
-        if (k == "kind" || find_workload_field(k) || kResultFields.count(k)) continue;
-        cw.Key(m.name.GetString(), m.name.GetStringLength());
-        m.value.Accept(cw);
-        any = true;
-    }
-    cw.EndObject();
-    if (any) w.carried_json.assign(sb.GetString(), sb.GetSize());
+    w.carried_json = other_members_json(r, [](std::string_view k) {
+        return k == "kind" || find_workload_field(k) || kResultFields.count(k);
+    });
     // What runs is the whole shape: the op's defaults, written out.
     return with_defaults(std::move(w));
 }
