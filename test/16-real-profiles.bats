@@ -220,7 +220,8 @@ print(peak < 5)"
 @test "nx-convert: a rank directory given with a trailing slash names its files once" {
     cp -r "$FIXTURES/ranks" ranks
     nx-convert ranks/ >out.jsonl
-    [ "$(jget out.jsonl '[x["source"] for x in r]')" = '["ranks/profile_rank_0.json", "ranks/profile_rank_1.json"]' ]
+    [ "$(jget out.jsonl '[x["source"] for x in r]')" = "[\"$PWD/ranks/profile_rank_0.json\", \"$PWD/ranks/profile_rank_1.json\"]" ]
+    [ "$(jget out.jsonl '[x["name"] for x in r]')" = '["ranks/rank0", "ranks/rank1"]' ]
 }
 
 @test "nx-report: source metrics nx does not define show the unit their name states" {

@@ -102,11 +102,15 @@ void Converter::convert_argument(const std::string& arg) {
             }
             import_stream(*in, format, options_.base, "stdin:" + options_.base.name);
         } else if (is_directory(arg)) {
-            // One Explorer profile's own directory, or a tree of profiles in
-            // any layout, planned as a dataset plans it.
+            // One Explorer profile's own directory (a system profile's with
+            // the device profiles its list links, found beside it, in the
+            // order found), or a tree of profiles in any layout, planned as a
+            // dataset plans it.
             std::vector<std::string> profiles = find_explorer_profiles(arg);
-            if (profiles.size() == 1 && planned_path(profiles.front()) == planned_path(arg))
-                convert_explorer_dir(without_double_slashes(arg), options_.base);
+            const std::string self = planned_path(arg);
+            if (std::any_of(profiles.begin(), profiles.end(), [&](const std::string& p) { return planned_path(p) == self; }))
+                for (const std::string& p : profiles)
+                    convert_part([&] { convert_explorer_dir(without_double_slashes(p), options_.base); });
             else convert_capture_tree(arg, options_.base);
         } else if (options_.format.empty() && is_study_database(arg)) {
             convert_database(arg);
