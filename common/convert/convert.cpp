@@ -293,7 +293,11 @@ void Converter::convert_capture_tree(const std::string& dir_arg, const ProfileIn
     // dataset's are (its source says where it lies, wherever nx ran), and
     // named by its path below the tree.
     const std::string root = planned_path(dir);
-    auto below = [&](const std::string& path) { return path.substr(root.size() + 1); };
+    // A system profile's linked device profiles may lie beside the tree, not
+    // below it: such a path is kept whole rather than cut at root's length.
+    auto below = [&](const std::string& path) {
+        return path.compare(0, root.size() + 1, root + "/") == 0 ? path.substr(root.size() + 1) : path;
+    };
     const bool any_pair = std::any_of(plan.begin(), plan.end(), [](const PlanEntry& e) { return is_capture_pair(e); });
     if (!options_.neff.empty() && any_pair)
         throw Error("--neff does not apply to a capture directory: each NTFF is read with the neff_<hash>.neff of "
